@@ -1,0 +1,34 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { AuthModule } from '@app/auth';
+import { ProcessRole, validatedConfig } from '@app/config';
+import { CryptoModule } from '@app/crypto';
+import { DatabaseModule } from '@app/database';
+import { HealthModule } from '@app/health';
+import { LoggingModule } from '@app/logging';
+import { QueueModule } from '@app/queue';
+import { ApprovalEnv } from './approval-env';
+import { approvalDatabase } from './database/approval-database';
+
+export interface AppOptions {
+  role: ProcessRole;
+  /** Configuration that wins over process.env (tests). */
+  env?: Record<string, unknown>;
+}
+
+@Module({})
+export class AppModule {
+  static forRoot({ env }: AppOptions): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        validatedConfig(ApprovalEnv, env),
+        LoggingModule.forRoot('approval-service'),
+        AuthModule,
+        CryptoModule,
+        DatabaseModule.forService(approvalDatabase),
+        QueueModule.forRoot(),
+        HealthModule.withStores(),
+      ],
+    };
+  }
+}

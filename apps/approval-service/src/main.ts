@@ -1,0 +1,23 @@
+import { NestFactory } from '@nestjs/core';
+import { Logger } from 'nestjs-pino';
+import { servesApi, validateEnv } from '@app/config';
+import { configureHttpApp } from '@app/http';
+import { ApprovalEnv } from './approval-env';
+import { AppModule } from './app.module';
+
+async function bootstrap(): Promise<void> {
+  const env = validateEnv(ApprovalEnv, process.env);
+  const app = await NestFactory.create(AppModule.forRoot({ role: env.PROCESS_ROLE }), { bodyParser: false, bufferLogs: true });
+  app.useLogger(app.get(Logger));
+  configureHttpApp(app, {
+    title: 'Approval service',
+    description: 'Webhook approval step: pause an agent run, deliver the request, wait for the callback.',
+  });
+  if (servesApi(env.PROCESS_ROLE)) await app.listen(env.PORT);
+  else await app.init();
+}
+
+bootstrap().catch((error: Error) => {
+  process.stderr.write(`approval-service failed to start: ${error.message}\n`);
+  process.exit(1);
+});

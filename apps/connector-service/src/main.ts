@@ -1,0 +1,23 @@
+import { NestFactory } from '@nestjs/core';
+import { Logger } from 'nestjs-pino';
+import { servesApi, validateEnv } from '@app/config';
+import { configureHttpApp } from '@app/http';
+import { ConnectorEnv } from './connector-env';
+import { AppModule } from './app.module';
+
+async function bootstrap(): Promise<void> {
+  const env = validateEnv(ConnectorEnv, process.env);
+  const app = await NestFactory.create(AppModule.forRoot({ role: env.PROCESS_ROLE }), { bodyParser: false, bufferLogs: true });
+  app.useLogger(app.get(Logger));
+  configureHttpApp(app, {
+    title: 'Connector service',
+    description: 'OAuth connectors, document-system data sources, ingestion and search.',
+  });
+  if (servesApi(env.PROCESS_ROLE)) await app.listen(env.PORT);
+  else await app.init();
+}
+
+bootstrap().catch((error: Error) => {
+  process.stderr.write(`connector-service failed to start: ${error.message}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,22 @@
+import { NestFactory } from '@nestjs/core';
+import { Logger } from 'nestjs-pino';
+import { validateEnv } from '@app/config';
+import { configureHttpApp } from '@app/http';
+import { AppModule } from './app.module';
+import { SimulatorEnv } from './simulator-env';
+
+async function bootstrap(): Promise<void> {
+  const env = validateEnv(SimulatorEnv, process.env);
+  const app = await NestFactory.create(AppModule.forRoot(), { bodyParser: false, bufferLogs: true });
+  app.useLogger(app.get(Logger));
+  configureHttpApp(app, {
+    title: 'Document-system simulator',
+    description: 'OAuth host and document API of a construction document system, for development, tests and demos.',
+  });
+  await app.listen(env.PORT);
+}
+
+bootstrap().catch((error: Error) => {
+  process.stderr.write(`document-system-simulator failed to start: ${error.message}\n`);
+  process.exit(1);
+});

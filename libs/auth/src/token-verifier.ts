@@ -1,0 +1,38 @@
+import { Injectable } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { createRemoteJWKSet, decodeProtectedHeader, JWTPayload, jwtVerify } from 'jose';
+import type { Principal } from './principal';
+
+/** Verifies platform JWTs: HS256 with AUTH_JWT_SECRET, or RS256 from AUTH_JWKS_URL when set. */
+@Injectable()
+export class TokenVerifier {
+  private readonly secret: Uint8Array;
+  private readonly jwks?: ReturnType<typeof createRemoteJWKSet>;
+
+  constructor(config: ConfigService) {
+    this.secret = new TextEncoder().encode(config.getOrThrow<string>('AUTH_JWT_SECRET'));
+    const jwksUrl = config.get<string>('AUTH_JWKS_URL');
+    if (jwksUrl) this.jwks = createRemoteJWKSet(new URL(jwksUrl), { timeoutDuration: 5000 });
+  }
+
+  /** Resolves the principal, or null for any invalid, expired or incomplete token. */
+  async verify(token: string): Promise<Principal | null> {
+    try {
+      const { alg } = decodeProtectedHeader(token);
+      const { payload } =
+        alg === 'RS256' && this.jwks
+          ? await jwtVerify(token, this.jwks, { algorithms: ['RS256'] })
+          : await jwtVerify(token, this.secret, { algorithms: ['HS256'] });
+      return toPrincipal(payload);
+    } catch {
+      return null;
+    }
+  }
+}
+
+function toPrincipal(payload: JWTPayload): Principal | null {
+  const { sub, tenant, roles } = payload as JWTPayload & { tenant?: unknown; roles?: unknown };
+  if (typeof sub !== 'string' || !sub || typeof tenant !== 'string' || !tenant) return null;
+  const roleList = Array.isArray(roles) ? roles.filter((r): r is string => typeof r === 'string') : [];
+  return { userId: sub, tenantId: tenant, roles: roleList };
+}

@@ -1,0 +1,3 @@
+export * from './base-env';
+export * from './validate-env';
+export * from './config.module';

@@ -1,0 +1,3 @@
+export * from './secret-cipher';
+export * from './tokens';
+export * from './crypto.module';

@@ -1,0 +1,49 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { DataSource, DataSourceOptions, MixedList } from 'typeorm';
+import { migrateWithLock } from './migrate';
+
+export interface ServiceDatabaseOptions {
+  /** The PostgreSQL schema this service owns; no other service writes to it. */
+  schema: string;
+  entities: MixedList<Function>;
+  migrations: MixedList<Function>;
+}
+
+export function dataSourceOptions(url: string, options: ServiceDatabaseOptions): DataSourceOptions {
+  return {
+    type: 'postgres',
+    url,
+    schema: options.schema,
+    entities: options.entities,
+    migrations: options.migrations,
+    migrationsTableName: 'migrations',
+    synchronize: false,
+    migrationsRun: false,
+    extra: { max: 20, connectionTimeoutMillis: 10000 },
+    logging: ['error'],
+  };
+}
+
+@Module({})
+export class DatabaseModule {
+  static forService(options: ServiceDatabaseOptions): DynamicModule {
+    return {
+      module: DatabaseModule,
+      imports: [
+        TypeOrmModule.forRootAsync({
+          inject: [ConfigService],
+          useFactory: (config: ConfigService) => dataSourceOptions(config.getOrThrow('DATABASE_URL'), options),
+          // Migrations finish before any provider can touch the DataSource.
+          dataSourceFactory: async (dsOptions) => {
+            const dataSource = await new DataSource(dsOptions!).initialize();
+            const url = (dsOptions as { url: string }).url;
+            await migrateWithLock(dataSource, url, options.schema);
+            return dataSource;
+          },
+        }),
+      ],
+    };
+  }
+}

@@ -1,0 +1,46 @@
+import { INestApplication } from '@nestjs/common';
+import { NestExpressApplication } from '@nestjs/platform-express';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import type { NextFunction, Request, Response } from 'express';
+import { AllExceptionsFilter, strictValidationPipe, toErrorBody } from '@app/errors';
+
+export const MAX_BODY = '1mb';
+
+export interface HttpAppOptions {
+  title: string;
+  description: string;
+  version?: string;
+}
+
+/**
+ * Everything an app's HTTP side needs, applied identically in production and in e2e tests: body limit,
+ * strict validation, the error filter, OpenAPI at /docs and shutdown hooks.
+ */
+export function configureHttpApp(app: INestApplication, options: HttpAppOptions): void {
+  const express = app as NestExpressApplication;
+  express.useBodyParser('json', { limit: MAX_BODY });
+  express.useBodyParser('urlencoded', { limit: MAX_BODY, extended: false });
+  express.use(bodyParserErrors);
+  express.disable('x-powered-by');
+  app.useGlobalPipes(strictValidationPipe());
+  app.useGlobalFilters(new AllExceptionsFilter());
+  app.enableShutdownHooks();
+
+  const document = SwaggerModule.createDocument(
+    app,
+    new DocumentBuilder()
+      .setTitle(options.title)
+      .setDescription(options.description)
+      .setVersion(options.version ?? '1.0')
+      .addBearerAuth()
+      .build(),
+  );
+  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs/openapi.json' });
+}
+
+/** Body-parser failures (too large, malformed JSON) answered before Nest flattens them into a plain 400. */
+function bodyParserErrors(error: unknown, _req: Request, res: Response, next: NextFunction): void {
+  const body = (error as { type?: unknown })?.type ? toErrorBody(error) : null;
+  if (body) res.status(body.statusCode).json(body);
+  else next(error);
+}

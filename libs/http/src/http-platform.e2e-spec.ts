@@ -1,0 +1,151 @@
+import { Body, Controller, Get, INestApplication, Module, Param, Post } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { IsString, MaxLength } from 'class-validator';
+import { Logger } from 'nestjs-pino';
+import { PassThrough } from 'node:stream';
+import request from 'supertest';
+import { AuthModule, CurrentPrincipal, ownedByTenant, Principal, Public, RequireAnyRole } from '@app/auth';
+import { BaseEnv, validatedConfig } from '@app/config';
+import { LoggingModule } from '@app/logging';
+import { testCaller, testEnv } from '@app/testing';
+import { configureHttpApp } from './configure-http-app';
+
+class NoteDto {
+  @IsString()
+  @MaxLength(2_000_000)
+  text: string;
+}
+
+const notes = new Map<string, { tenantId: string; text: string }>();
+
+@Controller('probe')
+class ProbeController {
+  @Public()
+  @Get('public')
+  open() {
+    return { ok: true };
+  }
+
+  @Get('me')
+  me(@CurrentPrincipal() principal: Principal) {
+    return principal;
+  }
+
+  @RequireAnyRole('admin', 'oauth-connectors:manage')
+  @Post('notes/:id')
+  write(@Param('id') id: string, @Body() body: NoteDto, @CurrentPrincipal() principal: Principal) {
+    notes.set(id, { tenantId: principal.tenantId, text: body.text });
+    return { id };
+  }
+
+  @Get('notes/:id')
+  read(@Param('id') id: string, @CurrentPrincipal() principal: Principal) {
+    return ownedByTenant(notes.get(id), principal, 'Note');
+  }
+
+  @Public()
+  @Get('boom')
+  boom() {
+    throw new Error('relation "secret_table" does not exist at /srv/app.js:12');
+  }
+}
+
+describe('HTTP platform (auth, errors, limits, logs)', () => {
+  let app: INestApplication;
+  const logs = new PassThrough();
+  const logLines: string[] = [];
+  logs.on('data', (chunk: Buffer) => logLines.push(chunk.toString()));
+
+  beforeAll(async () => {
+    @Module({
+      imports: [validatedConfig(BaseEnv, testEnv({ LOG_LEVEL: 'info' })), LoggingModule.forRoot('probe', logs), AuthModule],
+      controllers: [ProbeController],
+    })
+    class ProbeModule {}
+    app = await NestFactory.create(ProbeModule, { bodyParser: false, logger: false, abortOnError: false });
+    app.useLogger(app.get(Logger));
+    configureHttpApp(app, { title: 'probe', description: 'probe' });
+    await app.init();
+  });
+
+  afterAll(() => app.close());
+
+  const errorBody = (status: number, code: string) =>
+    expect.objectContaining({ statusCode: status, code, error: expect.any(String), message: expect.any(String), details: expect.any(Array) });
+
+  it('answers 401 with the error body without a token, with a bad token and with an expired one', async () => {
+    const caller = await testCaller();
+    const { signPlatformToken } = await import('@app/auth');
+    const expired = await signPlatformToken(String(testEnv().AUTH_JWT_SECRET), caller, Math.floor(Date.now() / 1000) - 10);
+    for (const headers of [{}, { Authorization: 'Bearer not-a-jwt' }, { Authorization: `Bearer ${expired}` }, { Authorization: caller.token }]) {
+      const res = await request(app.getHttpServer()).get('/probe/me').set(headers);
+      expect(res.status).toBe(401);
+      expect(res.body).toEqual(errorBody(401, 'UNAUTHENTICATED'));
+    }
+  });
+
+  it('resolves the principal from sub, tenant and roles', async () => {
+    const caller = await testCaller({ roles: ['admin'] });
+    const res = await request(app.getHttpServer()).get('/probe/me').set(caller.auth);
+    expect(res.body).toEqual({ userId: caller.userId, tenantId: caller.tenantId, roles: ['admin'] });
+  });
+
+  it('answers 403 to a valid token without the role, and accepts either role', async () => {
+    const plain = await testCaller({ roles: ['viewer'] });
+    const res = await request(app.getHttpServer()).post('/probe/notes/n1').set(plain.auth).send({ text: 'x' });
+    expect(res.status).toBe(403);
+    expect(res.body).toEqual(errorBody(403, 'FORBIDDEN'));
+    const manager = await testCaller({ roles: ['oauth-connectors:manage'] });
+    await request(app.getHttpServer()).post('/probe/notes/n1').set(manager.auth).send({ text: 'x' }).expect(201);
+  });
+
+  it("answers 404, never 403, for another tenant's resource", async () => {
+    const owner = await testCaller({ roles: ['admin'] });
+    await request(app.getHttpServer()).post('/probe/notes/n2').set(owner.auth).send({ text: 'mine' }).expect(201);
+    await request(app.getHttpServer()).get('/probe/notes/n2').set(owner.auth).expect(200);
+    const stranger = await testCaller({ roles: ['admin'] });
+    const res = await request(app.getHttpServer()).get('/probe/notes/n2').set(stranger.auth);
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual(errorBody(404, 'NOT_FOUND'));
+  });
+
+  it('refuses unknown keys and wrong types with field details', async () => {
+    const admin = await testCaller({ roles: ['admin'] });
+    const res = await request(app.getHttpServer()).post('/probe/notes/n3').set(admin.auth).send({ text: 5, extra: true });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual(errorBody(400, 'VALIDATION_FAILED'));
+    expect(res.body.details.map((d: { field: string }) => d.field).sort()).toEqual(['extra', 'text']);
+  });
+
+  it('answers 400 to malformed JSON and 413 to a body over 1 MiB', async () => {
+    const admin = await testCaller({ roles: ['admin'] });
+    const malformed = await request(app.getHttpServer()).post('/probe/notes/n4').set(admin.auth).set('Content-Type', 'application/json').send('{"text": ');
+    expect(malformed.status).toBe(400);
+    expect(malformed.body).toEqual(errorBody(400, 'MALFORMED_JSON'));
+    const big = await request(app.getHttpServer()).post('/probe/notes/n5').set(admin.auth).send({ text: 'x'.repeat(1024 * 1024) });
+    expect(big.status).toBe(413);
+    expect(big.body).toEqual(errorBody(413, 'PAYLOAD_TOO_LARGE'));
+  });
+
+  it('answers 404 with the error body for an unknown route', async () => {
+    const res = await request(app.getHttpServer()).get('/nowhere');
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual(errorBody(404, 'NOT_FOUND'));
+  });
+
+  it('hides unexpected errors behind a 500 with an error id that is also logged', async () => {
+    const res = await request(app.getHttpServer()).get('/probe/boom');
+    expect(res.status).toBe(500);
+    expect(res.body).toEqual(errorBody(500, 'INTERNAL_ERROR'));
+    expect(JSON.stringify(res.body)).not.toMatch(/secret_table|app\.js/);
+    expect(logLines.join('')).toContain(res.body.errorId);
+  });
+
+  it('logs structured JSON with request ids and never the bearer token', async () => {
+    const caller = await testCaller();
+    await request(app.getHttpServer()).get('/probe/me').set(caller.auth).set('x-request-id', 'req-123').expect(200);
+    const line = logLines.map((l) => JSON.parse(l)).find((l) => l.req?.id === 'req-123');
+    expect(line).toMatchObject({ service: 'probe', req: { method: 'GET', path: '/probe/me' } });
+    expect(logLines.join('')).not.toContain(caller.token);
+  });
+});

@@ -1,0 +1,39 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { LoggerModule } from 'nestjs-pino';
+import { REDACTED_PATHS } from './redaction';
+
+/** Structured JSON logs with a request id per request (taken from `x-request-id` when sent). */
+@Module({})
+export class LoggingModule {
+  static forRoot(service: string, destination?: NodeJS.WritableStream): DynamicModule {
+    return {
+      module: LoggingModule,
+      imports: [
+        LoggerModule.forRootAsync({
+          inject: [ConfigService],
+          useFactory: (config: ConfigService) => ({
+            pinoHttp: [{
+              level: config.get<string>('LOG_LEVEL') ?? 'info',
+              base: { service },
+              redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+              genReqId: (req: IncomingMessage) => headerValue(req, 'x-request-id') ?? randomUUID(),
+              customProps: () => ({ service }),
+              // The query string may carry OAuth codes and state: log the path only.
+              serializers: { req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, path: req.url?.split('?')[0] }) },
+              autoLogging: { ignore: (req: IncomingMessage) => req.url?.startsWith('/health') ?? false },
+              transport: config.get<boolean>('LOG_PRETTY') && !destination ? { target: 'pino-pretty' } : undefined,
+            }, destination ?? process.stdout],
+          }),
+        }),
+      ],
+    };
+  }
+}
+
+function headerValue(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return typeof value === 'string' && /^[\w.-]{1,128}$/.test(value) ? value : undefined;
+}

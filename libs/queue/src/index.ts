@@ -1,0 +1,2 @@
+export * from './queue.module';
+export * from './job-data';

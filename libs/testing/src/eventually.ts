@@ -1,0 +1,15 @@
+/** Polls `probe` until it returns a value that is not undefined/false, or throws after `timeoutMs`. */
+export async function eventually<T>(probe: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 20000, intervalMs = 50): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let lastError: unknown;
+  for (;;) {
+    try {
+      const value = await probe();
+      if (value !== undefined && value !== false) return value as T;
+    } catch (error) {
+      lastError = error;
+    }
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms${lastError ? `: ${String(lastError)}` : ''}`);
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}

@@ -1,0 +1,4 @@
+export * from './test-env';
+export * from './tokens';
+export * from './http-peer';
+export * from './eventually';

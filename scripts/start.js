@@ -1,0 +1,173 @@
+#!/usr/bin/env node
+'use strict';
+/**
+ * `npm start`: the whole system for a newcomer. Builds if needed, starts an embedded PostgreSQL when
+ * DATABASE_URL is not set, checks Redis, runs both services and the simulator, waits until each is
+ * ready, and prints their addresses and a ready-to-use admin token.
+ */
+const { spawn, spawnSync } = require('node:child_process');
+const fs = require('node:fs');
+const path = require('node:path');
+const { Client } = require('pg');
+const Redis = require('ioredis');
+const { devSecrets } = require('./dev-secrets');
+const { startEmbeddedPostgres } = require('./embedded-postgres');
+const { signToken } = require('./token');
+
+const ROOT = path.resolve(__dirname, '..');
+const DEMO_TENANT = '00000000-0000-4000-8000-000000000001';
+const DEMO_ADMIN = '00000000-0000-4000-8000-0000000000a1';
+const APPS = [
+  { name: 'document-system-simulator', port: 3003 },
+  { name: 'connector-service', port: 3001 },
+  { name: 'approval-service', port: 3002 },
+];
+const mainOf = (app) => path.join(ROOT, 'dist/apps', app, 'apps', app, 'src/main.js');
+const children = [];
+let database;
+
+async function main() {
+  buildIfNeeded();
+  const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+  await requireRedis(redisUrl);
+  const databaseUrl = process.env.DATABASE_URL ?? (await embeddedDatabase());
+  const secrets = { ...devSecrets(), ...pick(process.env, ['AUTH_JWT_SECRET', 'ENCRYPTION_KEY', 'WEBHOOK_SIGNING_SECRET']) };
+  const shared = { ...secrets, DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, ALLOW_INSECURE_URLS: 'true', WEBHOOK_ALLOW_INSECURE: 'true', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' };
+  for (const app of APPS) {
+    const env = { ...process.env, ...shared, PORT: String(app.port), PUBLIC_BASE_URL: `http://localhost:${app.port}` };
+    children.push(run(app.name, env));
+  }
+  await Promise.all(APPS.map((app) => waitReady(app)));
+  const token = await signToken(secrets.AUTH_JWT_SECRET, { tenant: DEMO_TENANT, user: DEMO_ADMIN, roles: 'admin', expires: '12h' });
+  printWelcome(token);
+}
+
+function buildIfNeeded() {
+  const mains = APPS.map((app) => mainOf(app.name));
+  const builtAt = Math.min(...mains.map((m) => (fs.existsSync(m) ? fs.statSync(m).mtimeMs : 0)));
+  if (builtAt > newestSource(['apps', 'libs'].map((d) => path.join(ROOT, d)))) return;
+  console.log('Building the services (first start or sources changed)…');
+  const result = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
+  if (result.status !== 0) fail('The build failed; see the output above.');
+}
+
+function newestSource(dirs) {
+  let newest = 0;
+  const walk = (dir) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (entry.name.endsWith('.ts')) newest = Math.max(newest, fs.statSync(full).mtimeMs);
+    }
+  };
+  dirs.filter(fs.existsSync).forEach(walk);
+  return newest;
+}
+
+async function requireRedis(url) {
+  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 2000, retryStrategy: () => null });
+  redis.on('error', () => undefined);
+  try {
+    await redis.connect();
+    await redis.ping();
+  } catch {
+    fail(
+      `No Redis answered at ${url}. The queues need one. Start one with either of:\n` +
+        '  docker run -d --name redis -p 6379:6379 redis:7\n' +
+        '  sudo apt-get install -y redis-server && redis-server --daemonize yes\n' +
+        'or point REDIS_URL at yours, then run `npm start` again.',
+    );
+  } finally {
+    redis.disconnect();
+  }
+}
+
+async function embeddedDatabase() {
+  const port = Number(process.env.EMBEDDED_PG_PORT ?? 54329);
+  console.log(`No DATABASE_URL set: starting an embedded PostgreSQL on port ${port} (data in .data/pg)…`);
+  database = await startEmbeddedPostgres({ dataDir: path.join(ROOT, '.data/pg'), port });
+  const client = new Client({ connectionString: database.adminUrl });
+  await client.connect();
+  const { rowCount } = await client.query("SELECT 1 FROM pg_database WHERE datname = 'platform'");
+  if (!rowCount) await client.query('CREATE DATABASE platform');
+  await client.end();
+  return database.adminUrl.replace(/\/postgres$/, '/platform');
+}
+
+function run(name, env) {
+  const child = spawn(process.execPath, [mainOf(name)], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const prefix = (stream, out) => {
+    let rest = '';
+    stream.on('data', (chunk) => {
+      const lines = (rest + chunk.toString()).split('\n');
+      rest = lines.pop();
+      for (const line of lines) out.write(`[${name}] ${line}\n`);
+    });
+  };
+  prefix(child.stdout, process.stdout);
+  prefix(child.stderr, process.stderr);
+  child.on('exit', (code, signal) => {
+    if (!shuttingDown) {
+      console.error(`[${name}] exited (${signal ?? code}); stopping everything.`);
+      shutdown(1);
+    }
+  });
+  return child;
+}
+
+async function waitReady({ name, port }) {
+  const deadline = Date.now() + 120000;
+  while (Date.now() < deadline) {
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/health/ready`, { signal: AbortSignal.timeout(2000) });
+      if (res.ok) return;
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  fail(`${name} did not become ready on port ${port} within 2 minutes.`);
+}
+
+function printWelcome(token) {
+  console.log(`
+================================================================================
+ Everything is up.
+   connector-service          http://localhost:3001   (API docs: http://localhost:3001/docs)
+   approval-service           http://localhost:3002   (API docs: http://localhost:3002/docs)
+   document-system simulator  http://localhost:3003   (API docs: http://localhost:3003/docs)
+
+ Admin token (tenant ${DEMO_TENANT}, valid 12 h):
+   export TOKEN=${token}
+ More tokens: npm run token -- --tenant <tenant> --user <user> --roles admin
+ Stop with Ctrl+C.
+================================================================================
+`);
+}
+
+let shuttingDown = false;
+async function shutdown(code) {
+  if (shuttingDown) return;
+  shuttingDown = true;
+  for (const child of children) child.kill('SIGTERM');
+  await Promise.all(children.map((child) => (child.exitCode === null ? new Promise((r) => child.once('exit', r)) : null)));
+  await database?.stop().catch(() => undefined);
+  process.exit(code);
+}
+
+function pick(source, keys) {
+  return Object.fromEntries(keys.filter((k) => source[k]).map((k) => [k, source[k]]));
+}
+
+function fail(message) {
+  console.error(`\n${message}\n`);
+  shutdown(1);
+  throw new Error(message);
+}
+
+process.on('SIGINT', () => shutdown(0));
+process.on('SIGTERM', () => shutdown(0));
+main().catch((error) => {
+  if (!shuttingDown) console.error(error);
+  shutdown(1);
+});
