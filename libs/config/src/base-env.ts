@@ -5,8 +5,12 @@ import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min,
 export const PROCESS_ROLES = ['api', 'worker', 'all'] as const;
 export type ProcessRole = (typeof PROCESS_ROLES)[number];
 
+/** Reads the raw value: implicit conversion would turn the string "false" into true. */
 export const booleanFromEnv = () =>
-  Transform(({ value }) => (typeof value === 'string' ? ['1', 'true', 'yes'].includes(value.toLowerCase()) : value));
+  Transform(({ obj, key }) => {
+    const raw: unknown = obj[key];
+    return typeof raw === 'string' ? ['1', 'true', 'yes'].includes(raw.trim().toLowerCase()) : raw;
+  });
 
 /** Variables every service reads. Each app extends this with its own. */
 export class BaseEnv {

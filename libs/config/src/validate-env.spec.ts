@@ -17,6 +17,12 @@ describe(validateEnv.name, () => {
     expect(sut.REDIS_URL).toBe('redis://127.0.0.1:6379');
   });
 
+  it('reads "false" as false and "true" as true', () => {
+    expect(validateEnv(BaseEnv, { ...valid, LOG_PRETTY: 'false' }).LOG_PRETTY).toBe(false);
+    expect(validateEnv(BaseEnv, { ...valid, LOG_PRETTY: 'true' }).LOG_PRETTY).toBe(true);
+    expect(validateEnv(BaseEnv, valid).LOG_PRETTY).toBe(false);
+  });
+
   it('names every missing or malformed variable', () => {
     const { DATABASE_URL: _omit, ...rest } = valid;
     expect(() => validateEnv(BaseEnv, { ...rest, PROCESS_ROLE: 'both' })).toThrow(
