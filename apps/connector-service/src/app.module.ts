@@ -6,7 +6,9 @@ import { DatabaseModule } from '@app/database';
 import { HealthModule } from '@app/health';
 import { LoggingModule } from '@app/logging';
 import { QueueModule } from '@app/queue';
+import { CommonModule } from './common/common.module';
 import { ConnectorEnv } from './connector-env';
+import { CredentialsModule } from './credentials/credentials.module';
 import { connectorDatabase } from './database/connector-database';
 
 export interface AppOptions {
@@ -28,6 +30,8 @@ export class AppModule {
         DatabaseModule.forService(connectorDatabase),
         QueueModule.forRoot(),
         HealthModule.withStores(),
+        CommonModule,
+        CredentialsModule,
       ],
     };
   }

@@ -1,0 +1,45 @@
+import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+
+export type CredentialScope = 'Tenant' | 'Project';
+
+/** A tenant-level document-system login (instance URL, username, password), reusable across data sources. */
+@Entity('credentials')
+@Index(['tenantId', 'createdAt'])
+export class CredentialEntity {
+  @PrimaryGeneratedColumn('uuid')
+  id: string;
+
+  @Column('text')
+  tenantId: string;
+
+  @Column('text')
+  name: string;
+
+  @Column('text')
+  type: 'DocumentSystem';
+
+  @Column('text')
+  instanceUrl: string;
+
+  @Column('text')
+  username: string;
+
+  /** AES-256-GCM ciphertext with its key id (SecretCipher). */
+  @Column('text')
+  passwordEncrypted: string;
+
+  @Column('text')
+  scope: CredentialScope;
+
+  @Column('uuid', { nullable: true })
+  projectId: string | null;
+
+  @Column('text')
+  createdBy: string;
+
+  @CreateDateColumn({ type: 'timestamptz' })
+  createdAt: Date;
+
+  @UpdateDateColumn({ type: 'timestamptz' })
+  updatedAt: Date;
+}

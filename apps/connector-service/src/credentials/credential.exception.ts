@@ -1,0 +1,29 @@
+import { DomainException } from '@app/errors';
+
+export enum CredentialErrorCode {
+  NotFound = 'CREDENTIAL_NOT_FOUND',
+  InUse = 'CREDENTIAL_IN_USE',
+  Invalid = 'CREDENTIALS_INVALID',
+  ProjectMismatch = 'CREDENTIAL_SCOPE_MISMATCH',
+}
+
+export class CredentialException extends DomainException {
+  static notFound() {
+    return new CredentialException(404, CredentialErrorCode.NotFound, 'Credential not found');
+  }
+
+  static inUse(dataSourceCount: number) {
+    return new CredentialException(409, CredentialErrorCode.InUse, `Credential is used by ${dataSourceCount} data source(s); remove them first`);
+  }
+
+  /** The SPEC's folder-picker message, word for word. */
+  static invalid() {
+    return new CredentialException(422, CredentialErrorCode.Invalid, 'Credentials are invalid', [
+      { resolution: 'Re-enter the username and password, and check the instance URL.' },
+    ]);
+  }
+
+  static projectMismatch() {
+    return new CredentialException(400, CredentialErrorCode.ProjectMismatch, 'This credential is limited to another project');
+  }
+}

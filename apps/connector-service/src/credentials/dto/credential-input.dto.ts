@@ -1,0 +1,57 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsNotEmpty, IsOptional, IsString, IsUUID, MaxLength, ValidateIf } from 'class-validator';
+import { IsServiceUrl } from '../../common/is-service-url.decorator';
+import type { CredentialScope } from '../credential.entity';
+
+export class CreateCredentialDto {
+  @ApiProperty()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(200)
+  name: string;
+
+  @ApiProperty({ enum: ['DocumentSystem'] })
+  @IsIn(['DocumentSystem'])
+  type: 'DocumentSystem';
+
+  @ApiProperty({ example: 'https://acme.docs.example.com' })
+  @IsServiceUrl()
+  instanceUrl: string;
+
+  @ApiProperty()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(200)
+  username: string;
+
+  @ApiProperty({ writeOnly: true })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(1000)
+  password: string;
+
+  @ApiProperty({ enum: ['Tenant', 'Project'] })
+  @IsIn(['Tenant', 'Project'])
+  scope: CredentialScope;
+
+  @ApiPropertyOptional({ description: 'Required when scope is Project' })
+  @ValidateIf((o: CreateCredentialDto) => o.scope === 'Project' || o.projectId !== undefined)
+  @IsUUID()
+  projectId?: string;
+}
+
+/** Full body; the password is optional (omit it to keep the current one). */
+export class UpdateCredentialDto extends CreateCredentialDto {
+  @ApiPropertyOptional({ writeOnly: true })
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(1000)
+  declare password: string;
+}
+
+export class ValidateCredentialDto {
+  @ApiProperty({ description: 'The OAuth connection whose access token opens the session' })
+  @IsUUID()
+  connectionId: string;
+}

@@ -1,0 +1,18 @@
+import type { CredentialEntity } from '../credential.entity';
+
+/** A credential as the API shows it: never the password. */
+export function credentialResponse(c: CredentialEntity) {
+  return {
+    id: c.id,
+    name: c.name,
+    type: c.type,
+    instanceUrl: c.instanceUrl,
+    username: c.username,
+    passwordConfigured: Boolean(c.passwordEncrypted),
+    scope: c.scope,
+    projectId: c.projectId,
+    createdBy: c.createdBy,
+    createdAt: c.createdAt.toISOString(),
+    updatedAt: c.updatedAt.toISOString(),
+  };
+}
