@@ -1,0 +1,61 @@
+import { extractionKind, TextExtractor } from './text-extractor';
+
+/** A minimal valid PDF 1.4 with one page showing `text` in Helvetica. */
+export function tinyPdf(text: string): Buffer {
+  const stream = `BT /F1 12 Tf 72 720 Td (${text.replace(/[()\\]/g, (c) => `\\${c}`)}) Tj ET`;
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
+    `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`,
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+  ];
+  let body = '%PDF-1.4\n';
+  const offsets = objects.map((object, i) => {
+    const offset = body.length;
+    body += `${i + 1} 0 obj\n${object}\nendobj\n`;
+    return offset;
+  });
+  const xref = body.length;
+  body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
+  body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(body, 'latin1');
+}
+
+describe(TextExtractor.name, () => {
+  const sut = new TextExtractor();
+  afterAll(() => sut.onModuleDestroy());
+
+  it('reads the text of a PDF', async () => {
+    const result = await sut.extract(tinyPdf('fire-rated gypsum assembly UL U419'), 'application/pdf', 'A-501.pdf');
+    expect(result).toEqual({ status: 'Succeeded', text: 'fire-rated gypsum assembly UL U419', error: null });
+  });
+
+  it('reads plain text, Markdown and CSV as they are', async () => {
+    expect((await sut.extract(Buffer.from('# Notes\n\nRFI 12:  door swing'), 'text/markdown', 'n.md')).text).toBe('# Notes\nRFI 12: door swing');
+    expect((await sut.extract(Buffer.from('a,b\n1,2'), 'application/octet-stream', 'x.csv')).text).toBe('a,b\n1,2');
+  });
+
+  it('reads HTML without tags, scripts or entities', async () => {
+    const html = '<html><script>var x=1</script><p>Fire &amp; smoke</p><div>damper&nbsp;FD-2</div></html>';
+    expect((await sut.extract(Buffer.from(html), 'text/html', 'a.html')).text).toBe('Fire & smoke\ndamper FD-2');
+  });
+
+  it('reads the values of JSON', async () => {
+    const result = await sut.extract(Buffer.from('{"rfi": {"title": "Beam clash", "ids": [7, 8]}}'), 'application/json', 'r.json');
+    expect(result.text).toBe('Beam clash\n7\n8');
+  });
+
+  it('marks a broken file Failed and an unknown type Unsupported, without throwing', async () => {
+    const broken = await sut.extract(Buffer.from('not a pdf'), 'application/pdf', 'broken.pdf');
+    expect(broken.status).toBe('Failed');
+    expect(broken.error).toMatch(/PDF/);
+    expect(await sut.extract(Buffer.from([1, 2, 3]), 'image/png', 'photo.png')).toMatchObject({ status: 'Unsupported', text: '' });
+  });
+
+  it('tells the kind from the MIME type, else the extension', () => {
+    expect(extractionKind('application/octet-stream', 'Spec.DOCX')).toBe('docx');
+    expect(extractionKind('text/csv; charset=utf-8', 'x')).toBe('text');
+    expect(extractionKind('application/zip', 'x.zip')).toBeNull();
+  });
+});
