@@ -6,9 +6,15 @@ import { DatabaseModule } from '@app/database';
 import { HealthModule } from '@app/health';
 import { LoggingModule } from '@app/logging';
 import { QueueModule } from '@app/queue';
+import { BlobsModule } from './blobs/blobs.module';
 import { CommonModule } from './common/common.module';
 import { ConnectorEnv } from './connector-env';
 import { CredentialsModule } from './credentials/credentials.module';
+import { ConnectionTokensModule } from './document-system/connection-tokens.module';
+import { DataSourcesModule } from './data-sources/data-sources.module';
+import { DocumentsModule } from './documents/documents.module';
+import { SearchModule } from './search/search.module';
+import { SyncModule } from './sync/sync.module';
 import { connectorDatabase } from './database/connector-database';
 
 export interface AppOptions {
@@ -19,7 +25,7 @@ export interface AppOptions {
 
 @Module({})
 export class AppModule {
-  static forRoot({ env }: AppOptions): DynamicModule {
+  static forRoot({ role, env }: AppOptions): DynamicModule {
     return {
       module: AppModule,
       imports: [
@@ -31,7 +37,13 @@ export class AppModule {
         QueueModule.forRoot(),
         HealthModule.withStores(),
         CommonModule,
+        BlobsModule,
+        ConnectionTokensModule,
         CredentialsModule,
+        DataSourcesModule,
+        SyncModule.forRole(role),
+        DocumentsModule,
+        SearchModule,
       ],
     };
   }

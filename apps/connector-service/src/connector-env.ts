@@ -1,4 +1,4 @@
-import { IsBoolean } from 'class-validator';
+import { IsBoolean, IsInt, IsString, Max, Min } from 'class-validator';
 import { BaseEnv, booleanFromEnv } from '@app/config';
 
 export class ConnectorEnv extends BaseEnv {
@@ -9,4 +9,14 @@ export class ConnectorEnv extends BaseEnv {
   @IsBoolean()
   @booleanFromEnv()
   ALLOW_INSECURE_URLS: boolean = false;
+
+  /** Where original file bytes are kept (content-addressed). */
+  @IsString()
+  BLOB_DIR: string = '.data/blobs';
+
+  /** Sync jobs one worker process runs at once. */
+  @IsInt()
+  @Min(1)
+  @Max(64)
+  SYNC_CONCURRENCY: number = 8;
 }

@@ -1,1 +1,2 @@
 export * from './queue-names';
+export * from './connector-events';

@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Post, Pu
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal, RequireAnyRole } from '@app/auth';
 import { CredentialsService } from './credentials.service';
-import { CreateCredentialDto, UpdateCredentialDto } from './dto/credential-input.dto';
+import { CreateCredentialDto, UpdateCredentialDto, ValidateCredentialDto } from './dto/credential-input.dto';
 import { credentialResponse } from './dto/credential.response';
 
 const MANAGERS = ['admin', 'oauth-connectors:manage'];
@@ -41,5 +41,12 @@ export class CredentialsController {
   @RequireAnyRole(...MANAGERS)
   async remove(@CurrentPrincipal() principal: Principal, @Param('id', ParseUUIDPipe) id: string) {
     await this.service.remove(principal, id);
+  }
+
+  /** Any member may check a credential with their own connection: 200 {valid: true} or 422. */
+  @Post(':id/validate')
+  @HttpCode(200)
+  validate(@CurrentPrincipal() principal: Principal, @Param('id', ParseUUIDPipe) id: string, @Body() body: ValidateCredentialDto) {
+    return this.service.validate(principal, id, body.connectionId);
   }
 }

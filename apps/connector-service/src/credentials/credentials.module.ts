@@ -1,20 +1,16 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { DataSourceEntity } from '../data-sources/data-source.entity';
+import { DocumentSystemModule } from '../document-system/document-system.module';
 import { CredentialEntity } from './credential.entity';
 import { CredentialsController } from './credentials.controller';
 import { CredentialsService, CredentialUsage } from './credentials.service';
-
-/** Until data sources exist, nothing uses a credential. */
-class NoCredentialUsage extends CredentialUsage {
-  async countDataSourcesUsing(): Promise<number> {
-    return 0;
-  }
-}
+import { DataSourceCredentialUsage } from './data-source-credential-usage';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([CredentialEntity])],
+  imports: [TypeOrmModule.forFeature([CredentialEntity, DataSourceEntity]), DocumentSystemModule],
   controllers: [CredentialsController],
-  providers: [CredentialsService, { provide: CredentialUsage, useClass: NoCredentialUsage }],
+  providers: [CredentialsService, { provide: CredentialUsage, useClass: DataSourceCredentialUsage }],
   exports: [CredentialsService],
 })
 export class CredentialsModule {}

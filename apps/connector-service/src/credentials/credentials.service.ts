@@ -4,6 +4,8 @@ import { Repository } from 'typeorm';
 import { Principal } from '@app/auth';
 import { SecretCipher } from '@app/crypto';
 import { UrlPolicy } from '../common/url-policy';
+import { ConnectionTokens } from '../document-system/connection-tokens.port';
+import { DocumentSystemAdapter } from '../document-system/document-system.adapter';
 import { CredentialEntity } from './credential.entity';
 import { CredentialException } from './credential.exception';
 import { CreateCredentialDto, UpdateCredentialDto } from './dto/credential-input.dto';
@@ -20,6 +22,8 @@ export class CredentialsService {
     private readonly cipher: SecretCipher,
     private readonly usage: CredentialUsage,
     private readonly urlPolicy: UrlPolicy,
+    private readonly adapter: DocumentSystemAdapter,
+    private readonly connections: ConnectionTokens,
   ) {}
 
   create(principal: Principal, input: CreateCredentialDto): Promise<CredentialEntity> {
@@ -82,5 +86,16 @@ export class CredentialsService {
     const credential = await this.credentials.findOneBy({ id, tenantId });
     if (!credential) throw CredentialException.notFound();
     return { credential, password: this.cipher.decrypt(credential.passwordEncrypted) };
+  }
+
+  /** Opens a document-system session with the credential; 422 CREDENTIALS_INVALID when it is refused. */
+  async validate(principal: Principal, id: string, connectionId: string): Promise<{ valid: true }> {
+    const credential = await this.get(principal, id);
+    await this.connections.ownConnection(principal, connectionId);
+    await this.adapter.openSession(
+      { instanceUrl: credential.instanceUrl, username: credential.username, password: this.cipher.decrypt(credential.passwordEncrypted) },
+      this.connections.tokenSource(connectionId),
+    );
+    return { valid: true };
   }
 }

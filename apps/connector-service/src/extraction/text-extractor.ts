@@ -54,6 +54,13 @@ export class TextExtractor implements OnModuleDestroy {
     await this.pdfWorker.close();
   }
 
+  /** Like extract, but reads the bytes only when they can be extracted. */
+  async extractLazily(size: number, read: () => Promise<Buffer>, mimeType: string, name: string): Promise<Extraction> {
+    if (!extractionKind(mimeType, name)) return { status: 'Unsupported', text: '', error: `No text extractor for ${mimeType || name}` };
+    if (size > MAX_EXTRACT_BYTES) return { status: 'TooLarge', text: '', error: `Larger than ${MAX_EXTRACT_BYTES} bytes` };
+    return this.extract(await read(), mimeType, name);
+  }
+
   async extract(content: Buffer, mimeType: string, name: string): Promise<Extraction> {
     const kind = extractionKind(mimeType, name);
     if (!kind) return { status: 'Unsupported', text: '', error: `No text extractor for ${mimeType || name}` };

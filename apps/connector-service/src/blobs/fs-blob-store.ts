@@ -1,0 +1,64 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { BlobStore, StoredBlob } from './blob-store';
+
+/** Blobs as files under one directory: `<root>/<aa>/<bb>/<sha256>`. */
+export class FsBlobStore extends BlobStore {
+  constructor(private readonly root: string) {
+    super();
+  }
+
+  async put(content: Readable): Promise<StoredBlob> {
+    const tmpDir = join(this.root, 'tmp');
+    await mkdir(tmpDir, { recursive: true });
+    const tmp = join(tmpDir, randomUUID());
+    const hash = createHash('sha256');
+    let size = 0;
+    const meter = new Transform({
+      transform(chunk: Buffer, _enc, done) {
+        hash.update(chunk);
+        size += chunk.length;
+        done(null, chunk);
+      },
+    });
+    try {
+      await pipeline(content, meter, createWriteStream(tmp));
+      const sha256 = hash.digest('hex');
+      const target = this.pathOf(sha256);
+      await mkdir(join(target, '..'), { recursive: true });
+      await rename(tmp, target); // atomic; the same content written twice lands on the same name
+      return { sha256, size };
+    } finally {
+      await rm(tmp, { force: true });
+    }
+  }
+
+  async open(sha256: string): Promise<Readable> {
+    await stat(this.pathOf(sha256));
+    return createReadStream(this.pathOf(sha256));
+  }
+
+  read(sha256: string): Promise<Buffer> {
+    return readFile(this.pathOf(sha256));
+  }
+
+  async exists(sha256: string): Promise<boolean> {
+    return stat(this.pathOf(sha256)).then(
+      () => true,
+      () => false,
+    );
+  }
+
+  async delete(sha256: string): Promise<void> {
+    await rm(this.pathOf(sha256), { force: true });
+  }
+
+  private pathOf(sha256: string): string {
+    if (!/^[0-9a-f]{64}$/.test(sha256)) throw new Error('not a sha256');
+    return join(this.root, sha256.slice(0, 2), sha256.slice(2, 4), sha256);
+  }
+}

@@ -1,0 +1,25 @@
+import { Injectable } from '@nestjs/common';
+import { isTenantAdmin, Principal } from '@app/auth';
+import { DataSourceEntity } from './data-source.entity';
+import { DataSourceException } from './data-source.exception';
+import { DataSourcesRepository } from './data-sources.repository';
+
+/**
+ * Access is governed per data source: its members and the tenant's admins may use it; anyone else
+ * gets 404, exactly as for a data source that does not exist.
+ */
+@Injectable()
+export class DataSourceAccess {
+  constructor(private readonly repository: DataSourcesRepository) {}
+
+  async readable(principal: Principal, id: string): Promise<DataSourceEntity> {
+    const source = await this.repository.findInTenant(principal.tenantId, id);
+    if (!source) throw DataSourceException.notFound();
+    if (isTenantAdmin(principal) || (await this.repository.isMember(id, principal.userId))) return source;
+    throw DataSourceException.notFound();
+  }
+
+  readableIds(principal: Principal, projectId?: string): Promise<string[]> {
+    return this.repository.readableIds(principal.tenantId, principal.userId, isTenantAdmin(principal), projectId);
+  }
+}

@@ -1,0 +1,35 @@
+import { DomainException } from '@app/errors';
+
+export enum DataSourceErrorCode {
+  NotFound = 'DATA_SOURCE_NOT_FOUND',
+  UnknownFolder = 'UNKNOWN_FOLDER',
+  ConflictingSelection = 'CONFLICTING_SELECTION',
+  CredentialRequired = 'CREDENTIAL_REQUIRED',
+  ConnectionNotActive = 'REAUTH_REQUIRED',
+}
+
+export class DataSourceException extends DomainException {
+  static notFound() {
+    return new DataSourceException(404, DataSourceErrorCode.NotFound, 'Data source not found');
+  }
+
+  static unknownFolders(ids: string[]) {
+    return new DataSourceException(400, DataSourceErrorCode.UnknownFolder, `Unknown folder(s): ${ids.join(', ')}; browse to them in the folder picker first`, ids.map((id) => ({ field: 'selection', folderId: id })));
+  }
+
+  static conflictingSelection(ids: string[]) {
+    return new DataSourceException(400, DataSourceErrorCode.ConflictingSelection, `Folder(s) both included and excluded: ${ids.join(', ')}`);
+  }
+
+  static credentialRequired() {
+    return new DataSourceException(400, DataSourceErrorCode.CredentialRequired, 'Give either credentialId or an inline credential', [
+      { field: 'credentialId', problems: ['credentialId or credential is required'] },
+    ]);
+  }
+
+  static connectionNotActive() {
+    return new DataSourceException(409, DataSourceErrorCode.ConnectionNotActive, 'Re-authenticate', [
+      { resolution: 'The OAuth connection expired or its refresh failed: connect again.' },
+    ]);
+  }
+}

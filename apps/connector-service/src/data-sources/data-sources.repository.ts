@@ -1,0 +1,77 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { DataSource, EntityManager, Repository } from 'typeorm';
+import { DataSourceMemberEntity } from './data-source-member.entity';
+import { DataSourceEntity } from './data-source.entity';
+import { INGESTION_MOVES, IngestionStatus } from './ingestion-status';
+
+/** Queries of data sources and their members, and the conditional ingestion-status moves. */
+@Injectable()
+export class DataSourcesRepository {
+  constructor(
+    @InjectRepository(DataSourceEntity) readonly sources: Repository<DataSourceEntity>,
+    @InjectRepository(DataSourceMemberEntity) readonly members: Repository<DataSourceMemberEntity>,
+    @InjectDataSource() private readonly db: DataSource,
+  ) {}
+
+  transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.db.transaction(work);
+  }
+
+  findInTenant(tenantId: string, id: string): Promise<DataSourceEntity | null> {
+    return this.sources.findOneBy({ tenantId, id });
+  }
+
+  async isMember(dataSourceId: string, userId: string): Promise<boolean> {
+    return this.members.existsBy({ dataSourceId, userId });
+  }
+
+  /** The project's data sources the user may read (all of them for a tenant admin). */
+  listReadable(tenantId: string, projectId: string, userId: string, admin: boolean): Promise<DataSourceEntity[]> {
+    const query = this.sources
+      .createQueryBuilder('ds')
+      .where('ds."tenantId" = :tenantId AND ds."projectId" = :projectId', { tenantId, projectId })
+      .orderBy('ds."createdAt"', 'ASC');
+    if (!admin) {
+      query.andWhere('EXISTS (SELECT 1 FROM connector.data_source_members m WHERE m."dataSourceId" = ds.id AND m."userId" = :userId)', { userId });
+    }
+    return query.getMany();
+  }
+
+  /** Ids of the tenant's data sources the user may read, optionally within one project. */
+  async readableIds(tenantId: string, userId: string, admin: boolean, projectId?: string): Promise<string[]> {
+    const rows: Array<{ id: string }> = await this.db.query(
+      `SELECT ds.id FROM connector.data_sources ds
+       WHERE ds."tenantId" = $1 AND ($2::uuid IS NULL OR ds."projectId" = $2::uuid)
+         AND ($3 OR EXISTS (SELECT 1 FROM connector.data_source_members m WHERE m."dataSourceId" = ds.id AND m."userId" = $4))`,
+      [tenantId, projectId ?? null, admin, userId],
+    );
+    return rows.map((r) => r.id);
+  }
+
+  /**
+   * Moves the ingestion status if the current one allows it; a conditional UPDATE, so concurrent
+   * workers cannot both win. Returns whether this caller moved it.
+   */
+  async moveStatus(id: string, to: IngestionStatus, manager: EntityManager = this.db.manager): Promise<boolean> {
+    const [, affected] = await manager.query(
+      `UPDATE connector.data_sources SET "ingestionStatus" = $2, "updatedAt" = now()
+       WHERE id = $1 AND "ingestionStatus" = ANY($3::text[])`,
+      [id, to, INGESTION_MOVES[to]],
+    );
+    return affected > 0;
+  }
+
+  countUsingCredential(credentialId: string): Promise<number> {
+    return this.sources.countBy({ credentialId });
+  }
+
+  async markNeedsReauthForConnection(connectionId: string): Promise<number> {
+    const [, affected] = await this.db.query(
+      `UPDATE connector.data_sources SET "ingestionStatus" = 'NeedsReauth', "updatedAt" = now()
+       WHERE "connectionId" = $1 AND "ingestionStatus" = ANY($2::text[])`,
+      [connectionId, INGESTION_MOVES.NeedsReauth],
+    );
+    return affected;
+  }
+}

@@ -1,0 +1,102 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, IsArray, IsInt, IsNotEmpty, IsOptional, IsString, IsUUID, Max, MaxLength, Min, ValidateIf, ValidateNested } from 'class-validator';
+import { CreateCredentialDto } from '../../credentials/dto/credential-input.dto';
+
+export class SelectionDto {
+  @ApiProperty({ type: [String], description: 'Folders whose whole subtree is taken' })
+  @IsArray()
+  @ArrayMaxSize(5000)
+  @IsString({ each: true })
+  @IsNotEmpty({ each: true })
+  include: string[];
+
+  @ApiProperty({ type: [String], description: 'Folders left out of an included subtree' })
+  @IsArray()
+  @ArrayMaxSize(5000)
+  @IsString({ each: true })
+  @IsNotEmpty({ each: true })
+  exclude: string[];
+}
+
+export class ScheduleDto {
+  @ApiProperty({ minimum: 5, maximum: 10080 })
+  @IsInt()
+  @Min(5)
+  @Max(10080)
+  intervalMinutes: number;
+}
+
+export class CreateDataSourceDto {
+  @ApiProperty()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(200)
+  name: string;
+
+  @ApiPropertyOptional({ description: 'An existing credential; or give `credential` to create one inline' })
+  @ValidateIf((o: CreateDataSourceDto) => o.credential === undefined || o.credentialId !== undefined)
+  @IsUUID()
+  credentialId?: string;
+
+  @ApiPropertyOptional({ type: CreateCredentialDto })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => CreateCredentialDto)
+  credential?: CreateCredentialDto;
+
+  @ApiProperty()
+  @IsUUID()
+  connectionId: string;
+
+  @ApiPropertyOptional({ type: SelectionDto })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => SelectionDto)
+  selection?: SelectionDto;
+
+  @ApiPropertyOptional({ type: ScheduleDto, nullable: true })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => ScheduleDto)
+  schedule?: ScheduleDto | null;
+}
+
+export class UpdateDataSourceDto {
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(200)
+  name?: string;
+
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsUUID()
+  credentialId?: string;
+
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsUUID()
+  connectionId?: string;
+
+  @ApiPropertyOptional({ type: SelectionDto })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => SelectionDto)
+  selection?: SelectionDto;
+
+  @ApiPropertyOptional({ type: ScheduleDto, nullable: true })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => ScheduleDto)
+  schedule?: ScheduleDto | null;
+}
+
+export class AddMemberDto {
+  @ApiProperty()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(200)
+  userId: string;
+}

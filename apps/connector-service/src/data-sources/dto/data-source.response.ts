@@ -1,0 +1,24 @@
+import type { DataSourceEntity } from '../data-source.entity';
+
+export function selectionView(entity: Pick<DataSourceEntity, 'selection'>) {
+  return {
+    include: entity.selection.filter((m) => m.mode === 'include').map((m) => m.folderId),
+    exclude: entity.selection.filter((m) => m.mode === 'exclude').map((m) => m.folderId),
+  };
+}
+
+export function dataSourceResponse(entity: DataSourceEntity) {
+  return {
+    id: entity.id,
+    projectId: entity.projectId,
+    name: entity.name,
+    credentialId: entity.credentialId,
+    connectionId: entity.connectionId,
+    selection: selectionView(entity),
+    schedule: entity.scheduleIntervalMinutes ? { intervalMinutes: entity.scheduleIntervalMinutes } : null,
+    ingestionStatus: entity.ingestionStatus,
+    createdBy: entity.createdBy,
+    createdAt: entity.createdAt.toISOString(),
+    updatedAt: entity.updatedAt.toISOString(),
+  };
+}

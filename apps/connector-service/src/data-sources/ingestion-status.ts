@@ -1,0 +1,22 @@
+/**
+ * A data source's ingestion status and the moves allowed between them (CONTRACT.md):
+ * NotConfigured → Pending → Syncing → Synced | PartiallySynced | Failed | NeedsReauth.
+ */
+export const INGESTION_STATUSES = ['NotConfigured', 'Pending', 'Syncing', 'Synced', 'PartiallySynced', 'Failed', 'NeedsReauth'] as const;
+export type IngestionStatus = (typeof INGESTION_STATUSES)[number];
+
+const SETTLED: IngestionStatus[] = ['Synced', 'PartiallySynced', 'Failed', 'NeedsReauth'];
+
+/** For each target status, the statuses it may be entered from. */
+export const INGESTION_MOVES: Record<IngestionStatus, IngestionStatus[]> = {
+  // Selection cleared or discarded (credential change, different document-system user).
+  NotConfigured: ['Pending', 'Syncing', ...SETTLED, 'NotConfigured'],
+  // A selection was saved before the first sync, or the first sync was cancelled.
+  Pending: ['NotConfigured', 'Pending', 'NeedsReauth', 'Syncing'],
+  Syncing: ['Pending', ...SETTLED],
+  Synced: ['Syncing'],
+  PartiallySynced: ['Syncing'],
+  Failed: ['Syncing'],
+  // The connection's refresh failed; from anywhere but NotConfigured.
+  NeedsReauth: ['Pending', 'Syncing', 'Synced', 'PartiallySynced', 'Failed', 'NeedsReauth'],
+};

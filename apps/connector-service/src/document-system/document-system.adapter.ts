@@ -1,0 +1,71 @@
+import type { Readable } from 'node:stream';
+
+/** Where and as whom to talk to a document system: the credential's login. */
+export interface DocumentSystemLogin {
+  instanceUrl: string;
+  username: string;
+  password: string;
+}
+
+/**
+ * Hands out the OAuth access token of a connection. `refreshed()` is called once when the document
+ * system says the token is invalid, before the call is retried.
+ */
+export interface AccessTokenSource {
+  current(): Promise<string>;
+  refreshed(): Promise<string>;
+}
+
+export interface Workgroup {
+  id: string;
+  name: string;
+  rootFolderId: string;
+}
+
+export interface FolderEntry {
+  kind: 'folder';
+  id: string;
+  name: string;
+  parentId: string;
+}
+
+export interface FileEntry {
+  kind: 'file';
+  id: string;
+  name: string;
+  parentId: string;
+  size?: number;
+  mimeType?: string;
+  version?: string;
+  modifiedAt?: string;
+  sha256?: string;
+}
+
+export type ChildEntry = FolderEntry | FileEntry;
+
+export interface Page<T> {
+  items: T[];
+  nextCursor: string | null;
+}
+
+export interface FileContent {
+  stream: Readable;
+  contentType: string;
+  contentLength: number | null;
+}
+
+/** A signed-in conversation with one document system, as one user. */
+export interface DocumentSystemSession {
+  listWorkgroups(cursor?: string): Promise<Page<Workgroup>>;
+  listChildren(folderId: string, cursor?: string): Promise<Page<ChildEntry>>;
+  fileContent(fileId: string): Promise<FileContent>;
+}
+
+/**
+ * The one seam between the connector and a document system. A second system is a new class that
+ * extends this, nothing else.
+ */
+export abstract class DocumentSystemAdapter {
+  /** Opens (or reuses) a session; throws CREDENTIALS_INVALID or REAUTH_REQUIRED as DomainExceptions. */
+  abstract openSession(login: DocumentSystemLogin, tokens: AccessTokenSource): Promise<DocumentSystemSession>;
+}

@@ -1,0 +1,215 @@
+import { Logger } from '@nestjs/common';
+import { AxiosInstance, AxiosResponse, isAxiosError } from 'axios';
+import type { Readable } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  AccessTokenSource,
+  ChildEntry,
+  DocumentSystemLogin,
+  DocumentSystemSession,
+  FileContent,
+  Page,
+  Workgroup,
+} from './document-system.adapter';
+import { DocumentSystemException } from './document-system.exception';
+import { isRetryableNetworkError, isRetryableStatus, retryDelayMs, RetryPolicy } from './retry-policy';
+
+/** Session tokens by login, shared by every session object of a process so syncs reuse one session. */
+export class SessionTokenCache {
+  private readonly entries = new Map<string, { token: string; expiresAt: number }>();
+
+  constructor(private readonly capacity: number) {}
+
+  get(key: string): string | undefined {
+    const entry = this.entries.get(key);
+    if (entry && entry.expiresAt > Date.now()) return entry.token;
+    this.entries.delete(key);
+    return undefined;
+  }
+
+  set(key: string, token: string, expiresInSeconds: number): void {
+    if (this.entries.size >= this.capacity) this.entries.delete(this.entries.keys().next().value!);
+    // Renew a little early so a session does not expire between the check and the call.
+    this.entries.set(key, { token, expiresAt: Date.now() + Math.max(0, expiresInSeconds - 30) * 1000 });
+  }
+
+  forget(key: string, token: string): void {
+    if (this.entries.get(key)?.token === token) this.entries.delete(key);
+  }
+}
+
+interface CallOptions {
+  path: string;
+  params?: Record<string, string | undefined>;
+  stream?: boolean;
+  notFound?: () => Error;
+}
+
+/** Connection failures that mean "this is not a document system" when opening a session. */
+const UNREACHABLE = new Set(['ENOTFOUND', 'ECONNREFUSED', 'EAI_AGAIN', 'ERR_INVALID_URL']);
+
+export class HttpDocumentSystemSession implements DocumentSystemSession {
+  private accessToken?: string;
+
+  constructor(
+    private readonly http: AxiosInstance,
+    private readonly login: DocumentSystemLogin,
+    private readonly tokens: AccessTokenSource,
+    private readonly sessions: SessionTokenCache,
+    private readonly key: string,
+    private readonly policy: RetryPolicy,
+    private readonly logger: Logger,
+  ) {}
+
+  async listWorkgroups(cursor?: string): Promise<Page<Workgroup>> {
+    const res = await this.call<Page<Workgroup>>({ path: '/api/v1/workgroups', params: { cursor } });
+    return { items: res.data.items ?? [], nextCursor: res.data.nextCursor ?? null };
+  }
+
+  async listChildren(folderId: string, cursor?: string): Promise<Page<ChildEntry>> {
+    const res = await this.call<Page<ChildEntry>>({
+      path: `/api/v1/folders/${encodeURIComponent(folderId)}/children`,
+      params: { cursor },
+      notFound: () => DocumentSystemException.folderNotFound(folderId),
+    });
+    return { items: res.data.items ?? [], nextCursor: res.data.nextCursor ?? null };
+  }
+
+  async fileContent(fileId: string): Promise<FileContent> {
+    const res = await this.call<Readable>({
+      path: `/api/v1/files/${encodeURIComponent(fileId)}/content`,
+      stream: true,
+      notFound: () => DocumentSystemException.fileNotFound(fileId),
+    });
+    const length = Number(res.headers['content-length']);
+    return {
+      stream: res.data,
+      contentType: String(res.headers['content-type'] ?? 'application/octet-stream'),
+      contentLength: Number.isFinite(length) ? length : null,
+    };
+  }
+
+  /** Opens a session unless a live one is cached for this login. */
+  async ensureSessionToken(): Promise<string> {
+    return this.sessions.get(this.key) ?? (await this.openSession());
+  }
+
+  private async openSession(): Promise<string> {
+    let refreshed = false;
+    for (let attempt = 1; ; attempt++) {
+      let res: AxiosResponse;
+      try {
+        res = await this.http.post(
+          `${this.login.instanceUrl}/api/v1/session`,
+          { username: this.login.username, password: this.login.password },
+          { headers: { Authorization: `Bearer ${await this.token()}` } },
+        );
+      } catch (error) {
+        const code = isAxiosError(error) ? error.code : undefined;
+        if (code && UNREACHABLE.has(code)) throw DocumentSystemException.credentialsInvalid();
+        await this.backoffOrThrow(attempt, error);
+        continue;
+      }
+      if (res.status === 200 && typeof res.data?.sessionToken === 'string') {
+        this.sessions.set(this.key, res.data.sessionToken, Number(res.data.expiresIn) || 300);
+        return res.data.sessionToken;
+      }
+      const reason = errorOf(res.data);
+      if (res.status === 401 && reason === 'invalid_token' && !refreshed) {
+        refreshed = true;
+        this.accessToken = await this.tokens.refreshed();
+        continue;
+      }
+      if (res.status === 401 && reason === 'invalid_token') throw DocumentSystemException.reauthRequired();
+      if (isRetryableStatus(res.status) && attempt < this.policy.maxAttempts) {
+        await sleep(retryDelayMs(this.policy, attempt, header(res, 'retry-after')));
+        continue;
+      }
+      if (isRetryableStatus(res.status)) throw DocumentSystemException.unavailable(`HTTP ${res.status}`);
+      // 401 invalid_credentials, or an answer that is not the document system's (wrong instance URL).
+      throw DocumentSystemException.credentialsInvalid();
+    }
+  }
+
+  /**
+   * One API call with the contract's recovery: 401 invalid_token → refresh the access token and retry
+   * once; invalid_session → open a new session and retry once; 429/5xx/dropped connections → capped
+   * exponential backoff with jitter, honouring Retry-After.
+   */
+  private async call<T>(options: CallOptions): Promise<AxiosResponse<T>> {
+    let refreshed = false;
+    let reopened = false;
+    for (let attempt = 1; ; attempt++) {
+      const sessionToken = await this.ensureSessionToken();
+      let res: AxiosResponse;
+      try {
+        res = await this.http.get(`${this.login.instanceUrl}${options.path}`, {
+          params: options.params,
+          responseType: options.stream ? 'stream' : 'json',
+          headers: { Authorization: `Bearer ${await this.token()}`, 'X-Session-Token': sessionToken },
+        });
+      } catch (error) {
+        await this.backoffOrThrow(attempt, error);
+        continue;
+      }
+      if (res.status >= 200 && res.status < 300) return res as AxiosResponse<T>;
+      const body = options.stream ? await drainJson(res.data as Readable) : res.data;
+      const reason = errorOf(body);
+      if (res.status === 401 && reason === 'invalid_session' && !reopened) {
+        reopened = true;
+        this.sessions.forget(this.key, sessionToken);
+        continue;
+      }
+      if (res.status === 401 && reason !== 'invalid_session' && !refreshed) {
+        refreshed = true;
+        this.accessToken = await this.tokens.refreshed();
+        continue;
+      }
+      if (res.status === 401) throw DocumentSystemException.reauthRequired();
+      if (res.status === 404 && options.notFound) throw options.notFound();
+      if (isRetryableStatus(res.status) && attempt < this.policy.maxAttempts) {
+        await sleep(retryDelayMs(this.policy, attempt, header(res, 'retry-after')));
+        continue;
+      }
+      throw DocumentSystemException.unavailable(`HTTP ${res.status} from ${options.path}`);
+    }
+  }
+
+  private async token(): Promise<string> {
+    this.accessToken ??= await this.tokens.current();
+    return this.accessToken;
+  }
+
+  private async backoffOrThrow(attempt: number, error: unknown): Promise<void> {
+    const code = isAxiosError(error) ? error.code : undefined;
+    const message = (error as Error)?.message;
+    if (!isRetryableNetworkError(code, message) || attempt >= this.policy.maxAttempts) {
+      this.logger.warn({ code, attempt }, 'document system unreachable');
+      throw DocumentSystemException.unavailable(code ?? message ?? 'network error');
+    }
+    await sleep(retryDelayMs(this.policy, attempt));
+  }
+}
+
+function errorOf(body: unknown): string | undefined {
+  return typeof body === 'object' && body !== null && 'error' in body ? String((body as { error: unknown }).error) : undefined;
+}
+
+function header(res: AxiosResponse, name: string): string | undefined {
+  const value = res.headers[name];
+  return value === undefined ? undefined : String(value);
+}
+
+async function drainJson(stream: Readable): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    size += chunk.length;
+    if (size <= 64 * 1024) chunks.push(chunk as Buffer);
+  }
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,61 @@
+import { Controller, Get, Param, ParseUUIDPipe, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { pipeline } from 'node:stream/promises';
+import { CurrentPrincipal, Principal } from '@app/auth';
+import { DocumentEntity } from './document.entity';
+import { DocumentsService } from './documents.service';
+
+export function documentResponse(doc: DocumentEntity) {
+  return {
+    id: doc.id,
+    dataSourceId: doc.dataSourceId,
+    externalId: doc.externalId,
+    name: doc.name,
+    path: doc.path,
+    mimeType: doc.mimeType,
+    size: doc.size,
+    version: doc.version,
+    modifiedAt: doc.modifiedAt?.toISOString() ?? null,
+    contentSha256: doc.contentSha256,
+    extraction: { status: doc.extractionStatus, error: doc.extractionError },
+    ingestedAt: doc.ingestedAt.toISOString(),
+  };
+}
+
+/** RFC 6266: an ASCII fallback plus the exact UTF-8 name. */
+export function contentDisposition(name: string): string {
+  const fallback = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  return `attachment; filename="${fallback}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+}
+
+@ApiTags('documents')
+@ApiBearerAuth()
+@Controller('v1/documents/:id')
+export class DocumentsController {
+  constructor(private readonly documents: DocumentsService) {}
+
+  @Get()
+  async get(@CurrentPrincipal() principal: Principal, @Param('id', ParseUUIDPipe) id: string) {
+    return documentResponse(await this.documents.get(principal, id));
+  }
+
+  /** The original bytes, streamed. */
+  @Get('content')
+  async content(@CurrentPrincipal() principal: Principal, @Param('id', ParseUUIDPipe) id: string, @Res() res: Response) {
+    const { doc, stream } = await this.documents.content(principal, id);
+    res.status(200);
+    res.setHeader('Content-Type', doc.mimeType);
+    res.setHeader('Content-Length', String(doc.size));
+    res.setHeader('Content-Disposition', contentDisposition(doc.name));
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    await pipeline(stream, res);
+  }
+
+  /** The extracted text, with what an agent needs to cite it. */
+  @Get('text')
+  async text(@CurrentPrincipal() principal: Principal, @Param('id', ParseUUIDPipe) id: string) {
+    const { doc, text } = await this.documents.text(principal, id);
+    return { documentId: doc.id, dataSourceId: doc.dataSourceId, name: doc.name, path: doc.path, extraction: { status: doc.extractionStatus, error: doc.extractionError }, text };
+  }
+}

@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { DataSourcesModule } from '../data-sources/data-sources.module';
+import { DocumentStoreModule } from './document-store.module';
+import { DocumentsController } from './documents.controller';
+import { DocumentsService } from './documents.service';
+import { TreeController } from './tree.controller';
+import { TreeService } from './tree.service';
+
+@Module({
+  imports: [DocumentStoreModule, DataSourcesModule],
+  controllers: [DocumentsController, TreeController],
+  providers: [DocumentsService, TreeService],
+})
+export class DocumentsModule {}

@@ -1,0 +1,136 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { DataSource, EntityManager, Repository } from 'typeorm';
+import type { Chunk } from '../extraction/chunker';
+import type { ExtractionStatus } from '../extraction/text-extractor';
+import { DocumentEntity } from './document.entity';
+
+export interface KnownDocument {
+  id: string;
+  externalId: string;
+  folderId: string;
+  name: string;
+  path: string;
+  size: number;
+  version: string | null;
+  modifiedAt: Date | null;
+  remoteSha256: string | null;
+}
+
+export interface IngestedDocument {
+  tenantId: string;
+  dataSourceId: string;
+  externalId: string;
+  folderId: string;
+  name: string;
+  path: string;
+  mimeType: string;
+  size: number;
+  version: string | null;
+  modifiedAt: string | null;
+  remoteSha256: string | null;
+  contentSha256: string;
+  extractionStatus: ExtractionStatus;
+  extractionError: string | null;
+  text: string;
+  lastSeenRunId: string;
+}
+
+export interface SyncedFolderRow {
+  folderId: string;
+  parentId: string | null;
+  name: string;
+  path: string;
+}
+
+/** Documents, their chunks and the synced folder tree: the queries sync, view and retrieval share. */
+@Injectable()
+export class DocumentsRepository {
+  constructor(
+    @InjectRepository(DocumentEntity) readonly documents: Repository<DocumentEntity>,
+    @InjectDataSource() private readonly db: DataSource,
+  ) {}
+
+  async known(dataSourceId: string, externalIds: string[]): Promise<Map<string, KnownDocument>> {
+    if (!externalIds.length) return new Map();
+    const rows: KnownDocument[] = await this.db.query(
+      `SELECT id, "externalId", "folderId", name, path, size::float8 AS size, version, "modifiedAt", "remoteSha256"
+       FROM connector.documents WHERE "dataSourceId" = $1 AND "externalId" = ANY($2::text[])`,
+      [dataSourceId, externalIds],
+    );
+    return new Map(rows.map((r) => [r.externalId, r]));
+  }
+
+  async markSeen(manager: EntityManager, dataSourceId: string, externalIds: string[], runId: string): Promise<void> {
+    if (!externalIds.length) return;
+    await manager.query(`UPDATE connector.documents SET "lastSeenRunId" = $3 WHERE "dataSourceId" = $1 AND "externalId" = ANY($2::text[])`, [dataSourceId, externalIds, runId]);
+  }
+
+  /** Renamed or moved with the same content: new place, no download. */
+  async relocate(manager: EntityManager, id: string, place: { name: string; path: string; folderId: string }, runId: string): Promise<void> {
+    await manager.query(
+      `UPDATE connector.documents SET name = $2, path = $3, "folderId" = $4, "lastSeenRunId" = $5, "updatedAt" = now() WHERE id = $1`,
+      [id, place.name, place.path, place.folderId, runId],
+    );
+  }
+
+  /** Inserts or replaces a document (keyed by data source and external id) with its chunks. */
+  async saveIngested(manager: EntityManager, doc: IngestedDocument, chunks: Chunk[]): Promise<string> {
+    const [{ id }]: Array<{ id: string }> = await manager.query(
+      `INSERT INTO connector.documents ("tenantId", "dataSourceId", "externalId", "folderId", name, path, "mimeType", size, version,
+         "modifiedAt", "remoteSha256", "contentSha256", "extractionStatus", "extractionError", text, "lastSeenRunId", "ingestedAt", "updatedAt")
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, now(), now())
+       ON CONFLICT ("dataSourceId", "externalId") DO UPDATE SET "folderId" = EXCLUDED."folderId", name = EXCLUDED.name, path = EXCLUDED.path,
+         "mimeType" = EXCLUDED."mimeType", size = EXCLUDED.size, version = EXCLUDED.version, "modifiedAt" = EXCLUDED."modifiedAt",
+         "remoteSha256" = EXCLUDED."remoteSha256", "contentSha256" = EXCLUDED."contentSha256", "extractionStatus" = EXCLUDED."extractionStatus",
+         "extractionError" = EXCLUDED."extractionError", text = EXCLUDED.text, "lastSeenRunId" = EXCLUDED."lastSeenRunId", "updatedAt" = now()
+       RETURNING id`,
+      [doc.tenantId, doc.dataSourceId, doc.externalId, doc.folderId, doc.name, doc.path, doc.mimeType, doc.size, doc.version, doc.modifiedAt,
+        doc.remoteSha256, doc.contentSha256, doc.extractionStatus, doc.extractionError, doc.text, doc.lastSeenRunId],
+    );
+    await manager.query('DELETE FROM connector.document_chunks WHERE "documentId" = $1', [id]);
+    if (chunks.length) {
+      await manager.query(
+        `INSERT INTO connector.document_chunks ("documentId", "dataSourceId", index, text)
+         SELECT $1, $2, c.index, c.text FROM jsonb_to_recordset($3::jsonb) AS c(index int, text text)`,
+        [id, doc.dataSourceId, JSON.stringify(chunks)],
+      );
+    }
+    return id;
+  }
+
+  /** Drops documents not seen by `runId` (deleted, or no longer selected); returns their content hashes. */
+  async deleteUnseen(manager: EntityManager, dataSourceId: string, runId: string): Promise<string[]> {
+    const rows: Array<{ contentSha256: string }> = await manager.query(
+      `DELETE FROM connector.documents WHERE "dataSourceId" = $1 AND "lastSeenRunId" <> $2 RETURNING "contentSha256"`,
+      [dataSourceId, runId],
+    );
+    await manager.query(`DELETE FROM connector.synced_folders WHERE "dataSourceId" = $1 AND "lastSeenRunId" <> $2`, [dataSourceId, runId]);
+    return rows.map((r) => r.contentSha256);
+  }
+
+  async upsertFolders(manager: EntityManager, dataSourceId: string, folders: SyncedFolderRow[], runId: string): Promise<void> {
+    if (!folders.length) return;
+    await manager.query(
+      `INSERT INTO connector.synced_folders ("dataSourceId", "folderId", "parentId", name, path, "lastSeenRunId")
+       SELECT $1, f."folderId", f."parentId", f.name, f.path, $2 FROM jsonb_to_recordset($3::jsonb) AS f("folderId" text, "parentId" text, name text, path text)
+       ON CONFLICT ("dataSourceId", "folderId") DO UPDATE SET "parentId" = EXCLUDED."parentId", name = EXCLUDED.name, path = EXCLUDED.path, "lastSeenRunId" = EXCLUDED."lastSeenRunId"`,
+      [dataSourceId, runId, JSON.stringify(folders)],
+    );
+  }
+
+  async contentHashes(dataSourceId: string): Promise<string[]> {
+    const rows: Array<{ sha: string }> = await this.db.query('SELECT DISTINCT "contentSha256" AS sha FROM connector.documents WHERE "dataSourceId" = $1', [dataSourceId]);
+    return rows.map((r) => r.sha);
+  }
+
+  /** Of these hashes, the ones no document refers to any more (their blobs can go). */
+  async unreferenced(hashes: string[]): Promise<string[]> {
+    if (!hashes.length) return [];
+    const rows: Array<{ sha: string }> = await this.db.query(
+      `SELECT h.sha FROM unnest($1::text[]) AS h(sha) WHERE NOT EXISTS (SELECT 1 FROM connector.documents d WHERE d."contentSha256" = h.sha)`,
+      [[...new Set(hashes)]],
+    );
+    return rows.map((r) => r.sha);
+  }
+}

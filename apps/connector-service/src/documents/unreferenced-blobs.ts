@@ -1,0 +1,20 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { BlobStore } from '../blobs/blob-store';
+import { DocumentsRepository } from './documents.repository';
+
+/** Deletes the blobs of these hashes that no document refers to any more. */
+@Injectable()
+export class UnreferencedBlobs {
+  private readonly logger = new Logger(UnreferencedBlobs.name);
+
+  constructor(
+    private readonly documents: DocumentsRepository,
+    private readonly blobs: BlobStore,
+  ) {}
+
+  async collect(hashes: string[]): Promise<void> {
+    for (const sha of await this.documents.unreferenced(hashes)) {
+      await this.blobs.delete(sha).catch((error) => this.logger.warn({ sha, error: (error as Error).message }, 'blob not deleted'));
+    }
+  }
+}

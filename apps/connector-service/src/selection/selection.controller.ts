@@ -1,0 +1,27 @@
+import { Body, Controller, Param, ParseUUIDPipe, Put } from '@nestjs/common';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { CurrentPrincipal, Principal } from '@app/auth';
+import { DataSourceAccess } from '../data-sources/data-source-access';
+import { dataSourceResponse } from '../data-sources/dto/data-source.response';
+import { SelectionDto } from '../data-sources/dto/data-source-input.dto';
+import { ConnectionTokens } from '../document-system/connection-tokens.port';
+import { SelectionService } from './selection.service';
+
+@ApiTags('data sources')
+@ApiBearerAuth()
+@Controller('v1/data-sources/:id/selection')
+export class SelectionController {
+  constructor(
+    private readonly access: DataSourceAccess,
+    private readonly selection: SelectionService,
+    private readonly connections: ConnectionTokens,
+  ) {}
+
+  /** An included folder takes its whole subtree; an excluded folder inside it is left out. */
+  @Put()
+  async replace(@CurrentPrincipal() principal: Principal, @Param('id', ParseUUIDPipe) id: string, @Body() body: SelectionDto) {
+    const source = await this.access.readable(principal, id);
+    const connection = await this.connections.tenantConnection(source.tenantId, source.connectionId);
+    return dataSourceResponse(await this.selection.replace(source, body, connection.subject));
+  }
+}

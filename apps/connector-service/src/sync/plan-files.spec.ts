@@ -1,0 +1,66 @@
+import type { KnownDocument } from '../documents/documents.repository';
+import type { FileEntry } from '../document-system/document-system.adapter';
+import { planFiles } from './sync-engine';
+import { outcomeOf } from './sync-run-state';
+
+const job = { syncRunId: '00000000-0000-4000-8000-000000000001', folderId: 'f1', path: '/Architecture/Drawings' };
+const file = (id: string, extra: Partial<FileEntry> = {}): FileEntry => ({ kind: 'file', id, name: `${id}.pdf`, parentId: 'f1', size: 10, version: '1', ...extra });
+const doc = (id: string, extra: Partial<KnownDocument> = {}): KnownDocument => ({
+  id: `doc-${id}`,
+  externalId: id,
+  folderId: 'f1',
+  name: `${id}.pdf`,
+  path: `/Architecture/Drawings/${id}.pdf`,
+  size: 10,
+  version: '1',
+  modifiedAt: null,
+  remoteSha256: null,
+  ...extra,
+});
+
+describe('planFiles', () => {
+  it('queues new files as added and changed versions as updated', () => {
+    const plan = planFiles(job, [file('a'), file('b', { version: '2' })], new Map([['b', doc('b')]]));
+    expect(plan.ingest.map((i) => [i.fileId, i.change, i.path])).toEqual([
+      ['a', 'added', '/Architecture/Drawings/a.pdf'],
+      ['b', 'updated', '/Architecture/Drawings/b.pdf'],
+    ]);
+  });
+
+  it('only marks unchanged files seen', () => {
+    const plan = planFiles(job, [file('a')], new Map([['a', doc('a')]]));
+    expect(plan).toEqual({ unchanged: ['a'], relocated: [], ingest: [] });
+  });
+
+  it('moves a renamed file without downloading it', () => {
+    const plan = planFiles(job, [file('a', { name: 'A-101 rev B.pdf' })], new Map([['a', doc('a')]]));
+    expect(plan.ingest).toEqual([]);
+    expect(plan.relocated).toEqual([{ id: 'doc-a', name: 'A-101 rev B.pdf', path: '/Architecture/Drawings/A-101 rev B.pdf', folderId: 'f1' }]);
+  });
+
+  it('prefers the checksum, then the version, then modified time and size', () => {
+    const bySha = planFiles(job, [file('a', { sha256: 'x', version: '9' })], new Map([['a', doc('a', { remoteSha256: 'x' })]]));
+    expect(bySha.unchanged).toEqual(['a']);
+    const byTime = planFiles(
+      job,
+      [file('a', { version: undefined, modifiedAt: '2026-01-01T00:00:00Z', size: 11 })],
+      new Map([['a', doc('a', { version: null, modifiedAt: new Date('2026-01-01T00:00:00Z') })]]),
+    );
+    expect(byTime.ingest.map((i) => i.change)).toEqual(['updated']);
+  });
+});
+
+describe('outcomeOf', () => {
+  const counts = { discovered: 3, added: 3, updated: 0, unchanged: 0, deleted: 0, failed: 0 };
+  it('succeeds when nothing failed, is partial when some files failed, fails when nothing worked', () => {
+    expect(outcomeOf(counts, 0)).toBe('Succeeded');
+    expect(outcomeOf({ ...counts, failed: 1 }, 0)).toBe('PartiallySucceeded');
+    expect(outcomeOf({ ...counts, added: 0, failed: 3 }, 0)).toBe('Failed');
+    expect(outcomeOf(counts, 1)).toBe('PartiallySucceeded');
+    expect(outcomeOf({ ...counts, added: 0 }, 1)).toBe('Failed');
+  });
+
+  it('succeeds for an empty selection', () => {
+    expect(outcomeOf({ discovered: 0, added: 0, updated: 0, unchanged: 0, deleted: 2, failed: 0 }, 0)).toBe('Succeeded');
+  });
+});

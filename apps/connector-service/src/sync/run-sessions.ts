@@ -1,0 +1,43 @@
+import { Injectable } from '@nestjs/common';
+import { DataSourceEntity } from '../data-sources/data-source.entity';
+import { DataSourcesRepository } from '../data-sources/data-sources.repository';
+import type { DocumentSystemSession } from '../document-system/document-system.adapter';
+import { DocumentSystemSessions } from '../folders/document-system-sessions';
+import { SyncRunsRepository } from './sync-runs.repository';
+
+const TTL_MS = 30_000;
+
+/**
+ * The data source and an open document-system session per run, kept for a short while so the
+ * thousands of steps of one run do not each reload and re-open them.
+ */
+@Injectable()
+export class RunSessions {
+  private readonly cache = new Map<string, { at: number; value: Promise<{ source: DataSourceEntity; docs: DocumentSystemSession }> }>();
+
+  constructor(
+    private readonly runs: SyncRunsRepository,
+    private readonly sources: DataSourcesRepository,
+    private readonly sessions: DocumentSystemSessions,
+  ) {}
+
+  forRun(syncRunId: string): Promise<{ source: DataSourceEntity; docs: DocumentSystemSession }> {
+    const hit = this.cache.get(syncRunId);
+    if (hit && Date.now() - hit.at < TTL_MS) return hit.value;
+    const value = this.load(syncRunId);
+    this.cache.set(syncRunId, { at: Date.now(), value });
+    value.catch(() => this.cache.delete(syncRunId));
+    this.evictOld();
+    return value;
+  }
+
+  private async load(syncRunId: string) {
+    const run = await this.runs.runs.findOneByOrFail({ id: syncRunId });
+    const source = await this.sources.sources.findOneByOrFail({ id: run.dataSourceId });
+    return { source, docs: await this.sessions.forDataSource(source) };
+  }
+
+  private evictOld(): void {
+    for (const [key, entry] of this.cache) if (Date.now() - entry.at >= TTL_MS) this.cache.delete(key);
+  }
+}

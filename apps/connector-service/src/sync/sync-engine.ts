@@ -1,0 +1,206 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { sha256Hex } from '@app/crypto';
+import { DomainException } from '@app/errors';
+import { BlobStore } from '../blobs/blob-store';
+import { DataSourceEntity } from '../data-sources/data-source.entity';
+import { DataSourcesRepository } from '../data-sources/data-sources.repository';
+import { DocumentsRepository, KnownDocument } from '../documents/documents.repository';
+import type { ChildEntry, DocumentSystemSession, FileEntry } from '../document-system/document-system.adapter';
+import { DocumentSystemErrorCode } from '../document-system/document-system.exception';
+import { chunkText } from '../extraction/chunker';
+import { TextExtractor } from '../extraction/text-extractor';
+import { FolderLocator } from '../folders/folder-locator';
+import { excludedIds, syncRoots } from '../selection/selection-rules';
+import { RunSessions } from './run-sessions';
+import { SyncCompletion } from './sync-completion';
+import { IngestFileJob, ListFolderJob, SyncJobName, SyncTask } from './sync.jobs';
+import { SyncProducer } from './sync.producer';
+import { SyncRunsRepository } from './sync-runs.repository';
+
+/** Thrown for failures that end the whole run at once (the authorization is gone). */
+export class RunAbort extends Error {}
+
+/**
+ * The work of a sync run, one idempotent step per job: start (roots), list one page of a folder,
+ * ingest one file. Each step commits its effects and marks its task done in one transaction.
+ */
+@Injectable()
+export class SyncEngine {
+  private readonly logger = new Logger(SyncEngine.name);
+
+  constructor(
+    private readonly runs: SyncRunsRepository,
+    private readonly sources: DataSourcesRepository,
+    private readonly documents: DocumentsRepository,
+    private readonly locator: FolderLocator,
+    private readonly sessions: RunSessions,
+    private readonly blobs: BlobStore,
+    private readonly extractor: TextExtractor,
+    private readonly producer: SyncProducer,
+    private readonly completion: SyncCompletion,
+  ) {}
+
+  /** Queued → Running: the data source starts Syncing and one task per selection root is created. */
+  async start(syncRunId: string): Promise<void> {
+    const run = await this.runs.runs.findOneBy({ id: syncRunId });
+    if (!run || !(await this.runs.move(syncRunId, 'Running'))) return;
+    const source = await this.sources.sources.findOneByOrFail({ id: run.dataSourceId });
+    await this.sources.moveStatus(source.id, 'Syncing');
+    const roots = syncRoots(source.selection);
+    const places = await this.locator.known(source.id, roots.flatMap((r) => [...r.ancestorIds, r.folderId]));
+    const tasks: SyncTask[] = roots.map((root) => {
+      const place = places.find((p) => p.folderId === root.folderId);
+      return listTask(syncRunId, root.folderId, place?.path ?? `/${root.folderId}`);
+    });
+    const fresh = await this.runs.transaction(async (manager) => {
+      await this.documents.upsertFolders(
+        manager,
+        source.id,
+        places.map((p) => ({ folderId: p.folderId, parentId: p.parentId, name: p.name, path: p.path })),
+        syncRunId,
+      );
+      return this.runs.addTasks(manager, syncRunId, tasks);
+    });
+    await this.producer.tasks(syncRunId, fresh);
+    if (!tasks.length) await this.completion.finishIfDone(syncRunId);
+  }
+
+  /** One page of a folder: subfolders become tasks, unchanged files are marked seen, the rest queued. */
+  async listFolder(job: ListFolderJob, key: string): Promise<void> {
+    const context = await this.activeContext(job.syncRunId, key);
+    if (!context) return;
+    const { source, docs } = context;
+    const page = await docs.listChildren(job.folderId, job.cursor);
+    const excluded = excludedIds(source.selection);
+    const folders = page.items.filter((c): c is Extract<ChildEntry, { kind: 'folder' }> => c.kind === 'folder' && !excluded.has(c.id));
+    const files = page.items.filter((c): c is FileEntry => c.kind === 'file');
+    const known = await this.documents.known(source.id, files.map((f) => f.id));
+    const plan = planFiles(job, files, known);
+
+    const tasks: SyncTask[] = [
+      ...folders.map((f) => listTask(job.syncRunId, f.id, `${job.path}/${f.name}`)),
+      ...plan.ingest.map((data) => ({ key: `file:${data.fileId}`, name: SyncJobName.IngestFile, data }) as SyncTask),
+    ];
+    if (page.nextCursor) tasks.push(listTask(job.syncRunId, job.folderId, job.path, page.nextCursor));
+
+    const fresh = await this.runs.transaction(async (manager) => {
+      if (!(await this.runs.completeTask(manager, job.syncRunId, key))) return null;
+      await this.documents.upsertFolders(manager, source.id, folders.map((f) => ({ folderId: f.id, parentId: job.folderId, name: f.name, path: `${job.path}/${f.name}` })), job.syncRunId);
+      await this.documents.markSeen(manager, source.id, plan.unchanged, job.syncRunId);
+      for (const move of plan.relocated) await this.documents.relocate(manager, move.id, move, job.syncRunId);
+      await this.runs.addCounts(manager, job.syncRunId, { discovered: files.length, unchanged: plan.unchanged.length, updated: plan.relocated.length });
+      return this.runs.addTasks(manager, job.syncRunId, tasks);
+    });
+    if (fresh === null) return;
+    await this.producer.tasks(job.syncRunId, fresh);
+    await this.completion.finishIfDone(job.syncRunId);
+  }
+
+  /** Downloads (streamed into the blob store), extracts, chunks and saves one file. */
+  async ingestFile(job: IngestFileJob, key: string): Promise<void> {
+    const context = await this.activeContext(job.syncRunId, key);
+    if (!context) return;
+    const { source, docs } = context;
+    const content = await docs.fileContent(job.fileId);
+    const blob = await this.blobs.put(content.stream);
+    const mimeType = job.mimeType || content.contentType.split(';')[0] || 'application/octet-stream';
+    const extraction = await this.extractor.extractLazily(blob.size, () => this.blobs.read(blob.sha256), mimeType, job.name);
+    const chunks = chunkText(extraction.text);
+
+    const saved = await this.runs.transaction(async (manager) => {
+      if (!(await this.runs.completeTask(manager, job.syncRunId, key))) return false;
+      await this.documents.saveIngested(
+        manager,
+        {
+          tenantId: source.tenantId,
+          dataSourceId: source.id,
+          externalId: job.fileId,
+          folderId: job.folderId,
+          name: job.name,
+          path: job.path,
+          mimeType,
+          size: blob.size,
+          version: job.version ?? null,
+          modifiedAt: job.modifiedAt ?? null,
+          remoteSha256: job.sha256 ?? null,
+          contentSha256: blob.sha256,
+          extractionStatus: extraction.status,
+          extractionError: extraction.error,
+          text: extraction.text,
+          lastSeenRunId: job.syncRunId,
+        },
+        chunks,
+      );
+      await this.runs.addCounts(manager, job.syncRunId, { [job.change]: 1, bytesDownloaded: blob.size });
+      return true;
+    });
+    if (saved) await this.completion.finishIfDone(job.syncRunId);
+  }
+
+  /** A step that failed for good: counted, and the run goes on without it. */
+  async giveUp(syncRunId: string, key: string, kind: SyncJobName, error: unknown): Promise<void> {
+    if (isReauth(error)) return this.completion.abort(syncRunId, 'NeedsReauth', 'The document system asked to re-authenticate');
+    this.logger.warn({ syncRunId, key, error: (error as Error).message }, 'sync step failed for good');
+    const counted = await this.runs.transaction(async (manager) => {
+      if (!(await this.runs.completeTask(manager, syncRunId, key))) return false;
+      await this.runs.addCounts(manager, syncRunId, kind === SyncJobName.ListFolder ? { failedListings: 1 } : { failed: 1 });
+      return true;
+    });
+    if (counted) await this.completion.finishIfDone(syncRunId);
+  }
+
+  private async activeContext(syncRunId: string, key: string): Promise<{ source: DataSourceEntity; docs: DocumentSystemSession } | null> {
+    if ((await this.runs.status(syncRunId)) !== 'Running' || (await this.runs.isTaskDone(syncRunId, key))) return null;
+    return this.sessions.forRun(syncRunId);
+  }
+}
+
+export function isReauth(error: unknown): boolean {
+  return error instanceof DomainException && error.code === DocumentSystemErrorCode.ReauthRequired;
+}
+
+function listTask(syncRunId: string, folderId: string, path: string, cursor?: string): SyncTask {
+  const key = cursor ? `folder:${folderId}:${sha256Hex(cursor).slice(0, 16)}` : `folder:${folderId}`;
+  return { key, name: SyncJobName.ListFolder, data: { syncRunId, folderId, path, ...(cursor ? { cursor } : {}) } };
+}
+
+interface FilePlan {
+  unchanged: string[];
+  relocated: Array<{ id: string; name: string; path: string; folderId: string }>;
+  ingest: IngestFileJob[];
+}
+
+/** Decides per file: unchanged (seen only), moved or renamed (metadata only), or new/changed (download). */
+export function planFiles(job: Pick<ListFolderJob, 'syncRunId' | 'folderId' | 'path'>, files: FileEntry[], known: Map<string, KnownDocument>): FilePlan {
+  const plan: FilePlan = { unchanged: [], relocated: [], ingest: [] };
+  for (const file of files) {
+    const path = `${job.path}/${file.name}`;
+    const doc = known.get(file.id);
+    if (doc && sameContent(file, doc)) {
+      if (doc.name === file.name && doc.path === path && doc.folderId === job.folderId) plan.unchanged.push(file.id);
+      else plan.relocated.push({ id: doc.id, name: file.name, path, folderId: job.folderId });
+      continue;
+    }
+    plan.ingest.push({
+      syncRunId: job.syncRunId,
+      fileId: file.id,
+      folderId: job.folderId,
+      name: file.name,
+      path,
+      ...(file.mimeType ? { mimeType: file.mimeType } : {}),
+      ...(file.version !== undefined && file.version !== null ? { version: String(file.version) } : {}),
+      ...(file.modifiedAt ? { modifiedAt: file.modifiedAt } : {}),
+      ...(file.sha256 ? { sha256: file.sha256 } : {}),
+      change: doc ? 'updated' : 'added',
+    });
+  }
+  return plan;
+}
+
+/** Whatever the listing gives, strongest first: checksum, then version, then modified time and size. */
+function sameContent(file: FileEntry, doc: KnownDocument): boolean {
+  if (file.sha256 && doc.remoteSha256) return file.sha256 === doc.remoteSha256;
+  if (file.version !== undefined && file.version !== null && doc.version !== null) return String(file.version) === doc.version;
+  if (file.modifiedAt && doc.modifiedAt) return new Date(file.modifiedAt).getTime() === new Date(doc.modifiedAt).getTime() && (file.size === undefined || file.size === doc.size);
+  return false;
+}

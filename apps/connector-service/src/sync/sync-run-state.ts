@@ -1,0 +1,33 @@
+/** The sync-run state machine: the states and, for each, the states it may be entered from. */
+export const SYNC_RUN_STATUSES = ['Queued', 'Running', 'Succeeded', 'PartiallySucceeded', 'Failed', 'Cancelled'] as const;
+export type SyncRunStatus = (typeof SYNC_RUN_STATUSES)[number];
+export type SyncMode = 'Full' | 'Incremental';
+
+export const ACTIVE_RUN_STATUSES: SyncRunStatus[] = ['Queued', 'Running'];
+
+export const SYNC_RUN_MOVES: Record<SyncRunStatus, SyncRunStatus[]> = {
+  Queued: [],
+  Running: ['Queued'],
+  Succeeded: ['Running'],
+  PartiallySucceeded: ['Running'],
+  Failed: ['Queued', 'Running'],
+  Cancelled: ['Queued', 'Running'],
+};
+
+export interface RunCounts {
+  discovered: number;
+  added: number;
+  updated: number;
+  unchanged: number;
+  deleted: number;
+  failed: number;
+}
+
+export const COUNT_NAMES: Array<keyof RunCounts> = ['discovered', 'added', 'updated', 'unchanged', 'deleted', 'failed'];
+
+/** How a finished run ends: any failed file makes it partial; failed listings or nothing done, Failed. */
+export function outcomeOf(counts: RunCounts, failedListings: number): SyncRunStatus {
+  if (failedListings > 0) return counts.added + counts.updated + counts.unchanged > 0 ? 'PartiallySucceeded' : 'Failed';
+  if (counts.failed === 0) return 'Succeeded';
+  return counts.added + counts.updated + counts.unchanged > 0 ? 'PartiallySucceeded' : 'Failed';
+}

@@ -1,0 +1,57 @@
+import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import type { SyncMode, SyncRunStatus } from './sync-run-state';
+
+@Entity('sync_runs')
+export class SyncRunEntity {
+  @PrimaryGeneratedColumn('uuid')
+  id: string;
+
+  @Column('text')
+  tenantId: string;
+
+  @Column('uuid')
+  dataSourceId: string;
+
+  @Column('text')
+  mode: SyncMode;
+
+  @Column('text')
+  status: SyncRunStatus;
+
+  @Column('int')
+  discovered: number;
+
+  @Column('int')
+  added: number;
+
+  @Column('int')
+  updated: number;
+
+  @Column('int')
+  unchanged: number;
+
+  @Column('int')
+  deleted: number;
+
+  @Column('int')
+  failed: number;
+
+  /** Folder listings that failed for good; a run with any cannot tell deleted files from unseen ones. */
+  @Column('int')
+  failedListings: number;
+
+  @Column('bigint', { transformer: { to: (v: number) => v, from: (v: string) => Number(v) } })
+  bytesDownloaded: number;
+
+  @Column('text', { nullable: true })
+  error: string | null;
+
+  @CreateDateColumn({ type: 'timestamptz' })
+  createdAt: Date;
+
+  @Column('timestamptz', { nullable: true })
+  startedAt: Date | null;
+
+  @Column('timestamptz', { nullable: true })
+  finishedAt: Date | null;
+}

@@ -1,0 +1,104 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { DataSource, EntityManager, Repository } from 'typeorm';
+import { SyncTask } from './sync.jobs';
+import { ACTIVE_RUN_STATUSES, COUNT_NAMES, RunCounts, SYNC_RUN_MOVES, SyncMode, SyncRunStatus } from './sync-run-state';
+import { SyncRunEntity } from './sync-run.entity';
+
+export type CountDeltas = Partial<RunCounts & { bytesDownloaded: number; failedListings: number }>;
+
+const UNIQUE_VIOLATION = '23505';
+
+/** Sync runs and their tasks. Every state move is a conditional UPDATE that reports whether it won. */
+@Injectable()
+export class SyncRunsRepository {
+  constructor(
+    @InjectRepository(SyncRunEntity) readonly runs: Repository<SyncRunEntity>,
+    @InjectDataSource() private readonly db: DataSource,
+  ) {}
+
+  transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.db.transaction(work);
+  }
+
+  /** A new Queued run, or null when one is already active (the partial unique index decides). */
+  async create(tenantId: string, dataSourceId: string, mode: SyncMode): Promise<SyncRunEntity | null> {
+    try {
+      return await this.runs.save(this.runs.create({ tenantId, dataSourceId, mode, status: 'Queued' }));
+    } catch (error) {
+      if ((error as { code?: string }).code === UNIQUE_VIOLATION) return null;
+      throw error;
+    }
+  }
+
+  findActive(dataSourceId: string): Promise<SyncRunEntity | null> {
+    return this.runs.createQueryBuilder('r').where('r."dataSourceId" = :dataSourceId AND r.status = ANY(:active)', { dataSourceId, active: ACTIVE_RUN_STATUSES }).getOne();
+  }
+
+  async hasCompletedRun(dataSourceId: string): Promise<boolean> {
+    return this.runs.exists({ where: [{ dataSourceId, status: 'Succeeded' }, { dataSourceId, status: 'PartiallySucceeded' }] });
+  }
+
+  async move(id: string, to: SyncRunStatus, extra: { error?: string | null; manager?: EntityManager } = {}): Promise<boolean> {
+    const manager = extra.manager ?? this.db.manager;
+    const [, affected] = await manager.query(
+      `UPDATE connector.sync_runs SET status = $2,
+         "startedAt" = CASE WHEN $2 = 'Running' THEN now() ELSE "startedAt" END,
+         "finishedAt" = CASE WHEN $2 IN ('Succeeded', 'PartiallySucceeded', 'Failed', 'Cancelled') THEN now() ELSE "finishedAt" END,
+         error = COALESCE($4, error)
+       WHERE id = $1 AND status = ANY($3::text[])`,
+      [id, to, SYNC_RUN_MOVES[to], extra.error ?? null],
+    );
+    return affected > 0;
+  }
+
+  async status(id: string): Promise<SyncRunStatus | null> {
+    const rows: Array<{ status: SyncRunStatus }> = await this.db.query('SELECT status FROM connector.sync_runs WHERE id = $1', [id]);
+    return rows[0]?.status ?? null;
+  }
+
+  /** Inserts tasks not already known; returns only the new ones (whose jobs must be added). */
+  async addTasks(manager: EntityManager, runId: string, tasks: SyncTask[]): Promise<SyncTask[]> {
+    if (!tasks.length) return [];
+    const rows: Array<{ key: string }> = await manager.query(
+      `INSERT INTO connector.sync_tasks ("syncRunId", key, "jobName", payload)
+       SELECT $1, t.key, t.name, t.data FROM jsonb_to_recordset($2::jsonb) AS t(key text, name text, data jsonb)
+       ON CONFLICT DO NOTHING RETURNING key`,
+      [runId, JSON.stringify(tasks)],
+    );
+    const fresh = new Set(rows.map((r) => r.key));
+    return tasks.filter((t) => fresh.has(t.key));
+  }
+
+  /** Marks a task done; false when it already was (a retried or duplicated job). */
+  async completeTask(manager: EntityManager, runId: string, key: string): Promise<boolean> {
+    const [, affected] = await manager.query('UPDATE connector.sync_tasks SET done = true WHERE "syncRunId" = $1 AND key = $2 AND NOT done', [runId, key]);
+    return affected > 0;
+  }
+
+  async isTaskDone(runId: string, key: string): Promise<boolean> {
+    const rows: Array<{ done: boolean }> = await this.db.query('SELECT done FROM connector.sync_tasks WHERE "syncRunId" = $1 AND key = $2', [runId, key]);
+    return rows[0]?.done ?? true;
+  }
+
+  async pendingTasks(runId: string, manager: EntityManager = this.db.manager): Promise<number> {
+    const rows: Array<{ n: string }> = await manager.query('SELECT count(*) AS n FROM connector.sync_tasks WHERE "syncRunId" = $1 AND NOT done', [runId]);
+    return Number(rows[0].n);
+  }
+
+  /** Pending tasks of running runs created before `olderThan`, to re-add jobs a crash may have lost. */
+  async strandedTasks(olderThan: Date, limit = 1000): Promise<Array<{ syncRunId: string } & SyncTask>> {
+    return this.db.query(
+      `SELECT t."syncRunId", t.key, t."jobName" AS name, t.payload AS data FROM connector.sync_tasks t
+       JOIN connector.sync_runs r ON r.id = t."syncRunId"
+       WHERE NOT t.done AND r.status = 'Running' AND t."createdAt" < $1 LIMIT $2`,
+      [olderThan, limit],
+    );
+  }
+
+  async addCounts(manager: EntityManager, runId: string, deltas: CountDeltas): Promise<void> {
+    const names = [...COUNT_NAMES, 'bytesDownloaded', 'failedListings'] as const;
+    const sets = names.filter((n) => deltas[n]).map((n) => `"${n}" = "${n}" + ${Math.trunc(Number(deltas[n]))}`);
+    if (sets.length) await manager.query(`UPDATE connector.sync_runs SET ${sets.join(', ')} WHERE id = $1`, [runId]);
+  }
+}

@@ -1,0 +1,48 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { DomainException } from '@app/errors';
+import { SyncProducer } from './sync.producer';
+import { SyncRunsRepository } from './sync-runs.repository';
+import { SyncStarter } from './sync-starter';
+
+const STRANDED_AFTER_MS = 2 * 60_000;
+
+/** Starts scheduled syncs that are due, and re-adds jobs of tasks a crashed process never queued. */
+@Injectable()
+export class SyncScheduler {
+  private readonly logger = new Logger(SyncScheduler.name);
+
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly runs: SyncRunsRepository,
+    private readonly producer: SyncProducer,
+    private readonly starter: SyncStarter,
+  ) {}
+
+  async sweep(): Promise<void> {
+    await this.startDueSyncs();
+    await this.requeueStranded();
+  }
+
+  async startDueSyncs(): Promise<void> {
+    // Claiming the schedule slot is a conditional update: one worker starts each due sync.
+    const [due]: [Array<{ id: string }>, number] = await this.db.query(
+      `UPDATE connector.data_sources SET "nextScheduledSyncAt" = now() + make_interval(mins => "scheduleIntervalMinutes")
+       WHERE "nextScheduledSyncAt" <= now() AND "scheduleIntervalMinutes" IS NOT NULL RETURNING id`,
+    );
+    for (const { id } of due) {
+      await this.starter.startFor(id).catch((error) => {
+        if (!(error instanceof DomainException)) throw error;
+        this.logger.log({ dataSourceId: id, code: error.code }, 'scheduled sync skipped');
+      });
+    }
+  }
+
+  private async requeueStranded(): Promise<void> {
+    const stranded = await this.runs.strandedTasks(new Date(Date.now() - STRANDED_AFTER_MS));
+    const byRun = new Map<string, typeof stranded>();
+    for (const task of stranded) byRun.set(task.syncRunId, [...(byRun.get(task.syncRunId) ?? []), task]);
+    for (const [runId, tasks] of byRun) await this.producer.tasks(runId, tasks);
+  }
+}

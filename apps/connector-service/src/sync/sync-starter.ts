@@ -1,0 +1,43 @@
+import { Injectable } from '@nestjs/common';
+import { DomainException } from '@app/errors';
+import { DataSourceEntity } from '../data-sources/data-source.entity';
+import { DataSourcesRepository } from '../data-sources/data-sources.repository';
+import { SyncProducer } from './sync.producer';
+import { SyncRunsRepository } from './sync-runs.repository';
+import { SyncRunEntity } from './sync-run.entity';
+
+export enum SyncErrorCode {
+  InProgress = 'SYNC_IN_PROGRESS',
+  NothingSelected = 'NOTHING_SELECTED',
+  RunNotFound = 'SYNC_RUN_NOT_FOUND',
+  NotActive = 'SYNC_RUN_NOT_ACTIVE',
+}
+
+/** Creates a run (one at a time per data source) and queues its start. */
+@Injectable()
+export class SyncStarter {
+  constructor(
+    private readonly runs: SyncRunsRepository,
+    private readonly sources: DataSourcesRepository,
+    private readonly producer: SyncProducer,
+  ) {}
+
+  async startFor(dataSourceId: string): Promise<SyncRunEntity> {
+    return this.start(await this.sources.sources.findOneByOrFail({ id: dataSourceId }));
+  }
+
+  /** The first run that succeeds is Full; every later one is Incremental. */
+  async start(source: DataSourceEntity): Promise<SyncRunEntity> {
+    if (!source.selection.some((m) => m.mode === 'include')) {
+      throw new DomainException(409, SyncErrorCode.NothingSelected, 'Nothing is selected: choose folders before syncing');
+    }
+    const mode = (await this.runs.hasCompletedRun(source.id)) ? 'Incremental' : 'Full';
+    const run = await this.runs.create(source.tenantId, source.id, mode);
+    if (!run) {
+      const active = await this.runs.findActive(source.id);
+      throw new DomainException(409, SyncErrorCode.InProgress, 'A sync of this data source is already in progress', [], { syncRunId: active?.id ?? null });
+    }
+    await this.producer.startRun(run.id);
+    return run;
+  }
+}

@@ -1,0 +1,39 @@
+import { BullModule } from '@nestjs/bull';
+import { DynamicModule, Module, Provider } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { SharedQueue } from '@app/contracts';
+import { ProcessRole, runsWorkers } from '@app/config';
+import { DataSourcesModule } from '../data-sources/data-sources.module';
+import { DocumentStoreModule } from '../documents/document-store.module';
+import { TextExtractor } from '../extraction/text-extractor';
+import { RunSessions } from './run-sessions';
+import { SyncCompletion } from './sync-completion';
+import { SyncController } from './sync.controller';
+import { SyncEngine } from './sync-engine';
+import { SYNC_QUEUE } from './sync.jobs';
+import { SyncProducer } from './sync.producer';
+import { SyncRunEntity } from './sync-run.entity';
+import { SyncRunsRepository } from './sync-runs.repository';
+import { SyncScheduler } from './sync-scheduler';
+import { SyncService } from './sync.service';
+import { SyncStarter } from './sync-starter';
+import { SyncWorker } from './sync.worker';
+
+@Module({})
+export class SyncModule {
+  /** The API always; the engine and its worker only in processes that run workers. */
+  static forRole(role: ProcessRole): DynamicModule {
+    const workers: Provider[] = runsWorkers(role) ? [SyncEngine, RunSessions, TextExtractor, SyncScheduler, SyncWorker] : [];
+    return {
+      module: SyncModule,
+      imports: [
+        TypeOrmModule.forFeature([SyncRunEntity]),
+        BullModule.registerQueue({ name: SYNC_QUEUE }, { name: SharedQueue.ConnectorEvents }),
+        DataSourcesModule,
+        DocumentStoreModule,
+      ],
+      controllers: [SyncController],
+      providers: [SyncRunsRepository, SyncProducer, SyncStarter, SyncCompletion, SyncService, ...workers],
+    };
+  }
+}

@@ -1,0 +1,28 @@
+import { InjectQueue } from '@nestjs/bull';
+import { Injectable } from '@nestjs/common';
+import type { Queue } from 'bull';
+import { SYNC_JOB_ATTEMPTS, SYNC_JOB_BACKOFF, SYNC_QUEUE, SyncJobName, SyncTask } from './sync.jobs';
+
+/** The only place that adds jobs to the sync queue. Job ids make adding the same work twice a no-op. */
+@Injectable()
+export class SyncProducer {
+  constructor(@InjectQueue(SYNC_QUEUE) private readonly queue: Queue) {}
+
+  async startRun(syncRunId: string): Promise<void> {
+    await this.queue.add(SyncJobName.StartRun, { syncRunId }, this.options(`${syncRunId}:start`));
+  }
+
+  async tasks(syncRunId: string, tasks: SyncTask[]): Promise<void> {
+    if (!tasks.length) return;
+    await this.queue.addBulk(tasks.map((t) => ({ name: t.name, data: t.data, opts: this.options(`${syncRunId}:${t.key}`) })));
+  }
+
+  /** A repeating sweep that starts scheduled syncs and re-adds work a crashed process may have lost. */
+  async scheduleSweep(everyMs: number): Promise<void> {
+    await this.queue.add(SyncJobName.Sweep, {}, { repeat: { every: everyMs }, jobId: 'sweep', removeOnComplete: true, removeOnFail: true });
+  }
+
+  private options(jobId: string) {
+    return { jobId, attempts: SYNC_JOB_ATTEMPTS, backoff: SYNC_JOB_BACKOFF, removeOnComplete: true, removeOnFail: 1000 };
+  }
+}

@@ -1,0 +1,47 @@
+import { Injectable } from '@nestjs/common';
+import { Principal } from '@app/auth';
+import { DomainException } from '@app/errors';
+import { DataSourceAccess } from '../data-sources/data-source-access';
+import { SyncCompletion } from './sync-completion';
+import { SyncRunsRepository } from './sync-runs.repository';
+import { SyncRunEntity } from './sync-run.entity';
+import { SyncErrorCode, SyncStarter } from './sync-starter';
+
+@Injectable()
+export class SyncService {
+  constructor(
+    private readonly access: DataSourceAccess,
+    private readonly runs: SyncRunsRepository,
+    private readonly starter: SyncStarter,
+    private readonly completion: SyncCompletion,
+  ) {}
+
+  async start(principal: Principal, dataSourceId: string): Promise<SyncRunEntity> {
+    return this.starter.start(await this.access.readable(principal, dataSourceId));
+  }
+
+  async list(principal: Principal, dataSourceId: string): Promise<SyncRunEntity[]> {
+    await this.access.readable(principal, dataSourceId);
+    return this.runs.runs.find({ where: { dataSourceId }, order: { createdAt: 'DESC' }, take: 100 });
+  }
+
+  async get(principal: Principal, id: string): Promise<SyncRunEntity> {
+    const run = await this.runs.runs.findOneBy({ id, tenantId: principal.tenantId });
+    if (!run) throw new DomainException(404, SyncErrorCode.RunNotFound, 'Sync run not found');
+    await this.access.readable(principal, run.dataSourceId).catch(() => {
+      throw new DomainException(404, SyncErrorCode.RunNotFound, 'Sync run not found');
+    });
+    return run;
+  }
+
+  /** Queued or Running → Cancelled; the data source returns to where it was before the run. */
+  async cancel(principal: Principal, id: string): Promise<SyncRunEntity> {
+    const run = await this.get(principal, id);
+    if (run.status !== 'Queued' && run.status !== 'Running') {
+      throw new DomainException(409, SyncErrorCode.NotActive, `The sync run has already ended (${run.status})`);
+    }
+    const back = (await this.runs.hasCompletedRun(run.dataSourceId)) ? 'Synced' : 'Pending';
+    await this.completion.abort(run.id, back, 'Cancelled by a user', 'Cancelled');
+    return this.runs.runs.findOneByOrFail({ id });
+  }
+}
