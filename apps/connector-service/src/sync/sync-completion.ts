@@ -35,7 +35,7 @@ export class SyncCompletion {
     if ((await this.runs.pendingTasks(syncRunId)) > 0) return;
     const ended = await this.runs.transaction(async (manager) => {
       const [run]: SyncRunEntity[] = await manager.query('SELECT * FROM connector.sync_runs WHERE id = $1 FOR UPDATE', [syncRunId]);
-      if (!run || run.status !== 'Running' || (await this.runs.pendingTasks(syncRunId, manager)) > 0) return null;
+      if (!run || run.status !== 'Running' || run.pendingTasks > 0) return null;
       const dropped = run.failedListings === 0 ? await this.documents.deleteUnseen(manager, run.dataSourceId, syncRunId) : [];
       await this.runs.addCounts(manager, syncRunId, { deleted: dropped.length });
       const outcome = outcomeOf({ ...run, deleted: run.deleted + dropped.length }, run.failedListings) as keyof typeof INGESTION_AFTER;

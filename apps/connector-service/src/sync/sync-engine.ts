@@ -1,4 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
 import { sha256Hex } from '@app/crypto';
 import { DomainException } from '@app/errors';
 import { BlobStore } from '../blobs/blob-store';
@@ -17,8 +18,8 @@ import { IngestFileJob, ListFolderJob, SyncJobName, SyncTask } from './sync.jobs
 import { SyncProducer } from './sync.producer';
 import { SyncRunsRepository } from './sync-runs.repository';
 
-/** Thrown for failures that end the whole run at once (the authorization is gone). */
-export class RunAbort extends Error {}
+/** A duplicate delivery of a step that another worker already completed. */
+class TaskAlreadyDone extends Error {}
 
 /**
  * The work of a sync run, one idempotent step per job: start (roots), list one page of a folder,
@@ -83,13 +84,16 @@ export class SyncEngine {
     ];
     if (page.nextCursor) tasks.push(listTask(job.syncRunId, job.folderId, job.path, page.nextCursor));
 
-    const fresh = await this.runs.transaction(async (manager) => {
-      if (!(await this.runs.completeTask(manager, job.syncRunId, key))) return null;
+    // Row locks on the run are taken last, so concurrent steps of one run wait on each other briefly.
+    const fresh = await this.onceInTransaction(async (manager) => {
       await this.documents.upsertFolders(manager, source.id, folders.map((f) => ({ folderId: f.id, parentId: job.folderId, name: f.name, path: `${job.path}/${f.name}` })), job.syncRunId);
-      await this.documents.markSeen(manager, source.id, plan.unchanged, job.syncRunId);
+      // Every file still listed is seen, even one whose new version fails to download: it must not be dropped.
+      await this.documents.markSeen(manager, source.id, [...known.keys()], job.syncRunId);
       for (const move of plan.relocated) await this.documents.relocate(manager, move.id, move, job.syncRunId);
+      const added = await this.runs.addTasks(manager, job.syncRunId, tasks);
+      await this.completeOrRollBack(manager, job.syncRunId, key);
       await this.runs.addCounts(manager, job.syncRunId, { discovered: files.length, unchanged: plan.unchanged.length, updated: plan.relocated.length });
-      return this.runs.addTasks(manager, job.syncRunId, tasks);
+      return added;
     });
     if (fresh === null) return;
     await this.producer.tasks(job.syncRunId, fresh);
@@ -107,8 +111,7 @@ export class SyncEngine {
     const extraction = await this.extractor.extractLazily(blob.size, () => this.blobs.read(blob.sha256), mimeType, job.name);
     const chunks = chunkText(extraction.text);
 
-    const saved = await this.runs.transaction(async (manager) => {
-      if (!(await this.runs.completeTask(manager, job.syncRunId, key))) return false;
+    const saved = await this.onceInTransaction(async (manager) => {
       await this.documents.saveIngested(
         manager,
         {
@@ -131,10 +134,11 @@ export class SyncEngine {
         },
         chunks,
       );
+      await this.completeOrRollBack(manager, job.syncRunId, key);
       await this.runs.addCounts(manager, job.syncRunId, { [job.change]: 1, bytesDownloaded: blob.size });
       return true;
     });
-    if (saved) await this.completion.finishIfDone(job.syncRunId);
+    if (saved !== null) await this.completion.finishIfDone(job.syncRunId);
   }
 
   /** A step that failed for good: counted, and the run goes on without it. */
@@ -147,6 +151,20 @@ export class SyncEngine {
       return true;
     });
     if (counted) await this.completion.finishIfDone(syncRunId);
+  }
+
+  /** Runs `work` in a transaction that is rolled back when its task turns out to be done already. */
+  private async onceInTransaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T | null> {
+    try {
+      return await this.runs.transaction(work);
+    } catch (error) {
+      if (error instanceof TaskAlreadyDone) return null;
+      throw error;
+    }
+  }
+
+  private async completeOrRollBack(manager: EntityManager, syncRunId: string, key: string): Promise<void> {
+    if (!(await this.runs.completeTask(manager, syncRunId, key))) throw new TaskAlreadyDone();
   }
 
   private async activeContext(syncRunId: string, key: string): Promise<{ source: DataSourceEntity; docs: DocumentSystemSession } | null> {

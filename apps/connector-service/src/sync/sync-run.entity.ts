@@ -40,6 +40,10 @@ export class SyncRunEntity {
   @Column('int')
   failedListings: number;
 
+  /** Tasks created and not yet done; the run ends when it reaches zero. */
+  @Column('int')
+  pendingTasks: number;
+
   @Column('bigint', { transformer: { to: (v: number) => v, from: (v: string) => Number(v) } })
   bytesDownloaded: number;
 

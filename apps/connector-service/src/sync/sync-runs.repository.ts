@@ -67,12 +67,14 @@ export class SyncRunsRepository {
       [runId, JSON.stringify(tasks)],
     );
     const fresh = new Set(rows.map((r) => r.key));
+    if (fresh.size) await manager.query('UPDATE connector.sync_runs SET "pendingTasks" = "pendingTasks" + $2 WHERE id = $1', [runId, fresh.size]);
     return tasks.filter((t) => fresh.has(t.key));
   }
 
   /** Marks a task done; false when it already was (a retried or duplicated job). */
   async completeTask(manager: EntityManager, runId: string, key: string): Promise<boolean> {
     const [, affected] = await manager.query('UPDATE connector.sync_tasks SET done = true WHERE "syncRunId" = $1 AND key = $2 AND NOT done', [runId, key]);
+    if (affected > 0) await manager.query('UPDATE connector.sync_runs SET "pendingTasks" = "pendingTasks" - 1 WHERE id = $1', [runId]);
     return affected > 0;
   }
 
@@ -82,8 +84,8 @@ export class SyncRunsRepository {
   }
 
   async pendingTasks(runId: string, manager: EntityManager = this.db.manager): Promise<number> {
-    const rows: Array<{ n: string }> = await manager.query('SELECT count(*) AS n FROM connector.sync_tasks WHERE "syncRunId" = $1 AND NOT done', [runId]);
-    return Number(rows[0].n);
+    const rows: Array<{ n: number }> = await manager.query('SELECT "pendingTasks" AS n FROM connector.sync_runs WHERE id = $1', [runId]);
+    return rows[0]?.n ?? 0;
   }
 
   /** Pending tasks of running runs created before `olderThan`, to re-add jobs a crash may have lost. */

@@ -19,6 +19,7 @@ export class Ingestion1795300002000 implements MigrationInterface {
         deleted int NOT NULL DEFAULT 0,
         failed int NOT NULL DEFAULT 0,
         "failedListings" int NOT NULL DEFAULT 0,
+        "pendingTasks" int NOT NULL DEFAULT 0,
         "bytesDownloaded" bigint NOT NULL DEFAULT 0,
         error text,
         "createdAt" timestamptz NOT NULL DEFAULT now(),
