@@ -1,0 +1,143 @@
+import type { ServerResponse } from 'node:http';
+import { DomainException } from '@app/errors';
+import { HttpPeer, ReceivedRequest } from '@app/testing';
+import { AccessTokenSource } from './document-system.adapter';
+import { HttpDocumentSystemAdapter } from './http-document-system.adapter';
+
+const json = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
+};
+
+/** Tokens that count how often they were refreshed. */
+function tokens(initial = 'at-1'): AccessTokenSource & { refreshes: number } {
+  let current = initial;
+  const source = {
+    refreshes: 0,
+    current: async () => current,
+    refreshed: async () => {
+      source.refreshes++;
+      current = `at-${source.refreshes + 1}`;
+      return current;
+    },
+  };
+  return source;
+}
+
+describe(HttpDocumentSystemAdapter.name, () => {
+  const fast = { maxAttempts: 4, baseDelayMs: 5, maxDelayMs: 1000 };
+  let peer: HttpPeer;
+  let sut: HttpDocumentSystemAdapter;
+  let route: (req: ReceivedRequest, res: ServerResponse) => void;
+  const login = () => ({ instanceUrl: peer.url, username: 'alice', password: `pw-${Math.random()}` });
+
+  beforeEach(async () => {
+    peer = await new HttpPeer((req, res) => route(req, res)).start();
+    sut = new HttpDocumentSystemAdapter(fast);
+  });
+  afterEach(async () => {
+    sut.onModuleDestroy();
+    await peer.stop();
+  });
+
+  const session = (req: ReceivedRequest, res: ServerResponse) => json(res, 200, { sessionToken: 'st-1', expiresIn: 600 });
+
+  it('opens a session with the bearer token and sends both headers on every call', async () => {
+    route = (req, res) => (req.path === '/api/v1/session' ? session(req, res) : json(res, 200, { items: [{ id: 'w1', name: 'MEP', rootFolderId: 'r1' }], nextCursor: null }));
+    const docs = await sut.openSession(login(), tokens());
+    expect(await docs.listWorkgroups()).toEqual({ items: [{ id: 'w1', name: 'MEP', rootFolderId: 'r1' }], nextCursor: null });
+    const [open, list] = peer.received;
+    expect(open.headers.authorization).toBe('Bearer at-1');
+    expect(JSON.parse(open.body)).toMatchObject({ username: 'alice' });
+    expect(list.headers).toMatchObject({ authorization: 'Bearer at-1', 'x-session-token': 'st-1' });
+  });
+
+  it('reports wrong username or password as CREDENTIALS_INVALID', async () => {
+    route = (_req, res) => json(res, 401, { error: 'invalid_credentials' });
+    await expect(sut.openSession(login(), tokens())).rejects.toMatchObject({ statusCode: 422, code: 'CREDENTIALS_INVALID', message: 'Credentials are invalid' });
+  });
+
+  it('reports an instance URL that is not a document system as CREDENTIALS_INVALID', async () => {
+    route = (_req, res) => res.writeHead(404).end('<html>not here</html>');
+    await expect(sut.openSession(login(), tokens())).rejects.toMatchObject({ code: 'CREDENTIALS_INVALID' });
+    await expect(sut.openSession({ ...login(), instanceUrl: 'http://127.0.0.1:1' }, tokens())).rejects.toMatchObject({ code: 'CREDENTIALS_INVALID' });
+  });
+
+  it('refreshes an expired access token once and retries', async () => {
+    const source = tokens();
+    route = (req, res) => {
+      if (req.path === '/api/v1/session') return session(req, res);
+      if (req.headers.authorization === 'Bearer at-1') return json(res, 401, { error: 'invalid_token' });
+      json(res, 200, { items: [], nextCursor: null });
+    };
+    const docs = await sut.openSession(login(), source);
+    await docs.listChildren('f1');
+    expect(source.refreshes).toBe(1);
+    expect(peer.received.at(-1)!.headers.authorization).toBe('Bearer at-2');
+  });
+
+  it('asks to re-authenticate when the token is refused even after a refresh', async () => {
+    route = (req, res) => (req.path === '/api/v1/session' ? session(req, res) : json(res, 401, { error: 'invalid_token' }));
+    const docs = await sut.openSession(login(), tokens());
+    const error = await docs.listChildren('f1').catch((e: DomainException) => e);
+    expect(error).toMatchObject({ statusCode: 409, code: 'REAUTH_REQUIRED', message: 'Re-authenticate' });
+  });
+
+  it('opens a new session once when the session expired', async () => {
+    let sessions = 0;
+    route = (req, res) => {
+      if (req.path === '/api/v1/session') return json(res, 200, { sessionToken: `st-${++sessions}`, expiresIn: 600 });
+      if (req.headers['x-session-token'] === 'st-1') return json(res, 401, { error: 'invalid_session' });
+      json(res, 200, { items: [], nextCursor: null });
+    };
+    const docs = await sut.openSession(login(), tokens());
+    await docs.listChildren('f1');
+    expect(sessions).toBe(2);
+  });
+
+  it('retries 429 after Retry-After and 5xx with backoff, then succeeds', async () => {
+    let calls = 0;
+    route = (req, res) => {
+      if (req.path === '/api/v1/session') return session(req, res);
+      calls++;
+      if (calls === 1) return json(res, 429, { error: 'rate_limited' }, { 'retry-after': '0.2' });
+      if (calls === 2) return json(res, 503, { error: 'unavailable' });
+      if (calls === 3) return req.path && res.destroy();
+      json(res, 200, { items: [{ kind: 'file', id: 'x', name: 'x.txt', parentId: 'f1' }], nextCursor: null });
+    };
+    const docs = await sut.openSession(login(), tokens());
+    const started = Date.now();
+    const page = await docs.listChildren('f1');
+    expect(page.items).toHaveLength(1);
+    expect(calls).toBe(4);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(190);
+  });
+
+  it('gives up after the last attempt with DOCUMENT_SYSTEM_UNAVAILABLE', async () => {
+    route = (req, res) => (req.path === '/api/v1/session' ? session(req, res) : json(res, 500, {}));
+    const docs = await sut.openSession(login(), tokens());
+    await expect(docs.listChildren('f1')).rejects.toMatchObject({ statusCode: 502, code: 'DOCUMENT_SYSTEM_UNAVAILABLE' });
+    expect(peer.received.filter((r) => r.path.startsWith('/api/v1/folders'))).toHaveLength(4);
+  });
+
+  it('streams file content with its type and length', async () => {
+    route = (req, res) => {
+      if (req.path === '/api/v1/session') return session(req, res);
+      res.writeHead(200, { 'content-type': 'application/pdf', 'content-length': '5' }).end('%PDF-');
+    };
+    const docs = await sut.openSession(login(), tokens());
+    const content = await docs.fileContent('file 1');
+    const chunks: Buffer[] = [];
+    for await (const chunk of content.stream) chunks.push(chunk as Buffer);
+    expect(Buffer.concat(chunks).toString()).toBe('%PDF-');
+    expect(content).toMatchObject({ contentType: 'application/pdf', contentLength: 5 });
+    expect(peer.received.at(-1)!.path).toBe('/api/v1/files/file%201/content');
+  });
+
+  it('reuses a live session across session objects of the same login', async () => {
+    route = (req, res) => (req.path === '/api/v1/session' ? session(req, res) : json(res, 200, { items: [], nextCursor: null }));
+    const same = login();
+    await sut.openSession(same, tokens());
+    await sut.openSession(same, tokens());
+    expect(peer.received.filter((r) => r.path === '/api/v1/session')).toHaveLength(1);
+  });
+});
