@@ -7,6 +7,9 @@ import { HealthModule } from '@app/health';
 import { LoggingModule } from '@app/logging';
 import { QueueModule } from '@app/queue';
 import { ApprovalEnv } from './approval-env';
+import { ApprovalsModule } from './approvals/approvals.module';
+import { CallbacksModule } from './callbacks/callbacks.module';
+import { OutboxModule } from './outbox/outbox.module';
 import { approvalDatabase } from './database/approval-database';
 
 export interface AppOptions {
@@ -17,7 +20,7 @@ export interface AppOptions {
 
 @Module({})
 export class AppModule {
-  static forRoot({ env }: AppOptions): DynamicModule {
+  static forRoot({ role, env }: AppOptions): DynamicModule {
     return {
       module: AppModule,
       imports: [
@@ -28,6 +31,9 @@ export class AppModule {
         DatabaseModule.forService(approvalDatabase),
         QueueModule.forRoot(),
         HealthModule.withStores(),
+        ApprovalsModule.forRole(role),
+        CallbacksModule,
+        OutboxModule.forRole(role),
       ],
     };
   }

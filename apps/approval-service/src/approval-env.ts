@@ -1,4 +1,4 @@
-import { IsBoolean, IsOptional, IsString } from 'class-validator';
+import { IsBoolean, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
 import { BaseEnv, booleanFromEnv } from '@app/config';
 
 export class ApprovalEnv extends BaseEnv {
@@ -19,4 +19,16 @@ export class ApprovalEnv extends BaseEnv {
   @IsOptional()
   @IsString()
   WEBHOOK_SIGNING_SECRET?: string;
+
+  /** Callbacks accepted per client address per minute; more get 429 RATE_LIMITED. */
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
+  CALLBACK_RATE_LIMIT_PER_MINUTE: number = 1200;
+
+  /** How often workers relay decision events their writers could not publish at once. */
+  @IsInt()
+  @Min(50)
+  @Max(60_000)
+  OUTBOX_POLL_MS: number = 1000;
 }

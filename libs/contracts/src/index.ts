@@ -1,2 +1,3 @@
 export * from './queue-names';
 export * from './connector-events';
+export * from './approvals';

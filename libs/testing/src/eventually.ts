@@ -1,11 +1,11 @@
-/** Polls `probe` until it returns a value that is not undefined/false, or throws after `timeoutMs`. */
-export async function eventually<T>(probe: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 20000, intervalMs = 50): Promise<T> {
+/** Polls `probe` until it returns a truthy value (which it returns), or throws after `timeoutMs`. */
+export async function eventually<T>(probe: () => Promise<T | undefined | null | false | 0 | ''> | T | undefined | null | false | 0 | '', timeoutMs = 20000, intervalMs = 50): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   for (;;) {
     try {
       const value = await probe();
-      if (value !== undefined && value !== false) return value as T;
+      if (value) return value as T;
     } catch (error) {
       lastError = error;
     }

@@ -1,10 +1,14 @@
 import { ServiceDatabaseOptions } from '@app/database';
+import { ApprovalLogEntity } from '../approvals/approval-log.entity';
+import { ApprovalEntity } from '../approvals/approval.entity';
+import { DecisionOutboxEntity } from '../outbox/decision-outbox.entity';
+import { Approvals1795400000000 } from './migrations/1795400000000-approvals';
 
 /** The approval-service owns the `approval` schema. Features add their entities and migrations here. */
 export const APPROVAL_SCHEMA = 'approval';
 
 export const approvalDatabase: ServiceDatabaseOptions = {
   schema: APPROVAL_SCHEMA,
-  entities: [],
-  migrations: [],
+  entities: [ApprovalEntity, ApprovalLogEntity, DecisionOutboxEntity],
+  migrations: [Approvals1795400000000],
 };

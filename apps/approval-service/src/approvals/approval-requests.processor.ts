@@ -1,0 +1,64 @@
+import { Process, Processor } from '@nestjs/bull';
+import { Logger } from '@nestjs/common';
+import type { Job } from 'bull';
+import { createHash } from 'node:crypto';
+import { ApprovalRequestJob, SharedQueue } from '@app/contracts';
+import { DomainException } from '@app/errors';
+import { jobDataProblems } from '@app/queue';
+import { ApprovalsRepository } from './approvals.repository';
+import { ApprovalsService } from './approvals.service';
+import { DecisionRelay } from '../outbox/decision-relay';
+
+/**
+ * The agent runtime's way in. A request that fails validation is final: the job fails with the
+ * validation message (no retry) and an `InvalidRequest` decision tells the runtime.
+ */
+@Processor(SharedQueue.ApprovalRequests)
+export class ApprovalRequestsProcessor {
+  private readonly logger = new Logger(ApprovalRequestsProcessor.name);
+
+  constructor(
+    private readonly approvals: ApprovalsService,
+    private readonly repository: ApprovalsRepository,
+    private readonly relay: DecisionRelay,
+  ) {}
+
+  @Process({ concurrency: 50 })
+  async handle(job: Job): Promise<{ approvalId: string; created: boolean }> {
+    const { value, problems } = jobDataProblems(ApprovalRequestJob, job.data);
+    if (problems.length) return this.refuse(job, problems.join(' | '));
+    try {
+      const { approval, created } = await this.approvals.request(value.tenantId, value);
+      return { approvalId: approval.id, created };
+    } catch (error) {
+      if (error instanceof DomainException && error.statusCode === 400) return this.refuse(job, error.message);
+      throw error;
+    }
+  }
+
+  private async refuse(job: Job, reason: string): Promise<never> {
+    const data = (job.data ?? {}) as Partial<ApprovalRequestJob>;
+    const approvalId = invalidRequestId(job);
+    await this.repository.transaction((manager) =>
+      this.repository.enqueueDecision(manager, {
+        approvalId,
+        tenantId: String(data.tenantId ?? ''),
+        executionId: String(data.executionId ?? ''),
+        stepId: String(data.stepId ?? ''),
+        outcome: 'InvalidRequest',
+        comment: reason.slice(0, 2000),
+        decidedAt: new Date().toISOString(),
+      }),
+    );
+    this.relay.kick();
+    this.logger.warn({ jobId: job.id, reason }, 'invalid approval request');
+    await job.discard();
+    throw new Error(`Invalid approval request: ${reason}`);
+  }
+}
+
+/** A stable id for the event of a refused job, so a redelivered job cannot emit a second one. */
+function invalidRequestId(job: Job): string {
+  const hex = createHash('sha256').update(`invalid-request:${job.queue.name}:${job.id}`).digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-8${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}

@@ -1,0 +1,21 @@
+/**
+ * The approval state machine: the states and, for each, the states it may be entered from.
+ * Pending (created, delivering) → AwaitingDecision (2xx received) → Approved | Denied;
+ * Pending → DeliveryFailed; Pending | AwaitingDecision → Cancelled; Pending may go straight to a
+ * decision (the receiver called back before answering).
+ */
+export const APPROVAL_STATUSES = ['Pending', 'AwaitingDecision', 'Approved', 'Denied', 'DeliveryFailed', 'Cancelled'] as const;
+export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];
+
+export const APPROVAL_MOVES: Record<ApprovalStatus, ApprovalStatus[]> = {
+  Pending: [],
+  AwaitingDecision: ['Pending'],
+  Approved: ['Pending', 'AwaitingDecision'],
+  Denied: ['Pending', 'AwaitingDecision'],
+  DeliveryFailed: ['Pending'],
+  Cancelled: ['Pending', 'AwaitingDecision'],
+};
+
+export const OPEN_STATUSES: ApprovalStatus[] = ['Pending', 'AwaitingDecision'];
+
+export type LogEntryType = 'Requested' | 'DeliveryAttempt' | 'Delivered' | 'DeliveryFailed' | 'CallbackRejected' | 'Decided' | 'Cancelled';

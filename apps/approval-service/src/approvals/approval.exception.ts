@@ -1,0 +1,31 @@
+import { DomainException } from '@app/errors';
+
+export enum ApprovalErrorCode {
+  NotFound = 'APPROVAL_NOT_FOUND',
+  NotPending = 'APPROVAL_NOT_PENDING',
+  CallbackNotFound = 'CALLBACK_NOT_FOUND',
+  CallbackTokenInvalid = 'CALLBACK_TOKEN_INVALID',
+  WebhookUrlRefused = 'VALIDATION_FAILED',
+}
+
+export class ApprovalException extends DomainException {
+  static notFound() {
+    return new ApprovalException(404, ApprovalErrorCode.NotFound, 'Approval not found');
+  }
+
+  static notPending(status: string) {
+    return new ApprovalException(409, ApprovalErrorCode.NotPending, `The approval is no longer pending (${status})`, [], { status });
+  }
+
+  static callbackNotFound() {
+    return new ApprovalException(404, ApprovalErrorCode.CallbackNotFound, 'Unknown callbackId');
+  }
+
+  static callbackTokenInvalid() {
+    return new ApprovalException(401, ApprovalErrorCode.CallbackTokenInvalid, 'callbackToken does not match');
+  }
+
+  static webhookUrlRefused(rule: string) {
+    return new ApprovalException(400, ApprovalErrorCode.WebhookUrlRefused, rule, [{ field: 'webhook.url', problems: [rule] }]);
+  }
+}

@@ -1,0 +1,35 @@
+import type { ApprovalLogEntity } from './approval-log.entity';
+import type { ApprovalEntity } from './approval.entity';
+
+/** An approval as the API shows it: never the callback token nor any webhook auth value. */
+export function approvalResponse(approval: ApprovalEntity, log: ApprovalLogEntity[]) {
+  return {
+    id: approval.id,
+    approvalId: approval.id,
+    callbackId: approval.callbackId,
+    executionId: approval.executionId,
+    stepId: approval.stepId,
+    agentName: approval.agentName,
+    message: approval.message,
+    status: approval.status,
+    webhook: {
+      url: approval.webhookUrl,
+      authentication: { type: approval.authType },
+      timeoutSeconds: approval.timeoutSeconds,
+      maxRetryAttempts: approval.maxRetryAttempts,
+    },
+    comment: approval.comment,
+    decidedAt: approval.decidedAt?.toISOString() ?? null,
+    createdAt: approval.createdAt.toISOString(),
+    updatedAt: approval.updatedAt.toISOString(),
+    log: log.map((entry) => ({
+      at: entry.at.toISOString(),
+      type: entry.type,
+      attempt: entry.attempt,
+      httpStatus: entry.httpStatus,
+      durationMs: entry.durationMs,
+      error: entry.error,
+      comment: entry.comment,
+    })),
+  };
+}

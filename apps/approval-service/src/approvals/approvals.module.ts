@@ -1,0 +1,21 @@
+import { BullModule } from '@nestjs/bull';
+import { DynamicModule, Module } from '@nestjs/common';
+import { ProcessRole, runsWorkers } from '@app/config';
+import { SharedQueue } from '@app/contracts';
+import { DeliveryModule } from '../delivery/delivery.module';
+import { ApprovalRequestsProcessor } from './approval-requests.processor';
+import { ApprovalStoreModule } from './approval-store.module';
+import { ApprovalsController } from './approvals.controller';
+import { ApprovalsService } from './approvals.service';
+
+@Module({})
+export class ApprovalsModule {
+  static forRole(role: ProcessRole): DynamicModule {
+    return {
+      module: ApprovalsModule,
+      imports: [ApprovalStoreModule, DeliveryModule.forRole(role), BullModule.registerQueue({ name: SharedQueue.ApprovalRequests })],
+      controllers: [ApprovalsController],
+      providers: [ApprovalsService, ...(runsWorkers(role) ? [ApprovalRequestsProcessor] : [])],
+    };
+  }
+}

@@ -1,0 +1,21 @@
+import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { ThrottlerGuard } from '@nestjs/throttler';
+import { Public } from '@app/auth';
+import { ApprovalCallbackDto } from './callback.dto';
+import { CallbacksService } from './callbacks.service';
+
+/** No platform token: the callbackToken in the body is the credential. Rate-limited per client address. */
+@ApiTags('approvals')
+@Public()
+@UseGuards(ThrottlerGuard)
+@Controller('v1/AgentExecutionWebhookApproval')
+export class CallbacksController {
+  constructor(private readonly callbacks: CallbacksService) {}
+
+  @Post('callback')
+  @HttpCode(200)
+  decide(@Body() body: ApprovalCallbackDto) {
+    return this.callbacks.decide(body);
+  }
+}

@@ -1,0 +1,19 @@
+import { Module } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { ThrottlerModule } from '@nestjs/throttler';
+import { ApprovalStoreModule } from '../approvals/approval-store.module';
+import { CallbacksController } from './callbacks.controller';
+import { CallbacksService } from './callbacks.service';
+
+@Module({
+  imports: [
+    ApprovalStoreModule,
+    ThrottlerModule.forRootAsync({
+      inject: [ConfigService],
+      useFactory: (config: ConfigService) => [{ ttl: 60_000, limit: config.get<number>('CALLBACK_RATE_LIMIT_PER_MINUTE') ?? 1200 }],
+    }),
+  ],
+  controllers: [CallbacksController],
+  providers: [CallbacksService],
+})
+export class CallbacksModule {}

@@ -1,0 +1,23 @@
+import { BullModule } from '@nestjs/bull';
+import { DynamicModule, Module } from '@nestjs/common';
+import { ProcessRole, runsWorkers } from '@app/config';
+import { ApprovalStoreModule } from '../approvals/approval-store.module';
+import { DELIVERY_QUEUE } from './delivery.jobs';
+import { DeliveryProcessor } from './delivery.processor';
+import { DeliveryProducer } from './delivery.producer';
+import { DeliveryService } from './delivery.service';
+import { WebhookSender } from './webhook-sender';
+import { WebhookTester } from './webhook-tester';
+import { WebhookUrlPolicy } from './webhook-url-policy';
+
+@Module({})
+export class DeliveryModule {
+  static forRole(role: ProcessRole): DynamicModule {
+    return {
+      module: DeliveryModule,
+      imports: [ApprovalStoreModule, BullModule.registerQueue({ name: DELIVERY_QUEUE })],
+      providers: [WebhookUrlPolicy, WebhookSender, WebhookTester, DeliveryProducer, DeliveryService, ...(runsWorkers(role) ? [DeliveryProcessor] : [])],
+      exports: [WebhookUrlPolicy, WebhookTester, DeliveryProducer],
+    };
+  }
+}

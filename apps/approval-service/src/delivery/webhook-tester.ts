@@ -1,0 +1,45 @@
+import { Injectable } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { randomUUID } from 'node:crypto';
+import type { WebhookConfigDto } from '@app/contracts';
+import { CALLBACK_PATH } from './delivery.service';
+import { AttemptResult, WebhookSender } from './webhook-sender';
+import { WebhookUrlPolicy } from './webhook-url-policy';
+
+/** A signed test delivery while configuring the step: one attempt, no retry, nothing stored. */
+@Injectable()
+export class WebhookTester {
+  private readonly callbackUrl: string;
+
+  constructor(
+    config: ConfigService,
+    private readonly policy: WebhookUrlPolicy,
+    private readonly sender: WebhookSender,
+  ) {
+    this.callbackUrl = `${config.getOrThrow<string>('PUBLIC_BASE_URL').replace(/\/+$/, '')}${CALLBACK_PATH}`;
+  }
+
+  async test(webhook: WebhookConfigDto): Promise<AttemptResult> {
+    this.policy.assertAllowed(webhook.url);
+    return this.sender.send({
+      url: webhook.url,
+      messageId: `test_${randomUUID()}`,
+      authentication: webhook.authentication,
+      timeoutSeconds: webhook.timeoutSeconds ?? 300,
+      body: {
+        test: true,
+        agentName: 'test',
+        message: webhook.message ?? '',
+        callbackId: null,
+        callbackToken: null,
+        stepInput: null,
+        previousResults: null,
+        executionId: null,
+        stepId: null,
+        approvalId: null,
+        callbackUrl: this.callbackUrl,
+        requestedAt: new Date().toISOString(),
+      },
+    });
+  }
+}

@@ -1,0 +1,26 @@
+import { DynamicModule, Injectable, Module, OnApplicationBootstrap } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { ProcessRole, runsWorkers } from '@app/config';
+import { ApprovalStoreModule } from '../approvals/approval-store.module';
+import { DecisionRelay } from './decision-relay';
+
+/** In worker processes, relays on a timer whatever a crashed writer left in the outbox. */
+@Injectable()
+class OutboxPoller implements OnApplicationBootstrap {
+  constructor(
+    private readonly relay: DecisionRelay,
+    private readonly config: ConfigService,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.relay.poll(this.config.get<number>('OUTBOX_POLL_MS') ?? 1000);
+    this.relay.kick();
+  }
+}
+
+@Module({})
+export class OutboxModule {
+  static forRole(role: ProcessRole): DynamicModule {
+    return { module: OutboxModule, imports: [ApprovalStoreModule], providers: runsWorkers(role) ? [OutboxPoller] : [] };
+  }
+}

@@ -1,0 +1,170 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsDefined, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, IsUrl, Matches, Max, MaxLength, Min, ValidateIf, ValidateNested } from 'class-validator';
+
+export const WEBHOOK_AUTH_TYPES = ['None', 'ApiKey', 'BearerToken', 'BasicAuth', 'CustomHeader'] as const;
+export type WebhookAuthType = (typeof WEBHOOK_AUTH_TYPES)[number];
+
+export const APPROVAL_OUTCOMES = ['Approved', 'Denied', 'DeliveryFailed', 'Cancelled', 'InvalidRequest'] as const;
+export type ApprovalOutcome = (typeof APPROVAL_OUTCOMES)[number];
+
+export const MESSAGE_MAX = 2000;
+/** At this length or more a warning is logged (SPEC: under 500 recommended). */
+export const MESSAGE_WARN_AT = 500;
+
+export class WebhookAuthenticationDto {
+  @ApiProperty({ enum: WEBHOOK_AUTH_TYPES })
+  @IsIn(WEBHOOK_AUTH_TYPES)
+  type: WebhookAuthType;
+
+  @ApiPropertyOptional({ writeOnly: true, description: 'ApiKey: sent as X-API-Key' })
+  @ValidateIf((o: WebhookAuthenticationDto) => o.type === 'ApiKey')
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(4096)
+  apiKey?: string;
+
+  @ApiPropertyOptional({ writeOnly: true, description: 'BearerToken: sent as Authorization: Bearer' })
+  @ValidateIf((o: WebhookAuthenticationDto) => o.type === 'BearerToken')
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(4096)
+  token?: string;
+
+  @ApiPropertyOptional({ description: 'BasicAuth' })
+  @ValidateIf((o: WebhookAuthenticationDto) => o.type === 'BasicAuth')
+  @IsString()
+  @IsNotEmpty()
+  @Matches(/^[^:]*$/, { message: 'username must not contain ":"' })
+  @MaxLength(1024)
+  username?: string;
+
+  @ApiPropertyOptional({ writeOnly: true, description: 'BasicAuth' })
+  @ValidateIf((o: WebhookAuthenticationDto) => o.type === 'BasicAuth')
+  @IsString()
+  @MaxLength(1024)
+  password?: string;
+
+  @ApiPropertyOptional({ description: 'CustomHeader: the header name' })
+  @ValidateIf((o: WebhookAuthenticationDto) => o.type === 'CustomHeader')
+  @IsString()
+  @Matches(/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,256}$/, { message: 'headerName must be a valid HTTP header name' })
+  headerName?: string;
+
+  @ApiPropertyOptional({ writeOnly: true, description: 'CustomHeader: the header value' })
+  @ValidateIf((o: WebhookAuthenticationDto) => o.type === 'CustomHeader')
+  @IsString()
+  @Matches(/^[\t\x20-\x7e\x80-\xff]*$/, { message: 'headerValue must not contain control characters' })
+  @MaxLength(4096)
+  headerValue?: string;
+}
+
+export class WebhookConfigDto {
+  @ApiProperty({ example: 'https://approvals.example.com/hooks/agent' })
+  @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true }, { message: 'url must be an absolute http(s) URL' })
+  @MaxLength(2048)
+  url: string;
+
+  @ApiProperty({ type: WebhookAuthenticationDto })
+  @ValidateNested()
+  @Type(() => WebhookAuthenticationDto)
+  @IsDefined()
+  authentication: WebhookAuthenticationDto;
+
+  @ApiPropertyOptional({ default: 300, minimum: 1, maximum: 3600 })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(3600)
+  timeoutSeconds?: number;
+
+  @ApiPropertyOptional({ default: 3, minimum: 0, maximum: 10 })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(10)
+  maxRetryAttempts?: number;
+
+  @ApiPropertyOptional({ default: '', maxLength: MESSAGE_MAX })
+  @IsOptional()
+  @IsString()
+  @MaxLength(MESSAGE_MAX)
+  message?: string;
+}
+
+/** POST /v1/approvals (tenant from the token), and the body of a REST test delivery's `webhook`. */
+export class ApprovalRequestDto {
+  @ApiProperty()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(200)
+  executionId: string;
+
+  @ApiProperty()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(200)
+  stepId: string;
+
+  @ApiProperty()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(200)
+  agentName: string;
+
+  @ApiProperty({ type: WebhookConfigDto })
+  @ValidateNested()
+  @Type(() => WebhookConfigDto)
+  @IsDefined()
+  webhook: WebhookConfigDto;
+
+  @ApiPropertyOptional({ description: 'Data passed into this step' })
+  @IsOptional()
+  stepInput?: unknown;
+
+  @ApiPropertyOptional({ description: 'Results of all previous steps' })
+  @IsOptional()
+  previousResults?: unknown;
+}
+
+/** Queue `approval-requests`: the agent runtime is trusted and names the tenant. */
+export class ApprovalRequestJob extends ApprovalRequestDto {
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(200)
+  tenantId: string;
+}
+
+/** Queue `approval-decisions`, jobId = approvalId, emitted exactly once per approval. */
+export class ApprovalDecisionEvent {
+  @IsString()
+  approvalId: string;
+
+  @IsString()
+  tenantId: string;
+
+  @IsString()
+  executionId: string;
+
+  @IsString()
+  stepId: string;
+
+  @IsIn(APPROVAL_OUTCOMES)
+  outcome: ApprovalOutcome;
+
+  @IsOptional()
+  @IsString()
+  comment: string | null;
+
+  @IsString()
+  decidedAt: string;
+}
+
+export class TestWebhookDto {
+  @ApiProperty({ type: WebhookConfigDto })
+  @ValidateNested()
+  @Type(() => WebhookConfigDto)
+  @IsDefined()
+  webhook: WebhookConfigDto;
+}
+
