@@ -24,6 +24,12 @@ export class BaseEnv {
   @IsString()
   QUEUE_PREFIX = 'bull';
 
+  /** How long a job stays claimed without a sign of life before another worker takes it again. */
+  @IsInt()
+  @Min(1000)
+  @Max(600_000)
+  QUEUE_LOCK_DURATION_MS: number = 30_000;
+
   @IsString()
   @MinLength(32, { message: 'AUTH_JWT_SECRET must be at least 32 characters' })
   AUTH_JWT_SECRET: string;

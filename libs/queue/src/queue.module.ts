@@ -11,11 +11,16 @@ export class QueueModule {
       imports: [
         BullModule.forRootAsync({
           inject: [ConfigService],
-          useFactory: (config: ConfigService) => ({
-            url: config.getOrThrow<string>('REDIS_URL'),
-            prefix: config.getOrThrow<string>('QUEUE_PREFIX'),
-            redis: { maxRetriesPerRequest: null, enableReadyCheck: false },
-          }),
+          useFactory: (config: ConfigService) => {
+            // A job whose worker died is taken again once its lock expires (renewed every half of it while alive).
+            const lockDuration = config.get<number>('QUEUE_LOCK_DURATION_MS') ?? 30_000;
+            return {
+              url: config.getOrThrow<string>('REDIS_URL'),
+              prefix: config.getOrThrow<string>('QUEUE_PREFIX'),
+              redis: { maxRetriesPerRequest: null, enableReadyCheck: false },
+              settings: { lockDuration, stalledInterval: lockDuration },
+            };
+          },
         }),
       ],
       exports: [BullModule],

@@ -2,3 +2,4 @@ export * from './test-env';
 export * from './tokens';
 export * from './http-peer';
 export * from './eventually';
+export * from './child-app';

@@ -1,0 +1,61 @@
+import type { ChildProcess } from 'node:child_process';
+import request from 'supertest';
+import { eventually, HttpPeer, killChild, startChildApp, testCaller } from '@app/testing';
+import { ApprovalTestApp, approvalRequest, startApprovalApp } from './support/approval-app';
+
+const N = 200;
+
+describe('Approval durability', () => {
+  let api: ApprovalTestApp;
+  let receiver: HttpPeer;
+  let worker: ChildProcess | undefined;
+
+  afterAll(async () => {
+    if (worker) await killChild(worker);
+    await receiver?.stop();
+    await api?.close();
+  });
+
+  it(`loses and doubles nothing when the worker is killed while ${N} approvals are in delivery`, async () => {
+    // The API runs here; deliveries run in a separate worker process that we kill.
+    api = await startApprovalApp({ QUEUE_LOCK_DURATION_MS: 3000 }, 'api');
+    const runtime = await testCaller();
+    receiver = await new HttpPeer(async (req, res) => {
+      await new Promise((r) => setTimeout(r, 20 + Math.random() * 60));
+      res.writeHead(200).end();
+      const { callbackId, callbackToken } = JSON.parse(req.body);
+      await request(api.app.getHttpServer()).post('/v1/AgentExecutionWebhookApproval/callback').send({ callbackId, callbackToken, status: 'Approved' });
+    }).start();
+    worker = await startChildApp('approval-service', api.env, 'worker');
+
+    const ids: string[] = [];
+    for (let i = 0; i < N; i++) {
+      const res = await request(api.app.getHttpServer()).post('/v1/approvals').set(runtime.auth).send(approvalRequest(receiver.url, { maxRetryAttempts: 5 })).expect(201);
+      ids.push(res.body.approvalId);
+    }
+    await eventually(() => receiver.received.length >= 30, 60000);
+    await killChild(worker, 'SIGKILL');
+    const deliveredBeforeCrash = receiver.received.length;
+    expect(deliveredBeforeCrash).toBeLessThan(N);
+
+    worker = await startChildApp('approval-service', api.env, 'worker');
+    const statuses = await eventually(async () => {
+      const rows: Array<{ status: string }> = await api.db.query('SELECT status FROM approval.approvals WHERE id = ANY($1::uuid[])', [ids]);
+      return rows.every((r) => r.status === 'Approved') && rows;
+    }, 90000);
+    expect(statuses).toHaveLength(N);
+
+    const events = await eventually(async () => {
+      const jobs = await api.decisions.getJobs(['waiting', 'active', 'completed', 'delayed', 'failed']);
+      const mine = jobs.filter((j) => ids.includes(j.data.approvalId));
+      return mine.length >= N && mine;
+    }, 30000);
+    const perApproval = new Map<string, number>();
+    for (const job of events) perApproval.set(job.data.approvalId, (perApproval.get(job.data.approvalId) ?? 0) + 1);
+    expect(perApproval.size).toBe(N);
+    expect([...perApproval.values()].every((n) => n === 1)).toBe(true);
+    expect(events.every((j) => j.data.outcome === 'Approved')).toBe(true);
+    const [{ n }] = await api.db.query('SELECT count(*)::int AS n FROM approval.decision_outbox WHERE "approvalId" = ANY($1::text[])', [ids]);
+    expect(n).toBe(N);
+  }, 180000);
+});

@@ -1,0 +1,36 @@
+import { ChildProcess, fork } from 'node:child_process';
+import { resolve } from 'node:path';
+
+const ROOT = resolve(__dirname, '../../..');
+
+/** An app running in a child process (ts-node), so a test can SIGKILL it mid-work. */
+export async function startChildApp(app: 'approval-service' | 'connector-service', env: Record<string, unknown>, role = 'worker'): Promise<ChildProcess> {
+  const child = fork(resolve(ROOT, 'test/support/run-app.ts'), [], {
+    cwd: ROOT,
+    env: { ...process.env, APP: app, PROCESS_ROLE: role, TEST_APP_ENV: JSON.stringify(env), TS_NODE_TRANSPILE_ONLY: 'true', TS_NODE_PROJECT: resolve(ROOT, 'tsconfig.json') },
+    execArgv: ['-r', 'ts-node/register', '-r', resolve(ROOT, 'test/support/register-paths.js')],
+    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+  });
+  let stderr = '';
+  child.stderr?.on('data', (chunk) => (stderr += chunk));
+  await new Promise<void>((ready, fail) => {
+    const timer = setTimeout(() => fail(new Error(`${app} child did not start in 60 s: ${stderr}`)), 60_000);
+    child.once('message', () => {
+      clearTimeout(timer);
+      ready();
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      fail(new Error(`${app} child exited with ${code}: ${stderr}`));
+    });
+  });
+  return child;
+}
+
+export async function killChild(child: ChildProcess, signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  await new Promise<void>((done) => {
+    child.once('exit', () => done());
+    child.kill(signal);
+  });
+}

@@ -1,0 +1,11 @@
+'use strict';
+// Resolves the `@app/<lib>` aliases for TypeScript run by ts-node in child processes of the tests.
+const Module = require('node:module');
+const path = require('node:path');
+
+const libs = path.resolve(__dirname, '../../libs');
+const resolve = Module._resolveFilename;
+Module._resolveFilename = function (request, ...rest) {
+  const match = /^@app\/([a-z-]+)$/.exec(request);
+  return resolve.call(this, match ? path.join(libs, match[1], 'src') : request, ...rest);
+};
