@@ -1,3 +1,5 @@
+import 'reflect-metadata';
 export * from './queue-names';
 export * from './connector-events';
 export * from './approvals';
+export * from './approval-runtime-client';

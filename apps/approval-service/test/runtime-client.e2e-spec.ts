@@ -1,0 +1,32 @@
+import request from 'supertest';
+import { ApprovalRuntimeClient } from '@app/contracts';
+import { HttpPeer } from '@app/testing';
+import { ApprovalTestApp, approvalRequest, startApprovalApp } from './support/approval-app';
+
+describe(ApprovalRuntimeClient.name, () => {
+  let sut: ApprovalRuntimeClient;
+  let service: ApprovalTestApp;
+  let receiver: HttpPeer;
+
+  beforeAll(async () => {
+    service = await startApprovalApp();
+    receiver = await new HttpPeer(async (req, res) => {
+      res.writeHead(200).end();
+      const { callbackId, callbackToken } = JSON.parse(req.body);
+      await request(service.app.getHttpServer()).post('/v1/AgentExecutionWebhookApproval/callback').send({ callbackId, callbackToken, status: 'Denied', comment: 'not this week' });
+    }).start();
+    sut = new ApprovalRuntimeClient(String(service.env.REDIS_URL), { prefix: String(service.env.QUEUE_PREFIX) });
+  });
+  afterAll(async () => {
+    await sut.close();
+    await receiver.stop();
+    await service.close();
+  });
+
+  it('enqueues a request and resumes with its decision', async () => {
+    const body = { ...approvalRequest(receiver.url), tenantId: 'tenant-runtime' };
+    const decision = sut.awaitDecision('tenant-runtime', body.executionId, body.stepId, 20000);
+    await sut.request(body);
+    await expect(decision).resolves.toMatchObject({ outcome: 'Denied', comment: 'not this week', executionId: body.executionId, stepId: 'approve-po' });
+  });
+});

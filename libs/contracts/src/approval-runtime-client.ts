@@ -1,0 +1,69 @@
+import Bull from 'bull';
+import { ApprovalDecisionEvent, ApprovalRequestJob } from './approvals';
+import { SharedQueue } from './queue-names';
+
+type Waiter = { resolve: (event: ApprovalDecisionEvent) => void; reject: (error: Error) => void; timer?: NodeJS.Timeout };
+
+/**
+ * The agent runtime's side of the approval queues: enqueue a request when a run reaches a webhook
+ * approval step, and resume when its decision arrives. A reference for the real runtime.
+ */
+export class ApprovalRuntimeClient {
+  private readonly requests: Bull.Queue<ApprovalRequestJob>;
+  private readonly decisions: Bull.Queue<ApprovalDecisionEvent>;
+  private readonly waiters = new Map<string, Waiter>();
+  private readonly early = new Map<string, ApprovalDecisionEvent>();
+
+  constructor(redisUrl: string, options: { prefix?: string; onDecision?: (event: ApprovalDecisionEvent) => void | Promise<void> } = {}) {
+    const prefix = options.prefix ?? 'bull';
+    this.requests = new Bull(SharedQueue.ApprovalRequests, redisUrl, { prefix });
+    this.decisions = new Bull(SharedQueue.ApprovalDecisions, redisUrl, { prefix });
+    void this.decisions.process(async (job) => {
+      await options.onDecision?.(job.data);
+      this.settle(job.data);
+    });
+  }
+
+  /** Pauses a run: the approval-service takes it from the queue. `jobId` keeps a retried enqueue single. */
+  async request(job: ApprovalRequestJob): Promise<void> {
+    await this.requests.add(job, { jobId: `${job.tenantId}:${job.executionId}:${job.stepId}`, removeOnComplete: 1000, removeOnFail: 1000 });
+  }
+
+  /** Resolves with the decision of (tenant, execution, step), however long it takes unless `timeoutMs` is given. */
+  awaitDecision(tenantId: string, executionId: string, stepId: string, timeoutMs?: number): Promise<ApprovalDecisionEvent> {
+    const key = `${tenantId}:${executionId}:${stepId}`;
+    const known = this.early.get(key);
+    if (known) {
+      this.early.delete(key);
+      return Promise.resolve(known);
+    }
+    return new Promise((resolve, reject) => {
+      const waiter: Waiter = { resolve, reject };
+      if (timeoutMs) waiter.timer = setTimeout(() => {
+        this.waiters.delete(key);
+        reject(new Error(`no decision for ${key} within ${timeoutMs} ms`));
+      }, timeoutMs);
+      this.waiters.set(key, waiter);
+    });
+  }
+
+  async close(): Promise<void> {
+    for (const waiter of this.waiters.values()) {
+      clearTimeout(waiter.timer);
+      waiter.reject(new Error('client closed'));
+    }
+    await Promise.all([this.requests.close(), this.decisions.close()]);
+  }
+
+  private settle(event: ApprovalDecisionEvent): void {
+    const key = `${event.tenantId}:${event.executionId}:${event.stepId}`;
+    const waiter = this.waiters.get(key);
+    if (!waiter) {
+      this.early.set(key, event);
+      return;
+    }
+    this.waiters.delete(key);
+    clearTimeout(waiter.timer);
+    waiter.resolve(event);
+  }
+}
