@@ -18,7 +18,7 @@ export class ApprovalRuntimeClient {
     const prefix = options.prefix ?? 'bull';
     this.requests = new Bull(SharedQueue.ApprovalRequests, redisUrl, { prefix });
     this.decisions = new Bull(SharedQueue.ApprovalDecisions, redisUrl, { prefix });
-    void this.decisions.process(async (job) => {
+    void this.decisions.process('*', async (job) => {
       await options.onDecision?.(job.data);
       this.settle(job.data);
     });
