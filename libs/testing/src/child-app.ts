@@ -8,7 +8,7 @@ export async function startChildApp(app: 'approval-service' | 'connector-service
   const child = fork(resolve(ROOT, 'test/support/run-app.ts'), [], {
     cwd: ROOT,
     env: { ...process.env, APP: app, PROCESS_ROLE: role, TEST_APP_ENV: JSON.stringify(env), TS_NODE_TRANSPILE_ONLY: 'true', TS_NODE_PROJECT: resolve(ROOT, 'tsconfig.json') },
-    execArgv: ['-r', 'ts-node/register', '-r', resolve(ROOT, 'test/support/register-paths.js')],
+    execArgv: ['-r', 'ts-node/register', '-r', resolve(ROOT, 'scripts/register-paths.js')],
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
   });
   let stderr = '';

@@ -1,9 +1,9 @@
 'use strict';
-// Resolves the `@app/<lib>` aliases for TypeScript run by ts-node in child processes of the tests.
+// Resolves the `@app/<lib>` aliases for TypeScript run by ts-node (test child processes, demos).
 const Module = require('node:module');
 const path = require('node:path');
 
-const libs = path.resolve(__dirname, '../../libs');
+const libs = path.resolve(__dirname, '../libs');
 const resolve = Module._resolveFilename;
 Module._resolveFilename = function (request, ...rest) {
   const match = /^@app\/([a-z-]+)$/.exec(request);
