@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { ApprovalRuntimeClient } from '@app/contracts';
+import { ApprovalRequestJob, ApprovalRuntimeClient } from '@app/contracts';
 import { HttpPeer } from '@app/testing';
 import { ApprovalTestApp, approvalRequest, startApprovalApp } from './support/approval-app';
 
@@ -26,7 +26,7 @@ describe(ApprovalRuntimeClient.name, () => {
   it('enqueues a request and resumes with its decision', async () => {
     const body = { ...approvalRequest(receiver.url), tenantId: 'tenant-runtime' };
     const decision = sut.awaitDecision('tenant-runtime', body.executionId, body.stepId, 20000);
-    await sut.request(body);
+    await sut.request(body as ApprovalRequestJob);
     await expect(decision).resolves.toMatchObject({ outcome: 'Denied', comment: 'not this week', executionId: body.executionId, stepId: 'approve-po' });
   });
 });
