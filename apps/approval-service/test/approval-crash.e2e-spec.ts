@@ -21,18 +21,18 @@ describe('Approval durability', () => {
     api = await startApprovalApp({ QUEUE_LOCK_DURATION_MS: 3000 }, 'api');
     const runtime = await testCaller();
     receiver = await new HttpPeer(async (req, res) => {
-      await new Promise((r) => setTimeout(r, 20 + Math.random() * 60));
+      await new Promise((r) => setTimeout(r, 200 + Math.random() * 200));
       res.writeHead(200).end();
       const { callbackId, callbackToken } = JSON.parse(req.body);
       await request(api.app.getHttpServer()).post('/v1/AgentExecutionWebhookApproval/callback').send({ callbackId, callbackToken, status: 'Approved' });
     }).start();
-    worker = await startChildApp('approval-service', api.env, 'worker');
-
     const ids: string[] = [];
     for (let i = 0; i < N; i++) {
       const res = await request(api.app.getHttpServer()).post('/v1/approvals').set(runtime.auth).send(approvalRequest(receiver.url, { maxRetryAttempts: 5 })).expect(201);
       ids.push(res.body.approvalId);
     }
+    // All 200 wait in the queue; the worker starts now and is killed while deliveries are in flight.
+    worker = await startChildApp('approval-service', api.env, 'worker');
     await eventually(() => receiver.received.length >= 30, 60000);
     await killChild(worker, 'SIGKILL');
     const deliveredBeforeCrash = receiver.received.length;

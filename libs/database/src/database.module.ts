@@ -22,7 +22,8 @@ export function dataSourceOptions(url: string, options: ServiceDatabaseOptions):
     synchronize: false,
     migrationsRun: false,
     extra: { max: 20, connectionTimeoutMillis: 10000 },
-    logging: ['error'],
+    // Query errors reach the global filter, which logs them without parameters (they can hold ciphertexts).
+    logging: false,
   };
 }
 

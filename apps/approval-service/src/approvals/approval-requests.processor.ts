@@ -2,7 +2,7 @@ import { Process, Processor } from '@nestjs/bull';
 import { Logger } from '@nestjs/common';
 import type { Job } from 'bull';
 import { createHash } from 'node:crypto';
-import { ApprovalRequestJob, SharedQueue } from '@app/contracts';
+import { ApprovalDecisionEvent, ApprovalRequestJob, SharedQueue } from '@app/contracts';
 import { DomainException } from '@app/errors';
 import { jobDataProblems } from '@app/queue';
 import { ApprovalsRepository } from './approvals.repository';
@@ -39,18 +39,17 @@ export class ApprovalRequestsProcessor {
   private async refuse(job: Job, reason: string): Promise<never> {
     const data = (job.data ?? {}) as Partial<ApprovalRequestJob>;
     const approvalId = invalidRequestId(job);
-    await this.repository.transaction((manager) =>
-      this.repository.enqueueDecision(manager, {
-        approvalId,
-        tenantId: String(data.tenantId ?? ''),
-        executionId: String(data.executionId ?? ''),
-        stepId: String(data.stepId ?? ''),
-        outcome: 'InvalidRequest',
-        comment: reason.slice(0, 2000),
-        decidedAt: new Date().toISOString(),
-      }),
-    );
-    this.relay.kick();
+    const event: ApprovalDecisionEvent = {
+      approvalId,
+      tenantId: String(data.tenantId ?? ''),
+      executionId: String(data.executionId ?? ''),
+      stepId: String(data.stepId ?? ''),
+      outcome: 'InvalidRequest',
+      comment: reason.slice(0, 2000),
+      decidedAt: new Date().toISOString(),
+    };
+    await this.repository.transaction((manager) => this.repository.enqueueDecision(manager, event));
+    await this.relay.publish(event);
     this.logger.warn({ jobId: job.id, reason }, 'invalid approval request');
     await job.discard();
     throw new Error(`Invalid approval request: ${reason}`);

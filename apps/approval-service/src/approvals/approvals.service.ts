@@ -5,11 +5,11 @@ import { randomToken, SecretCipher, sha256Hex } from '@app/crypto';
 import { DeliveryProducer } from '../delivery/delivery.producer';
 import { WebhookUrlPolicy } from '../delivery/webhook-url-policy';
 import { DecisionRelay } from '../outbox/decision-relay';
-import { OPEN_STATUSES } from './approval-state';
 import { ApprovalEntity } from './approval.entity';
 import { ApprovalException } from './approval.exception';
 import { ApprovalsRepository } from './approvals.repository';
-import { decisionEvent } from './decision-event';
+
+export type RequestedApproval = Pick<ApprovalEntity, 'id' | 'callbackId' | 'status'>;
 
 export const DEFAULT_TIMEOUT_SECONDS = 300;
 export const DEFAULT_MAX_RETRY_ATTEMPTS = 3;
@@ -30,43 +30,34 @@ export class ApprovalsService {
    * Pauses the run: stores the approval and queues its first delivery. (executionId, stepId) is
    * idempotent per tenant: a repeat returns the existing approval and sends nothing new.
    */
-  async request(tenantId: string, input: ApprovalRequestDto): Promise<{ approval: ApprovalEntity; created: boolean }> {
+  async request(tenantId: string, input: ApprovalRequestDto): Promise<{ approval: RequestedApproval; created: boolean }> {
     this.policy.assertAllowed(input.webhook.url);
     const message = input.webhook.message ?? '';
     if (message.length >= MESSAGE_WARN_AT) this.logger.warn({ executionId: input.executionId, length: message.length }, 'approval message is 500 characters or more');
     const token = randomToken(32);
-    const created = await this.repository.transaction(async (manager) => {
-      const [row]: ApprovalEntity[] = await manager.query(
-        `INSERT INTO approval.approvals ("tenantId", "executionId", "stepId", "agentName", message, "stepInput", "previousResults", "webhookUrl",
-           "authType", "authEncrypted", "timeoutSeconds", "maxRetryAttempts", "callbackId", "callbackTokenHash", "callbackTokenSealed", status)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, 'Pending')
-         ON CONFLICT ("tenantId", "executionId", "stepId") DO NOTHING RETURNING id`,
-        [
-          tenantId,
-          input.executionId,
-          input.stepId,
-          input.agentName,
-          message,
-          JSON.stringify(input.stepInput ?? null),
-          JSON.stringify(input.previousResults ?? null),
-          input.webhook.url,
-          input.webhook.authentication.type,
-          this.sealAuth(input.webhook.authentication),
-          input.webhook.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS,
-          input.webhook.maxRetryAttempts ?? DEFAULT_MAX_RETRY_ATTEMPTS,
-          randomUUID(),
-          sha256Hex(token),
-          this.cipher.encrypt(token),
-        ],
-      );
-      if (row) await this.repository.append(manager, row.id, { type: 'Requested' });
-      return row?.id as string | undefined;
+    const created = await this.repository.insertRequested({
+      tenantId,
+      executionId: input.executionId,
+      stepId: input.stepId,
+      agentName: input.agentName,
+      message,
+      stepInput: input.stepInput,
+      previousResults: input.previousResults,
+      webhookUrl: input.webhook.url,
+      authType: input.webhook.authentication.type,
+      authEncrypted: this.sealAuth(input.webhook.authentication),
+      timeoutSeconds: input.webhook.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS,
+      maxRetryAttempts: input.webhook.maxRetryAttempts ?? DEFAULT_MAX_RETRY_ATTEMPTS,
+      callbackId: randomUUID(),
+      callbackTokenHash: sha256Hex(token),
+      callbackTokenSealed: this.cipher.encrypt(token),
     });
-    if (created) await this.delivery.attempt(created, 1);
-    const approval = await this.repository.approvals.findOneByOrFail(
-      created ? { id: created } : { tenantId, executionId: input.executionId, stepId: input.stepId },
-    );
-    return { approval, created: Boolean(created) };
+    if (created) {
+      await this.delivery.attempt(created.id, 1);
+      return { approval: created, created: true };
+    }
+    const existing = await this.repository.approvals.findOneByOrFail({ tenantId, executionId: input.executionId, stepId: input.stepId });
+    return { approval: { id: existing.id, callbackId: existing.callbackId, status: existing.status }, created: false };
   }
 
   async get(tenantId: string, id: string): Promise<ApprovalEntity> {
@@ -85,21 +76,11 @@ export class ApprovalsService {
 
   /** Pending or AwaitingDecision → Cancelled, with its decision event. */
   async cancel(tenantId: string, id: string, by: string): Promise<ApprovalEntity> {
-    const approval = await this.get(tenantId, id);
-    const won = await this.repository.transaction(async (manager) => {
-      const moved = await this.repository.move(manager, id, 'Cancelled', { decided: true, comment: `Cancelled by ${by}` });
-      if (!moved) return false;
-      await this.repository.append(manager, id, { type: 'Cancelled', comment: moved.comment });
-      await this.repository.enqueueDecision(manager, decisionEvent(moved, 'Cancelled'));
-      return true;
-    });
-    if (!won) throw ApprovalException.notPending((await this.get(tenantId, id)).status);
-    this.relay.kick();
-    return this.get(tenantId, approval.id);
-  }
-
-  isOpen(approval: ApprovalEntity): boolean {
-    return OPEN_STATUSES.includes(approval.status);
+    await this.get(tenantId, id);
+    const decided = await this.repository.decide(id, 'Cancelled', { type: 'Cancelled', comment: `Cancelled by ${by}` });
+    if (!decided) throw ApprovalException.notPending((await this.get(tenantId, id)).status);
+    await this.relay.publish(decided.event);
+    return this.get(tenantId, id);
   }
 
   private sealAuth(auth: WebhookAuthenticationDto): string | null {

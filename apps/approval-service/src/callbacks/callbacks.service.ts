@@ -3,7 +3,6 @@ import { constantTimeEqual, sha256Hex } from '@app/crypto';
 import { ApprovalEntity } from '../approvals/approval.entity';
 import { ApprovalException } from '../approvals/approval.exception';
 import { ApprovalsRepository } from '../approvals/approvals.repository';
-import { decisionEvent } from '../approvals/decision-event';
 import { DecisionRelay } from '../outbox/decision-relay';
 import { ApprovalCallbackDto } from './callback.dto';
 
@@ -22,27 +21,20 @@ export class CallbacksService {
   ) {}
 
   async decide(input: ApprovalCallbackDto) {
-    const approval = UUID.test(input.callbackId) ? await this.repository.approvals.findOneBy({ callbackId: input.callbackId }) : null;
+    const approval = UUID.test(input.callbackId) ? await this.repository.forCallback(input.callbackId) : null;
     if (!approval) throw ApprovalException.callbackNotFound();
     if (!constantTimeEqual(sha256Hex(input.callbackToken), approval.callbackTokenHash)) {
-      await this.repository.transaction((manager) => this.repository.append(manager, approval.id, { type: 'CallbackRejected', error: 'callbackToken did not match' }));
+      await this.repository.append(approval.id, { type: 'CallbackRejected', error: 'callbackToken did not match' });
       throw ApprovalException.callbackTokenInvalid();
     }
-    const comment = input.comment ?? null;
-    const won = await this.repository.transaction(async (manager) => {
-      const moved = await this.repository.move(manager, approval.id, input.status, { decided: true, comment });
-      if (!moved) return null;
-      await this.repository.append(manager, approval.id, { type: 'Decided', comment: comment ?? `${input.status}` });
-      await this.repository.enqueueDecision(manager, decisionEvent(moved, input.status));
-      return moved;
-    });
-    if (won) {
-      this.relay.kick();
-      return response(won);
+    const decided = await this.repository.decide(approval.id, input.status, { type: 'Decided', comment: input.comment ?? null });
+    if (decided) {
+      await this.relay.publish(decided.event);
+      return response(decided);
     }
-    const current = await this.repository.approvals.findOneByOrFail({ id: approval.id });
-    if (current.status === input.status) return response(current);
-    throw ApprovalException.notPending(current.status);
+    const current = await this.repository.forCallback(input.callbackId);
+    if (current?.status === input.status) return response(current);
+    throw ApprovalException.notPending(current?.status ?? 'unknown');
   }
 }
 

@@ -2,13 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { SecretCipher } from '@app/crypto';
 import type { WebhookAuthenticationDto } from '@app/contracts';
-import { ApprovalEntity } from '../approvals/approval.entity';
-import { ApprovalsRepository } from '../approvals/approvals.repository';
-import { decisionEvent } from '../approvals/decision-event';
+import { ApprovalsRepository, DeliveryView } from '../approvals/approvals.repository';
 import { DecisionRelay } from '../outbox/decision-relay';
 import { DeliveryProducer } from './delivery.producer';
 import { delayAfterFailedAttemptMs, hasRetryLeft } from './retry-schedule';
-import { AttemptResult, WebhookSender } from './webhook-sender';
+import { WebhookSender } from './webhook-sender';
 
 export const CALLBACK_PATH = '/v1/AgentExecutionWebhookApproval/callback';
 
@@ -29,22 +27,31 @@ export class DeliveryService {
   }
 
   async attempt(approvalId: string, attempt: number): Promise<void> {
-    const approval = await this.repository.approvals.findOneBy({ id: approvalId });
+    const approval = await this.repository.deliveryView(approvalId, attempt);
     // A decision (even one that arrived while an earlier attempt was in flight) or a cancel stops delivery.
     if (!approval || approval.status !== 'Pending') return;
     const result = await this.outcomeOf(approval, attempt);
     if (!result) return;
-    if (result.delivered) return this.delivered(approval);
+    if (result.delivered) return;
     if (hasRetryLeft(attempt, approval.maxRetryAttempts)) return this.producer.attempt(approvalId, attempt + 1, delayAfterFailedAttemptMs(attempt));
-    return this.failed(approval);
+    const decided = await this.repository.decide(approvalId, 'DeliveryFailed', {
+      type: 'DeliveryFailed',
+      error: `No attempt succeeded (${approval.maxRetryAttempts + 1} in all)`,
+    });
+    if (decided) await this.relay.publish(decided.event);
   }
 
-  /** Sends the attempt, or, when a crashed worker already sent and logged it, reads what happened. */
-  private async outcomeOf(approval: ApprovalEntity, attempt: number): Promise<AttemptResult | null> {
-    const logged = await this.repository.attemptLogged(approval.id, attempt);
-    if (logged) return { delivered: isSuccess(logged.httpStatus), httpStatus: logged.httpStatus, durationMs: logged.durationMs ?? 0, error: logged.error };
-    const sealed = await this.repository.sealedToken(approval.id);
-    if (!sealed) return null;
+  /**
+   * Sends the attempt and records it (moving to AwaitingDecision on a 2xx), or, when a crashed worker
+   * already sent and logged it, goes on from what was logged. Null when another worker owns the attempt.
+   */
+  private async outcomeOf(approval: DeliveryView, attempt: number): Promise<{ delivered: boolean } | null> {
+    if (approval.loggedAttempt) {
+      const delivered = isSuccess(approval.loggedAttempt.httpStatus);
+      if (delivered) await this.repository.markDelivered(approval.id);
+      return { delivered };
+    }
+    if (!approval.callbackTokenSealed) return null;
     const result = await this.sender.send({
       url: approval.webhookUrl,
       messageId: approval.id,
@@ -52,7 +59,7 @@ export class DeliveryService {
       timeoutSeconds: approval.timeoutSeconds,
       body: {
         callbackId: approval.callbackId,
-        callbackToken: this.cipher.decrypt(sealed),
+        callbackToken: this.cipher.decrypt(approval.callbackTokenSealed),
         agentName: approval.agentName,
         message: approval.message,
         stepInput: approval.stepInput ?? null,
@@ -61,31 +68,13 @@ export class DeliveryService {
         stepId: approval.stepId,
         approvalId: approval.id,
         callbackUrl: this.callbackUrl,
-        requestedAt: approval.createdAt.toISOString(),
+        requestedAt: new Date(approval.createdAt).toISOString(),
       },
     });
-    const first = await this.repository.logAttemptOnce(approval.id, { type: 'DeliveryAttempt', attempt, ...result });
-    return first ? result : null;
+    return (await this.repository.recordAttempt(approval.id, attempt, result)) ? result : null;
   }
 
-  private async delivered(approval: ApprovalEntity): Promise<void> {
-    await this.repository.transaction(async (manager) => {
-      if (await this.repository.move(manager, approval.id, 'AwaitingDecision')) await this.repository.append(manager, approval.id, { type: 'Delivered' });
-    });
-  }
-
-  private async failed(approval: ApprovalEntity): Promise<void> {
-    const won = await this.repository.transaction(async (manager) => {
-      const moved = await this.repository.move(manager, approval.id, 'DeliveryFailed', { decided: true });
-      if (!moved) return false;
-      await this.repository.append(manager, approval.id, { type: 'DeliveryFailed', error: `No attempt succeeded (${approval.maxRetryAttempts + 1} in all)` });
-      await this.repository.enqueueDecision(manager, decisionEvent(moved, 'DeliveryFailed'));
-      return true;
-    });
-    if (won) this.relay.kick();
-  }
-
-  private authentication(approval: ApprovalEntity): WebhookAuthenticationDto {
+  private authentication(approval: DeliveryView): WebhookAuthenticationDto {
     const values = approval.authEncrypted ? JSON.parse(this.cipher.decrypt(approval.authEncrypted)) : {};
     return { type: approval.authType, ...values };
   }

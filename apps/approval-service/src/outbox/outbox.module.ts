@@ -14,7 +14,7 @@ class OutboxPoller implements OnApplicationBootstrap {
 
   onApplicationBootstrap(): void {
     this.relay.poll(this.config.get<number>('OUTBOX_POLL_MS') ?? 1000);
-    this.relay.kick();
+    void this.relay.relayLeftovers();
   }
 }
 
