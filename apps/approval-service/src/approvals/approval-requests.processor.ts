@@ -8,6 +8,7 @@ import { jobDataProblems } from '@app/queue';
 import { ApprovalsRepository } from './approvals.repository';
 import { ApprovalsService } from './approvals.service';
 import { DecisionRelay } from '../outbox/decision-relay';
+import { DeliveryService } from '../delivery/delivery.service';
 
 /**
  * The agent runtime's way in. A request that fails validation is final: the job fails with the
@@ -21,6 +22,7 @@ export class ApprovalRequestsProcessor {
     private readonly approvals: ApprovalsService,
     private readonly repository: ApprovalsRepository,
     private readonly relay: DecisionRelay,
+    private readonly delivery: DeliveryService,
   ) {}
 
   @Process({ concurrency: 50 })
@@ -28,7 +30,10 @@ export class ApprovalRequestsProcessor {
     const { value, problems } = jobDataProblems(ApprovalRequestJob, job.data);
     if (problems.length) return this.refuse(job, problems.join(' | '));
     try {
-      const { approval, created } = await this.approvals.request(value.tenantId, value);
+      // The worker that takes the request makes the first attempt itself: one queue hop less. A
+      // redelivered job finds the approval and goes on from its log (attempts are idempotent).
+      const { approval, created } = await this.approvals.request(value.tenantId, value, { queueFirstAttempt: false });
+      await this.delivery.attempt(approval.id, 1);
       return { approvalId: approval.id, created };
     } catch (error) {
       if (error instanceof DomainException && error.statusCode === 400) return this.refuse(job, error.message);

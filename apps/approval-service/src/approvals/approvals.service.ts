@@ -30,7 +30,7 @@ export class ApprovalsService {
    * Pauses the run: stores the approval and queues its first delivery. (executionId, stepId) is
    * idempotent per tenant: a repeat returns the existing approval and sends nothing new.
    */
-  async request(tenantId: string, input: ApprovalRequestDto): Promise<{ approval: RequestedApproval; created: boolean }> {
+  async request(tenantId: string, input: ApprovalRequestDto, options: { queueFirstAttempt?: boolean } = {}): Promise<{ approval: RequestedApproval; created: boolean }> {
     this.policy.assertAllowed(input.webhook.url);
     const message = input.webhook.message ?? '';
     if (message.length >= MESSAGE_WARN_AT) this.logger.warn({ executionId: input.executionId, length: message.length }, 'approval message is 500 characters or more');
@@ -53,7 +53,7 @@ export class ApprovalsService {
       callbackTokenSealed: this.cipher.encrypt(token),
     });
     if (created) {
-      await this.delivery.attempt(created.id, 1);
+      if (options.queueFirstAttempt !== false) await this.delivery.attempt(created.id, 1);
       return { approval: created, created: true };
     }
     const existing = await this.repository.approvals.findOneByOrFail({ tenantId, executionId: input.executionId, stepId: input.stepId });

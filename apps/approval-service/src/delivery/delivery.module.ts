@@ -17,7 +17,7 @@ export class DeliveryModule {
       module: DeliveryModule,
       imports: [ApprovalStoreModule, BullModule.registerQueue({ name: DELIVERY_QUEUE })],
       providers: [WebhookUrlPolicy, WebhookSender, WebhookTester, DeliveryProducer, DeliveryService, ...(runsWorkers(role) ? [DeliveryProcessor] : [])],
-      exports: [WebhookUrlPolicy, WebhookTester, DeliveryProducer],
+      exports: [WebhookUrlPolicy, WebhookTester, DeliveryProducer, DeliveryService],
     };
   }
 }
