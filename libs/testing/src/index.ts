@@ -3,3 +3,4 @@ export * from './tokens';
 export * from './http-peer';
 export * from './eventually';
 export * from './child-app';
+export * from './simulator';
