@@ -67,10 +67,19 @@ export class FolderPickerService {
   }
 }
 
-/** A folder has children worth expanding when its first page shows a subfolder or more pages follow. */
+/** Pages looked at to tell whether a folder has subfolders; past them the picker assumes it has. */
+const PROBE_PAGES = 5;
+
+/** Whether a folder has subfolders (the picker shows folders only). */
 async function hasSubfolders(docs: DocumentSystemSession, folderId: string): Promise<boolean> {
-  const page = await docs.listChildren(folderId);
-  return page.items.some((c) => c.kind === 'folder') || page.nextCursor !== null;
+  let cursor: string | undefined;
+  for (let page = 0; page < PROBE_PAGES; page++) {
+    const result = await docs.listChildren(folderId, cursor);
+    if (result.items.some((c) => c.kind === 'folder')) return true;
+    if (!result.nextCursor) return false;
+    cursor = result.nextCursor;
+  }
+  return true;
 }
 
 async function mapLimited<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {

@@ -1,5 +1,8 @@
 import { INestApplication } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
+import { Test } from '@nestjs/testing';
+import { randomBytes } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { ProcessRole } from '@app/config';
 import { configureHttpApp } from '@app/http';
@@ -14,17 +17,25 @@ export interface ConnectorTestApp {
   close(): Promise<void>;
 }
 
-/** The connector-service on a real port, with its own Redis prefix, plain-http URLs allowed. */
-export async function startConnectorApp(env: Record<string, unknown> = {}, role: ProcessRole = 'all'): Promise<ConnectorTestApp> {
-  const app = await NestFactory.create(AppModule.forRoot({ role, env: testEnv({ ALLOW_INSECURE_URLS: true, ...env }) }), {
-    bodyParser: false,
-    logger: false,
-    abortOnError: false,
-  });
+export interface ConnectorAppOptions {
+  env?: Record<string, unknown>;
+  role?: ProcessRole;
+  /** Provider overrides, e.g. `[[ConnectionTokens, tokensFromSimulator]]`. */
+  overrides?: Array<[unknown, unknown]>;
+}
+
+/** The connector-service on a real port, with its own Redis prefix and blob directory, plain-http URLs allowed. */
+export async function startConnectorApp(envOrOptions: Record<string, unknown> | ConnectorAppOptions = {}, role: ProcessRole = 'all'): Promise<ConnectorTestApp & { env: Record<string, unknown> }> {
+  const options: ConnectorAppOptions = 'env' in envOrOptions || 'overrides' in envOrOptions || 'role' in envOrOptions ? (envOrOptions as ConnectorAppOptions) : { env: envOrOptions as Record<string, unknown>, role };
+  const env = testEnv({ ALLOW_INSECURE_URLS: true, BLOB_DIR: join(tmpdir(), `blobs-${randomBytes(6).toString('hex')}`), ...options.env });
+  let builder = Test.createTestingModule({ imports: [AppModule.forRoot({ role: options.role ?? role, env })] });
+  for (const [token, value] of options.overrides ?? []) builder = builder.overrideProvider(token).useValue(value);
+  const moduleRef = await builder.compile();
+  const app = moduleRef.createNestApplication({ bodyParser: false, logger: false, abortOnError: false });
   configureHttpApp(app, { title: 'Connector service', description: 'test' });
   await app.listen(0, '127.0.0.1');
   const url = await app.getUrl();
-  return { app, url: url.replace('[::1]', '127.0.0.1'), db: app.get(DataSource), close: () => app.close() };
+  return { app, env, url: url.replace('[::1]', '127.0.0.1'), db: app.get(DataSource), close: () => app.close() };
 }
 
 /** Every text value stored in the connector schema, to prove a secret is never kept in plaintext. */

@@ -1,0 +1,193 @@
+import { randomUUID } from 'node:crypto';
+import request from 'supertest';
+import { RunningSimulator, startSimulator, testCaller, TestCaller } from '@app/testing';
+import { ConnectionTokens } from '../src/document-system/connection-tokens.port';
+import { NO_WORKGROUPS_NOTICE } from '../src/folders/folder-picker.service';
+import { SEED_USERS } from '../../document-system-simulator/src/store/seed';
+import { ConnectorTestApp, startConnectorApp } from './support/connector-app';
+import { SimulatorConnections } from './support/simulator-connections';
+
+describe('Data sources, folder picker and selection', () => {
+  let sim: RunningSimulator;
+  let connections: SimulatorConnections;
+  let sut: ConnectorTestApp;
+  let admin: TestCaller;
+  let user: TestCaller;
+  const projectId = randomUUID();
+  const http = () => request(sut.app.getHttpServer());
+
+  beforeAll(async () => {
+    sim = await startSimulator();
+    connections = new SimulatorConnections(sim);
+    sut = await startConnectorApp({ overrides: [[ConnectionTokens, connections]] });
+    admin = await testCaller({ roles: ['admin'] });
+    user = await testCaller({ tenantId: admin.tenantId });
+  });
+  afterAll(async () => {
+    await sut.close();
+    await sim.close();
+  });
+
+  async function credential(login: { username: string; password: string } = SEED_USERS.alice, instanceUrl = sim.url) {
+    const res = await http().post('/v1/credentials').set(admin.auth).send({ name: 'Sim', type: 'DocumentSystem', instanceUrl, ...login, scope: 'Tenant' }).expect(201);
+    return res.body.id as string;
+  }
+
+  async function dataSource(login = SEED_USERS.alice, caller = user) {
+    const res = await http()
+      .post(`/v1/projects/${projectId}/data-sources`)
+      .set(caller.auth)
+      .send({ name: 'Docs', credentialId: await credential(login), connectionId: connections.connect(caller) })
+      .expect(201);
+    return res.body;
+  }
+
+  const folders = async (id: string, parentId?: string, cursor?: string) =>
+    (await http().get(`/v1/data-sources/${id}/folders`).query({ ...(parentId ? { parentId } : {}), ...(cursor ? { cursor } : {}) }).set(user.auth).expect(200)).body;
+
+  it('validates a credential: 200 for the right login, 422 "Credentials are invalid" for a wrong password or instance URL', async () => {
+    const connectionId = connections.connect(admin);
+    await http().post(`/v1/credentials/${await credential()}/validate`).set(admin.auth).send({ connectionId }).expect(200, { valid: true });
+    for (const id of [await credential({ ...SEED_USERS.alice, password: 'wrong' }), await credential(SEED_USERS.alice, 'http://127.0.0.1:1')]) {
+      const res = await http().post(`/v1/credentials/${id}/validate`).set(admin.auth).send({ connectionId }).expect(422);
+      expect(res.body).toMatchObject({ code: 'CREDENTIALS_INVALID', message: 'Credentials are invalid' });
+    }
+  });
+
+  it('creates a data source NotConfigured, with its creator as a member, and with an inline credential', async () => {
+    const created = await dataSource();
+    expect(created).toMatchObject({ projectId, name: 'Docs', ingestionStatus: 'NotConfigured', selection: { include: [], exclude: [] }, schedule: null, createdBy: user.userId });
+    const members = await http().get(`/v1/data-sources/${created.id}/members`).set(user.auth).expect(200);
+    expect(members.body.map((m: { userId: string }) => m.userId)).toEqual([user.userId]);
+    const inline = await http()
+      .post(`/v1/projects/${projectId}/data-sources`)
+      .set(user.auth)
+      .send({ name: 'Inline', connectionId: connections.connect(user), credential: { name: 'Inline login', type: 'DocumentSystem', instanceUrl: sim.url, ...SEED_USERS.bob, scope: 'Tenant' } })
+      .expect(201);
+    expect((await http().get(`/v1/credentials/${inline.body.credentialId}`).set(user.auth).expect(200)).body).toMatchObject({ name: 'Inline login', passwordConfigured: true });
+  });
+
+  it('lists the workgroups at the root, then subfolders with hasChildren', async () => {
+    const ds = await dataSource();
+    const root = await folders(ds.id);
+    expect(root.items.map((i: { name: string }) => i.name)).toEqual(['Architecture', 'Structural', 'MEP']);
+    expect(root.items[0]).toMatchObject({ path: '/Architecture', hasChildren: true, selection: 'None' });
+    const arch = await folders(ds.id, root.items[0].id);
+    expect(arch.items.map((i: { name: string; hasChildren: boolean }) => [i.name, i.hasChildren])).toEqual([
+      ['Drawings', true],
+      ['RFIs', false],
+      ['Specifications', false],
+      ['Submittals', false],
+    ]);
+    expect(arch.items[0].path).toBe('/Architecture/Drawings');
+  });
+
+  it('pages through a folder of more than one page', async () => {
+    await sim.admin.put('/settings', { pageSize: 3 });
+    try {
+      const ds = await dataSource();
+      const root = await folders(ds.id);
+      const drawings = (await folders(ds.id, root.items[0].id)).items[0];
+      const first = await folders(ds.id, drawings.id);
+      expect(first.items).toHaveLength(3);
+      expect(first.nextCursor).toEqual(expect.any(String));
+      const second = await folders(ds.id, drawings.id, first.nextCursor);
+      expect([...first.items, ...second.items].map((i: { name: string }) => i.name)).toEqual(['Details', 'Level 1', 'Level 2', 'Sections']);
+      expect(second.nextCursor).toBeNull();
+    } finally {
+      await sim.admin.put('/settings', { pageSize: 50 });
+    }
+  });
+
+  it('shows Selected, Partial and None for include and exclude, deep marks included', async () => {
+    const ds = await dataSource();
+    const root = await folders(ds.id);
+    const arch = root.items[0];
+    const drawings = (await folders(ds.id, arch.id)).items[0];
+    const drawingChildren = await folders(ds.id, drawings.id);
+    const details = drawingChildren.items.find((i: { name: string }) => i.name === 'Details');
+    const facade = (await folders(ds.id, details.id)).items[0];
+    const anchors = await sim.folderId('/Architecture/Drawings/Details/Détails – Façade/Panels/Type A/Anchors');
+
+    const saved = await http().put(`/v1/data-sources/${ds.id}/selection`).set(user.auth).send({ include: [arch.id, anchors], exclude: [details.id] }).expect(200);
+    expect(saved.body).toMatchObject({ ingestionStatus: 'Pending', selection: { include: [arch.id, anchors], exclude: [details.id] } });
+
+    const byName = (page: { items: Array<{ name: string; selection: string }> }) => Object.fromEntries(page.items.map((i) => [i.name, i.selection]));
+    expect(byName(await folders(ds.id))).toEqual({ Architecture: 'Partial', Structural: 'None', MEP: 'None' });
+    expect(byName(await folders(ds.id, drawings.id))).toEqual({ Details: 'Partial', 'Level 1': 'Selected', 'Level 2': 'Selected', Sections: 'Selected' });
+    expect(byName(await folders(ds.id, details.id))).toEqual({ 'Détails – Façade': 'Partial' });
+    expect(byName(await folders(ds.id, facade.id))).toEqual({ Panels: 'Partial' });
+
+    const cleared = await http().put(`/v1/data-sources/${ds.id}/selection`).set(user.auth).send({ include: [], exclude: [] }).expect(200);
+    expect(cleared.body.ingestionStatus).toBe('NotConfigured');
+  });
+
+  it('refuses unknown folders and a folder both included and excluded', async () => {
+    const ds = await dataSource();
+    const unknown = await http().put(`/v1/data-sources/${ds.id}/selection`).set(user.auth).send({ include: ['no-such-folder'], exclude: [] }).expect(400);
+    expect(unknown.body.code).toBe('UNKNOWN_FOLDER');
+    const arch = (await folders(ds.id)).items[0].id;
+    const both = await http().put(`/v1/data-sources/${ds.id}/selection`).set(user.auth).send({ include: [arch], exclude: [arch] }).expect(400);
+    expect(both.body.code).toBe('CONFLICTING_SELECTION');
+  });
+
+  it('discards the selection when the credential changes', async () => {
+    const ds = await dataSource();
+    const arch = (await folders(ds.id)).items[0].id;
+    await http().put(`/v1/data-sources/${ds.id}/selection`).set(user.auth).send({ include: [arch], exclude: [] }).expect(200);
+    const changed = await http().patch(`/v1/data-sources/${ds.id}`).set(user.auth).send({ credentialId: await credential(SEED_USERS.bob) }).expect(200);
+    expect(changed.body).toMatchObject({ ingestionStatus: 'NotConfigured', selection: { include: [], exclude: [] } });
+    const renamed = await http().patch(`/v1/data-sources/${ds.id}`).set(user.auth).send({ name: 'Renamed', schedule: { intervalMinutes: 60 } }).expect(200);
+    expect(renamed.body).toMatchObject({ name: 'Renamed', schedule: { intervalMinutes: 60 } });
+  });
+
+  it('discards the selection when another document-system identity authorizes', async () => {
+    const ds = await dataSource();
+    const arch = (await folders(ds.id)).items[0].id;
+    await http().put(`/v1/data-sources/${ds.id}/selection`).set(user.auth).send({ include: [arch], exclude: [] }).expect(200);
+    const sameUser = await http().patch(`/v1/data-sources/${ds.id}`).set(user.auth).send({ connectionId: connections.connect(user) }).expect(200);
+    expect(sameUser.body.selection.include).toEqual([arch]);
+    const other = await http().patch(`/v1/data-sources/${ds.id}`).set(user.auth).send({ connectionId: connections.connect(user, 'doc-user-2') }).expect(200);
+    expect(other.body.selection.include).toEqual([arch]); // no subject was known before: kept
+    const third = await http().patch(`/v1/data-sources/${ds.id}`).set(user.auth).send({ connectionId: connections.connect(user, 'doc-user-3') }).expect(200);
+    expect(third.body).toMatchObject({ ingestionStatus: 'NotConfigured', selection: { include: [], exclude: [] } });
+  });
+
+  it('explains an account without workgroup access, and maps wrong logins to 422', async () => {
+    const empty = await dataSource(SEED_USERS.nobody);
+    expect(await folders(empty.id)).toEqual({ items: [], nextCursor: null, notice: NO_WORKGROUPS_NOTICE });
+    const broken = await dataSource({ ...SEED_USERS.alice, password: 'nope' });
+    const res = await http().get(`/v1/data-sources/${broken.id}/folders`).set(user.auth).expect(422);
+    expect(res.body).toMatchObject({ code: 'CREDENTIALS_INVALID', message: 'Credentials are invalid' });
+  });
+
+  it('stores refreshed tokens while browsing: an expired token is refreshed once and browsing goes on', async () => {
+    const ds = await dataSource();
+    await folders(ds.id);
+    const before = connections.refreshes;
+    await sim.admin.post('/expire', { accessTokens: true });
+    expect((await folders(ds.id)).items).toHaveLength(3);
+    expect(connections.refreshes).toBe(before + 1);
+  });
+
+  it('lets members and tenant admins in, answers 404 to everyone else', async () => {
+    const ds = await dataSource();
+    const outsider = await testCaller({ tenantId: admin.tenantId });
+    await http().get(`/v1/data-sources/${ds.id}`).set(outsider.auth).expect(404);
+    await http().get(`/v1/data-sources/${ds.id}/folders`).set(outsider.auth).expect(404);
+    expect((await http().get(`/v1/projects/${projectId}/data-sources`).set(outsider.auth).expect(200)).body.map((d: { id: string }) => d.id)).not.toContain(ds.id);
+    await http().get(`/v1/data-sources/${ds.id}`).set(admin.auth).expect(200);
+    await http().post(`/v1/data-sources/${ds.id}/members`).set(user.auth).send({ userId: outsider.userId }).expect(201);
+    await http().get(`/v1/data-sources/${ds.id}`).set(outsider.auth).expect(200);
+    await http().delete(`/v1/data-sources/${ds.id}/members/${outsider.userId}`).set(user.auth).expect(204);
+    await http().get(`/v1/data-sources/${ds.id}`).set(outsider.auth).expect(404);
+    const stranger = await testCaller({ roles: ['admin'] });
+    await http().get(`/v1/data-sources/${ds.id}`).set(stranger.auth).expect(404);
+  });
+
+  it('refuses to delete a credential in use with 409 CREDENTIAL_IN_USE', async () => {
+    const ds = await dataSource();
+    const res = await http().delete(`/v1/credentials/${ds.credentialId}`).set(admin.auth).expect(409);
+    expect(res.body.code).toBe('CREDENTIAL_IN_USE');
+  });
+});
