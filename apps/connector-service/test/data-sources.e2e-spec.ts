@@ -33,7 +33,7 @@ describe('Data sources, folder picker and selection', () => {
     return res.body.id as string;
   }
 
-  async function dataSource(login = SEED_USERS.alice, caller = user) {
+  async function dataSource(login: { username: string; password: string } = SEED_USERS.alice, caller = user) {
     const res = await http()
       .post(`/v1/projects/${projectId}/data-sources`)
       .set(caller.auth)
