@@ -74,8 +74,15 @@ export class DocumentsRepository {
     );
   }
 
-  /** Inserts or replaces a document (keyed by data source and external id) with its chunks. */
-  async saveIngested(manager: EntityManager, doc: IngestedDocument, chunks: Chunk[]): Promise<string> {
+  /**
+   * Inserts or replaces a document (keyed by data source and external id) with its chunks. Returns the
+   * hash of the content it replaced, if any, so that blob can be collected.
+   */
+  async saveIngested(manager: EntityManager, doc: IngestedDocument, chunks: Chunk[]): Promise<{ id: string; replacedSha256: string | null }> {
+    const [previous]: Array<{ contentSha256: string }> = await manager.query(
+      'SELECT "contentSha256" FROM connector.documents WHERE "dataSourceId" = $1 AND "externalId" = $2',
+      [doc.dataSourceId, doc.externalId],
+    );
     const [{ id }]: Array<{ id: string }> = await manager.query(
       `INSERT INTO connector.documents ("tenantId", "dataSourceId", "externalId", "folderId", name, path, "mimeType", size, version,
          "modifiedAt", "remoteSha256", "contentSha256", "extractionStatus", "extractionError", text, "lastSeenRunId", "ingestedAt", "updatedAt")
@@ -96,12 +103,14 @@ export class DocumentsRepository {
         [id, doc.dataSourceId, JSON.stringify(chunks)],
       );
     }
-    return id;
+    const replaced = previous && previous.contentSha256 !== doc.contentSha256 ? previous.contentSha256 : null;
+    return { id, replacedSha256: replaced };
   }
 
   /** Drops documents not seen by `runId` (deleted, or no longer selected); returns their content hashes. */
   async deleteUnseen(manager: EntityManager, dataSourceId: string, runId: string): Promise<string[]> {
-    const rows: Array<{ contentSha256: string }> = await manager.query(
+    // A DELETE … RETURNING answers [rows, count] through TypeORM.
+    const [rows]: [Array<{ contentSha256: string }>, number] = await manager.query(
       `DELETE FROM connector.documents WHERE "dataSourceId" = $1 AND "lastSeenRunId" <> $2 RETURNING "contentSha256"`,
       [dataSourceId, runId],
     );

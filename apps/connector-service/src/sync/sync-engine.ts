@@ -6,6 +6,7 @@ import { BlobStore } from '../blobs/blob-store';
 import { DataSourceEntity } from '../data-sources/data-source.entity';
 import { DataSourcesRepository } from '../data-sources/data-sources.repository';
 import { DocumentsRepository, KnownDocument } from '../documents/documents.repository';
+import { UnreferencedBlobs } from '../documents/unreferenced-blobs';
 import type { ChildEntry, DocumentSystemSession, FileEntry } from '../document-system/document-system.adapter';
 import { DocumentSystemErrorCode } from '../document-system/document-system.exception';
 import { chunkText } from '../extraction/chunker';
@@ -39,6 +40,7 @@ export class SyncEngine {
     private readonly extractor: TextExtractor,
     private readonly producer: SyncProducer,
     private readonly completion: SyncCompletion,
+    private readonly blobGarbage: UnreferencedBlobs,
   ) {}
 
   /** Queued → Running: the data source starts Syncing and one task per selection root is created. */
@@ -112,7 +114,7 @@ export class SyncEngine {
     const chunks = chunkText(extraction.text);
 
     const saved = await this.onceInTransaction(async (manager) => {
-      await this.documents.saveIngested(
+      const { replacedSha256 } = await this.documents.saveIngested(
         manager,
         {
           tenantId: source.tenantId,
@@ -136,9 +138,11 @@ export class SyncEngine {
       );
       await this.completeOrRollBack(manager, job.syncRunId, key);
       await this.runs.addCounts(manager, job.syncRunId, { [job.change]: 1, bytesDownloaded: blob.size });
-      return true;
+      return { replacedSha256 };
     });
-    if (saved !== null) await this.completion.finishIfDone(job.syncRunId);
+    if (saved === null) return;
+    if (saved.replacedSha256) await this.blobGarbage.collect([saved.replacedSha256]);
+    await this.completion.finishIfDone(job.syncRunId);
   }
 
   /** A step that failed for good: counted, and the run goes on without it. */

@@ -1,0 +1,14 @@
+import { Injectable } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+
+export const OAUTH_CALLBACK_PATH = '/v2/OAuth/callback';
+
+/** `{PUBLIC_BASE_URL}/v2/OAuth/callback`, exactly: the redirect URI admins register and every request sends. */
+@Injectable()
+export class OAuthCallbackUrl {
+  readonly value: string;
+
+  constructor(config: ConfigService) {
+    this.value = `${config.getOrThrow<string>('PUBLIC_BASE_URL').replace(/\/+$/, '')}${OAUTH_CALLBACK_PATH}`;
+  }
+}

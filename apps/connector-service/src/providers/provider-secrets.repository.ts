@@ -1,0 +1,38 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { SecretCipher } from '@app/crypto';
+import { ProviderSecretEntity } from './provider-secret.entity';
+
+/**
+ * The versioned client secrets of providers. The current version signs every new request; an older
+ * version is kept while a connection was issued under it (the refresh fallback on invalid_client).
+ */
+@Injectable()
+export class ProviderSecretsRepository {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly cipher: SecretCipher,
+  ) {}
+
+  async add(manager: EntityManager, providerId: string, version: number, secret: string): Promise<void> {
+    await manager.insert(ProviderSecretEntity, { providerId, version, secretEncrypted: this.cipher.encrypt(secret) });
+  }
+
+  /** The secret of one version in the clear, or null when that version is gone. */
+  async secret(providerId: string, version: number): Promise<string | null> {
+    const row = await this.db.getRepository(ProviderSecretEntity).findOneBy({ providerId, version });
+    return row ? this.cipher.decrypt(row.secretEncrypted) : null;
+  }
+
+  /** Drops the versions older than the current one that no connection was issued under. */
+  async prune(providerId: string, manager: EntityManager = this.db.manager): Promise<void> {
+    await manager.query(
+      `DELETE FROM connector.oauth_provider_secrets s
+       USING connector.oauth_providers p
+       WHERE s."providerId" = $1 AND p.id = s."providerId" AND s.version < p."secretVersion"
+         AND NOT EXISTS (SELECT 1 FROM connector.oauth_connections c WHERE c."providerId" = s."providerId" AND c."secretVersion" = s.version)`,
+      [providerId],
+    );
+  }
+}

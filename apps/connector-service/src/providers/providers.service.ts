@@ -1,0 +1,101 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { DataSource, Repository } from 'typeorm';
+import { Principal } from '@app/auth';
+import { ValidationFailedException } from '@app/errors';
+import { UrlPolicy } from '../common/url-policy';
+import { CreateProviderDto, UpdateProviderDto } from './dto/provider-input.dto';
+import { OAuthProviderEntity } from './oauth-provider.entity';
+import { ProviderException } from './provider.exception';
+import { ProviderSecretsRepository } from './provider-secrets.repository';
+import { ProviderUsage } from './provider-usage';
+
+@Injectable()
+export class ProvidersService {
+  constructor(
+    @InjectRepository(OAuthProviderEntity) private readonly providers: Repository<OAuthProviderEntity>,
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly secrets: ProviderSecretsRepository,
+    private readonly usage: ProviderUsage,
+    private readonly urlPolicy: UrlPolicy,
+  ) {}
+
+  async create(principal: Principal, input: CreateProviderDto): Promise<OAuthProviderEntity> {
+    this.assertEndpoints(input);
+    return this.db.transaction(async (manager) => {
+      const provider = await manager.save(
+        manager.create(OAuthProviderEntity, { ...fields(input), tenantId: principal.tenantId, secretVersion: 1, createdBy: principal.userId }),
+      );
+      await this.secrets.add(manager, provider.id, 1, input.clientSecret);
+      return provider;
+    });
+  }
+
+  list(principal: Principal): Promise<OAuthProviderEntity[]> {
+    return this.providers.find({ where: { tenantId: principal.tenantId }, order: { createdAt: 'ASC' } });
+  }
+
+  async get(principal: Principal, id: string): Promise<OAuthProviderEntity> {
+    return this.inTenant(principal.tenantId, id);
+  }
+
+  /** Loads a provider of the tenant (404 otherwise), for work done without a caller. */
+  async inTenant(tenantId: string, id: string): Promise<OAuthProviderEntity> {
+    const provider = await this.providers.findOneBy({ id, tenantId });
+    if (!provider) throw ProviderException.notFound();
+    return provider;
+  }
+
+  /** Full replacement; a `clientSecret` rotates the secret, keeping older versions that connections still need. */
+  async update(principal: Principal, id: string, input: UpdateProviderDto): Promise<OAuthProviderEntity> {
+    await this.get(principal, id);
+    this.assertEndpoints(input);
+    return this.db.transaction(async (manager) => {
+      const provider = await manager.findOne(OAuthProviderEntity, { where: { id, tenantId: principal.tenantId }, lock: { mode: 'pessimistic_write' } });
+      if (!provider) throw ProviderException.notFound();
+      Object.assign(provider, fields(input));
+      if (input.clientSecret !== undefined) {
+        provider.secretVersion += 1;
+        await this.secrets.add(manager, provider.id, provider.secretVersion, input.clientSecret);
+      }
+      const saved = await manager.save(provider);
+      await this.secrets.prune(provider.id, manager);
+      return saved;
+    });
+  }
+
+  async remove(principal: Principal, id: string): Promise<void> {
+    const provider = await this.get(principal, id);
+    const users = await this.usage.countDataSourcesUsing(provider.id);
+    if (users > 0) throw ProviderException.inUse(users);
+    // Its secrets, pending authorizations and connections go with it (ON DELETE CASCADE).
+    await this.providers.delete({ id: provider.id });
+  }
+
+  private assertEndpoints(input: CreateProviderDto): void {
+    const endpoints = { authorizationEndpoint: input.authorizationEndpoint, tokenEndpoint: input.tokenEndpoint, revokeEndpoint: input.revokeEndpoint };
+    this.urlPolicy.assertAllowed(endpoints);
+    // RFC 6749 §3.1: an endpoint URI must not include a fragment component.
+    const withFragment = Object.entries(endpoints).filter(([, url]) => url && new URL(url).hash);
+    if (withFragment.length) {
+      throw new ValidationFailedException(
+        withFragment.map(([field]) => `${field} must not contain a #fragment`).join('; '),
+        withFragment.map(([field]) => ({ field, problems: [`${field} must not contain a #fragment`] })),
+      );
+    }
+  }
+}
+
+function fields(input: CreateProviderDto) {
+  return {
+    name: input.name,
+    provider: input.provider,
+    authenticationType: input.authenticationType,
+    clientId: input.clientId,
+    authorizationEndpoint: input.authorizationEndpoint,
+    tokenEndpoint: input.tokenEndpoint,
+    revokeEndpoint: input.revokeEndpoint ?? '',
+    supportedScopes: [...new Set(input.supportedScopes)],
+    tokenEndpointAuthMethod: input.behaviour?.tokenEndpointAuthMethod ?? 'CLIENT_SECRET_POST',
+  };
+}

@@ -1,0 +1,25 @@
+import request from 'supertest';
+import type { INestApplication } from '@nestjs/common';
+import { eventually, TestCaller } from '@app/testing';
+
+export interface SyncRunView {
+  id: string;
+  mode: 'Full' | 'Incremental';
+  status: string;
+  counts: { discovered: number; added: number; updated: number; unchanged: number; deleted: number; failed: number };
+  bytesDownloaded: number;
+  error: string | null;
+}
+
+/** Starts a sync and waits until the run has ended. */
+export async function syncToEnd(app: INestApplication, caller: TestCaller, dataSourceId: string, timeoutMs = 60000): Promise<SyncRunView> {
+  const started = await request(app.getHttpServer()).post(`/v1/data-sources/${dataSourceId}/sync`).set(caller.auth).expect(202);
+  return waitForRun(app, caller, started.body.syncRunId, timeoutMs);
+}
+
+export async function waitForRun(app: INestApplication, caller: TestCaller, syncRunId: string, timeoutMs = 60000): Promise<SyncRunView> {
+  return eventually(async () => {
+    const run = (await request(app.getHttpServer()).get(`/v1/sync-runs/${syncRunId}`).set(caller.auth).expect(200)).body as SyncRunView;
+    return !['Queued', 'Running'].includes(run.status) && run;
+  }, timeoutMs, 100);
+}

@@ -1,0 +1,189 @@
+import Bull from 'bull';
+import { createHash, randomUUID } from 'node:crypto';
+import { readdir } from 'node:fs/promises';
+import request from 'supertest';
+import { SharedQueue, SyncCompletedEvent } from '@app/contracts';
+import { eventually, RunningSimulator, startSimulator, testCaller, TestCaller } from '@app/testing';
+import { ConnectionTokens } from '../src/document-system/connection-tokens.port';
+import { SEED_PHRASES, SEED_USERS } from '../../document-system-simulator/src/store/seed';
+import { ConnectorTestApp, startConnectorApp } from './support/connector-app';
+import { SimulatorConnections } from './support/simulator-connections';
+import { syncToEnd } from './support/sync-helpers';
+
+interface SimFile {
+  id: string;
+  name: string;
+  path: string;
+  size: number;
+  sha256: string | null;
+}
+
+describe('Sync, tree, search and retrieval', () => {
+  let sim: RunningSimulator;
+  let sut: ConnectorTestApp & { env: Record<string, unknown> };
+  let user: TestCaller;
+  let dataSourceId: string;
+  let credentialId: string;
+  let connections: SimulatorConnections;
+  let expected: SimFile[];
+  const projectId = randomUUID();
+  const http = () => request(sut.app.getHttpServer());
+  const simFiles = async (path: string): Promise<SimFile[]> => (await sim.admin.get('/files', { params: { under: await sim.folderId(path) } })).data;
+
+  beforeAll(async () => {
+    sim = await startSimulator();
+    connections = new SimulatorConnections(sim);
+    sut = await startConnectorApp({ overrides: [[ConnectionTokens, connections]] });
+    user = await testCaller({ roles: ['admin'] });
+    credentialId = (await http().post('/v1/credentials').set(user.auth).send({ name: 'Sim', type: 'DocumentSystem', instanceUrl: sim.url, ...SEED_USERS.alice, scope: 'Tenant' }).expect(201)).body.id;
+    const member = await testCaller({ tenantId: user.tenantId });
+    const ds = await http().post(`/v1/projects/${projectId}/data-sources`).set(member.auth).send({ name: 'Project docs', credentialId, connectionId: connections.connect(member) }).expect(201);
+    dataSourceId = ds.body.id;
+    await http().post(`/v1/data-sources/${dataSourceId}/members`).set(member.auth).send({ userId: user.userId }).expect(201);
+    const include = [await sim.folderId('/Architecture'), await sim.folderId('/Structural/Specifications')];
+    const exclude = [await sim.folderId('/Architecture/Drawings/Details')];
+    await http().put(`/v1/data-sources/${dataSourceId}/selection`).set(user.auth).send({ include, exclude }).expect(200);
+    const details = new Set((await simFiles('/Architecture/Drawings/Details')).map((f) => f.id));
+    expected = [...(await simFiles('/Architecture')).filter((f) => !details.has(f.id)), ...(await simFiles('/Structural/Specifications'))];
+  });
+  afterAll(async () => {
+    await sut.close();
+    await sim.close();
+  });
+
+  it('answers 409 NOTHING_SELECTED before anything is selected', async () => {
+    const other = await http().post(`/v1/projects/${projectId}/data-sources`).set(user.auth).send({ name: 'Empty', credentialId, connectionId: connections.connect(user) }).expect(201);
+    const res = await http().post(`/v1/data-sources/${other.body.id}/sync`).set(user.auth).expect(409);
+    expect(res.body.code).toBe('NOTHING_SELECTED');
+  });
+
+  it('first syncs everything selected: counts and bytes equal the simulator files under the selection', async () => {
+    const events = new Bull<SyncCompletedEvent>(SharedQueue.ConnectorEvents, String(sut.env.REDIS_URL), { prefix: String(sut.env.QUEUE_PREFIX) });
+    try {
+      const run = await syncToEnd(sut.app, user, dataSourceId);
+      expect(run).toMatchObject({ mode: 'Full', status: 'Succeeded', error: null });
+      expect(run.counts).toEqual({ discovered: expected.length, added: expected.length, updated: 0, unchanged: 0, deleted: 0, failed: 0 });
+      expect(run.bytesDownloaded).toBe(expected.reduce((sum, f) => sum + f.size, 0));
+      expect((await http().get(`/v1/data-sources/${dataSourceId}`).set(user.auth)).body.ingestionStatus).toBe('Synced');
+      const event = await eventually(async () => (await events.getJob(`sync-completed:${run.id}`))?.data);
+      expect(event).toEqual({ type: 'SyncCompleted', tenantId: user.tenantId, projectId, dataSourceId, syncRunId: run.id, status: 'Succeeded', counts: run.counts });
+    } finally {
+      await events.close();
+    }
+  });
+
+  it('keeps the hierarchy: the tree shows exactly the selected folders and files', async () => {
+    const roots = (await http().get(`/v1/data-sources/${dataSourceId}/tree`).set(user.auth).expect(200)).body;
+    expect(roots.folders.map((f: { name: string }) => f.name).sort()).toEqual(['Architecture', 'Structural']);
+    const arch = roots.folders.find((f: { name: string }) => f.name === 'Architecture');
+    const archView = (await http().get(`/v1/data-sources/${dataSourceId}/tree`).query({ folderId: arch.id }).set(user.auth).expect(200)).body;
+    expect(archView.folders.map((f: { name: string }) => f.name)).toEqual(['Drawings', 'RFIs', 'Specifications', 'Submittals']);
+    const drawings = archView.folders[0];
+    const drawingsView = (await http().get(`/v1/data-sources/${dataSourceId}/tree`).query({ folderId: drawings.id }).set(user.auth).expect(200)).body;
+    expect(drawingsView.folders.map((f: { name: string }) => f.name)).toEqual(['Level 1', 'Level 2', 'Sections']);
+    const level1 = (await http().get(`/v1/data-sources/${dataSourceId}/tree`).query({ folderId: drawingsView.folders[0].id }).set(user.auth)).body;
+    expect(level1.files.map((f: { path: string }) => f.path)).toEqual(['/Architecture/Drawings/Level 1/A-101 Floor Plan.pdf', '/Architecture/Drawings/Level 1/A-102 Reflected Ceiling Plan.pdf']);
+  });
+
+  it('stores every file byte for byte: content hashes match the document system', async () => {
+    const docs: Array<{ documentId: string; path: string }> = [];
+    for (const f of expected.filter((x) => x.path.includes('/Level 1/') || x.path.endsWith('.docx'))) {
+      const hits = (await http().get(`/v1/projects/${projectId}/search`).query({ q: f.name.replace(/\.\w+$/, '') }).set(user.auth)).body.hits;
+      docs.push(hits.find((h: { path: string }) => h.path === f.path));
+    }
+    for (const doc of docs) {
+      const file = expected.find((f) => f.path === doc.path)!;
+      const meta = (await http().get(`/v1/documents/${doc.documentId}`).set(user.auth).expect(200)).body;
+      expect(meta).toMatchObject({ dataSourceId, externalId: file.id, path: file.path, size: file.size, contentSha256: file.sha256, extraction: { status: 'Succeeded', error: null } });
+      const content = await http().get(`/v1/documents/${doc.documentId}/content`).set(user.auth).buffer(true).parse((res, done) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => done(null, Buffer.concat(chunks)));
+      });
+      expect(createHash('sha256').update(content.body as Buffer).digest('hex')).toBe(file.sha256);
+      expect(content.headers['content-type']).toBe(meta.mimeType);
+      expect(content.headers['content-disposition']).toContain(encodeURIComponent(file.name));
+    }
+  });
+
+  it('finds a unique phrase in a PDF and in a DOCX, with a highlighted snippet and the path to cite', async () => {
+    const pdf = (await http().get(`/v1/projects/${projectId}/search`).query({ q: SEED_PHRASES.pdf }).set(user.auth).expect(200)).body;
+    expect(pdf.hits[0]).toMatchObject({ dataSourceId, name: 'A-501 Wall Sections.pdf', path: '/Architecture/Drawings/Sections/A-501 Wall Sections.pdf', snippet: expect.stringContaining('<mark>') });
+    const docx = (await http().get(`/v1/projects/${projectId}/search`).query({ q: `"${SEED_PHRASES.docx}"` }).set(user.auth).expect(200)).body;
+    expect(docx.hits.map((h: { name: string }) => h.name)).toEqual(['Seismic Bracing.docx']);
+    const text = (await http().get(`/v1/documents/${docx.hits[0].documentId}/text`).set(user.auth).expect(200)).body;
+    expect(text.text).toContain(SEED_PHRASES.docx);
+  });
+
+  it('matches file names from partial words, and filters by path prefix', async () => {
+    const partial = (await http().get(`/v1/projects/${projectId}/search`).query({ q: 'Gypsum Boa' }).set(user.auth)).body;
+    expect(partial.hits.map((h: { name: string }) => h.name)).toContain('09 21 16 Gypsum Board Assemblies.docx');
+    const typo = (await http().get(`/v1/projects/${projectId}/search`).query({ q: 'Wall Sectons' }).set(user.auth)).body;
+    expect(typo.hits.map((h: { name: string }) => h.name)).toContain('A-501 Wall Sections.pdf');
+    const scoped = (await http().get(`/v1/projects/${projectId}/search`).query({ q: 'RFI', pathPrefix: '/Architecture/RFIs', limit: 100 }).set(user.auth)).body;
+    expect(scoped.hits.length).toBe(60);
+    expect(scoped.hits.every((h: { path: string }) => h.path.startsWith('/Architecture/RFIs/'))).toBe(true);
+    const page1 = (await http().get(`/v1/projects/${projectId}/search`).query({ q: 'RFI', pathPrefix: '/Architecture/RFIs', limit: 25 }).set(user.auth)).body;
+    const page2 = (await http().get(`/v1/projects/${projectId}/search`).query({ q: 'RFI', pathPrefix: '/Architecture/RFIs', limit: 25, cursor: page1.nextCursor }).set(user.auth)).body;
+    expect(new Set([...page1.hits, ...page2.hits].map((h: { documentId: string }) => h.documentId)).size).toBe(50);
+  });
+
+  it('then syncs only what changed: add 3, change 2, delete 1, rename 1', async () => {
+    const level2 = await sim.folderId('/Architecture/Drawings/Level 2');
+    const rfis = (await simFiles('/Architecture/RFIs')).slice(0, 4);
+    const added = [];
+    for (const name of ['A-202 Core Plan.txt', 'A-203 Roof Plan.txt', 'notes.md']) added.push((await sim.admin.post('/files', { parentId: level2, name, text: `${name}: added after the first sync` })).data);
+    const changed = [];
+    for (const rfi of rfis.slice(0, 2)) changed.push((await sim.admin.patch(`/files/${rfi.id}`, { text: `${rfi.name} answered: use detail 5/A-501`, mimeType: 'text/markdown' })).data);
+    await sim.admin.delete(`/nodes/${rfis[2].id}`);
+    await sim.admin.post(`/nodes/${rfis[3].id}/relocate`, { name: 'RFI-004 (closed).md' });
+
+    const run = await syncToEnd(sut.app, user, dataSourceId);
+    expect(run.mode).toBe('Incremental');
+    expect(run.counts).toEqual({ discovered: expected.length + 3 - 1, added: 3, updated: 3, unchanged: expected.length - 4, deleted: 1, failed: 0 });
+    expect(run.bytesDownloaded).toBe([...added, ...changed].reduce((sum, f) => sum + f.size, 0));
+    const renamed = (await http().get(`/v1/projects/${projectId}/search`).query({ q: 'RFI-004 (closed)' }).set(user.auth)).body.hits[0];
+    expect(renamed.path).toBe('/Architecture/RFIs/RFI-004 (closed).md');
+    const gone = (await http().get(`/v1/projects/${projectId}/search`).query({ q: rfis[2].name.replace('.md', ''), pathPrefix: '/Architecture/RFIs' }).set(user.auth)).body.hits;
+    expect(gone.map((h: { name: string }) => h.name)).not.toContain(rfis[2].name);
+    const again = await syncToEnd(sut.app, user, dataSourceId);
+    expect(again.counts).toMatchObject({ added: 0, updated: 0, deleted: 0, failed: 0 });
+    expect(again.bytesDownloaded).toBe(0);
+  });
+
+  it('answers 409 SYNC_IN_PROGRESS with the running run, and cancels it', async () => {
+    await sim.admin.put('/faults', { latencyMs: 150 });
+    try {
+      const first = await http().post(`/v1/data-sources/${dataSourceId}/sync`).set(user.auth).expect(202);
+      const second = await http().post(`/v1/data-sources/${dataSourceId}/sync`).set(user.auth).expect(409);
+      expect(second.body).toMatchObject({ code: 'SYNC_IN_PROGRESS', syncRunId: first.body.syncRunId });
+      const cancelled = await http().post(`/v1/sync-runs/${first.body.syncRunId}/cancel`).set(user.auth).expect(200);
+      expect(cancelled.body.status).toBe('Cancelled');
+      expect((await http().get(`/v1/data-sources/${dataSourceId}`).set(user.auth)).body.ingestionStatus).toBe('Synced');
+      const history = (await http().get(`/v1/data-sources/${dataSourceId}/sync-runs`).set(user.auth).expect(200)).body;
+      expect(history[0]).toMatchObject({ id: first.body.syncRunId, status: 'Cancelled' });
+    } finally {
+      await sim.admin.put('/faults', { latencyMs: 0 });
+    }
+  });
+
+  it('gives non-members no hits and 404 for documents', async () => {
+    const outsider = await testCaller({ tenantId: user.tenantId });
+    const hit = (await http().get(`/v1/projects/${projectId}/search`).query({ q: SEED_PHRASES.pdf }).set(user.auth)).body.hits[0];
+    expect((await http().get(`/v1/projects/${projectId}/search`).query({ q: SEED_PHRASES.pdf }).set(outsider.auth).expect(200)).body.hits).toEqual([]);
+    await http().get(`/v1/documents/${hit.documentId}`).set(outsider.auth).expect(404);
+    await http().get(`/v1/documents/${hit.documentId}/content`).set(outsider.auth).expect(404);
+    await http().get(`/v1/documents/${hit.documentId}/text`).set(outsider.auth).expect(404);
+    await http().get(`/v1/data-sources/${dataSourceId}/tree`).set(outsider.auth).expect(404);
+  });
+
+  it('deletes a data source with its documents, chunks and blobs', async () => {
+    const countRows = async () => (await sut.db.query(`SELECT (SELECT count(*) FROM connector.documents WHERE "dataSourceId" = $1)::int AS docs, (SELECT count(*) FROM connector.document_chunks WHERE "dataSourceId" = $1)::int AS chunks`, [dataSourceId]))[0];
+    expect((await countRows()).docs).toBeGreaterThan(0);
+    await http().delete(`/v1/data-sources/${dataSourceId}`).set(user.auth).expect(204);
+    expect(await countRows()).toEqual({ docs: 0, chunks: 0 });
+    const blobs = await readdir(String(sut.env.BLOB_DIR), { recursive: true }).catch(() => []);
+    expect(blobs.filter((f) => /[0-9a-f]{64}$/.test(String(f)))).toEqual([]);
+    await http().get(`/v1/data-sources/${dataSourceId}`).set(user.auth).expect(404);
+  });
+});
