@@ -55,10 +55,6 @@ export class BaseEnv {
 
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL = 'info';
-
-  @IsBoolean()
-  @booleanFromEnv()
-  LOG_PRETTY: boolean = false;
 }
 
 export const servesApi = (role: ProcessRole) => role !== 'worker';

@@ -1,4 +1,5 @@
-import { BaseEnv } from './base-env';
+import { IsBoolean } from 'class-validator';
+import { BaseEnv, booleanFromEnv } from './base-env';
 import { validateEnv } from './validate-env';
 
 describe(validateEnv.name, () => {
@@ -18,9 +19,14 @@ describe(validateEnv.name, () => {
   });
 
   it('reads "false" as false and "true" as true', () => {
-    expect(validateEnv(BaseEnv, { ...valid, LOG_PRETTY: 'false' }).LOG_PRETTY).toBe(false);
-    expect(validateEnv(BaseEnv, { ...valid, LOG_PRETTY: 'true' }).LOG_PRETTY).toBe(true);
-    expect(validateEnv(BaseEnv, valid).LOG_PRETTY).toBe(false);
+    class FlagEnv extends BaseEnv {
+      @IsBoolean()
+      @booleanFromEnv()
+      FLAG: boolean = false;
+    }
+    expect(validateEnv(FlagEnv, { ...valid, FLAG: 'false' }).FLAG).toBe(false);
+    expect(validateEnv(FlagEnv, { ...valid, FLAG: 'true' }).FLAG).toBe(true);
+    expect(validateEnv(FlagEnv, valid).FLAG).toBe(false);
   });
 
   it('names every missing or malformed variable', () => {

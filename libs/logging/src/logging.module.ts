@@ -24,7 +24,6 @@ export class LoggingModule {
               // The query string may carry OAuth codes and state: log the path only.
               serializers: { req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, path: req.url?.split('?')[0] }) },
               autoLogging: { ignore: (req: IncomingMessage) => req.url?.startsWith('/health') ?? false },
-              transport: config.get<boolean>('LOG_PRETTY') && !destination ? { target: 'pino-pretty' } : undefined,
             }, destination ?? process.stdout],
           }),
         }),

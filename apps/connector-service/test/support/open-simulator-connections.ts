@@ -1,0 +1,35 @@
+import { ConnectionSummary, ConnectionTokens } from '../../src/document-system/connection-tokens.port';
+
+/**
+ * For a worker in a child process: every connection id is an active connection whose access tokens
+ * come from the simulator's admin API at `simulatorUrl`.
+ */
+export class OpenSimulatorConnections extends ConnectionTokens {
+  private readonly tokens = new Map<string, string>();
+
+  constructor(private readonly simulatorUrl: string) {
+    super();
+  }
+
+  async ownConnection(): Promise<ConnectionSummary> {
+    throw new Error('not for API calls');
+  }
+
+  async tenantConnection(tenantId: string, connectionId: string): Promise<ConnectionSummary> {
+    return { id: connectionId, tenantId, userId: 'worker', providerId: 'simulator', subject: null, status: 'Active' };
+  }
+
+  tokenSource(connectionId: string) {
+    return {
+      current: async () => this.tokens.get(connectionId) ?? this.fresh(connectionId),
+      refreshed: () => this.fresh(connectionId),
+    };
+  }
+
+  private async fresh(connectionId: string): Promise<string> {
+    const res = await fetch(`${this.simulatorUrl}/admin/tokens`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ subject: 'worker', ttlSeconds: 3600 }) });
+    const { accessToken } = (await res.json()) as { accessToken: string };
+    this.tokens.set(connectionId, accessToken);
+    return accessToken;
+  }
+}

@@ -1,0 +1,98 @@
+import type { ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import request from 'supertest';
+import { eventually, killChild, RunningSimulator, startChildApp, startSimulator, testCaller, TestCaller } from '@app/testing';
+import { ConnectionTokens } from '../src/document-system/connection-tokens.port';
+import { SEED_USERS } from '../../document-system-simulator/src/store/seed';
+import { ConnectorTestApp, startConnectorApp } from './support/connector-app';
+import { SimulatorConnections } from './support/simulator-connections';
+import { SyncRunView, syncToEnd, waitForRun } from './support/sync-helpers';
+
+/** A data source over a folder of `count` generated files; returns its id and the folder's file ids. */
+async function bulkDataSource(sim: RunningSimulator, app: ConnectorTestApp, caller: TestCaller, connectionId: string, count: number) {
+  const http = () => request(app.app.getHttpServer());
+  const root = await sim.folderId('/Structural');
+  const folder = (await sim.admin.post('/folders', { parentId: root, name: `bulk-${randomUUID().slice(0, 8)}` })).data;
+  await sim.admin.post('/bulk-files', { parentId: folder.id, count, format: 'mixed', minSize: 2048, maxSize: 20 * 1024, perFolder: 100 });
+  const files: Array<{ id: string; size: number }> = (await sim.admin.get('/files', { params: { under: folder.id } })).data;
+  const credentialId = (await http().post('/v1/credentials').set(caller.auth).send({ name: 'Sim', type: 'DocumentSystem', instanceUrl: sim.url, ...SEED_USERS.alice, scope: 'Tenant' }).expect(201)).body.id;
+  const ds = (await http().post(`/v1/projects/${randomUUID()}/data-sources`).set(caller.auth).send({ name: 'Bulk', credentialId, connectionId }).expect(201)).body;
+  await http().put(`/v1/data-sources/${ds.id}/selection`).set(caller.auth).send({ include: [folder.id], exclude: [] }).expect(200);
+  return { dataSourceId: ds.id as string, files };
+}
+
+describe('Sync under faults', () => {
+  let sim: RunningSimulator;
+  let sut: ConnectorTestApp;
+
+  afterAll(async () => {
+    await sim.admin.put('/faults', { rate429: 0, rate5xx: 0 });
+    await sut.close();
+    await sim.close();
+  });
+
+  it('ends Succeeded with exact counts through 10% 429, 5% 5xx and expiring tokens and sessions', async () => {
+    sim = await startSimulator();
+    const connections = new SimulatorConnections(sim, 2);
+    sut = await startConnectorApp({ overrides: [[ConnectionTokens, connections]] });
+    const caller = await testCaller({ roles: ['admin'] });
+    const { dataSourceId, files } = await bulkDataSource(sim, sut, caller, connections.connect(caller), 300);
+    await sim.admin.put('/faults', { rate429: 0.1, rate5xx: 0.05, retryAfterSeconds: 0.05, seed: 3 });
+    await sim.admin.put('/settings', { sessionTtlSeconds: 1 });
+    const started = await request(sut.app.getHttpServer()).post(`/v1/data-sources/${dataSourceId}/sync`).set(caller.auth).expect(202);
+    const expiry = setInterval(() => void sim.admin.post('/expire', { accessTokens: true, sessions: true }).catch(() => undefined), 700);
+    let run: SyncRunView;
+    try {
+      run = await waitForRun(sut.app, caller, started.body.syncRunId, 120000);
+    } finally {
+      clearInterval(expiry);
+    }
+    expect(run).toMatchObject({ status: 'Succeeded', mode: 'Full' });
+    expect(run.counts).toEqual({ discovered: files.length, added: files.length, updated: 0, unchanged: 0, deleted: 0, failed: 0 });
+    expect(run.bytesDownloaded).toBe(files.reduce((n, f) => n + f.size, 0));
+    const stats = (await sim.admin.get('/stats')).data;
+    expect(stats.faults['429']).toBeGreaterThan(10);
+    expect(stats.faults['5xx']).toBeGreaterThan(5);
+    expect(connections.refreshes).toBeGreaterThan(0);
+  }, 150000);
+});
+
+describe('Sync when a worker is killed', () => {
+  let sim: RunningSimulator;
+  let api: ConnectorTestApp & { env: Record<string, unknown> };
+  let worker: ChildProcess | undefined;
+
+  afterAll(async () => {
+    if (worker) await killChild(worker);
+    await api?.close();
+    await sim?.close();
+  });
+
+  it('ends with the same documents as an uninterrupted run, none duplicated', async () => {
+    sim = await startSimulator();
+    const connections = new SimulatorConnections(sim);
+    api = await startConnectorApp({ role: 'api', env: { QUEUE_LOCK_DURATION_MS: 2000 }, overrides: [[ConnectionTokens, connections]] });
+    const caller = await testCaller({ roles: ['admin'] });
+    const { dataSourceId, files } = await bulkDataSource(sim, api, caller, connections.connect(caller), 400);
+    await sim.admin.put('/faults', { latencyMs: 15 });
+    const workerEnv = { TEST_SIMULATOR_URL: sim.url };
+    worker = await startChildApp('connector-service', api.env, 'worker', workerEnv);
+    const started = await request(api.app.getHttpServer()).post(`/v1/data-sources/${dataSourceId}/sync`).set(caller.auth).expect(202);
+    await eventually(async () => (await request(api.app.getHttpServer()).get(`/v1/sync-runs/${started.body.syncRunId}`).set(caller.auth)).body.counts.added >= 80, 60000);
+    await killChild(worker, 'SIGKILL');
+    const midway = (await request(api.app.getHttpServer()).get(`/v1/sync-runs/${started.body.syncRunId}`).set(caller.auth)).body;
+    expect(midway.status).toBe('Running');
+    expect(midway.counts.added).toBeLessThan(files.length);
+
+    worker = await startChildApp('connector-service', api.env, 'worker', workerEnv);
+    const run = await waitForRun(api.app, caller, started.body.syncRunId, 120000);
+    expect(run.status).toBe('Succeeded');
+    expect(run.counts).toMatchObject({ discovered: files.length, added: files.length, failed: 0 });
+    const docs: Array<{ externalId: string }> = await api.db.query('SELECT "externalId" FROM connector.documents WHERE "dataSourceId" = $1', [dataSourceId]);
+    expect(docs).toHaveLength(files.length);
+    expect(new Set(docs.map((d) => d.externalId))).toEqual(new Set(files.map((f) => f.id)));
+
+    const again = await syncToEnd(api.app, caller, dataSourceId, 120000);
+    expect(again.counts).toMatchObject({ unchanged: files.length, added: 0, updated: 0, deleted: 0 });
+  }, 240000);
+});
