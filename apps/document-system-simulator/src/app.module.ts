@@ -3,6 +3,7 @@ import { validatedConfig } from '@app/config';
 import { HealthModule } from '@app/health';
 import { LoggingModule } from '@app/logging';
 import { DocumentApiModule } from './document-api/document-api.module';
+import { OAuthModule } from './oauth/oauth.module';
 import { SimulatorEnv } from './simulator-env';
 
 export interface SimulatorOptions {
@@ -14,7 +15,7 @@ export class AppModule {
   static forRoot({ env }: SimulatorOptions = {}): DynamicModule {
     return {
       module: AppModule,
-      imports: [validatedConfig(SimulatorEnv, env), LoggingModule.forRoot('document-system-simulator'), HealthModule.standalone(), DocumentApiModule],
+      imports: [validatedConfig(SimulatorEnv, env), LoggingModule.forRoot('document-system-simulator'), HealthModule.standalone(), DocumentApiModule, OAuthModule],
     };
   }
 }

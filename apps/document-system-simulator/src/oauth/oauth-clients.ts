@@ -1,0 +1,91 @@
+import { Injectable } from '@nestjs/common';
+import { createHash, randomBytes } from 'node:crypto';
+
+export type ClientAuthMethod = 'client_secret_post' | 'client_secret_basic';
+
+export interface OAuthClient {
+  clientId: string;
+  /** Every secret listed is valid (rotation: old and new side by side). */
+  clientSecrets: string[];
+  redirectUris: string[];
+  scopes: string[];
+  tokenEndpointAuthMethods: ClientAuthMethod[];
+  accessTokenTtlSeconds: number;
+}
+
+interface AuthorizationCode {
+  clientId: string;
+  redirectUri: string;
+  scope: string[];
+  subject: string;
+  codeChallenge: string | null;
+  expiresAt: number;
+}
+
+interface RefreshGrant {
+  clientId: string;
+  scope: string[];
+  subject: string;
+}
+
+export const DEMO_CLIENT: OAuthClient = {
+  clientId: 'demo-client',
+  clientSecrets: ['demo-secret'],
+  redirectUris: ['http://localhost:3001/v2/OAuth/callback'],
+  scopes: ['openid', 'offline_access'],
+  tokenEndpointAuthMethods: ['client_secret_post', 'client_secret_basic'],
+  accessTokenTtlSeconds: 3600,
+};
+
+/** Registered clients, issued codes and refresh tokens of the simulated OAuth host. */
+@Injectable()
+export class OAuthState {
+  clients = new Map<string, OAuthClient>();
+  codes = new Map<string, AuthorizationCode>();
+  refreshTokens = new Map<string, RefreshGrant>();
+  /** Tests and demos: approve at once as this user, without the login page. */
+  autoApproveUser: string | null = null;
+  tokenCalls: Record<string, number> = {};
+
+  constructor() {
+    this.reset();
+  }
+
+  reset(): void {
+    this.clients = new Map([[DEMO_CLIENT.clientId, { ...DEMO_CLIENT }]]);
+    this.codes.clear();
+    this.refreshTokens.clear();
+    this.autoApproveUser = null;
+    this.tokenCalls = {};
+  }
+
+  issueCode(grant: Omit<AuthorizationCode, 'expiresAt'>): string {
+    const code = randomBytes(24).toString('base64url');
+    this.codes.set(code, { ...grant, expiresAt: Date.now() + 60_000 });
+    return code;
+  }
+
+  /** A code is good once. */
+  takeCode(code: string): AuthorizationCode | null {
+    const grant = this.codes.get(code);
+    this.codes.delete(code);
+    return grant && grant.expiresAt > Date.now() ? grant : null;
+  }
+
+  issueRefreshToken(grant: RefreshGrant): string {
+    const token = `sim_rt_${randomBytes(24).toString('base64url')}`;
+    this.refreshTokens.set(token, grant);
+    return token;
+  }
+
+  /** Refresh tokens rotate: using one retires it. */
+  takeRefreshToken(token: string): RefreshGrant | null {
+    const grant = this.refreshTokens.get(token) ?? null;
+    this.refreshTokens.delete(token);
+    return grant;
+  }
+}
+
+export function s256(verifier: string): string {
+  return createHash('sha256').update(verifier).digest('base64url');
+}
