@@ -8,6 +8,7 @@ import type { ProcessRole } from '@app/config';
 
 async function main(): Promise<void> {
   const env = JSON.parse(process.env.TEST_APP_ENV ?? '{}');
+  if (process.env.APP === 'document-system-simulator') return runSimulator(env);
   const role = (process.env.PROCESS_ROLE ?? 'worker') as ProcessRole;
   const { AppModule } = process.env.APP === 'connector-service' ? await import('../../apps/connector-service/src/app.module') : await import('../../apps/approval-service/src/app.module');
   let builder = Test.createTestingModule({ imports: [AppModule.forRoot({ role, env })] });
@@ -18,6 +19,17 @@ async function main(): Promise<void> {
   }
   const app = (await builder.compile()).createNestApplication({ logger: false });
   await app.init();
+  process.send?.('ready');
+}
+
+/** The simulator listening on PORT (benchmarks run it in a process of its own). */
+async function runSimulator(env: Record<string, unknown>): Promise<void> {
+  const { NestFactory } = await import('@nestjs/core');
+  const { configureHttpApp } = await import('@app/http');
+  const { AppModule } = await import('../../apps/document-system-simulator/src/app.module');
+  const app = await NestFactory.create(AppModule.forRoot({ env }), { bodyParser: false, logger: false });
+  configureHttpApp(app, { title: 'simulator', description: 'simulator' });
+  await app.listen(Number(env.PORT), '127.0.0.1');
   process.send?.('ready');
 }
 

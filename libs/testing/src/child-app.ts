@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 const ROOT = resolve(__dirname, '../../..');
 
 /** An app running in a child process (ts-node), so a test can SIGKILL it mid-work. */
-export async function startChildApp(app: 'approval-service' | 'connector-service', env: Record<string, unknown>, role = 'worker', extraEnv: Record<string, string> = {}): Promise<ChildProcess> {
+export async function startChildApp(app: 'approval-service' | 'connector-service' | 'document-system-simulator', env: Record<string, unknown>, role = 'worker', extraEnv: Record<string, string> = {}): Promise<ChildProcess> {
   const child = fork(resolve(ROOT, 'test/support/run-app.ts'), [], {
     cwd: ROOT,
     env: { ...process.env, ...extraEnv, APP: app, PROCESS_ROLE: role, TEST_APP_ENV: JSON.stringify(env), TS_NODE_TRANSPILE_ONLY: 'true', TS_NODE_PROJECT: resolve(ROOT, 'tsconfig.json') },

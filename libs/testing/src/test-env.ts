@@ -8,7 +8,7 @@ export const TEST_ENCRYPTION_KEY = 'test:' + Buffer.alloc(32, 7).toString('base6
  * prefix of its own so test files running in parallel never take each other's jobs.
  */
 export function testEnv(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  const databaseUrl = process.env.DATABASE_URL;
+  const databaseUrl = (overrides.DATABASE_URL as string | undefined) ?? process.env.DATABASE_URL;
   if (!databaseUrl) throw new Error('DATABASE_URL is not set: run the tests through jest (global setup)');
   return {
     DATABASE_URL: databaseUrl,

@@ -1,7 +1,7 @@
 import { ConnectionSummary, ConnectionTokens } from '../../src/document-system/connection-tokens.port';
 
 /**
- * For a worker in a child process: every connection id is an active connection whose access tokens
+ * For benchmarks and child-process workers: every connection id is an active connection whose access tokens
  * come from the simulator's admin API at `simulatorUrl`.
  */
 export class OpenSimulatorConnections extends ConnectionTokens {
@@ -11,12 +11,12 @@ export class OpenSimulatorConnections extends ConnectionTokens {
     super();
   }
 
-  async ownConnection(): Promise<ConnectionSummary> {
-    throw new Error('not for API calls');
+  async ownConnection(principal: { tenantId: string; userId: string }, connectionId: string): Promise<ConnectionSummary> {
+    return { id: connectionId, tenantId: principal.tenantId, userId: principal.userId, providerId: 'simulator', subject: null, status: 'Active' };
   }
 
   async tenantConnection(tenantId: string, connectionId: string): Promise<ConnectionSummary> {
-    return { id: connectionId, tenantId, userId: 'worker', providerId: 'simulator', subject: null, status: 'Active' };
+    return { id: connectionId, tenantId, userId: 'any', providerId: 'simulator', subject: null, status: 'Active' };
   }
 
   tokenSource(connectionId: string) {

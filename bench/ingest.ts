@@ -1,0 +1,187 @@
+/**
+ * `npm run bench:ingest`: a full sync of 5,000 files (2–200 KB, text and PDF) from the simulator, against
+ * a baseline measured in the same run (a bare script that lists and downloads the same files with the
+ * same concurrency and keeps nothing); then incremental syncs with no change and with 1% changed, the
+ * worker's peak RSS (also across one 500 MB file), and search latency over the ingested corpus.
+ */
+import axios from 'axios';
+import type { ChildProcess } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { Agent } from 'node:http';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import request from 'supertest';
+import { Test } from '@nestjs/testing';
+import { configureHttpApp } from '@app/http';
+import { killChild, startChildApp, testCaller, testEnv } from '@app/testing';
+import { AppModule } from '../apps/connector-service/src/app.module';
+import { ConnectionTokens } from '../apps/connector-service/src/document-system/connection-tokens.port';
+import { OpenSimulatorConnections } from '../apps/connector-service/test/support/open-simulator-connections';
+
+type Http = () => ReturnType<typeof request>;
+
+const FILES = Number(process.env.BENCH_FILES ?? 5000);
+const CONCURRENCY = 8;
+const BIG_FILE_BYTES = Number(process.env.BENCH_BIG_FILE_MB ?? 500) * 1024 * 1024;
+
+async function main(): Promise<void> {
+  const db = await database();
+  const simPort = await freePort();
+  const sim = await startChildApp('document-system-simulator', { PORT: simPort, PUBLIC_BASE_URL: `http://127.0.0.1:${simPort}`, LOG_LEVEL: 'silent' });
+  const simUrl = `http://127.0.0.1:${simPort}`;
+  const admin = axios.create({ baseURL: `${simUrl}/admin` });
+  const root = (await admin.get('/folders', { params: { path: '/Structural' } })).data.id;
+  const folder = (await admin.post('/folders', { parentId: root, name: 'bench' })).data.id;
+  await admin.post('/bulk-files', { parentId: folder, count: FILES, format: 'mixed', minSize: 2 * 1024, maxSize: 200 * 1024, perFolder: 250 });
+  const files: Array<{ id: string; size: number }> = (await admin.get('/files', { params: { under: folder } })).data;
+  const totalBytes = files.reduce((n, f) => n + f.size, 0);
+  console.log(`corpus: ${files.length} files, ${(totalBytes / 1e6).toFixed(1)} MB`);
+
+  const baselineMs = await baseline(simUrl, folder);
+  const env = testEnv({ DATABASE_URL: db.url, BLOB_DIR: join(tmpdir(), `bench-blobs-${randomBytes(4).toString('hex')}`), ALLOW_INSECURE_URLS: true, LOG_LEVEL: 'silent', SYNC_CONCURRENCY: CONCURRENCY });
+  const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRoot({ role: 'api', env })] }).overrideProvider(ConnectionTokens).useValue(new OpenSimulatorConnections(simUrl)).compile();
+  const api = moduleRef.createNestApplication({ bodyParser: false, logger: false });
+  configureHttpApp(api, { title: 'bench', description: 'bench' });
+  await api.init();
+  const worker = await startChildApp('connector-service', env, 'worker', { TEST_SIMULATOR_URL: simUrl });
+  const peak = watchPeakRss(worker);
+  const caller = await testCaller({ roles: ['admin'] });
+  const http = () => request(api.getHttpServer());
+  const projectId = randomUUID();
+  const credentialId = (await http().post('/v1/credentials').set(caller.auth).send({ name: 'Sim', type: 'DocumentSystem', instanceUrl: simUrl, username: 'alice', password: 'alice-password', scope: 'Tenant' })).body.id;
+  const ds = (await http().post(`/v1/projects/${projectId}/data-sources`).set(caller.auth).send({ name: 'Bench', credentialId, connectionId: randomUUID() })).body;
+  if (!ds.id) throw new Error(`data source not created: ${JSON.stringify(ds)}`);
+  await http().put(`/v1/data-sources/${ds.id}/selection`).set(caller.auth).send({ include: [folder], exclude: [] });
+
+  const full = await timedSync(http, caller, ds.id);
+  const rssAfterFull = peak.value();
+  const none = await timedSync(http, caller, ds.id);
+  for (const file of files.slice(0, Math.ceil(files.length / 100))) await admin.patch(`/files/${file.id}`, { text: `changed ${file.id} ${'x'.repeat(2048)}` });
+  const onePercent = await timedSync(http, caller, ds.id);
+  const search = await searchLatencies(http, caller, projectId);
+
+  const big = await admin.post('/files', { parentId: folder, name: 'huge-model-export.txt', generate: { format: 'text', size: BIG_FILE_BYTES, seed: 9 } });
+  const bigSync = await timedSync(http, caller, ds.id);
+  const rssAfterBig = peak.value();
+
+  const fullSeconds = full.ms / 1000;
+  console.log(`\nfull sync:        ${full.run.counts.added} files in ${fullSeconds.toFixed(1)} s: ${(files.length / fullSeconds).toFixed(0)} files/s, ${(totalBytes / 1e6 / fullSeconds).toFixed(1)} MB/s (status ${full.run.status})`);
+  console.log(`baseline:         ${(baselineMs / 1000).toFixed(1)} s: ${(files.length / (baselineMs / 1000)).toFixed(0)} files/s, ${(totalBytes / 1e6 / (baselineMs / 1000)).toFixed(1)} MB/s (list + download, ${CONCURRENCY} at a time, nothing kept)`);
+  console.log(`ratio full/baseline time: ${(full.ms / baselineMs).toFixed(2)} (target ≤ 1.5)`);
+  console.log(`incremental, no change: ${(none.ms / 1000).toFixed(2)} s = ${((none.ms / full.ms) * 100).toFixed(1)}% of full (target < 5%); counts ${JSON.stringify(none.run.counts)}`);
+  console.log(`incremental, 1% changed: ${(onePercent.ms / 1000).toFixed(2)} s = ${((onePercent.ms / full.ms) * 100).toFixed(1)}% of full (target < 10%); updated ${onePercent.run.counts.updated}`);
+  console.log(`worker peak RSS: ${(rssAfterFull / 1e6).toFixed(0)} MB after the full sync; ${(rssAfterBig / 1e6).toFixed(0)} MB after streaming a ${(big.data.size / 1e6).toFixed(0)} MB file in ${(bigSync.ms / 1000).toFixed(1)} s (target < 400 MB)`);
+  console.log(`search over ${files.length} documents: p50 ${search.p50.toFixed(1)} ms, p95 ${search.p95.toFixed(1)} ms (target p95 < 50 ms)`);
+
+  peak.stop();
+  await killChild(worker, 'SIGTERM');
+  await api.close();
+  await killChild(sim, 'SIGTERM');
+  await rm(String(env.BLOB_DIR), { recursive: true, force: true });
+  await db.stop();
+  process.exit(0);
+}
+
+async function timedSync(http: Http, caller: { auth: Record<string, string> }, dataSourceId: string) {
+  const started = Date.now();
+  const { syncRunId } = (await http().post(`/v1/data-sources/${dataSourceId}/sync`).set(caller.auth)).body;
+  for (;;) {
+    const run = (await http().get(`/v1/sync-runs/${syncRunId}`).set(caller.auth)).body;
+    if (!['Queued', 'Running'].includes(run.status)) return { run, ms: Date.now() - started };
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/** List every folder page and download every file, CONCURRENCY at a time, keeping nothing. */
+async function baseline(simUrl: string, folder: string): Promise<number> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+  const api = axios.create({ baseURL: `${simUrl}/api/v1`, httpAgent: agent });
+  const started = Date.now();
+  const token = (await axios.post(`${simUrl}/admin/tokens`, { subject: 'bench' })).data.accessToken;
+  const session = (await api.post('/session', { username: 'alice', password: 'alice-password' }, { headers: { Authorization: `Bearer ${token}` } })).data.sessionToken;
+  const headers = { Authorization: `Bearer ${token}`, 'X-Session-Token': session };
+  const queue: string[] = [];
+  const folders = [folder];
+  while (folders.length) {
+    const id = folders.shift()!;
+    let cursor: string | undefined;
+    do {
+      const page = (await api.get(`/folders/${id}/children`, { headers, params: { cursor } })).data;
+      for (const item of page.items) (item.kind === 'folder' ? folders : queue).push(item.id);
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+  }
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      for (let id = queue.shift(); id; id = queue.shift()) {
+        const res = await api.get(`/files/${id}/content`, { headers, responseType: 'stream' });
+        for await (const _chunk of res.data);
+      }
+    }),
+  );
+  agent.destroy();
+  return Date.now() - started;
+}
+
+async function searchLatencies(http: Http, caller: { auth: Record<string, string> }, projectId: string) {
+  const words = ['concrete beam', 'rebar', 'sprinkler valve', 'gen-00042', 'membrane insulation', 'parapet', 'duct damper', 'Generated sheet', 'curtainwall', 'footing slab'];
+  const times: number[] = [];
+  for (let i = 0; i < 200; i++) {
+    const started = performance.now();
+    await http().get(`/v1/projects/${projectId}/search`).query({ q: words[i % words.length], limit: 20 }).set(caller.auth);
+    times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  return { p50: times[99], p95: times[189] };
+}
+
+function watchPeakRss(child: ChildProcess) {
+  let peak = 0;
+  const read = () => {
+    try {
+      const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+      const hwm = Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
+      peak = Math.max(peak, hwm);
+    } catch {
+      /* exited */
+    }
+  };
+  const timer = setInterval(read, 200);
+  return { value: () => (read(), peak), stop: () => clearInterval(timer) };
+}
+
+async function database(): Promise<{ url: string; stop: () => Promise<void> }> {
+  const adminUrl = process.env.BENCH_ADMIN_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const name = `bench_${randomBytes(3).toString('hex')}`;
+  const admin = new Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  return {
+    url: adminUrl.replace(/\/[^/]*$/, `/${name}`),
+    stop: async () => {
+      const cleanup = new Client({ connectionString: adminUrl });
+      await cleanup.connect();
+      await cleanup.query(`DROP DATABASE ${name} WITH (FORCE)`);
+      await cleanup.end();
+    },
+  };
+}
+
+function freePort(): Promise<number> {
+  const probe = createServer();
+  return new Promise((resolve) => probe.listen(0, '127.0.0.1', () => {
+    const { port } = probe.address() as AddressInfo;
+    probe.close(() => resolve(port));
+  }));
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
