@@ -165,7 +165,7 @@ describe('Approval delivery', () => {
   });
 
   it('answers a test delivery with its outcome and stores nothing', async () => {
-    const before = await sut.db.query('SELECT count(*)::int AS n FROM approval.approvals');
+    const before = await sut.db.query('SELECT count(*)::int AS n FROM approval.approvals WHERE "tenantId" = $1', [runtime.tenantId]);
     const res = await http()
       .post('/v1/approvals/test-webhook')
       .set(runtime.auth)
@@ -176,7 +176,7 @@ describe('Approval delivery', () => {
     expect(JSON.parse(hook.body)).toMatchObject({ test: true, agentName: 'test', message: 'hello', callbackId: null, callbackToken: null });
     expect(hook.headers.authorization).toBe('Bearer tt');
     expect(hook.headers['webhook-signature']).toMatch(/^v1,/);
-    expect(await sut.db.query('SELECT count(*)::int AS n FROM approval.approvals')).toEqual(before);
+    expect(await sut.db.query('SELECT count(*)::int AS n FROM approval.approvals WHERE "tenantId" = $1', [runtime.tenantId])).toEqual(before);
     receiver.handler = (_req, r) => {
       r.writeHead(500).end();
     };

@@ -9,10 +9,11 @@ import { QueueModule } from '@app/queue';
 import { BlobsModule } from './blobs/blobs.module';
 import { CommonModule } from './common/common.module';
 import { ConnectorEnv } from './connector-env';
+import { ConnectionsModule } from './connections/connections.module';
 import { CredentialsModule } from './credentials/credentials.module';
-import { ConnectionTokensModule } from './document-system/connection-tokens.module';
 import { DataSourcesModule } from './data-sources/data-sources.module';
 import { DocumentsModule } from './documents/documents.module';
+import { ProvidersModule } from './providers/providers.module';
 import { SearchModule } from './search/search.module';
 import { SyncModule } from './sync/sync.module';
 import { connectorDatabase } from './database/connector-database';
@@ -38,7 +39,8 @@ export class AppModule {
         HealthModule.withStores(),
         CommonModule,
         BlobsModule,
-        ConnectionTokensModule,
+        ProvidersModule,
+        ConnectionsModule,
         CredentialsModule,
         DataSourcesModule,
         SyncModule.forRole(role),

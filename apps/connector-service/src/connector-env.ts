@@ -19,4 +19,19 @@ export class ConnectorEnv extends BaseEnv {
   @Min(1)
   @Max(64)
   SYNC_CONCURRENCY: number = 8;
+
+  /** Timeout of each call to a provider's token or revocation endpoint. */
+  @IsInt()
+  @Min(100)
+  OAUTH_HTTP_TIMEOUT_MS: number = 10_000;
+
+  /** Access tokens are refreshed this long before they expire. */
+  @IsInt()
+  @Min(0)
+  OAUTH_REFRESH_AHEAD_SECONDS: number = 60;
+
+  /** How long a started authorization (its state) may be completed. */
+  @IsInt()
+  @Min(1)
+  OAUTH_STATE_TTL_SECONDS: number = 600;
 }

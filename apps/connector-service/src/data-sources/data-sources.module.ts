@@ -9,7 +9,9 @@ import { FolderPickerService } from '../folders/folder-picker.service';
 import { FoldersController } from '../folders/folders.controller';
 import { PickerFolderEntity } from '../folders/picker-folder.entity';
 import { SelectionController } from '../selection/selection.controller';
+import { SelectionReset } from '../selection/selection-reset';
 import { SelectionService } from '../selection/selection.service';
+import { ConnectionChanges } from './connection-changes';
 import { DataSourceMemberEntity } from './data-source-member.entity';
 import { DataSourceAccess } from './data-source-access';
 import { DataSourceEntity } from './data-source.entity';
@@ -21,7 +23,7 @@ import { DataSourcesService } from './data-sources.service';
 @Module({
   imports: [TypeOrmModule.forFeature([DataSourceEntity, DataSourceMemberEntity, PickerFolderEntity]), CredentialsModule, DocumentSystemModule, DocumentStoreModule],
   controllers: [DataSourcesController, FoldersController, SelectionController],
-  providers: [DataSourcesRepository, DataSourceAccess, DataSourcesService, DocumentSystemSessions, FolderLocator, FolderPickerService, SelectionService],
-  exports: [DataSourcesRepository, DataSourceAccess, DocumentSystemSessions, FolderLocator],
+  providers: [ConnectionChanges, DataSourcesRepository, DataSourceAccess, DataSourcesService, DocumentSystemSessions, FolderLocator, FolderPickerService, SelectionReset, SelectionService],
+  exports: [ConnectionChanges, DataSourcesRepository, DataSourceAccess, DocumentSystemSessions, FolderLocator],
 })
 export class DataSourcesModule {}

@@ -4,6 +4,7 @@ import { CredentialsService } from '../credentials/credentials.service';
 import { DocumentsRepository } from '../documents/documents.repository';
 import { UnreferencedBlobs } from '../documents/unreferenced-blobs';
 import { ConnectionSummary, ConnectionTokens } from '../document-system/connection-tokens.port';
+import { SelectionReset } from '../selection/selection-reset';
 import { SelectionService } from '../selection/selection.service';
 import { DataSourceMemberEntity } from './data-source-member.entity';
 import { DataSourceAccess } from './data-source-access';
@@ -20,6 +21,7 @@ export class DataSourcesService {
     private readonly credentials: CredentialsService,
     private readonly connections: ConnectionTokens,
     private readonly selection: SelectionService,
+    private readonly selectionReset: SelectionReset,
     private readonly documents: DocumentsRepository,
     private readonly blobGarbage: UnreferencedBlobs,
   ) {}
@@ -78,7 +80,7 @@ export class DataSourcesService {
       if (connection) changes.connectionId = connection.id;
       if (input.schedule !== undefined) Object.assign(changes, schedule(input.schedule));
       if (Object.keys(changes).length) await manager.update(DataSourceEntity, { id }, changes);
-      if (discard) await this.selection.discard(source, manager);
+      if (discard) await this.selectionReset.discard(source, manager);
     });
     const updated = await this.access.readable(principal, id);
     if (input.selection) return this.selection.replace(updated, input.selection, (connection ?? previous)?.subject ?? updated.selectionSubject);

@@ -1,19 +1,24 @@
 import { ServiceDatabaseOptions } from '@app/database';
+import { OAuthConnectionEntity } from '../connections/oauth-connection.entity';
 import { CredentialEntity } from '../credentials/credential.entity';
 import { DataSourceMemberEntity } from '../data-sources/data-source-member.entity';
 import { DataSourceEntity } from '../data-sources/data-source.entity';
 import { DocumentEntity } from '../documents/document.entity';
+import { OAuthProviderEntity } from '../providers/oauth-provider.entity';
+import { ProviderSecretEntity } from '../providers/provider-secret.entity';
 import { PickerFolderEntity } from '../folders/picker-folder.entity';
 import { SyncRunEntity } from '../sync/sync-run.entity';
 import { Credentials1795300000000 } from './migrations/1795300000000-credentials';
 import { DataSources1795300001000 } from './migrations/1795300001000-data-sources';
 import { Ingestion1795300002000 } from './migrations/1795300002000-ingestion';
+import { OAuth1795300010000 } from './migrations/1795300010000-oauth';
+import { OneConnectionPerProvider1795300011000 } from './migrations/1795300011000-one-connection-per-provider';
 
 /** The connector-service owns the `connector` schema. Features add their entities and migrations here. */
 export const CONNECTOR_SCHEMA = 'connector';
 
 export const connectorDatabase: ServiceDatabaseOptions = {
   schema: CONNECTOR_SCHEMA,
-  entities: [CredentialEntity, DataSourceEntity, DataSourceMemberEntity, PickerFolderEntity, SyncRunEntity, DocumentEntity],
-  migrations: [Credentials1795300000000, DataSources1795300001000, Ingestion1795300002000],
+  entities: [CredentialEntity, DataSourceEntity, DataSourceMemberEntity, PickerFolderEntity, SyncRunEntity, DocumentEntity, OAuthProviderEntity, ProviderSecretEntity, OAuthConnectionEntity],
+  migrations: [Credentials1795300000000, DataSources1795300001000, Ingestion1795300002000, OAuth1795300010000, OneConnectionPerProvider1795300011000],
 };

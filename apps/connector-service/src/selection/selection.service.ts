@@ -26,13 +26,6 @@ export class SelectionService {
     });
   }
 
-  /** Drops the selection (credential changed, or another document-system identity authorized). */
-  async discard(source: DataSourceEntity, manager: EntityManager): Promise<void> {
-    await manager.update(DataSourceEntity, { id: source.id }, { selection: [], selectionSubject: null });
-    await this.repository.moveStatus(source.id, 'NotConfigured', manager);
-    await this.locator.forget(source.id);
-  }
-
   private async resolve(source: DataSourceEntity, input: SelectionDto): Promise<SelectionMark[]> {
     const include = [...new Set(input.include)];
     const exclude = [...new Set(input.exclude)];

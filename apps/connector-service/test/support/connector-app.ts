@@ -14,6 +14,8 @@ export interface ConnectorTestApp {
   /** http://127.0.0.1:<port> of the listening app. */
   url: string;
   db: DataSource;
+  /** The environment the app was started with (its database, Redis prefix, blob directory). */
+  env: Record<string, unknown>;
   close(): Promise<void>;
 }
 
@@ -25,7 +27,7 @@ export interface ConnectorAppOptions {
 }
 
 /** The connector-service on a real port, with its own Redis prefix and blob directory, plain-http URLs allowed. */
-export async function startConnectorApp(envOrOptions: Record<string, unknown> | ConnectorAppOptions = {}, role: ProcessRole = 'all'): Promise<ConnectorTestApp & { env: Record<string, unknown> }> {
+export async function startConnectorApp(envOrOptions: Record<string, unknown> | ConnectorAppOptions = {}, role: ProcessRole = 'all'): Promise<ConnectorTestApp> {
   const options: ConnectorAppOptions = 'env' in envOrOptions || 'overrides' in envOrOptions || 'role' in envOrOptions ? (envOrOptions as ConnectorAppOptions) : { env: envOrOptions as Record<string, unknown>, role };
   const env = testEnv({ ALLOW_INSECURE_URLS: true, BLOB_DIR: join(tmpdir(), `blobs-${randomBytes(6).toString('hex')}`), ...options.env });
   let builder = Test.createTestingModule({ imports: [AppModule.forRoot({ role: options.role ?? role, env })] });

@@ -18,6 +18,7 @@ export class OAuthAdminController {
       scopes: body.scopes ?? ['openid', 'offline_access'],
       tokenEndpointAuthMethods: body.tokenEndpointAuthMethods ?? ['client_secret_post', 'client_secret_basic'],
       accessTokenTtlSeconds: body.accessTokenTtlSeconds ?? 3600,
+      refreshTokensBoundToSecret: body.refreshTokensBoundToSecret ?? false,
     };
     this.state.clients.set(client.clientId, client);
     return client;
@@ -34,6 +35,13 @@ export class OAuthAdminController {
   @Get('stats')
   stats() {
     return { tokenCalls: this.state.tokenCalls };
+  }
+
+  /** Every refresh token stops working (the user revoked the app): the next refresh gets invalid_grant. */
+  @Post('revoke-refresh-tokens')
+  @HttpCode(200)
+  revokeRefreshTokens() {
+    return { revoked: this.state.revokeRefreshTokens() };
   }
 
   @Post('reset')

@@ -11,6 +11,8 @@ export interface OAuthClient {
   scopes: string[];
   tokenEndpointAuthMethods: ClientAuthMethod[];
   accessTokenTtlSeconds: number;
+  /** Like providers that bind a refresh token to the client secret it was issued with (secret rotation). */
+  refreshTokensBoundToSecret?: boolean;
 }
 
 interface AuthorizationCode {
@@ -19,6 +21,8 @@ interface AuthorizationCode {
   scope: string[];
   subject: string;
   codeChallenge: string | null;
+  /** OpenID Connect: echoed in the id_token of the code exchange. */
+  nonce: string | null;
   expiresAt: number;
 }
 
@@ -26,6 +30,8 @@ interface RefreshGrant {
   clientId: string;
   scope: string[];
   subject: string;
+  /** The client secret the grant was issued with. */
+  secret: string;
 }
 
 export const DEMO_CLIENT: OAuthClient = {
@@ -76,6 +82,13 @@ export class OAuthState {
     const token = `sim_rt_${randomBytes(24).toString('base64url')}`;
     this.refreshTokens.set(token, grant);
     return token;
+  }
+
+  /** Tests: every refresh token stops working (as when the user revokes the app at the provider). */
+  revokeRefreshTokens(): number {
+    const count = this.refreshTokens.size;
+    this.refreshTokens.clear();
+    return count;
   }
 
   /** Refresh tokens rotate: using one retires it. */

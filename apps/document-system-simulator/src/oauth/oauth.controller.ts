@@ -72,9 +72,13 @@ export class OAuthController {
       if (grant.codeChallenge && (!body.code_verifier || s256(body.code_verifier) !== grant.codeChallenge)) {
         return res.status(400).json({ error: 'invalid_grant', error_description: 'PKCE verification failed' });
       }
-      return res.json(await this.tokens(req, client, grant.subject, grant.scope, body.client_secret ?? basicSecret(authorization)));
+      return res.json(await this.tokens(req, client, grant.subject, grant.scope, body.client_secret ?? basicSecret(authorization), grant.nonce));
     }
     if (body.grant_type === 'refresh_token') {
+      const bound = body.refresh_token ? this.state.refreshTokens.get(body.refresh_token) : undefined;
+      if (bound && client.refreshTokensBoundToSecret && bound.secret !== (body.client_secret ?? basicSecret(authorization))) {
+        return res.status(401).json({ error: 'invalid_client', error_description: 'The refresh token was issued to another client secret' });
+      }
       const grant = body.refresh_token ? this.state.takeRefreshToken(body.refresh_token) : null;
       if (!grant || grant.clientId !== client.clientId) return res.status(400).json({ error: 'invalid_grant', error_description: 'Unknown or already used refresh token' });
       return res.json(await this.tokens(req, client, grant.subject, grant.scope, body.client_secret ?? basicSecret(authorization)));
@@ -110,7 +114,7 @@ export class OAuthController {
   }
 
   private approve(res: Response, params: Params, scope: string[], subject: string): void {
-    const code = this.state.issueCode({ clientId: params.client_id!, redirectUri: params.redirect_uri!, scope, subject, codeChallenge: params.code_challenge ?? null });
+    const code = this.state.issueCode({ clientId: params.client_id!, redirectUri: params.redirect_uri!, scope, subject, codeChallenge: params.code_challenge ?? null, nonce: params.nonce ?? null });
     redirect(res, params.redirect_uri!, { code, state: params.state, iss: this.config.get<string>('PUBLIC_BASE_URL') });
   }
 
@@ -130,12 +134,12 @@ export class OAuthController {
     return client;
   }
 
-  private async tokens(req: Request, client: OAuthClient, subject: string, scope: string[], secret: string) {
+  private async tokens(req: Request, client: OAuthClient, subject: string, scope: string[], secret: string, nonce: string | null = null) {
     const accessToken = this.store.issueAccessToken(subject, client.accessTokenTtlSeconds);
     const response: Record<string, unknown> = { access_token: accessToken, token_type: 'Bearer', expires_in: client.accessTokenTtlSeconds, scope: scope.join(' ') };
-    if (scope.includes('offline_access')) response.refresh_token = this.state.issueRefreshToken({ clientId: client.clientId, scope, subject });
+    if (scope.includes('offline_access')) response.refresh_token = this.state.issueRefreshToken({ clientId: client.clientId, scope, subject, secret });
     if (scope.includes('openid')) {
-      response.id_token = await new SignJWT({})
+      response.id_token = await new SignJWT(nonce ? { nonce } : {})
         .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
         .setIssuer(this.issuer(req))
         .setSubject(subject)

@@ -1,0 +1,49 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+
+/** A started authorization: what the callback needs to finish it, bound to its state (stored hashed). */
+export interface AuthorizationRequest {
+  id: string;
+  tenantId: string;
+  userId: string;
+  providerId: string;
+  codeVerifierEncrypted: string;
+  nonceHash: string;
+  redirectUri: string;
+  scopes: string[];
+  expiresAt: Date;
+  consumedAt: Date | null;
+}
+
+export type ConsumeOutcome = { request: AuthorizationRequest } | { problem: 'unknown' | 'expired' | 'used' };
+
+@Injectable()
+export class AuthorizationRequestsRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  async create(stateHash: string, request: Omit<AuthorizationRequest, 'id' | 'consumedAt'>): Promise<void> {
+    await this.db.query(
+      `INSERT INTO connector.oauth_authorization_requests
+         ("stateHash", "tenantId", "userId", "providerId", "codeVerifierEncrypted", "nonceHash", "redirectUri", scopes, "expiresAt")
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+      [stateHash, request.tenantId, request.userId, request.providerId, request.codeVerifierEncrypted, request.nonceHash, request.redirectUri, request.scopes, request.expiresAt],
+    );
+    // Old requests are kept a day so a late callback is told "expired", not "unknown".
+    await this.db.query(`DELETE FROM connector.oauth_authorization_requests WHERE "expiresAt" < now() - interval '1 day'`);
+  }
+
+  /** Single use: the one conditional update that marks it consumed wins; everyone else learns why not. */
+  async consume(stateHash: string): Promise<ConsumeOutcome> {
+    const [rows] = await this.db.query(
+      `UPDATE connector.oauth_authorization_requests SET "consumedAt" = now()
+       WHERE "stateHash" = $1 AND "consumedAt" IS NULL AND "expiresAt" > now()
+       RETURNING *`,
+      [stateHash],
+    );
+    if (rows.length) return { request: rows[0] as AuthorizationRequest };
+    const [seen] = await this.db.query(`SELECT "consumedAt" FROM connector.oauth_authorization_requests WHERE "stateHash" = $1`, [stateHash]);
+    if (!seen) return { problem: 'unknown' };
+    return { problem: seen.consumedAt ? 'used' : 'expired' };
+  }
+}

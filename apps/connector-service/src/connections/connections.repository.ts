@@ -1,0 +1,51 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { DataSource, EntityManager, Repository } from 'typeorm';
+import { OAuthConnectionEntity } from './oauth-connection.entity';
+
+export type AuthorizedConnection = Pick<
+  OAuthConnectionEntity,
+  'tenantId' | 'userId' | 'providerId' | 'subject' | 'scopes' | 'accessTokenEncrypted' | 'refreshTokenEncrypted' | 'expiresAt' | 'secretVersion'
+>;
+
+@Injectable()
+export class ConnectionsRepository {
+  constructor(
+    @InjectRepository(OAuthConnectionEntity) readonly connections: Repository<OAuthConnectionEntity>,
+    @InjectDataSource() private readonly db: DataSource,
+  ) {}
+
+  transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.db.transaction(work);
+  }
+
+  /** One connection per user and provider: authorizing again renews it in place, Active again. */
+  async saveAuthorized(c: AuthorizedConnection): Promise<OAuthConnectionEntity> {
+    const [row] = await this.db.query(
+      `INSERT INTO connector.oauth_connections
+         ("tenantId", "userId", "providerId", status, subject, scopes, "accessTokenEncrypted", "refreshTokenEncrypted", "expiresAt", "tokensIssuedAt", "secretVersion")
+       VALUES ($1, $2, $3, 'Active', $4, $5, $6, $7, $8, clock_timestamp(), $9)
+       ON CONFLICT ("tenantId", "userId", "providerId") DO UPDATE SET
+         status = 'Active', subject = EXCLUDED.subject, scopes = EXCLUDED.scopes,
+         "accessTokenEncrypted" = EXCLUDED."accessTokenEncrypted", "refreshTokenEncrypted" = EXCLUDED."refreshTokenEncrypted",
+         "expiresAt" = EXCLUDED."expiresAt", "tokensIssuedAt" = EXCLUDED."tokensIssuedAt", "secretVersion" = EXCLUDED."secretVersion",
+         "lastRefreshError" = NULL, "updatedAt" = now()
+       RETURNING id`,
+      [c.tenantId, c.userId, c.providerId, c.subject, c.scopes, c.accessTokenEncrypted, c.refreshTokenEncrypted, c.expiresAt, c.secretVersion],
+    );
+    return this.connections.findOneByOrFail({ id: row.id });
+  }
+
+  byId(id: string): Promise<OAuthConnectionEntity | null> {
+    return this.connections.findOneBy({ id });
+  }
+
+  listOwn(tenantId: string, userId: string): Promise<OAuthConnectionEntity[]> {
+    return this.connections.find({ where: { tenantId, userId }, order: { createdAt: 'ASC' } });
+  }
+
+  /** The row, locked until the transaction ends: concurrent refreshers of one connection queue here. */
+  lockForRefresh(manager: EntityManager, id: string): Promise<OAuthConnectionEntity | null> {
+    return manager.findOne(OAuthConnectionEntity, { where: { id }, lock: { mode: 'pessimistic_write' } });
+  }
+}

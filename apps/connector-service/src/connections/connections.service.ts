@@ -1,0 +1,46 @@
+import { Injectable } from '@nestjs/common';
+import { Principal } from '@app/auth';
+import { SecretCipher } from '@app/crypto';
+import { DataSourcesRepository } from '../data-sources/data-sources.repository';
+import { ProviderSecretsRepository } from '../providers/provider-secrets.repository';
+import { ProvidersService } from '../providers/providers.service';
+import { ConnectionException } from './connection.exception';
+import { ConnectionsRepository } from './connections.repository';
+import { OAuthConnectionEntity } from './oauth-connection.entity';
+import { OAuthTokenClient } from './oauth-token-client';
+
+@Injectable()
+export class ConnectionsService {
+  constructor(
+    private readonly repository: ConnectionsRepository,
+    private readonly dataSources: DataSourcesRepository,
+    private readonly providers: ProvidersService,
+    private readonly secrets: ProviderSecretsRepository,
+    private readonly client: OAuthTokenClient,
+    private readonly cipher: SecretCipher,
+  ) {}
+
+  listOwn(principal: Principal): Promise<OAuthConnectionEntity[]> {
+    return this.repository.listOwn(principal.tenantId, principal.userId);
+  }
+
+  /** Forgets the tokens (revoking them at the provider when it has a revocation endpoint). */
+  async remove(principal: Principal, id: string): Promise<void> {
+    const c = await this.repository.byId(id);
+    if (!c || c.tenantId !== principal.tenantId || c.userId !== principal.userId) throw ConnectionException.notFound();
+    const users = await this.dataSources.sources.countBy({ connectionId: id });
+    if (users > 0) throw ConnectionException.inUse(users);
+    await this.repository.connections.delete({ id });
+    await this.revoke(c);
+    await this.secrets.prune(c.providerId);
+  }
+
+  private async revoke(c: OAuthConnectionEntity): Promise<void> {
+    const provider = await this.providers.inTenant(c.tenantId, c.providerId).catch(() => null);
+    if (!provider?.revokeEndpoint) return;
+    const clientSecret = (await this.secrets.secret(provider.id, c.secretVersion)) ?? (await this.secrets.secret(provider.id, provider.secretVersion)) ?? '';
+    const client = { tokenEndpoint: provider.tokenEndpoint, revokeEndpoint: provider.revokeEndpoint, clientId: provider.clientId, clientSecret, method: provider.tokenEndpointAuthMethod };
+    const [token, hint] = c.refreshTokenEncrypted ? [c.refreshTokenEncrypted, 'refresh_token' as const] : [c.accessTokenEncrypted, 'access_token' as const];
+    await this.client.revoke(client, this.cipher.decrypt(token), hint);
+  }
+}

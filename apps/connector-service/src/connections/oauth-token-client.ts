@@ -1,0 +1,112 @@
+import { Injectable } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import axios, { AxiosInstance, isAxiosError } from 'axios';
+import { Agent as HttpAgent } from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
+import type { TokenEndpointAuthMethod } from '../providers/oauth-provider.entity';
+
+/** How we authenticate to one provider's token endpoint. */
+export interface OAuthClientAuth {
+  tokenEndpoint: string;
+  clientId: string;
+  clientSecret: string;
+  method: TokenEndpointAuthMethod;
+}
+
+/** A successful token response (RFC 6749 §5.1). */
+export interface TokenSet {
+  accessToken: string;
+  refreshToken: string | null;
+  expiresAt: Date | null;
+  scopes: string[] | null;
+  idToken: string | null;
+}
+
+/** The provider answered with an OAuth error (RFC 6749 §5.2). */
+export class OAuthErrorResponse extends Error {
+  constructor(
+    readonly error: string,
+    readonly description: string | undefined,
+    readonly status: number,
+  ) {
+    super(description ? `${error}: ${description}` : error);
+  }
+}
+
+/** The provider could not be reached, timed out, or answered something that is not OAuth. */
+export class OAuthUnavailable extends Error {}
+
+/** Calls of a provider's token and revocation endpoints, with the provider's client authentication. */
+@Injectable()
+export class OAuthTokenClient {
+  private readonly http: AxiosInstance;
+
+  constructor(config: ConfigService) {
+    this.http = axios.create({
+      timeout: config.get<number>('OAUTH_HTTP_TIMEOUT_MS') ?? 10_000,
+      maxRedirects: 0,
+      validateStatus: () => true,
+      httpAgent: new HttpAgent({ keepAlive: true }),
+      httpsAgent: new HttpsAgent({ keepAlive: true }),
+    });
+  }
+
+  exchangeCode(client: OAuthClientAuth, code: string, redirectUri: string, codeVerifier: string): Promise<TokenSet> {
+    return this.token(client, { grant_type: 'authorization_code', code, redirect_uri: redirectUri, code_verifier: codeVerifier });
+  }
+
+  refresh(client: OAuthClientAuth, refreshToken: string): Promise<TokenSet> {
+    return this.token(client, { grant_type: 'refresh_token', refresh_token: refreshToken });
+  }
+
+  /** RFC 7009, best effort: a failure is not the user's problem (the tokens are forgotten either way). */
+  async revoke(client: OAuthClientAuth & { revokeEndpoint: string }, token: string, hint: 'refresh_token' | 'access_token'): Promise<void> {
+    const { body, headers } = authenticated(client, { token, token_type_hint: hint });
+    await this.http.post(client.revokeEndpoint, body, { headers }).catch(() => undefined);
+  }
+
+  private async token(client: OAuthClientAuth, params: Record<string, string>): Promise<TokenSet> {
+    const { body, headers } = authenticated(client, params);
+    let res;
+    try {
+      res = await this.http.post(client.tokenEndpoint, body, { headers });
+    } catch (error) {
+      throw new OAuthUnavailable(`token endpoint unreachable: ${isAxiosError(error) ? (error.code ?? error.message) : String(error)}`);
+    }
+    const data = typeof res.data === 'object' && res.data !== null ? (res.data as Record<string, unknown>) : {};
+    if (res.status >= 200 && res.status < 300 && typeof data.access_token === 'string') return tokenSet(data);
+    if (typeof data.error === 'string') throw new OAuthErrorResponse(data.error, stringOr(data.error_description), res.status);
+    // A 401 without an OAuth body is still the client failing to authenticate (RFC 6749 §5.2).
+    if (res.status === 401) throw new OAuthErrorResponse('invalid_client', undefined, 401);
+    throw new OAuthUnavailable(`token endpoint answered HTTP ${res.status} without a token`);
+  }
+}
+
+/** CLIENT_SECRET_BASIC: form-urlencoded id and secret in Basic auth (RFC 6749 §2.3.1); POST: in the body. */
+function authenticated(client: OAuthClientAuth, params: Record<string, string>) {
+  const headers: Record<string, string> = { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' };
+  const form = new URLSearchParams(params);
+  if (client.method === 'CLIENT_SECRET_BASIC') {
+    const encode = (value: string) => new URLSearchParams({ v: value }).toString().slice(2);
+    headers.Authorization = `Basic ${Buffer.from(`${encode(client.clientId)}:${encode(client.clientSecret)}`).toString('base64')}`;
+  } else {
+    form.set('client_id', client.clientId);
+    form.set('client_secret', client.clientSecret);
+  }
+  return { body: form.toString(), headers };
+}
+
+function tokenSet(data: Record<string, unknown>): TokenSet {
+  const expiresIn = Number(data.expires_in);
+  return {
+    accessToken: data.access_token as string,
+    refreshToken: stringOr(data.refresh_token) ?? null,
+    expiresAt: Number.isFinite(expiresIn) && expiresIn > 0 ? new Date(Date.now() + expiresIn * 1000) : null,
+    scopes: typeof data.scope === 'string' ? data.scope.split(' ').filter(Boolean) : null,
+    idToken: stringOr(data.id_token) ?? null,
+  };
+}
+
+function stringOr(value: unknown): string | undefined {
+  return typeof value === 'string' && value.length > 0 ? value : undefined;
+}

@@ -1,0 +1,116 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { EntityManager } from 'typeorm';
+import { SecretCipher } from '@app/crypto';
+import { ConnectionChanges } from '../data-sources/connection-changes';
+import { DocumentSystemException } from '../document-system/document-system.exception';
+import { ProviderSecretsRepository } from '../providers/provider-secrets.repository';
+import { ProvidersService } from '../providers/providers.service';
+import { GUIDANCE } from './connection.exception';
+import { ConnectionsRepository } from './connections.repository';
+import { OAuthConnectionEntity } from './oauth-connection.entity';
+import { OAuthClientAuth, OAuthErrorResponse, OAuthTokenClient, OAuthUnavailable, TokenSet } from './oauth-token-client';
+
+export interface IssuedToken {
+  accessToken: string;
+  issuedAt: Date;
+}
+
+type Outcome = { token: IssuedToken } | { reauth: string } | { unavailable: string };
+
+/**
+ * Refreshes a connection's tokens under a row lock, so concurrent refreshers in any process cause one
+ * call at the token endpoint; the rotated refresh token is stored in the same transaction.
+ */
+@Injectable()
+export class TokenRefresher {
+  private readonly logger = new Logger(TokenRefresher.name);
+  private readonly aheadMs: number;
+
+  constructor(
+    private readonly repository: ConnectionsRepository,
+    private readonly providers: ProvidersService,
+    private readonly secrets: ProviderSecretsRepository,
+    private readonly client: OAuthTokenClient,
+    private readonly cipher: SecretCipher,
+    private readonly dataSources: ConnectionChanges,
+    config: ConfigService,
+  ) {
+    this.aheadMs = (config.get<number>('OAUTH_REFRESH_AHEAD_SECONDS') ?? 60) * 1000;
+  }
+
+  /** Still usable without a refresh (no expiry known, or not within the refresh-ahead window). */
+  isFresh(c: Pick<OAuthConnectionEntity, 'expiresAt'>): boolean {
+    return !c.expiresAt || c.expiresAt.getTime() - Date.now() > this.aheadMs;
+  }
+
+  /**
+   * A token newer than `seenIssuedAt` (the one the caller found wanting), refreshing only when nobody
+   * has done so meanwhile. Throws REAUTH_REQUIRED when the user must authorize again.
+   */
+  async refresh(connectionId: string, seenIssuedAt: Date | null): Promise<IssuedToken> {
+    const outcome = await this.repository.transaction((manager) => this.refreshLocked(manager, connectionId, seenIssuedAt));
+    if ('token' in outcome) return outcome.token;
+    if ('unavailable' in outcome) throw DocumentSystemException.unavailable(outcome.unavailable);
+    this.logger.warn({ connectionId, reason: outcome.reauth }, 'OAuth connection needs re-authentication');
+    await this.dataSources.needsReauth(connectionId);
+    throw DocumentSystemException.reauthRequired();
+  }
+
+  private async refreshLocked(manager: EntityManager, id: string, seenIssuedAt: Date | null): Promise<Outcome> {
+    const c = await this.repository.lockForRefresh(manager, id);
+    if (!c || c.status === 'NeedsReauth') return { reauth: c?.lastRefreshError ?? 'connection is gone' };
+    const someoneRefreshed = seenIssuedAt !== null && c.tokensIssuedAt.getTime() > seenIssuedAt.getTime();
+    if ((someoneRefreshed || seenIssuedAt === null) && this.isFresh(c)) return { token: this.issued(c) };
+    if (!c.refreshTokenEncrypted) {
+      // No offline_access: nothing to refresh with. The connection reads Expired once its token is.
+      if (c.expiresAt && c.expiresAt.getTime() > Date.now() && seenIssuedAt === null) return { token: this.issued(c) };
+      return { reauth: 'the access token expired and the provider issued no refresh token (offline_access)' };
+    }
+    try {
+      const { tokens, secretVersion } = await this.callTokenEndpoint(c);
+      await manager.update(OAuthConnectionEntity, { id }, {
+        accessTokenEncrypted: this.cipher.encrypt(tokens.accessToken),
+        // RFC 6749 §6: a response without a refresh token keeps the old one usable.
+        refreshTokenEncrypted: tokens.refreshToken ? this.cipher.encrypt(tokens.refreshToken) : c.refreshTokenEncrypted,
+        expiresAt: tokens.expiresAt,
+        scopes: tokens.scopes ?? c.scopes,
+        tokensIssuedAt: new Date(Math.max(Date.now(), c.tokensIssuedAt.getTime() + 1)),
+        secretVersion,
+        lastRefreshError: null,
+      });
+      if (secretVersion !== c.secretVersion) await this.secrets.prune(c.providerId, manager);
+      const fresh = await manager.findOneByOrFail(OAuthConnectionEntity, { id });
+      return { token: this.issued(fresh) };
+    } catch (error) {
+      if (error instanceof OAuthUnavailable) return { unavailable: error.message };
+      if (!(error instanceof OAuthErrorResponse)) throw error;
+      const reason = `refresh failed (${error.message}). ${GUIDANCE.refreshFailed}`;
+      await manager.update(OAuthConnectionEntity, { id }, { status: 'NeedsReauth', lastRefreshError: reason });
+      return { reauth: reason };
+    }
+  }
+
+  /** The current secret first; on invalid_client, once more with the secret the tokens were issued under. */
+  private async callTokenEndpoint(c: OAuthConnectionEntity): Promise<{ tokens: TokenSet; secretVersion: number }> {
+    const provider = await this.providers.inTenant(c.tenantId, c.providerId);
+    const refreshToken = this.cipher.decrypt(c.refreshTokenEncrypted!);
+    const auth = async (version: number): Promise<OAuthClientAuth> => ({
+      tokenEndpoint: provider.tokenEndpoint,
+      clientId: provider.clientId,
+      clientSecret: (await this.secrets.secret(provider.id, version)) ?? '',
+      method: provider.tokenEndpointAuthMethod,
+    });
+    try {
+      return { tokens: await this.client.refresh(await auth(provider.secretVersion), refreshToken), secretVersion: provider.secretVersion };
+    } catch (error) {
+      const canFallBack = error instanceof OAuthErrorResponse && error.error === 'invalid_client' && c.secretVersion !== provider.secretVersion;
+      if (!canFallBack) throw error;
+      return { tokens: await this.client.refresh(await auth(c.secretVersion), refreshToken), secretVersion: c.secretVersion };
+    }
+  }
+
+  private issued(c: OAuthConnectionEntity): IssuedToken {
+    return { accessToken: this.cipher.decrypt(c.accessTokenEncrypted), issuedAt: c.tokensIssuedAt };
+  }
+}
