@@ -22,16 +22,18 @@ export interface AppOptions {
   role: ProcessRole;
   /** Configuration that wins over process.env (tests). */
   env?: Record<string, unknown>;
+  /** Where log lines go instead of stdout (tests that read them). */
+  logDestination?: NodeJS.WritableStream;
 }
 
 @Module({})
 export class AppModule {
-  static forRoot({ role, env }: AppOptions): DynamicModule {
+  static forRoot({ role, env, logDestination }: AppOptions): DynamicModule {
     return {
       module: AppModule,
       imports: [
         validatedConfig(ConnectorEnv, env),
-        LoggingModule.forRoot('connector-service'),
+        LoggingModule.forRoot('connector-service', logDestination),
         AuthModule,
         CryptoModule,
         DatabaseModule.forService(connectorDatabase),

@@ -13,11 +13,14 @@ describe('Per-user OAuth connections against the simulator', () => {
   let user: TestCaller;
   const http = () => request(sut.app.getHttpServer());
   const projectId = randomUUID();
+  const logLines: string[] = [];
+  /** Every secret the run handles (client secrets, states, codes), to look for in the logs at the end. */
+  const secretsSeen: string[] = [];
 
   beforeAll(async () => {
     sim = await startSimulator();
     await sim.admin.put('/oauth/settings', { autoApproveUser: 'alice' });
-    sut = await startConnectorApp({ env: { PUBLIC_BASE_URL: TEST_PUBLIC_BASE_URL, OAUTH_REFRESH_AHEAD_SECONDS: 5 } });
+    sut = await startConnectorApp({ env: { PUBLIC_BASE_URL: TEST_PUBLIC_BASE_URL, OAUTH_REFRESH_AHEAD_SECONDS: 5, LOG_LEVEL: 'debug' }, logLines });
     admin = await testCaller({ roles: ['admin'] });
     user = await testCaller({ tenantId: admin.tenantId });
   });
@@ -30,6 +33,7 @@ describe('Per-user OAuth connections against the simulator', () => {
   async function provider(client: Partial<SimulatorClient> = {}, body: Record<string, unknown> = {}) {
     const clientId = `client-${randomUUID()}`;
     const secret = `secret-${randomUUID()}`;
+    secretsSeen.push(secret);
     await registerClient(sim, { clientId, clientSecrets: [secret], ...client });
     const res = await http().post('/v2/OAuth/providers').set(admin.auth).send(providerBody(sim, { clientId, clientSecret: secret, ...body })).expect(201);
     return { id: res.body.id as string, clientId, secret };
@@ -97,6 +101,7 @@ describe('Per-user OAuth connections against the simulator', () => {
   it('answers the popup with a page that posts the result to the opener and closes, under a strict CSP', async () => {
     const p = await provider();
     const { query } = await authorizeAtProvider(sut, user, p.id);
+    secretsSeen.push(query.code, query.state);
     expect(query.iss).toBeDefined(); // RFC 9207's extra parameter is accepted
     const res = await http().get('/v2/OAuth/callback').query(query).set('Accept', 'text/html').expect(200);
     expect(res.headers['content-type']).toMatch(/text\/html/);
@@ -225,6 +230,7 @@ describe('Per-user OAuth connections against the simulator', () => {
     const old = await connect(sut, user, p.id);
     const oldDataSource = await dataSourceWithSelection(old.id);
     const newSecret = `rotated-${randomUUID()}`;
+    secretsSeen.push(newSecret);
     await registerClient(sim, { clientId: p.clientId, clientSecrets: [newSecret, p.secret], refreshTokensBoundToSecret: true });
     const rotated = await http().put(`/v2/OAuth/providers/${p.id}`).set(admin.auth).send(providerBody(sim, { clientId: p.clientId, clientSecret: newSecret })).expect(200);
     expect(rotated.body.secretVersion).toBe(2);
@@ -262,5 +268,13 @@ describe('Per-user OAuth connections against the simulator', () => {
     await http().post('/v2/OAuth/authorize').set(stranger.auth).send({ providerId: p.id }).expect(404);
     expect((await http().post('/v2/OAuth/authorize').set(user.auth).send({ providerId: 'nope' }).expect(400)).body.code).toBe('VALIDATION_FAILED');
     await http().post('/v2/OAuth/authorize').send({ providerId: p.id }).expect(401);
+  });
+
+  it('never logs a client secret, state, code, token or session (debug level, the whole run above)', async () => {
+    expect(logLines.length).toBeGreaterThan(50);
+    expect(logLines.some((line) => line.includes('/v2/OAuth/callback'))).toBe(true);
+    const log = logLines.join('\n');
+    expect(log).not.toMatch(/sim_(at|rt|st)_/);
+    for (const secret of secretsSeen) expect(log).not.toContain(secret);
   });
 });

@@ -1,5 +1,7 @@
 import { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
+import { Logger } from 'nestjs-pino';
+import { PassThrough } from 'node:stream';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,20 +26,30 @@ export interface ConnectorAppOptions {
   role?: ProcessRole;
   /** Provider overrides, e.g. `[[ConnectionTokens, tokensFromSimulator]]`. */
   overrides?: Array<[unknown, unknown]>;
+  /** Collects every log line (the app's pino logger, at the env's LOG_LEVEL) into this array. */
+  logLines?: string[];
 }
 
 /** The connector-service on a real port, with its own Redis prefix and blob directory, plain-http URLs allowed. */
 export async function startConnectorApp(envOrOptions: Record<string, unknown> | ConnectorAppOptions = {}, role: ProcessRole = 'all'): Promise<ConnectorTestApp> {
-  const options: ConnectorAppOptions = 'env' in envOrOptions || 'overrides' in envOrOptions || 'role' in envOrOptions ? (envOrOptions as ConnectorAppOptions) : { env: envOrOptions as Record<string, unknown>, role };
+  const options: ConnectorAppOptions = 'env' in envOrOptions || 'overrides' in envOrOptions || 'role' in envOrOptions || 'logLines' in envOrOptions ? (envOrOptions as ConnectorAppOptions) : { env: envOrOptions as Record<string, unknown>, role };
   const env = testEnv({ ALLOW_INSECURE_URLS: true, BLOB_DIR: join(tmpdir(), `blobs-${randomBytes(6).toString('hex')}`), ...options.env });
-  let builder = Test.createTestingModule({ imports: [AppModule.forRoot({ role: options.role ?? role, env })] });
+  let builder = Test.createTestingModule({ imports: [AppModule.forRoot({ role: options.role ?? role, env, logDestination: logSink(options.logLines) })] });
   for (const [token, value] of options.overrides ?? []) builder = builder.overrideProvider(token).useValue(value);
   const moduleRef = await builder.compile();
   const app = moduleRef.createNestApplication({ bodyParser: false, logger: false, abortOnError: false });
+  if (options.logLines) app.useLogger(app.get(Logger));
   configureHttpApp(app, { title: 'Connector service', description: 'test' });
   await app.listen(0, '127.0.0.1');
   const url = await app.getUrl();
   return { app, env, url: url.replace('[::1]', '127.0.0.1'), db: app.get(DataSource), close: () => app.close() };
+}
+
+function logSink(lines: string[] | undefined): NodeJS.WritableStream | undefined {
+  if (!lines) return undefined;
+  const sink = new PassThrough();
+  sink.on('data', (chunk: Buffer) => lines.push(...chunk.toString().split('\n').filter(Boolean)));
+  return sink;
 }
 
 /** Every text value stored in the connector schema, to prove a secret is never kept in plaintext. */
