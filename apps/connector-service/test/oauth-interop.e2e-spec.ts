@@ -132,6 +132,6 @@ describe.each([
     }
     const reuse = await fetch(`${host.issuer}/token`, { method: 'POST', headers, body: form });
     expect(reuse.status).toBe(400);
-    expect((await reuse.json()).error).toBe('invalid_grant'); // revoked at the provider (RFC 7009)
+    expect(((await reuse.json()) as { error: string }).error).toBe('invalid_grant'); // revoked at the provider (RFC 7009)
   });
 });
