@@ -8,6 +8,7 @@ import { LoggingModule } from '@app/logging';
 import { QueueModule } from '@app/queue';
 import { BlobsModule } from './blobs/blobs.module';
 import { CommonModule } from './common/common.module';
+import { ConsoleModule } from './console/console.module';
 import { ConnectorEnv } from './connector-env';
 import { ConnectionsModule } from './connections/connections.module';
 import { CredentialsModule } from './credentials/credentials.module';
@@ -48,6 +49,7 @@ export class AppModule {
         SyncModule.forRole(role),
         DocumentsModule,
         SearchModule,
+        ConsoleModule,
       ],
     };
   }

@@ -1,4 +1,4 @@
-import { IsBoolean, IsInt, IsString, Max, Min } from 'class-validator';
+import { IsBoolean, IsInt, IsString, IsUrl, Max, Min } from 'class-validator';
 import { BaseEnv, booleanFromEnv } from '@app/config';
 
 export class ConnectorEnv extends BaseEnv {
@@ -34,4 +34,17 @@ export class ConnectorEnv extends BaseEnv {
   @IsInt()
   @Min(1)
   OAUTH_STATE_TTL_SECONDS: number = 600;
+
+  /** The built web console served under /console (relative to the working directory). */
+  @IsString()
+  CONSOLE_DIR: string = 'dist/console';
+
+  /** `POST /console/dev-token` signs tokens for any tenant, user and role: development only. */
+  @IsBoolean()
+  @booleanFromEnv()
+  CONSOLE_DEV_LOGIN: boolean = false;
+
+  /** Where the console's approvals monitor finds the approval-service (its browser calls it directly). */
+  @IsUrl({ require_tld: false, protocols: ['http', 'https'] })
+  APPROVAL_SERVICE_URL: string = 'http://localhost:3002';
 }

@@ -55,6 +55,12 @@ export class BaseEnv {
 
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL = 'info';
+
+  /** Browser origins allowed to call this service (comma-separated); empty: no CORS headers at all. */
+  @Matches(/^\s*$|^\s*https?:\/\/[^/,\s]+\s*(,\s*https?:\/\/[^/,\s]+\s*)*$/, {
+    message: 'CORS_ORIGINS must be comma-separated origins such as https://console.example.com',
+  })
+  CORS_ORIGINS = '';
 }
 
 export const servesApi = (role: ProcessRole) => role !== 'worker';

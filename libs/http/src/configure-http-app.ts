@@ -1,4 +1,5 @@
 import { INestApplication } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import type { NextFunction, Request, Response } from 'express';
@@ -18,6 +19,7 @@ export interface HttpAppOptions {
  */
 export function configureHttpApp(app: INestApplication, options: HttpAppOptions): void {
   const express = app as NestExpressApplication;
+  enableCors(app);
   express.useBodyParser('json', { limit: MAX_BODY });
   express.useBodyParser('urlencoded', { limit: MAX_BODY, extended: false });
   express.use(bodyParserErrors);
@@ -36,6 +38,14 @@ export function configureHttpApp(app: INestApplication, options: HttpAppOptions)
       .build(),
   );
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs/openapi.json' });
+}
+
+/** CORS only for the origins listed in CORS_ORIGINS (the console calling another service); none by default. */
+function enableCors(app: INestApplication): void {
+  const raw = app.get(ConfigService, { strict: false }).get<string>('CORS_ORIGINS') ?? '';
+  const origins = raw.split(',').map((o) => o.trim()).filter(Boolean);
+  if (!origins.length) return;
+  app.enableCors({ origin: origins, methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'], allowedHeaders: ['Authorization', 'Content-Type'], maxAge: 600 });
 }
 
 /** Body-parser failures (too large, malformed JSON) answered before Nest flattens them into a plain 400. */

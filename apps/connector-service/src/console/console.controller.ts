@@ -1,0 +1,63 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { Public, signPlatformToken } from '@app/auth';
+import { DomainException } from '@app/errors';
+import { OAuthCallbackUrl } from '../providers/oauth-callback-url';
+import { ConsoleFiles } from './console-files';
+import { DevTokenDto } from './dev-token.dto';
+
+/** What the console's browser code needs to know before it signs in. */
+export interface ConsoleConfig {
+  approvalServiceUrl: string;
+  devLogin: boolean;
+  redirectUri: string;
+}
+
+/**
+ * The console is a static single-page app that talks to the public API only; this controller serves
+ * its files (client routes fall back to index.html), its configuration and, in development, tokens.
+ */
+@Public()
+@ApiExcludeController()
+@Controller('console')
+export class ConsoleController {
+  private readonly devLogin: boolean;
+  private readonly secret: string;
+  private readonly settings: ConsoleConfig;
+
+  constructor(
+    private readonly files: ConsoleFiles,
+    config: ConfigService,
+    callbackUrl: OAuthCallbackUrl,
+  ) {
+    this.devLogin = config.get<boolean>('CONSOLE_DEV_LOGIN') === true;
+    this.secret = config.getOrThrow<string>('AUTH_JWT_SECRET');
+    this.settings = { approvalServiceUrl: config.getOrThrow<string>('APPROVAL_SERVICE_URL').replace(/\/+$/, ''), devLogin: this.devLogin, redirectUri: callbackUrl.value };
+  }
+
+  @Get('config.json')
+  config(@Res({ passthrough: true }) res: Response): ConsoleConfig {
+    res.setHeader('Cache-Control', 'no-store');
+    return this.settings;
+  }
+
+  /** Development sign-in (CONSOLE_DEV_LOGIN=true only): a 12-hour platform token for any tenant, user and roles. */
+  @Post('dev-token')
+  @HttpCode(200)
+  async devToken(@Body() body: DevTokenDto): Promise<{ token: string }> {
+    if (!this.devLogin) throw new DomainException(404, 'NOT_FOUND', 'Development sign-in is off (CONSOLE_DEV_LOGIN is not true)');
+    return { token: await signPlatformToken(this.secret, { tenantId: body.tenantId, userId: body.userId, roles: body.roles }) };
+  }
+
+  @Get()
+  index(@Res() res: Response): void {
+    this.files.send(res, []);
+  }
+
+  @Get('*path')
+  file(@Param('path') path: string[] | string, @Res() res: Response): void {
+    this.files.send(res, [path].flat());
+  }
+}
