@@ -111,6 +111,13 @@ describe('Data sources, folder picker and selection', () => {
 
     const saved = await http().put(`/v1/data-sources/${ds.id}/selection`).set(user.auth).send({ include: [arch.id, anchors], exclude: [details.id] }).expect(200);
     expect(saved.body).toMatchObject({ ingestionStatus: 'Pending', selection: { include: [arch.id, anchors], exclude: [details.id] } });
+    const facadePath = '/Architecture/Drawings/Details/Détails – Façade';
+    const [panels, typeA] = [await sim.folderId(`${facadePath}/Panels`), await sim.folderId(`${facadePath}/Panels/Type A`)];
+    expect(saved.body.selectionMarks).toEqual([
+      { folderId: arch.id, mode: 'include', ancestorIds: [] },
+      { folderId: anchors, mode: 'include', ancestorIds: [arch.id, drawings.id, details.id, facade.id, panels, typeA] },
+      { folderId: details.id, mode: 'exclude', ancestorIds: [arch.id, drawings.id] },
+    ]);
 
     const byName = (page: { items: Array<{ name: string; selection: string }> }) => Object.fromEntries(page.items.map((i) => [i.name, i.selection]));
     expect(byName(await folders(ds.id))).toEqual({ Architecture: 'Partial', Structural: 'None', MEP: 'None' });

@@ -7,6 +7,7 @@ export function selectionView(entity: Pick<DataSourceEntity, 'selection'>) {
   };
 }
 
+/** `selectionMarks` adds each mark's ancestors (outermost first), so a picker can tell which marks lie below a folder. */
 export function dataSourceResponse(entity: DataSourceEntity) {
   return {
     id: entity.id,
@@ -15,6 +16,7 @@ export function dataSourceResponse(entity: DataSourceEntity) {
     credentialId: entity.credentialId,
     connectionId: entity.connectionId,
     selection: selectionView(entity),
+    selectionMarks: entity.selection.map((m) => ({ folderId: m.folderId, mode: m.mode, ancestorIds: m.ancestorIds })),
     schedule: entity.scheduleIntervalMinutes ? { intervalMinutes: entity.scheduleIntervalMinutes } : null,
     ingestionStatus: entity.ingestionStatus,
     createdBy: entity.createdBy,
