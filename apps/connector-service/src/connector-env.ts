@@ -1,4 +1,4 @@
-import { IsBoolean, IsInt, IsString, IsUrl, Max, Min } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Max, Min, ValidateIf } from 'class-validator';
 import { BaseEnv, booleanFromEnv } from '@app/config';
 
 export class ConnectorEnv extends BaseEnv {
@@ -13,6 +13,44 @@ export class ConnectorEnv extends BaseEnv {
   /** Where original file bytes are kept (content-addressed). */
   @IsString()
   BLOB_DIR: string = '.data/blobs';
+
+  /** `fs` (files under BLOB_DIR) or `s3` (an S3-compatible bucket, S3_* below). */
+  @IsIn(['fs', 's3'])
+  BLOB_STORE: 'fs' | 's3' = 'fs';
+
+  @ValidateIf((env: ConnectorEnv) => env.BLOB_STORE === 's3')
+  @IsString()
+  S3_BUCKET?: string;
+
+  /** Key prefix inside the bucket, e.g. `connector/`. */
+  @IsString()
+  S3_PREFIX: string = '';
+
+  /** An S3-compatible endpoint (MinIO, Ceph, R2 …); unset for AWS S3. */
+  @IsOptional()
+  @IsUrl({ require_tld: false, protocols: ['http', 'https'] })
+  S3_ENDPOINT?: string;
+
+  @IsString()
+  S3_REGION: string = 'us-east-1';
+
+  /** Path-style addressing (`endpoint/bucket/key`), which most S3-compatible stores need. */
+  @IsBoolean()
+  @booleanFromEnv()
+  S3_FORCE_PATH_STYLE: boolean = true;
+
+  /** Static credentials; unset: the AWS default chain (environment, profile, instance role). */
+  @IsOptional()
+  @IsString()
+  S3_ACCESS_KEY_ID?: string;
+
+  @IsOptional()
+  @IsString()
+  S3_SECRET_ACCESS_KEY?: string;
+
+  @IsInt()
+  @Min(1000)
+  S3_REQUEST_TIMEOUT_MS: number = 60_000;
 
   /** Sync jobs one worker process runs at once. */
   @IsInt()

@@ -1,10 +1,11 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Readable, Transform } from 'node:stream';
+import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { BlobStore, StoredBlob } from './blob-store';
+import { contentMeter } from './content-meter';
 
 /** Blobs as files under one directory: `<root>/<aa>/<bb>/<sha256>`. */
 export class FsBlobStore extends BlobStore {
@@ -16,18 +17,10 @@ export class FsBlobStore extends BlobStore {
     const tmpDir = join(this.root, 'tmp');
     await mkdir(tmpDir, { recursive: true });
     const tmp = join(tmpDir, randomUUID());
-    const hash = createHash('sha256');
-    let size = 0;
-    const meter = new Transform({
-      transform(chunk: Buffer, _enc, done) {
-        hash.update(chunk);
-        size += chunk.length;
-        done(null, chunk);
-      },
-    });
+    const meter = contentMeter();
     try {
-      await pipeline(content, meter, createWriteStream(tmp));
-      const sha256 = hash.digest('hex');
+      await pipeline(content, meter.stream, createWriteStream(tmp));
+      const { sha256, size } = meter.result();
       const target = this.pathOf(sha256);
       await mkdir(join(target, '..'), { recursive: true });
       await rename(tmp, target); // atomic; the same content written twice lands on the same name

@@ -1,0 +1,100 @@
+import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { createHash } from 'node:crypto';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import S3rver from 's3rver';
+import { BlobStore } from './blob-store';
+import { FsBlobStore } from './fs-blob-store';
+import { S3BlobStore } from './s3-blob-store';
+
+interface StoreUnderTest {
+  sut: BlobStore;
+  /** Whatever temporary objects or files the store left behind. */
+  leftovers(): Promise<string[]>;
+  close(): Promise<void>;
+}
+
+async function fsStore(): Promise<StoreUnderTest> {
+  const root = await mkdtemp(join(tmpdir(), 'blobs-'));
+  return { sut: new FsBlobStore(root), leftovers: () => readdir(join(root, 'tmp')), close: () => rm(root, { recursive: true, force: true }) };
+}
+
+/** A real S3 API (s3rver) on loopback. */
+async function s3Store(): Promise<StoreUnderTest> {
+  const directory = await mkdtemp(join(tmpdir(), 's3rver-'));
+  const server = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory, configureBuckets: [{ name: 'blobs', configs: [] }] });
+  const { port } = await server.run();
+  const sut = new S3BlobStore({
+    bucket: 'blobs',
+    prefix: 'connector/',
+    endpoint: `http://127.0.0.1:${port}`,
+    region: 'us-east-1',
+    forcePathStyle: true,
+    credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+    requestTimeoutMs: 10_000,
+  });
+  const client = new S3Client({ region: 'us-east-1', endpoint: `http://127.0.0.1:${port}`, forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
+  return {
+    sut,
+    leftovers: async () => {
+      const listed = await client.send(new ListObjectsV2Command({ Bucket: 'blobs', Prefix: 'connector/tmp/' }));
+      return (listed.Contents ?? []).map((object) => object.Key!);
+    },
+    close: async () => {
+      sut.close();
+      client.destroy();
+      await server.close();
+      await rm(directory, { recursive: true, force: true });
+    },
+  };
+}
+
+describe.each([
+  ['FsBlobStore', fsStore],
+  ['S3BlobStore', s3Store],
+])('%s', (_name, make) => {
+  let store: StoreUnderTest;
+  let sut: BlobStore;
+
+  beforeEach(async () => {
+    store = await make();
+    sut = store.sut;
+  });
+  afterEach(() => store.close());
+
+  it('stores content under its SHA-256 and reads it back, whole and streamed', async () => {
+    const content = Buffer.from('A-501 wall sections');
+    const stored = await sut.put(Readable.from([content]));
+    expect(stored).toEqual({ sha256: createHash('sha256').update(content).digest('hex'), size: content.length });
+    expect(await sut.read(stored.sha256)).toEqual(content);
+    expect(Buffer.concat(await (await sut.open(stored.sha256)).toArray())).toEqual(content);
+    expect(await sut.exists(stored.sha256)).toBe(true);
+  });
+
+  it('stores the same content once and leaves no temporary copies', async () => {
+    const a = await sut.put(Readable.from(['same bytes']));
+    const b = await sut.put(Readable.from(['same ', 'bytes']));
+    expect(a).toEqual(b);
+    expect(await store.leftovers()).toEqual([]);
+  });
+
+  it('streams large content without buffering it', async () => {
+    const chunk = Buffer.alloc(1024 * 1024, 7);
+    const stored = await sut.put(Readable.from((function* () { for (let i = 0; i < 24; i++) yield chunk; })()));
+    expect(stored.size).toBe(24 * 1024 * 1024);
+    expect((await sut.read(stored.sha256)).length).toBe(24 * 1024 * 1024);
+  });
+
+  it('deletes, and says a missing blob does not exist', async () => {
+    const stored = await sut.put(Readable.from(['bye']));
+    await sut.delete(stored.sha256);
+    expect(await sut.exists(stored.sha256)).toBe(false);
+    await expect(sut.read(stored.sha256)).rejects.toThrow();
+  });
+
+  it('refuses a key that is not a SHA-256', async () => {
+    await expect(sut.exists('../../etc/passwd')).rejects.toThrow('not a sha256');
+  });
+});

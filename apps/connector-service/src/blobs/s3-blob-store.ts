@@ -1,0 +1,91 @@
+import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
+import { randomUUID } from 'node:crypto';
+import { PassThrough, Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { BlobStore, StoredBlob } from './blob-store';
+import { contentMeter } from './content-meter';
+
+export interface S3BlobStoreOptions {
+  bucket: string;
+  /** Key prefix, e.g. `connector/` (empty: the bucket root). */
+  prefix: string;
+  /** An S3-compatible endpoint (MinIO, Ceph, R2 …); unset for AWS itself. */
+  endpoint?: string;
+  region: string;
+  forcePathStyle: boolean;
+  credentials?: { accessKeyId: string; secretAccessKey: string };
+  /** Socket inactivity limit of each request. */
+  requestTimeoutMs: number;
+}
+
+/**
+ * Blobs as objects `<prefix><aa>/<sha256>` in an S3-compatible bucket. The hash is known only once the
+ * bytes have streamed through, so content is uploaded (multipart, streamed) under a temporary key and
+ * then copied to its address; a retried or concurrent write of the same bytes lands on the same key.
+ */
+export class S3BlobStore extends BlobStore {
+  private readonly client: S3Client;
+
+  constructor(private readonly options: S3BlobStoreOptions) {
+    super();
+    this.client = new S3Client({
+      region: options.region,
+      endpoint: options.endpoint,
+      forcePathStyle: options.forcePathStyle,
+      credentials: options.credentials,
+      requestHandler: { requestTimeout: options.requestTimeoutMs, connectionTimeout: 5_000 },
+    });
+  }
+
+  async put(content: Readable): Promise<StoredBlob> {
+    const temporary = `${this.options.prefix}tmp/${randomUUID()}`;
+    const meter = contentMeter();
+    const body = new PassThrough();
+    const upload = new Upload({ client: this.client, params: { Bucket: this.options.bucket, Key: temporary, Body: body } });
+    try {
+      await Promise.all([pipeline(content, meter.stream, body), upload.done()]);
+      const { sha256, size } = meter.result();
+      if (!(await this.exists(sha256))) {
+        await this.client.send(new CopyObjectCommand({ Bucket: this.options.bucket, CopySource: `${this.options.bucket}/${encodeURI(temporary)}`, Key: this.keyOf(sha256) }));
+      }
+      return { sha256, size };
+    } finally {
+      await this.client.send(new DeleteObjectCommand({ Bucket: this.options.bucket, Key: temporary })).catch(() => undefined);
+    }
+  }
+
+  async open(sha256: string): Promise<Readable> {
+    const object = await this.client.send(new GetObjectCommand({ Bucket: this.options.bucket, Key: this.keyOf(sha256) }));
+    return object.Body as Readable;
+  }
+
+  async read(sha256: string): Promise<Buffer> {
+    const object = await this.client.send(new GetObjectCommand({ Bucket: this.options.bucket, Key: this.keyOf(sha256) }));
+    return Buffer.from(await object.Body!.transformToByteArray());
+  }
+
+  async exists(sha256: string): Promise<boolean> {
+    try {
+      await this.client.send(new HeadObjectCommand({ Bucket: this.options.bucket, Key: this.keyOf(sha256) }));
+      return true;
+    } catch (error) {
+      if (error instanceof S3ServiceException && error.$metadata.httpStatusCode === 404) return false;
+      throw error;
+    }
+  }
+
+  async delete(sha256: string): Promise<void> {
+    await this.client.send(new DeleteObjectCommand({ Bucket: this.options.bucket, Key: this.keyOf(sha256) }));
+  }
+
+  /** Closes the client's sockets. */
+  close(): void {
+    this.client.destroy();
+  }
+
+  private keyOf(sha256: string): string {
+    if (!/^[0-9a-f]{64}$/.test(sha256)) throw new Error('not a sha256');
+    return `${this.options.prefix}${sha256.slice(0, 2)}/${sha256}`;
+  }
+}
