@@ -68,7 +68,7 @@ describe('Connector journey: OAuth connection, selection, sync into an S3 bucket
 
     const hits = (await http().get(`/v1/projects/${projectId}/search`).query({ q: SEED_PHRASES.pdf }).set(user.auth).expect(200)).body.hits;
     expect(hits[0]).toMatchObject({ name: 'A-501 Wall Sections.pdf', dataSourceId: ds.body.id });
-    const content = await http().get(`/v1/documents/${hits[0].documentId}/content`).set(user.auth).buffer(true).parse(binary).expect(200);
+    const content = await http().get(`/v1/documents/${hits[0].documentId}/content`).set(user.auth).buffer(true).parse((res, done) => binary(res as unknown as NodeJS.ReadableStream, done)).expect(200);
     const original = simFiles.find((f) => f.name === 'A-501 Wall Sections.pdf')!;
     expect({ sha256: sha256(content.body), size: content.body.length }).toEqual({ sha256: original.sha256, size: original.size });
     expect(content.headers['content-type']).toBe('application/pdf');
