@@ -1,4 +1,5 @@
-import Bull from 'bull';
+import { getQueueToken } from '@nestjs/bull';
+import Bull, { Queue } from 'bull';
 import { createHash, randomUUID } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import request from 'supertest';
@@ -8,7 +9,9 @@ import { ConnectionTokens } from '../src/document-system/connection-tokens.port'
 import { SEED_PHRASES, SEED_USERS } from '../../document-system-simulator/src/store/seed';
 import { ConnectorTestApp, startConnectorApp } from './support/connector-app';
 import { SimulatorConnections } from './support/simulator-connections';
-import { syncToEnd } from './support/sync-helpers';
+import { syncToEnd, waitForRun } from './support/sync-helpers';
+import { SyncScheduler } from '../src/sync/sync-scheduler';
+import { SYNC_QUEUE } from '../src/sync/sync.jobs';
 
 interface SimFile {
   id: string;
@@ -165,6 +168,29 @@ describe('Sync, tree, search and retrieval', () => {
     } finally {
       await sim.admin.put('/faults', { latencyMs: 0 });
     }
+  });
+
+  it('starts a scheduled sync when it is due, once, and sets the next slot', async () => {
+    const ds = await http()
+      .post(`/v1/projects/${projectId}/data-sources`)
+      .set(user.auth)
+      .send({ name: 'Scheduled', credentialId, connectionId: connections.connect(user), schedule: { intervalMinutes: 30 }, selection: { include: [await sim.folderId('/MEP')], exclude: [] } })
+      .expect(201);
+    const next = async () => (await sut.db.query(`SELECT "nextScheduledSyncAt" AS at FROM connector.data_sources WHERE id = $1`, [ds.body.id]))[0].at as Date;
+    expect((await next()).getTime()).toBeGreaterThan(Date.now() + 29 * 60_000);
+    const repeatable = await sut.app.get<Queue>(getQueueToken(SYNC_QUEUE)).getRepeatableJobs();
+    expect(repeatable.map((job) => job.id)).toContain('sweep'); // the sweep runs every minute on its own
+
+    await sut.db.query(`UPDATE connector.data_sources SET "nextScheduledSyncAt" = now() - interval '1 second' WHERE id = $1`, [ds.body.id]);
+    const scheduler = sut.app.get(SyncScheduler);
+    await Promise.all([scheduler.sweep(), scheduler.sweep()]); // two workers sweeping at once
+    const runs = (await http().get(`/v1/data-sources/${ds.body.id}/sync-runs`).set(user.auth).expect(200)).body;
+    expect(runs).toHaveLength(1);
+    expect(await waitForRun(sut.app, user, runs[0].id)).toMatchObject({ mode: 'Full', status: 'Succeeded' });
+    expect((await next()).getTime()).toBeGreaterThan(Date.now() + 29 * 60_000);
+    await scheduler.sweep();
+    expect((await http().get(`/v1/data-sources/${ds.body.id}/sync-runs`).set(user.auth).expect(200)).body).toHaveLength(1);
+    await http().delete(`/v1/data-sources/${ds.body.id}`).set(user.auth).expect(204);
   });
 
   it('gives non-members no hits and 404 for documents', async () => {
