@@ -4,3 +4,4 @@ export * from './http-peer';
 export * from './eventually';
 export * from './child-app';
 export * from './simulator';
+export * from './isolated-database';

@@ -34,13 +34,15 @@ async function s3Store(): Promise<StoreUnderTest> {
     forcePathStyle: true,
     credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
     requestTimeoutMs: 10_000,
+    stagingDir: join(directory, 'staging'),
   });
   const client = new S3Client({ region: 'us-east-1', endpoint: `http://127.0.0.1:${port}`, forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
   return {
     sut,
     leftovers: async () => {
-      const listed = await client.send(new ListObjectsV2Command({ Bucket: 'blobs', Prefix: 'connector/tmp/' }));
-      return (listed.Contents ?? []).map((object) => object.Key!);
+      const listed = await client.send(new ListObjectsV2Command({ Bucket: 'blobs' }));
+      const stray = (listed.Contents ?? []).map((object) => object.Key!).filter((key) => !/^connector\/[0-9a-f]{2}\/[0-9a-f]{64}$/.test(key));
+      return [...stray, ...(await readdir(join(directory, 'staging')))];
     },
     close: async () => {
       sut.close();

@@ -17,6 +17,7 @@ function blobStoreFrom(config: ConfigService): BlobStore {
     forcePathStyle: config.get<boolean>('S3_FORCE_PATH_STYLE') ?? true,
     credentials: accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey } : undefined,
     requestTimeoutMs: config.get<number>('S3_REQUEST_TIMEOUT_MS') ?? 60_000,
+    stagingDir: resolve(config.getOrThrow<string>('BLOB_DIR'), 'staging'),
   });
 }
 

@@ -1,7 +1,10 @@
-import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { randomUUID } from 'node:crypto';
-import { PassThrough, Readable } from 'node:stream';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { BlobStore, StoredBlob } from './blob-store';
 import { contentMeter } from './content-meter';
@@ -17,12 +20,15 @@ export interface S3BlobStoreOptions {
   credentials?: { accessKeyId: string; secretAccessKey: string };
   /** Socket inactivity limit of each request. */
   requestTimeoutMs: number;
+  /** Local directory where content waits while it is hashed. */
+  stagingDir: string;
 }
 
 /**
- * Blobs as objects `<prefix><aa>/<sha256>` in an S3-compatible bucket. The hash is known only once the
- * bytes have streamed through, so content is uploaded (multipart, streamed) under a temporary key and
- * then copied to its address; a retried or concurrent write of the same bytes lands on the same key.
+ * Blobs as objects `<prefix><aa>/<sha256>` in an S3-compatible bucket. The key is known only once the
+ * bytes have been hashed, so content is staged in a local file while hashing, then uploaded (multipart,
+ * streamed) under its address unless it is there already; memory does not grow with the file size,
+ * and a retried or concurrent write of the same bytes lands on the same key.
  */
 export class S3BlobStore extends BlobStore {
   private readonly client: S3Client;
@@ -39,19 +45,19 @@ export class S3BlobStore extends BlobStore {
   }
 
   async put(content: Readable): Promise<StoredBlob> {
-    const temporary = `${this.options.prefix}tmp/${randomUUID()}`;
+    await mkdir(this.options.stagingDir, { recursive: true });
+    const staged = join(this.options.stagingDir, randomUUID());
     const meter = contentMeter();
-    const body = new PassThrough();
-    const upload = new Upload({ client: this.client, params: { Bucket: this.options.bucket, Key: temporary, Body: body } });
     try {
-      await Promise.all([pipeline(content, meter.stream, body), upload.done()]);
-      const { sha256, size } = meter.result();
-      if (!(await this.exists(sha256))) {
-        await this.client.send(new CopyObjectCommand({ Bucket: this.options.bucket, CopySource: `${this.options.bucket}/${encodeURI(temporary)}`, Key: this.keyOf(sha256) }));
+      await pipeline(content, meter.stream, createWriteStream(staged));
+      const blob = meter.result();
+      if (!(await this.exists(blob.sha256))) {
+        const upload = new Upload({ client: this.client, params: { Bucket: this.options.bucket, Key: this.keyOf(blob.sha256), Body: createReadStream(staged), ContentLength: blob.size } });
+        await upload.done();
       }
-      return { sha256, size };
+      return blob;
     } finally {
-      await this.client.send(new DeleteObjectCommand({ Bucket: this.options.bucket, Key: temporary })).catch(() => undefined);
+      await rm(staged, { force: true });
     }
   }
 

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { ProcessRole } from '@app/config';
 import { configureHttpApp } from '@app/http';
-import { testEnv } from '@app/testing';
+import { isolatedDatabase, testEnv } from '@app/testing';
 import { AppModule } from '../../src/app.module';
 
 export interface ConnectorTestApp {
@@ -28,19 +28,23 @@ export interface ConnectorAppOptions {
   overrides?: Array<[unknown, unknown]>;
   /** Collects every log line (the app's pino logger, at the env's LOG_LEVEL) into this array. */
   logLines?: string[];
+  /** Listen on this port (default: any free one), e.g. one that PUBLIC_BASE_URL already names. */
+  port?: number;
 }
 
-/** The connector-service on a real port, with its own Redis prefix and blob directory, plain-http URLs allowed. */
+/** The connector-service on a real port, with its own database, Redis prefix and blob directory, plain-http URLs allowed. */
 export async function startConnectorApp(envOrOptions: Record<string, unknown> | ConnectorAppOptions = {}, role: ProcessRole = 'all'): Promise<ConnectorTestApp> {
   const options: ConnectorAppOptions = 'env' in envOrOptions || 'overrides' in envOrOptions || 'role' in envOrOptions || 'logLines' in envOrOptions ? (envOrOptions as ConnectorAppOptions) : { env: envOrOptions as Record<string, unknown>, role };
-  const env = testEnv({ ALLOW_INSECURE_URLS: true, BLOB_DIR: join(tmpdir(), `blobs-${randomBytes(6).toString('hex')}`), ...options.env });
+  // A database of its own: blobs are content-addressed per store, and one database means one store.
+  const database = options.env?.DATABASE_URL ? {} : { DATABASE_URL: await isolatedDatabase() };
+  const env = testEnv({ ALLOW_INSECURE_URLS: true, BLOB_DIR: join(tmpdir(), `blobs-${randomBytes(6).toString('hex')}`), ...database, ...options.env });
   let builder = Test.createTestingModule({ imports: [AppModule.forRoot({ role: options.role ?? role, env, logDestination: logSink(options.logLines) })] });
   for (const [token, value] of options.overrides ?? []) builder = builder.overrideProvider(token).useValue(value);
   const moduleRef = await builder.compile();
   const app = moduleRef.createNestApplication({ bodyParser: false, logger: false, abortOnError: false });
   if (options.logLines) app.useLogger(app.get(Logger));
   configureHttpApp(app, { title: 'Connector service', description: 'test' });
-  await app.listen(0, '127.0.0.1');
+  await app.listen(options.port ?? 0, '127.0.0.1');
   const url = await app.getUrl();
   return { app, env, url: url.replace('[::1]', '127.0.0.1'), db: app.get(DataSource), close: () => app.close() };
 }
