@@ -134,6 +134,23 @@ export class DocumentsRepository {
   }
 
   /** Of these hashes, the ones no document refers to any more (their blobs can go). */
+  transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.db.transaction(work);
+  }
+
+  /**
+   * Serializes, per content hash, the blob collector's "unreferenced, so delete" with an ingest's
+   * "stored, so refer to it": both hold this lock until their transaction ends.
+   */
+  async lockContent(manager: EntityManager, sha256: string): Promise<void> {
+    await manager.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`blob:${sha256}`]);
+  }
+
+  async isReferenced(manager: EntityManager, sha256: string): Promise<boolean> {
+    const rows = await manager.query(`SELECT 1 FROM connector.documents WHERE "contentSha256" = $1 LIMIT 1`, [sha256]);
+    return rows.length > 0;
+  }
+
   async unreferenced(hashes: string[]): Promise<string[]> {
     if (!hashes.length) return [];
     const rows: Array<{ sha: string }> = await this.db.query(

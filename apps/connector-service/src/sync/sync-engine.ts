@@ -22,6 +22,13 @@ import { SyncRunsRepository } from './sync-runs.repository';
 /** A duplicate delivery of a step that another worker already completed. */
 class TaskAlreadyDone extends Error {}
 
+/** The bytes were collected between the put and the save: the job fails and its retry downloads again. */
+class ContentCollected extends Error {
+  constructor(sha256: string) {
+    super(`content ${sha256} was collected while it was being ingested; the file is downloaded again`);
+  }
+}
+
 /**
  * The work of a sync run, one idempotent step per job: start (roots), list one page of a folder,
  * ingest one file. Each step commits its effects and marks its task done in one transaction.
@@ -113,7 +120,10 @@ export class SyncEngine {
     const extraction = await this.extractor.extractLazily(blob.size, () => this.blobs.read(blob.sha256), mimeType, job.name);
     const chunks = chunkText(extraction.text);
 
-    const saved = await this.onceInTransaction(async (manager) => {
+    const saved = await this.saveOrCollect(blob.sha256, async (manager) => {
+      await this.documents.lockContent(manager, blob.sha256);
+      // The collector may have taken identical bytes away since the put (another data source let go of them).
+      if (!(await this.blobs.exists(blob.sha256))) throw new ContentCollected(blob.sha256);
       const { replacedSha256 } = await this.documents.saveIngested(
         manager,
         {
@@ -158,6 +168,18 @@ export class SyncEngine {
   }
 
   /** Runs `work` in a transaction that is rolled back when its task turns out to be done already. */
+  /** Saving a stored blob's document; when that does not happen (cancelled, failed), the blob is not kept for nothing. */
+  private async saveOrCollect<T>(sha256: string, work: (manager: EntityManager) => Promise<T>): Promise<T | null> {
+    try {
+      const saved = await this.onceInTransaction(work);
+      if (saved === null) await this.blobGarbage.collect([sha256]);
+      return saved;
+    } catch (error) {
+      await this.blobGarbage.collect([sha256]);
+      throw error;
+    }
+  }
+
   private async onceInTransaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T | null> {
     try {
       return await this.runs.transaction(work);
