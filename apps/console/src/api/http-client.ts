@@ -1,0 +1,65 @@
+import { ApiError } from './api-error';
+
+export type TokenSource = () => string | null;
+
+export interface HttpClient {
+  get<T>(path: string, query?: Record<string, string | number | null | undefined>): Promise<T>;
+  post<T>(path: string, body?: unknown): Promise<T>;
+  put<T>(path: string, body: unknown): Promise<T>;
+  patch<T>(path: string, body: unknown): Promise<T>;
+  delete(path: string): Promise<void>;
+  /** The raw bytes with the file name the service gave (Content-Disposition). */
+  blob(path: string): Promise<{ blob: Blob; fileName: string | null }>;
+}
+
+/**
+ * A small JSON client for one service: bearer token on every call, the contract's error body turned
+ * into an ApiError, and `onUnauthenticated` told when the token is refused.
+ */
+export function createHttpClient(service: string, baseUrl: string, token: TokenSource, onUnauthenticated: () => void): HttpClient {
+  async function send(method: string, path: string, body?: unknown): Promise<Response> {
+    const headers: Record<string, string> = { Accept: 'application/json' };
+    const bearer = token();
+    if (bearer) headers.Authorization = `Bearer ${bearer}`;
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    let response: Response;
+    try {
+      response = await fetch(`${baseUrl}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    } catch (cause) {
+      throw ApiError.unreachable(service, cause);
+    }
+    if (response.ok) return response;
+    const error = await ApiError.from(response);
+    if (error.status === 401 && bearer) onUnauthenticated();
+    throw error;
+  }
+
+  const json = async <T>(response: Response): Promise<T> => (response.status === 204 ? (undefined as T) : ((await response.json()) as T));
+
+  return {
+    get: async (path, query) => json(await send('GET', path + queryString(query))),
+    post: async (path, body) => json(await send('POST', path, body ?? {})),
+    put: async (path, body) => json(await send('PUT', path, body)),
+    patch: async (path, body) => json(await send('PATCH', path, body)),
+    delete: async (path) => void (await send('DELETE', path)),
+    blob: async (path) => {
+      const response = await send('GET', path);
+      return { blob: await response.blob(), fileName: fileNameOf(response.headers.get('Content-Disposition')) };
+    },
+  };
+}
+
+function queryString(query?: Record<string, string | number | null | undefined>): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query ?? {})) if (value !== undefined && value !== null && value !== '') params.set(key, String(value));
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
+
+/** RFC 6266: prefers `filename*=UTF-8''…`, else `filename="…"`. */
+export function fileNameOf(disposition: string | null): string | null {
+  if (!disposition) return null;
+  const extended = /filename\*=UTF-8''([^;]+)/i.exec(disposition);
+  if (extended) return decodeURIComponent(extended[1]);
+  return /filename="([^"]*)"/i.exec(disposition)?.[1] ?? null;
+}

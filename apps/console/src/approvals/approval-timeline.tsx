@@ -1,0 +1,62 @@
+import type { Approval, ApprovalLogEntry } from '../api/types';
+import { StatusBadge } from '../ui/controls';
+import { formatTime } from '../ui/format';
+
+/** One approval from request to decision: each delivery attempt, the decision and its comment. */
+export function ApprovalTimeline({ approval }: { approval: Approval }) {
+  return (
+    <article className="card" aria-label="Approval timeline">
+      <header className="card-head">
+        <h2>{approval.agentName}</h2>
+        <StatusBadge status={approval.status} />
+      </header>
+      <dl className="facts">
+        <dt>Execution</dt>
+        <dd className="break">{approval.executionId}</dd>
+        <dt>Step</dt>
+        <dd>{approval.stepId}</dd>
+        <dt>Webhook</dt>
+        <dd className="break">
+          {approval.webhook.url} ({approval.webhook.authentication.type}, {approval.webhook.timeoutSeconds} s timeout, {approval.webhook.maxRetryAttempts} retries)
+        </dd>
+        {approval.message ? (
+          <>
+            <dt>Message</dt>
+            <dd>{approval.message}</dd>
+          </>
+        ) : null}
+      </dl>
+      <ol className="timeline">
+        {approval.log.map((entry, i) => (
+          <li key={i} className={`timeline-${entry.type.toLowerCase()}`}>
+            <span className="timeline-when">{formatTime(entry.at)}</span>
+            <span className="timeline-what">{describe(entry)}</span>
+            {entry.error ? <span className="timeline-error">{entry.error}</span> : null}
+            {entry.comment ? <q className="timeline-comment">{entry.comment}</q> : null}
+          </li>
+        ))}
+      </ol>
+    </article>
+  );
+}
+
+function describe(entry: ApprovalLogEntry): string {
+  const took = entry.durationMs !== null ? ` in ${entry.durationMs} ms` : '';
+  const http = entry.httpStatus !== null ? `HTTP ${entry.httpStatus}` : 'no answer';
+  switch (entry.type) {
+    case 'Requested':
+      return 'Requested by the agent run';
+    case 'DeliveryAttempt':
+      return `Delivery attempt ${entry.attempt ?? ''}: ${http}${took}`;
+    case 'Delivered':
+      return `Delivered${entry.attempt ? ` on attempt ${entry.attempt}` : ''}: the receiver confirmed receipt${entry.httpStatus !== null ? ` (HTTP ${entry.httpStatus})` : ''}`;
+    case 'DeliveryFailed':
+      return 'Delivery failed: every attempt was refused or timed out';
+    case 'CallbackRejected':
+      return 'A callback was rejected (wrong token)';
+    case 'Decided':
+      return 'Decision received';
+    case 'Cancelled':
+      return 'Cancelled';
+  }
+}

@@ -1,0 +1,159 @@
+import { useEffect, useState } from 'react';
+import { ApiError } from '../api/api-error';
+import type { DataSource, SyncRun } from '../api/types';
+import { useConsole } from '../app/console-context';
+import { Button, StatusBadge } from '../ui/controls';
+import { ErrorNotice } from '../ui/error-notice';
+import { formatBytes, formatDuration, formatTime } from '../ui/format';
+import { useAction, useLoad } from '../ui/hooks';
+
+const POLL_MS = 500;
+const ACTIVE = ['Queued', 'Running'];
+const COUNTS = ['discovered', 'added', 'updated', 'unchanged', 'deleted', 'failed'] as const;
+
+/** "Sync now", the running sync's live progress (counts and bytes, polled), and the run history. */
+export function SyncPanel({ dataSource, onRunEnded, onChooseFolders }: { dataSource: DataSource; onRunEnded: () => void; onChooseFolders: () => void }) {
+  const { connector } = useConsole();
+  const runs = useLoad(() => connector.sync.runs(dataSource.id), [connector, dataSource.id]);
+  const [activeId, setActiveId] = useState<string | null>(null);
+  const [live, setLive] = useState<SyncRun | null>(null);
+  const [pollError, setPollError] = useState<unknown>(null);
+  const start = useAction();
+  const running = runs.data?.find((r) => ACTIVE.includes(r.status));
+  const followed = activeId ?? running?.id ?? null;
+
+  useEffect(() => {
+    if (!followed) return;
+    let stopped = false;
+    const tick = async () => {
+      try {
+        const run = await connector.sync.run(followed);
+        if (stopped) return;
+        setLive(run);
+        setPollError(null);
+        if (ACTIVE.includes(run.status)) return void (timer = window.setTimeout(tick, POLL_MS));
+        await runs.reload();
+        setActiveId(null);
+        onRunEnded();
+      } catch (error) {
+        if (stopped) return;
+        setPollError(error);
+        timer = window.setTimeout(tick, POLL_MS * 4);
+      }
+    };
+    let timer = window.setTimeout(tick, 0);
+    return () => {
+      stopped = true;
+      clearTimeout(timer);
+    };
+    // One poll loop per followed run.
+  }, [followed, connector]);
+
+  const syncNow = () =>
+    start.run(async () => {
+      try {
+        const started = await connector.sync.start(dataSource.id);
+        setLive(null);
+        setActiveId(started.syncRunId);
+        onRunEnded();
+      } catch (error) {
+        const runId = error instanceof ApiError && error.code === 'SYNC_IN_PROGRESS' ? (error.body?.syncRunId as string | undefined) : undefined;
+        if (!runId) throw error;
+        setActiveId(runId);
+      }
+    });
+
+  // The followed run as polled; otherwise the latest run, so the view always shows where things stand.
+  const shown = followed ? (live?.id === followed ? live : null) : (live ?? runs.data?.[0] ?? null);
+  return (
+    <section className="card" aria-labelledby="sync-title">
+      <div className="card-head">
+        <h2 id="sync-title">Sync</h2>
+        <Button kind="primary" onClick={syncNow} busy={start.busy || followed !== null} busyLabel={followed ? 'Syncing…' : 'Starting…'}>
+          Sync now
+        </Button>
+      </div>
+      {start.error instanceof ApiError && start.error.code === 'NOTHING_SELECTED' ? (
+        <ErrorNotice error={start.error}>
+          <Button onClick={onChooseFolders}>Choose folders</Button>
+        </ErrorNotice>
+      ) : (
+        <ErrorNotice error={start.error ?? pollError} />
+      )}
+      {shown ? <RunProgress run={shown} /> : null}
+      <h3>Run history</h3>
+      <ErrorNotice error={runs.error} />
+      {runs.data && !runs.data.length ? <p className="empty">No sync has run yet.</p> : null}
+      {runs.data?.length ? <RunHistory runs={runs.data} /> : null}
+    </section>
+  );
+}
+
+function RunProgress({ run }: { run: SyncRun }) {
+  const { counts } = run;
+  const done = counts.added + counts.updated + counts.unchanged + counts.failed;
+  const finished = !ACTIVE.includes(run.status);
+  const percent = finished ? 100 : counts.discovered ? Math.min(99, Math.round((done / counts.discovered) * 100)) : 0;
+  return (
+    <div className="progress-block" aria-live="polite">
+      <div className="row">
+        <StatusBadge status={run.status} />
+        <span className="muted">
+          {run.mode} sync · {done} of {counts.discovered} files · {formatBytes(run.bytesDownloaded)} downloaded
+        </span>
+      </div>
+      <div className="progress" role="progressbar" aria-label="Sync progress" aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent} aria-valuetext={`${percent}% · ${run.status}`}>
+        <div className={`progress-fill ${finished ? `progress-${run.status.toLowerCase()}` : ''}`} style={{ width: `${percent}%` }} />
+      </div>
+      <dl className="counts">
+        {COUNTS.map((key) => (
+          <div key={key}>
+            <dt>{key}</dt>
+            <dd data-count={key}>{counts[key]}</dd>
+          </div>
+        ))}
+        <div>
+          <dt>bytes</dt>
+          <dd data-count="bytes">{formatBytes(run.bytesDownloaded)}</dd>
+        </div>
+      </dl>
+      {run.error ? <p className="field-problems">{run.error}</p> : null}
+    </div>
+  );
+}
+
+function RunHistory({ runs }: { runs: SyncRun[] }) {
+  return (
+    <div className="table-wrap">
+      <table aria-label="Run history">
+        <thead>
+          <tr>
+            <th>Started</th>
+            <th>Mode</th>
+            <th>Status</th>
+            <th>
+              <abbr title="discovered / added / updated / unchanged / deleted / failed">Files</abbr>
+            </th>
+            <th>Bytes</th>
+            <th>Took</th>
+          </tr>
+        </thead>
+        <tbody>
+          {runs.map((r) => (
+            <tr key={r.id}>
+              <td>{formatTime(r.startedAt ?? r.createdAt)}</td>
+              <td>{r.mode}</td>
+              <td>
+                <StatusBadge status={r.status} />
+                {r.error ? <div className="muted small">{r.error}</div> : null}
+              </td>
+              <td>{COUNTS.map((k) => r.counts[k]).join(' / ')}</td>
+              <td>{formatBytes(r.bytesDownloaded)}</td>
+              <td>{formatDuration(r.startedAt, r.finishedAt)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
