@@ -23,6 +23,12 @@ const APPS = [
   { name: 'approval-service', port: 3002 },
 ];
 const mainOf = (app) => path.join(ROOT, 'dist/apps', app, 'apps', app, 'src/main.js');
+const CONSOLE_INDEX = path.join(ROOT, 'dist/console/index.html');
+/** The web console is served by the connector-service and calls the approval-service from the browser. */
+const CONSOLE_ENV = {
+  'connector-service': { CONSOLE_DEV_LOGIN: 'true', APPROVAL_SERVICE_URL: 'http://localhost:3002' },
+  'approval-service': { CORS_ORIGINS: 'http://localhost:3001' },
+};
 const children = [];
 let database;
 
@@ -34,7 +40,7 @@ async function main() {
   const secrets = { ...devSecrets(), ...pick(process.env, ['AUTH_JWT_SECRET', 'ENCRYPTION_KEY', 'WEBHOOK_SIGNING_SECRET']) };
   const shared = { ...secrets, DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, ALLOW_INSECURE_URLS: 'true', WEBHOOK_ALLOW_INSECURE: 'true', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' };
   for (const app of APPS) {
-    const env = { ...process.env, ...shared, PORT: String(app.port), PUBLIC_BASE_URL: `http://localhost:${app.port}` };
+    const env = { ...process.env, ...shared, ...CONSOLE_ENV[app.name], PORT: String(app.port), PUBLIC_BASE_URL: `http://localhost:${app.port}` };
     children.push(run(app.name, env));
   }
   await Promise.all(APPS.map((app) => waitReady(app)));
@@ -43,10 +49,10 @@ async function main() {
 }
 
 function buildIfNeeded() {
-  const mains = APPS.map((app) => mainOf(app.name));
+  const mains = [...APPS.map((app) => mainOf(app.name)), CONSOLE_INDEX];
   const builtAt = Math.min(...mains.map((m) => (fs.existsSync(m) ? fs.statSync(m).mtimeMs : 0)));
   if (builtAt > newestSource(['apps', 'libs'].map((d) => path.join(ROOT, d)))) return;
-  console.log('Building the services (first start or sources changed)…');
+  console.log('Building the services and the console (first start or sources changed)…');
   const result = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
   if (result.status !== 0) fail('The build failed; see the output above.');
 }
@@ -57,7 +63,7 @@ function newestSource(dirs) {
     for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
       const full = path.join(dir, entry.name);
       if (entry.isDirectory()) walk(full);
-      else if (entry.name.endsWith('.ts')) newest = Math.max(newest, fs.statSync(full).mtimeMs);
+      else if (/\.(ts|tsx|mts|css|html)$/.test(entry.name)) newest = Math.max(newest, fs.statSync(full).mtimeMs);
     }
   };
   dirs.filter(fs.existsSync).forEach(walk);
@@ -136,6 +142,7 @@ function printWelcome(token) {
    connector-service          http://localhost:3001   (API docs: http://localhost:3001/docs)
    approval-service           http://localhost:3002   (API docs: http://localhost:3002/docs)
    document-system simulator  http://localhost:3003   (API docs: http://localhost:3003/docs)
+   console                    http://localhost:3001/console   (development sign-in is on)
 
  Admin token (tenant ${DEMO_TENANT}, valid 12 h):
    export TOKEN=${token}
