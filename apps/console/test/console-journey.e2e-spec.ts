@@ -1,0 +1,317 @@
+import { randomUUID } from 'node:crypto';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { signPlatformToken } from '@app/auth';
+import { HttpPeer, RunningSimulator, startSimulator, TEST_JWT_SECRET } from '@app/testing';
+import { ApprovalTestApp, approvalRequest, startApprovalApp } from '../../approval-service/test/support/approval-app';
+import { ConnectorTestApp, startConnectorApp } from '../../connector-service/test/support/connector-app';
+import { SEED_PHRASES, SEED_USERS } from '../../document-system-simulator/src/store/seed';
+import { alertWith, freePort, hasChromium, launchChromium, screenshot, SCREENSHOTS, treeItem, waitForChecked } from './support/browser';
+import { freshConsoleBuild } from './support/console-build';
+
+if (!hasChromium) process.stdout.write('Chromium not found at /usr/bin/chromium: skipped the console browser tests\n');
+const describeInBrowser = hasChromium ? describe : describe.skip;
+
+/**
+ * The console in a real browser against the simulator: an admin registers connectors and credentials,
+ * a user creates a data source through the OAuth popup, picks folders, syncs, searches and opens a
+ * document; plus the SPEC's error paths and the approvals monitor. Screenshots: artifacts/console/.
+ */
+describeInBrowser('The console in Chromium: the whole journey against the simulator', () => {
+  let sim: RunningSimulator;
+  let connector: ConnectorTestApp;
+  let approvals: ApprovalTestApp;
+  let receiver: HttpPeer;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let base: string;
+  const tenantId = randomUUID();
+  const clientId = `console-${randomUUID()}`;
+  const narrowClientId = `console-narrow-${randomUUID()}`;
+  const pageErrors: string[] = [];
+
+  beforeAll(async () => {
+    const consoleDir = freshConsoleBuild();
+    sim = await startSimulator();
+    await sim.admin.put('/oauth/settings', { autoApproveUser: 'alice' });
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    const redirectUris = [`${base}/v2/OAuth/callback`];
+    await sim.admin.post('/oauth/clients', { clientId, clientSecrets: ['first-secret', 'second-secret'], redirectUris });
+    await sim.admin.post('/oauth/clients', { clientId: narrowClientId, clientSecrets: ['narrow-secret'], redirectUris, scopes: ['openid'] });
+    receiver = await new HttpPeer().start();
+    approvals = await startApprovalApp({ CORS_ORIGINS: base });
+    connector = await startConnectorApp({ env: { PUBLIC_BASE_URL: base, CONSOLE_DIR: consoleDir, CONSOLE_DEV_LOGIN: true, APPROVAL_SERVICE_URL: approvals.url }, port });
+    browser = await launchChromium();
+    context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+    page = await context.newPage();
+    page.setDefaultTimeout(20_000);
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await connector?.close();
+    await approvals?.close();
+    await receiver?.stop();
+    await sim?.close();
+  });
+
+  const nav = (label: string) => page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: label }).click();
+  const field = (label: string) => page.getByLabel(label, { exact: true });
+
+  it('signs in with a development token for a tenant, user and role', async () => {
+    await page.goto(`${base}/console`);
+    await page.getByRole('heading', { name: 'Development sign-in' }).waitFor();
+    await screenshot(page, '01-sign-in');
+    await field('Tenant').fill(tenantId);
+    await field('User').fill('admin-1');
+    await page.getByRole('button', { name: 'Sign in for development' }).click();
+    await page.getByRole('heading', { name: 'Data sources' }).waitFor();
+    expect(await page.evaluate('Object.keys(sessionStorage).sort()')).toEqual(['console.token']);
+    expect(await page.evaluate('Object.keys(localStorage)')).toEqual([]);
+  });
+
+  it('registers OAuth connectors: field errors beside their fields, the redirect URI to copy, the offline_access warning, secret rotation, delete', async () => {
+    await nav('OAuth connectors');
+    await page.getByRole('button', { name: 'Register connector' }).click();
+    await page.getByText(`${base}/v2/OAuth/callback`).first().waitFor();
+    await field('Name').fill('Broken');
+    await field('Supported scopes').fill('profile');
+    await field('Authorization endpoint').fill('not a url');
+    await page.getByRole('button', { name: 'Register connector' }).click();
+    await alertWith(page, 'Some fields need attention').waitFor();
+    await page.locator('.field-invalid', { hasText: 'Supported scopes' }).getByText('supportedScopes must contain openid').waitFor();
+    await page.locator('.field-invalid', { hasText: 'Client ID' }).waitFor();
+    await page.locator('.field-invalid', { hasText: 'Authorization endpoint' }).waitFor();
+    await screenshot(page, '02-connector-validation');
+
+    await registerConnector('Document system', clientId, 'first-secret', 'openid offline_access');
+    await registerConnector('No refresh', clientId, 'first-secret', 'openid');
+    await page.getByRole('status').filter({ hasText: 'Connector “No refresh” registered' }).getByText('lacks offline_access').waitFor();
+    await page.getByRole('article', { name: 'Connector No refresh' }).getByText('lacks offline_access').waitFor();
+    await registerConnector('Narrow client', narrowClientId, 'narrow-secret', 'openid offline_access');
+    const main = page.getByRole('article', { name: 'Connector Document system' });
+    expect(await main.getByText('lacks offline_access').count()).toBe(0);
+    await main.getByText(`${base}/v2/OAuth/callback`).waitFor();
+
+    await main.getByRole('button', { name: 'Rotate client secret' }).click();
+    await main.getByLabel('New client secret').fill('second-secret');
+    await main.getByRole('button', { name: 'Save new secret' }).click();
+    await main.getByText('Client secret rotated (version 2)').waitFor();
+
+    await screenshot(page, '03-connectors');
+    const noRefresh = page.getByRole('article', { name: 'Connector No refresh' });
+    await noRefresh.getByRole('button', { name: 'Delete' }).click();
+    await noRefresh.getByRole('button', { name: 'Yes, delete' }).click();
+    await noRefresh.waitFor({ state: 'detached' });
+  });
+
+  it('creates credentials: the right one and one with a wrong password', async () => {
+    await nav('Credentials');
+    await createCredential('Alice', SEED_USERS.alice.password);
+    await createCredential('Alice (typo)', 'not-her-password');
+    await page.getByRole('article', { name: 'Credential Alice (typo)' }).waitFor();
+    await screenshot(page, '04-credentials');
+  });
+
+  it('creates a data source through the OAuth popup; "Credentials are invalid" in the picker until another credential is chosen', async () => {
+    await nav('Data sources');
+    await page.getByRole('button', { name: 'New data source' }).click();
+    await field('Data source name').fill('Project documents');
+    await field('OAuth connector').selectOption({ label: 'Document system' });
+    await field('Saved credential').selectOption({ label: `Alice (typo) (alice at ${sim.url})` });
+    await page.getByRole('button', { name: 'Next: connect' }).click();
+    const popupOpened = page.waitForEvent('popup');
+    await page.getByRole('button', { name: 'Connect', exact: true }).click();
+    const popup = await popupOpened;
+    await popup.waitForEvent('close', { timeout: 20_000 });
+
+    const invalid = alertWith(page, 'Credentials are invalid');
+    await invalid.waitFor();
+    await invalid.getByText('check the instance URL').waitFor();
+    await screenshot(page, '05-picker-credentials-invalid');
+    await invalid.getByLabel('Use another credential').selectOption({ label: `Alice (alice at ${sim.url})` });
+    await invalid.getByRole('button', { name: 'Use this credential' }).click();
+    await treeItem(page, 'Architecture').waitFor();
+    expect(await page.locator('li[role="treeitem"][aria-level="1"]').evaluateAll((items) => items.map((i) => i.getAttribute('aria-label')))).toEqual(['Architecture', 'Structural', 'MEP']);
+  });
+
+  it('selects a workgroup, excludes a subfolder by keyboard, and the workgroup shows Partial (aria-checked="mixed")', async () => {
+    await treeItem(page, 'Architecture').locator('.check').first().click();
+    await waitForChecked(page, 'Architecture', 'true');
+
+    await treeItem(page, 'Architecture').focus();
+    await page.keyboard.press('Enter');
+    await waitForChecked(page, 'Drawings', 'true');
+    await sim.admin.put('/settings', { pageSize: 3 });
+    try {
+      await page.keyboard.press('ArrowDown'); // Drawings
+      await page.keyboard.press('ArrowRight'); // open it: three subfolders and "Load more"
+      await treeItem(page, 'Level 2').waitFor();
+      await page.getByRole('button', { name: 'Load more' }).click();
+      await treeItem(page, 'Sections').waitFor();
+      expect(await treeItem(page, 'Drawings').locator('li[role="treeitem"]').count()).toBe(4);
+    } finally {
+      await sim.admin.put('/settings', { pageSize: 50 });
+    }
+    await treeItem(page, 'Drawings').focus();
+    await page.keyboard.press('ArrowLeft'); // close Drawings again
+    await page.locator('li[role="treeitem"][aria-label="Drawings"][aria-expanded="false"]').waitFor();
+    await page.keyboard.press('ArrowDown'); // RFIs
+    expect(await page.evaluate(`document.activeElement?.getAttribute('aria-label')`)).toBe('RFIs');
+    await page.keyboard.press(' ');
+    await waitForChecked(page, 'RFIs', 'false');
+    await waitForChecked(page, 'Architecture', 'mixed');
+    await waitForChecked(page, 'Drawings', 'true');
+    await page.getByText('1 folder(s) included, 1 excluded. Saved.').waitFor();
+    await screenshot(page, '06-picker-partial');
+    await page.getByRole('button', { name: 'Done: open the data source' }).click();
+  });
+
+  it('syncs: the progress bar fills with the run counts and bytes, and the data source reaches Synced', async () => {
+    await page.getByRole('heading', { name: 'Project documents' }).waitFor();
+    await page.getByTestId('ingestion-status').getByText('Pending').waitFor();
+    await page.getByRole('button', { name: 'Sync now' }).click();
+    await page.getByRole('progressbar', { name: 'Sync progress' }).waitFor();
+    await page.getByTestId('ingestion-status').getByText('Synced', { exact: true }).waitFor({ timeout: 60_000 });
+    const bar = page.getByRole('progressbar', { name: 'Sync progress' });
+    expect(await bar.getAttribute('aria-valuenow')).toBe('100');
+    const count = async (key: string) => Number(await page.locator(`[data-count="${key}"]`).textContent());
+    expect(await count('discovered')).toBeGreaterThan(5);
+    expect(await count('added')).toBe(await count('discovered'));
+    expect(await count('failed')).toBe(0);
+    expect(await page.locator('[data-count="bytes"]').textContent()).toMatch(/KiB|B$/);
+    await page.getByRole('table', { name: 'Run history' }).getByText('Succeeded').waitFor();
+    await page.getByRole('button', { name: 'Architecture' }).click();
+    await page.getByRole('button', { name: 'Drawings' }).waitFor();
+    expect(await page.getByRole('tree', { name: 'Ingested files' }).getByText('RFIs').count()).toBe(0);
+    await screenshot(page, '07-data-source-synced');
+  });
+
+  it('finds a phrase from a PDF, opens its text and downloads the original', async () => {
+    await nav('Search');
+    await page.getByRole('searchbox').fill(`"${SEED_PHRASES.pdf}"`);
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    const hit = page.locator('.hit', { hasText: 'A-501 Wall Sections.pdf' });
+    await hit.waitFor();
+    await hit.getByText('/Architecture/Drawings/Sections/A-501 Wall Sections.pdf').waitFor();
+    await hit.getByText('Project documents').waitFor();
+    expect(await hit.locator('mark').count()).toBeGreaterThan(0);
+    await screenshot(page, '08-search');
+    await hit.getByRole('button', { name: 'Open text' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Document text').getByText(SEED_PHRASES.pdf).waitFor();
+    await screenshot(page, '09-document-text');
+    const downloaded = page.waitForEvent('download');
+    await dialog.getByRole('button', { name: 'Download original' }).click();
+    expect((await downloaded).suggestedFilename()).toBe('A-501 Wall Sections.pdf');
+    await dialog.getByRole('button', { name: 'Close' }).click();
+  });
+
+  it('validates credentials: a wrong password shows "Credentials are invalid", a rotated one is valid', async () => {
+    await nav('Credentials');
+    const typo = page.getByRole('article', { name: 'Credential Alice (typo)' });
+    await typo.getByRole('button', { name: 'Validate' }).click();
+    await typo.getByRole('button', { name: 'Check credential' }).click();
+    await alertWith(page, 'Credentials are invalid').waitFor();
+    await screenshot(page, '10-credential-invalid');
+    await typo.getByRole('button', { name: 'Rotate password' }).click();
+    await typo.getByLabel('New password').fill(SEED_USERS.alice.password);
+    await typo.getByRole('button', { name: 'Save password' }).click();
+    await typo.getByText('Password changed').waitFor();
+    await typo.getByRole('button', { name: 'Validate' }).click();
+    await typo.getByRole('button', { name: 'Check credential' }).click();
+    await typo.getByText('Credentials are valid').waitFor();
+  });
+
+  it('shows the provider\'s invalid_scope from the popup with its resolution', async () => {
+    await nav('Data sources');
+    await page.getByRole('button', { name: 'New data source' }).click();
+    await field('Data source name').fill('Narrow');
+    await field('OAuth connector').selectOption({ label: 'Narrow client' });
+    await page.getByRole('button', { name: 'Next: connect' }).click();
+    const popupOpened = page.waitForEvent('popup');
+    await page.getByRole('button', { name: 'Connect', exact: true }).click();
+    const popup = await popupOpened;
+    const failed = alertWith(page, 'invalid_scope');
+    await failed.waitFor();
+    await failed.getByText('Enable the scopes openid and offline_access').waitFor();
+    await failed.getByText('drop offline_access from the connector').waitFor();
+    await popup.getByText('What to do:').waitFor();
+    await popup.close();
+    await screenshot(page, '11-invalid-scope');
+  });
+
+  it('monitors approvals: the list by status and one approval\'s timeline with the decision and its comment', async () => {
+    receiver.handler = (_req, res) => void res.writeHead(200).end('ok');
+    const token = await signPlatformToken(TEST_JWT_SECRET, { tenantId, userId: 'runtime', roles: [] });
+    const created = await fetch(`${approvals.url}/v1/approvals`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify(approvalRequest(`${receiver.url}/approve`)),
+    });
+    expect(created.status).toBe(201);
+    const [delivery] = await receiver.waitForRequests(1);
+    const { callbackId, callbackToken } = JSON.parse(delivery.body);
+    const decided = await fetch(`${approvals.url}/v1/AgentExecutionWebhookApproval/callback`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ callbackId, callbackToken, status: 'Approved', comment: 'Within budget, go ahead.' }),
+    });
+    expect(decided.status).toBe(200);
+
+    await nav('Approvals');
+    await field('Status').selectOption('Approved');
+    await page.getByRole('table', { name: 'Approvals' }).getByRole('link', { name: 'Procurement agent' }).click();
+    const timeline = page.getByRole('article', { name: 'Approval timeline' });
+    await timeline.getByText('Requested by the agent run').waitFor();
+    await timeline.getByText('Delivery attempt 1: HTTP 200').waitFor();
+    await timeline.getByText('Decision received').waitFor();
+    await timeline.getByText('Within budget, go ahead.').waitFor();
+    await screenshot(page, '12-approvals');
+  });
+
+  it('works in a narrow window', async () => {
+    await page.setViewportSize({ width: 420, height: 900 });
+    await nav('Data sources');
+    await page.getByRole('link', { name: 'Project documents' }).click();
+    await page.getByTestId('ingestion-status').getByText('Synced', { exact: true }).waitFor();
+    await screenshot(page, '13-narrow-data-source');
+    await nav('Search');
+    await page.getByRole('searchbox').fill('gypsum board');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await page.locator('.hit').first().waitFor();
+    await screenshot(page, '14-narrow-search');
+    const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
+    expect(overflow).toBeLessThanOrEqual(0);
+    await page.setViewportSize({ width: 1280, height: 900 });
+  });
+
+  it('threw no error in the page along the way', () => {
+    expect(pageErrors).toEqual([]);
+    expect(SCREENSHOTS).toMatch(/artifacts\/console$/);
+  });
+
+  async function registerConnector(name: string, client: string, secret: string, scopes: string) {
+    if (!(await page.getByRole('heading', { name: 'Register an OAuth connector' }).isVisible())) await page.getByRole('button', { name: 'Register connector' }).click();
+    await field('Name').fill(name);
+    await field('Client ID').fill(client);
+    await field('Client secret').fill(secret);
+    await field('Authorization endpoint').fill(`${sim.url}/oauth/authorize`);
+    await field('Token endpoint').fill(`${sim.url}/oauth/token`);
+    await field('Supported scopes').fill(scopes);
+    await page.getByRole('button', { name: 'Register connector' }).click();
+    await page.getByRole('article', { name: `Connector ${name}` }).waitFor();
+  }
+
+  async function createCredential(name: string, password: string) {
+    await page.getByRole('button', { name: 'New credential' }).click();
+    await field('Credential name').fill(name);
+    await field('Instance URL').fill(sim.url);
+    await field('Username').fill(SEED_USERS.alice.username);
+    await field('Password').fill(password);
+    await page.getByRole('button', { name: 'Save credential' }).click();
+    await page.getByRole('article', { name: `Credential ${name}` }).waitFor();
+  }
+});
