@@ -154,6 +154,18 @@ describe('Sync, tree, search and retrieval', () => {
     expect(again.bytesDownloaded).toBe(0);
   });
 
+  it('finds words deep inside a long document, past its first 100,000 characters', async () => {
+    const filler = Array.from({ length: 2500 }, (_, i) => `Line ${i} of the general conditions, nothing to see here.`).join('\n');
+    const phrase = 'liquidated damages accrue per calendar day';
+    await sim.admin.post('/files', { parentId: await sim.folderId('/Architecture/Specifications'), name: 'General Conditions.txt', text: `${filler}\n${phrase}\n` });
+    expect(filler.length).toBeGreaterThan(130_000);
+    const run = await syncToEnd(sut.app, user, dataSourceId);
+    expect(run.counts).toMatchObject({ added: 1, failed: 0 });
+    const hits = (await http().get(`/v1/projects/${projectId}/search`).query({ q: `"${phrase}"` }).set(user.auth).expect(200)).body.hits;
+    expect(hits).toHaveLength(1);
+    expect(hits[0]).toMatchObject({ name: 'General Conditions.txt', snippet: expect.stringContaining('<mark>liquidated</mark> <mark>damages</mark>') });
+  });
+
   it('answers 409 SYNC_IN_PROGRESS with the running run, and cancels it', async () => {
     await sim.admin.put('/faults', { latencyMs: 150 });
     try {

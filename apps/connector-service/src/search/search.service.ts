@@ -18,8 +18,10 @@ export interface SearchHit {
 }
 
 /**
- * Full-text search over extracted text (ranked chunks, highlighted snippets) together with file-name
- * and path matching that tolerates partial words (pg_trgm), only in data sources the caller may read.
+ * Full-text search over extracted text (documents ranked on their text vector, chunks beyond its
+ * 100,000-character prefix searched through their own index, the snippet highlighted in the first
+ * matching chunk) together with file-name and path matching that tolerates partial words (pg_trgm),
+ * only in data sources the caller may read.
  */
 @Injectable()
 export class SearchService {
@@ -44,34 +46,42 @@ const SEARCH_SQL = `
 WITH q AS (
   SELECT websearch_to_tsquery('english', $2) AS words, websearch_to_tsquery('simple', $2) AS names, lower($2) AS raw
 ),
-text_hits AS (
-  SELECT DISTINCT ON (c."documentId") c."documentId", c.index, ts_rank_cd(c.search, q.words) AS rank
+deep_hits AS (
+  SELECT c."documentId", max(ts_rank(c.search, q.words)) AS rank
   FROM connector.document_chunks c, q
-  WHERE c."dataSourceId" = ANY($1::uuid[]) AND c.search @@ q.words
-  ORDER BY c."documentId", ts_rank_cd(c.search, q.words) DESC
+  WHERE c."dataSourceId" = ANY($1::uuid[]) AND c.index >= 80 AND c.search @@ q.words
+  GROUP BY c."documentId"
 ),
-name_hits AS (
-  SELECT d.id AS "documentId", ts_rank(d."nameSearch", q.names) + similarity(lower(d.name), q.raw) AS rank
+candidates AS (
+  SELECT d.id, d.name, d.path, ts_rank(d.search, q.words) AS text_rank, 0::real AS name_rank
+  FROM connector.documents d, q
+  WHERE d."dataSourceId" = ANY($1::uuid[]) AND d.search @@ q.words
+  UNION ALL
+  SELECT d.id, d.name, d.path, h.rank, 0
+  FROM deep_hits h JOIN connector.documents d ON d.id = h."documentId"
+  UNION ALL
+  SELECT d.id, d.name, d.path, 0, ts_rank(d."nameSearch", q.names) + similarity(lower(d.name), q.raw)
   FROM connector.documents d, q
   WHERE d."dataSourceId" = ANY($1::uuid[])
     AND (d."nameSearch" @@ q.names OR lower(d.name) LIKE '%' || q.raw || '%' OR lower(d.name) % q.raw)
 ),
-hits AS (
-  SELECT "documentId", max(text_rank) AS text_rank, max(name_rank) AS name_rank, max(chunk) AS chunk FROM (
-    SELECT "documentId", rank AS text_rank, 0 AS name_rank, index AS chunk FROM text_hits
-    UNION ALL
-    SELECT "documentId", 0, rank, NULL FROM name_hits
-  ) u GROUP BY "documentId"
+page AS (
+  SELECT id, name, max(text_rank) AS text_rank, round((max(text_rank) + max(name_rank))::numeric, 6) AS score
+  FROM candidates
+  WHERE $3::text IS NULL OR path LIKE replace(replace(replace($3, '\\', '\\\\'), '%', '\\%'), '_', '\\_') || '%'
+  GROUP BY id, name
+  ORDER BY score DESC, name, id
+  LIMIT $4 OFFSET $5
 )
-SELECT d.id AS "documentId", d."dataSourceId", d.name, d.path, d."mimeType",
-  round((h.text_rank + h.name_rank)::numeric, 6) AS score,
-  CASE WHEN h.chunk IS NOT NULL
-    THEN ts_headline('english', c.text, q.words, 'StartSel=<mark>, StopSel=</mark>, MaxFragments=2, MaxWords=30, MinWords=12, FragmentDelimiter=" … "')
-    ELSE left(d.text, 200) END AS snippet
-FROM hits h
-JOIN connector.documents d ON d.id = h."documentId"
-LEFT JOIN connector.document_chunks c ON c."documentId" = h."documentId" AND c.index = h.chunk
-CROSS JOIN q
-WHERE $3::text IS NULL OR d.path LIKE replace(replace(replace($3, '\\', '\\\\'), '%', '\\%'), '_', '\\_') || '%'
-ORDER BY score DESC, d.name, d.id
-LIMIT $4 OFFSET $5`;
+SELECT d.id AS "documentId", d."dataSourceId", d.name, d.path, d."mimeType", p.score,
+  COALESCE(
+    CASE WHEN p.text_rank > 0 THEN (
+      SELECT ts_headline('english', c.text, q.words, 'StartSel=<mark>, StopSel=</mark>, MaxFragments=2, MaxWords=30, MinWords=12, FragmentDelimiter=" … "')
+      FROM connector.document_chunks c
+      WHERE c."documentId" = d.id AND c.search @@ q.words
+      ORDER BY c.index
+      LIMIT 1
+    ) END,
+    left(d.text, 200)) AS snippet
+FROM page p JOIN connector.documents d ON d.id = p.id CROSS JOIN q
+ORDER BY p.score DESC, p.name, p.id`;
