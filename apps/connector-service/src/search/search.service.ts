@@ -77,9 +77,9 @@ SELECT d.id AS "documentId", d."dataSourceId", d.name, d.path, d."mimeType", p.s
   COALESCE(
     CASE WHEN p.text_rank > 0 THEN (
       SELECT ts_headline('english', c.text, q.words, 'StartSel=<mark>, StopSel=</mark>, MaxFragments=2, MaxWords=30, MinWords=12, FragmentDelimiter=" … "')
-      FROM connector.document_chunks c
-      WHERE c."documentId" = d.id AND c.search @@ q.words
-      ORDER BY c.index
+      -- In chunk order, computing vectors the table does not store only until the first match.
+      FROM (SELECT text, search FROM connector.document_chunks WHERE "documentId" = d.id ORDER BY index LIMIT 100000) c
+      WHERE COALESCE(c.search, to_tsvector('english', c.text)) @@ q.words
       LIMIT 1
     ) END,
     left(d.text, 200)) AS snippet
