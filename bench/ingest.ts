@@ -4,10 +4,10 @@
  * same concurrency and keeps nothing); then incremental syncs with no change and with 1% changed, the
  * worker's peak RSS (also across one 500 MB file), and search latency over the ingested corpus.
  */
-import axios from 'axios';
-import type { ChildProcess } from 'node:child_process';
+import axios, { AxiosInstance } from 'axios';
+import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { Agent } from 'node:http';
 import { createServer } from 'node:http';
@@ -20,8 +20,6 @@ import { Test } from '@nestjs/testing';
 import { configureHttpApp } from '@app/http';
 import { killChild, startChildApp, testCaller, testEnv } from '@app/testing';
 import { AppModule } from '../apps/connector-service/src/app.module';
-import { ConnectionTokens } from '../apps/connector-service/src/document-system/connection-tokens.port';
-import { OpenSimulatorConnections } from '../apps/connector-service/test/support/open-simulator-connections';
 
 type Http = () => ReturnType<typeof request>;
 
@@ -43,18 +41,22 @@ async function main(): Promise<void> {
   console.log(`corpus: ${files.length} files, ${(totalBytes / 1e6).toFixed(1)} MB`);
 
   const baselineMs = await baseline(simUrl, folder);
-  const env = testEnv({ DATABASE_URL: db.url, BLOB_DIR: join(tmpdir(), `bench-blobs-${randomBytes(4).toString('hex')}`), ALLOW_INSECURE_URLS: true, LOG_LEVEL: 'silent', SYNC_CONCURRENCY: CONCURRENCY });
-  const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRoot({ role: 'api', env })] }).overrideProvider(ConnectionTokens).useValue(new OpenSimulatorConnections(simUrl)).compile();
+  const apiPort = await freePort();
+  const publicBaseUrl = `http://127.0.0.1:${apiPort}`;
+  const env = testEnv({ DATABASE_URL: db.url, BLOB_DIR: join(tmpdir(), `bench-blobs-${randomBytes(4).toString('hex')}`), ALLOW_INSECURE_URLS: true, LOG_LEVEL: 'info', SYNC_CONCURRENCY: CONCURRENCY, PORT: apiPort, PUBLIC_BASE_URL: publicBaseUrl });
+  const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRoot({ role: 'api', env: { ...env, LOG_LEVEL: 'silent' } })] }).compile();
   const api = moduleRef.createNestApplication({ bodyParser: false, logger: false });
   configureHttpApp(api, { title: 'bench', description: 'bench' });
-  await api.init();
-  const worker = await startChildApp('connector-service', env, 'worker', { TEST_SIMULATOR_URL: simUrl });
+  await api.listen(apiPort, '127.0.0.1');
+  // The worker is the production build (`npm run build`), as it runs in a deployment.
+  const worker = await startBuiltWorker(env);
   const peak = watchPeakRss(worker);
   const caller = await testCaller({ roles: ['admin'] });
   const http = () => request(api.getHttpServer());
   const projectId = randomUUID();
+  const connectionId = await connectThroughOAuth(http, caller, admin, simUrl, publicBaseUrl);
   const credentialId = (await http().post('/v1/credentials').set(caller.auth).send({ name: 'Sim', type: 'DocumentSystem', instanceUrl: simUrl, username: 'alice', password: 'alice-password', scope: 'Tenant' })).body.id;
-  const ds = (await http().post(`/v1/projects/${projectId}/data-sources`).set(caller.auth).send({ name: 'Bench', credentialId, connectionId: randomUUID() })).body;
+  const ds = (await http().post(`/v1/projects/${projectId}/data-sources`).set(caller.auth).send({ name: 'Bench', credentialId, connectionId })).body;
   if (!ds.id) throw new Error(`data source not created: ${JSON.stringify(ds)}`);
   await http().put(`/v1/data-sources/${ds.id}/selection`).set(caller.auth).send({ include: [folder], exclude: [] });
 
@@ -85,6 +87,39 @@ async function main(): Promise<void> {
   await rm(String(env.BLOB_DIR), { recursive: true, force: true });
   await db.stop();
   process.exit(0);
+}
+
+/** The OAuth connection a user makes: provider registered, authorized at the simulator (auto-approve), code exchanged. */
+async function connectThroughOAuth(http: Http, caller: { auth: Record<string, string> }, admin: AxiosInstance, simUrl: string, publicBaseUrl: string): Promise<string> {
+  await admin.post('/oauth/clients', { clientId: 'bench', clientSecrets: ['bench-secret'], redirectUris: [`${publicBaseUrl}/v2/OAuth/callback`] });
+  await admin.put('/oauth/settings', { autoApproveUser: 'alice' });
+  const provider = (await http().post('/v2/OAuth/providers').set(caller.auth).send({
+    name: 'Simulator', provider: 'GenericOAuth', authenticationType: 'StaticUserOauth', clientId: 'bench', clientSecret: 'bench-secret',
+    authorizationEndpoint: `${simUrl}/oauth/authorize`, tokenEndpoint: `${simUrl}/oauth/token`, revokeEndpoint: '', supportedScopes: ['openid', 'offline_access'],
+  })).body;
+  const { authorizationUrl } = (await http().post('/v2/OAuth/authorize').set(caller.auth).send({ providerId: provider.id })).body;
+  const location = (await fetch(authorizationUrl, { redirect: 'manual' })).headers.get('location');
+  const query = Object.fromEntries(new URL(location!).searchParams);
+  const connection = (await http().get('/v2/OAuth/callback').query(query).set('Accept', 'application/json')).body;
+  if (connection.status !== 'Active') throw new Error(`OAuth connection failed: ${JSON.stringify(connection)}`);
+  return connection.id;
+}
+
+/** `node dist/.../main.js` with PROCESS_ROLE=worker; resolves once it has started. */
+async function startBuiltWorker(env: Record<string, unknown>): Promise<ChildProcess> {
+  const main = join(__dirname, '../dist/apps/connector-service/apps/connector-service/src/main.js');
+  if (!existsSync(main)) throw new Error('Run `npm run build` first: the benchmark measures the built worker');
+  const child = spawn(process.execPath, [main], { env: { ...process.env, ...Object.fromEntries(Object.entries(env).map(([k, v]) => [k, String(v)])), PROCESS_ROLE: 'worker' }, stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise<void>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      if (out.length < 100_000) out += chunk.toString();
+      if (out.includes('Queue workers started')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`worker exited with ${code}`)));
+  });
+  child.stdout!.resume();
+  return child;
 }
 
 async function timedSync(http: Http, caller: { auth: Record<string, string> }, dataSourceId: string) {

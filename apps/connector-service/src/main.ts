@@ -14,7 +14,10 @@ async function bootstrap(): Promise<void> {
     description: 'OAuth connectors, document-system data sources, ingestion and search.',
   });
   if (servesApi(env.PROCESS_ROLE)) await app.listen(env.PORT);
-  else await app.init();
+  else {
+    await app.init();
+    app.get(Logger).log('Queue workers started (no HTTP server in this process)');
+  }
 }
 
 bootstrap().catch((error: Error) => {
