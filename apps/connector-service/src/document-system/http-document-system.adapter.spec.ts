@@ -94,6 +94,29 @@ describe(HttpDocumentSystemAdapter.name, () => {
     expect(sessions).toBe(2);
   });
 
+  it('renews a token and a session again when they expire once more during the backoffs of one call', async () => {
+    let sessions = 0;
+    let calls = 0;
+    const source = tokens();
+    route = (req, res) => {
+      if (req.path === '/api/v1/session') return json(res, 200, { sessionToken: `st-${++sessions}`, expiresIn: 600 });
+      // token expired, 503, token expired again (during the backoff), session expired, 503, session expired again, then fine
+      const answers: Array<[number, unknown]> = [[401, { error: 'invalid_token' }], [503, {}], [401, { error: 'invalid_token' }], [401, { error: 'invalid_session' }], [503, {}], [401, { error: 'invalid_session' }]];
+      const answer = answers[calls++];
+      if (answer) return json(res, answer[0], answer[1]);
+      json(res, 200, { items: [], nextCursor: null });
+    };
+    const docs = await new HttpDocumentSystemAdapter({ ...fast, maxAttempts: 8 }).openSession(login(), source);
+    await docs.listChildren('f1');
+    expect({ refreshes: source.refreshes, sessions }).toEqual({ refreshes: 2, sessions: 3 });
+  });
+
+  it('gives up on a session that is refused the moment it is opened', async () => {
+    route = (req, res) => (req.path === '/api/v1/session' ? json(res, 200, { sessionToken: `st-${Math.random()}`, expiresIn: 600 }) : json(res, 401, { error: 'invalid_session' }));
+    const docs = await sut.openSession(login(), tokens());
+    await expect(docs.listChildren('f1')).rejects.toMatchObject({ statusCode: 502, code: 'DOCUMENT_SYSTEM_UNAVAILABLE' });
+  });
+
   it('retries 429 after Retry-After and 5xx with backoff, then succeeds', async () => {
     let calls = 0;
     route = (req, res) => {

@@ -95,7 +95,7 @@ export class HttpDocumentSystemSession implements DocumentSystemSession {
   }
 
   private async openSession(): Promise<string> {
-    let refreshed = false;
+    let refreshedAt = -1;
     for (let attempt = 1; ; attempt++) {
       let res: AxiosResponse;
       try {
@@ -115,12 +115,12 @@ export class HttpDocumentSystemSession implements DocumentSystemSession {
         return res.data.sessionToken;
       }
       const reason = errorOf(res.data);
-      if (res.status === 401 && reason === 'invalid_token' && !refreshed) {
-        refreshed = true;
+      if (res.status === 401 && reason === 'invalid_token') {
+        if (!this.mayRecover(attempt, refreshedAt)) throw DocumentSystemException.reauthRequired();
+        refreshedAt = attempt;
         this.accessToken = await this.tokens.refreshed();
         continue;
       }
-      if (res.status === 401 && reason === 'invalid_token') throw DocumentSystemException.reauthRequired();
       if (isRetryableStatus(res.status) && attempt < this.policy.maxAttempts) {
         await sleep(retryDelayMs(this.policy, attempt, header(res, 'retry-after')));
         continue;
@@ -132,13 +132,15 @@ export class HttpDocumentSystemSession implements DocumentSystemSession {
   }
 
   /**
-   * One API call with the contract's recovery: 401 invalid_token → refresh the access token and retry
-   * once; invalid_session → open a new session and retry once; 429/5xx/dropped connections → capped
-   * exponential backoff with jitter, honouring Retry-After.
+   * One API call with the contract's recovery: 401 invalid_token → refresh the access token and retry;
+   * invalid_session → open a new session and retry; 429/5xx/dropped connections → capped exponential
+   * backoff with jitter, honouring Retry-After. A token or session can expire again during backoffs, so
+   * each may be renewed more than once; a refreshed token refused on its very next use means the
+   * authorization is gone (re-authenticate).
    */
   private async call<T>(options: CallOptions): Promise<AxiosResponse<T>> {
-    let refreshed = false;
-    let reopened = false;
+    let refreshedAt = -1;
+    let reopenedAt = -1;
     for (let attempt = 1; ; attempt++) {
       const sessionToken = await this.ensureSessionToken();
       let res: AxiosResponse;
@@ -155,17 +157,18 @@ export class HttpDocumentSystemSession implements DocumentSystemSession {
       if (res.status >= 200 && res.status < 300) return res as AxiosResponse<T>;
       const body = options.stream ? await drainJson(res.data as Readable) : res.data;
       const reason = errorOf(body);
-      if (res.status === 401 && reason === 'invalid_session' && !reopened) {
-        reopened = true;
+      if (res.status === 401 && reason === 'invalid_session') {
+        if (!this.mayRecover(attempt, reopenedAt)) throw DocumentSystemException.unavailable(`the session kept expiring on ${options.path}`);
+        reopenedAt = attempt;
         this.sessions.forget(this.key, sessionToken);
         continue;
       }
-      if (res.status === 401 && reason !== 'invalid_session' && !refreshed) {
-        refreshed = true;
+      if (res.status === 401) {
+        if (!this.mayRecover(attempt, refreshedAt)) throw DocumentSystemException.reauthRequired();
+        refreshedAt = attempt;
         this.accessToken = await this.tokens.refreshed();
         continue;
       }
-      if (res.status === 401) throw DocumentSystemException.reauthRequired();
       if (res.status === 404 && options.notFound) throw options.notFound();
       if (isRetryableStatus(res.status) && attempt < this.policy.maxAttempts) {
         await sleep(retryDelayMs(this.policy, attempt, header(res, 'retry-after')));
@@ -173,6 +176,11 @@ export class HttpDocumentSystemSession implements DocumentSystemSession {
       }
       throw DocumentSystemException.unavailable(`HTTP ${res.status} from ${options.path}`);
     }
+  }
+
+  /** Renew again unless the last renewal was for the attempt just before (refused at once) or attempts ran out. */
+  private mayRecover(attempt: number, lastRenewedAt: number): boolean {
+    return lastRenewedAt !== attempt - 1 && attempt <= 2 * this.policy.maxAttempts;
   }
 
   private async token(): Promise<string> {
