@@ -18,10 +18,11 @@ export interface SearchHit {
 }
 
 /**
- * Full-text search over extracted text (documents ranked on their text vector, chunks beyond its
- * 100,000-character prefix searched through their own index, the snippet highlighted in the first
- * matching chunk) together with file-name and path matching that tolerates partial words (pg_trgm),
- * only in data sources the caller may read.
+ * Full-text search over extracted text together with file-name and path matching that tolerates partial
+ * words (pg_trgm), only in data sources the caller may read. Documents are ranked on a vector of their
+ * first 10,000 characters; documents that match only further in (chunk vectors, their own index) come
+ * after those, and are looked for only when the first ones do not fill the page. The snippet is the
+ * first matching chunk, highlighted.
  */
 @Injectable()
 export class SearchService {
@@ -46,32 +47,37 @@ const SEARCH_SQL = `
 WITH q AS (
   SELECT websearch_to_tsquery('english', $2) AS words, websearch_to_tsquery('simple', $2) AS names, lower($2) AS raw
 ),
-deep_hits AS (
-  SELECT c."documentId", max(ts_rank(c.search, q.words)) AS rank
-  FROM connector.document_chunks c, q
-  WHERE c."dataSourceId" = ANY($1::uuid[]) AND c.index >= 80 AND c.search @@ q.words
-  GROUP BY c."documentId"
-),
-candidates AS (
-  SELECT d.id, d.name, d.path, ts_rank(d.search, q.words) AS text_rank, 0::real AS name_rank
+first_pages AS (
+  SELECT d.id, d.name, d.path, ts_rank_cd(d.search, q.words) AS text_rank, 0::real AS name_rank
   FROM connector.documents d, q
   WHERE d."dataSourceId" = ANY($1::uuid[]) AND d.search @@ q.words
-  UNION ALL
-  SELECT d.id, d.name, d.path, h.rank, 0
-  FROM deep_hits h JOIN connector.documents d ON d.id = h."documentId"
   UNION ALL
   SELECT d.id, d.name, d.path, 0, ts_rank(d."nameSearch", q.names) + similarity(lower(d.name), q.raw)
   FROM connector.documents d, q
   WHERE d."dataSourceId" = ANY($1::uuid[])
     AND (d."nameSearch" @@ q.names OR lower(d.name) LIKE '%' || q.raw || '%' OR lower(d.name) % q.raw)
 ),
+ranked AS (
+  SELECT id, name, path, 0 AS tier, max(text_rank) AS text_rank, round((max(text_rank) + max(name_rank))::numeric, 6) AS score
+  FROM first_pages GROUP BY id, name, path
+),
+-- Documents that match only past their first pages rank after all others, so they are looked for only
+-- when the others do not fill the page (a common word never pays for scanning every chunk).
+deep AS (
+  SELECT d.id, d.name, d.path, 1 AS tier, h.rank AS text_rank, round(h.rank::numeric, 6) AS score
+  FROM (
+    SELECT c."documentId", max(ts_rank_cd(c.search, q.words)) AS rank
+    FROM connector.document_chunks c, q
+    WHERE c."dataSourceId" = ANY($1::uuid[]) AND c.index >= 8 AND c.search @@ q.words
+    GROUP BY c."documentId"
+  ) h JOIN connector.documents d ON d.id = h."documentId"
+  WHERE (SELECT count(*) FROM ranked) < $4::int + $5::int AND NOT EXISTS (SELECT 1 FROM ranked r WHERE r.id = d.id)
+),
 page AS (
-  SELECT id, name, max(text_rank) AS text_rank, round((max(text_rank) + max(name_rank))::numeric, 6) AS score
-  FROM candidates
+  SELECT * FROM (SELECT * FROM ranked UNION ALL SELECT * FROM deep) hits
   WHERE $3::text IS NULL OR path LIKE replace(replace(replace($3, '\\', '\\\\'), '%', '\\%'), '_', '\\_') || '%'
-  GROUP BY id, name
-  ORDER BY score DESC, name, id
-  LIMIT $4 OFFSET $5
+  ORDER BY tier, score DESC, name, id
+  LIMIT $4::int OFFSET $5::int
 )
 SELECT d.id AS "documentId", d."dataSourceId", d.name, d.path, d."mimeType", p.score,
   COALESCE(
@@ -84,4 +90,4 @@ SELECT d.id AS "documentId", d."dataSourceId", d.name, d.path, d."mimeType", p.s
     ) END,
     left(d.text, 200)) AS snippet
 FROM page p JOIN connector.documents d ON d.id = p.id CROSS JOIN q
-ORDER BY p.score DESC, p.name, p.id`;
+ORDER BY p.tier, p.score DESC, p.name, p.id`;
