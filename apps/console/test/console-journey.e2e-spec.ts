@@ -59,6 +59,11 @@ describeInBrowser('The console in Chromium: the whole journey against the simula
 
   const nav = (label: string) => page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: label }).click();
   const field = (label: string) => page.getByLabel(label, { exact: true });
+  /** The picker has saved and shows the server's tri-state again (the tree is no longer busy). */
+  const saved = async (summary: string) => {
+    await page.locator('ul[role="tree"][aria-label="Folders"][aria-busy="false"]').waitFor();
+    await page.getByText(summary).waitFor();
+  };
 
   it('signs in with a development token for a tenant, user and role', async () => {
     await page.goto(`${base}/console`);
@@ -139,6 +144,7 @@ describeInBrowser('The console in Chromium: the whole journey against the simula
 
   it('selects a workgroup, excludes a subfolder by keyboard, and the workgroup shows Partial (aria-checked="mixed")', async () => {
     await treeItem(page, 'Architecture').locator('.check').first().click();
+    await saved('1 folder(s) included, 0 excluded. Saved.');
     await waitForChecked(page, 'Architecture', 'true');
 
     await treeItem(page, 'Architecture').focus();
@@ -161,10 +167,10 @@ describeInBrowser('The console in Chromium: the whole journey against the simula
     await page.keyboard.press('ArrowDown'); // RFIs
     expect(await page.evaluate(`document.activeElement?.getAttribute('aria-label')`)).toBe('RFIs');
     await page.keyboard.press(' ');
+    await saved('1 folder(s) included, 1 excluded. Saved.');
     await waitForChecked(page, 'RFIs', 'false');
     await waitForChecked(page, 'Architecture', 'mixed');
     await waitForChecked(page, 'Drawings', 'true');
-    await page.getByText('1 folder(s) included, 1 excluded. Saved.').waitFor();
     await screenshot(page, '06-picker-partial');
     await page.getByRole('button', { name: 'Done: open the data source' }).click();
   });

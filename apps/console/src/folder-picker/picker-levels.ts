@@ -13,7 +13,11 @@ export interface Level {
 
 export const ROOT = '';
 
-export const itemsOf = (level: Level | undefined) => level?.pages.flatMap((p) => p.items) ?? [];
+/** A level's folders, page after page; a folder that moved between pages while paging shows once. */
+export function itemsOf(level: Level | undefined): PickerFolder[] {
+  const seen = new Set<string>();
+  return (level?.pages.flatMap((p) => p.items) ?? []).filter((f) => !seen.has(f.id) && seen.add(f.id));
+}
 
 /** Lazy levels of the folder picker: load a level, load its next page, or refresh every loaded page. */
 export function usePickerLevels(connector: ConnectorApi, dataSourceId: string) {
