@@ -175,7 +175,8 @@ export class SyncEngine {
       if (saved === null) await this.blobGarbage.collect([sha256]);
       return saved;
     } catch (error) {
-      await this.blobGarbage.collect([sha256]);
+      // The save's own error is the one to report; a collection that fails too leaves the blob for later.
+      await this.blobGarbage.collect([sha256]).catch(() => undefined);
       throw error;
     }
   }
