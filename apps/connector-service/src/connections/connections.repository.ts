@@ -36,6 +36,16 @@ export class ConnectionsRepository {
     return this.connections.findOneByOrFail({ id: row.id });
   }
 
+  /** Deletes the connection unless a data source uses it, in one statement; false when one does. */
+  async deleteUnused(id: string): Promise<boolean> {
+    const [, affected] = await this.db.query(
+      `DELETE FROM connector.oauth_connections c
+       WHERE c.id = $1 AND NOT EXISTS (SELECT 1 FROM connector.data_sources d WHERE d."connectionId" = c.id)`,
+      [id],
+    );
+    return affected > 0;
+  }
+
   byId(id: string): Promise<OAuthConnectionEntity | null> {
     return this.connections.findOneBy({ id });
   }

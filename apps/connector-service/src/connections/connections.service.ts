@@ -28,9 +28,7 @@ export class ConnectionsService {
   async remove(principal: Principal, id: string): Promise<void> {
     const c = await this.repository.byId(id);
     if (!c || c.tenantId !== principal.tenantId || c.userId !== principal.userId) throw ConnectionException.notFound();
-    const users = await this.dataSources.sources.countBy({ connectionId: id });
-    if (users > 0) throw ConnectionException.inUse(users);
-    await this.repository.connections.delete({ id });
+    if (!(await this.repository.deleteUnused(id))) throw ConnectionException.inUse(await this.dataSources.sources.countBy({ connectionId: id }));
     await this.revoke(c);
     await this.secrets.prune(c.providerId);
   }
