@@ -4,17 +4,16 @@
  * callback → decision event latencies, and, in the same run, a baseline doing the same work with bare
  * Bull jobs and bare HTTP posts and no database. Prints the ratio.
  */
-import { NestFactory } from '@nestjs/core';
 import Bull from 'bull';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createServer, IncomingMessage, Server } from 'node:http';
+import { createServer, IncomingMessage, request as httpRequest, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Agent } from 'node:http';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { ApprovalRuntimeClient } from '@app/contracts';
-import { configureHttpApp } from '@app/http';
-import { AppModule } from '../apps/approval-service/src/app.module';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { startEmbeddedPostgres } = require('../scripts/embedded-postgres');
 
@@ -27,16 +26,19 @@ interface Timings {
   webhook: Map<string, number>;
   callback: Map<string, number>;
   decided: Map<string, number>;
+  serviceCpuMs?: number;
 }
 const timings = (): Timings => ({ requested: new Map(), webhook: new Map(), callback: new Map(), decided: new Map() });
 
 async function main(): Promise<void> {
   const db = await database();
-  const system = await runSystem(db.url);
-  const baseline = await runBaseline();
+  const only = process.env.BENCH_ONLY; // 'system' or 'baseline', for profiling one side
+  const system = only === 'baseline' ? null : await runSystem(db.url);
+  const baseline = only === 'system' ? null : await runBaseline();
   await db.stop();
-  report('approval-service (queue → DB → webhook → callback → outbox → decision)', system);
-  report('baseline (bare Bull jobs and HTTP posts, no database)', baseline);
+  if (system) report('approval-service (queue → DB → webhook → callback → outbox → decision)', system);
+  if (baseline) report('baseline (bare Bull jobs and HTTP posts, no database)', baseline);
+  if (!system || !baseline) process.exit(0);
   const ratio = throughput(system) / throughput(baseline);
   console.log(`\nthroughput ratio system / baseline: ${ratio.toFixed(2)} (target ≥ 0.50)`);
   console.log(`targets: ≥ 300 approvals/s end to end: ${throughput(system) >= 300 ? 'met' : 'NOT met'}; p99 callback → decision < 50 ms: ${percentile(latencies(system.callback, system.decided), 99) < 50 ? 'met' : 'NOT met'}`);
@@ -47,22 +49,19 @@ async function runSystem(databaseUrl: string): Promise<Timings> {
   const t = timings();
   const prefix = `bench-${randomBytes(3).toString('hex')}`;
   const port = await freePort();
-  const env = {
+  const service = await spawnService('apps/approval-service/src/main.ts', port, {
     DATABASE_URL: databaseUrl,
     REDIS_URL,
     QUEUE_PREFIX: prefix,
     AUTH_JWT_SECRET: randomBytes(32).toString('hex'),
     ENCRYPTION_KEY: `bench:${randomBytes(32).toString('base64')}`,
-    PORT: port,
+    PORT: String(port),
     PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-    LOG_LEVEL: 'silent',
-    WEBHOOK_ALLOW_INSECURE: true,
-    WEBHOOK_ALLOW_PRIVATE_NETWORKS: true,
-    CALLBACK_RATE_LIMIT_PER_MINUTE: 1_000_000,
-  };
-  const service = await NestFactory.create(AppModule.forRoot({ role: 'all', env }), { bodyParser: false, logger: false });
-  configureHttpApp(service, { title: 'bench', description: 'bench' });
-  await service.listen(port, '127.0.0.1');
+    LOG_LEVEL: 'warn',
+    WEBHOOK_ALLOW_INSECURE: 'true',
+    WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+    CALLBACK_RATE_LIMIT_PER_MINUTE: '1000000',
+  });
   const callbackUrl = `http://127.0.0.1:${port}/v1/AgentExecutionWebhookApproval/callback`;
   const receiver = await listen(async (req, body) => {
     const payload = JSON.parse(body);
@@ -71,31 +70,30 @@ async function runSystem(databaseUrl: string): Promise<Timings> {
     await post(callbackUrl, { callbackId: payload.callbackId, callbackToken: payload.callbackToken, status: 'Approved' });
   });
   const runtime = new ApprovalRuntimeClient(REDIS_URL, { prefix, onDecision: (e) => void t.decided.set(e.executionId, performance.now()) });
-  const done = waitFor(() => t.decided.size >= N, 300_000);
   const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
-  for (let i = 0; i < N; i++) {
-    const executionId = `exec-${i}`;
-    t.requested.set(executionId, performance.now());
-    await runtime.request({ tenantId: 'bench', executionId, stepId: 'approve', agentName: 'Bench agent', webhook: { url, authentication: { type: 'None' }, timeoutSeconds: 30, maxRetryAttempts: 3, message: 'ok?' }, stepInput: { i }, previousResults: [] });
-  }
-  await done;
+  const cpuAtStart = service.cpuMs();
+  await measure(t, (executionId, i) =>
+    runtime.request({ tenantId: 'bench', executionId, stepId: 'approve', agentName: 'Bench agent', webhook: { url, authentication: { type: 'None' }, timeoutSeconds: 30, maxRetryAttempts: 3, message: 'ok?' }, stepInput: { i }, previousResults: [] }),
+  );
+  t.serviceCpuMs = service.cpuMs() - cpuAtStart;
   await runtime.close();
   receiver.close();
-  await service.close();
+  await service.stop();
   return t;
 }
 
-/** The same work with bare Bull jobs and HTTP posts: request job → POST → callback POST → decision job. */
+/**
+ * The same work with bare Bull jobs and HTTP posts, with the same split into processes: a child takes
+ * request jobs and POSTs the webhook, takes callback POSTs and adds decision jobs.
+ */
 async function runBaseline(): Promise<Timings> {
   const t = timings();
   const prefix = `bench-base-${randomBytes(3).toString('hex')}`;
+  const port = await freePort();
+  const service = await spawnService('bench/baseline-approval-service.ts', port, { REDIS_URL, QUEUE_PREFIX: prefix, PORT: String(port) });
+  const callbackUrl = `http://127.0.0.1:${port}/callback`;
   const requests = new Bull<{ executionId: string; url: string }>('requests', REDIS_URL, { prefix });
   const decisions = new Bull<{ executionId: string }>('decisions', REDIS_URL, { prefix });
-  const callbacks = await listen(async (_req, body) => {
-    const { executionId } = JSON.parse(body);
-    await decisions.add({ executionId }, { jobId: executionId });
-  });
-  const callbackUrl = `http://127.0.0.1:${(callbacks.address() as AddressInfo).port}/callback`;
   const receiver = await listen(async (_req, body) => {
     const { executionId } = JSON.parse(body);
     t.webhook.set(executionId, performance.now());
@@ -103,20 +101,73 @@ async function runBaseline(): Promise<Timings> {
     await post(callbackUrl, { executionId, status: 'Approved' });
   });
   const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
-  void requests.process(50, async (job) => post(job.data.url, { executionId: job.data.executionId }));
   void decisions.process(async (job) => void t.decided.set(job.data.executionId, performance.now()));
-  const done = waitFor(() => t.decided.size >= N, 300_000);
-  for (let i = 0; i < N; i++) {
-    t.requested.set(`exec-${i}`, performance.now());
-    await requests.add({ executionId: `exec-${i}`, url });
-  }
-  await done;
+  const cpuAtStart = service.cpuMs();
+  await measure(t, (executionId) => requests.add({ executionId, url }).then(() => undefined));
+  t.serviceCpuMs = service.cpuMs() - cpuAtStart;
   await requests.obliterate({ force: true });
   await decisions.obliterate({ force: true });
   await Promise.all([requests.close(), decisions.close()]);
   receiver.close();
-  callbacks.close();
+  await service.stop();
   return t;
+}
+
+/** Enqueues N requests one after another, as a runtime would, and waits for every decision. */
+async function measure(t: Timings, enqueue: (executionId: string, i: number) => Promise<void>): Promise<void> {
+  const done = waitFor(() => t.decided.size >= N, 300_000);
+  for (let i = 0; i < N; i++) {
+    const executionId = `exec-${i}`;
+    t.requested.set(executionId, performance.now());
+    await enqueue(executionId, i);
+  }
+  await done;
+}
+
+/** Starts a service in its own process, as it runs in production, and waits until it answers. */
+async function spawnService(entry: string, port: number, env: Record<string, string>): Promise<{ cpuMs: () => number; stop: () => Promise<void> }> {
+  const root = join(__dirname, '..');
+  const profile = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [];
+  const child = spawn(process.execPath, [...profile, '-r', 'ts-node/register/transpile-only', '-r', './scripts/register-paths.js', entry], {
+    cwd: root,
+    env: { ...process.env, ...env, NODE_ENV: 'production' },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  process.once('exit', () => child.kill('SIGKILL'));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  await waitFor(() => child.exitCode === null && healthy.has(port), 60_000, () => void probe(port));
+  return {
+    cpuMs: () => cpuMsOf(child.pid!),
+    stop: async () => {
+      child.kill('SIGTERM');
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+      child.kill('SIGKILL');
+    },
+  };
+}
+
+/** User + system CPU of a process so far (Linux /proc; 0 elsewhere). */
+function cpuMsOf(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+const healthy = new Set<number>();
+const probing = new Set<number>();
+function probe(port: number): void {
+  if (probing.has(port)) return;
+  probing.add(port);
+  const req = httpRequest({ host: '127.0.0.1', port, path: '/health/ready', timeout: 1000 }, (res) => {
+    res.resume();
+    if (res.statusCode === 200) healthy.add(port);
+  });
+  req.on('error', () => undefined);
+  req.on('close', () => probing.delete(port));
+  req.end();
 }
 
 function report(title: string, t: Timings): void {
@@ -125,6 +176,7 @@ function report(title: string, t: Timings): void {
   console.log(`\n${title}`);
   console.log(`  ${N} approvals, ${throughput(t).toFixed(0)} approvals/s end to end`);
   console.log(`  request → webhook received: p50 ${percentile(toWebhook, 50).toFixed(1)} ms, p99 ${percentile(toWebhook, 99).toFixed(1)} ms`);
+  if (t.serviceCpuMs) console.log(`  service process CPU: ${(t.serviceCpuMs / N).toFixed(2)} ms per approval`);
   console.log(`  callback → decision event:  p50 ${percentile(toDecision, 50).toFixed(1)} ms, p99 ${percentile(toDecision, 99).toFixed(1)} ms`);
 }
 
@@ -167,10 +219,15 @@ async function post(url: string, body: unknown): Promise<void> {
   });
 }
 
-function waitFor(condition: () => boolean, timeoutMs: number): Promise<void> {
+function waitFor(condition: () => boolean, timeoutMs: number, onTick?: () => void): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   return new Promise((resolve, reject) => {
-    const tick = () => (condition() ? resolve() : Date.now() > deadline ? reject(new Error('timed out')) : setTimeout(tick, 20));
+    const tick = () => {
+      if (condition()) return resolve();
+      if (Date.now() > deadline) return reject(new Error('timed out'));
+      onTick?.();
+      setTimeout(tick, 20);
+    };
     tick();
   });
 }

@@ -25,15 +25,17 @@ export class ApprovalRequestsProcessor {
     private readonly delivery: DeliveryService,
   ) {}
 
-  @Process({ concurrency: 50 })
+  // Enough requests in flight to keep the database busy; more only queue up in front of the callbacks
+  // on this process's event loop (the bench measured p99 callback → decision 2.7 s at 50, 0.2 s at 10).
+  @Process({ concurrency: 16 })
   async handle(job: Job): Promise<{ approvalId: string; created: boolean }> {
     const { value, problems } = jobDataProblems(ApprovalRequestJob, job.data);
     if (problems.length) return this.refuse(job, problems.join(' | '));
     try {
       // The worker that takes the request makes the first attempt itself: one queue hop less. A
       // redelivered job finds the approval and goes on from its log (attempts are idempotent).
-      const { approval, created } = await this.approvals.request(value.tenantId, value, { queueFirstAttempt: false });
-      await this.delivery.attempt(approval.id, 1);
+      const { approval, created, fresh } = await this.approvals.request(value.tenantId, value, { queueFirstAttempt: false });
+      await this.delivery.attempt(approval.id, 1, fresh);
       return { approvalId: approval.id, created };
     } catch (error) {
       if (error instanceof DomainException && error.statusCode === 400) return this.refuse(job, error.message);

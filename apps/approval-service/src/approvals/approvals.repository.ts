@@ -74,20 +74,24 @@ export class ApprovalsRepository {
     @InjectDataSource() private readonly db: DataSource,
   ) {}
 
-  /** Inserts a Pending approval with its Requested entry; null when (tenant, execution, step) exists. */
-  async insertRequested(a: NewApproval): Promise<{ id: string; callbackId: string; status: ApprovalStatus } | null> {
-    const rows: Array<{ id: string; callbackId: string; status: ApprovalStatus }> = await this.db.query(
+  /**
+   * Inserts a Pending approval with its Requested entry and returns it as its first delivery attempt
+   * sees it (no second read); null when (tenant, execution, step) exists.
+   */
+  async insertRequested(a: NewApproval): Promise<DeliveryView | null> {
+    const rows: Array<{ id: string; createdAt: Date }> = await this.db.query(
       `WITH inserted AS (
          INSERT INTO approval.approvals ("tenantId", "executionId", "stepId", "agentName", message, "stepInput", "previousResults", "webhookUrl",
            "authType", "authEncrypted", "timeoutSeconds", "maxRetryAttempts", "callbackId", "callbackTokenHash", "callbackTokenSealed", status)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, 'Pending')
-         ON CONFLICT ("tenantId", "executionId", "stepId") DO NOTHING RETURNING id, "callbackId", status),
+         ON CONFLICT ("tenantId", "executionId", "stepId") DO NOTHING RETURNING id, "createdAt"),
        logged AS (INSERT INTO approval.approval_log ("approvalId", at, type) SELECT id, clock_timestamp(), 'Requested' FROM inserted)
        SELECT * FROM inserted`,
       [a.tenantId, a.executionId, a.stepId, a.agentName, a.message, JSON.stringify(a.stepInput ?? null), JSON.stringify(a.previousResults ?? null), a.webhookUrl,
         a.authType, a.authEncrypted, a.timeoutSeconds, a.maxRetryAttempts, a.callbackId, a.callbackTokenHash, a.callbackTokenSealed],
     );
-    return rows[0] ?? null;
+    if (!rows[0]) return null;
+    return { ...a, ...rows[0], status: 'Pending', loggedAttempt: null };
   }
 
   async deliveryView(id: string, attempt: number): Promise<DeliveryView | null> {

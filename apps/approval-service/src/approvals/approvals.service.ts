@@ -7,9 +7,16 @@ import { WebhookUrlPolicy } from '../delivery/webhook-url-policy';
 import { DecisionRelay } from '../outbox/decision-relay';
 import { ApprovalEntity } from './approval.entity';
 import { ApprovalException } from './approval.exception';
-import { ApprovalsRepository } from './approvals.repository';
+import { ApprovalsRepository, DeliveryView } from './approvals.repository';
 
 export type RequestedApproval = Pick<ApprovalEntity, 'id' | 'callbackId' | 'status'>;
+
+/** A request's approval; `fresh` is set when this request created it, as its first attempt sees it. */
+export interface RequestOutcome {
+  approval: RequestedApproval;
+  created: boolean;
+  fresh?: DeliveryView;
+}
 
 export const DEFAULT_TIMEOUT_SECONDS = 300;
 export const DEFAULT_MAX_RETRY_ATTEMPTS = 3;
@@ -30,7 +37,7 @@ export class ApprovalsService {
    * Pauses the run: stores the approval and queues its first delivery. (executionId, stepId) is
    * idempotent per tenant: a repeat returns the existing approval and sends nothing new.
    */
-  async request(tenantId: string, input: ApprovalRequestDto, options: { queueFirstAttempt?: boolean } = {}): Promise<{ approval: RequestedApproval; created: boolean }> {
+  async request(tenantId: string, input: ApprovalRequestDto, options: { queueFirstAttempt?: boolean } = {}): Promise<RequestOutcome> {
     this.policy.assertAllowed(input.webhook.url);
     const message = input.webhook.message ?? '';
     if (message.length >= MESSAGE_WARN_AT) this.logger.warn({ executionId: input.executionId, length: message.length }, 'approval message is 500 characters or more');
@@ -54,7 +61,7 @@ export class ApprovalsService {
     });
     if (created) {
       if (options.queueFirstAttempt !== false) await this.delivery.attempt(created.id, 1);
-      return { approval: created, created: true };
+      return { approval: { id: created.id, callbackId: created.callbackId, status: created.status }, created: true, fresh: created };
     }
     const existing = await this.repository.approvals.findOneByOrFail({ tenantId, executionId: input.executionId, stepId: input.stepId });
     return { approval: { id: existing.id, callbackId: existing.callbackId, status: existing.status }, created: false };

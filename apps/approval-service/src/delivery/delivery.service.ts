@@ -26,8 +26,9 @@ export class DeliveryService {
     this.callbackUrl = `${config.getOrThrow<string>('PUBLIC_BASE_URL').replace(/\/+$/, '')}${CALLBACK_PATH}`;
   }
 
-  async attempt(approvalId: string, attempt: number): Promise<void> {
-    const approval = await this.repository.deliveryView(approvalId, attempt);
+  /** `known` is the approval as just inserted, which spares the read. */
+  async attempt(approvalId: string, attempt: number, known?: DeliveryView): Promise<void> {
+    const approval = known ?? (await this.repository.deliveryView(approvalId, attempt));
     // A decision (even one that arrived while an earlier attempt was in flight) or a cancel stops delivery.
     if (!approval || approval.status !== 'Pending') return;
     const result = await this.outcomeOf(approval, attempt);

@@ -54,6 +54,8 @@ export class WebhookSender {
         headers: this.headers(delivery, payload),
         timeout: delivery.timeoutSeconds * 1000,
         maxRedirects: 0,
+        // Never through an environment proxy: the SSRF rules check the address actually connected to.
+        proxy: false,
         validateStatus: () => true,
         httpAgent: this.httpAgent,
         httpsAgent: this.httpsAgent,
