@@ -2,7 +2,11 @@
  * `npm run bench:ingest`: a full sync of 5,000 files (2–200 KB, text and PDF) from the simulator, against
  * a baseline measured in the same run (a bare script that lists and downloads the same files with the
  * same concurrency and keeps nothing); then incremental syncs with no change and with 1% changed, the
- * worker's peak RSS (also across one 500 MB file), and search latency over the ingested corpus.
+ * worker's peak RSS (also across one 500 MB file), and search latency over the ingested corpus. A sync's
+ * time is its run's (list, download, store, keep the hierarchy); text extraction runs on its own queue
+ * after that, and "text searchable after" is the time until none of the data source's documents is Pending.
+ * Each measurement waits until the previous sync's text is searchable, so extraction never overlaps it.
+ * `BENCH_FILES=200 BENCH_BIG_FILE_MB=5 npm run bench:ingest` is a quick check that it works.
  */
 import axios, { AxiosInstance } from 'axios';
 import { ChildProcess, spawn } from 'node:child_process';
@@ -75,8 +79,9 @@ async function main(): Promise<void> {
   console.log(`\nfull sync:        ${full.run.counts.added} files in ${fullSeconds.toFixed(1)} s: ${(files.length / fullSeconds).toFixed(0)} files/s, ${(totalBytes / 1e6 / fullSeconds).toFixed(1)} MB/s (status ${full.run.status})`);
   console.log(`baseline:         ${(baselineMs / 1000).toFixed(1)} s: ${(files.length / (baselineMs / 1000)).toFixed(0)} files/s, ${(totalBytes / 1e6 / (baselineMs / 1000)).toFixed(1)} MB/s (list + download, ${CONCURRENCY} at a time, nothing kept)`);
   console.log(`ratio full/baseline time: ${(full.ms / baselineMs).toFixed(2)} (target ≤ 1.5)`);
+  console.log(`text searchable after ${(full.searchableMs / 1000).toFixed(1)} s (from the start of the full sync until no document is Pending extraction; ${(full.searchableMs / baselineMs).toFixed(2)}× the baseline)`);
   console.log(`incremental, no change: ${(none.ms / 1000).toFixed(2)} s = ${((none.ms / full.ms) * 100).toFixed(1)}% of full (target < 5%); counts ${JSON.stringify(none.run.counts)}`);
-  console.log(`incremental, 1% changed: ${(onePercent.ms / 1000).toFixed(2)} s = ${((onePercent.ms / full.ms) * 100).toFixed(1)}% of full (target < 10%); updated ${onePercent.run.counts.updated}`);
+  console.log(`incremental, 1% changed: ${(onePercent.ms / 1000).toFixed(2)} s = ${((onePercent.ms / full.ms) * 100).toFixed(1)}% of full (target < 10%); updated ${onePercent.run.counts.updated}; text searchable after ${(onePercent.searchableMs / 1000).toFixed(2)} s`);
   console.log(`worker peak RSS: ${(rssAfterFull / 1e6).toFixed(0)} MB after the full sync; ${(rssAfterBig / 1e6).toFixed(0)} MB after streaming a ${(big.data.size / 1e6).toFixed(0)} MB file in ${(bigSync.ms / 1000).toFixed(1)} s (target < 400 MB)`);
   console.log(`search over ${files.length} documents: p50 ${search.p50.toFixed(1)} ms, p95 ${search.p95.toFixed(1)} ms (target p95 < 50 ms)`);
 
@@ -122,14 +127,22 @@ async function startBuiltWorker(env: Record<string, unknown>): Promise<ChildProc
   return child;
 }
 
+/**
+ * A sync's time is until its run ends (files stored, hierarchy kept); `searchableMs` is until no document
+ * of the data source is still Pending text extraction (which runs on its own queue after the run).
+ */
 async function timedSync(http: Http, caller: { auth: Record<string, string> }, dataSourceId: string) {
   const started = Date.now();
   const { syncRunId } = (await http().post(`/v1/data-sources/${dataSourceId}/sync`).set(caller.auth)).body;
+  let run;
   for (;;) {
-    const run = (await http().get(`/v1/sync-runs/${syncRunId}`).set(caller.auth)).body;
-    if (!['Queued', 'Running'].includes(run.status)) return { run, ms: Date.now() - started };
+    run = (await http().get(`/v1/sync-runs/${syncRunId}`).set(caller.auth)).body;
+    if (!['Queued', 'Running'].includes(run.status)) break;
     await new Promise((r) => setTimeout(r, 25));
   }
+  const ms = Date.now() - started;
+  while ((await http().get(`/v1/data-sources/${dataSourceId}`).set(caller.auth)).body.pendingExtractions > 0) await new Promise((r) => setTimeout(r, 100));
+  return { run, ms, searchableMs: Date.now() - started };
 }
 
 /** List every folder page and download every file, CONCURRENCY at a time, keeping nothing. */

@@ -9,7 +9,7 @@ import { RunningSimulator, startSimulator, testCaller, TestCaller } from '@app/t
 import { SEED_PHRASES, SEED_USERS } from '../../document-system-simulator/src/store/seed';
 import { ConnectorTestApp, startConnectorApp } from './support/connector-app';
 import { connect, providerBody, registerClient, TEST_PUBLIC_BASE_URL } from './support/oauth-flow';
-import { syncToEnd } from './support/sync-helpers';
+import { syncToEnd, waitForExtraction } from './support/sync-helpers';
 
 /**
  * The whole connector path with nothing stood in: an admin registers the OAuth connector, a user
@@ -65,6 +65,7 @@ describe('Connector journey: OAuth connection, selection, sync into an S3 bucket
     expect(run).toMatchObject({ mode: 'Full', status: 'Succeeded', counts: { added: simFiles.length, failed: 0 } });
     expect((await http().get(`/v1/data-sources/${ds.body.id}`).set(user.auth).expect(200)).body.ingestionStatus).toBe('Synced');
     expect((await objects()).filter((key) => /[0-9a-f]{64}$/.test(key)).length).toBeGreaterThan(0);
+    await waitForExtraction(sut.app, user, ds.body.id);
 
     const hits = (await http().get(`/v1/projects/${projectId}/search`).query({ q: SEED_PHRASES.pdf }).set(user.auth).expect(200)).body.hits;
     expect(hits[0]).toMatchObject({ name: 'A-501 Wall Sections.pdf', dataSourceId: ds.body.id });

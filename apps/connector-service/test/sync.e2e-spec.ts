@@ -9,7 +9,7 @@ import { ConnectionTokens } from '../src/document-system/connection-tokens.port'
 import { SEED_PHRASES, SEED_USERS } from '../../document-system-simulator/src/store/seed';
 import { ConnectorTestApp, startConnectorApp } from './support/connector-app';
 import { SimulatorConnections } from './support/simulator-connections';
-import { syncToEnd, waitForRun } from './support/sync-helpers';
+import { syncToEnd, syncToSearchable, waitForExtraction, waitForRun } from './support/sync-helpers';
 import { SyncScheduler } from '../src/sync/sync-scheduler';
 import { SYNC_QUEUE } from '../src/sync/sync.jobs';
 
@@ -65,6 +65,7 @@ describe('Sync, tree, search and retrieval', () => {
     try {
       const run = await syncToEnd(sut.app, user, dataSourceId);
       expect(run).toMatchObject({ mode: 'Full', status: 'Succeeded', error: null });
+      await waitForExtraction(sut.app, user, dataSourceId);
       expect(run.counts).toEqual({ discovered: expected.length, added: expected.length, updated: 0, unchanged: 0, deleted: 0, failed: 0 });
       expect(run.bytesDownloaded).toBe(expected.reduce((sum, f) => sum + f.size, 0));
       expect((await http().get(`/v1/data-sources/${dataSourceId}`).set(user.auth)).body.ingestionStatus).toBe('Synced');
@@ -141,7 +142,7 @@ describe('Sync, tree, search and retrieval', () => {
     await sim.admin.delete(`/nodes/${rfis[2].id}`);
     await sim.admin.post(`/nodes/${rfis[3].id}/relocate`, { name: 'RFI-004 (closed).md' });
 
-    const run = await syncToEnd(sut.app, user, dataSourceId);
+    const run = await syncToSearchable(sut.app, user, dataSourceId);
     expect(run.mode).toBe('Incremental');
     expect(run.counts).toEqual({ discovered: expected.length + 3 - 1, added: 3, updated: 3, unchanged: expected.length - 4, deleted: 1, failed: 0 });
     expect(run.bytesDownloaded).toBe([...added, ...changed].reduce((sum, f) => sum + f.size, 0));
@@ -159,7 +160,7 @@ describe('Sync, tree, search and retrieval', () => {
     const phrase = 'liquidated damages accrue per calendar day';
     await sim.admin.post('/files', { parentId: await sim.folderId('/Architecture/Specifications'), name: 'General Conditions.txt', text: `${filler}\n${phrase}\n` });
     expect(filler.length).toBeGreaterThan(130_000);
-    const run = await syncToEnd(sut.app, user, dataSourceId);
+    const run = await syncToSearchable(sut.app, user, dataSourceId);
     expect(run.counts).toMatchObject({ added: 1, failed: 0 });
     const hits = (await http().get(`/v1/projects/${projectId}/search`).query({ q: `"${phrase}"` }).set(user.auth).expect(200)).body.hits;
     expect(hits).toHaveLength(1);

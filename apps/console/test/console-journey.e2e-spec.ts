@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { signPlatformToken } from '@app/auth';
-import { HttpPeer, RunningSimulator, startSimulator, TEST_JWT_SECRET } from '@app/testing';
+import { eventually, HttpPeer, RunningSimulator, startSimulator, TEST_JWT_SECRET } from '@app/testing';
 import { ApprovalTestApp, approvalRequest, startApprovalApp } from '../../approval-service/test/support/approval-app';
 import { ConnectorTestApp, startConnectorApp } from '../../connector-service/test/support/connector-app';
 import { SEED_PHRASES, SEED_USERS } from '../../document-system-simulator/src/store/seed';
@@ -196,6 +196,8 @@ describeInBrowser('The console in Chromium: the whole journey against the simula
   });
 
   it('finds a phrase from a PDF, opens its text and downloads the original', async () => {
+    // Text is extracted on the indexing queue after the run ends: search sees it once nothing is Pending.
+    await eventually(async () => !(await connector.db.query(`SELECT 1 FROM connector.documents WHERE "extractionStatus" = 'Pending' LIMIT 1`)).length, 60_000, 100);
     await nav('Search');
     await page.getByRole('searchbox').fill(`"${SEED_PHRASES.pdf}"`);
     await page.getByRole('button', { name: 'Search', exact: true }).click();

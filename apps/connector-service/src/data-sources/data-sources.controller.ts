@@ -23,9 +23,11 @@ export class DataSourcesController {
     return (await this.service.list(principal, projectId)).map(dataSourceResponse);
   }
 
+  /** With the number of its documents whose text is still being extracted (searchable by name meanwhile). */
   @Get('data-sources/:id')
   async get(@CurrentPrincipal() principal: Principal, @Param('id', ParseUUIDPipe) id: string) {
-    return dataSourceResponse(await this.service.get(principal, id));
+    const source = await this.service.get(principal, id);
+    return { ...dataSourceResponse(source), pendingExtractions: await this.service.pendingExtractions(source.id) };
   }
 
   @Patch('data-sources/:id')

@@ -58,6 +58,10 @@ export class DataSourcesService {
     return this.access.readable(principal, id);
   }
 
+  pendingExtractions(dataSourceId: string): Promise<number> {
+    return this.documents.countPendingExtractions(dataSourceId);
+  }
+
   /**
    * Changing the credential, or authorizing as another document-system identity, discards the
    * selection: folders seen as one user mean nothing for another.

@@ -1,6 +1,9 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 import type { ExtractionStatus } from '../extraction/text-extractor';
 
+/** `Pending` from ingestion until the indexing queue has extracted the current content's text. */
+export type DocumentExtractionStatus = ExtractionStatus | 'Pending';
+
 const bigint = { to: (v: number) => v, from: (v: string) => Number(v) };
 
 /** An ingested file: where it sits in the document system, its bytes (by hash) and its text. */
@@ -47,7 +50,7 @@ export class DocumentEntity {
   contentSha256: string;
 
   @Column('text')
-  extractionStatus: ExtractionStatus;
+  extractionStatus: DocumentExtractionStatus;
 
   @Column('text', { nullable: true })
   extractionError: string | null;

@@ -3,7 +3,7 @@ import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, Repository } from 'typeorm';
 import type { Chunk } from '../extraction/chunker';
 import type { ExtractionStatus } from '../extraction/text-extractor';
-import { DocumentEntity } from './document.entity';
+import { DocumentEntity, DocumentExtractionStatus } from './document.entity';
 
 export interface KnownDocument {
   id: string;
@@ -30,9 +30,6 @@ export interface IngestedDocument {
   modifiedAt: string | null;
   remoteSha256: string | null;
   contentSha256: string;
-  extractionStatus: ExtractionStatus;
-  extractionError: string | null;
-  text: string;
   lastSeenRunId: string;
 }
 
@@ -75,36 +72,73 @@ export class DocumentsRepository {
   }
 
   /**
-   * Inserts or replaces a document (keyed by data source and external id) with its chunks. Returns the
-   * hash of the content it replaced, if any, so that blob can be collected.
+   * Inserts or replaces a document (keyed by data source and external id). New content is `Pending`
+   * until the indexing queue saves its text (saveExtraction); until then the previous content's text and
+   * chunks stay searchable. The same content keeps its extraction. Returns whether extraction is due, and
+   * the hash of the content it replaced, if any, so that blob can be collected.
    */
-  async saveIngested(manager: EntityManager, doc: IngestedDocument, chunks: Chunk[]): Promise<{ id: string; replacedSha256: string | null }> {
+  async saveIngested(manager: EntityManager, doc: IngestedDocument): Promise<{ id: string; extractionPending: boolean; replacedSha256: string | null }> {
     const [previous]: Array<{ contentSha256: string }> = await manager.query(
       'SELECT "contentSha256" FROM connector.documents WHERE "dataSourceId" = $1 AND "externalId" = $2',
       [doc.dataSourceId, doc.externalId],
     );
-    const [{ id }]: Array<{ id: string }> = await manager.query(
-      `INSERT INTO connector.documents ("tenantId", "dataSourceId", "externalId", "folderId", name, path, "mimeType", size, version,
-         "modifiedAt", "remoteSha256", "contentSha256", "extractionStatus", "extractionError", text, "lastSeenRunId", "ingestedAt", "updatedAt")
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, now(), now())
+    const [saved]: Array<{ id: string; extractionStatus: DocumentExtractionStatus }> = await manager.query(
+      `INSERT INTO connector.documents AS d ("tenantId", "dataSourceId", "externalId", "folderId", name, path, "mimeType", size, version,
+         "modifiedAt", "remoteSha256", "contentSha256", "extractionStatus", "extractionError", "lastSeenRunId", "ingestedAt", "updatedAt")
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 'Pending', NULL, $13, now(), now())
        ON CONFLICT ("dataSourceId", "externalId") DO UPDATE SET "folderId" = EXCLUDED."folderId", name = EXCLUDED.name, path = EXCLUDED.path,
          "mimeType" = EXCLUDED."mimeType", size = EXCLUDED.size, version = EXCLUDED.version, "modifiedAt" = EXCLUDED."modifiedAt",
-         "remoteSha256" = EXCLUDED."remoteSha256", "contentSha256" = EXCLUDED."contentSha256", "extractionStatus" = EXCLUDED."extractionStatus",
-         "extractionError" = EXCLUDED."extractionError", text = EXCLUDED.text, "lastSeenRunId" = EXCLUDED."lastSeenRunId", "updatedAt" = now()
-       RETURNING id`,
+         "remoteSha256" = EXCLUDED."remoteSha256", "contentSha256" = EXCLUDED."contentSha256",
+         "extractionStatus" = CASE WHEN d."contentSha256" = EXCLUDED."contentSha256" THEN d."extractionStatus" ELSE 'Pending' END,
+         "extractionError" = CASE WHEN d."contentSha256" = EXCLUDED."contentSha256" THEN d."extractionError" END,
+         "lastSeenRunId" = EXCLUDED."lastSeenRunId", "updatedAt" = now()
+       RETURNING id, "extractionStatus"`,
       [doc.tenantId, doc.dataSourceId, doc.externalId, doc.folderId, doc.name, doc.path, doc.mimeType, doc.size, doc.version, doc.modifiedAt,
-        doc.remoteSha256, doc.contentSha256, doc.extractionStatus, doc.extractionError, doc.text, doc.lastSeenRunId],
+        doc.remoteSha256, doc.contentSha256, doc.lastSeenRunId],
     );
-    await manager.query('DELETE FROM connector.document_chunks WHERE "documentId" = $1', [id]);
+    const replaced = previous && previous.contentSha256 !== doc.contentSha256 ? previous.contentSha256 : null;
+    return { id: saved.id, extractionPending: saved.extractionStatus === 'Pending', replacedSha256: replaced };
+  }
+
+  /**
+   * Saves the text extracted from one content version, with its chunks, only while the document still
+   * holds that content: a job for replaced content changes nothing (the row lock of this conditional
+   * update orders it against a concurrent saveIngested). The search vectors of the document and of its
+   * chunks are generated columns (migration 1795300012000-document-search). Returns whether it saved.
+   */
+  async saveExtraction(manager: EntityManager, target: { id: string; contentSha256: string }, extraction: { status: ExtractionStatus; error: string | null; text: string }, chunks: Chunk[]): Promise<boolean> {
+    // An UPDATE … RETURNING answers [rows, count] through TypeORM.
+    const [rows]: [Array<{ dataSourceId: string }>, number] = await manager.query(
+      `UPDATE connector.documents SET text = $3, "extractionStatus" = $4, "extractionError" = $5, "updatedAt" = now()
+       WHERE id = $1 AND "contentSha256" = $2 RETURNING "dataSourceId"`,
+      [target.id, target.contentSha256, extraction.text, extraction.status, extraction.error],
+    );
+    if (!rows.length) return false;
+    await manager.query('DELETE FROM connector.document_chunks WHERE "documentId" = $1', [target.id]);
     if (chunks.length) {
       await manager.query(
         `INSERT INTO connector.document_chunks ("documentId", "dataSourceId", index, text)
          SELECT $1, $2, c.index, c.text FROM jsonb_to_recordset($3::jsonb) AS c(index int, text text)`,
-        [id, doc.dataSourceId, JSON.stringify(chunks)],
+        [target.id, rows[0].dataSourceId, JSON.stringify(chunks)],
       );
     }
-    const replaced = previous && previous.contentSha256 !== doc.contentSha256 ? previous.contentSha256 : null;
-    return { id, replacedSha256: replaced };
+    return true;
+  }
+
+  /** Documents still waiting for their text since before `before`, oldest first (their jobs may be lost). */
+  pendingExtractions(before: Date, limit: number): Promise<Array<{ id: string; contentSha256: string }>> {
+    return this.db.query(
+      `SELECT id, "contentSha256" FROM connector.documents WHERE "extractionStatus" = 'Pending' AND "updatedAt" < $1 ORDER BY "updatedAt" LIMIT $2`,
+      [before, limit],
+    );
+  }
+
+  async countPendingExtractions(dataSourceId: string): Promise<number> {
+    const [{ n }]: Array<{ n: number }> = await this.db.query(
+      `SELECT count(*)::int AS n FROM connector.documents WHERE "dataSourceId" = $1 AND "extractionStatus" = 'Pending'`,
+      [dataSourceId],
+    );
+    return n;
   }
 
   /** Drops documents not seen by `runId` (deleted, or no longer selected); returns their content hashes. */

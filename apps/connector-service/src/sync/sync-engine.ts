@@ -9,9 +9,8 @@ import { DocumentsRepository, KnownDocument } from '../documents/documents.repos
 import { UnreferencedBlobs } from '../documents/unreferenced-blobs';
 import type { ChildEntry, DocumentSystemSession, FileEntry } from '../document-system/document-system.adapter';
 import { DocumentSystemErrorCode } from '../document-system/document-system.exception';
-import { chunkText } from '../extraction/chunker';
-import { TextExtractor } from '../extraction/text-extractor';
 import { FolderLocator } from '../folders/folder-locator';
+import { IndexingProducer } from '../indexing/indexing.producer';
 import { excludedIds, syncRoots } from '../selection/selection-rules';
 import { RunSessions } from './run-sessions';
 import { SyncCompletion } from './sync-completion';
@@ -44,8 +43,8 @@ export class SyncEngine {
     private readonly locator: FolderLocator,
     private readonly sessions: RunSessions,
     private readonly blobs: BlobStore,
-    private readonly extractor: TextExtractor,
     private readonly producer: SyncProducer,
+    private readonly indexing: IndexingProducer,
     private readonly completion: SyncCompletion,
     private readonly blobGarbage: UnreferencedBlobs,
   ) {}
@@ -109,7 +108,10 @@ export class SyncEngine {
     await this.completion.finishIfDone(job.syncRunId);
   }
 
-  /** Downloads (streamed into the blob store), extracts, chunks and saves one file. */
+  /**
+   * Downloads (streamed into the blob store) and saves one file. Its text is extracted afterwards on the
+   * indexing queue, so the run is bound by I/O, not by CPU-heavy extraction.
+   */
   async ingestFile(job: IngestFileJob, key: string): Promise<void> {
     const context = await this.activeContext(job.syncRunId, key);
     if (!context) return;
@@ -117,40 +119,37 @@ export class SyncEngine {
     const content = await docs.fileContent(job.fileId);
     const blob = await this.blobs.put(content.stream);
     const mimeType = job.mimeType || content.contentType.split(';')[0] || 'application/octet-stream';
-    const extraction = await this.extractor.extractLazily(blob.size, () => this.blobs.read(blob.sha256), mimeType, job.name);
-    const chunks = chunkText(extraction.text);
 
     const saved = await this.saveOrCollect(blob.sha256, async (manager) => {
       await this.documents.lockContent(manager, blob.sha256);
       // The collector may have taken identical bytes away since the put (another data source let go of them).
       if (!(await this.blobs.exists(blob.sha256))) throw new ContentCollected(blob.sha256);
-      const { replacedSha256 } = await this.documents.saveIngested(
-        manager,
-        {
-          tenantId: source.tenantId,
-          dataSourceId: source.id,
-          externalId: job.fileId,
-          folderId: job.folderId,
-          name: job.name,
-          path: job.path,
-          mimeType,
-          size: blob.size,
-          version: job.version ?? null,
-          modifiedAt: job.modifiedAt ?? null,
-          remoteSha256: job.sha256 ?? null,
-          contentSha256: blob.sha256,
-          extractionStatus: extraction.status,
-          extractionError: extraction.error,
-          text: extraction.text,
-          lastSeenRunId: job.syncRunId,
-        },
-        chunks,
-      );
+      const ingested = await this.documents.saveIngested(manager, {
+        tenantId: source.tenantId,
+        dataSourceId: source.id,
+        externalId: job.fileId,
+        folderId: job.folderId,
+        name: job.name,
+        path: job.path,
+        mimeType,
+        size: blob.size,
+        version: job.version ?? null,
+        modifiedAt: job.modifiedAt ?? null,
+        remoteSha256: job.sha256 ?? null,
+        contentSha256: blob.sha256,
+        lastSeenRunId: job.syncRunId,
+      });
       await this.completeOrRollBack(manager, job.syncRunId, key);
       await this.runs.addCounts(manager, job.syncRunId, { [job.change]: 1, bytesDownloaded: blob.size });
-      return { replacedSha256 };
+      return ingested;
     });
     if (saved === null) return;
+    if (saved.extractionPending) {
+      // The task is done now, so a failure here must not end the step: the indexing sweep adds the job again.
+      await this.indexing.extractText([{ documentId: saved.id, contentSha256: blob.sha256 }]).catch((error) =>
+        this.logger.warn({ documentId: saved.id, error: (error as Error).message }, 'text extraction not queued; the sweep will queue it'),
+      );
+    }
     if (saved.replacedSha256) await this.blobGarbage.collect([saved.replacedSha256]);
     await this.completion.finishIfDone(job.syncRunId);
   }

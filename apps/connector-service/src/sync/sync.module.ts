@@ -5,7 +5,7 @@ import { SharedQueue } from '@app/contracts';
 import { ProcessRole, runsWorkers } from '@app/config';
 import { DataSourcesModule } from '../data-sources/data-sources.module';
 import { DocumentStoreModule } from '../documents/document-store.module';
-import { TextExtractor } from '../extraction/text-extractor';
+import { IndexingModule } from '../indexing/indexing.module';
 import { RunSessions } from './run-sessions';
 import { SyncCompletion } from './sync-completion';
 import { SyncController } from './sync.controller';
@@ -23,7 +23,7 @@ import { SyncWorker } from './sync.worker';
 export class SyncModule {
   /** The API always; the engine and its worker only in processes that run workers. */
   static forRole(role: ProcessRole): DynamicModule {
-    const workers: Provider[] = runsWorkers(role) ? [SyncEngine, RunSessions, TextExtractor, SyncScheduler, SyncWorker] : [];
+    const workers: Provider[] = runsWorkers(role) ? [SyncEngine, RunSessions, SyncScheduler, SyncWorker] : [];
     return {
       module: SyncModule,
       imports: [
@@ -31,6 +31,8 @@ export class SyncModule {
         BullModule.registerQueue({ name: SYNC_QUEUE }, { name: SharedQueue.ConnectorEvents }),
         DataSourcesModule,
         DocumentStoreModule,
+        // Text extraction of ingested files runs on its own queue, after the run's steps.
+        IndexingModule.forRole(role),
       ],
       controllers: [SyncController],
       providers: [SyncRunsRepository, SyncProducer, SyncStarter, SyncCompletion, SyncService, ...workers],

@@ -23,3 +23,15 @@ export async function waitForRun(app: INestApplication, caller: TestCaller, sync
     return !['Queued', 'Running'].includes(run.status) && run;
   }, timeoutMs, 100);
 }
+
+/** Waits until every document of the data source has its text extracted (none `Pending`): search sees their text. */
+export async function waitForExtraction(app: INestApplication, caller: TestCaller, dataSourceId: string, timeoutMs = 60000): Promise<void> {
+  await eventually(async () => (await request(app.getHttpServer()).get(`/v1/data-sources/${dataSourceId}`).set(caller.auth).expect(200)).body.pendingExtractions === 0, timeoutMs, 100);
+}
+
+/** Starts a sync, waits until the run has ended and then until its documents' text is searchable. */
+export async function syncToSearchable(app: INestApplication, caller: TestCaller, dataSourceId: string, timeoutMs = 60000): Promise<SyncRunView> {
+  const run = await syncToEnd(app, caller, dataSourceId, timeoutMs);
+  await waitForExtraction(app, caller, dataSourceId, timeoutMs);
+  return run;
+}

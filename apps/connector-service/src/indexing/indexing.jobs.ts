@@ -1,0 +1,31 @@
+import { IsUUID, Matches } from 'class-validator';
+
+/**
+ * The connector's internal text-extraction queue. WARNING: the queue name and job names are Redis keys
+ * that running workers agree on; renaming one needs a migration plan (drain the queue first).
+ */
+export const INDEXING_QUEUE = 'connector-indexing';
+
+export enum IndexingJobName {
+  ExtractText = 'extract-text',
+  Sweep = 'sweep',
+}
+
+/** Extract, chunk and save the text of one document's content version. */
+export class ExtractTextJob {
+  @IsUUID()
+  documentId: string;
+
+  @Matches(/^[0-9a-f]{64}$/, { message: 'contentSha256 must be a lowercase hex SHA-256' })
+  contentSha256: string;
+}
+
+/** One job per document and content version: adding the same work twice is a no-op. */
+export function extractTextJobId(job: ExtractTextJob): string {
+  return `${job.documentId}:${job.contentSha256}`;
+}
+
+export const INDEXING_JOB_ATTEMPTS = 4;
+export const INDEXING_JOB_BACKOFF = { type: 'exponential', delay: 2000 } as const;
+/** The PDF pool has about two workers; more jobs at once would only queue inside it. */
+export const INDEXING_CONCURRENCY = 2;

@@ -1,0 +1,36 @@
+import { InjectQueue } from '@nestjs/bull';
+import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import type { Job, Queue } from 'bull';
+import { validJobData } from '@app/queue';
+import { ExtractTextJob, INDEXING_CONCURRENCY, INDEXING_JOB_ATTEMPTS, INDEXING_QUEUE, IndexingJobName } from './indexing.jobs';
+import { IndexingProducer } from './indexing.producer';
+import { IndexingOutcome, IndexingService } from './indexing.service';
+
+const SWEEP_EVERY_MS = 60_000;
+
+/** Runs the indexing queue's jobs in worker processes (PROCESS_ROLE worker or all). Thin: validate, delegate. */
+@Injectable()
+export class IndexingProcessor implements OnApplicationBootstrap {
+  constructor(
+    @InjectQueue(INDEXING_QUEUE) private readonly queue: Queue,
+    private readonly indexing: IndexingService,
+    private readonly producer: IndexingProducer,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    void this.queue.process(IndexingJobName.ExtractText, INDEXING_CONCURRENCY, (job) => this.extractText(job));
+    void this.queue.process(IndexingJobName.Sweep, 1, () => this.indexing.requeuePending());
+    await this.producer.scheduleSweep(SWEEP_EVERY_MS);
+  }
+
+  private async extractText(job: Job): Promise<IndexingOutcome | 'Failed'> {
+    const data = await validJobData(job, ExtractTextJob);
+    try {
+      return await this.indexing.extractText(data);
+    } catch (error) {
+      if (job.attemptsMade + 1 < (job.opts.attempts ?? INDEXING_JOB_ATTEMPTS)) throw error;
+      await this.indexing.giveUp(data, error);
+      return 'Failed';
+    }
+  }
+}

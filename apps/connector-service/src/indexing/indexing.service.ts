@@ -1,0 +1,81 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { BlobStore } from '../blobs/blob-store';
+import { DocumentEntity } from '../documents/document.entity';
+import { DocumentsRepository } from '../documents/documents.repository';
+import { chunkText } from '../extraction/chunker';
+import { TextExtractor } from '../extraction/text-extractor';
+import { ExtractTextJob } from './indexing.jobs';
+import { IndexingProducer } from './indexing.producer';
+
+/** Saved: the text is searchable. Superseded: the document was changed or deleted meanwhile. AlreadyExtracted: a repeat. */
+export type IndexingOutcome = 'Saved' | 'Superseded' | 'AlreadyExtracted';
+
+/** A document still Pending this long has probably lost its job (Redis flushed, enqueue failed): it is added again. */
+export const PENDING_STRANDED_AFTER_MS = 5 * 60_000;
+const SWEEP_BATCH = 5000;
+
+/** The blob went away because its document changed or was deleted while the job ran. */
+class ContentSuperseded extends Error {}
+
+/**
+ * Text extraction and indexing of one document's content version, off the sync run: read the blob,
+ * extract, chunk, and save text, chunks and status in one conditional update, so a job for content that
+ * has since been replaced can never overwrite newer text.
+ */
+@Injectable()
+export class IndexingService {
+  private readonly logger = new Logger(IndexingService.name);
+
+  constructor(
+    private readonly documents: DocumentsRepository,
+    private readonly blobs: BlobStore,
+    private readonly extractor: TextExtractor,
+    private readonly producer: IndexingProducer,
+  ) {}
+
+  async extractText(job: ExtractTextJob): Promise<IndexingOutcome> {
+    const doc = await this.documents.documents.findOneBy({ id: job.documentId });
+    if (!doc || doc.contentSha256 !== job.contentSha256) return 'Superseded';
+    if (doc.extractionStatus !== 'Pending') return 'AlreadyExtracted';
+    let extraction;
+    try {
+      extraction = await this.extractor.extractLazily(doc.size, () => this.read(job), doc.mimeType, doc.name);
+    } catch (error) {
+      if (error instanceof ContentSuperseded) return 'Superseded';
+      throw error;
+    }
+    const chunks = chunkText(extraction.text);
+    const saved = await this.documents.transaction((manager) => this.documents.saveExtraction(manager, doc, extraction, chunks));
+    return saved ? 'Saved' : 'Superseded';
+  }
+
+  /** A job that failed for good: the document is Failed (not Pending for ever) unless it changed meanwhile. */
+  async giveUp(job: ExtractTextJob, error: unknown): Promise<void> {
+    this.logger.warn({ ...job, error: (error as Error).message }, 'text extraction failed for good');
+    const failed = { status: 'Failed' as const, text: '', error: `Text extraction did not finish: ${(error as Error).message}`.slice(0, 500) };
+    await this.documents.transaction((manager) => this.documents.saveExtraction(manager, { id: job.documentId, contentSha256: job.contentSha256 }, failed, []));
+  }
+
+  /** Re-adds the jobs of documents Pending for longer than `strandedAfterMs`; job ids make repeats harmless. */
+  async requeuePending(strandedAfterMs = PENDING_STRANDED_AFTER_MS): Promise<number> {
+    const stranded = await this.documents.pendingExtractions(new Date(Date.now() - strandedAfterMs), SWEEP_BATCH);
+    await this.producer.extractText(stranded.map((d) => ({ documentId: d.id, contentSha256: d.contentSha256 })));
+    if (stranded.length) this.logger.log({ count: stranded.length }, 'pending text extractions queued again');
+    return stranded.length;
+  }
+
+  private async read(job: ExtractTextJob): Promise<Buffer> {
+    try {
+      return await this.blobs.read(job.contentSha256);
+    } catch (error) {
+      // A blob is deleted only once no document refers to it: this one was changed or deleted meanwhile.
+      if (!(await this.isCurrent(job))) throw new ContentSuperseded();
+      throw error;
+    }
+  }
+
+  private async isCurrent(job: ExtractTextJob): Promise<boolean> {
+    const doc: Pick<DocumentEntity, 'contentSha256'> | null = await this.documents.documents.findOne({ where: { id: job.documentId }, select: { contentSha256: true } });
+    return doc?.contentSha256 === job.contentSha256;
+  }
+}
