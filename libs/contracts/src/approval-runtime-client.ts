@@ -2,6 +2,8 @@ import Bull from 'bull';
 import { ApprovalDecisionEvent, ApprovalRequestJob } from './approvals';
 import { SharedQueue } from './queue-names';
 
+const DECISION_CONCURRENCY = 16;
+
 type Waiter = { resolve: (event: ApprovalDecisionEvent) => void; reject: (error: Error) => void; timer?: NodeJS.Timeout };
 
 /**
@@ -14,11 +16,12 @@ export class ApprovalRuntimeClient {
   private readonly waiters = new Map<string, Waiter>();
   private readonly early = new Map<string, ApprovalDecisionEvent>();
 
-  constructor(redisUrl: string, options: { prefix?: string; onDecision?: (event: ApprovalDecisionEvent) => void | Promise<void> } = {}) {
+  /** `concurrency`: decisions handled at once (each resumes a different run); 16 unless given. */
+  constructor(redisUrl: string, options: { prefix?: string; concurrency?: number; onDecision?: (event: ApprovalDecisionEvent) => void | Promise<void> } = {}) {
     const prefix = options.prefix ?? 'bull';
     this.requests = new Bull(SharedQueue.ApprovalRequests, redisUrl, { prefix });
     this.decisions = new Bull(SharedQueue.ApprovalDecisions, redisUrl, { prefix });
-    void this.decisions.process('*', async (job) => {
+    void this.decisions.process('*', options.concurrency ?? DECISION_CONCURRENCY, async (job) => {
       await options.onDecision?.(job.data);
       this.settle(job.data);
     });

@@ -5,6 +5,7 @@ import type { ApprovalDecisionEvent, WebhookAuthType } from '@app/contracts';
 import { ApprovalLogEntity } from './approval-log.entity';
 import { APPROVAL_MOVES, ApprovalStatus, LogEntryType } from './approval-state';
 import { ApprovalEntity } from './approval.entity';
+import { StatementBatcher } from './statement-batcher';
 
 export type LogEntry = Partial<Pick<ApprovalLogEntity, 'attempt' | 'httpStatus' | 'durationMs' | 'error' | 'comment'>> & { type: LogEntryType };
 
@@ -62,9 +63,19 @@ export interface Decided {
 
 const DECISIONS: ApprovalStatus[] = ['Approved', 'Denied', 'DeliveryFailed', 'Cancelled'];
 
+export type CallbackView = Pick<ApprovalEntity, 'id' | 'callbackTokenHash' | 'status' | 'callbackId' | 'executionId' | 'decidedAt'>;
+
+export interface AttemptRecord {
+  delivered: boolean;
+  httpStatus: number | null;
+  durationMs: number;
+  error: string | null;
+}
+
 /**
  * Approvals, their log and their decision outbox. Every state move is one conditional UPDATE; the hot
- * paths (request, attempt, decision) are single statements, so each is one round trip and atomic.
+ * paths (request, attempt, callback lookup, decision) are single statements, each atomic, and the calls
+ * that arrive together share one (StatementBatcher): one round trip and one commit for many approvals.
  */
 @Injectable()
 export class ApprovalsRepository {
@@ -74,24 +85,40 @@ export class ApprovalsRepository {
     @InjectDataSource() private readonly db: DataSource,
   ) {}
 
+  private readonly inserts = new StatementBatcher((batch: NewApproval[]) => this.insertBatch(batch));
+  private readonly attempts = new StatementBatcher((batch: Array<{ id: string; attempt: number } & AttemptRecord>) => this.recordBatch(batch));
+  private readonly decisions = new StatementBatcher((batch: Array<{ id: string; to: ApprovalStatus; entry: LogEntry }>) => this.decideBatch(batch));
+  private readonly callbackLookups = new StatementBatcher((ids: string[]) => this.callbackBatch(ids));
+
   /**
    * Inserts a Pending approval with its Requested entry and returns it as its first delivery attempt
-   * sees it (no second read); null when (tenant, execution, step) exists.
+   * sees it (no second read); null when (tenant, execution, step) exists. Batched.
    */
-  async insertRequested(a: NewApproval): Promise<DeliveryView | null> {
-    const rows: Array<{ id: string; createdAt: Date }> = await this.db.query(
+  insertRequested(a: NewApproval): Promise<DeliveryView | null> {
+    return this.inserts.submit(a);
+  }
+
+  private async insertBatch(batch: NewApproval[]): Promise<Array<DeliveryView | null>> {
+    const column = <K extends keyof NewApproval>(key: K) => batch.map((a) => a[key]);
+    const rows: Array<{ id: string; callbackId: string; createdAt: Date }> = await this.db.query(
       `WITH inserted AS (
          INSERT INTO approval.approvals ("tenantId", "executionId", "stepId", "agentName", message, "stepInput", "previousResults", "webhookUrl",
            "authType", "authEncrypted", "timeoutSeconds", "maxRetryAttempts", "callbackId", "callbackTokenHash", "callbackTokenSealed", status)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, 'Pending')
-         ON CONFLICT ("tenantId", "executionId", "stepId") DO NOTHING RETURNING id, "createdAt"),
+         SELECT t, e, s, n, m, si::jsonb, pr::jsonb, u, at, ae, ts, mr, c, h, cs, 'Pending'
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
+           $9::text[], $10::text[], $11::int[], $12::int[], $13::uuid[], $14::text[], $15::text[]) AS i(t, e, s, n, m, si, pr, u, at, ae, ts, mr, c, h, cs)
+         ON CONFLICT ("tenantId", "executionId", "stepId") DO NOTHING RETURNING id, "callbackId", "createdAt"),
        logged AS (INSERT INTO approval.approval_log ("approvalId", at, type) SELECT id, clock_timestamp(), 'Requested' FROM inserted)
-       SELECT * FROM inserted`,
-      [a.tenantId, a.executionId, a.stepId, a.agentName, a.message, JSON.stringify(a.stepInput ?? null), JSON.stringify(a.previousResults ?? null), a.webhookUrl,
-        a.authType, a.authEncrypted, a.timeoutSeconds, a.maxRetryAttempts, a.callbackId, a.callbackTokenHash, a.callbackTokenSealed],
+       SELECT id, "callbackId"::text AS "callbackId", "createdAt" FROM inserted`,
+      [column('tenantId'), column('executionId'), column('stepId'), column('agentName'), column('message'),
+        batch.map((a) => JSON.stringify(a.stepInput ?? null)), batch.map((a) => JSON.stringify(a.previousResults ?? null)), column('webhookUrl'),
+        column('authType'), column('authEncrypted'), column('timeoutSeconds'), column('maxRetryAttempts'), column('callbackId'), column('callbackTokenHash'), column('callbackTokenSealed')],
     );
-    if (!rows[0]) return null;
-    return { ...a, ...rows[0], status: 'Pending', loggedAttempt: null };
+    const byCallback = new Map(rows.map((r) => [r.callbackId, r]));
+    return batch.map((a) => {
+      const row = byCallback.get(a.callbackId);
+      return row ? { ...a, id: row.id, createdAt: row.createdAt, status: 'Pending', loggedAttempt: null } : null;
+    });
   }
 
   async deliveryView(id: string, attempt: number): Promise<DeliveryView | null> {
@@ -109,21 +136,31 @@ export class ApprovalsRepository {
 
   /**
    * Logs a delivery attempt once (a retried job finds it logged) and, when it succeeded, moves
-   * Pending → AwaitingDecision with a Delivered entry. Returns false if the attempt was logged already.
+   * Pending → AwaitingDecision with a Delivered entry. Returns false if the attempt was logged already. Batched.
    */
-  async recordAttempt(id: string, attempt: number, result: { delivered: boolean; httpStatus: number | null; durationMs: number; error: string | null }): Promise<boolean> {
-    const rows: Array<{ logged: boolean }> = await this.db.query(
-      `WITH attempt AS (
+  recordAttempt(id: string, attempt: number, result: AttemptRecord): Promise<boolean> {
+    return this.attempts.submit({ id, attempt, ...result });
+  }
+
+  private async recordBatch(batch: Array<{ id: string; attempt: number } & AttemptRecord>): Promise<boolean[]> {
+    const rows: Array<{ id: string; attempt: number }> = await this.db.query(
+      `WITH input AS (
+         SELECT * FROM unnest($1::uuid[], $2::int[], $3::int[], $4::int[], $5::text[], $6::bool[]) AS i(id, attempt, "httpStatus", "durationMs", error, delivered)),
+       attempt AS (
          INSERT INTO approval.approval_log ("approvalId", at, type, attempt, "httpStatus", "durationMs", error)
-         VALUES ($1, clock_timestamp(), 'DeliveryAttempt', $2, $3, $4, $5) ON CONFLICT DO NOTHING RETURNING id),
+         SELECT id, clock_timestamp(), 'DeliveryAttempt', attempt, "httpStatus", "durationMs", error FROM input
+         ON CONFLICT DO NOTHING RETURNING "approvalId", attempt),
        moved AS (
-         UPDATE approval.approvals SET status = 'AwaitingDecision', "callbackTokenSealed" = NULL, "updatedAt" = now()
-         WHERE id = $1 AND $6 AND status = ANY($7::text[]) AND EXISTS (SELECT 1 FROM attempt) RETURNING id),
-       delivered AS (INSERT INTO approval.approval_log ("approvalId", at, type, attempt) SELECT id, clock_timestamp() + interval '1 microsecond', 'Delivered', $2 FROM moved)
-       SELECT EXISTS (SELECT 1 FROM attempt) AS logged`,
-      [id, attempt, result.httpStatus, result.durationMs, result.error, result.delivered, APPROVAL_MOVES.AwaitingDecision],
+         UPDATE approval.approvals a SET status = 'AwaitingDecision', "callbackTokenSealed" = NULL, "updatedAt" = now()
+         FROM input i JOIN attempt t ON t."approvalId" = i.id AND t.attempt = i.attempt
+         WHERE a.id = i.id AND i.delivered AND a.status = ANY($7::text[]) RETURNING a.id, i.attempt),
+       delivered AS (INSERT INTO approval.approval_log ("approvalId", at, type, attempt) SELECT id, clock_timestamp() + interval '1 microsecond', 'Delivered', attempt FROM moved)
+       SELECT "approvalId"::text AS id, attempt FROM attempt`,
+      [batch.map((b) => b.id), batch.map((b) => b.attempt), batch.map((b) => b.httpStatus), batch.map((b) => b.durationMs), batch.map((b) => b.error),
+        batch.map((b) => b.delivered), APPROVAL_MOVES.AwaitingDecision],
     );
-    return rows[0].logged;
+    const logged = new Set(rows.map((r) => `${r.id}:${r.attempt}`));
+    return batch.map((b) => logged.has(`${b.id}:${b.attempt}`));
   }
 
   /** Marks a Pending approval delivered after a crash found its successful attempt already logged. */
@@ -139,25 +176,35 @@ export class ApprovalsRepository {
   /**
    * A final move (Approved, Denied, DeliveryFailed, Cancelled) with its log entry and its decision event
    * in the outbox, in one statement: either all happen or none. Null when the approval was not open.
+   * Batched: of several moves of one approval in a batch, exactly one wins.
    */
-  async decide(id: string, to: ApprovalStatus, entry: LogEntry): Promise<Decided | null> {
-    if (!DECISIONS.includes(to)) throw new Error(`${to} is not a decision`);
-    const rows: Decided[] = await this.db.query(
-      `WITH moved AS (
-         UPDATE approval.approvals SET status = $2, comment = $3, "decidedAt" = clock_timestamp(), "callbackTokenSealed" = NULL, "updatedAt" = now()
-         WHERE id = $1 AND status = ANY($6::text[])
-         RETURNING id, "tenantId", "executionId", "stepId", "callbackId", status, comment, "decidedAt"),
+  decide(id: string, to: ApprovalStatus, entry: LogEntry): Promise<Decided | null> {
+    if (!DECISIONS.includes(to)) return Promise.reject(new Error(`${to} is not a decision`));
+    return this.decisions.submit({ id, to, entry });
+  }
+
+  private async decideBatch(batch: Array<{ id: string; to: ApprovalStatus; entry: LogEntry }>): Promise<Array<Decided | null>> {
+    const rows: Array<Decided & { n: string }> = await this.db.query(
+      `WITH input AS (
+         SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) WITH ORDINALITY AS i(id, "to", comment, type, error, allowed, n)),
+       moved AS (
+         UPDATE approval.approvals a SET status = i."to", comment = i.comment, "decidedAt" = clock_timestamp(), "callbackTokenSealed" = NULL, "updatedAt" = now()
+         FROM input i WHERE a.id = i.id AND a.status = ANY(string_to_array(i.allowed, ','))
+         RETURNING a.id, a."tenantId", a."executionId", a."stepId", a."callbackId", a.status, a.comment, a."decidedAt", i.type AS "logType", i.error AS "logError", i.n),
        logged AS (
-         INSERT INTO approval.approval_log ("approvalId", at, type, comment, error) SELECT id, clock_timestamp(), $4, $3, $5 FROM moved),
+         INSERT INTO approval.approval_log ("approvalId", at, type, comment, error) SELECT id, clock_timestamp(), "logType", comment, "logError" FROM moved),
        event AS (
-         SELECT m.*, jsonb_build_object('approvalId', m.id::text, 'tenantId', m."tenantId", 'executionId', m."executionId", 'stepId', m."stepId",
+         SELECT m.id, m."tenantId", m."executionId", m."stepId", m."callbackId", m.status, m.comment, m."decidedAt", m.n,
+           jsonb_build_object('approvalId', m.id::text, 'tenantId', m."tenantId", 'executionId', m."executionId", 'stepId', m."stepId",
            'outcome', m.status, 'comment', m.comment,
            'decidedAt', to_char(m."decidedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) AS event FROM moved m),
        queued AS (INSERT INTO approval.decision_outbox ("approvalId", payload) SELECT id::text, event FROM event ON CONFLICT DO NOTHING)
        SELECT * FROM event`,
-      [id, to, entry.comment ?? null, entry.type, entry.error ?? null, APPROVAL_MOVES[to]],
+      [batch.map((b) => b.id), batch.map((b) => b.to), batch.map((b) => b.entry.comment ?? null), batch.map((b) => b.entry.type),
+        batch.map((b) => b.entry.error ?? null), batch.map((b) => APPROVAL_MOVES[b.to].join(','))],
     );
-    return rows[0] ?? null;
+    const byOrdinal = new Map(rows.map(({ n, ...decided }) => [Number(n), decided]));
+    return batch.map((_, i) => byOrdinal.get(i + 1) ?? null);
   }
 
   /** An event with no approval behind it (a refused queued request); written once per id. */
@@ -173,13 +220,18 @@ export class ApprovalsRepository {
     return this.db.transaction(work);
   }
 
-  /** Only what the callback needs to check a token. */
-  async forCallback(callbackId: string): Promise<Pick<ApprovalEntity, 'id' | 'callbackTokenHash' | 'status' | 'callbackId' | 'executionId' | 'decidedAt'> | null> {
-    const rows = await this.db.query(
-      'SELECT id, "callbackTokenHash", status, "callbackId", "executionId", "decidedAt" FROM approval.approvals WHERE "callbackId" = $1',
-      [callbackId],
+  /** Only what the callback needs to check a token. Batched. */
+  forCallback(callbackId: string): Promise<CallbackView | null> {
+    return this.callbackLookups.submit(callbackId);
+  }
+
+  private async callbackBatch(callbackIds: string[]): Promise<Array<CallbackView | null>> {
+    const rows: CallbackView[] = await this.db.query(
+      'SELECT id, "callbackTokenHash", status, "callbackId"::text AS "callbackId", "executionId", "decidedAt" FROM approval.approvals WHERE "callbackId" = ANY($1::uuid[])',
+      [callbackIds],
     );
-    return rows[0] ?? null;
+    const byId = new Map(rows.map((r) => [r.callbackId, r]));
+    return callbackIds.map((id) => byId.get(id) ?? null);
   }
 
   entries(approvalId: string): Promise<ApprovalLogEntity[]> {

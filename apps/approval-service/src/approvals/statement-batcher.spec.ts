@@ -1,0 +1,43 @@
+import { StatementBatcher } from './statement-batcher';
+
+describe('StatementBatcher', () => {
+  it('runs the calls of one turn of the event loop as one batch, each caller getting its own answer', async () => {
+    const batches: number[][] = [];
+    const sut = new StatementBatcher(async (inputs: number[]) => {
+      batches.push(inputs);
+      return inputs.map((n) => n * 10);
+    });
+
+    const answers = await Promise.all([1, 2, 3].map((n) => sut.submit(n)));
+
+    expect(answers).toEqual([10, 20, 30]);
+    expect(batches).toEqual([[1, 2, 3]]);
+  });
+
+  it('splits what exceeds the largest batch', async () => {
+    const batches: number[][] = [];
+    const sut = new StatementBatcher(async (inputs: number[]) => {
+      batches.push(inputs);
+      return inputs;
+    }, 2);
+
+    await Promise.all([1, 2, 3, 4, 5].map((n) => sut.submit(n)));
+
+    expect(batches).toEqual([[1, 2], [3, 4], [5]]);
+  });
+
+  it('when a batch fails, runs its calls one by one so that only the bad call fails', async () => {
+    const sut = new StatementBatcher(async (inputs: number[]) => {
+      if (inputs.includes(13)) throw new Error('bad input 13');
+      return inputs.map((n) => n + 1);
+    });
+
+    const results = await Promise.allSettled([12, 13, 14].map((n) => sut.submit(n)));
+
+    expect(results).toEqual([
+      { status: 'fulfilled', value: 13 },
+      { status: 'rejected', reason: new Error('bad input 13') },
+      { status: 'fulfilled', value: 15 },
+    ]);
+  });
+});
