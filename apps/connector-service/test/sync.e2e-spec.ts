@@ -167,6 +167,20 @@ describe('Sync, tree, search and retrieval', () => {
     expect(hits[0]).toMatchObject({ name: 'General Conditions.txt', snippet: expect.stringContaining('<mark>liquidated</mark> <mark>damages</mark>') });
   });
 
+  it('ranks a document that opens with the words above one that has them a few pages in, and highlights both', async () => {
+    const filler = Array.from({ length: 100 }, (_, i) => `Clause ${i} of the supplementary conditions.`).join('\n');
+    expect(filler.length).toBeGreaterThan(2_000);
+    const folder = await sim.folderId('/Architecture/Specifications');
+    await sim.admin.post('/files', { parentId: folder, name: 'Addendum Conditions.txt', text: `${filler}\nThe waterproofing warranty lasts ten years.\n` });
+    await sim.admin.post('/files', { parentId: folder, name: 'Roofing Scope.txt', text: 'Waterproofing warranty: ten years, by the roofer.\n' });
+    await syncToSearchable(sut.app, user, dataSourceId);
+
+    const hits = (await http().get(`/v1/projects/${projectId}/search`).query({ q: 'waterproofing warranty' }).set(user.auth).expect(200)).body.hits;
+
+    expect(hits.map((h: { name: string }) => h.name)).toEqual(['Roofing Scope.txt', 'Addendum Conditions.txt']);
+    for (const hit of hits) expect(hit.snippet).toMatch(/<mark>waterproofing<\/mark> <mark>warranty<\/mark>/i);
+  });
+
   it('answers 409 SYNC_IN_PROGRESS with the running run, and cancels it', async () => {
     await sim.admin.put('/faults', { latencyMs: 150 });
     try {

@@ -15,6 +15,7 @@ import { OAuth1795300010000 } from './migrations/1795300010000-oauth';
 import { OneConnectionPerProvider1795300011000 } from './migrations/1795300011000-one-connection-per-provider';
 import { DocumentSearch1795300012000 } from './migrations/1795300012000-document-search';
 import { PendingExtraction1795300013000 } from './migrations/1795300013000-pending-extraction';
+import { SearchOpening1795300014000 } from './migrations/1795300014000-search-opening';
 
 /** The connector-service owns the `connector` schema. Features add their entities and migrations here. */
 export const CONNECTOR_SCHEMA = 'connector';
@@ -22,5 +23,5 @@ export const CONNECTOR_SCHEMA = 'connector';
 export const connectorDatabase: ServiceDatabaseOptions = {
   schema: CONNECTOR_SCHEMA,
   entities: [CredentialEntity, DataSourceEntity, DataSourceMemberEntity, PickerFolderEntity, SyncRunEntity, DocumentEntity, OAuthProviderEntity, ProviderSecretEntity, OAuthConnectionEntity],
-  migrations: [Credentials1795300000000, DataSources1795300001000, Ingestion1795300002000, OAuth1795300010000, OneConnectionPerProvider1795300011000, DocumentSearch1795300012000, PendingExtraction1795300013000],
+  migrations: [Credentials1795300000000, DataSources1795300001000, Ingestion1795300002000, OAuth1795300010000, OneConnectionPerProvider1795300011000, DocumentSearch1795300012000, PendingExtraction1795300013000, SearchOpening1795300014000],
 };

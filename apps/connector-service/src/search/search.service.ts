@@ -19,10 +19,10 @@ export interface SearchHit {
 
 /**
  * Full-text search over extracted text together with file-name and path matching that tolerates partial
- * words (pg_trgm), only in data sources the caller may read. Documents are ranked on a vector of their
- * first 10,000 characters; documents that match only further in (chunk vectors, their own index) come
- * after those, and are looked for only when the first ones do not fill the page. The snippet is the
- * first matching chunk, highlighted.
+ * words (pg_trgm), only in data sources the caller may read. Documents match on a vector of their first
+ * 10,000 characters and are ranked on their opening 2,000 (cheap even when a word is in every document);
+ * documents that match only further in (chunk vectors, their own index) come after those, and are looked
+ * for only when the first ones do not fill the page. The snippet is the first matching chunk, highlighted.
  */
 @Injectable()
 export class SearchService {
@@ -48,23 +48,23 @@ WITH q AS (
   SELECT websearch_to_tsquery('english', $2) AS words, websearch_to_tsquery('simple', $2) AS names, lower($2) AS raw
 ),
 first_pages AS (
-  SELECT d.id, d.name, d.path, ts_rank_cd(d.search, q.words) AS text_rank, 0::real AS name_rank
+  SELECT d.id, d.name, d.path, true AS in_text, ts_rank(d."openingSearch", q.words) AS text_rank, 0::real AS name_rank
   FROM connector.documents d, q
   WHERE d."dataSourceId" = ANY($1::uuid[]) AND d.search @@ q.words
   UNION ALL
-  SELECT d.id, d.name, d.path, 0, ts_rank(d."nameSearch", q.names) + similarity(lower(d.name), q.raw)
+  SELECT d.id, d.name, d.path, false, 0, ts_rank(d."nameSearch", q.names) + similarity(lower(d.name), q.raw)
   FROM connector.documents d, q
   WHERE d."dataSourceId" = ANY($1::uuid[])
     AND (d."nameSearch" @@ q.names OR lower(d.name) LIKE '%' || q.raw || '%' OR lower(d.name) % q.raw)
 ),
 ranked AS (
-  SELECT id, name, path, 0 AS tier, max(text_rank) AS text_rank, round((max(text_rank) + max(name_rank))::numeric, 6) AS score
+  SELECT id, name, path, 0 AS tier, bool_or(in_text) AS in_text, round((max(text_rank) + max(name_rank))::numeric, 6) AS score
   FROM first_pages GROUP BY id, name, path
 ),
 -- Documents that match only past their first pages rank after all others, so they are looked for only
 -- when the others do not fill the page (a common word never pays for scanning every chunk).
 deep AS (
-  SELECT d.id, d.name, d.path, 1 AS tier, h.rank AS text_rank, round(h.rank::numeric, 6) AS score
+  SELECT d.id, d.name, d.path, 1 AS tier, true AS in_text, round(h.rank::numeric, 6) AS score
   FROM (
     SELECT c."documentId", max(ts_rank_cd(c.search, q.words)) AS rank
     FROM connector.document_chunks c, q
@@ -81,7 +81,7 @@ page AS (
 )
 SELECT d.id AS "documentId", d."dataSourceId", d.name, d.path, d."mimeType", p.score,
   COALESCE(
-    CASE WHEN p.text_rank > 0 THEN (
+    CASE WHEN p.in_text THEN (
       SELECT ts_headline('english', c.text, q.words, 'StartSel=<mark>, StopSel=</mark>, MaxFragments=2, MaxWords=30, MinWords=12, FragmentDelimiter=" … "')
       -- In chunk order, computing vectors the table does not store only until the first match.
       FROM (SELECT text, search FROM connector.document_chunks WHERE "documentId" = d.id ORDER BY index LIMIT 100000) c
