@@ -1,17 +1,42 @@
 // Runs in a worker thread: pdf.js is ESM-only and CPU-heavy, so it stays off the main event loop
-// and outside any CommonJS loader. One message in ({id, data}), one out ({id, text} or {id, error}).
+// and outside any CommonJS loader. One message in (the PDF's bytes), one out ({text} or {error}).
 import { parentPort } from 'node:worker_threads';
-import { extractText, getDocumentProxy } from 'unpdf';
+import { getDocumentProxy } from 'unpdf';
 
-parentPort.on('message', async ({ id, data }) => {
-  let pdf;
+// pdf.js keeps every page it has read until cleanup(): a 6,000-page PDF then needs more than 256 MB of heap.
+const CLEANUP_EVERY_PAGES = 100;
+
+parentPort.on('message', async (data) => {
   try {
-    pdf = await getDocumentProxy(new Uint8Array(data));
-    const { text } = await extractText(pdf, { mergePages: true });
-    parentPort.postMessage({ id, text });
+    parentPort.postMessage({ text: await pdfText(new Uint8Array(data)) });
   } catch (error) {
-    parentPort.postMessage({ id, error: String(error && error.message ? error.message : error) });
-  } finally {
-    if (pdf) await pdf.destroy().catch(() => undefined);
+    parentPort.postMessage({ error: String(error && error.message ? error.message : error) });
   }
 });
+
+/**
+ * The text of unpdf's extractText(pdf, { mergePages: true }), read one page at a time: extractText
+ * reads every page at once, which took 1.3 GB for a 20 MB PDF.
+ */
+async function pdfText(data) {
+  // Errors only: pdf.js warns about malformed PDFs on stdout, between the service's JSON log lines.
+  const pdf = await getDocumentProxy(data, { verbosity: 0 });
+  try {
+    const pages = [];
+    for (let n = 1; n <= pdf.numPages; n++) {
+      pages.push(await pageText(await pdf.getPage(n)));
+      if (n % CLEANUP_EVERY_PAGES === 0) await pdf.cleanup();
+    }
+    return pages.join('\n').replace(/[^\S\n]+/g, ' ').replace(/ ?\n ?/g, '\n').replace(/\n{3,}/g, '\n\n');
+  } finally {
+    await pdf.destroy().catch(() => undefined);
+  }
+}
+
+async function pageText(page) {
+  const { items } = await page.getTextContent();
+  return items
+    .filter((item) => item.str != null)
+    .map((item) => item.str + (item.hasEOL ? '\n' : ''))
+    .join('');
+}

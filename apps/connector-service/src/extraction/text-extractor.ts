@@ -1,6 +1,6 @@
 import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import { extname } from 'node:path';
-import { PdfTextWorker } from './pdf-text-worker';
+import { PdfTextPool } from './pdf-text-worker';
 
 export type ExtractionStatus = 'Succeeded' | 'Unsupported' | 'Failed' | 'TooLarge';
 
@@ -44,14 +44,14 @@ export function extractionKind(mimeType: string, name: string): Kind | null {
 /** Text of PDF, DOCX, plain text, Markdown, CSV, HTML and JSON files; anything else is Unsupported. */
 @Injectable()
 export class TextExtractor implements OnModuleDestroy {
-  private readonly pdfWorker = new PdfTextWorker();
+  private readonly pdfWorkers = new PdfTextPool();
   private readonly extractors: Record<Kind, (content: Buffer) => Promise<string>> = {
     ...EXTRACTORS,
-    pdf: (content) => this.pdfWorker.extract(content),
+    pdf: (content) => this.pdfWorkers.extract(content),
   };
 
   async onModuleDestroy(): Promise<void> {
-    await this.pdfWorker.close();
+    await this.pdfWorkers.close();
   }
 
   /** Like extract, but reads the bytes only when they can be extracted. */
