@@ -5,7 +5,7 @@ import type { ApprovalDecisionEvent, WebhookAuthType } from '@app/contracts';
 import { ApprovalLogEntity } from './approval-log.entity';
 import { APPROVAL_MOVES, ApprovalStatus, LogEntryType } from './approval-state';
 import { ApprovalEntity } from './approval.entity';
-import { StatementBatcher } from './statement-batcher';
+import { StatementBatcher } from '../database/statement-batcher';
 
 export type LogEntry = Partial<Pick<ApprovalLogEntity, 'attempt' | 'httpStatus' | 'durationMs' | 'error' | 'comment'>> & { type: LogEntryType };
 

@@ -4,6 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { Queue } from 'bull';
 import { DataSource } from 'typeorm';
 import { ApprovalDecisionEvent, SharedQueue } from '@app/contracts';
+import { StatementBatcher } from '../database/statement-batcher';
 
 const BATCH = 200;
 /** Rows younger than this are left to the writer that is publishing them right now. */
@@ -27,10 +28,16 @@ export class DecisionRelay implements OnModuleDestroy {
     @InjectQueue(SharedQueue.ApprovalDecisions) private readonly decisions: Queue,
   ) {}
 
+  /** The decisions committed together go to Redis in one round trip. */
+  private readonly publishing = new StatementBatcher(async (events: ApprovalDecisionEvent[]) => {
+    await this.decisions.addBulk(events.map((event) => ({ name: 'decision', data: event, opts: { jobId: event.approvalId, removeOnComplete: false } })));
+    return events.map(() => undefined);
+  });
+
   /** Publishes a committed decision now; marking it published is batched. */
   async publish(event: ApprovalDecisionEvent): Promise<void> {
     try {
-      await this.decisions.add('decision', event, { jobId: event.approvalId, removeOnComplete: false });
+      await this.publishing.submit(event);
       this.toMark.add(event.approvalId);
       this.marking ??= this.markSoon();
     } catch (error) {
