@@ -1,7 +1,18 @@
 // Runs in a worker thread: pdf.js is ESM-only and CPU-heavy, so it stays off the main event loop
 // and outside any CommonJS loader. One message in (the PDF's bytes), one out ({text} or {error}).
+import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import { getDocumentProxy } from 'unpdf';
+
+const PDF_THREAD_NICE = 19;
+
+// Background work: on Linux a thread has its own nice value, so this thread yields the CPU to the event
+// loop (sync runs, API requests, search) and to the database, and takes what they leave.
+try {
+  setPriority(PDF_THREAD_NICE);
+} catch {
+  // Not permitted here: extraction simply runs at normal priority.
+}
 
 // pdf.js keeps every page it has read until cleanup(): a 6,000-page PDF then needs more than 256 MB of heap.
 const CLEANUP_EVERY_PAGES = 100;

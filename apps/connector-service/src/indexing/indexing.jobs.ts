@@ -27,5 +27,5 @@ export function extractTextJobId(job: ExtractTextJob): string {
 
 export const INDEXING_JOB_ATTEMPTS = 4;
 export const INDEXING_JOB_BACKOFF = { type: 'exponential', delay: 2000 } as const;
-/** The PDF pool has about two workers; more jobs at once would only queue inside it. */
+/** One job reads a PDF in the pool while another reads, chunks or saves a text file; more would only queue. */
 export const INDEXING_CONCURRENCY = 2;
