@@ -159,8 +159,9 @@ export class ApprovalsRepository {
       [batch.map((b) => b.id), batch.map((b) => b.attempt), batch.map((b) => b.httpStatus), batch.map((b) => b.durationMs), batch.map((b) => b.error),
         batch.map((b) => b.delivered), APPROVAL_MOVES.AwaitingDecision],
     );
-    const logged = new Set(rows.map((r) => `${r.id}:${r.attempt}`));
-    return batch.map((b) => logged.has(`${b.id}:${b.attempt}`));
+    // The same attempt twice in one batch (a redelivered job) is logged once: only its first call owns it.
+    const unclaimed = new Set(rows.map((r) => `${r.id}:${r.attempt}`));
+    return batch.map((b) => unclaimed.delete(`${b.id}:${b.attempt}`));
   }
 
   /** Marks a Pending approval delivered after a crash found its successful attempt already logged. */
