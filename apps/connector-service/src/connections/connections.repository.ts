@@ -36,14 +36,18 @@ export class ConnectionsRepository {
     return this.connections.findOneByOrFail({ id: row.id });
   }
 
-  /** Deletes the connection unless a data source uses it, in one statement; false when one does. */
-  async deleteUnused(id: string): Promise<boolean> {
-    const [, affected] = await this.db.query(
+  /**
+   * Deletes the connection unless a data source uses it, in one statement, and returns it as deleted
+   * (the tokens a refresh may have rotated meanwhile, to revoke); null when it was in use or gone.
+   */
+  async deleteUnused(id: string): Promise<OAuthConnectionEntity | null> {
+    const [rows]: [OAuthConnectionEntity[], number] = await this.db.query(
       `DELETE FROM connector.oauth_connections c
-       WHERE c.id = $1 AND NOT EXISTS (SELECT 1 FROM connector.data_sources d WHERE d."connectionId" = c.id)`,
+       WHERE c.id = $1 AND NOT EXISTS (SELECT 1 FROM connector.data_sources d WHERE d."connectionId" = c.id)
+       RETURNING c.*`,
       [id],
     );
-    return affected > 0;
+    return rows[0] ?? null;
   }
 
   byId(id: string): Promise<OAuthConnectionEntity | null> {

@@ -26,11 +26,17 @@ export class ConnectionsService {
 
   /** Forgets the tokens (revoking them at the provider when it has a revocation endpoint). */
   async remove(principal: Principal, id: string): Promise<void> {
-    const c = await this.repository.byId(id);
-    if (!c || c.tenantId !== principal.tenantId || c.userId !== principal.userId) throw ConnectionException.notFound();
-    if (!(await this.repository.deleteUnused(id))) throw ConnectionException.inUse(await this.dataSources.sources.countBy({ connectionId: id }));
-    await this.revoke(c);
-    await this.secrets.prune(c.providerId);
+    const owned = await this.repository.byId(id);
+    if (!owned || owned.tenantId !== principal.tenantId || owned.userId !== principal.userId) throw ConnectionException.notFound();
+    const deleted = await this.repository.deleteUnused(id);
+    if (!deleted) {
+      const users = await this.dataSources.sources.countBy({ connectionId: id });
+      // Nobody uses it, yet it was not deleted: a concurrent disconnect deleted it first.
+      throw users ? ConnectionException.inUse(users) : ConnectionException.notFound();
+    }
+    // The deleted row, not the one read above: a refresh in between may have rotated the tokens.
+    await this.revoke(deleted);
+    await this.secrets.prune(deleted.providerId);
   }
 
   private async revoke(c: OAuthConnectionEntity): Promise<void> {
