@@ -109,6 +109,16 @@ describe('Text extraction on the indexing queue', () => {
     expect(await hits('tower crane')).toEqual([]);
   });
 
+  it('keeps saved text when a repeated job for the same content gives up (a redelivered or re-added job)', async () => {
+    const notes = (await doc('notes.txt'))!;
+    expect(notes.extractionStatus).toBe('Succeeded');
+
+    await indexing().giveUp({ documentId: notes.id, contentSha256: notes.contentSha256 }, new Error('worker stalled'));
+
+    expect(await doc('notes.txt')).toMatchObject({ extractionStatus: 'Succeeded', text: notes.text });
+    expect(await hits('concrete pour')).toEqual(['notes.txt']);
+  });
+
   it('does nothing with a job for a deleted document', async () => {
     const temp = (await sim.admin.post('/files', { parentId: folderId, name: 'temporary.txt', text: 'scaffolding inspection checklist' })).data;
     await syncToSearchable(sut.app, user, dataSourceId);

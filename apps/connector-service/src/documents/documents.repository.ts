@@ -102,15 +102,16 @@ export class DocumentsRepository {
 
   /**
    * Saves the text extracted from one content version, with its chunks, only while the document still
-   * holds that content: a job for replaced content changes nothing (the row lock of this conditional
-   * update orders it against a concurrent saveIngested). The search vectors of the document and of its
+   * holds that content and waits for it (Pending → an extraction status): a job for replaced content,
+   * or a repeated or given-up job after the text was saved, changes nothing (the row lock of this
+   * conditional update orders it against a concurrent saveIngested). The search vectors of the document and of its
    * chunks are generated columns (migration 1795300012000-document-search). Returns whether it saved.
    */
   async saveExtraction(manager: EntityManager, target: { id: string; contentSha256: string }, extraction: { status: ExtractionStatus; error: string | null; text: string }, chunks: Chunk[]): Promise<boolean> {
     // An UPDATE … RETURNING answers [rows, count] through TypeORM.
     const [rows]: [Array<{ dataSourceId: string }>, number] = await manager.query(
       `UPDATE connector.documents SET text = $3, "extractionStatus" = $4, "extractionError" = $5, "updatedAt" = now()
-       WHERE id = $1 AND "contentSha256" = $2 RETURNING "dataSourceId"`,
+       WHERE id = $1 AND "contentSha256" = $2 AND "extractionStatus" = 'Pending' RETURNING "dataSourceId"`,
       [target.id, target.contentSha256, extraction.text, extraction.status, extraction.error],
     );
     if (!rows.length) return false;

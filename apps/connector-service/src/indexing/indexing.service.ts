@@ -46,10 +46,10 @@ export class IndexingService {
     }
     const chunks = chunkText(extraction.text);
     const saved = await this.documents.transaction((manager) => this.documents.saveExtraction(manager, doc, extraction, chunks));
-    return saved ? 'Saved' : 'Superseded';
+    return saved ? 'Saved' : 'Superseded'; // changed, deleted or extracted by another job meanwhile
   }
 
-  /** A job that failed for good: the document is Failed (not Pending for ever) unless it changed meanwhile. */
+  /** A job that failed for good: the document is Failed (not Pending for ever) unless it changed or got its text meanwhile. */
   async giveUp(job: ExtractTextJob, error: unknown): Promise<void> {
     this.logger.warn({ ...job, error: (error as Error).message }, 'text extraction failed for good');
     const failed = { status: 'Failed' as const, text: '', error: `Text extraction did not finish: ${(error as Error).message}`.slice(0, 500) };
