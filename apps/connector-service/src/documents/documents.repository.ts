@@ -168,7 +168,6 @@ export class DocumentsRepository {
     return rows.map((r) => r.sha);
   }
 
-  /** Of these hashes, the ones no document refers to any more (their blobs can go). */
   transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
     return this.db.transaction(work);
   }
@@ -186,6 +185,7 @@ export class DocumentsRepository {
     return rows.length > 0;
   }
 
+  /** Of these hashes, the ones no document refers to any more (their blobs can go). */
   async unreferenced(hashes: string[]): Promise<string[]> {
     if (!hashes.length) return [];
     const rows: Array<{ sha: string }> = await this.db.query(

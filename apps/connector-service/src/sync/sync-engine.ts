@@ -166,7 +166,6 @@ export class SyncEngine {
     if (counted) await this.completion.finishIfDone(syncRunId);
   }
 
-  /** Runs `work` in a transaction that is rolled back when its task turns out to be done already. */
   /** Saving a stored blob's document; when that does not happen (cancelled, failed), the blob is not kept for nothing. */
   private async saveOrCollect<T>(sha256: string, work: (manager: EntityManager) => Promise<T>): Promise<T | null> {
     try {
@@ -180,6 +179,7 @@ export class SyncEngine {
     }
   }
 
+  /** Runs `work` in a transaction that is rolled back when its task turns out to be done already. */
   private async onceInTransaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T | null> {
     try {
       return await this.runs.transaction(work);
