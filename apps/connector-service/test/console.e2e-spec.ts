@@ -1,5 +1,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
 import { ConnectorTestApp, startConnectorApp } from './support/connector-app';
@@ -56,6 +58,21 @@ describe('The console under /console (static files, configuration, development s
     expect(invalid.body.details.map((d: { field: string }) => d.field).sort()).toEqual(['roles', 'tenantId']);
     const off = await request(bare.app.getHttpServer()).post('/console/dev-token').send({ tenantId: 't', userId: 'u', roles: [] }).expect(404);
     expect(off.body).toMatchObject({ statusCode: 404, code: 'NOT_FOUND' });
+  });
+
+  it('signs development tokens for callers on this machine only', async () => {
+    const external = Object.values(networkInterfaces()).flat().find((i) => i && !i.internal && i.family === 'IPv4');
+    if (!external) return console.warn('no non-loopback IPv4 interface here: the remote-caller case is not exercised');
+    const server = createServer(sut.app.getHttpAdapter().getInstance()).listen(0, '0.0.0.0');
+    await new Promise((resolve) => server.once('listening', resolve));
+    try {
+      const url = `http://${external.address}:${(server.address() as AddressInfo).port}`;
+      const res = await request(url).post('/console/dev-token').send({ tenantId: 't', userId: 'u', roles: ['admin'] }).expect(404);
+      expect(res.body).toMatchObject({ code: 'NOT_FOUND', message: expect.stringContaining('this machine only') });
+      expect(res.body.token).toBeUndefined();
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it('answers a clear 404 when the console is not built, and the service still works', async () => {

@@ -1,12 +1,14 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { ApiExcludeController } from '@nestjs/swagger';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import { Public, signPlatformToken } from '@app/auth';
 import { DomainException } from '@app/errors';
 import { OAuthCallbackUrl } from '../providers/oauth-callback-url';
 import { ConsoleFiles } from './console-files';
 import { DevTokenDto } from './dev-token.dto';
+
+const LOOPBACK = /^(127\.|::1$|::ffff:127\.)/;
 
 /** What the console's browser code needs to know before it signs in. */
 export interface ConsoleConfig {
@@ -43,11 +45,15 @@ export class ConsoleController {
     return this.settings;
   }
 
-  /** Development sign-in (CONSOLE_DEV_LOGIN=true only): a 12-hour platform token for any tenant, user and roles. */
+  /**
+   * Development sign-in (CONSOLE_DEV_LOGIN=true only): a 12-hour platform token for any tenant, user and
+   * roles. Only for callers on this machine: `npm start` turns it on and listens on every interface.
+   */
   @Post('dev-token')
   @HttpCode(200)
-  async devToken(@Body() body: DevTokenDto): Promise<{ token: string }> {
+  async devToken(@Body() body: DevTokenDto, @Req() req: Request): Promise<{ token: string }> {
     if (!this.devLogin) throw new DomainException(404, 'NOT_FOUND', 'Development sign-in is off (CONSOLE_DEV_LOGIN is not true)');
+    if (!LOOPBACK.test(req.socket.remoteAddress ?? '')) throw new DomainException(404, 'NOT_FOUND', 'Development sign-in answers callers on this machine only');
     return { token: await signPlatformToken(this.secret, { tenantId: body.tenantId, userId: body.userId, roles: body.roles }) };
   }
 
