@@ -60,6 +60,38 @@ describe('Sync under faults', () => {
   }, 150000);
 });
 
+describe('Sync when a file cannot be downloaded', () => {
+  let sim: RunningSimulator;
+  let sut: ConnectorTestApp;
+
+  afterAll(async () => {
+    await sut?.close();
+    await sim?.close();
+  });
+
+  it('saves the rest of its batch once, counts it failed after its retries, and ends PartiallySucceeded', async () => {
+    sim = await startSimulator();
+    const connections = new SimulatorConnections(sim);
+    sut = await startConnectorApp({ overrides: [[ConnectionTokens, connections]] });
+    const caller = await testCaller({ roles: ['admin'] });
+    const { dataSourceId, files } = await bulkDataSource(sim, sut, caller, connections.connect(caller), 20);
+    const missing = files[3];
+    await sim.admin.put('/faults', { missingContent: [missing.id] });
+    await sim.admin.post('/stats/reset');
+
+    const run = await syncToEnd(sut.app, caller, dataSourceId, 60000);
+
+    expect(run.status).toBe('PartiallySucceeded');
+    expect(run.counts).toEqual({ discovered: 20, added: 19, updated: 0, unchanged: 0, deleted: 0, failed: 1 });
+    expect(run.bytesDownloaded).toBe(files.reduce((n, f) => n + f.size, 0) - missing.size);
+    const stats = (await sim.admin.get('/stats')).data;
+    // Every attempt of the batch asked for the missing file again; the 19 others were downloaded once each.
+    expect(stats.calls['GET /api/v1/files/:id/content']).toBe(19 + 4);
+    const docs: Array<{ externalId: string }> = await sut.db.query('SELECT "externalId" FROM connector.documents WHERE "dataSourceId" = $1', [dataSourceId]);
+    expect(docs.map((d) => d.externalId).sort()).toEqual(files.filter((f) => f !== missing).map((f) => f.id).sort());
+  }, 90000);
+});
+
 describe('Sync when a worker is killed', () => {
   let sim: RunningSimulator;
   let api: ConnectorTestApp & { env: Record<string, unknown> };

@@ -33,6 +33,13 @@ export interface IngestedDocument {
   lastSeenRunId: string;
 }
 
+export interface SavedDocument {
+  id: string;
+  contentSha256: string;
+  extractionPending: boolean;
+  replacedSha256: string | null;
+}
+
 export interface SyncedFolderRow {
   folderId: string;
   parentId: string | null;
@@ -77,28 +84,37 @@ export class DocumentsRepository {
    * chunks stay searchable. The same content keeps its extraction. Returns whether extraction is due, and
    * the hash of the content it replaced, if any, so that blob can be collected.
    */
-  async saveIngested(manager: EntityManager, doc: IngestedDocument): Promise<{ id: string; extractionPending: boolean; replacedSha256: string | null }> {
-    const [previous]: Array<{ contentSha256: string }> = await manager.query(
-      'SELECT "contentSha256" FROM connector.documents WHERE "dataSourceId" = $1 AND "externalId" = $2',
-      [doc.dataSourceId, doc.externalId],
+  /** Upserts downloaded files in one statement; each row says whether its text awaits extraction and which content it replaced. */
+  async saveIngested(manager: EntityManager, docs: IngestedDocument[]): Promise<SavedDocument[]> {
+    if (!docs.length) return [];
+    return manager.query(
+      `WITH input AS (
+         SELECT * FROM jsonb_to_recordset($1::jsonb) AS t("tenantId" text, "dataSourceId" uuid, "externalId" text, "folderId" text, name text,
+           path text, "mimeType" text, size bigint, version text, "modifiedAt" timestamptz, "remoteSha256" text, "contentSha256" text, "lastSeenRunId" uuid)
+       ),
+       previous AS (
+         SELECT d."externalId", d."contentSha256" FROM connector.documents d JOIN input i ON d."dataSourceId" = i."dataSourceId" AND d."externalId" = i."externalId"
+       ),
+       saved AS (
+         INSERT INTO connector.documents AS d ("tenantId", "dataSourceId", "externalId", "folderId", name, path, "mimeType", size, version,
+           "modifiedAt", "remoteSha256", "contentSha256", "extractionStatus", "extractionError", "lastSeenRunId", "ingestedAt", "updatedAt")
+         SELECT "tenantId", "dataSourceId", "externalId", "folderId", name, path, "mimeType", size, version,
+           "modifiedAt", "remoteSha256", "contentSha256", 'Pending', NULL, "lastSeenRunId", now(), now() FROM input
+         ON CONFLICT ("dataSourceId", "externalId") DO UPDATE SET "folderId" = EXCLUDED."folderId", name = EXCLUDED.name, path = EXCLUDED.path,
+           "mimeType" = EXCLUDED."mimeType", size = EXCLUDED.size, version = EXCLUDED.version, "modifiedAt" = EXCLUDED."modifiedAt",
+           "remoteSha256" = EXCLUDED."remoteSha256", "contentSha256" = EXCLUDED."contentSha256",
+           "extractionStatus" = CASE WHEN d."contentSha256" = EXCLUDED."contentSha256" THEN d."extractionStatus" ELSE 'Pending' END,
+           "extractionError" = CASE WHEN d."contentSha256" = EXCLUDED."contentSha256" THEN d."extractionError" END,
+           "lastSeenRunId" = EXCLUDED."lastSeenRunId", "updatedAt" = now()
+         RETURNING id, "externalId", "contentSha256", "extractionStatus"
+       )
+       SELECT s.id, s."contentSha256", s."extractionStatus" = 'Pending' AS "extractionPending",
+         CASE WHEN p."contentSha256" IS DISTINCT FROM s."contentSha256" THEN p."contentSha256" END AS "replacedSha256"
+       FROM saved s LEFT JOIN previous p USING ("externalId")`,
+      [JSON.stringify(docs)],
     );
-    const [saved]: Array<{ id: string; extractionStatus: DocumentExtractionStatus }> = await manager.query(
-      `INSERT INTO connector.documents AS d ("tenantId", "dataSourceId", "externalId", "folderId", name, path, "mimeType", size, version,
-         "modifiedAt", "remoteSha256", "contentSha256", "extractionStatus", "extractionError", "lastSeenRunId", "ingestedAt", "updatedAt")
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 'Pending', NULL, $13, now(), now())
-       ON CONFLICT ("dataSourceId", "externalId") DO UPDATE SET "folderId" = EXCLUDED."folderId", name = EXCLUDED.name, path = EXCLUDED.path,
-         "mimeType" = EXCLUDED."mimeType", size = EXCLUDED.size, version = EXCLUDED.version, "modifiedAt" = EXCLUDED."modifiedAt",
-         "remoteSha256" = EXCLUDED."remoteSha256", "contentSha256" = EXCLUDED."contentSha256",
-         "extractionStatus" = CASE WHEN d."contentSha256" = EXCLUDED."contentSha256" THEN d."extractionStatus" ELSE 'Pending' END,
-         "extractionError" = CASE WHEN d."contentSha256" = EXCLUDED."contentSha256" THEN d."extractionError" END,
-         "lastSeenRunId" = EXCLUDED."lastSeenRunId", "updatedAt" = now()
-       RETURNING id, "extractionStatus"`,
-      [doc.tenantId, doc.dataSourceId, doc.externalId, doc.folderId, doc.name, doc.path, doc.mimeType, doc.size, doc.version, doc.modifiedAt,
-        doc.remoteSha256, doc.contentSha256, doc.lastSeenRunId],
-    );
-    const replaced = previous && previous.contentSha256 !== doc.contentSha256 ? previous.contentSha256 : null;
-    return { id: saved.id, extractionPending: saved.extractionStatus === 'Pending', replacedSha256: replaced };
   }
+
 
   /**
    * Saves the text extracted from one content version, with its chunks, only while the document still
@@ -176,6 +192,12 @@ export class DocumentsRepository {
    * Serializes, per content hash, the blob collector's "unreferenced, so delete" with an ingest's
    * "stored, so refer to it": both hold this lock until their transaction ends.
    */
+  /** The content locks of several blobs, taken in one order so two transactions cannot wait on each other. */
+  async lockContents(manager: EntityManager, hashes: string[]): Promise<void> {
+    const sorted = [...new Set(hashes)].sort();
+    for (const sha256 of sorted) await this.lockContent(manager, sha256);
+  }
+
   async lockContent(manager: EntityManager, sha256: string): Promise<void> {
     await manager.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`blob:${sha256}`]);
   }

@@ -2,6 +2,7 @@ import { InjectQueue } from '@nestjs/bull';
 import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import type { Job, Queue } from 'bull';
 import { validJobData } from '@app/queue';
+import { ExtractionGate } from './extraction-gate';
 import { ExtractTextJob, INDEXING_CONCURRENCY, INDEXING_JOB_ATTEMPTS, INDEXING_QUEUE, IndexingJobName } from './indexing.jobs';
 import { IndexingProducer } from './indexing.producer';
 import { IndexingOutcome, IndexingService } from './indexing.service';
@@ -15,6 +16,7 @@ export class IndexingProcessor implements OnApplicationBootstrap {
     @InjectQueue(INDEXING_QUEUE) private readonly queue: Queue,
     private readonly indexing: IndexingService,
     private readonly producer: IndexingProducer,
+    private readonly gate: ExtractionGate,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -25,6 +27,7 @@ export class IndexingProcessor implements OnApplicationBootstrap {
 
   private async extractText(job: Job): Promise<IndexingOutcome | 'Failed'> {
     const data = await validJobData(job, ExtractTextJob);
+    await this.gate.turn();
     try {
       return await this.indexing.extractText(data);
     } catch (error) {

@@ -1,6 +1,7 @@
 import type { KnownDocument } from '../documents/documents.repository';
 import type { FileEntry } from '../document-system/document-system.adapter';
-import { planFiles } from './sync-engine';
+import { batches, planFiles } from './sync-engine';
+import { FileToIngest, INGEST_BATCH_BYTES, INGEST_BATCH_FILES } from './sync.jobs';
 import { outcomeOf } from './sync-run-state';
 
 const job = { syncRunId: '00000000-0000-4000-8000-000000000001', folderId: 'f1', path: '/Architecture/Drawings' };
@@ -47,6 +48,17 @@ describe('planFiles', () => {
       new Map([['a', doc('a', { version: null, modifiedAt: new Date('2026-01-01T00:00:00Z') })]]),
     );
     expect(byTime.ingest.map((i) => i.change)).toEqual(['updated']);
+  });
+});
+
+describe('batches', () => {
+  const toIngest = (id: string, size?: number): FileToIngest => ({ fileId: id, folderId: 'f1', name: id, path: `/${id}`, change: 'added', ...(size === undefined ? {} : { size }) });
+
+  it('keeps the order and caps each batch by files and by bytes; a big or unsized file goes alone', () => {
+    const small = Array.from({ length: INGEST_BATCH_FILES + 3 }, (_, i) => toIngest(`s${i}`, 1000));
+    const out = batches([...small, toIngest('big', INGEST_BATCH_BYTES * 10), toIngest('half1', INGEST_BATCH_BYTES / 2), toIngest('half2', INGEST_BATCH_BYTES / 2 + 1), toIngest('unsized')]);
+    expect(out.map((b) => b.length)).toEqual([INGEST_BATCH_FILES, 3, 1, 1, 1, 1]);
+    expect(out.flat().map((f) => f.fileId)).toEqual([...small.map((f) => f.fileId), 'big', 'half1', 'half2', 'unsized']);
   });
 });
 

@@ -2,10 +2,10 @@ import { Injectable, Logger } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { sha256Hex } from '@app/crypto';
 import { DomainException } from '@app/errors';
-import { BlobStore } from '../blobs/blob-store';
+import { BlobStore, StoredBlob } from '../blobs/blob-store';
 import { DataSourceEntity } from '../data-sources/data-source.entity';
 import { DataSourcesRepository } from '../data-sources/data-sources.repository';
-import { DocumentsRepository, KnownDocument } from '../documents/documents.repository';
+import { DocumentsRepository, IngestedDocument, KnownDocument } from '../documents/documents.repository';
 import { UnreferencedBlobs } from '../documents/unreferenced-blobs';
 import type { ChildEntry, DocumentSystemSession, FileEntry } from '../document-system/document-system.adapter';
 import { DocumentSystemErrorCode } from '../document-system/document-system.exception';
@@ -14,7 +14,7 @@ import { IndexingProducer } from '../indexing/indexing.producer';
 import { excludedIds, syncRoots } from '../selection/selection-rules';
 import { RunSessions } from './run-sessions';
 import { SyncCompletion } from './sync-completion';
-import { IngestFileJob, ListFolderJob, SyncJobName, SyncTask } from './sync.jobs';
+import { FileToIngest, INGEST_BATCH_BYTES, INGEST_BATCH_FILES, IngestFilesJob, ListFolderJob, SyncJobName, SyncTask } from './sync.jobs';
 import { SyncProducer } from './sync.producer';
 import { SyncRunsRepository } from './sync-runs.repository';
 
@@ -88,7 +88,7 @@ export class SyncEngine {
 
     const tasks: SyncTask[] = [
       ...folders.map((f) => listTask(job.syncRunId, f.id, `${job.path}/${f.name}`)),
-      ...plan.ingest.map((data) => ({ key: `file:${data.fileId}`, name: SyncJobName.IngestFile, data }) as SyncTask),
+      ...batches(plan.ingest).map((files) => ingestTask(job.syncRunId, files)),
     ];
     if (page.nextCursor) tasks.push(listTask(job.syncRunId, job.folderId, job.path, page.nextCursor));
 
@@ -109,72 +109,97 @@ export class SyncEngine {
   }
 
   /**
-   * Downloads (streamed into the blob store) and saves one file. Its text is extracted afterwards on the
-   * indexing queue, so the run is bound by I/O, not by CPU-heavy extraction.
+   * Downloads a batch of files one after another (streamed into the blob store) and saves them in one
+   * transaction. Text is extracted afterwards on the indexing queue, so the run is bound by I/O. A file
+   * that fails keeps the batch's task open: the retry downloads only what this run has not saved yet,
+   * and the last attempt counts what still fails.
    */
-  async ingestFile(job: IngestFileJob, key: string): Promise<void> {
+  async ingestFiles(job: IngestFilesJob, key: string, lastAttempt: boolean): Promise<void> {
     const context = await this.activeContext(job.syncRunId, key);
     if (!context) return;
     const { source, docs } = context;
-    const content = await docs.fileContent(job.fileId);
-    const blob = await this.blobs.put(content.stream);
-    const mimeType = job.mimeType || content.contentType.split(';')[0] || 'application/octet-stream';
+    const known = await this.documents.known(source.id, job.files.map((f) => f.fileId));
+    const toFetch = job.files.filter((file) => !savedByThisRun(file, known.get(file.fileId)));
+    const { fetched, failures } = await this.download(docs, toFetch);
+    const finished = failures.length === 0 || lastAttempt;
 
-    const saved = await this.saveOrCollect(blob.sha256, async (manager) => {
-      await this.documents.lockContent(manager, blob.sha256);
+    const saved = await this.saveOrCollect(fetched.map((f) => f.blob.sha256), async (manager) => {
+      if (!(await this.runs.lockOpenTask(manager, job.syncRunId, key))) throw new TaskAlreadyDone();
+      await this.documents.lockContents(manager, fetched.map((f) => f.blob.sha256));
       // The collector may have taken identical bytes away since the put (another data source let go of them).
-      if (!(await this.blobs.exists(blob.sha256))) throw new ContentCollected(blob.sha256);
-      const ingested = await this.documents.saveIngested(manager, {
-        tenantId: source.tenantId,
-        dataSourceId: source.id,
-        externalId: job.fileId,
-        folderId: job.folderId,
-        name: job.name,
-        path: job.path,
-        mimeType,
-        size: blob.size,
-        version: job.version ?? null,
-        modifiedAt: job.modifiedAt ?? null,
-        remoteSha256: job.sha256 ?? null,
-        contentSha256: blob.sha256,
-        lastSeenRunId: job.syncRunId,
+      for (const { blob } of fetched) if (!(await this.blobs.exists(blob.sha256))) throw new ContentCollected(blob.sha256);
+      const rows = await this.documents.saveIngested(manager, fetched.map(({ file, blob, mimeType }) => ingestedDocument(source, job.syncRunId, file, blob, mimeType)));
+      if (finished) await this.completeOrRollBack(manager, job.syncRunId, key);
+      await this.runs.addCounts(manager, job.syncRunId, {
+        added: fetched.filter((f) => f.file.change === 'added').length,
+        updated: fetched.filter((f) => f.file.change === 'updated').length,
+        failed: finished ? failures.length : 0,
+        bytesDownloaded: fetched.reduce((n, f) => n + f.blob.size, 0),
       });
-      await this.completeOrRollBack(manager, job.syncRunId, key);
-      await this.runs.addCounts(manager, job.syncRunId, { [job.change]: 1, bytesDownloaded: blob.size });
-      return ingested;
+      return rows;
     });
     if (saved === null) return;
-    if (saved.extractionPending) {
-      // The task is done now, so a failure here must not end the step: the indexing sweep adds the job again.
-      await this.indexing.extractText([{ documentId: saved.id, contentSha256: blob.sha256 }]).catch((error) =>
-        this.logger.warn({ documentId: saved.id, error: (error as Error).message }, 'text extraction not queued; the sweep will queue it'),
-      );
-    }
-    if (saved.replacedSha256) await this.blobGarbage.collect([saved.replacedSha256]);
+    const pending = saved.filter((row) => row.extractionPending).map((row) => ({ documentId: row.id, contentSha256: row.contentSha256 }));
+    // The documents are saved now, so a failure here must not fail the step: the indexing sweep adds the jobs again.
+    await this.indexing.extractText(pending).catch((error) =>
+      this.logger.warn({ syncRunId: job.syncRunId, error: (error as Error).message }, 'text extraction not queued; the sweep will queue it'),
+    );
+    const replaced = saved.flatMap((row) => (row.replacedSha256 ? [row.replacedSha256] : []));
+    if (replaced.length) await this.blobGarbage.collect(replaced);
+    if (!finished) throw new Error(`${failures.length} of ${job.files.length} files failed, first ${failures[0].file.fileId}: ${(failures[0].error as Error).message}`);
     await this.completion.finishIfDone(job.syncRunId);
   }
 
+  /** Downloads each file in turn; a failure is kept for the caller, except a lost authorization, which ends the step. */
+  private async download(docs: DocumentSystemSession, files: FileToIngest[]) {
+    const fetched: Array<{ file: FileToIngest; blob: StoredBlob; mimeType: string }> = [];
+    const failures: Array<{ file: FileToIngest; error: unknown }> = [];
+    for (const file of files) {
+      try {
+        const content = await docs.fileContent(file.fileId);
+        const blob = await this.blobs.put(content.stream);
+        fetched.push({ file, blob, mimeType: file.mimeType || content.contentType.split(';')[0] || 'application/octet-stream' });
+      } catch (error) {
+        if (!isReauth(error)) {
+          failures.push({ file, error });
+          continue;
+        }
+        await this.blobGarbage.collect(fetched.map((f) => f.blob.sha256)).catch(() => undefined);
+        throw error;
+      }
+    }
+    return { fetched, failures };
+  }
+
   /** A step that failed for good: counted, and the run goes on without it. */
-  async giveUp(syncRunId: string, key: string, kind: SyncJobName, error: unknown): Promise<void> {
+  async giveUp(syncRunId: string, key: string, step: { kind: SyncJobName.ListFolder } | { kind: SyncJobName.IngestFiles; files: FileToIngest[] }, error: unknown): Promise<void> {
     if (isReauth(error)) return this.completion.abort(syncRunId, 'NeedsReauth', 'The document system asked to re-authenticate');
     this.logger.warn({ syncRunId, key, error: (error as Error).message }, 'sync step failed for good');
+    const deltas = step.kind === SyncJobName.ListFolder ? { failedListings: 1 } : { failed: await this.unsaved(syncRunId, step.files) };
     const counted = await this.runs.transaction(async (manager) => {
       if (!(await this.runs.completeTask(manager, syncRunId, key))) return false;
-      await this.runs.addCounts(manager, syncRunId, kind === SyncJobName.ListFolder ? { failedListings: 1 } : { failed: 1 });
+      await this.runs.addCounts(manager, syncRunId, deltas);
       return true;
     });
     if (counted) await this.completion.finishIfDone(syncRunId);
   }
 
+  /** Files of a batch that an earlier attempt did not save (and count) already. */
+  private async unsaved(syncRunId: string, files: FileToIngest[]): Promise<number> {
+    const run = await this.runs.runs.findOneByOrFail({ id: syncRunId });
+    const known = await this.documents.known(run.dataSourceId, files.map((f) => f.fileId));
+    return files.filter((file) => !savedByThisRun(file, known.get(file.fileId))).length;
+  }
+
   /** Saving a stored blob's document; when that does not happen (cancelled, failed), the blob is not kept for nothing. */
-  private async saveOrCollect<T>(sha256: string, work: (manager: EntityManager) => Promise<T>): Promise<T | null> {
+  private async saveOrCollect<T>(hashes: string[], work: (manager: EntityManager) => Promise<T>): Promise<T | null> {
     try {
       const saved = await this.onceInTransaction(work);
-      if (saved === null) await this.blobGarbage.collect([sha256]);
+      if (saved === null) await this.blobGarbage.collect(hashes);
       return saved;
     } catch (error) {
-      // The save's own error is the one to report; a collection that fails too leaves the blob for later.
-      await this.blobGarbage.collect([sha256]).catch(() => undefined);
+      // The save's own error is the one to report; a collection that fails too leaves the blobs for later.
+      await this.blobGarbage.collect(hashes).catch(() => undefined);
       throw error;
     }
   }
@@ -208,10 +233,58 @@ function listTask(syncRunId: string, folderId: string, path: string, cursor?: st
   return { key, name: SyncJobName.ListFolder, data: { syncRunId, folderId, path, ...(cursor ? { cursor } : {}) } };
 }
 
+function ingestTask(syncRunId: string, files: FileToIngest[]): SyncTask {
+  // The same file listed twice in one run (moved while listing) lands in two batches; its document is upserted once.
+  const key = `files:${sha256Hex(files.map((f) => f.fileId).join('\n')).slice(0, 24)}`;
+  return { key, name: SyncJobName.IngestFiles, data: { syncRunId, files } };
+}
+
+/** Consecutive files in batches of at most INGEST_BATCH_FILES files and INGEST_BATCH_BYTES bytes (a bigger file goes alone). */
+export function batches(files: FileToIngest[]): FileToIngest[][] {
+  const out: FileToIngest[][] = [];
+  let current: FileToIngest[] = [];
+  let bytes = 0;
+  for (const file of files) {
+    const size = file.size ?? INGEST_BATCH_BYTES;
+    if (current.length && (current.length >= INGEST_BATCH_FILES || bytes + size > INGEST_BATCH_BYTES)) {
+      out.push(current);
+      current = [];
+      bytes = 0;
+    }
+    current.push(file);
+    bytes += size;
+  }
+  if (current.length) out.push(current);
+  return out;
+}
+
+/** A retried batch skips the files this run already saved: the document carries the listed version. */
+function savedByThisRun(file: FileToIngest, doc: KnownDocument | undefined): boolean {
+  return !!doc && sameContent(file, doc);
+}
+
+function ingestedDocument(source: DataSourceEntity, syncRunId: string, file: FileToIngest, blob: StoredBlob, mimeType: string): IngestedDocument {
+  return {
+    tenantId: source.tenantId,
+    dataSourceId: source.id,
+    externalId: file.fileId,
+    folderId: file.folderId,
+    name: file.name,
+    path: file.path,
+    mimeType,
+    size: blob.size,
+    version: file.version ?? null,
+    modifiedAt: file.modifiedAt ?? null,
+    remoteSha256: file.sha256 ?? null,
+    contentSha256: blob.sha256,
+    lastSeenRunId: syncRunId,
+  };
+}
+
 interface FilePlan {
   unchanged: string[];
   relocated: Array<{ id: string; name: string; path: string; folderId: string }>;
-  ingest: IngestFileJob[];
+  ingest: FileToIngest[];
 }
 
 /** Decides per file: unchanged (seen only), moved or renamed (metadata only), or new/changed (download). */
@@ -226,12 +299,12 @@ export function planFiles(job: Pick<ListFolderJob, 'syncRunId' | 'folderId' | 'p
       continue;
     }
     plan.ingest.push({
-      syncRunId: job.syncRunId,
       fileId: file.id,
       folderId: job.folderId,
       name: file.name,
       path,
       ...(file.mimeType ? { mimeType: file.mimeType } : {}),
+      ...(Number.isSafeInteger(file.size) && file.size! >= 0 ? { size: file.size } : {}),
       ...(file.version !== undefined && file.version !== null ? { version: String(file.version) } : {}),
       ...(file.modifiedAt ? { modifiedAt: file.modifiedAt } : {}),
       ...(file.sha256 ? { sha256: file.sha256 } : {}),
@@ -242,7 +315,7 @@ export function planFiles(job: Pick<ListFolderJob, 'syncRunId' | 'folderId' | 'p
 }
 
 /** Whatever the listing gives, strongest first: checksum, then version, then modified time and size. */
-function sameContent(file: FileEntry, doc: KnownDocument): boolean {
+function sameContent(file: Pick<FileEntry, 'sha256' | 'version' | 'modifiedAt' | 'size'>, doc: KnownDocument): boolean {
   if (file.sha256 && doc.remoteSha256) return file.sha256 === doc.remoteSha256;
   if (file.version !== undefined && file.version !== null && doc.version !== null) return String(file.version) === doc.version;
   if (file.modifiedAt && doc.modifiedAt) return new Date(file.modifiedAt).getTime() === new Date(doc.modifiedAt).getTime() && (file.size === undefined || file.size === doc.size);

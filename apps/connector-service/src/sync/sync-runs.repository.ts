@@ -78,6 +78,12 @@ export class SyncRunsRepository {
     return affected > 0;
   }
 
+  /** Locks a task's row for the rest of the transaction; false when the task is done already. */
+  async lockOpenTask(manager: EntityManager, runId: string, key: string): Promise<boolean> {
+    const rows: Array<{ done: boolean }> = await manager.query('SELECT done FROM connector.sync_tasks WHERE "syncRunId" = $1 AND key = $2 FOR UPDATE', [runId, key]);
+    return rows.length > 0 && !rows[0].done;
+  }
+
   async isTaskDone(runId: string, key: string): Promise<boolean> {
     const rows: Array<{ done: boolean }> = await this.db.query('SELECT done FROM connector.sync_tasks WHERE "syncRunId" = $1 AND key = $2', [runId, key]);
     return rows[0]?.done ?? true;

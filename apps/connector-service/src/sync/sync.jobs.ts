@@ -1,4 +1,5 @@
-import { IsIn, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsIn, IsInt, IsOptional, IsString, IsUUID, MaxLength, Min, ValidateNested } from 'class-validator';
 
 /**
  * The connector's internal sync queue. WARNING: the queue name and job names are Redis keys that
@@ -6,10 +7,14 @@ import { IsIn, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
  */
 export const SYNC_QUEUE = 'connector-sync';
 
+/** A batch holds at most this many files and, unless it is a single file, at most this many bytes. */
+export const INGEST_BATCH_FILES = 16;
+export const INGEST_BATCH_BYTES = 4 * 1024 * 1024;
+
 export enum SyncJobName {
   StartRun = 'start-run',
   ListFolder = 'list-folder',
-  IngestFile = 'ingest-file',
+  IngestFiles = 'ingest-files',
   Sweep = 'sweep',
 }
 
@@ -35,11 +40,8 @@ export class ListFolderJob {
   cursor?: string;
 }
 
-/** One new or changed file to download, extract and index. */
-export class IngestFileJob {
-  @IsUUID()
-  syncRunId: string;
-
+/** One new or changed file to download; its text is extracted afterwards on the indexing queue. */
+export class FileToIngest {
   @IsString()
   fileId: string;
 
@@ -57,6 +59,11 @@ export class IngestFileJob {
   mimeType?: string;
 
   @IsOptional()
+  @IsInt()
+  @Min(0)
+  size?: number;
+
+  @IsOptional()
   @IsString()
   version?: string;
 
@@ -72,14 +79,27 @@ export class IngestFileJob {
   change: 'added' | 'updated';
 }
 
+/** A batch of files of one folder page, saved in one transaction: a run's cost is bound by its bytes, not its files. */
+export class IngestFilesJob {
+  @IsUUID()
+  syncRunId: string;
+
+  @IsArray()
+  @ArrayNotEmpty()
+  @ArrayMaxSize(INGEST_BATCH_FILES)
+  @ValidateNested({ each: true })
+  @Type(() => FileToIngest)
+  files: FileToIngest[];
+}
+
 export interface SyncJobPayloads {
   [SyncJobName.StartRun]: StartRunJob;
   [SyncJobName.ListFolder]: ListFolderJob;
-  [SyncJobName.IngestFile]: IngestFileJob;
+  [SyncJobName.IngestFiles]: IngestFilesJob;
   [SyncJobName.Sweep]: Record<string, never>;
 }
 
-export type SyncTask<N extends SyncJobName.ListFolder | SyncJobName.IngestFile = SyncJobName.ListFolder | SyncJobName.IngestFile> = {
+export type SyncTask<N extends SyncJobName.ListFolder | SyncJobName.IngestFiles = SyncJobName.ListFolder | SyncJobName.IngestFiles> = {
   key: string;
   name: N;
   data: SyncJobPayloads[N];

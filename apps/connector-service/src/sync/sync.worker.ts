@@ -3,9 +3,10 @@ import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { Job, Queue } from 'bull';
 import { validJobData } from '@app/queue';
+import { ExtractionGate } from '../indexing/extraction-gate';
 import { isReauth, SyncEngine } from './sync-engine';
 import { SyncCompletion } from './sync-completion';
-import { IngestFileJob, ListFolderJob, StartRunJob, SYNC_JOB_ATTEMPTS, SYNC_QUEUE, SyncJobName } from './sync.jobs';
+import { IngestFilesJob, ListFolderJob, StartRunJob, SYNC_JOB_ATTEMPTS, SYNC_QUEUE, SyncJobName } from './sync.jobs';
 import { SyncProducer } from './sync.producer';
 import { SyncScheduler } from './sync-scheduler';
 
@@ -23,13 +24,14 @@ export class SyncWorker implements OnApplicationBootstrap {
     private readonly completion: SyncCompletion,
     private readonly producer: SyncProducer,
     private readonly scheduler: SyncScheduler,
+    private readonly gate: ExtractionGate,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     const concurrency = this.config.get<number>('SYNC_CONCURRENCY') ?? 8;
     void this.queue.process(SyncJobName.StartRun, 2, (job) => this.startRun(job));
-    void this.queue.process(SyncJobName.ListFolder, concurrency, (job) => this.step(job, SyncJobName.ListFolder));
-    void this.queue.process(SyncJobName.IngestFile, concurrency, (job) => this.step(job, SyncJobName.IngestFile));
+    void this.queue.process(SyncJobName.ListFolder, concurrency, (job) => this.gate.syncStep(() => this.step(job, SyncJobName.ListFolder)));
+    void this.queue.process(SyncJobName.IngestFiles, concurrency, (job) => this.gate.syncStep(() => this.step(job, SyncJobName.IngestFiles)));
     void this.queue.process(SyncJobName.Sweep, 1, () => this.scheduler.sweep());
     await this.producer.scheduleSweep(SWEEP_EVERY_MS);
   }
@@ -44,15 +46,15 @@ export class SyncWorker implements OnApplicationBootstrap {
     }
   }
 
-  private async step(job: Job, kind: SyncJobName.ListFolder | SyncJobName.IngestFile): Promise<void> {
-    const data = kind === SyncJobName.ListFolder ? await validJobData(job, ListFolderJob) : await validJobData(job, IngestFileJob);
+  private async step(job: Job, kind: SyncJobName.ListFolder | SyncJobName.IngestFiles): Promise<void> {
+    const data = kind === SyncJobName.ListFolder ? await validJobData(job, ListFolderJob) : await validJobData(job, IngestFilesJob);
     const key = String(job.id).slice(data.syncRunId.length + 1);
     try {
       if (kind === SyncJobName.ListFolder) await this.engine.listFolder(data as ListFolderJob, key);
-      else await this.engine.ingestFile(data as IngestFileJob, key);
+      else await this.engine.ingestFiles(data as IngestFilesJob, key, isLastAttempt(job));
     } catch (error) {
       if (!isLastAttempt(job) && !isReauth(error)) throw error;
-      await this.engine.giveUp(data.syncRunId, key, kind, error);
+      await this.engine.giveUp(data.syncRunId, key, 'files' in data ? { kind: SyncJobName.IngestFiles, files: data.files } : { kind: SyncJobName.ListFolder }, error);
     }
   }
 }

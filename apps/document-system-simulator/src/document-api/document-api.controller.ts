@@ -54,6 +54,7 @@ export class DocumentApiController {
     if (!user) return;
     const file = this.store.nodes.get(id);
     if (!file || file.kind !== 'file' || !user.workgroupIds.includes(file.workgroupId)) return res.status(404).json({ error: 'not_found' });
+    if (this.store.faults.missingContent?.includes?.(id)) return res.status(404).json({ error: 'not_found' });
     res.writeHead(200, { 'Content-Type': file.mimeType, 'Content-Length': String(file.size) });
     const stream = this.store.content(file);
     stream.on('data', (chunk: Buffer) => (this.store.stats.bytesServed += chunk.length));

@@ -16,7 +16,8 @@ export class FaultInjectionMiddleware implements NestMiddleware {
   }
 
   async use(req: Request, res: Response, next: NextFunction): Promise<void> {
-    const route = `${req.method} ${req.path.replace(/\/(folders|files)\/[^/]+/, '/$1/:id')}`;
+    // originalUrl: under a middleware's mount point req.path is only the rest of the path.
+    const route = `${req.method} ${req.originalUrl.split('?')[0].replace(/\/(folders|files)\/[^/]+/, '/$1/:id')}`;
     const { stats, faults } = this.store;
     stats.calls[route] = (stats.calls[route] ?? 0) + 1;
     if (faults.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, faults.latencyMs));

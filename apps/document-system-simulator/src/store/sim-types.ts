@@ -49,6 +49,8 @@ export interface Faults {
   latencyMs: number;
   /** Retry-After seconds sent with 429. */
   retryAfterSeconds: number;
+  /** Files still listed whose content answers 404, as if deleted between listing and download. */
+  missingContent: string[];
 }
 
-export const NO_FAULTS: Faults = { rate429: 0, rate5xx: 0, dropRate: 0, latencyMs: 0, retryAfterSeconds: 1 };
+export const NO_FAULTS: Faults = { rate429: 0, rate5xx: 0, dropRate: 0, latencyMs: 0, retryAfterSeconds: 1, missingContent: [] };
