@@ -71,10 +71,12 @@ export class DocumentsRepository {
   }
 
   /** Renamed or moved with the same content: new place, no download. */
-  async relocate(manager: EntityManager, id: string, place: { name: string; path: string; folderId: string }, runId: string): Promise<void> {
+  async relocate(manager: EntityManager, moves: Array<{ id: string; name: string; path: string; folderId: string }>, runId: string): Promise<void> {
+    if (!moves.length) return;
     await manager.query(
-      `UPDATE connector.documents SET name = $2, path = $3, "folderId" = $4, "lastSeenRunId" = $5, "updatedAt" = now() WHERE id = $1`,
-      [id, place.name, place.path, place.folderId, runId],
+      `UPDATE connector.documents d SET name = m.name, path = m.path, "folderId" = m."folderId", "lastSeenRunId" = $2, "updatedAt" = now()
+       FROM jsonb_to_recordset($1::jsonb) AS m(id uuid, name text, path text, "folderId" text) WHERE d.id = m.id`,
+      [JSON.stringify(moves), runId],
     );
   }
 

@@ -68,7 +68,9 @@ export class SyncEngine {
         places.map((p) => ({ folderId: p.folderId, parentId: p.parentId, name: p.name, path: p.path })),
         syncRunId,
       );
-      return this.runs.addTasks(manager, syncRunId, tasks);
+      const added = await this.runs.addTasks(manager, syncRunId, tasks);
+      await this.runs.settle(manager, syncRunId, { pendingTasks: added.length });
+      return added;
     });
     await this.producer.tasks(syncRunId, fresh);
     if (!tasks.length) await this.completion.finishIfDone(syncRunId);
@@ -93,19 +95,24 @@ export class SyncEngine {
     if (page.nextCursor) tasks.push(listTask(job.syncRunId, job.folderId, job.path, page.nextCursor));
 
     // Row locks on the run are taken last, so concurrent steps of one run wait on each other briefly.
-    const fresh = await this.onceInTransaction(async (manager) => {
+    const step = await this.onceInTransaction(async (manager) => {
       await this.documents.upsertFolders(manager, source.id, folders.map((f) => ({ folderId: f.id, parentId: job.folderId, name: f.name, path: `${job.path}/${f.name}` })), job.syncRunId);
       // Every file still listed is seen, even one whose new version fails to download: it must not be dropped.
       await this.documents.markSeen(manager, source.id, [...known.keys()], job.syncRunId);
-      for (const move of plan.relocated) await this.documents.relocate(manager, move.id, move, job.syncRunId);
+      await this.documents.relocate(manager, plan.relocated, job.syncRunId);
       const added = await this.runs.addTasks(manager, job.syncRunId, tasks);
       await this.completeOrRollBack(manager, job.syncRunId, key);
-      await this.runs.addCounts(manager, job.syncRunId, { discovered: files.length, unchanged: plan.unchanged.length, updated: plan.relocated.length });
-      return added;
+      const pending = await this.runs.settle(manager, job.syncRunId, {
+        pendingTasks: added.length - 1,
+        discovered: files.length,
+        unchanged: plan.unchanged.length,
+        updated: plan.relocated.length,
+      });
+      return { added, pending };
     });
-    if (fresh === null) return;
-    await this.producer.tasks(job.syncRunId, fresh);
-    await this.completion.finishIfDone(job.syncRunId);
+    if (step === null) return;
+    await this.producer.tasks(job.syncRunId, step.added);
+    if (step.pending === 0) await this.completion.finishIfDone(job.syncRunId);
   }
 
   /**
@@ -123,22 +130,24 @@ export class SyncEngine {
     const { fetched, failures } = await this.download(docs, toFetch);
     const finished = failures.length === 0 || lastAttempt;
 
-    const saved = await this.saveOrCollect(fetched.map((f) => f.blob.sha256), async (manager) => {
+    const step = await this.saveOrCollect(fetched.map((f) => f.blob.sha256), async (manager) => {
       if (!(await this.runs.lockOpenTask(manager, job.syncRunId, key))) throw new TaskAlreadyDone();
       await this.documents.lockContents(manager, fetched.map((f) => f.blob.sha256));
       // The collector may have taken identical bytes away since the put (another data source let go of them).
       for (const { blob } of fetched) if (!(await this.blobs.exists(blob.sha256))) throw new ContentCollected(blob.sha256);
       const rows = await this.documents.saveIngested(manager, fetched.map(({ file, blob, mimeType }) => ingestedDocument(source, job.syncRunId, file, blob, mimeType)));
       if (finished) await this.completeOrRollBack(manager, job.syncRunId, key);
-      await this.runs.addCounts(manager, job.syncRunId, {
+      const pending = await this.runs.settle(manager, job.syncRunId, {
+        pendingTasks: finished ? -1 : 0,
         added: fetched.filter((f) => f.file.change === 'added').length,
         updated: fetched.filter((f) => f.file.change === 'updated').length,
         failed: finished ? failures.length : 0,
         bytesDownloaded: fetched.reduce((n, f) => n + f.blob.size, 0),
       });
-      return rows;
+      return { rows, pending };
     });
-    if (saved === null) return;
+    if (step === null) return;
+    const saved = step.rows;
     const pending = saved.filter((row) => row.extractionPending).map((row) => ({ documentId: row.id, contentSha256: row.contentSha256 }));
     // The documents are saved now, so a failure here must not fail the step: the indexing sweep adds the jobs again.
     await this.indexing.extractText(pending).catch((error) =>
@@ -147,7 +156,7 @@ export class SyncEngine {
     const replaced = saved.flatMap((row) => (row.replacedSha256 ? [row.replacedSha256] : []));
     if (replaced.length) await this.blobGarbage.collect(replaced);
     if (!finished) throw new Error(`${failures.length} of ${job.files.length} files failed, first ${failures[0].file.fileId}: ${(failures[0].error as Error).message}`);
-    await this.completion.finishIfDone(job.syncRunId);
+    if (step.pending === 0) await this.completion.finishIfDone(job.syncRunId);
   }
 
   /** Downloads each file in turn; a failure is kept for the caller, except a lost authorization, which ends the step. */
@@ -176,12 +185,11 @@ export class SyncEngine {
     if (isReauth(error)) return this.completion.abort(syncRunId, 'NeedsReauth', 'The document system asked to re-authenticate');
     this.logger.warn({ syncRunId, key, error: (error as Error).message }, 'sync step failed for good');
     const deltas = step.kind === SyncJobName.ListFolder ? { failedListings: 1 } : { failed: await this.unsaved(syncRunId, step.files) };
-    const counted = await this.runs.transaction(async (manager) => {
-      if (!(await this.runs.completeTask(manager, syncRunId, key))) return false;
-      await this.runs.addCounts(manager, syncRunId, deltas);
-      return true;
+    const pending = await this.runs.transaction(async (manager) => {
+      if (!(await this.runs.completeTask(manager, syncRunId, key))) return null;
+      return this.runs.settle(manager, syncRunId, { ...deltas, pendingTasks: -1 });
     });
-    if (counted) await this.completion.finishIfDone(syncRunId);
+    if (pending === 0) await this.completion.finishIfDone(syncRunId);
   }
 
   /** Files of a batch that an earlier attempt did not save (and count) already. */
@@ -219,7 +227,8 @@ export class SyncEngine {
   }
 
   private async activeContext(syncRunId: string, key: string): Promise<{ source: DataSourceEntity; docs: DocumentSystemSession } | null> {
-    if ((await this.runs.status(syncRunId)) !== 'Running' || (await this.runs.isTaskDone(syncRunId, key))) return null;
+    const state = await this.runs.stepState(syncRunId, key);
+    if (state.status !== 'Running' || state.done) return null;
     return this.sessions.forRun(syncRunId);
   }
 }

@@ -57,7 +57,7 @@ export class SyncRunsRepository {
     return rows[0]?.status ?? null;
   }
 
-  /** Inserts tasks not already known; returns only the new ones (whose jobs must be added). */
+  /** Inserts tasks not already known; returns only the new ones (whose jobs must be added and which `settle` counts). */
   async addTasks(manager: EntityManager, runId: string, tasks: SyncTask[]): Promise<SyncTask[]> {
     if (!tasks.length) return [];
     const rows: Array<{ key: string }> = await manager.query(
@@ -67,26 +67,28 @@ export class SyncRunsRepository {
       [runId, JSON.stringify(tasks)],
     );
     const fresh = new Set(rows.map((r) => r.key));
-    if (fresh.size) await manager.query('UPDATE connector.sync_runs SET "pendingTasks" = "pendingTasks" + $2 WHERE id = $1', [runId, fresh.size]);
     return tasks.filter((t) => fresh.has(t.key));
   }
 
-  /** Marks a task done; false when it already was (a retried or duplicated job). */
+  /** Marks a task done; false when it already was (a retried or duplicated job). `settle` counts it. */
   async completeTask(manager: EntityManager, runId: string, key: string): Promise<boolean> {
     const [, affected] = await manager.query('UPDATE connector.sync_tasks SET done = true WHERE "syncRunId" = $1 AND key = $2 AND NOT done', [runId, key]);
-    if (affected > 0) await manager.query('UPDATE connector.sync_runs SET "pendingTasks" = "pendingTasks" - 1 WHERE id = $1', [runId]);
     return affected > 0;
+  }
+
+  /** The run's status and whether one of its tasks is done (true when there is no such task), in one round trip. */
+  async stepState(runId: string, key: string): Promise<{ status: SyncRunStatus | null; done: boolean }> {
+    const rows: Array<{ status: SyncRunStatus; done: boolean | null }> = await this.db.query(
+      `SELECT r.status, t.done FROM connector.sync_runs r LEFT JOIN connector.sync_tasks t ON t."syncRunId" = r.id AND t.key = $2 WHERE r.id = $1`,
+      [runId, key],
+    );
+    return { status: rows[0]?.status ?? null, done: rows[0]?.done ?? true };
   }
 
   /** Locks a task's row for the rest of the transaction; false when the task is done already. */
   async lockOpenTask(manager: EntityManager, runId: string, key: string): Promise<boolean> {
     const rows: Array<{ done: boolean }> = await manager.query('SELECT done FROM connector.sync_tasks WHERE "syncRunId" = $1 AND key = $2 FOR UPDATE', [runId, key]);
     return rows.length > 0 && !rows[0].done;
-  }
-
-  async isTaskDone(runId: string, key: string): Promise<boolean> {
-    const rows: Array<{ done: boolean }> = await this.db.query('SELECT done FROM connector.sync_tasks WHERE "syncRunId" = $1 AND key = $2', [runId, key]);
-    return rows[0]?.done ?? true;
   }
 
   async pendingTasks(runId: string, manager: EntityManager = this.db.manager): Promise<number> {
@@ -104,9 +106,16 @@ export class SyncRunsRepository {
     );
   }
 
-  async addCounts(manager: EntityManager, runId: string, deltas: CountDeltas): Promise<void> {
-    const names = [...COUNT_NAMES, 'bytesDownloaded', 'failedListings'] as const;
+  /**
+   * Applies a step's effects on the run in one update: its counts, and tasks added (+) or completed (-).
+   * Returns the tasks still pending; the step that brings them to 0 ends the run.
+   */
+  async settle(manager: EntityManager, runId: string, deltas: CountDeltas & { pendingTasks?: number }): Promise<number> {
+    const names = [...COUNT_NAMES, 'bytesDownloaded', 'failedListings', 'pendingTasks'] as const;
     const sets = names.filter((n) => deltas[n]).map((n) => `"${n}" = "${n}" + ${Math.trunc(Number(deltas[n]))}`);
-    if (sets.length) await manager.query(`UPDATE connector.sync_runs SET ${sets.join(', ')} WHERE id = $1`, [runId]);
+    const rows: Array<{ pendingTasks: number }> = sets.length
+      ? (await manager.query(`UPDATE connector.sync_runs SET ${sets.join(', ')} WHERE id = $1 RETURNING "pendingTasks"`, [runId]))[0]
+      : await manager.query('SELECT "pendingTasks" FROM connector.sync_runs WHERE id = $1', [runId]);
+    return rows[0]?.pendingTasks ?? 0;
   }
 }
