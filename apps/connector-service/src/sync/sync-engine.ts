@@ -5,7 +5,7 @@ import { DomainException } from '@app/errors';
 import { BlobStore, StoredBlob } from '../blobs/blob-store';
 import { DataSourceEntity } from '../data-sources/data-source.entity';
 import { DataSourcesRepository } from '../data-sources/data-sources.repository';
-import { DocumentsRepository, IngestedDocument, KnownDocument } from '../documents/documents.repository';
+import { DocumentsRepository, IngestedDocument, KnownDocument, SavedDocument } from '../documents/documents.repository';
 import { UnreferencedBlobs } from '../documents/unreferenced-blobs';
 import type { ChildEntry, DocumentSystemSession, FileEntry } from '../document-system/document-system.adapter';
 import { DocumentSystemErrorCode } from '../document-system/document-system.exception';
@@ -17,6 +17,8 @@ import { SyncCompletion } from './sync-completion';
 import { FileToIngest, INGEST_BATCH_BYTES, INGEST_BATCH_FILES, IngestFilesJob, ListFolderJob, SyncJobName, SyncTask } from './sync.jobs';
 import { SyncProducer } from './sync.producer';
 import { SyncRunsRepository } from './sync-runs.repository';
+
+type FetchedFile = { file: FileToIngest; blob: StoredBlob; mimeType: string };
 
 /** A duplicate delivery of a step that another worker already completed. */
 class TaskAlreadyDone extends Error {}
@@ -76,10 +78,22 @@ export class SyncEngine {
     if (!tasks.length) await this.completion.finishIfDone(syncRunId);
   }
 
-  /** One page of a folder: subfolders become tasks, unchanged files are marked seen, the rest queued. */
+  /**
+   * A folder's pages, one after another in this job: each page is a task committed with its effects, and
+   * the next page's task is committed with it, so a retried job (its own task done) goes on from the
+   * folder's first open page. One job per folder, not per page: an unchanged folder costs its listing.
+   */
   async listFolder(job: ListFolderJob, key: string): Promise<void> {
+    let page: SyncTask<SyncJobName.ListFolder> | null = (await this.runs.isTaskOpen(job.syncRunId, key))
+      ? { key, name: SyncJobName.ListFolder, data: job }
+      : await this.runs.openPageOf(job.syncRunId, job.folderId);
+    while (page) page = await this.listPage(page.data, page.key);
+  }
+
+  /** One page of a folder: subfolders become tasks, unchanged files are marked seen, the rest queued. Returns the next page's task. */
+  private async listPage(job: ListFolderJob, key: string): Promise<SyncTask<SyncJobName.ListFolder> | null> {
     const context = await this.activeContext(job.syncRunId, key);
-    if (!context) return;
+    if (!context) return null;
     const { source, docs } = context;
     const page = await docs.listChildren(job.folderId, job.cursor);
     const excluded = excludedIds(source.selection);
@@ -88,11 +102,12 @@ export class SyncEngine {
     const known = await this.documents.known(source.id, files.map((f) => f.id));
     const plan = planFiles(job, files, known);
 
+    const nextPage = page.nextCursor ? listTask(job.syncRunId, job.folderId, job.path, page.nextCursor) : null;
     const tasks: SyncTask[] = [
       ...folders.map((f) => listTask(job.syncRunId, f.id, `${job.path}/${f.name}`)),
       ...batches(plan.ingest).map((files) => ingestTask(job.syncRunId, files)),
+      ...(nextPage ? [nextPage] : []),
     ];
-    if (page.nextCursor) tasks.push(listTask(job.syncRunId, job.folderId, job.path, page.nextCursor));
 
     // Row locks on the run are taken last, so concurrent steps of one run wait on each other briefly.
     const step = await this.onceInTransaction(async (manager) => {
@@ -110,9 +125,11 @@ export class SyncEngine {
       });
       return { added, pending };
     });
-    if (step === null) return;
-    await this.producer.tasks(job.syncRunId, step.added);
+    if (step === null) return null;
+    // The next page is this job's to list; every other new task gets a job of its own.
+    await this.producer.tasks(job.syncRunId, step.added.filter((t) => t.key !== nextPage?.key));
     if (step.pending === 0) await this.completion.finishIfDone(job.syncRunId);
+    return step.added.some((t) => t.key === nextPage?.key) ? nextPage : null;
   }
 
   /**
@@ -126,42 +143,50 @@ export class SyncEngine {
     if (!context) return;
     const { source, docs } = context;
     const known = await this.documents.known(source.id, job.files.map((f) => f.fileId));
-    const toFetch = job.files.filter((file) => !savedByThisRun(file, known.get(file.fileId)));
-    const { fetched, failures } = await this.download(docs, toFetch);
+    const { fetched, failures } = await this.download(docs, job.files.filter((file) => !savedByThisRun(file, known.get(file.fileId))));
     const finished = failures.length === 0 || lastAttempt;
-
-    const step = await this.saveOrCollect(fetched.map((f) => f.blob.sha256), async (manager) => {
-      if (!(await this.runs.lockOpenTask(manager, job.syncRunId, key))) throw new TaskAlreadyDone();
-      await this.documents.lockContents(manager, fetched.map((f) => f.blob.sha256));
-      // The collector may have taken identical bytes away since the put (another data source let go of them).
-      for (const { blob } of fetched) if (!(await this.blobs.exists(blob.sha256))) throw new ContentCollected(blob.sha256);
-      const rows = await this.documents.saveIngested(manager, fetched.map(({ file, blob, mimeType }) => ingestedDocument(source, job.syncRunId, file, blob, mimeType)));
-      if (finished) await this.completeOrRollBack(manager, job.syncRunId, key);
-      const pending = await this.runs.settle(manager, job.syncRunId, {
-        pendingTasks: finished ? -1 : 0,
-        added: fetched.filter((f) => f.file.change === 'added').length,
-        updated: fetched.filter((f) => f.file.change === 'updated').length,
-        failed: finished ? failures.length : 0,
-        bytesDownloaded: fetched.reduce((n, f) => n + f.blob.size, 0),
-      });
-      return { rows, pending };
-    });
-    if (step === null) return;
-    const saved = step.rows;
-    const pending = saved.filter((row) => row.extractionPending).map((row) => ({ documentId: row.id, contentSha256: row.contentSha256 }));
-    // The documents are saved now, so a failure here must not fail the step: the indexing sweep adds the jobs again.
-    await this.indexing.extractText(pending).catch((error) =>
-      this.logger.warn({ syncRunId: job.syncRunId, error: (error as Error).message }, 'text extraction not queued; the sweep will queue it'),
+    const step = await this.saveOrCollect(fetched.map((f) => f.blob.sha256), (manager) =>
+      this.saveBatch(manager, { source, syncRunId: job.syncRunId, key, fetched, failedForGood: finished ? failures.length : null }),
     );
-    const replaced = saved.flatMap((row) => (row.replacedSha256 ? [row.replacedSha256] : []));
-    if (replaced.length) await this.blobGarbage.collect(replaced);
+    if (step === null) return;
+    await this.afterSave(job.syncRunId, step.saved);
     if (!finished) throw new Error(`${failures.length} of ${job.files.length} files failed, first ${failures[0].file.fileId}: ${(failures[0].error as Error).message}`);
     if (step.pending === 0) await this.completion.finishIfDone(job.syncRunId);
   }
 
+  /** Saves a batch's documents and counts; completes its task unless files are left to retry (`failedForGood` null). */
+  private async saveBatch(manager: EntityManager, batch: { source: DataSourceEntity; syncRunId: string; key: string; fetched: FetchedFile[]; failedForGood: number | null }) {
+    const { source, syncRunId, key, fetched, failedForGood } = batch;
+    if (!(await this.runs.lockOpenTask(manager, syncRunId, key))) throw new TaskAlreadyDone();
+    await this.documents.lockContents(manager, fetched.map((f) => f.blob.sha256));
+    // The collector may have taken identical bytes away since the put (another data source let go of them).
+    for (const { blob } of fetched) if (!(await this.blobs.exists(blob.sha256))) throw new ContentCollected(blob.sha256);
+    const saved = await this.documents.saveIngested(manager, fetched.map(({ file, blob, mimeType }) => ingestedDocument(source, syncRunId, file, blob, mimeType)));
+    if (failedForGood !== null) await this.completeOrRollBack(manager, syncRunId, key);
+    const pending = await this.runs.settle(manager, syncRunId, {
+      pendingTasks: failedForGood === null ? 0 : -1,
+      added: fetched.filter((f) => f.file.change === 'added').length,
+      updated: fetched.filter((f) => f.file.change === 'updated').length,
+      failed: failedForGood ?? 0,
+      bytesDownloaded: fetched.reduce((n, f) => n + f.blob.size, 0),
+    });
+    return { saved, pending };
+  }
+
+  /** Queues text extraction of the saved documents and lets go of the content they replaced. */
+  private async afterSave(syncRunId: string, saved: SavedDocument[]): Promise<void> {
+    const toExtract = saved.filter((row) => row.extractionPending).map((row) => ({ documentId: row.id, contentSha256: row.contentSha256 }));
+    // The documents are saved now, so a failure here must not fail the step: the indexing sweep adds the jobs again.
+    await this.indexing.extractText(toExtract).catch((error) =>
+      this.logger.warn({ syncRunId, error: (error as Error).message }, 'text extraction not queued; the sweep will queue it'),
+    );
+    const replaced = saved.flatMap((row) => (row.replacedSha256 ? [row.replacedSha256] : []));
+    if (replaced.length) await this.blobGarbage.collect(replaced);
+  }
+
   /** Downloads each file in turn; a failure is kept for the caller, except a lost authorization, which ends the step. */
   private async download(docs: DocumentSystemSession, files: FileToIngest[]) {
-    const fetched: Array<{ file: FileToIngest; blob: StoredBlob; mimeType: string }> = [];
+    const fetched: FetchedFile[] = [];
     const failures: Array<{ file: FileToIngest; error: unknown }> = [];
     for (const file of files) {
       try {
@@ -237,7 +262,7 @@ export function isReauth(error: unknown): boolean {
   return error instanceof DomainException && error.code === DocumentSystemErrorCode.ReauthRequired;
 }
 
-function listTask(syncRunId: string, folderId: string, path: string, cursor?: string): SyncTask {
+function listTask(syncRunId: string, folderId: string, path: string, cursor?: string): SyncTask<SyncJobName.ListFolder> {
   const key = cursor ? `folder:${folderId}:${sha256Hex(cursor).slice(0, 16)}` : `folder:${folderId}`;
   return { key, name: SyncJobName.ListFolder, data: { syncRunId, folderId, path, ...(cursor ? { cursor } : {}) } };
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, Repository } from 'typeorm';
-import { SyncTask } from './sync.jobs';
+import { SyncJobName, SyncTask } from './sync.jobs';
 import { ACTIVE_RUN_STATUSES, COUNT_NAMES, RunCounts, SYNC_RUN_MOVES, SyncMode, SyncRunStatus } from './sync-run-state';
 import { SyncRunEntity } from './sync-run.entity';
 
@@ -74,6 +74,21 @@ export class SyncRunsRepository {
   async completeTask(manager: EntityManager, runId: string, key: string): Promise<boolean> {
     const [, affected] = await manager.query('UPDATE connector.sync_tasks SET done = true WHERE "syncRunId" = $1 AND key = $2 AND NOT done', [runId, key]);
     return affected > 0;
+  }
+
+  async isTaskOpen(runId: string, key: string): Promise<boolean> {
+    const rows: Array<{ done: boolean }> = await this.db.query('SELECT done FROM connector.sync_tasks WHERE "syncRunId" = $1 AND key = $2', [runId, key]);
+    return rows.length > 0 && !rows[0].done;
+  }
+
+  /** A folder's open page task (at most one is open at a time: each page adds the next when it is done). */
+  async openPageOf(runId: string, folderId: string): Promise<SyncTask<SyncJobName.ListFolder> | null> {
+    const rows: Array<SyncTask<SyncJobName.ListFolder>> = await this.db.query(
+      `SELECT key, "jobName" AS name, payload AS data FROM connector.sync_tasks
+       WHERE "syncRunId" = $1 AND NOT done AND "jobName" = $2 AND payload->>'folderId' = $3 LIMIT 1`,
+      [runId, SyncJobName.ListFolder, folderId],
+    );
+    return rows[0] ?? null;
   }
 
   /** The run's status and whether one of its tasks is done (true when there is no such task), in one round trip. */
