@@ -40,7 +40,7 @@ async function main(): Promise<void> {
   const admin = axios.create({ baseURL: `${simUrl}/admin` });
   const root = (await admin.get('/folders', { params: { path: '/Structural' } })).data.id;
   const folder = (await admin.post('/folders', { parentId: root, name: 'bench' })).data.id;
-  await admin.post('/bulk-files', { parentId: folder, count: FILES, format: 'mixed', minSize: 2 * 1024, maxSize: 200 * 1024, perFolder: 250 });
+  await admin.post('/bulk-files', { parentId: folder, count: FILES, format: process.env.BENCH_FORMAT ?? 'mixed', minSize: 2 * 1024, maxSize: 200 * 1024, perFolder: 250 });
   const files: Array<{ id: string; size: number }> = (await admin.get('/files', { params: { under: folder } })).data;
   const totalBytes = files.reduce((n, f) => n + f.size, 0);
   console.log(`corpus: ${files.length} files, ${(totalBytes / 1e6).toFixed(1)} MB`);

@@ -2,19 +2,22 @@ import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { eventually, killChild, RunningSimulator, startChildApp, startSimulator, testCaller, TestCaller } from '@app/testing';
+import { sha256Hex } from '@app/crypto';
 import { ConnectionTokens } from '../src/document-system/connection-tokens.port';
+import { SyncEngine } from '../src/sync/sync-engine';
+import { SyncJobName } from '../src/sync/sync.jobs';
 import { SEED_USERS } from '../../document-system-simulator/src/store/seed';
 import { ConnectorTestApp, startConnectorApp } from './support/connector-app';
 import { SimulatorConnections } from './support/simulator-connections';
 import { SyncRunView, syncToEnd, waitForRun } from './support/sync-helpers';
 
 /** A data source over a folder of `count` generated files; returns its id and the folder's file ids. */
-async function bulkDataSource(sim: RunningSimulator, app: ConnectorTestApp, caller: TestCaller, connectionId: string, count: number) {
+async function bulkDataSource(sim: RunningSimulator, app: ConnectorTestApp, caller: TestCaller, connectionId: string, count: number, perFolder = 100) {
   const http = () => request(app.app.getHttpServer());
   const root = await sim.folderId('/Structural');
   const folder = (await sim.admin.post('/folders', { parentId: root, name: `bulk-${randomUUID().slice(0, 8)}` })).data;
-  await sim.admin.post('/bulk-files', { parentId: folder.id, count, format: 'mixed', minSize: 2048, maxSize: 20 * 1024, perFolder: 100 });
-  const files: Array<{ id: string; size: number }> = (await sim.admin.get('/files', { params: { under: folder.id } })).data;
+  await sim.admin.post('/bulk-files', { parentId: folder.id, count, format: 'mixed', minSize: 2048, maxSize: 20 * 1024, perFolder });
+  const files: Array<{ id: string; size: number; path: string }> = (await sim.admin.get('/files', { params: { under: folder.id } })).data;
   const credentialId = (await http().post('/v1/credentials').set(caller.auth).send({ name: 'Sim', type: 'DocumentSystem', instanceUrl: sim.url, ...SEED_USERS.alice, scope: 'Tenant' }).expect(201)).body.id;
   const ds = (await http().post(`/v1/projects/${randomUUID()}/data-sources`).set(caller.auth).send({ name: 'Bulk', credentialId, connectionId }).expect(201)).body;
   await http().put(`/v1/data-sources/${ds.id}/selection`).set(caller.auth).send({ include: [folder.id], exclude: [] }).expect(200);
@@ -89,6 +92,47 @@ describe('Sync when a file cannot be downloaded', () => {
     expect(stats.calls['GET /api/v1/files/:id/content']).toBe(19 + 4);
     const docs: Array<{ externalId: string }> = await sut.db.query('SELECT "externalId" FROM connector.documents WHERE "dataSourceId" = $1', [dataSourceId]);
     expect(docs.map((d) => d.externalId).sort()).toEqual(files.filter((f) => f !== missing).map((f) => f.id).sort());
+  }, 90000);
+});
+
+describe('Sync when a listing job is delivered again after its page was done', () => {
+  let sim: RunningSimulator;
+  let sut: ConnectorTestApp;
+
+  afterAll(async () => {
+    await sut?.close();
+    await sim?.close();
+  });
+
+  it("goes on from the folder's open page and lists the pages after it in the same job", async () => {
+    sim = await startSimulator();
+    const connections = new SimulatorConnections(sim);
+    sut = await startConnectorApp({ overrides: [[ConnectionTokens, connections]] });
+    const caller = await testCaller({ roles: ['admin'] });
+    // One folder of 120 files: three pages of 50, 50 and 20.
+    const { dataSourceId, files } = await bulkDataSource(sim, sut, caller, connections.connect(caller), 120, 200);
+    const path = files[0].path.slice(0, files[0].path.lastIndexOf('/'));
+    const folderId = await sim.folderId(path);
+    // A run whose worker died after committing the folder's first page (which added the second).
+    const [run] = await sut.db.query(
+      `INSERT INTO connector.sync_runs ("tenantId", "dataSourceId", mode, status, "startedAt", "pendingTasks") SELECT "tenantId", id, 'Full', 'Running', now(), 1
+       FROM connector.data_sources WHERE id = $1 RETURNING id`,
+      [dataSourceId],
+    );
+    const cursor = Buffer.from('50').toString('base64url');
+    const first = { syncRunId: run.id, folderId, path };
+    await sut.db.query(
+      `INSERT INTO connector.sync_tasks ("syncRunId", key, "jobName", payload, done) VALUES ($1, $2, $4, $5, true), ($1, $3, $4, $6, false)`,
+      [run.id, `folder:${folderId}`, `folder:${folderId}:${sha256Hex(cursor).slice(0, 16)}`, SyncJobName.ListFolder, first, { ...first, cursor }],
+    );
+
+    await sut.app.get(SyncEngine).listFolder(first, `folder:${folderId}`);
+
+    const ended = await waitForRun(sut.app, caller, run.id, 60000);
+    expect(ended.status).toBe('Succeeded');
+    expect(ended.counts).toMatchObject({ discovered: 70, added: 70, failed: 0 });
+    const open = await sut.db.query('SELECT key FROM connector.sync_tasks WHERE "syncRunId" = $1 AND NOT done', [run.id]);
+    expect(open).toEqual([]);
   }, 90000);
 });
 
