@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Principal } from '@app/auth';
 import { DataSourceAccess } from '../data-sources/data-source-access';
+import { preparedQuery } from './prepared-query';
 import { SearchQueryDto } from './search.dto';
 
 export interface SearchHit {
@@ -37,11 +38,13 @@ export class SearchService {
     if (!ids.length) return { hits: [], nextCursor: null };
     const limit = query.limit ?? 20;
     const offset = Number(query.cursor ?? 0);
-    const rows: Array<Omit<SearchHit, 'textUrl' | 'contentUrl'>> = await this.db.query(SEARCH_SQL, [ids, query.q, query.pathPrefix ?? null, limit + 1, offset]);
+    const rows = await preparedQuery<Omit<SearchHit, 'textUrl' | 'contentUrl'>>(this.db, SEARCH_STATEMENT, SEARCH_SQL, [ids, query.q, query.pathPrefix ?? null, limit + 1, offset]);
     const hits = rows.slice(0, limit).map((r) => ({ ...r, score: Number(r.score), textUrl: `/v1/documents/${r.documentId}/text`, contentUrl: `/v1/documents/${r.documentId}/content` }));
     return { hits, nextCursor: rows.length > limit ? String(offset + limit) : null };
   }
 }
+
+const SEARCH_STATEMENT = 'connector-search';
 
 // The query terms come from a CTE on purpose: the planner cannot see them, so it keeps to the GIN indexes.
 // Written out inline, statistics that say "this word is in every document" made it scan and detoast
@@ -50,10 +53,21 @@ const SEARCH_SQL = `
 WITH q AS (
   SELECT websearch_to_tsquery('english', $2) AS words, websearch_to_tsquery('simple', $2) AS names, lower($2) AS raw
 ),
+-- Only the best text hits can make the page: a document's score is its text rank plus its name rank
+-- (never negative), so any other text hit ranks below all of these unless its name matches too, and
+-- every name match is taken below. This keeps a word found in every document from grouping them all.
+text_hits AS (
+  SELECT id, name, path, rank FROM (
+    SELECT d.id, d.name, d.path, round(ts_rank(d."openingSearch", q.words)::numeric, 6) AS rank
+    FROM connector.documents d, q
+    WHERE d."dataSourceId" = ANY($1::uuid[]) AND d.search @@ q.words
+  ) hits
+  WHERE $3::text IS NULL OR path LIKE replace(replace(replace($3, '\\', '\\\\'), '%', '\\%'), '_', '\\_') || '%'
+  ORDER BY rank DESC, name, id
+  LIMIT $4::int + $5::int
+),
 first_pages AS (
-  SELECT d.id, d.name, d.path, true AS in_text, ts_rank(d."openingSearch", q.words) AS text_rank, 0::real AS name_rank
-  FROM connector.documents d, q
-  WHERE d."dataSourceId" = ANY($1::uuid[]) AND d.search @@ q.words
+  SELECT id, name, path, true AS in_text, rank::real AS text_rank, 0::real AS name_rank FROM text_hits
   UNION ALL
   SELECT d.id, d.name, d.path, false, 0, ts_rank(d."nameSearch", q.names) + similarity(lower(d.name), q.raw)
   FROM connector.documents d, q
