@@ -153,6 +153,8 @@ describe('Sync, tree, search and retrieval', () => {
     const again = await syncToEnd(sut.app, user, dataSourceId);
     expect(again.counts).toMatchObject({ added: 0, updated: 0, deleted: 0, failed: 0 });
     expect(again.bytesDownloaded).toBe(0);
+    // What a run saw listed is kept only while it runs.
+    expect((await sut.db.query('SELECT count(*)::int AS n FROM connector.sync_sightings WHERE "syncRunId" = ANY($1::uuid[])', [[run.id, again.id]]))[0].n).toBe(0);
   });
 
   it('finds words deep inside a long document, past its first 10,000 characters', async () => {

@@ -17,6 +17,7 @@ import { DocumentSearch1795300012000 } from './migrations/1795300012000-document
 import { PendingExtraction1795300013000 } from './migrations/1795300013000-pending-extraction';
 import { SearchOpening1795300014000 } from './migrations/1795300014000-search-opening';
 import { SearchBetweenVacuums1795300015000 } from './migrations/1795300015000-search-between-vacuums';
+import { SyncSightings1795300016000 } from './migrations/1795300016000-sync-sightings';
 
 /** The connector-service owns the `connector` schema. Features add their entities and migrations here. */
 export const CONNECTOR_SCHEMA = 'connector';
@@ -24,5 +25,5 @@ export const CONNECTOR_SCHEMA = 'connector';
 export const connectorDatabase: ServiceDatabaseOptions = {
   schema: CONNECTOR_SCHEMA,
   entities: [CredentialEntity, DataSourceEntity, DataSourceMemberEntity, PickerFolderEntity, SyncRunEntity, DocumentEntity, OAuthProviderEntity, ProviderSecretEntity, OAuthConnectionEntity],
-  migrations: [Credentials1795300000000, DataSources1795300001000, Ingestion1795300002000, OAuth1795300010000, OneConnectionPerProvider1795300011000, DocumentSearch1795300012000, PendingExtraction1795300013000, SearchOpening1795300014000, SearchBetweenVacuums1795300015000],
+  migrations: [Credentials1795300000000, DataSources1795300001000, Ingestion1795300002000, OAuth1795300010000, OneConnectionPerProvider1795300011000, DocumentSearch1795300012000, PendingExtraction1795300013000, SearchOpening1795300014000, SearchBetweenVacuums1795300015000, SyncSightings1795300016000],
 };

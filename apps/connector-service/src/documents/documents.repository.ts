@@ -65,9 +65,10 @@ export class DocumentsRepository {
     return new Map(rows.map((r) => [r.externalId, r]));
   }
 
-  async markSeen(manager: EntityManager, dataSourceId: string, externalIds: string[], runId: string): Promise<void> {
+  /** Records that a run saw these files listed (a narrow insert: the document rows are not rewritten). */
+  async markSeen(manager: EntityManager, externalIds: string[], runId: string): Promise<void> {
     if (!externalIds.length) return;
-    await manager.query(`UPDATE connector.documents SET "lastSeenRunId" = $3 WHERE "dataSourceId" = $1 AND "externalId" = ANY($2::text[])`, [dataSourceId, externalIds, runId]);
+    await manager.query(`INSERT INTO connector.sync_sightings ("syncRunId", "externalId") SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING`, [runId, externalIds]);
   }
 
   /** Renamed or moved with the same content: new place, no download. */
@@ -164,11 +165,18 @@ export class DocumentsRepository {
   async deleteUnseen(manager: EntityManager, dataSourceId: string, runId: string): Promise<string[]> {
     // A DELETE … RETURNING answers [rows, count] through TypeORM.
     const [rows]: [Array<{ contentSha256: string }>, number] = await manager.query(
-      `DELETE FROM connector.documents WHERE "dataSourceId" = $1 AND "lastSeenRunId" <> $2 RETURNING "contentSha256"`,
+      `DELETE FROM connector.documents d WHERE d."dataSourceId" = $1 AND d."lastSeenRunId" <> $2
+         AND NOT EXISTS (SELECT 1 FROM connector.sync_sightings s WHERE s."syncRunId" = $2 AND s."externalId" = d."externalId")
+       RETURNING "contentSha256"`,
       [dataSourceId, runId],
     );
     await manager.query(`DELETE FROM connector.synced_folders WHERE "dataSourceId" = $1 AND "lastSeenRunId" <> $2`, [dataSourceId, runId]);
     return rows.map((r) => r.contentSha256);
+  }
+
+  /** A run's sightings matter only until it ends. */
+  async forgetSightings(runId: string, manager: EntityManager = this.db.manager): Promise<void> {
+    await manager.query('DELETE FROM connector.sync_sightings WHERE "syncRunId" = $1', [runId]);
   }
 
   async upsertFolders(manager: EntityManager, dataSourceId: string, folders: SyncedFolderRow[], runId: string): Promise<void> {

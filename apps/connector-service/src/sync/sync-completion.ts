@@ -37,6 +37,7 @@ export class SyncCompletion {
       const [run]: SyncRunEntity[] = await manager.query('SELECT * FROM connector.sync_runs WHERE id = $1 FOR UPDATE', [syncRunId]);
       if (!run || run.status !== 'Running' || run.pendingTasks > 0) return null;
       const dropped = run.failedListings === 0 ? await this.documents.deleteUnseen(manager, run.dataSourceId, syncRunId) : [];
+      await this.documents.forgetSightings(syncRunId, manager);
       await this.runs.settle(manager, syncRunId, { deleted: dropped.length });
       const outcome = outcomeOf({ ...run, deleted: run.deleted + dropped.length }, run.failedListings) as keyof typeof INGESTION_AFTER;
       await this.runs.move(syncRunId, outcome, { manager, error: run.failedListings ? `${run.failedListings} folder listing(s) failed; deletions were not applied` : null });
@@ -52,6 +53,7 @@ export class SyncCompletion {
   async abort(syncRunId: string, dataSourceStatus: IngestionStatus, error: string, runStatus: SyncRunStatus = 'Failed'): Promise<void> {
     const run = await this.runs.runs.findOneBy({ id: syncRunId });
     if (!run || !(await this.runs.move(syncRunId, runStatus, { error }))) return;
+    await this.documents.forgetSightings(syncRunId);
     await this.sources.moveStatus(run.dataSourceId, dataSourceStatus);
     await this.announce(syncRunId);
   }

@@ -113,7 +113,7 @@ export class SyncEngine {
     const step = await this.onceInTransaction(async (manager) => {
       await this.documents.upsertFolders(manager, source.id, folders.map((f) => ({ folderId: f.id, parentId: job.folderId, name: f.name, path: `${job.path}/${f.name}` })), job.syncRunId);
       // Every file still listed is seen, even one whose new version fails to download: it must not be dropped.
-      await this.documents.markSeen(manager, source.id, [...known.keys()], job.syncRunId);
+      await this.documents.markSeen(manager, [...known.keys()], job.syncRunId);
       await this.documents.relocate(manager, plan.relocated, job.syncRunId);
       const added = await this.runs.addTasks(manager, job.syncRunId, tasks);
       await this.completeOrRollBack(manager, job.syncRunId, key);
