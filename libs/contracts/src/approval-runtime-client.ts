@@ -16,13 +16,19 @@ export class ApprovalRuntimeClient {
   private readonly waiters = new Map<string, Waiter>();
   private readonly early = new Map<string, ApprovalDecisionEvent>();
 
-  /** `concurrency`: decisions handled at once (each resumes a different run); 16 unless given. */
-  constructor(redisUrl: string, options: { prefix?: string; concurrency?: number; onDecision?: (event: ApprovalDecisionEvent) => void | Promise<void> } = {}) {
+  /**
+   * `concurrency`: decisions handled at once (each resumes a different run); 16 unless given.
+   * `onDecision` also gets when the service published the event (ms since the epoch), to measure the lag.
+   */
+  constructor(
+    redisUrl: string,
+    options: { prefix?: string; concurrency?: number; onDecision?: (event: ApprovalDecisionEvent, published: { at: number }) => void | Promise<void> } = {},
+  ) {
     const prefix = options.prefix ?? 'bull';
     this.requests = new Bull(SharedQueue.ApprovalRequests, redisUrl, { prefix });
     this.decisions = new Bull(SharedQueue.ApprovalDecisions, redisUrl, { prefix });
     void this.decisions.process('*', options.concurrency ?? DECISION_CONCURRENCY, async (job) => {
-      await options.onDecision?.(job.data);
+      await options.onDecision?.(job.data, { at: job.timestamp });
       this.settle(job.data);
     });
   }
