@@ -84,9 +84,9 @@ export class SyncEngine {
    * folder's first open page. One job per folder, not per page: an unchanged folder costs its listing.
    */
   async listFolder(job: ListFolderJob, key: string): Promise<void> {
-    let page: SyncTask<SyncJobName.ListFolder> | null = (await this.runs.isTaskOpen(job.syncRunId, key))
-      ? { key, name: SyncJobName.ListFolder, data: job }
-      : await this.runs.openPageOf(job.syncRunId, job.folderId);
+    const state = await this.runs.stepState(job.syncRunId, key);
+    if (state.status !== 'Running') return;
+    let page: SyncTask<SyncJobName.ListFolder> | null = state.done ? await this.runs.openPageOf(job.syncRunId, job.folderId) : { key, name: SyncJobName.ListFolder, data: job };
     while (page) page = await this.listPage(page.data, page.key);
   }
 

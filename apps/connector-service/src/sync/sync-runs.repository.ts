@@ -76,11 +76,6 @@ export class SyncRunsRepository {
     return affected > 0;
   }
 
-  async isTaskOpen(runId: string, key: string): Promise<boolean> {
-    const rows: Array<{ done: boolean }> = await this.db.query('SELECT done FROM connector.sync_tasks WHERE "syncRunId" = $1 AND key = $2', [runId, key]);
-    return rows.length > 0 && !rows[0].done;
-  }
-
   /** A folder's open page task (at most one is open at a time: each page adds the next when it is done). */
   async openPageOf(runId: string, folderId: string): Promise<SyncTask<SyncJobName.ListFolder> | null> {
     const rows: Array<SyncTask<SyncJobName.ListFolder>> = await this.db.query(
