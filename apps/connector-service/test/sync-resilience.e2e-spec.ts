@@ -24,6 +24,14 @@ async function bulkDataSource(sim: RunningSimulator, app: ConnectorTestApp, call
   return { dataSourceId: ds.id as string, files };
 }
 
+/** The simulator and a connector app whose OAuth connections the simulator's tokens stand behind. */
+async function startApps() {
+  const sim = await startSimulator();
+  const connections = new SimulatorConnections(sim);
+  const app = await startConnectorApp({ overrides: [[ConnectionTokens, connections]] });
+  return { sim, sut: Object.assign(app, { connect: (caller: TestCaller) => connections.connect(caller) }) };
+}
+
 describe('Sync under faults', () => {
   let sim: RunningSimulator;
   let sut: ConnectorTestApp;
@@ -65,7 +73,7 @@ describe('Sync under faults', () => {
 
 describe('Sync when a file cannot be downloaded', () => {
   let sim: RunningSimulator;
-  let sut: ConnectorTestApp;
+  let sut: Awaited<ReturnType<typeof startApps>>['sut'];
 
   afterAll(async () => {
     await sut?.close();
@@ -73,11 +81,9 @@ describe('Sync when a file cannot be downloaded', () => {
   });
 
   it('saves the rest of its batch once, counts it failed after its retries, and ends PartiallySucceeded', async () => {
-    sim = await startSimulator();
-    const connections = new SimulatorConnections(sim);
-    sut = await startConnectorApp({ overrides: [[ConnectionTokens, connections]] });
+    ({ sim, sut } = await startApps());
     const caller = await testCaller({ roles: ['admin'] });
-    const { dataSourceId, files } = await bulkDataSource(sim, sut, caller, connections.connect(caller), 20);
+    const { dataSourceId, files } = await bulkDataSource(sim, sut, caller, sut.connect(caller), 20);
     const missing = files[3];
     await sim.admin.put('/faults', { missingContent: [missing.id] });
     await sim.admin.post('/stats/reset');
@@ -97,7 +103,7 @@ describe('Sync when a file cannot be downloaded', () => {
 
 describe('Sync when a listing job is delivered again after its page was done', () => {
   let sim: RunningSimulator;
-  let sut: ConnectorTestApp;
+  let sut: Awaited<ReturnType<typeof startApps>>['sut'];
 
   afterAll(async () => {
     await sut?.close();
@@ -105,12 +111,10 @@ describe('Sync when a listing job is delivered again after its page was done', (
   });
 
   it("goes on from the folder's open page and lists the pages after it in the same job", async () => {
-    sim = await startSimulator();
-    const connections = new SimulatorConnections(sim);
-    sut = await startConnectorApp({ overrides: [[ConnectionTokens, connections]] });
+    ({ sim, sut } = await startApps());
     const caller = await testCaller({ roles: ['admin'] });
     // One folder of 120 files: three pages of 50, 50 and 20.
-    const { dataSourceId, files } = await bulkDataSource(sim, sut, caller, connections.connect(caller), 120, 200);
+    const { dataSourceId, files } = await bulkDataSource(sim, sut, caller, sut.connect(caller), 120, 200);
     const path = files[0].path.slice(0, files[0].path.lastIndexOf('/'));
     const folderId = await sim.folderId(path);
     // A run whose worker died after committing the folder's first page (which added the second).
