@@ -38,7 +38,7 @@ export class SyncCompletion {
       if (!run || run.status !== 'Running' || run.pendingTasks > 0) return null;
       const dropped = run.failedListings === 0 ? await this.documents.deleteUnseen(manager, run.dataSourceId, syncRunId) : [];
       await this.documents.forgetSightings(syncRunId, manager);
-      await this.runs.settle(manager, syncRunId, { deleted: dropped.length });
+      if (dropped.length) await this.runs.settle(manager, syncRunId, { deleted: dropped.length });
       const outcome = outcomeOf({ ...run, deleted: run.deleted + dropped.length }, run.failedListings) as keyof typeof INGESTION_AFTER;
       await this.runs.move(syncRunId, outcome, { manager, error: run.failedListings ? `${run.failedListings} folder listing(s) failed; deletions were not applied` : null });
       await this.sources.moveStatus(run.dataSourceId, INGESTION_AFTER[outcome], manager);
