@@ -10,13 +10,15 @@ import { randomBytes } from 'node:crypto';
 import { createServer, IncomingMessage, request as httpRequest, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Agent } from 'node:http';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { ModuleKind, ScriptTarget, transpileModule } from 'typescript';
 import { Client } from 'pg';
 import { ApprovalRuntimeClient } from '@app/contracts';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { startEmbeddedPostgres } = require('../scripts/embedded-postgres');
 
+const ROOT = join(__dirname, '..');
 const N = Number(process.env.BENCH_N ?? 2000);
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const keepAlive = new Agent({ keepAlive: true, maxSockets: 64 });
@@ -73,7 +75,7 @@ async function runSystem(databaseUrl: string): Promise<Timings> {
   };
   // One process with every role, as `npm start` runs it. (API and worker in two processes measured
   // more throughput but a slower callback p99 here: three busy processes on two cores.)
-  const service = await spawnService('apps/approval-service/src/main.ts', env, { port });
+  const service = await spawnService(join(ROOT, 'dist/apps/approval-service/apps/approval-service/src/main.js'), env, { port });
   const callbackUrl = `http://127.0.0.1:${port}/v1/AgentExecutionWebhookApproval/callback`;
   const receiver = await listen(async (req, body) => {
     const payload = JSON.parse(body);
@@ -102,7 +104,7 @@ async function runBaseline(): Promise<Timings> {
   const t = timings();
   const prefix = `bench-base-${randomBytes(3).toString('hex')}`;
   const port = await freePort();
-  const service = await spawnService('bench/baseline-approval-service.ts', { REDIS_URL, QUEUE_PREFIX: prefix, PORT: String(port) }, { port });
+  const service = await spawnService(compiledBaseline(), { REDIS_URL, QUEUE_PREFIX: prefix, PORT: String(port) }, { port });
   const callbackUrl = `http://127.0.0.1:${port}/callback`;
   const requests = new Bull<{ executionId: string; url: string }>('requests', REDIS_URL, { prefix });
   const decisions = new Bull<{ executionId: string }>('decisions', REDIS_URL, { prefix });
@@ -139,12 +141,24 @@ async function measure(t: Timings, enqueue: (executionId: string, i: number) => 
 
 type Service = { cpuMs: () => number; stop: () => Promise<void> };
 
-/** Starts a service in its own process, as it runs in production, and waits until it answers. */
-async function spawnService(entry: string, env: Record<string, string>, ready: { port: number }): Promise<Service> {
-  const root = join(__dirname, '..');
+/**
+ * The baseline's service half as plain JavaScript, like the built approval-service: both run without
+ * ts-node, whose require hook (and the `repl` and `domain` modules it loads) would slow either down.
+ */
+function compiledBaseline(): string {
+  const source = readFileSync(join(ROOT, 'bench/baseline-approval-service.ts'), 'utf8');
+  const { outputText } = transpileModule(source, { compilerOptions: { module: ModuleKind.CommonJS, target: ScriptTarget.ES2022, esModuleInterop: true } });
+  const file = join(ROOT, 'dist/bench/baseline-approval-service.js');
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, outputText);
+  return file;
+}
+
+/** Starts a built service (a .js file) in its own process, as it runs in production, and waits until it answers. */
+async function spawnService(main: string, env: Record<string, string>, ready: { port: number }): Promise<Service> {
   const profile = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [];
-  const child = spawn(process.execPath, [...profile, '-r', 'ts-node/register/transpile-only', '-r', './scripts/register-paths.js', entry], {
-    cwd: root,
+  const child = spawn(process.execPath, [...profile, main], {
+    cwd: ROOT,
     env: { ...process.env, ...env, NODE_ENV: 'production' },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
@@ -224,10 +238,9 @@ async function listen(onBody: (req: IncomingMessage, body: string) => Promise<vo
   return server;
 }
 
-async function post(url: string, body: unknown): Promise<void> {
-  const { request } = await import('node:http');
-  await new Promise<void>((resolve, reject) => {
-    const req = request(url, { method: 'POST', agent: keepAlive, headers: { 'content-type': 'application/json' } }, (res) => {
+function post(url: string, body: unknown): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const req = httpRequest(url, { method: 'POST', agent: keepAlive, headers: { 'content-type': 'application/json' } }, (res) => {
       res.resume();
       res.on('end', resolve);
     });

@@ -20,7 +20,6 @@ export class LoggingModule {
               base: { service },
               redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
               genReqId: (req: IncomingMessage) => headerValue(req, 'x-request-id') ?? randomUUID(),
-              customProps: () => ({ service }),
               // The query string may carry OAuth codes and state: log the path only.
               serializers: { req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, path: req.url?.split('?')[0] }) },
               autoLogging: { ignore: (req: IncomingMessage) => req.url?.startsWith('/health') ?? false },
