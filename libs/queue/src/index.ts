@@ -1,2 +1,3 @@
 export * from './queue.module';
 export * from './job-data';
+export * from './priority-gate';

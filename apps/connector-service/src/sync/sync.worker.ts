@@ -30,8 +30,8 @@ export class SyncWorker implements OnApplicationBootstrap {
   async onApplicationBootstrap(): Promise<void> {
     const concurrency = this.config.get<number>('SYNC_CONCURRENCY') ?? 8;
     void this.queue.process(SyncJobName.StartRun, 2, (job) => this.startRun(job));
-    void this.queue.process(SyncJobName.ListFolder, concurrency, (job) => this.gate.syncStep(() => this.step(job, SyncJobName.ListFolder)));
-    void this.queue.process(SyncJobName.IngestFiles, concurrency, (job) => this.gate.syncStep(() => this.step(job, SyncJobName.IngestFiles)));
+    void this.queue.process(SyncJobName.ListFolder, concurrency, (job) => this.gate.first(() => this.step(job, SyncJobName.ListFolder)));
+    void this.queue.process(SyncJobName.IngestFiles, concurrency, (job) => this.gate.first(() => this.step(job, SyncJobName.IngestFiles)));
     void this.queue.process(SyncJobName.Sweep, 1, () => this.scheduler.sweep());
     await this.producer.scheduleSweep(SWEEP_EVERY_MS);
   }

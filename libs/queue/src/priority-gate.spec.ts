@@ -1,0 +1,53 @@
+import { PriorityGate } from './priority-gate';
+
+const after = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+describe('PriorityGate', () => {
+  it('lets the other work through at once when no first-class work is in hand', async () => {
+    const started = performance.now();
+    await new PriorityGate({ maxWaitMs: 10_000 }).turn();
+    expect(performance.now() - started).toBeLessThan(50);
+  });
+
+  it('holds the other work while first-class work runs and lets it through when the last ends', async () => {
+    const gate = new PriorityGate({ maxWaitMs: 10_000 });
+    const order: string[] = [];
+    const first = gate.first(async () => {
+      await after(200);
+      order.push('first done');
+    });
+    const second = gate.first(async () => {
+      await after(300);
+      order.push('second done');
+    });
+    await gate.turn().then(() => order.push('other'));
+    await Promise.all([first, second]);
+    expect(order).toEqual(['first done', 'second done', 'other']);
+  });
+
+  it('stays shut for its settle time after the last first-class work, in case more follows', async () => {
+    const gate = new PriorityGate({ maxWaitMs: 10_000, settleMs: 200 });
+    const order: string[] = [];
+    const first = gate.first(() => after(100));
+    const other = gate.turn().then(() => order.push('other'));
+    await first;
+    await after(50);
+    await gate.first(async () => {
+      await after(250);
+      order.push('follow-up done');
+    });
+    await other;
+    expect(order).toEqual(['follow-up done', 'other']);
+  });
+
+  it('does not hold the other work longer than its bound when first-class work never pauses', async () => {
+    const gate = new PriorityGate({ maxWaitMs: 10_000 });
+    let release!: () => void;
+    const first = gate.first(() => new Promise<void>((resolve) => (release = resolve)));
+    const started = performance.now();
+    await gate.turn(200);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(190);
+    release();
+    await first;
+  });
+});

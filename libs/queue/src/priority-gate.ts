@@ -1,0 +1,53 @@
+export interface PriorityGateOptions {
+  /** The longest the other work waits, so first-class work that never pauses cannot starve it. */
+  maxWaitMs: number;
+  /** How long the gate stays shut after the last first-class work ends, when more usually follows at once. */
+  settleMs?: number;
+}
+
+/**
+ * Lets one kind of work in a process go first: while any first-class work is in hand, the other kind
+ * waits for its `turn()`. Work is never dropped, only reordered within the process.
+ */
+export class PriorityGate {
+  private inHand = 0;
+  private waiting: Array<() => void> = [];
+
+  constructor(private readonly options: PriorityGateOptions) {}
+
+  /** Runs first-class work; `turn()` waits while any is in hand. */
+  async first<T>(work: () => Promise<T>): Promise<T> {
+    this.inHand++;
+    try {
+      return await work();
+    } finally {
+      this.inHand--;
+      if (!this.inHand) this.openWhenSettled();
+    }
+  }
+
+  /** Resolves when no first-class work is in hand, or after `maxWaitMs`. */
+  async turn(maxWaitMs = this.options.maxWaitMs): Promise<void> {
+    if (!this.inHand) return;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(done, maxWaitMs);
+      this.waiting.push(done);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+  }
+
+  private openWhenSettled(): void {
+    if (this.options.settleMs) setTimeout(() => this.openIfIdle(), this.options.settleMs).unref();
+    else this.openIfIdle();
+  }
+
+  private openIfIdle(): void {
+    if (this.inHand) return;
+    const waiting = this.waiting;
+    this.waiting = [];
+    for (const open of waiting) open();
+  }
+}
