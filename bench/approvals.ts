@@ -5,6 +5,7 @@
  * Bull jobs and bare HTTP posts and no database. Prints the ratio.
  */
 import Bull from 'bull';
+import Redis from 'ioredis';
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createServer, IncomingMessage, request as httpRequest, Server } from 'node:http';
@@ -93,7 +94,15 @@ async function runSystem(databaseUrl: string): Promise<Timings> {
   await runtime.close();
   receiver.close();
   await service.stop();
+  await dropKeys(`${prefix}:*`);
   return t;
+}
+
+/** Leaves Redis as it was: a run's queues hold thousands of jobs. */
+async function dropKeys(pattern: string): Promise<void> {
+  const redis = new Redis(REDIS_URL);
+  for await (const keys of redis.scanStream({ match: pattern, count: 1000 })) if ((keys as string[]).length) await redis.del(...(keys as string[]));
+  redis.disconnect();
 }
 
 /**

@@ -93,6 +93,19 @@ describe('Approval callback', () => {
     expect(await sut.decisionCount(a.approvalId)).toBe(1);
   });
 
+  it('checks a callback that reaches a process other than the one that took the request', async () => {
+    const api = await startApprovalApp(sut.env, 'api');
+    try {
+      const a = await delivered();
+      const call = (callbackToken: string) => request(api.app.getHttpServer()).post(CALLBACK).send({ callbackId: a.callbackId, callbackToken, status: 'Approved' });
+      expect((await call(`${a.callbackToken}x`).expect(401)).body).toMatchObject({ code: 'CALLBACK_TOKEN_INVALID' });
+      expect((await call(a.callbackToken).expect(200)).body).toMatchObject({ approvalId: a.approvalId, status: 'Approved' });
+      expect(await sut.decision(a.approvalId)).toMatchObject({ outcome: 'Approved' });
+    } finally {
+      await api.close();
+    }
+  });
+
   it('lets exactly one of 20 concurrent conflicting callbacks win, with one decision event', async () => {
     const a = await delivered();
     const statuses = Array.from({ length: 20 }, (_, i) => (i % 2 ? 'Approved' : 'Denied'));

@@ -8,6 +8,7 @@ import { jobDataProblems } from '@app/queue';
 import { ApprovalsRepository } from './approvals.repository';
 import { ApprovalsService } from './approvals.service';
 import { DecisionRelay } from '../outbox/decision-relay';
+import { CallbacksFirstGate } from '../callbacks/callbacks-first.gate';
 import { DeliveryService } from '../delivery/delivery.service';
 
 /**
@@ -23,12 +24,15 @@ export class ApprovalRequestsProcessor {
     private readonly repository: ApprovalsRepository,
     private readonly relay: DecisionRelay,
     private readonly delivery: DeliveryService,
+    private readonly gate: CallbacksFirstGate,
   ) {}
 
-  // Enough requests in flight to keep the database busy; more only queue up in front of the callbacks
-  // on this process's event loop (the bench measured p99 callback → decision 2.7 s at 50, 0.2 s at 10).
-  @Process({ concurrency: 16 })
+  // Enough requests in flight to keep the database busy. More only add work in front of the callbacks on
+  // this event loop: with callbacks first (the gate), the bench measured p99 callback → decision 30 ms at
+  // 8, 50–80 ms at 16 and 130 ms at 32, for 8% more throughput at 16.
+  @Process({ concurrency: 8 })
   async handle(job: Job): Promise<{ approvalId: string; created: boolean }> {
+    await this.gate.turn();
     const { value, problems } = jobDataProblems(ApprovalRequestJob, job.data);
     if (problems.length) return this.refuse(job, problems.join(' | '));
     try {

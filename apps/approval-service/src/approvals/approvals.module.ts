@@ -2,6 +2,7 @@ import { BullModule } from '@nestjs/bull';
 import { DynamicModule, Module } from '@nestjs/common';
 import { ProcessRole, runsWorkers } from '@app/config';
 import { SharedQueue } from '@app/contracts';
+import { CallbacksModule } from '../callbacks/callbacks.module';
 import { DeliveryModule } from '../delivery/delivery.module';
 import { ApprovalRequestsProcessor } from './approval-requests.processor';
 import { ApprovalStoreModule } from './approval-store.module';
@@ -13,7 +14,7 @@ export class ApprovalsModule {
   static forRole(role: ProcessRole): DynamicModule {
     return {
       module: ApprovalsModule,
-      imports: [ApprovalStoreModule, DeliveryModule.forRole(role), BullModule.registerQueue({ name: SharedQueue.ApprovalRequests })],
+      imports: [ApprovalStoreModule, CallbacksModule, DeliveryModule.forRole(role), BullModule.registerQueue({ name: SharedQueue.ApprovalRequests })],
       controllers: [ApprovalsController],
       providers: [ApprovalsService, ...(runsWorkers(role) ? [ApprovalRequestsProcessor] : [])],
     };

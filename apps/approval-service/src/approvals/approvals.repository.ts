@@ -5,6 +5,7 @@ import type { ApprovalDecisionEvent, WebhookAuthType } from '@app/contracts';
 import { ApprovalLogEntity } from './approval-log.entity';
 import { APPROVAL_MOVES, ApprovalStatus, LogEntryType } from './approval-state';
 import { ApprovalEntity } from './approval.entity';
+import { CallbackCredential, RecentCallbackCredentials } from './recent-callback-credentials';
 import { StatementBatcher } from '../database/statement-batcher';
 
 export type LogEntry = Partial<Pick<ApprovalLogEntity, 'attempt' | 'httpStatus' | 'durationMs' | 'error' | 'comment'>> & { type: LogEntryType };
@@ -89,6 +90,7 @@ export class ApprovalsRepository {
   private readonly attempts = new StatementBatcher((batch: Array<{ id: string; attempt: number } & AttemptRecord>) => this.recordBatch(batch));
   private readonly decisions = new StatementBatcher((batch: Array<{ id: string; to: ApprovalStatus; entry: LogEntry }>) => this.decideBatch(batch));
   private readonly callbackLookups = new StatementBatcher((ids: string[]) => this.callbackBatch(ids));
+  private readonly recentCredentials = new RecentCallbackCredentials();
 
   /**
    * Inserts a Pending approval with its Requested entry and returns it as its first delivery attempt
@@ -117,7 +119,9 @@ export class ApprovalsRepository {
     const byCallback = new Map(rows.map((r) => [r.callbackId, r]));
     return batch.map((a) => {
       const row = byCallback.get(a.callbackId);
-      return row ? { ...a, id: row.id, createdAt: row.createdAt, status: 'Pending', loggedAttempt: null } : null;
+      if (!row) return null;
+      this.recentCredentials.remember(a.callbackId, { id: row.id, callbackTokenHash: a.callbackTokenHash });
+      return { ...a, id: row.id, createdAt: row.createdAt, status: 'Pending', loggedAttempt: null };
     });
   }
 
@@ -221,7 +225,17 @@ export class ApprovalsRepository {
     return this.db.transaction(work);
   }
 
-  /** Only what the callback needs to check a token. Batched. */
+  /** What a callback's token is checked against: from memory when this process created the approval lately. */
+  async callbackCredential(callbackId: string): Promise<CallbackCredential | null> {
+    return this.recentCredentials.get(callbackId) ?? (await this.forCallback(callbackId));
+  }
+
+  /** Called once an approval is decided: its credential is no longer needed in memory. */
+  forgetCallbackCredential(callbackId: string): void {
+    this.recentCredentials.forget(callbackId);
+  }
+
+  /** The approval as a callback sees it, read now. Batched. */
   forCallback(callbackId: string): Promise<CallbackView | null> {
     return this.callbackLookups.submit(callbackId);
   }

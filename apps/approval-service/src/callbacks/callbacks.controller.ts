@@ -3,6 +3,7 @@ import { ApiTags } from '@nestjs/swagger';
 import { ThrottlerGuard } from '@nestjs/throttler';
 import { Public } from '@app/auth';
 import { ApprovalCallbackDto } from './callback.dto';
+import { CallbacksFirstGate } from './callbacks-first.gate';
 import { CallbacksService } from './callbacks.service';
 
 /** No platform token: the callbackToken in the body is the credential. Rate-limited per client address. */
@@ -11,11 +12,14 @@ import { CallbacksService } from './callbacks.service';
 @UseGuards(ThrottlerGuard)
 @Controller('v1/AgentExecutionWebhookApproval')
 export class CallbacksController {
-  constructor(private readonly callbacks: CallbacksService) {}
+  constructor(
+    private readonly callbacks: CallbacksService,
+    private readonly gate: CallbacksFirstGate,
+  ) {}
 
   @Post('callback')
   @HttpCode(200)
   decide(@Body() body: ApprovalCallbackDto) {
-    return this.callbacks.decide(body);
+    return this.gate.first(() => this.callbacks.decide(body));
   }
 }

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { ThrottlerModule } from '@nestjs/throttler';
 import { ApprovalStoreModule } from '../approvals/approval-store.module';
+import { CallbacksFirstGate } from './callbacks-first.gate';
 import { CallbacksController } from './callbacks.controller';
 import { CallbacksService } from './callbacks.service';
 
@@ -14,6 +15,7 @@ import { CallbacksService } from './callbacks.service';
     }),
   ],
   controllers: [CallbacksController],
-  providers: [CallbacksService],
+  providers: [CallbacksService, CallbacksFirstGate],
+  exports: [CallbacksFirstGate],
 })
 export class CallbacksModule {}

@@ -21,20 +21,22 @@ export class CallbacksService {
   ) {}
 
   async decide(input: ApprovalCallbackDto) {
-    const approval = UUID.test(input.callbackId) ? await this.repository.forCallback(input.callbackId) : null;
-    if (!approval) throw ApprovalException.callbackNotFound();
-    if (!constantTimeEqual(sha256Hex(input.callbackToken), approval.callbackTokenHash)) {
-      await this.repository.append(approval.id, { type: 'CallbackRejected', error: 'callbackToken did not match' });
+    const credential = UUID.test(input.callbackId) ? await this.repository.callbackCredential(input.callbackId) : null;
+    if (!credential) throw ApprovalException.callbackNotFound();
+    if (!constantTimeEqual(sha256Hex(input.callbackToken), credential.callbackTokenHash)) {
+      await this.repository.append(credential.id, { type: 'CallbackRejected', error: 'callbackToken did not match' });
       throw ApprovalException.callbackTokenInvalid();
     }
-    const decided = await this.repository.decide(approval.id, input.status, { type: 'Decided', comment: input.comment ?? null });
+    const decided = await this.repository.decide(credential.id, input.status, { type: 'Decided', comment: input.comment ?? null });
     if (decided) {
+      this.repository.forgetCallbackCredential(input.callbackId);
       await this.relay.publish(decided.event);
       return response(decided);
     }
     const current = await this.repository.forCallback(input.callbackId);
-    if (current?.status === input.status) return response(current);
-    throw ApprovalException.notPending(current?.status ?? 'unknown');
+    if (!current) throw ApprovalException.callbackNotFound();
+    if (current.status === input.status) return response(current);
+    throw ApprovalException.notPending(current.status);
   }
 }
 
