@@ -6,8 +6,8 @@ export const INTAKE_MAX_WAIT_MS = 1000;
 
 /**
  * Callbacks go first in a process that also takes new requests: a decision resumes a paused run, a new
- * request only starts one more delivery. Under load this keeps callback → decision short (the bench
- * measured p99 430 ms without it, under 60 ms with it) at the same throughput.
+ * request only starts one more delivery. Under load this keeps callback → decision short at the same
+ * throughput: with 16 requests in hand, the bench measured p99 430 ms without the gate, 50–60 ms with it.
  */
 @Injectable()
 export class CallbacksFirstGate extends PriorityGate {
