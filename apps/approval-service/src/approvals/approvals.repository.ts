@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, Repository } from 'typeorm';
-import type { ApprovalDecisionEvent, WebhookAuthType } from '@app/contracts';
+import type { ApprovalDecisionEvent, WebhookAuthenticationDto, WebhookAuthType } from '@app/contracts';
 import { ApprovalLogEntity } from './approval-log.entity';
 import { APPROVAL_MOVES, ApprovalStatus, LogEntryType } from './approval-state';
 import { ApprovalEntity } from './approval.entity';
@@ -48,6 +48,8 @@ export interface DeliveryView {
   status: ApprovalStatus;
   createdAt: Date;
   loggedAttempt: { httpStatus: number | null; durationMs: number | null; error: string | null } | null;
+  /** The secrets in the clear, only on an approval this process has just created: spares decrypting them. */
+  inHand?: { callbackToken: string; authentication: WebhookAuthenticationDto };
 }
 
 export interface Decided {

@@ -61,7 +61,8 @@ export class ApprovalsService {
     });
     if (created) {
       if (options.queueFirstAttempt !== false) await this.delivery.attempt(created.id, 1);
-      return { approval: { id: created.id, callbackId: created.callbackId, status: created.status }, created: true, fresh: created };
+      const fresh = { ...created, inHand: { callbackToken: token, authentication: input.webhook.authentication } };
+      return { approval: { id: created.id, callbackId: created.callbackId, status: created.status }, created: true, fresh };
     }
     const existing = await this.repository.approvals.findOneByOrFail({ tenantId, executionId: input.executionId, stepId: input.stepId });
     return { approval: { id: existing.id, callbackId: existing.callbackId, status: existing.status }, created: false };

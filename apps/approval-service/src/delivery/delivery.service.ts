@@ -56,11 +56,11 @@ export class DeliveryService {
     const result = await this.sender.send({
       url: approval.webhookUrl,
       messageId: approval.id,
-      authentication: this.authentication(approval),
+      authentication: approval.inHand?.authentication ?? this.authentication(approval),
       timeoutSeconds: approval.timeoutSeconds,
       body: {
         callbackId: approval.callbackId,
-        callbackToken: this.cipher.decrypt(approval.callbackTokenSealed),
+        callbackToken: approval.inHand?.callbackToken ?? this.cipher.decrypt(approval.callbackTokenSealed),
         agentName: approval.agentName,
         message: approval.message,
         stepInput: approval.stepInput ?? null,
