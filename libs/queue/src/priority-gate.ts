@@ -30,12 +30,16 @@ export class PriorityGate {
   async turn(maxWaitMs = this.options.maxWaitMs): Promise<void> {
     if (!this.inHand) return;
     await new Promise<void>((resolve) => {
-      const timer = setTimeout(done, maxWaitMs);
-      this.waiting.push(done);
-      function done() {
+      const open = () => {
         clearTimeout(timer);
         resolve();
-      }
+      };
+      // A turn that times out leaves the list, so work that never pauses cannot grow it.
+      const timer = setTimeout(() => {
+        this.waiting = this.waiting.filter((waiter) => waiter !== open);
+        resolve();
+      }, maxWaitMs);
+      this.waiting.push(open);
     });
   }
 
