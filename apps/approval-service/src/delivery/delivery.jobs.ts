@@ -1,4 +1,4 @@
-import { IsInt, IsString, IsUUID, Min } from 'class-validator';
+import { IsInt, IsUUID, Min } from 'class-validator';
 
 /** Internal queue of delivery attempts. WARNING: renaming needs a migration plan (drain it first). */
 export const DELIVERY_QUEUE = 'approval-delivery';
