@@ -22,9 +22,10 @@ const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const prefix = process.env.QUEUE_PREFIX ?? 'bench-base';
 const callbackUrl = `http://127.0.0.1:${process.env.PORT}/callback`;
 const keepAlive = new Agent({ keepAlive: true, maxSockets: 64 });
-// The run each open callback resumes. (Queue names as in SharedQueue: this file runs without path aliases.)
+/** The run each open callback resumes. */
 const open = new Map<string, { approvalId: string; job: RequestJob }>();
 
+// The queue names of SharedQueue, spelled out: this file runs as plain JavaScript without path aliases.
 const requests = new Bull<RequestJob>('approval-requests', REDIS_URL, { prefix });
 const decisions = new Bull('approval-decisions', REDIS_URL, { prefix });
 
