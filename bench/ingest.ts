@@ -48,7 +48,7 @@ async function main(): Promise<void> {
   const baselineMs = await baseline(simUrl, folder);
   const apiPort = await freePort();
   const publicBaseUrl = `http://127.0.0.1:${apiPort}`;
-  const env = testEnv({ DATABASE_URL: db.url, BLOB_DIR: join(tmpdir(), `bench-blobs-${randomBytes(4).toString('hex')}`), ALLOW_INSECURE_URLS: true, LOG_LEVEL: 'info', SYNC_CONCURRENCY: CONCURRENCY, PORT: apiPort, PUBLIC_BASE_URL: publicBaseUrl });
+  const env = testEnv({ DATABASE_URL: db.url, BLOB_DIR: join(tmpdir(), `bench-blobs-${randomBytes(4).toString('hex')}`), ALLOW_INSECURE_URLS: true, LOG_LEVEL: 'info', SYNC_CONCURRENCY: CONCURRENCY, EXTRACTION_NICE: process.env.EXTRACTION_NICE ?? 10, PORT: apiPort, PUBLIC_BASE_URL: publicBaseUrl });
   const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRoot({ role: 'api', env: { ...env, LOG_LEVEL: 'silent' } })] }).compile();
   const api = moduleRef.createNestApplication({ bodyParser: false, logger: false });
   configureHttpApp(api, { title: 'bench', description: 'bench' });

@@ -1,40 +1,60 @@
 /**
- * `npm run demo:approval`: one approval end to end, printed step by step. Starts the approval-service
- * in this process (an embedded PostgreSQL unless DATABASE_URL is set; Redis from REDIS_URL), a local
- * receiver that approves, and the reference runtime client that requests and awaits the decision.
+ * `npm run demo:approval`: one approval end to end, printed step by step: the agent runtime enqueues a
+ * request, a local receiver gets the webhook and approves, the decision comes back.
+ *
+ * By default it starts its own approval-service in this process (an embedded PostgreSQL unless
+ * DATABASE_URL is set; Redis from REDIS_URL, queues under a demo-* prefix that is removed at the end).
+ * `npm run demo:approval -- --against-running` uses the stack `npm start` runs instead: its
+ * approval-service (APPROVAL_SERVICE_URL, default http://localhost:3002), its Redis and queues (REDIS_URL,
+ * QUEUE_PREFIX, with npm start's defaults) and the demo tenant, so the console's Approvals page shows it.
  */
 import { NestFactory } from '@nestjs/core';
+import Bull from 'bull';
+import Redis from 'ioredis';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { parseArgs } from 'node:util';
 import { Client } from 'pg';
-import { ApprovalRuntimeClient } from '@app/contracts';
+import { ApprovalRequestJob, ApprovalRuntimeClient, SharedQueue } from '@app/contracts';
 import { configureHttpApp } from '@app/http';
 import { AppModule } from '../apps/approval-service/src/app.module';
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+/* eslint-disable @typescript-eslint/no-require-imports */
 const { startEmbeddedPostgres } = require('./embedded-postgres');
+const { devSecrets } = require('./dev-secrets');
+const { signToken, DEMO_TENANT, DEMO_ADMIN } = require('./token');
+/* eslint-enable @typescript-eslint/no-require-imports */
+
+const DECISION_WAIT_MS = 60_000;
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+interface Decision {
+  outcome: string;
+  comment: string | null;
+  decidedAt: string | null;
+}
+
+/** Where the demo's approval is requested and decided. */
+interface ApprovalStack {
+  serviceUrl: string;
+  tenantId: string;
+  describe(): string;
+  request(job: ApprovalRequestJob): Promise<void>;
+  decision(executionId: string, stepId: string): Promise<Decision>;
+  stop(): Promise<void>;
+}
 
 const step = (n: number, text: string) => console.log(`\n[${n}] ${text}`);
 
-async function database(): Promise<{ url: string; stop: () => Promise<void> }> {
-  if (process.env.DATABASE_URL) return { url: process.env.DATABASE_URL, stop: async () => undefined };
-  const pg = await startEmbeddedPostgres({ dataDir: join(__dirname, '../.data/demo-pg'), port: 54330 });
-  const admin = new Client({ connectionString: pg.adminUrl });
-  await admin.connect();
-  if (!(await admin.query("SELECT 1 FROM pg_database WHERE datname = 'demo'")).rowCount) await admin.query('CREATE DATABASE demo');
-  await admin.end();
-  return { url: pg.adminUrl.replace(/\/postgres$/, '/demo'), stop: pg.stop };
-}
-
-async function main(): Promise<void> {
-  const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-  const db = await database();
+/** The approval-service in this process, with a database and queues of its own. */
+async function ownStack(): Promise<ApprovalStack> {
   const prefix = `demo-${randomBytes(3).toString('hex')}`;
+  const db = await database();
   const port = await freePort();
   const env = {
     DATABASE_URL: db.url,
-    REDIS_URL: redisUrl,
+    REDIS_URL,
     QUEUE_PREFIX: prefix,
     AUTH_JWT_SECRET: randomBytes(32).toString('hex'),
     ENCRYPTION_KEY: `demo:${randomBytes(32).toString('base64')}`,
@@ -47,8 +67,55 @@ async function main(): Promise<void> {
   const service = await NestFactory.create(AppModule.forRoot({ role: 'all', env }), { bodyParser: false, logger: ['error'] });
   configureHttpApp(service, { title: 'Approval service', description: 'demo' });
   await service.listen(port, '127.0.0.1');
-  const serviceUrl = `http://127.0.0.1:${port}`;
+  const runtime = new ApprovalRuntimeClient(REDIS_URL, { prefix });
+  return {
+    serviceUrl: `http://127.0.0.1:${port}`,
+    tenantId: 'demo-tenant',
+    describe: () => `an approval-service of its own on port ${port}, queues under ${prefix} (removed at the end)`,
+    request: (job) => runtime.request(job),
+    decision: (executionId, stepId) => runtime.awaitDecision('demo-tenant', executionId, stepId, DECISION_WAIT_MS),
+    stop: async () => {
+      await runtime.close().catch(() => undefined);
+      await service.close().catch(() => undefined);
+      await db.stop();
+      await removeKeys(`${prefix}:*`);
+    },
+  };
+}
 
+/** The approval-service `npm start` runs, reached over HTTP and its queues, as the demo tenant's admin. */
+async function runningStack(): Promise<ApprovalStack> {
+  const serviceUrl = process.env.APPROVAL_SERVICE_URL ?? 'http://localhost:3002';
+  const prefix = process.env.QUEUE_PREFIX ?? 'bull';
+  const ready = await fetch(`${serviceUrl}/health/ready`, { signal: AbortSignal.timeout(3000) }).then((r) => r.ok, () => false);
+  if (!ready) throw new Error(`No approval-service answered at ${serviceUrl}/health/ready. Start the stack with \`npm start\` first (or set APPROVAL_SERVICE_URL).`);
+  const token = await signToken(process.env.AUTH_JWT_SECRET ?? devSecrets().AUTH_JWT_SECRET, { tenant: DEMO_TENANT, user: DEMO_ADMIN, roles: 'admin', expires: '10m' });
+  // Requests only: the decision is read over HTTP, so the stack's decision events stay for its runtime.
+  const requests = new Bull<ApprovalRequestJob>(SharedQueue.ApprovalRequests, REDIS_URL, { prefix });
+  return {
+    serviceUrl,
+    tenantId: DEMO_TENANT,
+    describe: () => `the running approval-service at ${serviceUrl} (queues under ${prefix}), tenant ${DEMO_TENANT}`,
+    request: async (job) => void (await requests.add(job, { jobId: `${job.tenantId}:${job.executionId}:${job.stepId}`, removeOnComplete: 1000, removeOnFail: 1000 })),
+    decision: (executionId) => decidedOverHttp(serviceUrl, token, executionId),
+    stop: () => requests.close(),
+  };
+}
+
+async function decidedOverHttp(serviceUrl: string, token: string, executionId: string): Promise<Decision> {
+  const deadline = Date.now() + DECISION_WAIT_MS;
+  while (Date.now() < deadline) {
+    const res = await fetch(`${serviceUrl}/v1/approvals?executionId=${executionId}`, { headers: { Authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(5000) });
+    if (!res.ok) throw new Error(`GET /v1/approvals answered ${res.status}: ${await res.text()}`);
+    const [approval] = (await res.json()) as Array<{ status: string; comment: string | null; decidedAt: string | null }>;
+    if (approval && !['Pending', 'AwaitingDecision'].includes(approval.status)) return { outcome: approval.status, comment: approval.comment, decidedAt: approval.decidedAt };
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  throw new Error(`no decision for ${executionId} within ${DECISION_WAIT_MS} ms`);
+}
+
+/** A webhook receiver that confirms receipt, then approves through the callback. */
+async function approvingReceiver(serviceUrl: string): Promise<{ url: string; close: () => void }> {
   const receiver = createServer((req, res) => {
     let body = '';
     req.on('data', (c) => (body += c));
@@ -62,34 +129,61 @@ async function main(): Promise<void> {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ callbackId: payload.callbackId, callbackToken: payload.callbackToken, status: 'Approved', comment: 'Within budget' }),
+        signal: AbortSignal.timeout(10_000),
       });
       console.log(`    callback answered ${answer.status} ${await answer.text()}`);
     });
   });
   await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
-  const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/approvals`;
+  return { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/approvals`, close: () => receiver.close() };
+}
 
-  const runtime = new ApprovalRuntimeClient(redisUrl, { prefix });
-  const executionId = `exec-${randomUUID().slice(0, 8)}`;
-  step(1, `Agent run ${executionId} reaches the webhook approval step: the runtime enqueues the request and pauses`);
-  const decision = runtime.awaitDecision('demo-tenant', executionId, 'approve-purchase', 60000);
-  await runtime.request({
-    tenantId: 'demo-tenant',
-    executionId,
-    stepId: 'approve-purchase',
-    agentName: 'Procurement agent',
-    webhook: { url: receiverUrl, authentication: { type: 'BearerToken', token: 'demo-receiver-token' }, timeoutSeconds: 30, maxRetryAttempts: 3, message: 'Approve purchase order 4711 (1,250.50 EUR)?' },
-    stepInput: { purchaseOrder: 4711, amount: 1250.5, currency: 'EUR' },
-    previousResults: [{ stepId: 'draft-order', output: 'PO 4711 drafted' }],
-  });
-  const event = await decision;
-  step(4, `Decision event on approval-decisions: ${event.outcome} (comment "${event.comment}") at ${event.decidedAt}`);
-  step(5, event.outcome === 'Approved' ? 'The run continues on the APPROVED path.' : `The run continues on the ${event.outcome.toUpperCase()} path.`);
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { 'against-running': { type: 'boolean', default: false } } });
+  const stack = values['against-running'] ? await runningStack() : await ownStack();
+  const receiver = await approvingReceiver(stack.serviceUrl);
+  try {
+    console.log(`Using ${stack.describe()}.`);
+    const executionId = `exec-${randomUUID().slice(0, 8)}`;
+    step(1, `Agent run ${executionId} reaches the webhook approval step: the runtime enqueues the request and pauses`);
+    const decision = stack.decision(executionId, 'approve-purchase');
+    await stack.request({
+      tenantId: stack.tenantId,
+      executionId,
+      stepId: 'approve-purchase',
+      agentName: 'Procurement agent',
+      webhook: { url: receiver.url, authentication: { type: 'BearerToken', token: 'demo-receiver-token' }, timeoutSeconds: 30, maxRetryAttempts: 3, message: 'Approve purchase order 4711 (1,250.50 EUR)?' },
+      stepInput: { purchaseOrder: 4711, amount: 1250.5, currency: 'EUR' },
+      previousResults: [{ stepId: 'draft-order', output: 'PO 4711 drafted' }],
+    });
+    const event = await decision;
+    step(4, `Decision: ${event.outcome} (comment "${event.comment}") at ${event.decidedAt}, published on approval-decisions`);
+    step(5, `The run continues on the ${event.outcome.toUpperCase()} path.`);
+    if (values['against-running']) console.log('\nThe console shows it under Approvals (http://localhost:3001/console, the demo tenant).');
+  } finally {
+    receiver.close();
+    await stack.stop();
+  }
+}
 
-  await runtime.close();
-  receiver.close();
-  await service.close();
-  await db.stop();
+async function database(): Promise<{ url: string; stop: () => Promise<void> }> {
+  if (process.env.DATABASE_URL) return { url: process.env.DATABASE_URL, stop: async () => undefined };
+  const pg = await startEmbeddedPostgres({ dataDir: join(__dirname, '../.data/demo-pg'), port: 54330 });
+  const admin = new Client({ connectionString: pg.adminUrl });
+  await admin.connect();
+  if (!(await admin.query("SELECT 1 FROM pg_database WHERE datname = 'demo'")).rowCount) await admin.query('CREATE DATABASE demo');
+  await admin.end();
+  return { url: pg.adminUrl.replace(/\/postgres$/, '/demo'), stop: pg.stop };
+}
+
+/** Deletes every key matching `pattern` (SCAN, never KEYS: the Redis may be shared). */
+async function removeKeys(pattern: string): Promise<void> {
+  const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
+  try {
+    for await (const keys of redis.scanStream({ match: pattern, count: 500 })) if ((keys as string[]).length) await redis.del(...(keys as string[]));
+  } finally {
+    redis.disconnect();
+  }
 }
 
 function freePort(): Promise<number> {
@@ -103,7 +197,7 @@ function freePort(): Promise<number> {
 main().then(
   () => process.exit(0),
   (error) => {
-    console.error(error);
+    console.error(error instanceof Error ? error.message : error);
     process.exit(1);
   },
 );

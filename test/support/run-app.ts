@@ -4,6 +4,7 @@
  * TEST_SIMULATOR_URL, the connector's connections take their tokens from that simulator.
  */
 import { Test } from '@nestjs/testing';
+import { Logger } from 'nestjs-pino';
 import type { ProcessRole } from '@app/config';
 
 async function main(): Promise<void> {
@@ -18,6 +19,8 @@ async function main(): Promise<void> {
     builder = builder.overrideProvider(ConnectionTokens).useValue(new OpenSimulatorConnections(process.env.TEST_SIMULATOR_URL));
   }
   const app = (await builder.compile()).createNestApplication({ logger: false });
+  // Nest's loggers write through the app's pino logger, at the env's LOG_LEVEL (silent unless a test asks).
+  app.useLogger(app.get(Logger));
   await app.init();
   process.send?.('ready');
 }

@@ -5,10 +5,12 @@ import { CryptoModule } from '@app/crypto';
 import { DatabaseModule } from '@app/database';
 import { HealthModule } from '@app/health';
 import { LoggingModule } from '@app/logging';
-import { QueueModule } from '@app/queue';
+import { MetricsModule } from '@app/metrics';
+import { QueueDashboardModule, QueueModule } from '@app/queue';
 import { ApprovalEnv } from './approval-env';
 import { ApprovalsModule } from './approvals/approvals.module';
 import { CallbacksModule } from './callbacks/callbacks.module';
+import { ApprovalMetricsModule } from './metrics/approval-metrics.module';
 import { OutboxModule } from './outbox/outbox.module';
 import { approvalDatabase } from './database/approval-database';
 
@@ -31,6 +33,9 @@ export class AppModule {
         DatabaseModule.forService(approvalDatabase),
         QueueModule.forRoot(),
         HealthModule.withStores(),
+        MetricsModule.forRole(role),
+        ApprovalMetricsModule,
+        QueueDashboardModule,
         ApprovalsModule.forRole(role),
         CallbacksModule,
         OutboxModule.forRole(role),

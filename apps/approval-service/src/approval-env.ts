@@ -15,7 +15,7 @@ export class ApprovalEnv extends BaseEnv {
   @booleanFromEnv()
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: boolean = false;
 
-  /** `whsec_…` (Standard Webhooks); when set every delivery is signed. */
+  /** `whsec_…` (Standard Webhooks); when set every delivery is signed. Several, separated by spaces, while rotating: one signature each. */
   @IsOptional()
   @IsString()
   WEBHOOK_SIGNING_SECRET?: string;
@@ -31,4 +31,22 @@ export class ApprovalEnv extends BaseEnv {
   @Min(50)
   @Max(60_000)
   OUTBOX_POLL_MS: number = 1000;
+
+  /** The shortest decisionTimeoutSeconds a request may ask for (the longest is 2592000, 30 days). */
+  @IsInt()
+  @Min(1)
+  @Max(2_592_000)
+  DECISION_TIMEOUT_MIN_SECONDS: number = 60;
+
+  /** How often workers look for approvals past their decision deadline whose deadline job was lost. */
+  @IsInt()
+  @Min(100)
+  @Max(60_000)
+  DECISION_TIMEOUT_SWEEP_MS: number = 2000;
+
+  /** Delivery slots of one worker process that one tenant's attempts may hold at once (of 50), so slow receivers delay only their own tenant. */
+  @IsInt()
+  @Min(1)
+  @Max(50)
+  DELIVERY_SLOTS_PER_TENANT: number = 20;
 }

@@ -14,7 +14,7 @@ describe('Approval statements shared by concurrent calls', () => {
 
   beforeAll(async () => {
     sut = await startApprovalApp();
-    runtime = await testCaller();
+    runtime = await testCaller({ roles: ['agent-runtime'] });
     receiver = await new HttpPeer().start();
     receiver.handler = (_req, res) => void res.writeHead(202).end();
     repository = sut.app.get(ApprovalsRepository);

@@ -13,7 +13,7 @@ describe('Approval callback', () => {
 
   beforeAll(async () => {
     sut = await startApprovalApp();
-    runtime = await testCaller();
+    runtime = await testCaller({ roles: ['agent-runtime'] });
     receiver = await new HttpPeer().start();
   });
   afterAll(async () => {
@@ -49,6 +49,7 @@ describe('Approval callback', () => {
       stepId: 'approve-po',
       outcome: status,
       comment: `${status} by Dana: within budget`,
+      decidedBy: null,
       decidedAt: res.body.decidedAt,
     });
   });
@@ -156,7 +157,7 @@ describe('Approval callback', () => {
     const awaiting = await http().get('/v1/approvals?status=AwaitingDecision').set(runtime.auth).expect(200);
     expect(awaiting.body.map((x: { id: string }) => x.id)).toContain(a.approvalId);
     await http().get('/v1/approvals?status=approved').set(runtime.auth).expect(400);
-    const stranger = await testCaller();
+    const stranger = await testCaller({ roles: ['agent-runtime'] });
     await http().get(`/v1/approvals/${a.approvalId}`).set(stranger.auth).expect(404);
     await http().post(`/v1/approvals/${a.approvalId}/cancel`).set(stranger.auth).expect(404);
     expect((await http().get(`/v1/approvals?executionId=${a.executionId}`).set(stranger.auth).expect(200)).body).toEqual([]);

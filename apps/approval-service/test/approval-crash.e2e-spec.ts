@@ -19,7 +19,7 @@ describe('Approval durability', () => {
   it(`loses and doubles nothing when the worker is killed while ${N} approvals are in delivery`, async () => {
     // The API runs here; deliveries run in a separate worker process that we kill.
     api = await startApprovalApp({ QUEUE_LOCK_DURATION_MS: 3000 }, 'api');
-    const runtime = await testCaller();
+    const runtime = await testCaller({ roles: ['agent-runtime'] });
     receiver = await new HttpPeer(async (req, res) => {
       await new Promise((r) => setTimeout(r, 200 + Math.random() * 200));
       res.writeHead(200).end();

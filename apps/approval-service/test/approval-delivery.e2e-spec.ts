@@ -13,7 +13,7 @@ describe('Approval delivery', () => {
 
   beforeAll(async () => {
     sut = await startApprovalApp();
-    runtime = await testCaller();
+    runtime = await testCaller({ roles: ['agent-runtime'] });
     receiver = await new HttpPeer().start();
   });
   afterAll(async () => {
@@ -164,6 +164,34 @@ describe('Approval delivery', () => {
     expect(res.body).toMatchObject({ code: 'VALIDATION_FAILED', details: expect.any(Array) });
   });
 
+  it.each(['Host', 'content-length', 'Content-Type', 'Transfer-Encoding', 'connection', 'Webhook-Id', 'webhook-timestamp', 'WEBHOOK-SIGNATURE', 'X Shared'])(
+    'refuses CustomHeader %s with 400 naming headerName, and sends nothing',
+    async (headerName) => {
+      const authentication = { type: 'CustomHeader', headerName, headerValue: 'v' };
+      const url = `${receiver.url}/header-${encodeURIComponent(headerName)}`;
+      const res = await http().post('/v1/approvals').set(runtime.auth).send(approvalRequest(url, { authentication })).expect(400);
+      expect(res.body).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ field: 'webhook.authentication.headerName' }] });
+      await http().post('/v1/approvals/test-webhook').set(runtime.auth).send({ webhook: { url, authentication } }).expect(400);
+      expect(receiver.received.filter((r) => r.path === new URL(url).pathname)).toHaveLength(0);
+    },
+  );
+
+  it('fails a queued request whose CustomHeader would set Host and emits InvalidRequest', async () => {
+    const body = { ...approvalRequest(receiver.url, { authentication: { type: 'CustomHeader', headerName: 'Host', headerValue: 'internal.example' } }), tenantId: runtime.tenantId };
+    const job = await sut.requests.add(body, { attempts: 3 });
+    const failed = await eventually(async () => {
+      const state = await (await sut.requests.getJob(job.id!))?.getState();
+      return state === 'failed' && (await sut.requests.getJob(job.id!));
+    });
+    expect(failed.attemptsMade).toBe(1);
+    expect(failed.failedReason).toMatch(/headerName/);
+    const events = await eventually(async () => {
+      const jobs = await sut.decisions.getJobs(['waiting', 'completed']);
+      return jobs.find((j) => j.data.executionId === body.executionId && j.data.outcome === 'InvalidRequest');
+    });
+    expect(events.data.comment).toMatch(/headerName/);
+  });
+
   it('answers a test delivery with its outcome and stores nothing', async () => {
     const before = await sut.db.query('SELECT count(*)::int AS n FROM approval.approvals WHERE "tenantId" = $1', [runtime.tenantId]);
     const res = await http()
@@ -206,7 +234,7 @@ describe('Approval webhook URL rules', () => {
   let runtime: TestCaller;
   beforeAll(async () => {
     strict = await startApprovalApp({ WEBHOOK_ALLOW_INSECURE: false, WEBHOOK_ALLOW_PRIVATE_NETWORKS: false });
-    runtime = await testCaller();
+    runtime = await testCaller({ roles: ['agent-runtime'] });
   });
   afterAll(() => strict.close());
 
@@ -216,6 +244,13 @@ describe('Approval webhook URL rules', () => {
     ['the metadata address', 'https://169.254.169.254/latest', /loopback, private/],
     ['a private address', 'https://10.0.0.8/a', /loopback, private/],
     ['localhost', 'https://localhost:8443/a', /loopback, private/],
+    ['IPv4-mapped loopback', 'https://[::ffff:127.0.0.1]/a', /loopback, private/],
+    ['IPv4-compatible loopback', 'https://[::7f00:1]/a', /loopback, private/],
+    ['site-local', 'https://[fec0::1]/a', /loopback, private/],
+    ['local-use NAT64', 'https://[64:ff9b:1::a00:1]/a', /loopback, private/],
+    ['unique-local', 'https://[fd00::1]/a', /loopback, private/],
+    ['CGNAT', 'https://100.64.0.1/a', /loopback, private/],
+    ['the unspecified address', 'https://0.0.0.0/a', /loopback, private/],
   ])('refuses %s with 400 naming the rule', async (_name, url, rule) => {
     const res = await request(strict.app.getHttpServer()).post('/v1/approvals').set(runtime.auth).send(approvalRequest(url)).expect(400);
     expect(res.body).toMatchObject({ code: 'VALIDATION_FAILED', message: expect.stringMatching(rule) });

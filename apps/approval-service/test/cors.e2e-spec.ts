@@ -39,6 +39,8 @@ describe('CORS for the console (CORS_ORIGINS)', () => {
   it('adds the header to real responses of an allowed origin, errors included', async () => {
     const res = await request(sut.app.getHttpServer()).get('/v1/approvals').set('Origin', CONSOLE).expect(401);
     expect(res.headers['access-control-allow-origin']).toBe(CONSOLE);
+    // The approval list pages through X-Next-Cursor / Link, which a browser hides unless exposed.
+    expect(res.headers['access-control-expose-headers']).toMatch(/x-next-cursor/i);
   });
 
   it('sends no CORS headers at all without CORS_ORIGINS', async () => {

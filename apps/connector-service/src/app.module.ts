@@ -5,7 +5,8 @@ import { CryptoModule } from '@app/crypto';
 import { DatabaseModule } from '@app/database';
 import { HealthModule } from '@app/health';
 import { LoggingModule } from '@app/logging';
-import { QueueModule } from '@app/queue';
+import { MetricsModule } from '@app/metrics';
+import { QueueDashboardModule, QueueModule } from '@app/queue';
 import { BlobsModule } from './blobs/blobs.module';
 import { CommonModule } from './common/common.module';
 import { ConsoleModule } from './console/console.module';
@@ -14,6 +15,7 @@ import { ConnectionsModule } from './connections/connections.module';
 import { CredentialsModule } from './credentials/credentials.module';
 import { DataSourcesModule } from './data-sources/data-sources.module';
 import { DocumentsModule } from './documents/documents.module';
+import { ConnectorMetricsModule } from './metrics/connector-metrics.module';
 import { ProvidersModule } from './providers/providers.module';
 import { SearchModule } from './search/search.module';
 import { SyncModule } from './sync/sync.module';
@@ -40,6 +42,9 @@ export class AppModule {
         DatabaseModule.forService(connectorDatabase),
         QueueModule.forRoot(),
         HealthModule.withStores(),
+        MetricsModule.forRole(role),
+        ConnectorMetricsModule,
+        QueueDashboardModule,
         CommonModule,
         BlobsModule,
         ProvidersModule,

@@ -1,14 +1,16 @@
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Max, Min, ValidateIf } from 'class-validator';
+import { availableParallelism } from 'node:os';
 import { BaseEnv, booleanFromEnv } from '@app/config';
+import { EXTRACTION_DEFAULTS } from './extraction/extraction-pool';
 
 export class ConnectorEnv extends BaseEnv {
   PORT: number = 3001;
   PUBLIC_BASE_URL = 'http://localhost:3001';
 
-  /** Allow plain-http OAuth endpoints and instance URLs (local development and tests only). */
+  /** Allow outbound calls to loopback, private, link-local, metadata … addresses (local development and tests only). */
   @IsBoolean()
   @booleanFromEnv()
-  ALLOW_INSECURE_URLS: boolean = false;
+  ALLOW_PRIVATE_NETWORKS: boolean = false;
 
   /** Where original file bytes are kept (content-addressed). */
   @IsString()
@@ -58,6 +60,51 @@ export class ConnectorEnv extends BaseEnv {
   @Max(64)
   SYNC_CONCURRENCY: number = 8;
 
+  /**
+   * Worker threads that extract text (every format), one file at a time each. Default: one per core but
+   * one, kept for the event loop (sync steps, API); each thread holds its own heap and PDF reader.
+   */
+  @IsInt()
+  @Min(1)
+  @Max(64)
+  EXTRACTION_WORKERS: number = Math.max(1, availableParallelism() - 1);
+
+  /** How long the text extraction of one file may take; past it its thread is ended and the document is Failed. */
+  @IsInt()
+  @Min(100)
+  EXTRACTION_TIMEOUT_MS: number = EXTRACTION_DEFAULTS.timeoutMs;
+
+  /** Heap one extraction thread may use; past it the thread is ended and the document is Failed. */
+  @IsInt()
+  @Min(32)
+  EXTRACTION_MAX_HEAP_MB: number = EXTRACTION_DEFAULTS.maxHeapMb;
+
+  /** Nice value of the extraction threads (Linux): they yield the CPU to the event loop and the database. */
+  @IsInt()
+  @Min(0)
+  @Max(19)
+  EXTRACTION_NICE: number = EXTRACTION_DEFAULTS.nice;
+
+  /** Most text (UTF-8 bytes) kept for one document; a file that gives more is Failed. */
+  @IsInt()
+  @Min(1024)
+  MAX_TEXT_BYTES: number = EXTRACTION_DEFAULTS.maxTextBytes;
+
+  /** A file larger than this (listed, or once its download passes it) is not stored: Skipped, TooLarge. Default 2 GiB. */
+  @IsInt()
+  @Min(1)
+  MAX_FILE_BYTES: number = 2 * 1024 ** 3;
+
+  /** Wall-clock limit of one document-system call that is not file content; also a download's grace period. */
+  @IsInt()
+  @Min(100)
+  DOCUMENT_SYSTEM_DEADLINE_MS: number = 60_000;
+
+  /** After its grace period, a download must have averaged at least this rate, or it fails. */
+  @IsInt()
+  @Min(1)
+  DOCUMENT_SYSTEM_MIN_BYTES_PER_SECOND: number = 256 * 1024;
+
   /** Timeout of each call to a provider's token or revocation endpoint. */
   @IsInt()
   @Min(100)
@@ -81,6 +128,12 @@ export class ConnectorEnv extends BaseEnv {
   @IsBoolean()
   @booleanFromEnv()
   CONSOLE_DEV_LOGIN: boolean = false;
+
+  /** How often workers relay connector events their writers could not publish at once. */
+  @IsInt()
+  @Min(50)
+  @Max(60_000)
+  OUTBOX_POLL_MS: number = 1000;
 
   /** Where the console's approvals monitor finds the approval-service (its browser calls it directly). */
   @IsUrl({ require_tld: false, protocols: ['http', 'https'] })

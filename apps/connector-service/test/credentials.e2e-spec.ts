@@ -57,6 +57,20 @@ describe('Document-system credentials', () => {
     expect(res.body.details.map((d: { field: string }) => d.field)).toContain(field);
   });
 
+  it.each(['constructor', '__proto__', 'prototype'])('refuses a %s key with 400 and stores nothing', async (key) => {
+    const name = `proto-${key}-${randomUUID()}`;
+    const text = JSON.stringify(body({ name })).replace(/^\{/, `{${JSON.stringify(key)}:{"polluted":true},`);
+    const res = await http().post('/v1/credentials').set(admin.auth).set('Content-Type', 'application/json').send(text).expect(400);
+    expect(res.body).toMatchObject({ code: 'VALIDATION_FAILED', details: [expect.objectContaining({ field: key })] });
+    const listed = await http().get('/v1/credentials').set(admin.auth).expect(200);
+    expect(listed.body.map((c: { name: string }) => c.name)).not.toContain(name);
+  });
+
+  it('refuses U+0000 in a name with 400, not 500', async () => {
+    const res = await http().post('/v1/credentials').set(admin.auth).send(body({ name: 'Acme\u0000docs' })).expect(400);
+    expect(res.body).toMatchObject({ code: 'VALIDATION_FAILED', details: [expect.objectContaining({ field: 'name' })] });
+  });
+
   it('keeps the password when an update omits it and replaces it when given', async () => {
     const created = await http().post('/v1/credentials').set(admin.auth).send(body()).expect(201);
     const { password: _omit, ...withoutPassword } = body({ name: 'Renamed', scope: 'Project', projectId: randomUUID() });

@@ -62,7 +62,7 @@ describe('Sync under faults', () => {
       clearInterval(expiry);
     }
     expect({ status: run.status, error: run.error, mode: run.mode }).toEqual({ status: 'Succeeded', error: null, mode: 'Full' });
-    expect(run.counts).toEqual({ discovered: files.length, added: files.length, updated: 0, unchanged: 0, deleted: 0, failed: 0 });
+    expect(run.counts).toEqual({ discovered: files.length, added: files.length, updated: 0, unchanged: 0, deleted: 0, failed: 0, skipped: 0 });
     expect(run.bytesDownloaded).toBe(files.reduce((n, f) => n + f.size, 0));
     const stats = (await sim.admin.get('/stats')).data;
     expect(stats.faults['429']).toBeGreaterThan(10);
@@ -91,7 +91,7 @@ describe('Sync when a file cannot be downloaded', () => {
     const run = await syncToEnd(sut.app, caller, dataSourceId, 60000);
 
     expect(run.status).toBe('PartiallySucceeded');
-    expect(run.counts).toEqual({ discovered: 20, added: 19, updated: 0, unchanged: 0, deleted: 0, failed: 1 });
+    expect(run.counts).toEqual({ discovered: 20, added: 19, updated: 0, unchanged: 0, deleted: 0, failed: 1, skipped: 0 });
     expect(run.bytesDownloaded).toBe(files.reduce((n, f) => n + f.size, 0) - missing.size);
     const stats = (await sim.admin.get('/stats')).data;
     // Every attempt of the batch asked for the missing file again; the 19 others were downloaded once each.

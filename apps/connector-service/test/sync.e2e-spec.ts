@@ -66,11 +66,11 @@ describe('Sync, tree, search and retrieval', () => {
       const run = await syncToEnd(sut.app, user, dataSourceId);
       expect(run).toMatchObject({ mode: 'Full', status: 'Succeeded', error: null });
       await waitForExtraction(sut.app, user, dataSourceId);
-      expect(run.counts).toEqual({ discovered: expected.length, added: expected.length, updated: 0, unchanged: 0, deleted: 0, failed: 0 });
+      expect(run.counts).toEqual({ discovered: expected.length, added: expected.length, updated: 0, unchanged: 0, deleted: 0, failed: 0, skipped: 0 });
       expect(run.bytesDownloaded).toBe(expected.reduce((sum, f) => sum + f.size, 0));
       expect((await http().get(`/v1/data-sources/${dataSourceId}`).set(user.auth)).body.ingestionStatus).toBe('Synced');
       const event = await eventually(async () => (await events.getJob(`sync-completed:${run.id}`))?.data);
-      expect(event).toEqual({ type: 'SyncCompleted', tenantId: user.tenantId, projectId, dataSourceId, syncRunId: run.id, status: 'Succeeded', counts: run.counts });
+      expect(event).toEqual({ type: 'SyncCompleted', tenantId: user.tenantId, projectId, dataSourceId, syncRunId: run.id, status: 'Succeeded', counts: run.counts, pendingExtractions: expect.any(Number) });
     } finally {
       await events.close();
     }
@@ -144,7 +144,7 @@ describe('Sync, tree, search and retrieval', () => {
 
     const run = await syncToSearchable(sut.app, user, dataSourceId);
     expect(run.mode).toBe('Incremental');
-    expect(run.counts).toEqual({ discovered: expected.length + 3 - 1, added: 3, updated: 3, unchanged: expected.length - 4, deleted: 1, failed: 0 });
+    expect(run.counts).toEqual({ discovered: expected.length + 3 - 1, added: 3, updated: 3, unchanged: expected.length - 4, deleted: 1, failed: 0, skipped: 0 });
     expect(run.bytesDownloaded).toBe([...added, ...changed].reduce((sum, f) => sum + f.size, 0));
     const renamed = (await http().get(`/v1/projects/${projectId}/search`).query({ q: 'RFI-004 (closed)' }).set(user.auth)).body.hits[0];
     expect(renamed.path).toBe('/Architecture/RFIs/RFI-004 (closed).md');

@@ -45,7 +45,8 @@ describeInBrowser('The console in Chromium: the whole journey against the simula
     browser = await launchChromium();
     context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
     page = await context.newPage();
-    page.setDefaultTimeout(20_000);
+    // Generous: the full suite keeps both cores busy while this journey runs.
+    page.setDefaultTimeout(45_000);
     page.on('pageerror', (error) => pageErrors.push(error.message));
   }, 120_000);
 
@@ -192,6 +193,8 @@ describeInBrowser('The console in Chromium: the whole journey against the simula
     await page.getByRole('button', { name: 'Architecture' }).click();
     await page.getByRole('button', { name: 'Drawings' }).waitFor();
     expect(await page.getByRole('tree', { name: 'Ingested files' }).getByText('RFIs').count()).toBe(0);
+    // The panel follows the text extraction that runs after the sync until no file waits for its text.
+    await page.getByTestId('text-extraction').filter({ hasText: /^Text extracted: \d+ of \d+(, \d+ failed)?$/ }).waitFor({ timeout: 60_000 });
     await screenshot(page, '07-data-source-synced');
   });
 
@@ -253,7 +256,7 @@ describeInBrowser('The console in Chromium: the whole journey against the simula
 
   it('monitors approvals: the list by status and one approval\'s timeline with the decision and its comment', async () => {
     receiver.handler = (_req, res) => void res.writeHead(200).end('ok');
-    const token = await signPlatformToken(TEST_JWT_SECRET, { tenantId, userId: 'runtime', roles: [] });
+    const token = await signPlatformToken(TEST_JWT_SECRET, { tenantId, userId: 'runtime', roles: ['agent-runtime'] });
     const created = await fetch(`${approvals.url}/v1/approvals`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },

@@ -5,6 +5,10 @@ import { LoggingModule } from '@app/logging';
 import { DocumentApiModule } from './document-api/document-api.module';
 import { OAuthModule } from './oauth/oauth.module';
 import { SimulatorEnv } from './simulator-env';
+import { SimulatorStateModule } from './state/simulator-state.module';
+
+/** A sync reads the document API once per folder page and file: at info that would drown everything else. */
+const DOCUMENT_API_READS = /^\/api\/v1\//;
 
 export interface SimulatorOptions {
   env?: Record<string, unknown>;
@@ -15,7 +19,7 @@ export class AppModule {
   static forRoot({ env }: SimulatorOptions = {}): DynamicModule {
     return {
       module: AppModule,
-      imports: [validatedConfig(SimulatorEnv, env), LoggingModule.forRoot('document-system-simulator'), HealthModule.standalone(), DocumentApiModule, OAuthModule],
+      imports: [validatedConfig(SimulatorEnv, env), LoggingModule.forRoot('document-system-simulator', undefined, { quietReads: [DOCUMENT_API_READS] }), HealthModule.standalone(), DocumentApiModule, OAuthModule, SimulatorStateModule],
     };
   }
 }

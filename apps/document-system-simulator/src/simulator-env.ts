@@ -1,6 +1,6 @@
-import { IsIn, IsInt, IsUrl, Max, Min } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, IsUrl, Max, Min } from 'class-validator';
 
-/** The simulator keeps everything in memory: no database, no Redis. */
+/** No database, no Redis: the state is in memory, and in SIMULATOR_STATE_FILE when that is set. */
 export class SimulatorEnv {
   @IsInt()
   @Min(0)
@@ -12,4 +12,9 @@ export class SimulatorEnv {
 
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL = 'info';
+
+  /** Users, tree and OAuth grants are kept here across restarts (`npm start`: .data/simulator/state.json). */
+  @IsOptional()
+  @IsString()
+  SIMULATOR_STATE_FILE?: string;
 }

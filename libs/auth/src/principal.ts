@@ -7,6 +7,8 @@ export interface Principal {
 
 export const ADMIN_ROLE = 'admin';
 export const MANAGE_CONNECTORS_ROLE = 'oauth-connectors:manage';
+/** The agent runtime: requests, tests and cancels approvals. */
+export const AGENT_RUNTIME_ROLE = 'agent-runtime';
 
 export function isTenantAdmin(principal: Principal): boolean {
   return principal.roles.includes(ADMIN_ROLE);

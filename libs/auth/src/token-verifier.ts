@@ -1,28 +1,37 @@
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { createRemoteJWKSet, decodeProtectedHeader, JWTPayload, jwtVerify } from 'jose';
+import { createRemoteJWKSet, decodeProtectedHeader, JWTPayload, jwtVerify, JWTVerifyOptions } from 'jose';
 import type { Principal } from './principal';
 
-/** Verifies platform JWTs: HS256 with AUTH_JWT_SECRET, or RS256 from AUTH_JWKS_URL when set. */
+/**
+ * Verifies platform JWTs: HS256 with AUTH_JWT_SECRET, or RS256 from AUTH_JWKS_URL when set. Every
+ * token must expire (`exp`); `iss` and `aud` must match AUTH_JWT_ISSUER / AUTH_JWT_AUDIENCE when set.
+ */
 @Injectable()
 export class TokenVerifier {
   private readonly secret: Uint8Array;
   private readonly jwks?: ReturnType<typeof createRemoteJWKSet>;
+  private readonly rules: JWTVerifyOptions;
 
   constructor(config: ConfigService) {
     this.secret = new TextEncoder().encode(config.getOrThrow<string>('AUTH_JWT_SECRET'));
     const jwksUrl = config.get<string>('AUTH_JWKS_URL');
     if (jwksUrl) this.jwks = createRemoteJWKSet(new URL(jwksUrl), { timeoutDuration: 5000 });
+    this.rules = {
+      requiredClaims: ['exp'],
+      ...(config.get<string>('AUTH_JWT_ISSUER') ? { issuer: config.get<string>('AUTH_JWT_ISSUER') } : {}),
+      ...(config.get<string>('AUTH_JWT_AUDIENCE') ? { audience: config.get<string>('AUTH_JWT_AUDIENCE') } : {}),
+    };
   }
 
-  /** Resolves the principal, or null for any invalid, expired or incomplete token. */
+  /** Resolves the principal, or null for any invalid, expired, non-expiring or incomplete token. */
   async verify(token: string): Promise<Principal | null> {
     try {
       const { alg } = decodeProtectedHeader(token);
       const { payload } =
         alg === 'RS256' && this.jwks
-          ? await jwtVerify(token, this.jwks, { algorithms: ['RS256'] })
-          : await jwtVerify(token, this.secret, { algorithms: ['HS256'] });
+          ? await jwtVerify(token, this.jwks, { ...this.rules, algorithms: ['RS256'] })
+          : await jwtVerify(token, this.secret, { ...this.rules, algorithms: ['HS256'] });
       return toPrincipal(payload);
     } catch {
       return null;

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min, MinLength } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, IsUrl, Matches, Max, Min, MinLength, ValidateBy, ValidationArguments } from 'class-validator';
+import { IsTrustProxy } from './trust-proxy';
 
 export const PROCESS_ROLES = ['api', 'worker', 'all'] as const;
 export type ProcessRole = (typeof PROCESS_ROLES)[number];
@@ -10,6 +11,19 @@ export const booleanFromEnv = () =>
   Transform(({ obj, key }) => {
     const raw: unknown = obj[key];
     return typeof raw === 'string' ? ['1', 'true', 'yes'].includes(raw.trim().toLowerCase()) : raw;
+  });
+
+/** An absolute https URL; plain http only while ALLOW_INSECURE_URLS is true. */
+const SecureUrlUnlessInsecureAllowed = () =>
+  ValidateBy({
+    name: 'secureUrl',
+    validator: {
+      validate: (value: unknown, args?: ValidationArguments) => {
+        const allowed = (args?.object as BaseEnv | undefined)?.ALLOW_INSECURE_URLS ? ['https:', 'http:'] : ['https:'];
+        return typeof value === 'string' && URL.canParse(value) && allowed.includes(new URL(value).protocol);
+      },
+      defaultMessage: (args?: ValidationArguments) => `${args?.property} must be an https URL (http only with ALLOW_INSECURE_URLS=true)`,
+    },
   });
 
 /** Variables every service reads. Each app extends this with its own. */
@@ -24,19 +38,44 @@ export class BaseEnv {
   @IsString()
   QUEUE_PREFIX = 'bull';
 
-  /** How long a job stays claimed without a sign of life before another worker takes it again. */
+  /** How long a job stays claimed without a sign of life before another worker takes it again (renewed every half of it). */
   @IsInt()
   @Min(1000)
   @Max(600_000)
-  QUEUE_LOCK_DURATION_MS: number = 30_000;
+  QUEUE_LOCK_DURATION_MS: number = 8000;
+
+  /** How often workers look for jobs whose lock expired (their worker died) and put them back to waiting. */
+  @IsInt()
+  @Min(500)
+  @Max(600_000)
+  QUEUE_STALLED_INTERVAL_MS: number = 2000;
 
   @IsString()
   @MinLength(32, { message: 'AUTH_JWT_SECRET must be at least 32 characters' })
   AUTH_JWT_SECRET: string;
 
+  /** RS256 keys; https only (http with ALLOW_INSECURE_URLS), since whoever serves them can mint tokens. */
   @IsOptional()
   @IsUrl({ require_tld: false, protocols: ['http', 'https'] })
+  @SecureUrlUnlessInsecureAllowed()
   AUTH_JWKS_URL?: string;
+
+  /** When set, a platform token's `iss` must equal it. */
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  AUTH_JWT_ISSUER?: string;
+
+  /** When set, a platform token's `aud` must be (or contain) it. */
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  AUTH_JWT_AUDIENCE?: string;
+
+  /** Allow plain-http addresses where https is the rule (local development and tests only). */
+  @IsBoolean()
+  @booleanFromEnv()
+  ALLOW_INSECURE_URLS: boolean = false;
 
   /** `kid:base64key[,kid:base64key…]` (first is current) or one base64 32-byte key. */
   @IsString()
@@ -61,6 +100,22 @@ export class BaseEnv {
     message: 'CORS_ORIGINS must be comma-separated origins such as https://console.example.com',
   })
   CORS_ORIGINS = '';
+
+  /** Forwarding proxies whose X-Forwarded-For is believed: a hop count or addresses/CIDR ranges; empty: none. */
+  @IsTrustProxy()
+  TRUST_PROXY: string = '';
+
+  /** When set, GET /metrics needs `Authorization: Bearer <METRICS_TOKEN>`; empty: open to whoever reaches the port. */
+  @IsOptional()
+  @Matches(/^(\S{16,})?$/, { message: 'METRICS_TOKEN must be at least 16 characters, without blanks' })
+  METRICS_TOKEN?: string;
+
+  /** Worker-only processes (PROCESS_ROLE=worker) serve GET /metrics on this port; unset: not at all. */
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  METRICS_PORT?: number;
 }
 
 export const servesApi = (role: ProcessRole) => role !== 'worker';

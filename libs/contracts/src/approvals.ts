@@ -1,16 +1,41 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsDefined, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, IsUrl, Matches, Max, MaxLength, Min, ValidateIf, ValidateNested } from 'class-validator';
+import { FreeForm } from '@app/errors';
 
 export const WEBHOOK_AUTH_TYPES = ['None', 'ApiKey', 'BearerToken', 'BasicAuth', 'CustomHeader'] as const;
 export type WebhookAuthType = (typeof WEBHOOK_AUTH_TYPES)[number];
 
-export const APPROVAL_OUTCOMES = ['Approved', 'Denied', 'DeliveryFailed', 'Cancelled', 'InvalidRequest'] as const;
+export const APPROVAL_OUTCOMES = ['Approved', 'Denied', 'DeliveryFailed', 'Cancelled', 'TimedOut', 'InvalidRequest'] as const;
 export type ApprovalOutcome = (typeof APPROVAL_OUTCOMES)[number];
 
 export const MESSAGE_MAX = 2000;
+/** The longest decision deadline (30 days); the shortest is the service's DECISION_TIMEOUT_MIN_SECONDS (default 60). */
+export const DECISION_TIMEOUT_MAX_SECONDS = 2_592_000;
 /** At this length or more a warning is logged (SPEC: under 500 recommended). */
 export const MESSAGE_WARN_AT = 500;
+
+/** Headers a CustomHeader may not set: the service sets them, or they frame the request (smuggling). */
+export const RESERVED_HEADER_NAMES = [
+  'Host',
+  'Content-Length',
+  'Content-Type',
+  'Content-Encoding',
+  'Transfer-Encoding',
+  'TE',
+  'Trailer',
+  'Connection',
+  'Keep-Alive',
+  'Upgrade',
+  'Expect',
+  'Proxy-Connection',
+  'Proxy-Authorization',
+  'User-Agent',
+  'webhook-id',
+  'webhook-timestamp',
+  'webhook-signature',
+];
+const NOT_RESERVED_HEADER = new RegExp(`^(?!(?:${RESERVED_HEADER_NAMES.join('|')})$)`, 'i');
 
 export class WebhookAuthenticationDto {
   @ApiProperty({ enum: WEBHOOK_AUTH_TYPES })
@@ -49,6 +74,7 @@ export class WebhookAuthenticationDto {
   @ValidateIf((o: WebhookAuthenticationDto) => o.type === 'CustomHeader')
   @IsString()
   @Matches(/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,256}$/, { message: 'headerName must be a valid HTTP header name' })
+  @Matches(NOT_RESERVED_HEADER, { message: `headerName must not be one the service sets or that frames the request (${RESERVED_HEADER_NAMES.join(', ')})` })
   headerName?: string;
 
   @ApiPropertyOptional({ writeOnly: true, description: 'CustomHeader: the header value' })
@@ -118,12 +144,21 @@ export class ApprovalRequestDto {
   @IsDefined()
   webhook: WebhookConfigDto;
 
-  @ApiPropertyOptional({ description: 'Data passed into this step' })
+  @ApiPropertyOptional({ minimum: 60, maximum: DECISION_TIMEOUT_MAX_SECONDS, description: 'No decision within this many seconds: TimedOut. Absent: no limit' })
   @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(DECISION_TIMEOUT_MAX_SECONDS)
+  decisionTimeoutSeconds?: number;
+
+  @ApiPropertyOptional({ description: 'Data passed into this step (any JSON, kept as sent)' })
+  @IsOptional()
+  @FreeForm()
   stepInput?: unknown;
 
-  @ApiPropertyOptional({ description: 'Results of all previous steps' })
+  @ApiPropertyOptional({ description: 'Results of all previous steps (any JSON, kept as sent)' })
   @IsOptional()
+  @FreeForm()
   previousResults?: unknown;
 }
 
@@ -155,6 +190,11 @@ export class ApprovalDecisionEvent {
   @IsOptional()
   @IsString()
   comment: string | null;
+
+  /** Who decided, as the callback named them; null when it did not, and for every other outcome. */
+  @IsOptional()
+  @IsString()
+  decidedBy: string | null;
 
   @IsString()
   decidedAt: string;

@@ -27,6 +27,16 @@ describe(SecretCipher.name, () => {
     expect(sut.needsRotation(sut.encrypt('x'))).toBe(false);
   });
 
+  it('fingerprints a text without showing it, and compares after rotation while the old key is kept', () => {
+    const oldKey = key();
+    const before = new SecretCipher(`k1:${oldKey}`).fingerprint('{"token":"s3cret"}');
+    expect(before).not.toContain('s3cret');
+    const sut = new SecretCipher(`k2:${key()},k1:${oldKey}`);
+    expect(sut.matchesFingerprint('{"token":"s3cret"}', before)).toBe(true);
+    expect(sut.matchesFingerprint('{"token":"other"}', before)).toBe(false);
+    expect(new SecretCipher(`k3:${key()}`).matchesFingerprint('{"token":"s3cret"}', before)).toBeNull();
+  });
+
   it('rejects tampered ciphertext', () => {
     const sut = new SecretCipher(key());
     const parts = sut.encrypt('payload').split('.');

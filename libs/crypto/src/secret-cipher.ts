@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 const ALGORITHM = 'aes-256-gcm';
 const FORMAT = 'v1';
@@ -53,8 +53,33 @@ export class SecretCipher {
     return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString('utf8');
   }
 
+  /**
+   * A keyed fingerprint (HMAC-SHA256 under a key derived from the current encryption key) of a text
+   * that may hold secrets: two texts compare equal without either being stored readably.
+   * Stored as `f1.<keyId>.<mac>`, so it stays comparable after rotation while the old key is kept.
+   */
+  fingerprint(text: string): string {
+    const { currentKeyId, keys } = this.keyring;
+    return ['f1', currentKeyId, fingerprintMac(keys.get(currentKeyId)!, text)].join('.');
+  }
+
+  /** Whether `text` has this fingerprint; null when its key is no longer in the keyring (cannot tell). */
+  matchesFingerprint(text: string, stored: string): boolean | null {
+    const [format, keyId, mac] = stored.split('.');
+    const key = this.keyring.keys.get(keyId);
+    if (format !== 'f1' || !mac || !key) return null;
+    const expected = Buffer.from(fingerprintMac(key, text), 'base64url');
+    const actual = Buffer.from(mac, 'base64url');
+    return expected.length === actual.length && timingSafeEqual(expected, actual);
+  }
+
   /** True when the value was encrypted with an older key and should be re-encrypted. */
   needsRotation(stored: string): boolean {
     return stored.split('.')[1] !== this.keyring.currentKeyId;
   }
+}
+
+function fingerprintMac(key: Buffer, text: string): string {
+  const derived = createHmac('sha256', key).update('fingerprint-v1').digest();
+  return createHmac('sha256', derived).update(text, 'utf8').digest('base64url');
 }

@@ -2,6 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { Response } from 'express';
 import { bodyFor, toErrorBody } from './error-body';
+import { isInfrastructureError } from './infrastructure-error';
 
 /** The one place that turns any error into the contract's error body. Nothing internal leaks. */
 @Catch()
@@ -12,6 +13,12 @@ export class AllExceptionsFilter implements ExceptionFilter {
     if (host.getType() !== 'http') throw exception;
     const response = host.switchToHttp().getResponse<Response>();
     let body = toErrorBody(exception);
+    if (!body && isInfrastructureError(exception)) {
+      // PostgreSQL or Redis is away (a restart, a failover): a pause for the caller to wait out, not a fault.
+      this.logger.warn({ err: describeBriefly(exception) }, 'A backing service did not answer');
+      response.setHeader?.('Retry-After', '5');
+      body = bodyFor(503, 'NOT_READY', 'A backing service is not reachable right now; try again shortly');
+    }
     if (!body) {
       const errorId = randomUUID();
       this.logger.error({ errorId, err: exception }, 'Unexpected error');
@@ -23,4 +30,8 @@ export class AllExceptionsFilter implements ExceptionFilter {
     }
     response.status(body.statusCode).json(body);
   }
+}
+
+function describeBriefly(error: unknown): string {
+  return String((error as Error)?.message ?? error).slice(0, 200);
 }

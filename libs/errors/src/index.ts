@@ -1,4 +1,6 @@
 export * from './domain.exception';
+export * from './body-policy';
 export * from './validation';
 export * from './error-body';
 export * from './all-exceptions.filter';
+export * from './infrastructure-error';

@@ -1,4 +1,7 @@
-import { ValidationError, ValidationPipe } from '@nestjs/common';
+import { ArgumentMetadata, ValidationError, ValidationPipe } from '@nestjs/common';
+import { plainToInstance } from 'class-transformer';
+import { validateSync } from 'class-validator';
+import { bodyPolicyProblems, restoreFreeForm } from './body-policy';
 import { FieldProblem, ValidationFailedException } from './domain.exception';
 
 export function fieldProblems(errors: ValidationError[], parent = ''): FieldProblem[] {
@@ -10,17 +13,47 @@ export function fieldProblems(errors: ValidationError[], parent = ''): FieldProb
 }
 
 export function validationFailed(errors: ValidationError[]): ValidationFailedException {
-  const details = fieldProblems(errors);
+  return problemsFailed(fieldProblems(errors));
+}
+
+export function problemsFailed(details: FieldProblem[]): ValidationFailedException {
   const summary = details.map((d) => d.problems.join('; ')).join('; ');
   return new ValidationFailedException(summary || 'Request validation failed', details);
 }
 
-/** Strict validation: unknown keys are refused, payloads become DTO instances. */
+/**
+ * The one payload check, for HTTP bodies and queue jobs alike: the body policy first (U+0000,
+ * prototype keys, depth), then the DTO with unknown keys refused. Free-form fields stay as sent.
+ */
+export function validatePayload<T extends object>(payloadClass: new () => T, data: unknown): { value: T; problems: FieldProblem[] } {
+  const plain = data ?? {};
+  const policy = bodyPolicyProblems(plain, payloadClass);
+  if (policy.length) return { value: plain as T, problems: policy };
+  if (typeof plain !== 'object' || Array.isArray(plain)) return { value: plain as T, problems: [{ field: 'body', problems: ['body must be a JSON object'] }] };
+  const value = plainToInstance(payloadClass, plain);
+  restoreFreeForm(value, plain, payloadClass);
+  return { value, problems: fieldProblems(validateSync(value, { whitelist: true, forbidNonWhitelisted: true })) };
+}
+
+/** Strict validation: unknown keys are refused, payloads become DTO instances, the body policy holds everywhere. */
+export class StrictValidationPipe extends ValidationPipe {
+  constructor() {
+    super({ whitelist: true, forbidNonWhitelisted: true, transform: true, exceptionFactory: validationFailed });
+  }
+
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    if (metadata.type === 'custom') return value;
+    if (!metadata.metatype || !this.toValidate(metadata)) {
+      const problems = bodyPolicyProblems(value);
+      if (problems.length) throw problemsFailed(problems);
+      return super.transform(value, metadata);
+    }
+    const { value: payload, problems } = validatePayload(metadata.metatype as new () => object, value);
+    if (problems.length) throw problemsFailed(problems);
+    return payload;
+  }
+}
+
 export function strictValidationPipe(): ValidationPipe {
-  return new ValidationPipe({
-    whitelist: true,
-    forbidNonWhitelisted: true,
-    transform: true,
-    exceptionFactory: validationFailed,
-  });
+  return new StrictValidationPipe();
 }

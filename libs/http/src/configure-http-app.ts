@@ -4,6 +4,7 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import type { NextFunction, Request, Response } from 'express';
 import { AllExceptionsFilter, strictValidationPipe, toErrorBody } from '@app/errors';
+import { trustProxies } from './trust-proxy';
 
 export const MAX_BODY = '1mb';
 
@@ -24,6 +25,7 @@ export function configureHttpApp(app: INestApplication, options: HttpAppOptions)
   express.useBodyParser('urlencoded', { limit: MAX_BODY, extended: false });
   express.use(bodyParserErrors);
   express.disable('x-powered-by');
+  trustProxies(app);
   app.useGlobalPipes(strictValidationPipe());
   app.useGlobalFilters(new AllExceptionsFilter());
   app.enableShutdownHooks();
@@ -45,7 +47,7 @@ function enableCors(app: INestApplication): void {
   const raw = app.get(ConfigService, { strict: false }).get<string>('CORS_ORIGINS') ?? '';
   const origins = raw.split(',').map((o) => o.trim()).filter(Boolean);
   if (!origins.length) return;
-  app.enableCors({ origin: origins, methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'], allowedHeaders: ['Authorization', 'Content-Type'], maxAge: 600 });
+  app.enableCors({ origin: origins, methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'], allowedHeaders: ['Authorization', 'Content-Type'], exposedHeaders: ['X-Next-Cursor', 'Link'], maxAge: 600 });
 }
 
 /** Body-parser failures (too large, malformed JSON) answered before Nest flattens them into a plain 400. */

@@ -117,6 +117,26 @@ describe('HTTP platform (auth, errors, limits, logs)', () => {
     expect(res.body.details.map((d: { field: string }) => d.field).sort()).toEqual(['extra', 'text']);
   });
 
+  it('refuses prototype keys and U+0000 with 400 VALIDATION_FAILED naming the field', async () => {
+    const admin = await testCaller({ roles: ['admin'] });
+    for (const [text, field] of [['{"text":"x","constructor":{"prototype":{}}}', 'constructor'], ['{"__proto__":{"text":"x"},"text":"x"}', '__proto__'], ['{"text":"a\\u0000b"}', 'text']]) {
+      const res = await request(app.getHttpServer()).post('/probe/notes/n6').set(admin.auth).set('Content-Type', 'application/json').send(text);
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual(errorBody(400, 'VALIDATION_FAILED'));
+      expect(res.body.details).toEqual([expect.objectContaining({ field })]);
+    }
+  });
+
+  it('answers 401 to a token that never expires', async () => {
+    const caller = await testCaller();
+    const { SignJWT } = await import('jose');
+    const endless = await new SignJWT({ tenant: caller.tenantId, roles: [] })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(caller.userId)
+      .sign(new TextEncoder().encode(String(testEnv().AUTH_JWT_SECRET)));
+    await request(app.getHttpServer()).get('/probe/me').set({ Authorization: `Bearer ${endless}` }).expect(401);
+  });
+
   it('answers 400 to malformed JSON and 413 to a body over 1 MiB', async () => {
     const admin = await testCaller({ roles: ['admin'] });
     const malformed = await request(app.getHttpServer()).post('/probe/notes/n4').set(admin.auth).set('Content-Type', 'application/json').send('{"text": ');

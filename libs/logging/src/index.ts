@@ -1,2 +1,3 @@
 export * from './redaction';
 export * from './logging.module';
+export * from './request-log-level';

@@ -4,11 +4,18 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { LoggerModule } from 'nestjs-pino';
 import { REDACTED_PATHS } from './redaction';
+import { QUIET_READS, requestLogLevel } from './request-log-level';
+
+export interface LoggingOptions {
+  /** Paths of reads, besides QUIET_READS, whose successful requests are logged at debug only. */
+  quietReads?: RegExp[];
+}
 
 /** Structured JSON logs with a request id per request (taken from `x-request-id` when sent). */
 @Module({})
 export class LoggingModule {
-  static forRoot(service: string, destination?: NodeJS.WritableStream): DynamicModule {
+  static forRoot(service: string, destination?: NodeJS.WritableStream, options: LoggingOptions = {}): DynamicModule {
+    const quietReads = [...QUIET_READS, ...(options.quietReads ?? [])];
     return {
       module: LoggingModule,
       imports: [
@@ -22,7 +29,7 @@ export class LoggingModule {
               genReqId: (req: IncomingMessage) => headerValue(req, 'x-request-id') ?? randomUUID(),
               // The query string may carry OAuth codes and state: log the path only.
               serializers: { req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, path: req.url?.split('?')[0] }) },
-              autoLogging: { ignore: (req: IncomingMessage) => req.url?.startsWith('/health') ?? false },
+              customLogLevel: requestLogLevel(quietReads),
             }, destination ?? process.stdout],
           }),
         }),

@@ -1,7 +1,5 @@
 import type { Job } from 'bull';
-import { plainToInstance } from 'class-transformer';
-import { validateSync } from 'class-validator';
-import { fieldProblems } from '@app/errors';
+import { validatePayload } from '@app/errors';
 
 export class InvalidJobDataError extends Error {
   constructor(
@@ -13,12 +11,13 @@ export class InvalidJobDataError extends Error {
   }
 }
 
-/** Validates the problems of a payload without touching a job; empty means valid. */
+/**
+ * Validates the problems of a payload without touching a job; empty means valid. The same policy as an
+ * HTTP body (unknown and prototype keys, U+0000, depth), so a queued request cannot carry what REST refuses.
+ */
 export function jobDataProblems<T extends object>(payloadClass: new () => T, data: unknown): { value: T; problems: string[] } {
-  const value = plainToInstance(payloadClass, data ?? {});
-  const errors = validateSync(value as object, { whitelist: true, forbidNonWhitelisted: true });
-  const problems = fieldProblems(errors).map((p) => `${p.field}: ${p.problems.join('; ')}`);
-  return { value, problems };
+  const { value, problems } = validatePayload(payloadClass, data);
+  return { value, problems: problems.map((p) => `${p.field}: ${p.problems.join('; ')}`) };
 }
 
 /**
@@ -32,4 +31,9 @@ export async function validJobData<T extends object>(job: Job, payloadClass: new
     throw new InvalidJobDataError(job.queue.name, `Invalid ${payloadClass.name}: ${problems.join(' | ')}`);
   }
   return value;
+}
+
+/** A field of a refused payload as it may be echoed into an event or a row: U+0000 becomes U+FFFD. */
+export function echoable(value: unknown): string {
+  return String(value ?? '').replace(/\u0000/g, '\ufffd');
 }

@@ -1,6 +1,19 @@
 import { BullModule } from '@nestjs/bull';
 import { DynamicModule, Module } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
+import { DiscoveryModule } from '@nestjs/core';
+import { StalledJobLog } from './stalled-job-log';
+
+/**
+ * A job whose worker died goes back to waiting at the first stalled check after its lock expired, so
+ * it is taken over within lockDuration + stalledInterval of the crash (8 s + 2 s by default, instead of
+ * 30 s + 30 s). A live worker renews its locks every lockDuration / 2 while the handler's promise is
+ * pending; only an event loop blocked for longer than that can lose a lock (text extraction, the one
+ * long CPU step, runs in worker threads). A job taken over is run again, not failed: it fails only
+ * after stalling more than MAX_STALLED_COUNT times (a job that kills every worker that runs it).
+ */
+const QUEUE_DEFAULTS = { lockDurationMs: 8000, stalledIntervalMs: 2000 } as const;
+const MAX_STALLED_COUNT = 2;
 
 /** Bull on REDIS_URL with QUEUE_PREFIX, shared by every queue of a service. */
 @Module({})
@@ -9,20 +22,22 @@ export class QueueModule {
     return {
       module: QueueModule,
       imports: [
+        DiscoveryModule,
         BullModule.forRootAsync({
           inject: [ConfigService],
-          useFactory: (config: ConfigService) => {
-            // A job whose worker died is taken again once its lock expires (renewed every half of it while alive).
-            const lockDuration = config.get<number>('QUEUE_LOCK_DURATION_MS') ?? 30_000;
-            return {
-              url: config.getOrThrow<string>('REDIS_URL'),
-              prefix: config.getOrThrow<string>('QUEUE_PREFIX'),
-              redis: { maxRetriesPerRequest: null, enableReadyCheck: false },
-              settings: { lockDuration, stalledInterval: lockDuration },
-            };
-          },
+          useFactory: (config: ConfigService) => ({
+            url: config.getOrThrow<string>('REDIS_URL'),
+            prefix: config.getOrThrow<string>('QUEUE_PREFIX'),
+            redis: { maxRetriesPerRequest: null, enableReadyCheck: false },
+            settings: {
+              lockDuration: config.get<number>('QUEUE_LOCK_DURATION_MS') ?? QUEUE_DEFAULTS.lockDurationMs,
+              stalledInterval: config.get<number>('QUEUE_STALLED_INTERVAL_MS') ?? QUEUE_DEFAULTS.stalledIntervalMs,
+              maxStalledCount: MAX_STALLED_COUNT,
+            },
+          }),
         }),
       ],
+      providers: [StalledJobLog],
       exports: [BullModule],
     };
   }

@@ -5,3 +5,5 @@ export * from './eventually';
 export * from './child-app';
 export * from './simulator';
 export * from './isolated-database';
+export * from './kubernetes-manifests';
+export * from './metrics-text';

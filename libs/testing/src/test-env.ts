@@ -18,6 +18,10 @@ export function testEnv(overrides: Record<string, unknown> = {}): Record<string,
     ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
     PORT: 0,
     PUBLIC_BASE_URL: 'http://127.0.0.1:3999',
+    // The connector's peers in tests (simulator, OAuth hosts) listen on loopback.
+    ALLOW_PRIVATE_NETWORKS: true,
+    // Test files keep every core busy at normal priority: niced extraction threads would barely run.
+    EXTRACTION_NICE: 0,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     ...overrides,
   };

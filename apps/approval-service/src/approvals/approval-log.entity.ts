@@ -30,4 +30,8 @@ export class ApprovalLogEntity {
 
   @Column('text', { nullable: true })
   comment: string | null;
+
+  /** On a Decided entry: who decided, as the callback named them. */
+  @Column('text', { nullable: true })
+  decidedBy: string | null;
 }

@@ -4,16 +4,20 @@ import type { Job } from 'bull';
 import { createHash } from 'node:crypto';
 import { ApprovalDecisionEvent, ApprovalRequestJob, SharedQueue } from '@app/contracts';
 import { DomainException } from '@app/errors';
-import { jobDataProblems } from '@app/queue';
+import { echoable, jobDataProblems } from '@app/queue';
 import { ApprovalsRepository } from './approvals.repository';
 import { ApprovalsService } from './approvals.service';
+import { withoutAuthValues } from './auth-values-redaction';
 import { DecisionRelay } from '../outbox/decision-relay';
 import { CallbacksFirstGate } from '../callbacks/callbacks-first.gate';
+import { OutageRider } from '../database/outage-rider';
 import { DeliveryService } from '../delivery/delivery.service';
 
 /**
  * The agent runtime's way in. A request that fails validation is final: the job fails with the
- * validation message (no retry) and an `InvalidRequest` decision tells the runtime.
+ * validation message (no retry) and an `InvalidRequest` decision tells the runtime. A request that
+ * meets an outage of the database is held (the job keeps its lock) until it is back, never failed:
+ * the runtime's jobs have one attempt. Taking a request in never waits on its receiver.
  */
 @Processor(SharedQueue.ApprovalRequests)
 export class ApprovalRequestsProcessor {
@@ -25,6 +29,7 @@ export class ApprovalRequestsProcessor {
     private readonly relay: DecisionRelay,
     private readonly delivery: DeliveryService,
     private readonly gate: CallbacksFirstGate,
+    private readonly outage: OutageRider,
   ) {}
 
   // Enough requests in flight to keep the database busy. More only add work in front of the callbacks on
@@ -36,15 +41,25 @@ export class ApprovalRequestsProcessor {
     const { value, problems } = jobDataProblems(ApprovalRequestJob, job.data);
     if (problems.length) return this.refuse(job, problems.join(' | '));
     try {
-      // The worker that takes the request makes the first attempt itself: one queue hop less. A
-      // redelivered job finds the approval and goes on from its log (attempts are idempotent).
-      const { approval, created, fresh } = await this.approvals.request(value.tenantId, value, { queueFirstAttempt: false });
-      await this.delivery.attempt(approval.id, 1, fresh);
+      // A redelivered job finds the approval and hands its first attempt off again (attempts are idempotent).
+      const { approval, created, fresh } = await this.outage.ride(() => this.approvals.request(value.tenantId, value, { queueFirstAttempt: false, onConflict: 'keepFirst' }));
+      await this.forgetAuthValues(job);
+      if (approval.status === 'Pending') await this.outage.ride(() => this.delivery.handOff(approval.id, value.tenantId, fresh));
       return { approvalId: approval.id, created };
     } catch (error) {
       if (error instanceof DomainException && error.statusCode === 400) return this.refuse(job, error.message);
+      this.logger.error({ jobId: job.id, error: (error as Error).message }, 'approval request failed');
+      // A job that fails for good stays in Redis (the runtime keeps failed jobs): not with auth values in it.
+      // One that will be retried keeps them, since its approval may not be stored yet.
+      if (job.attemptsMade + 1 >= (job.opts.attempts ?? 1)) await this.forgetAuthValues(job).catch(() => undefined);
       throw error;
     }
+  }
+
+  /** The approval holds them encrypted now: the job's copy in Redis goes. */
+  private async forgetAuthValues(job: Job): Promise<void> {
+    const redacted = withoutAuthValues(job.data);
+    if (redacted !== job.data) await this.outage.ride(() => job.update(redacted));
   }
 
   private async refuse(job: Job, reason: string): Promise<never> {
@@ -52,14 +67,16 @@ export class ApprovalRequestsProcessor {
     const approvalId = invalidRequestId(job);
     const event: ApprovalDecisionEvent = {
       approvalId,
-      tenantId: String(data.tenantId ?? ''),
-      executionId: String(data.executionId ?? ''),
-      stepId: String(data.stepId ?? ''),
+      tenantId: echoable(data.tenantId),
+      executionId: echoable(data.executionId),
+      stepId: echoable(data.stepId),
       outcome: 'InvalidRequest',
-      comment: reason.slice(0, 2000),
+      comment: echoable(reason).slice(0, 2000),
+      decidedBy: null,
       decidedAt: new Date().toISOString(),
     };
-    await this.repository.transaction((manager) => this.repository.enqueueDecision(manager, event));
+    await this.forgetAuthValues(job);
+    await this.outage.ride(() => this.repository.transaction((manager) => this.repository.enqueueDecision(manager, event)));
     await this.relay.publish(event);
     this.logger.warn({ jobId: job.id, reason }, 'invalid approval request');
     await job.discard();

@@ -1,10 +1,10 @@
 /**
  * The approval state machine: the states and, for each, the states it may be entered from.
  * Pending (created, delivering) → AwaitingDecision (2xx received) → Approved | Denied;
- * Pending → DeliveryFailed; Pending | AwaitingDecision → Cancelled; Pending may go straight to a
- * decision (the receiver called back before answering).
+ * Pending → DeliveryFailed; Pending | AwaitingDecision → Cancelled | TimedOut (the decision deadline
+ * passed); Pending may go straight to a decision (the receiver called back before answering).
  */
-export const APPROVAL_STATUSES = ['Pending', 'AwaitingDecision', 'Approved', 'Denied', 'DeliveryFailed', 'Cancelled'] as const;
+export const APPROVAL_STATUSES = ['Pending', 'AwaitingDecision', 'Approved', 'Denied', 'DeliveryFailed', 'Cancelled', 'TimedOut'] as const;
 export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];
 
 export const APPROVAL_MOVES: Record<ApprovalStatus, ApprovalStatus[]> = {
@@ -14,8 +14,9 @@ export const APPROVAL_MOVES: Record<ApprovalStatus, ApprovalStatus[]> = {
   Denied: ['Pending', 'AwaitingDecision'],
   DeliveryFailed: ['Pending'],
   Cancelled: ['Pending', 'AwaitingDecision'],
+  TimedOut: ['Pending', 'AwaitingDecision'],
 };
 
 export const OPEN_STATUSES: ApprovalStatus[] = ['Pending', 'AwaitingDecision'];
 
-export type LogEntryType = 'Requested' | 'DeliveryAttempt' | 'Delivered' | 'DeliveryFailed' | 'CallbackRejected' | 'Decided' | 'Cancelled';
+export type LogEntryType = 'Requested' | 'DeliveryAttempt' | 'Delivered' | 'DeliveryFailed' | 'CallbackRejected' | 'Decided' | 'Cancelled' | 'TimedOut';

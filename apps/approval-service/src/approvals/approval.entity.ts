@@ -38,6 +38,10 @@ export class ApprovalEntity {
   @Column('text', { nullable: true })
   authEncrypted: string | null;
 
+  /** Keyed fingerprint of the webhook, agentName and message a repeat must match (SecretCipher.fingerprint). */
+  @Column('text', { nullable: true })
+  requestFingerprint: string | null;
+
   @Column('int')
   timeoutSeconds: number;
 
@@ -52,8 +56,8 @@ export class ApprovalEntity {
   callbackTokenHash: string;
 
   /**
-   * The callback token, encrypted, kept only while the approval is Pending so a retry or a restarted
-   * worker can deliver it again; cleared the moment delivery ends.
+   * The callback token, encrypted, kept only while the approval is open (Pending or AwaitingDecision)
+   * so a retry, a restarted worker or a redelivery can send it again; cleared by every final move.
    */
   @Column('text', { nullable: true, select: false })
   callbackTokenSealed: string | null;
@@ -66,6 +70,18 @@ export class ApprovalEntity {
 
   @Column('timestamptz', { nullable: true })
   decidedAt: Date | null;
+
+  /** Who decided, as the callback named them. */
+  @Column('text', { nullable: true })
+  decidedBy: string | null;
+
+  /** When an undecided approval times out; null: no limit. */
+  @Column('timestamptz', { nullable: true })
+  decisionDueAt: Date | null;
+
+  /** Callbacks refused for a wrong token; only the first MAX_LOGGED_REJECTIONS are in the log. */
+  @Column('int', { default: 0 })
+  rejectedCallbacks: number;
 
   @CreateDateColumn({ type: 'timestamptz' })
   createdAt: Date;

@@ -3,9 +3,12 @@ import { DomainException } from '@app/errors';
 export enum ApprovalErrorCode {
   NotFound = 'APPROVAL_NOT_FOUND',
   NotPending = 'APPROVAL_NOT_PENDING',
+  NotAwaiting = 'APPROVAL_NOT_AWAITING',
+  Conflict = 'APPROVAL_CONFLICT',
   CallbackNotFound = 'CALLBACK_NOT_FOUND',
   CallbackTokenInvalid = 'CALLBACK_TOKEN_INVALID',
   WebhookUrlRefused = 'VALIDATION_FAILED',
+  DecisionTimeoutTooShort = 'VALIDATION_FAILED',
 }
 
 export class ApprovalException extends DomainException {
@@ -15,6 +18,23 @@ export class ApprovalException extends DomainException {
 
   static notPending(status: string) {
     return new ApprovalException(409, ApprovalErrorCode.NotPending, `The approval is no longer pending (${status})`, [], { status });
+  }
+
+  static notAwaiting(status: string) {
+    return new ApprovalException(409, ApprovalErrorCode.NotAwaiting, `Only an approval awaiting its decision can be redelivered (${status})`, [], { status });
+  }
+
+  static decisionTimeoutTooShort(min: number) {
+    const rule = `decisionTimeoutSeconds must not be less than ${min}`;
+    return new ApprovalException(400, ApprovalErrorCode.DecisionTimeoutTooShort, rule, [{ field: 'decisionTimeoutSeconds', problems: [rule] }]);
+  }
+
+  static conflict() {
+    return new ApprovalException(
+      409,
+      ApprovalErrorCode.Conflict,
+      'An approval for this executionId and stepId exists with a different webhook, agentName or message',
+    );
   }
 
   static callbackNotFound() {

@@ -19,7 +19,10 @@ export function approvalResponse(approval: ApprovalEntity, log: ApprovalLogEntit
       maxRetryAttempts: approval.maxRetryAttempts,
     },
     comment: approval.comment,
+    decidedBy: approval.decidedBy,
+    decisionDueAt: approval.decisionDueAt?.toISOString() ?? null,
     decidedAt: approval.decidedAt?.toISOString() ?? null,
+    rejectedCallbacks: approval.rejectedCallbacks,
     createdAt: approval.createdAt.toISOString(),
     updatedAt: approval.updatedAt.toISOString(),
     log: log.map((entry) => ({
@@ -30,6 +33,7 @@ export function approvalResponse(approval: ApprovalEntity, log: ApprovalLogEntit
       durationMs: entry.durationMs,
       error: entry.error,
       comment: entry.comment,
+      decidedBy: entry.decidedBy,
     })),
   };
 }

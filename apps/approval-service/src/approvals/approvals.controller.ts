@@ -1,14 +1,18 @@
-import { Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Post, Query, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiQuery, ApiTags } from '@nestjs/swagger';
-import type { Response } from 'express';
-import { In } from 'typeorm';
-import { CurrentPrincipal, Principal } from '@app/auth';
+import { Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Post, Query, Req, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { ADMIN_ROLE, AGENT_RUNTIME_ROLE, CurrentPrincipal, Principal, RequireAnyRole } from '@app/auth';
 import { ApprovalRequestDto, TestWebhookDto } from '@app/contracts';
-import { ListApprovalsQuery } from './list-approvals.query';
+import { DEFAULT_PAGE_SIZE, ListApprovalsQuery, MAX_PAGE_SIZE } from './list-approvals.query';
+import { decodeCursor, encodeCursor } from './approval-cursor';
+import { ApprovalListRepository } from './approval-list.repository';
 import { ApprovalsRepository } from './approvals.repository';
 import { approvalResponse } from './approval.response';
 import { ApprovalsService } from './approvals.service';
 import { WebhookTester } from '../delivery/webhook-tester';
+
+/** Log entries per approval in the list; `GET /v1/approvals/{id}` shows the whole log. */
+export const LIST_LOG_ENTRIES = 20;
 
 @ApiTags('approvals')
 @ApiBearerAuth()
@@ -18,10 +22,12 @@ export class ApprovalsController {
     private readonly approvals: ApprovalsService,
     private readonly repository: ApprovalsRepository,
     private readonly tester: WebhookTester,
+    private readonly listing: ApprovalListRepository,
   ) {}
 
-  /** 201 for a new approval; 200 with the existing one for a repeated (executionId, stepId). */
+  /** 201 for a new approval; 200 with the existing one for a repeated (executionId, stepId); 409 if the repeat differs. */
   @Post()
+  @RequireAnyRole(AGENT_RUNTIME_ROLE, ADMIN_ROLE)
   async request(@CurrentPrincipal() principal: Principal, @Body() body: ApprovalRequestDto, @Res({ passthrough: true }) res: Response) {
     const { approval, created } = await this.approvals.request(principal.tenantId, body);
     res.status(created ? 201 : 200);
@@ -30,18 +36,31 @@ export class ApprovalsController {
 
   /** One signed test delivery, one attempt, nothing stored. */
   @Post('test-webhook')
+  @RequireAnyRole(AGENT_RUNTIME_ROLE, ADMIN_ROLE)
   @HttpCode(200)
   testWebhook(@Body() body: TestWebhookDto) {
     return this.tester.test(body.webhook);
   }
 
+  /** Newest first, one page at a time; each approval shows the latest LIST_LOG_ENTRIES of its log. */
   @Get()
   @ApiQuery({ name: 'executionId', required: false })
   @ApiQuery({ name: 'status', required: false })
-  async list(@CurrentPrincipal() principal: Principal, @Query() query: ListApprovalsQuery) {
-    const approvals = await this.approvals.list(principal.tenantId, query);
-    const entries = approvals.length ? await this.repository.log.find({ where: { approvalId: In(approvals.map((a) => a.id)) }, order: { id: 'ASC' } }) : [];
-    return approvals.map((a) => approvalResponse(a, entries.filter((e) => e.approvalId === a.id)));
+  @ApiQuery({ name: 'limit', required: false, description: `1..${MAX_PAGE_SIZE}, default ${DEFAULT_PAGE_SIZE}` })
+  @ApiQuery({ name: 'cursor', required: false, description: 'X-Next-Cursor of the previous page' })
+  @ApiOkResponse({ headers: { 'X-Next-Cursor': { description: 'Cursor of the next page; absent on the last page' }, Link: { description: '<next page>; rel="next"' } } })
+  async list(@CurrentPrincipal() principal: Principal, @Query() query: ListApprovalsQuery, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+    const { approvals, next } = await this.listing.page(principal.tenantId, query, query.limit, query.cursor ? decodeCursor(query.cursor) : null);
+    const logs = await this.listing.recentLogs(approvals.map((a) => a.id), LIST_LOG_ENTRIES);
+    if (next) {
+      const cursor = encodeCursor(next);
+      res.setHeader('X-Next-Cursor', cursor);
+      res.setHeader('Link', `<${nextPage(req, query, cursor)}>; rel="next"`);
+    }
+    return approvals.map((a) => {
+      const log = logs.get(a.id)!;
+      return { ...approvalResponse(a, log.entries), logTruncated: log.truncated };
+    });
   }
 
   @Get(':id')
@@ -50,10 +69,24 @@ export class ApprovalsController {
     return approvalResponse(approval, await this.repository.entries(id));
   }
 
+  /** 202: one more attempt is queued; the approval stays AwaitingDecision. */
+  @Post(':id/redeliver')
+  @RequireAnyRole(AGENT_RUNTIME_ROLE, ADMIN_ROLE)
+  @HttpCode(202)
+  redeliver(@CurrentPrincipal() principal: Principal, @Param('id', ParseUUIDPipe) id: string) {
+    return this.approvals.redeliver(principal.tenantId, id);
+  }
+
   @Post(':id/cancel')
+  @RequireAnyRole(AGENT_RUNTIME_ROLE, ADMIN_ROLE)
   @HttpCode(200)
   async cancel(@CurrentPrincipal() principal: Principal, @Param('id', ParseUUIDPipe) id: string) {
     const approval = await this.approvals.cancel(principal.tenantId, id, principal.userId);
     return approvalResponse(approval, await this.repository.entries(id));
   }
+}
+
+function nextPage(req: Request, query: ListApprovalsQuery, cursor: string): string {
+  const params = new URLSearchParams({ ...(query.executionId ? { executionId: query.executionId } : {}), ...(query.status ? { status: query.status } : {}), limit: String(query.limit), cursor });
+  return `${req.originalUrl.split('?')[0]}?${params}`;
 }

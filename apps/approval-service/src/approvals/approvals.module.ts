@@ -3,6 +3,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { ProcessRole, runsWorkers } from '@app/config';
 import { SharedQueue } from '@app/contracts';
 import { CallbacksModule } from '../callbacks/callbacks.module';
+import { DecisionTimeoutsModule } from '../decision-timeouts/decision-timeouts.module';
 import { DeliveryModule } from '../delivery/delivery.module';
 import { ApprovalRequestsProcessor } from './approval-requests.processor';
 import { ApprovalStoreModule } from './approval-store.module';
@@ -14,7 +15,7 @@ export class ApprovalsModule {
   static forRole(role: ProcessRole): DynamicModule {
     return {
       module: ApprovalsModule,
-      imports: [ApprovalStoreModule, CallbacksModule, DeliveryModule.forRole(role), BullModule.registerQueue({ name: SharedQueue.ApprovalRequests })],
+      imports: [ApprovalStoreModule, CallbacksModule, DeliveryModule.forRole(role), DecisionTimeoutsModule.forRole(role), BullModule.registerQueue({ name: SharedQueue.ApprovalRequests })],
       controllers: [ApprovalsController],
       providers: [ApprovalsService, ...(runsWorkers(role) ? [ApprovalRequestsProcessor] : [])],
     };

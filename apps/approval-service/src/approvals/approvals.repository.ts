@@ -6,9 +6,10 @@ import { ApprovalLogEntity } from './approval-log.entity';
 import { APPROVAL_MOVES, ApprovalStatus, LogEntryType } from './approval-state';
 import { ApprovalEntity } from './approval.entity';
 import { CallbackCredential, RecentCallbackCredentials } from './recent-callback-credentials';
+import { OutageRider } from '../database/outage-rider';
 import { StatementBatcher } from '../database/statement-batcher';
 
-export type LogEntry = Partial<Pick<ApprovalLogEntity, 'attempt' | 'httpStatus' | 'durationMs' | 'error' | 'comment'>> & { type: LogEntryType };
+export type LogEntry = Partial<Pick<ApprovalLogEntity, 'attempt' | 'httpStatus' | 'durationMs' | 'error' | 'comment' | 'decidedBy'>> & { type: LogEntryType };
 
 export interface NewApproval {
   tenantId: string;
@@ -21,11 +22,14 @@ export interface NewApproval {
   webhookUrl: string;
   authType: WebhookAuthType;
   authEncrypted: string | null;
+  requestFingerprint: string;
   timeoutSeconds: number;
   maxRetryAttempts: number;
   callbackId: string;
   callbackTokenHash: string;
   callbackTokenSealed: string;
+  /** No decision within this many seconds: TimedOut. Null: no limit. */
+  decisionTimeoutSeconds: number | null;
 }
 
 /** What a delivery attempt needs, read in one query, with what a crashed worker may have logged already. */
@@ -64,7 +68,10 @@ export interface Decided {
   event: ApprovalDecisionEvent;
 }
 
-const DECISIONS: ApprovalStatus[] = ['Approved', 'Denied', 'DeliveryFailed', 'Cancelled'];
+/** How long a batched statement waits out an outage before its callers see the error (an HTTP caller waits this long). */
+const HOLD_STATEMENTS_MS = 10_000;
+
+const DECISIONS: ApprovalStatus[] = ['Approved', 'Denied', 'DeliveryFailed', 'Cancelled', 'TimedOut'];
 
 export type CallbackView = Pick<ApprovalEntity, 'id' | 'callbackTokenHash' | 'status' | 'callbackId' | 'executionId' | 'decidedAt'>;
 
@@ -86,12 +93,16 @@ export class ApprovalsRepository {
     @InjectRepository(ApprovalEntity) readonly approvals: Repository<ApprovalEntity>,
     @InjectRepository(ApprovalLogEntity) readonly log: Repository<ApprovalLogEntity>,
     @InjectDataSource() private readonly db: DataSource,
+    private readonly outage: OutageRider,
   ) {}
 
-  private readonly inserts = new StatementBatcher((batch: NewApproval[]) => this.insertBatch(batch));
-  private readonly attempts = new StatementBatcher((batch: Array<{ id: string; attempt: number } & AttemptRecord>) => this.recordBatch(batch));
-  private readonly decisions = new StatementBatcher((batch: Array<{ id: string; to: ApprovalStatus; entry: LogEntry }>) => this.decideBatch(batch));
-  private readonly callbackLookups = new StatementBatcher((ids: string[]) => this.callbackBatch(ids));
+  // A statement that meets a short outage waits for the database instead of failing its callers; a
+  // replayed batch is safe: each statement reports what was done already (inserted, logged, decided) as not done now.
+  private readonly hold = <T>(run: () => Promise<T>) => this.outage.ride(run, HOLD_STATEMENTS_MS);
+  private readonly inserts = new StatementBatcher((batch: NewApproval[]) => this.insertBatch(batch), 100, this.hold);
+  private readonly attempts = new StatementBatcher((batch: Array<{ id: string; attempt: number } & AttemptRecord>) => this.recordBatch(batch), 100, this.hold);
+  private readonly decisions = new StatementBatcher((batch: Array<{ id: string; to: ApprovalStatus; entry: LogEntry }>) => this.decideBatch(batch), 100, this.hold);
+  private readonly callbackLookups = new StatementBatcher((ids: string[]) => this.callbackBatch(ids), 100, this.hold);
   private readonly recentCredentials = new RecentCallbackCredentials();
 
   /**
@@ -107,16 +118,17 @@ export class ApprovalsRepository {
     const rows: Array<{ id: string; callbackId: string; createdAt: Date }> = await this.db.query(
       `WITH inserted AS (
          INSERT INTO approval.approvals ("tenantId", "executionId", "stepId", "agentName", message, "stepInput", "previousResults", "webhookUrl",
-           "authType", "authEncrypted", "timeoutSeconds", "maxRetryAttempts", "callbackId", "callbackTokenHash", "callbackTokenSealed", status)
-         SELECT t, e, s, n, m, si::jsonb, pr::jsonb, u, at, ae, ts, mr, c, h, cs, 'Pending'
+           "authType", "authEncrypted", "timeoutSeconds", "maxRetryAttempts", "callbackId", "callbackTokenHash", "callbackTokenSealed", "requestFingerprint", status, "decisionDueAt")
+         SELECT t, e, s, n, m, si::jsonb, pr::jsonb, u, at, ae, ts, mr, c, h, cs, f, 'Pending', clock_timestamp() + make_interval(secs => dt)
          FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
-           $9::text[], $10::text[], $11::int[], $12::int[], $13::uuid[], $14::text[], $15::text[]) AS i(t, e, s, n, m, si, pr, u, at, ae, ts, mr, c, h, cs)
+           $9::text[], $10::text[], $11::int[], $12::int[], $13::uuid[], $14::text[], $15::text[], $16::text[], $17::int[]) AS i(t, e, s, n, m, si, pr, u, at, ae, ts, mr, c, h, cs, f, dt)
          ON CONFLICT ("tenantId", "executionId", "stepId") DO NOTHING RETURNING id, "callbackId", "createdAt"),
        logged AS (INSERT INTO approval.approval_log ("approvalId", at, type) SELECT id, clock_timestamp(), 'Requested' FROM inserted)
        SELECT id, "callbackId"::text AS "callbackId", "createdAt" FROM inserted`,
       [column('tenantId'), column('executionId'), column('stepId'), column('agentName'), column('message'),
         batch.map((a) => JSON.stringify(a.stepInput ?? null)), batch.map((a) => JSON.stringify(a.previousResults ?? null)), column('webhookUrl'),
-        column('authType'), column('authEncrypted'), column('timeoutSeconds'), column('maxRetryAttempts'), column('callbackId'), column('callbackTokenHash'), column('callbackTokenSealed')],
+        column('authType'), column('authEncrypted'), column('timeoutSeconds'), column('maxRetryAttempts'), column('callbackId'), column('callbackTokenHash'), column('callbackTokenSealed'),
+        column('requestFingerprint'), column('decisionTimeoutSeconds')],
     );
     const byCallback = new Map(rows.map((r) => [r.callbackId, r]));
     return batch.map((a) => {
@@ -157,7 +169,7 @@ export class ApprovalsRepository {
          SELECT id, clock_timestamp(), 'DeliveryAttempt', attempt, "httpStatus", "durationMs", error FROM input
          ON CONFLICT DO NOTHING RETURNING "approvalId", attempt),
        moved AS (
-         UPDATE approval.approvals a SET status = 'AwaitingDecision', "callbackTokenSealed" = NULL, "updatedAt" = now()
+         UPDATE approval.approvals a SET status = 'AwaitingDecision', "updatedAt" = now()
          FROM input i JOIN attempt t ON t."approvalId" = i.id AND t.attempt = i.attempt
          WHERE a.id = i.id AND i.delivered AND a.status = ANY($7::text[]) RETURNING a.id, i.attempt),
        delivered AS (INSERT INTO approval.approval_log ("approvalId", at, type, attempt) SELECT id, clock_timestamp() + interval '1 microsecond', 'Delivered', attempt FROM moved)
@@ -173,7 +185,7 @@ export class ApprovalsRepository {
   /** Marks a Pending approval delivered after a crash found its successful attempt already logged. */
   async markDelivered(id: string): Promise<void> {
     await this.db.query(
-      `WITH moved AS (UPDATE approval.approvals SET status = 'AwaitingDecision', "callbackTokenSealed" = NULL, "updatedAt" = now()
+      `WITH moved AS (UPDATE approval.approvals SET status = 'AwaitingDecision', "updatedAt" = now()
          WHERE id = $1 AND status = 'Pending' RETURNING id)
        INSERT INTO approval.approval_log ("approvalId", at, type) SELECT id, clock_timestamp(), 'Delivered' FROM moved`,
       [id],
@@ -181,7 +193,7 @@ export class ApprovalsRepository {
   }
 
   /**
-   * A final move (Approved, Denied, DeliveryFailed, Cancelled) with its log entry and its decision event
+   * A final move (Approved, Denied, DeliveryFailed, Cancelled, TimedOut) with its log entry and its decision event
    * in the outbox, in one statement: either all happen or none. Null when the approval was not open.
    * Batched: of several moves of one approval in a batch, exactly one wins.
    */
@@ -193,22 +205,22 @@ export class ApprovalsRepository {
   private async decideBatch(batch: Array<{ id: string; to: ApprovalStatus; entry: LogEntry }>): Promise<Array<Decided | null>> {
     const rows: Array<Decided & { n: string }> = await this.db.query(
       `WITH input AS (
-         SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) WITH ORDINALITY AS i(id, "to", comment, type, error, allowed, n)),
+         SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[]) WITH ORDINALITY AS i(id, "to", comment, type, error, allowed, "decidedBy", n)),
        moved AS (
-         UPDATE approval.approvals a SET status = i."to", comment = i.comment, "decidedAt" = clock_timestamp(), "callbackTokenSealed" = NULL, "updatedAt" = now()
+         UPDATE approval.approvals a SET status = i."to", comment = i.comment, "decidedBy" = i."decidedBy", "decidedAt" = clock_timestamp(), "callbackTokenSealed" = NULL, "updatedAt" = now()
          FROM input i WHERE a.id = i.id AND a.status = ANY(string_to_array(i.allowed, ','))
-         RETURNING a.id, a."tenantId", a."executionId", a."stepId", a."callbackId", a.status, a.comment, a."decidedAt", i.type AS "logType", i.error AS "logError", i.n),
+         RETURNING a.id, a."tenantId", a."executionId", a."stepId", a."callbackId", a.status, a.comment, a."decidedBy", a."decidedAt", i.type AS "logType", i.error AS "logError", i.n),
        logged AS (
-         INSERT INTO approval.approval_log ("approvalId", at, type, comment, error) SELECT id, clock_timestamp(), "logType", comment, "logError" FROM moved),
+         INSERT INTO approval.approval_log ("approvalId", at, type, comment, error, "decidedBy") SELECT id, clock_timestamp(), "logType", comment, "logError", "decidedBy" FROM moved),
        event AS (
          SELECT m.id, m."tenantId", m."executionId", m."stepId", m."callbackId", m.status, m.comment, m."decidedAt", m.n,
            jsonb_build_object('approvalId', m.id::text, 'tenantId', m."tenantId", 'executionId', m."executionId", 'stepId', m."stepId",
-           'outcome', m.status, 'comment', m.comment,
+           'outcome', m.status, 'comment', m.comment, 'decidedBy', m."decidedBy",
            'decidedAt', to_char(m."decidedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) AS event FROM moved m),
        queued AS (INSERT INTO approval.decision_outbox ("approvalId", payload) SELECT id::text, event FROM event ON CONFLICT DO NOTHING)
        SELECT * FROM event`,
       [batch.map((b) => b.id), batch.map((b) => b.to), batch.map((b) => b.entry.comment ?? null), batch.map((b) => b.entry.type),
-        batch.map((b) => b.entry.error ?? null), batch.map((b) => APPROVAL_MOVES[b.to].join(','))],
+        batch.map((b) => b.entry.error ?? null), batch.map((b) => APPROVAL_MOVES[b.to].join(',')), batch.map((b) => b.entry.decidedBy ?? null)],
     );
     const byOrdinal = new Map(rows.map(({ n, ...decided }) => [Number(n), decided]));
     return batch.map((_, i) => byOrdinal.get(i + 1) ?? null);
@@ -220,7 +232,33 @@ export class ApprovalsRepository {
   }
 
   async append(approvalId: string, entry: LogEntry): Promise<void> {
-    await this.log.insert({ approvalId, at: new Date(), attempt: null, httpStatus: null, durationMs: null, error: null, comment: null, ...entry });
+    await this.log.insert({ approvalId, at: new Date(), attempt: null, httpStatus: null, durationMs: null, error: null, comment: null, decidedBy: null, ...entry });
+  }
+
+  /** Open approvals whose decision deadline has passed (of `ids` when given), oldest deadline first. */
+  async dueForTimeOut(limit: number, ids?: string[]): Promise<string[]> {
+    const rows: Array<{ id: string }> = await this.db.query(
+      `SELECT id FROM approval.approvals
+       WHERE "decisionDueAt" IS NOT NULL AND "decisionDueAt" <= clock_timestamp() AND status IN ('Pending', 'AwaitingDecision')
+         AND ($2::uuid[] IS NULL OR id = ANY($2::uuid[]))
+       ORDER BY "decisionDueAt" LIMIT $1`,
+      [limit, ids ?? null],
+    );
+    return rows.map((r) => r.id);
+  }
+
+  /**
+   * The number the next delivery attempt of an approval takes (one more than the last logged), or null
+   * when it cannot be sent again: the callback token is gone (delivered before tokens were kept while awaiting).
+   */
+  async nextAttempt(approvalId: string): Promise<number | null> {
+    const [row]: Array<{ n: number; sendable: boolean }> = await this.db.query(
+      `SELECT coalesce(max(l.attempt), 0)::int + 1 AS n, bool_and(a."callbackTokenSealed" IS NOT NULL) AS sendable
+       FROM approval.approvals a LEFT JOIN approval.approval_log l ON l."approvalId" = a.id AND l.type = 'DeliveryAttempt'
+       WHERE a.id = $1`,
+      [approvalId],
+    );
+    return row?.sendable ? row.n : null;
   }
 
   transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {

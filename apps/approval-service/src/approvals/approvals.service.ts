@@ -1,13 +1,16 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
 import { randomUUID } from 'node:crypto';
 import { ApprovalRequestDto, MESSAGE_WARN_AT, WebhookAuthenticationDto } from '@app/contracts';
 import { randomToken, SecretCipher, sha256Hex } from '@app/crypto';
+import { DecisionTimeoutProducer } from '../decision-timeouts/decision-timeout.producer';
 import { DeliveryProducer } from '../delivery/delivery.producer';
 import { WebhookUrlPolicy } from '../delivery/webhook-url-policy';
 import { DecisionRelay } from '../outbox/decision-relay';
 import { ApprovalEntity } from './approval.entity';
 import { ApprovalException } from './approval.exception';
 import { ApprovalsRepository, DeliveryView } from './approvals.repository';
+import { requestIdentity } from './request-fingerprint';
 
 export type RequestedApproval = Pick<ApprovalEntity, 'id' | 'callbackId' | 'status'>;
 
@@ -18,29 +21,47 @@ export interface RequestOutcome {
   fresh?: DeliveryView;
 }
 
+/** What a repeat of (executionId, stepId) that differs from the first gets: 409 over REST; on the queue the first stands. */
+export type RequestConflictRule = 'refuse' | 'keepFirst';
+
 export const DEFAULT_TIMEOUT_SECONDS = 300;
 export const DEFAULT_MAX_RETRY_ATTEMPTS = 3;
 
 @Injectable()
 export class ApprovalsService {
   private readonly logger = new Logger(ApprovalsService.name);
+  private readonly minDecisionTimeoutSeconds: number;
 
   constructor(
+    config: ConfigService,
     private readonly repository: ApprovalsRepository,
     private readonly policy: WebhookUrlPolicy,
     private readonly cipher: SecretCipher,
     private readonly delivery: DeliveryProducer,
     private readonly relay: DecisionRelay,
-  ) {}
+    private readonly deadlines: DecisionTimeoutProducer,
+  ) {
+    this.minDecisionTimeoutSeconds = config.get<number>('DECISION_TIMEOUT_MIN_SECONDS') ?? 60;
+  }
 
   /**
    * Pauses the run: stores the approval and queues its first delivery. (executionId, stepId) is
-   * idempotent per tenant: a repeat returns the existing approval and sends nothing new.
+   * idempotent per tenant: a repeat returns the existing approval and sends nothing new; one whose
+   * webhook, agentName or message differ is refused (409) or, on the queue, logged and dropped.
    */
-  async request(tenantId: string, input: ApprovalRequestDto, options: { queueFirstAttempt?: boolean } = {}): Promise<RequestOutcome> {
+  async request(
+    tenantId: string,
+    input: ApprovalRequestDto,
+    options: { queueFirstAttempt?: boolean; onConflict?: RequestConflictRule } = {},
+  ): Promise<RequestOutcome> {
     this.policy.assertAllowed(input.webhook.url);
+    const decisionTimeoutSeconds = input.decisionTimeoutSeconds ?? null;
+    if (decisionTimeoutSeconds !== null && decisionTimeoutSeconds < this.minDecisionTimeoutSeconds) {
+      throw ApprovalException.decisionTimeoutTooShort(this.minDecisionTimeoutSeconds);
+    }
     const message = input.webhook.message ?? '';
     if (message.length >= MESSAGE_WARN_AT) this.logger.warn({ executionId: input.executionId, length: message.length }, 'approval message is 500 characters or more');
+    const identity = requestIdentity(input, { timeoutSeconds: DEFAULT_TIMEOUT_SECONDS, maxRetryAttempts: DEFAULT_MAX_RETRY_ATTEMPTS });
     const token = randomToken(32);
     const created = await this.repository.insertRequested({
       tenantId,
@@ -53,18 +74,23 @@ export class ApprovalsService {
       webhookUrl: input.webhook.url,
       authType: input.webhook.authentication.type,
       authEncrypted: this.sealAuth(input.webhook.authentication),
+      requestFingerprint: this.cipher.fingerprint(identity),
       timeoutSeconds: input.webhook.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS,
       maxRetryAttempts: input.webhook.maxRetryAttempts ?? DEFAULT_MAX_RETRY_ATTEMPTS,
       callbackId: randomUUID(),
       callbackTokenHash: sha256Hex(token),
       callbackTokenSealed: this.cipher.encrypt(token),
+      decisionTimeoutSeconds,
     });
     if (created) {
+      // Lost if this process dies right here: the workers' sweep times the approval out instead.
+      if (decisionTimeoutSeconds !== null) await this.deadlines.schedule(created.id, decisionTimeoutSeconds);
       if (options.queueFirstAttempt !== false) await this.delivery.attempt(created.id, 1);
       const fresh = { ...created, inHand: { callbackToken: token, authentication: input.webhook.authentication } };
       return { approval: { id: created.id, callbackId: created.callbackId, status: created.status }, created: true, fresh };
     }
     const existing = await this.repository.approvals.findOneByOrFail({ tenantId, executionId: input.executionId, stepId: input.stepId });
+    if (!this.sameRequest(existing, identity)) this.conflicting(existing, options.onConflict ?? 'refuse');
     return { approval: { id: existing.id, callbackId: existing.callbackId, status: existing.status }, created: false };
   }
 
@@ -74,14 +100,6 @@ export class ApprovalsService {
     return approval;
   }
 
-  list(tenantId: string, filter: { executionId?: string; status?: string }): Promise<ApprovalEntity[]> {
-    return this.repository.approvals.find({
-      where: { tenantId, ...(filter.executionId ? { executionId: filter.executionId } : {}), ...(filter.status ? { status: filter.status as ApprovalEntity['status'] } : {}) },
-      order: { createdAt: 'DESC' },
-      take: 200,
-    });
-  }
-
   /** Pending or AwaitingDecision → Cancelled, with its decision event. */
   async cancel(tenantId: string, id: string, by: string): Promise<ApprovalEntity> {
     await this.get(tenantId, id);
@@ -89,6 +107,26 @@ export class ApprovalsService {
     if (!decided) throw ApprovalException.notPending((await this.get(tenantId, id)).status);
     await this.relay.publish(decided.event);
     return this.get(tenantId, id);
+  }
+
+  /** One more attempt of an approval awaiting its decision: same body, callback credentials and webhook-id; the status stays. */
+  async redeliver(tenantId: string, id: string): Promise<{ approvalId: string; attempt: number }> {
+    const approval = await this.get(tenantId, id);
+    if (approval.status !== 'AwaitingDecision') throw ApprovalException.notAwaiting(approval.status);
+    const attempt = await this.repository.nextAttempt(id);
+    if (attempt === null) throw ApprovalException.notAwaiting(`${approval.status}, its callback token no longer kept`);
+    await this.delivery.redeliver(id, attempt, tenantId);
+    return { approvalId: id, attempt };
+  }
+
+  /** Rows from before fingerprints, or under a retired key, cannot be compared: the first stands. */
+  private sameRequest(existing: ApprovalEntity, identity: string): boolean {
+    return !existing.requestFingerprint || this.cipher.matchesFingerprint(identity, existing.requestFingerprint) !== false;
+  }
+
+  private conflicting(existing: ApprovalEntity, rule: RequestConflictRule): void {
+    if (rule === 'refuse') throw ApprovalException.conflict();
+    this.logger.warn({ approvalId: existing.id, executionId: existing.executionId, stepId: existing.stepId }, 'repeated approval request differs from the first: dropped, the first stands');
   }
 
   private sealAuth(auth: WebhookAuthenticationDto): string | null {

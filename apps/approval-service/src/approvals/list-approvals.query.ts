@@ -1,5 +1,10 @@
-import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { Type } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsApprovalCursor } from './approval-cursor';
 import { APPROVAL_STATUSES, ApprovalStatus } from './approval-state';
+
+export const DEFAULT_PAGE_SIZE = 50;
+export const MAX_PAGE_SIZE = 200;
 
 export class ListApprovalsQuery {
   @IsOptional()
@@ -10,4 +15,17 @@ export class ListApprovalsQuery {
   @IsOptional()
   @IsIn(APPROVAL_STATUSES)
   status?: ApprovalStatus;
+
+  /** Approvals per page, newest first. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(MAX_PAGE_SIZE)
+  limit: number = DEFAULT_PAGE_SIZE;
+
+  /** The X-Next-Cursor of the previous page. */
+  @IsOptional()
+  @IsApprovalCursor()
+  cursor?: string;
 }

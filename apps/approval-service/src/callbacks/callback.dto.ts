@@ -23,4 +23,10 @@ export class ApprovalCallbackDto {
   @IsString()
   @MaxLength(2000)
   comment?: string;
+
+  @ApiPropertyOptional({ maxLength: 200, description: 'Who decided (kept in the log, the approval and the decision event)' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  decidedBy?: string;
 }

@@ -3,8 +3,10 @@ import { constantTimeEqual, sha256Hex } from '@app/crypto';
 import { ApprovalEntity } from '../approvals/approval.entity';
 import { ApprovalException } from '../approvals/approval.exception';
 import { ApprovalsRepository } from '../approvals/approvals.repository';
+import { ApprovalMetrics } from '../metrics/approval-metrics';
 import { DecisionRelay } from '../outbox/decision-relay';
 import { ApprovalCallbackDto } from './callback.dto';
+import { CallbackRejectionsRepository } from './callback-rejections.repository';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -18,19 +20,23 @@ export class CallbacksService {
   constructor(
     private readonly repository: ApprovalsRepository,
     private readonly relay: DecisionRelay,
+    private readonly rejections: CallbackRejectionsRepository,
+    private readonly metrics: ApprovalMetrics,
   ) {}
 
   async decide(input: ApprovalCallbackDto) {
+    const decisionPublished = this.metrics.callbackReceived();
     const credential = UUID.test(input.callbackId) ? await this.repository.callbackCredential(input.callbackId) : null;
     if (!credential) throw ApprovalException.callbackNotFound();
     if (!constantTimeEqual(sha256Hex(input.callbackToken), credential.callbackTokenHash)) {
-      await this.repository.append(credential.id, { type: 'CallbackRejected', error: 'callbackToken did not match' });
+      await this.rejections.record(credential.id, 'callbackToken did not match');
       throw ApprovalException.callbackTokenInvalid();
     }
-    const decided = await this.repository.decide(credential.id, input.status, { type: 'Decided', comment: input.comment ?? null });
+    const decided = await this.repository.decide(credential.id, input.status, { type: 'Decided', comment: input.comment ?? null, decidedBy: input.decidedBy ?? null });
     if (decided) {
       this.repository.forgetCallbackCredential(input.callbackId);
       await this.relay.publish(decided.event);
+      decisionPublished(decided.event.outcome);
       return response(decided);
     }
     const current = await this.repository.forCallback(input.callbackId);

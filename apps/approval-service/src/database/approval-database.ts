@@ -3,6 +3,9 @@ import { ApprovalLogEntity } from '../approvals/approval-log.entity';
 import { ApprovalEntity } from '../approvals/approval.entity';
 import { DecisionOutboxEntity } from '../outbox/decision-outbox.entity';
 import { Approvals1795400000000 } from './migrations/1795400000000-approvals';
+import { RequestFingerprint1795400011000 } from './migrations/1795400011000-request-fingerprint';
+import { ApprovalLimits1795400012000 } from './migrations/1795400012000-approval-limits';
+import { ApprovalExtras1795400013000 } from './migrations/1795400013000-approval-extras';
 
 /** The approval-service owns the `approval` schema. Features add their entities and migrations here. */
 export const APPROVAL_SCHEMA = 'approval';
@@ -10,5 +13,5 @@ export const APPROVAL_SCHEMA = 'approval';
 export const approvalDatabase: ServiceDatabaseOptions = {
   schema: APPROVAL_SCHEMA,
   entities: [ApprovalEntity, ApprovalLogEntity, DecisionOutboxEntity],
-  migrations: [Approvals1795400000000],
+  migrations: [Approvals1795400000000, RequestFingerprint1795400011000, ApprovalLimits1795400012000, ApprovalExtras1795400013000],
 };

@@ -40,4 +40,17 @@ describe('StatementBatcher', () => {
       { status: 'fulfilled', value: 15 },
     ]);
   });
+
+  it('when the database is unreachable, fails the whole batch at once instead of one call at a time', async () => {
+    let runs = 0;
+    const sut = new StatementBatcher(async () => {
+      runs++;
+      throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    });
+
+    const results = await Promise.allSettled([1, 2, 3].map((n) => sut.submit(n)));
+
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected']);
+    expect(runs).toBe(1);
+  });
 });

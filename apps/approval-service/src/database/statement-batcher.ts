@@ -1,9 +1,12 @@
+import { isInfrastructureError } from '@app/errors';
+
 type Waiting<I, O> = { input: I; resolve: (output: O) => void; reject: (error: unknown) => void };
 
 /**
  * Runs the calls that arrive within one turn of the event loop as one statement: under load, one
  * database round trip and one commit serve many approvals instead of one each. A batch that fails is
- * run again one call at a time, so a bad call fails only itself.
+ * run again one call at a time, so a bad call fails only itself; one that failed because the database
+ * is unreachable fails every call at once, for their callers to hold and try again.
  */
 export class StatementBatcher<I, O> {
   private waiting: Array<Waiting<I, O>> = [];
@@ -12,6 +15,8 @@ export class StatementBatcher<I, O> {
   constructor(
     private readonly runBatch: (inputs: I[]) => Promise<O[]>,
     private readonly maxBatch = 100,
+    /** Wraps each run of a batch: how a caller's statements ride out an outage of the database. */
+    private readonly hold: <T>(run: () => Promise<T>) => Promise<T> = (run) => run(),
   ) {}
 
   submit(input: I): Promise<O> {
@@ -37,10 +42,10 @@ export class StatementBatcher<I, O> {
 
   private async run(batch: Array<Waiting<I, O>>): Promise<void> {
     try {
-      const outputs = await this.runBatch(batch.map((w) => w.input));
+      const outputs = await this.hold(() => this.runBatch(batch.map((w) => w.input)));
       batch.forEach((w, i) => w.resolve(outputs[i]));
     } catch (error) {
-      if (batch.length === 1) return batch[0].reject(error);
+      if (batch.length === 1 || isInfrastructureError(error)) return batch.forEach((w) => w.reject(error));
       for (const waiting of batch) await this.run([waiting]);
     }
   }

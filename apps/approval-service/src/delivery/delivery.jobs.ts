@@ -1,4 +1,4 @@
-import { IsInt, IsUUID, Min } from 'class-validator';
+import { IsBoolean, IsInt, IsOptional, IsString, IsUUID, MaxLength, Min } from 'class-validator';
 
 /** Internal queue of delivery attempts. WARNING: renaming needs a migration plan (drain it first). */
 export const DELIVERY_QUEUE = 'approval-delivery';
@@ -10,7 +10,30 @@ export class DeliveryAttemptJob {
   @IsInt()
   @Min(1)
   attempt: number;
+
+  /** The approval's tenant, so a worker can keep its share of slots without reading the approval (absent on older jobs). */
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  tenantId?: string;
+
+  /** An extra attempt asked for while the approval awaits its decision: no retry follows it, and it moves nothing. */
+  @IsOptional()
+  @IsBoolean()
+  redelivery?: boolean;
+
+  /** How many times this attempt was put back because its tenant had its share of slots in use. */
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  held?: number;
 }
 
 /** Bull-level retries cover our own failures (database, Redis), not the receiver's. */
 export const DELIVERY_JOB_OPTIONS = { attempts: 5, backoff: { type: 'fixed', delay: 1000 }, removeOnComplete: true, removeOnFail: 1000 } as const;
+
+/** Worker slots for delivery attempts in one process. */
+export const DELIVERY_CONCURRENCY = 50;
+
+/** An attempt put back for its tenant's share waits this long, doubling each time it is put back, up to the last. */
+export const HELD_ATTEMPT_DELAY_MS = { first: 500, last: 10_000 } as const;

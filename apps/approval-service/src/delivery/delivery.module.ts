@@ -2,10 +2,12 @@ import { BullModule } from '@nestjs/bull';
 import { DynamicModule, Module } from '@nestjs/common';
 import { ProcessRole, runsWorkers } from '@app/config';
 import { ApprovalStoreModule } from '../approvals/approval-store.module';
+import { CallbacksModule } from '../callbacks/callbacks.module';
 import { DELIVERY_QUEUE } from './delivery.jobs';
 import { DeliveryProcessor } from './delivery.processor';
 import { DeliveryProducer } from './delivery.producer';
 import { DeliveryService } from './delivery.service';
+import { HandedOffAttempts } from './handed-off-attempts';
 import { WebhookSender } from './webhook-sender';
 import { WebhookTester } from './webhook-tester';
 import { WebhookUrlPolicy } from './webhook-url-policy';
@@ -15,8 +17,8 @@ export class DeliveryModule {
   static forRole(role: ProcessRole): DynamicModule {
     return {
       module: DeliveryModule,
-      imports: [ApprovalStoreModule, BullModule.registerQueue({ name: DELIVERY_QUEUE })],
-      providers: [WebhookUrlPolicy, WebhookSender, WebhookTester, DeliveryProducer, DeliveryService, ...(runsWorkers(role) ? [DeliveryProcessor] : [])],
+      imports: [ApprovalStoreModule, CallbacksModule, BullModule.registerQueue({ name: DELIVERY_QUEUE })],
+      providers: [WebhookUrlPolicy, WebhookSender, WebhookTester, DeliveryProducer, DeliveryService, HandedOffAttempts, ...(runsWorkers(role) ? [DeliveryProcessor] : [])],
       exports: [WebhookUrlPolicy, WebhookTester, DeliveryProducer, DeliveryService],
     };
   }

@@ -3,17 +3,33 @@ import { ConfigService } from '@nestjs/config';
 import { SecretCipher } from '@app/crypto';
 import type { WebhookAuthenticationDto } from '@app/contracts';
 import { ApprovalsRepository, DeliveryView } from '../approvals/approvals.repository';
+import { OutageRider } from '../database/outage-rider';
+import { ApprovalMetrics } from '../metrics/approval-metrics';
 import { DecisionRelay } from '../outbox/decision-relay';
+import { DELIVERY_CONCURRENCY, DeliveryAttemptJob } from './delivery.jobs';
 import { DeliveryProducer } from './delivery.producer';
+import { HandedOffAttempts } from './handed-off-attempts';
 import { delayAfterFailedAttemptMs, hasRetryLeft } from './retry-schedule';
+import { TenantSlots } from './tenant-slots';
 import { WebhookSender } from './webhook-sender';
 
 export const CALLBACK_PATH = '/v1/AgentExecutionWebhookApproval/callback';
+
+/** Slots of a worker kept for jobs of tenants under their share: an attempt over its share never waits in them. */
+const RESERVED_SLOTS = 8;
+/** How long an attempt over its tenant's share may wait in the worker for a slot before it is put back. */
+const SLOT_WAIT_MS = 1000;
+/** The receiver says the endpoint is gone for good: no retry can succeed. */
+const GONE = 410;
+
+type AttemptOutcome = { delivered: boolean; httpStatus: number | null };
 
 /** One delivery attempt of an approval, and what follows it: delivered, a retry, or DeliveryFailed. */
 @Injectable()
 export class DeliveryService {
   private readonly callbackUrl: string;
+  private readonly slots: TenantSlots;
+  private running = 0;
 
   constructor(
     config: ConfigService,
@@ -22,36 +38,73 @@ export class DeliveryService {
     private readonly producer: DeliveryProducer,
     private readonly cipher: SecretCipher,
     private readonly relay: DecisionRelay,
+    private readonly handOffs: HandedOffAttempts,
+    private readonly outage: OutageRider,
+    private readonly metrics: ApprovalMetrics,
   ) {
     this.callbackUrl = `${config.getOrThrow<string>('PUBLIC_BASE_URL').replace(/\/+$/, '')}${CALLBACK_PATH}`;
+    this.slots = new TenantSlots(config.get<number>('DELIVERY_SLOTS_PER_TENANT') ?? 20, SLOT_WAIT_MS);
   }
 
-  /** `known` is the approval as just inserted, which spares the read. */
-  async attempt(approvalId: string, attempt: number, known?: DeliveryView): Promise<void> {
-    const approval = known ?? (await this.repository.deliveryView(approvalId, attempt));
+  /**
+   * Intake's hand-off: the first attempt goes to the delivery queue at once, so taking a request in never
+   * waits on its receiver. `fresh` (the approval as just created here) spares the worker reading it back.
+   */
+  async handOff(approvalId: string, tenantId: string, fresh?: DeliveryView): Promise<void> {
+    if (fresh) this.handOffs.keep(fresh);
+    await this.producer.attempt(approvalId, 1, 0, tenantId);
+  }
+
+  /** A queued attempt, within its tenant's share of this worker's slots; over it, the job is put back for a while. */
+  async run(job: DeliveryAttemptJob): Promise<void> {
+    this.running++;
+    try {
+      let known = job.attempt === 1 ? this.handOffs.take(job.approvalId) : undefined;
+      if (!job.tenantId && !known) known = (await this.view(job.approvalId, job.attempt)) ?? undefined;
+      const tenantId = job.tenantId ?? known?.tenantId;
+      if (!tenantId) return;
+      if (!(await this.slots.take(tenantId, this.running <= DELIVERY_CONCURRENCY - RESERVED_SLOTS))) {
+        return await this.outage.ride(() => this.producer.putBack(job, tenantId));
+      }
+      try {
+        await this.attempt(job.approvalId, job.attempt, known, job.redelivery === true);
+      } finally {
+        this.slots.release(tenantId);
+      }
+    } finally {
+      this.running--;
+    }
+  }
+
+  /**
+   * `known` is the approval as just inserted, which spares the read. A redelivery is one attempt to an
+   * approval awaiting its decision: whatever its answer, nothing follows and the status stays.
+   */
+  private async attempt(approvalId: string, attempt: number, known?: DeliveryView, redelivery = false): Promise<void> {
+    const approval = known ?? (await this.view(approvalId, attempt));
     // A decision (even one that arrived while an earlier attempt was in flight) or a cancel stops delivery.
-    if (!approval || approval.status !== 'Pending') return;
+    if (!approval || approval.status !== (redelivery ? 'AwaitingDecision' : 'Pending')) return;
     const result = await this.outcomeOf(approval, attempt);
-    if (!result) return;
-    if (result.delivered) return;
-    if (hasRetryLeft(attempt, approval.maxRetryAttempts)) return this.producer.attempt(approvalId, attempt + 1, delayAfterFailedAttemptMs(attempt));
-    const decided = await this.repository.decide(approvalId, 'DeliveryFailed', {
-      type: 'DeliveryFailed',
-      error: `No attempt succeeded (${approval.maxRetryAttempts + 1} in all)`,
-    });
+    if (!result || result.delivered || redelivery) return;
+    if (result.httpStatus === GONE) return this.fail(approvalId, `The receiver answered 410 Gone to attempt ${attempt}: delivery ended`);
+    if (hasRetryLeft(attempt, approval.maxRetryAttempts)) {
+      return this.outage.ride(() => this.producer.attempt(approvalId, attempt + 1, delayAfterFailedAttemptMs(attempt), approval.tenantId));
+    }
+    return this.fail(approvalId, `No attempt succeeded (${approval.maxRetryAttempts + 1} in all)`);
+  }
+
+  private async fail(approvalId: string, reason: string): Promise<void> {
+    const decided = await this.outage.ride(() => this.repository.decide(approvalId, 'DeliveryFailed', { type: 'DeliveryFailed', error: reason }));
     if (decided) await this.relay.publish(decided.event);
   }
 
   /**
-   * Sends the attempt and records it (moving to AwaitingDecision on a 2xx), or, when a crashed worker
-   * already sent and logged it, goes on from what was logged. Null when another worker owns the attempt.
+   * Sends the attempt and records it (moving to AwaitingDecision on a 2xx), or, when it is logged
+   * already (a crashed worker sent it, or the database went away before confirming our record), goes
+   * on from what was logged. Null when there is nothing more to do.
    */
-  private async outcomeOf(approval: DeliveryView, attempt: number): Promise<{ delivered: boolean } | null> {
-    if (approval.loggedAttempt) {
-      const delivered = isSuccess(approval.loggedAttempt.httpStatus);
-      if (delivered) await this.repository.markDelivered(approval.id);
-      return { delivered };
-    }
+  private async outcomeOf(approval: DeliveryView, attempt: number): Promise<AttemptOutcome | null> {
+    if (approval.loggedAttempt) return this.fromLog(approval.id, approval.loggedAttempt);
     if (!approval.callbackTokenSealed) return null;
     const result = await this.sender.send({
       url: approval.webhookUrl,
@@ -72,7 +125,20 @@ export class DeliveryService {
         requestedAt: new Date(approval.createdAt).toISOString(),
       },
     });
-    return (await this.repository.recordAttempt(approval.id, attempt, result)) ? result : null;
+    this.metrics.deliveryAttempted(result);
+    if (await this.outage.ride(() => this.repository.recordAttempt(approval.id, attempt, result))) return result;
+    const logged = (await this.view(approval.id, attempt))?.loggedAttempt;
+    return logged ? this.fromLog(approval.id, logged) : null;
+  }
+
+  private async fromLog(approvalId: string, logged: NonNullable<DeliveryView['loggedAttempt']>): Promise<AttemptOutcome> {
+    const delivered = isSuccess(logged.httpStatus);
+    if (delivered) await this.outage.ride(() => this.repository.markDelivered(approvalId));
+    return { delivered, httpStatus: logged.httpStatus };
+  }
+
+  private view(approvalId: string, attempt: number): Promise<DeliveryView | null> {
+    return this.outage.ride(() => this.repository.deliveryView(approvalId, attempt));
   }
 
   private authentication(approval: DeliveryView): WebhookAuthenticationDto {

@@ -1,10 +1,10 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import axios, { isAxiosError } from 'axios';
-import { Agent as HttpAgent } from 'node:http';
-import { Agent as HttpsAgent } from 'node:https';
+import type { Readable } from 'node:stream';
 import { Webhook } from 'standardwebhooks';
 import type { WebhookAuthenticationDto } from '@app/contracts';
+import { GuardedAgents, guardedAgents, isOutboundRefusal, outboundAxiosConfig } from '@app/outbound';
 import { WebhookUrlPolicy } from './webhook-url-policy';
 
 export interface WebhookDelivery {
@@ -23,21 +23,24 @@ export interface AttemptResult {
   error: string | null;
 }
 
-/** One POST of a webhook: auth headers, Standard Webhooks headers, a timeout, no redirects. */
+/** One POST of a webhook: auth headers, Standard Webhooks headers, a wall-clock deadline, no redirects. */
 @Injectable()
-export class WebhookSender {
-  private readonly signer?: Webhook;
-  private readonly httpAgent: HttpAgent;
-  private readonly httpsAgent: HttpsAgent;
+export class WebhookSender implements OnModuleDestroy {
+  /** One per secret of WEBHOOK_SIGNING_SECRET: while rotating, a receiver holding either one can verify. */
+  private readonly signers: Webhook[];
+  private readonly agents: GuardedAgents;
 
   constructor(
     config: ConfigService,
     private readonly policy: WebhookUrlPolicy,
   ) {
     const secret = config.get<string>('WEBHOOK_SIGNING_SECRET');
-    if (secret) this.signer = new Webhook(secret);
-    this.httpAgent = new HttpAgent({ keepAlive: true, lookup: policy.lookup as never });
-    this.httpsAgent = new HttpsAgent({ keepAlive: true, lookup: policy.lookup as never });
+    this.signers = (secret ?? '').split(/\s+/).filter(Boolean).map((s) => new Webhook(s));
+    this.agents = guardedAgents(policy);
+  }
+
+  onModuleDestroy(): void {
+    this.agents.destroy();
   }
 
   async send(delivery: WebhookDelivery): Promise<AttemptResult> {
@@ -49,37 +52,40 @@ export class WebhookSender {
       return result({ delivered: false, httpStatus: null, error: (error as Error).message });
     }
     const payload = JSON.stringify(delivery.body);
+    // The wall clock bounds the attempt, not inactivity: a receiver that trickles bytes cannot stretch it.
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(), delivery.timeoutSeconds * 1000);
     try {
-      const res = await axios.post(delivery.url, payload, {
+      const res = await axios.post<Readable>(delivery.url, payload, {
+        ...outboundAxiosConfig(this.agents),
         headers: this.headers(delivery, payload),
+        signal: deadline.signal,
         timeout: delivery.timeoutSeconds * 1000,
-        maxRedirects: 0,
-        // Never through an environment proxy: the SSRF rules check the address actually connected to.
-        proxy: false,
         validateStatus: () => true,
-        httpAgent: this.httpAgent,
-        httpsAgent: this.httpsAgent,
-        responseType: 'text',
-        maxContentLength: 64 * 1024,
-        transformResponse: (data) => data,
+        responseType: 'stream',
       });
+      // The status line decides; the body is read up to its bound within the same deadline, or dropped.
+      await readAtMost(res.data, MAX_ANSWER_BYTES, deadline.signal);
       const delivered = res.status >= 200 && res.status < 300;
       return result({ delivered, httpStatus: res.status, error: delivered ? null : `HTTP ${res.status}` });
     } catch (error) {
-      return result({ delivered: false, httpStatus: null, error: describe(error, delivery.timeoutSeconds) });
+      return result({ delivered: false, httpStatus: null, error: deadline.signal.aborted ? noAnswer(delivery.timeoutSeconds) : describe(error, delivery.timeoutSeconds) });
+    } finally {
+      clearTimeout(timer);
     }
   }
 
   private headers(delivery: WebhookDelivery, payload: string): Record<string, string> {
     const timestamp = new Date();
+    // The service's own headers come last, so they win over an auth header of the same name (any case).
     const headers: Record<string, string> = {
+      ...authHeaders(delivery.authentication),
       'content-type': 'application/json',
       'user-agent': 'agent-platform-approvals/1.0',
       'webhook-id': delivery.messageId,
       'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)),
-      ...authHeaders(delivery.authentication),
     };
-    if (this.signer) headers['webhook-signature'] = this.signer.sign(delivery.messageId, timestamp, payload);
+    if (this.signers.length) headers['webhook-signature'] = this.signers.map((s) => s.sign(delivery.messageId, timestamp, payload)).join(' ');
     return headers;
   }
 }
@@ -99,12 +105,38 @@ export function authHeaders(auth: WebhookAuthenticationDto): Record<string, stri
   }
 }
 
+/** A receiver's answer is read at most this far; the rest is dropped. */
+const MAX_ANSWER_BYTES = 64 * 1024;
+
+const noAnswer = (timeoutSeconds: number) => `No answer within ${timeoutSeconds} s`;
+
+/** Reads and drops an answer body: until its end, `limit` bytes, or the deadline, whichever comes first. */
+function readAtMost(body: Readable, limit: number, deadline: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve) => {
+    let read = 0;
+    const done = () => {
+      deadline.removeEventListener('abort', done);
+      body.destroy();
+      resolve();
+    };
+    if (deadline.aborted) return done();
+    deadline.addEventListener('abort', done);
+    body.on('data', (chunk: Buffer) => {
+      read += chunk.length;
+      if (read >= limit) done();
+    });
+    body.once('end', done);
+    body.once('error', done);
+    body.once('close', done);
+  });
+}
+
 function describe(error: unknown, timeoutSeconds: number): string {
   if (isAxiosError(error)) {
-    if (error.code === 'ECONNABORTED' || error.code === 'ETIMEDOUT') return `No answer within ${timeoutSeconds} s`;
-    const cause = (error.cause as NodeJS.ErrnoException | undefined)?.code ?? error.code;
-    if (cause === 'EADDRREFUSED_SSRF') return 'The webhook host resolves to a non-public address; refused';
-    return `${cause ?? 'network error'}: ${error.message}`.slice(0, 300);
+    if (error.code === 'ECONNABORTED' || error.code === 'ETIMEDOUT') return noAnswer(timeoutSeconds);
+    if (isOutboundRefusal(error)) return 'The webhook host resolves to a non-public address; refused by the outbound URL policy';
+    // No socket code or resolved address: the delivery log must not work as a port scanner.
+    return 'Could not connect to the webhook URL';
   }
   return String((error as Error)?.message ?? error).slice(0, 300);
 }

@@ -1,12 +1,16 @@
 import { InjectQueue } from '@nestjs/bull';
 import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import type { Queue } from 'bull';
-import { DataSource } from 'typeorm';
 import { ApprovalDecisionEvent, SharedQueue } from '@app/contracts';
+import { OutageRider } from '../database/outage-rider';
+import { ApprovalMetrics } from '../metrics/approval-metrics';
+import { addJobs } from '@app/queue';
 import { StatementBatcher } from '../database/statement-batcher';
+import { DecisionOutboxRepository } from './decision-outbox.repository';
 
 const BATCH = 200;
+/** A consumed decision job is kept at most this long and this many deep: Redis keeps no history of decisions. */
+export const DECISION_JOB_OPTIONS = { removeOnComplete: { age: 3600, count: 1000 } } as const;
 /** Rows younger than this are left to the writer that is publishing them right now. */
 const LEFTOVER_AGE_MS = 2000;
 
@@ -24,18 +28,21 @@ export class DecisionRelay implements OnModuleDestroy {
   private polling = false;
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly outbox: DecisionOutboxRepository,
     @InjectQueue(SharedQueue.ApprovalDecisions) private readonly decisions: Queue,
+    private readonly outage: OutageRider,
+    private readonly metrics: ApprovalMetrics,
   ) {}
 
   /** The decisions committed together go to Redis in one round trip. */
   private readonly publishing = new StatementBatcher(async (events: ApprovalDecisionEvent[]) => {
-    await this.decisions.addBulk(events.map((event) => ({ name: 'decision', data: event, opts: { jobId: event.approvalId, removeOnComplete: false } })));
+    await this.enqueue(events);
     return events.map(() => undefined);
   });
 
   /** Publishes a committed decision now; marking it published is batched. */
   async publish(event: ApprovalDecisionEvent): Promise<void> {
+    this.metrics.decided(event.outcome);
     try {
       await this.publishing.submit(event);
       this.toMark.add(event.approvalId);
@@ -54,10 +61,13 @@ export class DecisionRelay implements OnModuleDestroy {
   async relayLeftovers(): Promise<void> {
     if (this.polling) return;
     this.polling = true;
+    const started = Date.now();
     try {
       while ((await this.publishBatch()) === BATCH);
+      this.outage.recovered();
     } catch (error) {
-      this.logger.warn({ error: (error as Error).message }, 'decision relay pass failed');
+      // During an outage the next pass tries again; the outage itself is logged once.
+      if (!this.outage.report(error, started)) this.logger.warn({ error: (error as Error).message }, 'decision relay pass failed');
     } finally {
       this.polling = false;
     }
@@ -72,10 +82,11 @@ export class DecisionRelay implements OnModuleDestroy {
     await new Promise((resolve) => setImmediate(resolve));
     const ids = [...this.toMark];
     this.toMark.clear();
+    const started = Date.now();
     try {
-      await this.db.query('UPDATE approval.decision_outbox SET "publishedAt" = now() WHERE "approvalId" = ANY($1::text[]) AND "publishedAt" IS NULL', [ids]);
+      await this.outbox.markPublished(ids);
     } catch (error) {
-      this.logger.warn({ error: (error as Error).message }, 'published decisions not marked; the relay will republish them harmlessly');
+      if (!this.outage.report(error, started)) this.logger.warn({ error: (error as Error).message }, 'published decisions not marked; the relay will republish them harmlessly');
     } finally {
       this.marking = undefined;
       if (this.toMark.size) this.marking = this.markSoon();
@@ -83,17 +94,10 @@ export class DecisionRelay implements OnModuleDestroy {
   }
 
   private publishBatch(): Promise<number> {
-    return this.db.transaction(async (manager) => {
-      const rows: Array<{ approvalId: string; payload: ApprovalDecisionEvent }> = await manager.query(
-        `SELECT "approvalId", payload FROM approval.decision_outbox
-         WHERE "publishedAt" IS NULL AND "createdAt" < now() - make_interval(secs => $1)
-         ORDER BY "createdAt" LIMIT ${BATCH} FOR UPDATE SKIP LOCKED`,
-        [LEFTOVER_AGE_MS / 1000],
-      );
-      if (!rows.length) return 0;
-      await this.decisions.addBulk(rows.map((r) => ({ name: 'decision', data: r.payload, opts: { jobId: r.approvalId, removeOnComplete: false } })));
-      await manager.query('UPDATE approval.decision_outbox SET "publishedAt" = now() WHERE "approvalId" = ANY($1::text[])', [rows.map((r) => r.approvalId)]);
-      return rows.length;
-    });
+    return this.outbox.publishLeftovers(BATCH, LEFTOVER_AGE_MS, (events) => this.enqueue(events));
+  }
+
+  private async enqueue(events: ApprovalDecisionEvent[]): Promise<void> {
+    await addJobs(this.decisions, events.map((event) => ({ name: 'decision', data: event, opts: { ...DECISION_JOB_OPTIONS, jobId: event.approvalId } })));
   }
 }

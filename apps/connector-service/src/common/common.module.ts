@@ -1,6 +1,7 @@
 import { Global, Module } from '@nestjs/common';
-import { UrlPolicy } from './url-policy';
+import { OutboundUrlPolicy } from '@app/outbound';
+import { outboundUrlPolicyProvider, UrlPolicy } from './url-policy';
 
 @Global()
-@Module({ providers: [UrlPolicy], exports: [UrlPolicy] })
+@Module({ providers: [outboundUrlPolicyProvider, UrlPolicy], exports: [OutboundUrlPolicy, UrlPolicy] })
 export class CommonModule {}

@@ -1,26 +1,41 @@
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { ValidationFailedException } from '@app/errors';
+import { DomainException, FieldProblem, ValidationFailedException } from '@app/errors';
+import { OutboundUrlPolicy, URL_RULES } from '@app/outbound';
 
-/** Outbound URLs must be https; plain http only with ALLOW_INSECURE_URLS=true (development, tests). */
+/** The connector's outbound policy, from ALLOW_INSECURE_URLS and ALLOW_PRIVATE_NETWORKS. */
+export const outboundUrlPolicyProvider = {
+  provide: OutboundUrlPolicy,
+  inject: [ConfigService],
+  useFactory: (config: ConfigService) =>
+    new OutboundUrlPolicy({
+      allowInsecure: config.get<boolean>('ALLOW_INSECURE_URLS') === true,
+      allowPrivate: config.get<boolean>('ALLOW_PRIVATE_NETWORKS') === true,
+    }),
+};
+
+/** Judges the URLs an admin saves; empty values are skipped. A host name is judged again on every connection. */
 @Injectable()
 export class UrlPolicy {
-  private readonly allowInsecure: boolean;
+  constructor(private readonly policy: OutboundUrlPolicy) {}
 
-  constructor(config: ConfigService) {
-    this.allowInsecure = config.get<boolean>('ALLOW_INSECURE_URLS') === true;
-  }
-
-  /** Throws 400 VALIDATION_FAILED naming every field whose URL is not allowed; empty values are skipped. */
+  /** 400 VALIDATION_FAILED for a malformed or plain-http URL; else 400 URL_NOT_ALLOWED for a refused address. */
   assertAllowed(urls: Record<string, string | undefined>): void {
-    const details = Object.entries(urls)
-      .filter(([, value]) => value && !this.allows(value))
-      .map(([field]) => ({ field, problems: [`${field} must be an absolute https URL`] }));
-    if (details.length) throw new ValidationFailedException(details.map((d) => d.problems[0]).join('; '), details);
+    const broken = Object.entries(urls).flatMap(([field, value]) => {
+      const rule = value ? this.policy.brokenRule(value) : null;
+      return rule ? [{ field, rule }] : [];
+    });
+    const malformed = broken.filter((b) => b.rule !== 'publicAddress').map((b) => problem(b.field, b.rule === 'https' ? 'must be an absolute https URL' : URL_RULES[b.rule]));
+    if (malformed.length) throw new ValidationFailedException(summary(malformed), malformed);
+    const refused = broken.map((b) => problem(b.field, URL_RULES.publicAddress));
+    if (refused.length) throw new DomainException(400, 'URL_NOT_ALLOWED', summary(refused), refused);
   }
+}
 
-  allows(value: string): boolean {
-    const protocol = new URL(value).protocol;
-    return protocol === 'https:' || (this.allowInsecure && protocol === 'http:');
-  }
+function problem(field: string, rule: string): FieldProblem {
+  return { field, problems: [`${field} ${rule}`] };
+}
+
+function summary(problems: FieldProblem[]): string {
+  return problems.map((p) => p.problems[0]).join('; ');
 }

@@ -1,8 +1,7 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import axios, { AxiosInstance, isAxiosError } from 'axios';
-import { Agent as HttpAgent } from 'node:http';
-import { Agent as HttpsAgent } from 'node:https';
+import { GuardedAgents, guardedAgents, isOutboundRefusal, outboundAxiosConfig, OutboundUrlPolicy } from '@app/outbound';
 import type { TokenEndpointAuthMethod } from '../providers/oauth-provider.entity';
 
 /** How we authenticate to one provider's token endpoint. */
@@ -36,19 +35,29 @@ export class OAuthErrorResponse extends Error {
 /** The provider could not be reached, timed out, or answered something that is not OAuth. */
 export class OAuthUnavailable extends Error {}
 
+/** A token response is a small JSON object (a few kilobytes); anything larger is not one. */
+const MAX_TOKEN_RESPONSE_BYTES = 64 * 1024;
+
 /** Calls of a provider's token and revocation endpoints, with the provider's client authentication. */
 @Injectable()
-export class OAuthTokenClient {
+export class OAuthTokenClient implements OnModuleDestroy {
+  private readonly agents: GuardedAgents;
   private readonly http: AxiosInstance;
+  private readonly timeoutMs: number;
 
-  constructor(config: ConfigService) {
+  constructor(config: ConfigService, policy: OutboundUrlPolicy) {
+    this.timeoutMs = config.get<number>('OAUTH_HTTP_TIMEOUT_MS') ?? 10_000;
+    this.agents = guardedAgents(policy);
     this.http = axios.create({
-      timeout: config.get<number>('OAUTH_HTTP_TIMEOUT_MS') ?? 10_000,
-      maxRedirects: 0,
+      ...outboundAxiosConfig(this.agents),
+      timeout: this.timeoutMs,
+      maxContentLength: MAX_TOKEN_RESPONSE_BYTES,
       validateStatus: () => true,
-      httpAgent: new HttpAgent({ keepAlive: true }),
-      httpsAgent: new HttpsAgent({ keepAlive: true }),
     });
+  }
+
+  onModuleDestroy(): void {
+    this.agents.destroy();
   }
 
   exchangeCode(client: OAuthClientAuth, code: string, redirectUri: string, codeVerifier: string): Promise<TokenSet> {
@@ -62,16 +71,17 @@ export class OAuthTokenClient {
   /** RFC 7009, best effort: a failure is not the user's problem (the tokens are forgotten either way). */
   async revoke(client: OAuthClientAuth & { revokeEndpoint: string }, token: string, hint: 'refresh_token' | 'access_token'): Promise<void> {
     const { body, headers } = authenticated(client, { token, token_type_hint: hint });
-    await this.http.post(client.revokeEndpoint, body, { headers }).catch(() => undefined);
+    await this.http.post(client.revokeEndpoint, body, { headers, signal: AbortSignal.timeout(this.timeoutMs) }).catch(() => undefined);
   }
 
   private async token(client: OAuthClientAuth, params: Record<string, string>): Promise<TokenSet> {
     const { body, headers } = authenticated(client, params);
     let res;
     try {
-      res = await this.http.post(client.tokenEndpoint, body, { headers });
+      // The axios timeout restarts with every byte; the signal bounds the whole call.
+      res = await this.http.post(client.tokenEndpoint, body, { headers, signal: AbortSignal.timeout(this.timeoutMs) });
     } catch (error) {
-      throw new OAuthUnavailable(`token endpoint unreachable: ${isAxiosError(error) ? (error.code ?? error.message) : String(error)}`);
+      throw new OAuthUnavailable(this.reasonOf(error));
     }
     const data = typeof res.data === 'object' && res.data !== null ? (res.data as Record<string, unknown>) : {};
     if (res.status >= 200 && res.status < 300 && typeof data.access_token === 'string') return tokenSet(data);
@@ -79,6 +89,14 @@ export class OAuthTokenClient {
     // A 401 without an OAuth body is still the client failing to authenticate (RFC 6749 §5.2).
     if (res.status === 401) throw new OAuthErrorResponse('invalid_client', undefined, 401);
     throw new OAuthUnavailable(`token endpoint answered HTTP ${res.status} without a token`);
+  }
+
+  /** Names the rule or the deadline, never a socket code or a resolved address (no port scanning through us). */
+  private reasonOf(error: unknown): string {
+    if (isOutboundRefusal(error)) return `token endpoint ${(error as Error).message}`;
+    if (isAxiosError(error) && error.code === 'ERR_BAD_RESPONSE') return 'token endpoint answered more than a token response may hold';
+    if (isAxiosError(error) && ['ECONNABORTED', 'ETIMEDOUT', 'ERR_CANCELED'].includes(error.code ?? '')) return `token endpoint gave no answer within ${this.timeoutMs / 1000} s`;
+    return 'token endpoint could not be reached';
   }
 }
 

@@ -4,6 +4,7 @@ import { EntityManager } from 'typeorm';
 import { SecretCipher } from '@app/crypto';
 import { ConnectionChanges } from '../data-sources/connection-changes';
 import { DocumentSystemException } from '../document-system/document-system.exception';
+import { ConnectorMetrics } from '../metrics/connector-metrics';
 import { ProviderSecretsRepository } from '../providers/provider-secrets.repository';
 import { ProvidersService } from '../providers/providers.service';
 import { GUIDANCE } from './connection.exception';
@@ -34,6 +35,7 @@ export class TokenRefresher {
     private readonly client: OAuthTokenClient,
     private readonly cipher: SecretCipher,
     private readonly dataSources: ConnectionChanges,
+    private readonly metrics: ConnectorMetrics,
     config: ConfigService,
   ) {
     this.aheadMs = (config.get<number>('OAUTH_REFRESH_AHEAD_SECONDS') ?? 60) * 1000;
@@ -50,6 +52,7 @@ export class TokenRefresher {
    */
   async refresh(connectionId: string, seenIssuedAt: Date | null): Promise<IssuedToken> {
     const outcome = await this.repository.transaction((manager) => this.refreshLocked(manager, connectionId, seenIssuedAt));
+    this.metrics.tokenRefreshed('token' in outcome ? 'succeeded' : 'unavailable' in outcome ? 'unavailable' : 'needs_reauth');
     if ('token' in outcome) return outcome.token;
     if ('unavailable' in outcome) throw DocumentSystemException.unavailable(outcome.unavailable);
     this.logger.warn({ connectionId, reason: outcome.reauth }, 'OAuth connection needs re-authentication');

@@ -27,6 +27,7 @@ export interface ConsoleConfig {
 export class ConsoleController {
   private readonly devLogin: boolean;
   private readonly secret: string;
+  private readonly audience: { issuer?: string; audience?: string };
   private readonly settings: ConsoleConfig;
 
   constructor(
@@ -36,6 +37,7 @@ export class ConsoleController {
   ) {
     this.devLogin = config.get<boolean>('CONSOLE_DEV_LOGIN') === true;
     this.secret = config.getOrThrow<string>('AUTH_JWT_SECRET');
+    this.audience = { issuer: config.get<string>('AUTH_JWT_ISSUER'), audience: config.get<string>('AUTH_JWT_AUDIENCE') };
     this.settings = { approvalServiceUrl: config.getOrThrow<string>('APPROVAL_SERVICE_URL').replace(/\/+$/, ''), devLogin: this.devLogin, redirectUri: callbackUrl.value };
   }
 
@@ -54,7 +56,7 @@ export class ConsoleController {
   async devToken(@Body() body: DevTokenDto, @Req() req: Request): Promise<{ token: string }> {
     if (!this.devLogin) throw new DomainException(404, 'NOT_FOUND', 'Development sign-in is off (CONSOLE_DEV_LOGIN is not true)');
     if (!LOOPBACK.test(req.socket.remoteAddress ?? '')) throw new DomainException(404, 'NOT_FOUND', 'Development sign-in answers callers on this machine only');
-    return { token: await signPlatformToken(this.secret, { tenantId: body.tenantId, userId: body.userId, roles: body.roles }) };
+    return { token: await signPlatformToken(this.secret, { tenantId: body.tenantId, userId: body.userId, roles: body.roles }, '12h', this.audience) };
   }
 
   @Get()

@@ -1,6 +1,7 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 
-export type CredentialScope = 'Tenant' | 'Project';
+/** `DataSource`: a plain user's inline credential, usable by its own data source only and deleted with it. */
+export type CredentialScope = 'Tenant' | 'Project' | 'DataSource';
 
 /** A tenant-level document-system login (instance URL, username, password), reusable across data sources. */
 @Entity('credentials')
@@ -33,6 +34,10 @@ export class CredentialEntity {
 
   @Column('uuid', { nullable: true })
   projectId: string | null;
+
+  /** The one data source a `DataSource`-scoped credential belongs to. */
+  @Column('uuid', { nullable: true })
+  dataSourceId: string | null;
 
   @Column('text')
   createdBy: string;

@@ -5,6 +5,7 @@ export enum CredentialErrorCode {
   InUse = 'CREDENTIAL_IN_USE',
   Invalid = 'CREDENTIALS_INVALID',
   ProjectMismatch = 'CREDENTIAL_SCOPE_MISMATCH',
+  SecretRequired = 'SECRET_REQUIRED',
 }
 
 export class CredentialException extends DomainException {
@@ -20,6 +21,14 @@ export class CredentialException extends DomainException {
   static invalid() {
     return new CredentialException(422, CredentialErrorCode.Invalid, 'Credentials are invalid', [
       { resolution: 'Re-enter the username and password, and check the instance URL.' },
+    ]);
+  }
+
+  /** The stored password never goes to an instance or account it was not entered for. */
+  static secretRequired(changed: string[]) {
+    const problem = `password is required when ${changed.join(' or ')} changes`;
+    return new CredentialException(400, CredentialErrorCode.SecretRequired, `Changing ${changed.join(' and ')} needs the password in the same request`, [
+      { field: 'password', problems: [problem] },
     ]);
   }
 

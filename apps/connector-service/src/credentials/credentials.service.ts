@@ -1,14 +1,16 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
-import { Principal } from '@app/auth';
+import { isTenantAdmin, Principal } from '@app/auth';
 import { SecretCipher } from '@app/crypto';
 import { UrlPolicy } from '../common/url-policy';
 import { ConnectionTokens } from '../document-system/connection-tokens.port';
 import { DocumentSystemAdapter } from '../document-system/document-system.adapter';
 import { CredentialEntity } from './credential.entity';
 import { CredentialException } from './credential.exception';
+import { CredentialsRepository } from './credentials.repository';
 import { CreateCredentialDto, UpdateCredentialDto } from './dto/credential-input.dto';
+
+/** A credential not saved yet, its password already encrypted: a data source's own, saved with it. */
+export type CredentialDraft = Omit<CredentialEntity, 'id' | 'dataSourceId' | 'createdAt' | 'updatedAt'>;
 
 /** Counts the data sources that use a credential; the data-sources feature provides it. */
 export abstract class CredentialUsage {
@@ -18,7 +20,7 @@ export abstract class CredentialUsage {
 @Injectable()
 export class CredentialsService {
   constructor(
-    @InjectRepository(CredentialEntity) private readonly credentials: Repository<CredentialEntity>,
+    private readonly credentials: CredentialsRepository,
     private readonly cipher: SecretCipher,
     private readonly usage: CredentialUsage,
     private readonly urlPolicy: UrlPolicy,
@@ -26,43 +28,40 @@ export class CredentialsService {
     private readonly connections: ConnectionTokens,
   ) {}
 
+  /** 400 when the outbound URL policy refuses the instance URL, naming `field`. */
+  assertInstanceUrl(instanceUrl: string, field = 'instanceUrl'): void {
+    this.urlPolicy.assertAllowed({ [field]: instanceUrl });
+  }
+
   create(principal: Principal, input: CreateCredentialDto): Promise<CredentialEntity> {
-    this.urlPolicy.assertAllowed({ instanceUrl: input.instanceUrl });
-    return this.credentials.save(
-      this.credentials.create({
-        tenantId: principal.tenantId,
-        name: input.name,
-        type: input.type,
-        instanceUrl: input.instanceUrl.replace(/\/+$/, ''),
-        username: input.username,
-        passwordEncrypted: this.cipher.encrypt(input.password),
-        scope: input.scope,
-        projectId: input.scope === 'Project' ? input.projectId! : null,
-        createdBy: principal.userId,
-      }),
-    );
+    this.assertInstanceUrl(input.instanceUrl);
+    return this.credentials.save(this.draft(principal, input));
+  }
+
+  /** A plain user's inline credential: it belongs to the data source being created, whatever scope was sent. */
+  draftForDataSource(principal: Principal, input: CreateCredentialDto): CredentialDraft {
+    this.assertInstanceUrl(input.instanceUrl, 'credential.instanceUrl');
+    return { ...this.draft(principal, input), scope: 'DataSource', projectId: null };
   }
 
   list(principal: Principal): Promise<CredentialEntity[]> {
-    return this.credentials.find({ where: { tenantId: principal.tenantId }, order: { createdAt: 'ASC' } });
+    return this.credentials.visible(principal.tenantId, principal.userId, isTenantAdmin(principal));
   }
 
   async get(principal: Principal, id: string): Promise<CredentialEntity> {
-    const credential = await this.credentials.findOneBy({ id, tenantId: principal.tenantId });
+    const credential = await this.credentials.findVisible(principal.tenantId, id, principal.userId, isTenantAdmin(principal));
     if (!credential) throw CredentialException.notFound();
     return credential;
   }
 
+  /** A data source's own credential keeps its scope and owner; the others take the scope sent. */
   async update(principal: Principal, id: string, input: UpdateCredentialDto): Promise<CredentialEntity> {
     const credential = await this.get(principal, id);
-    this.urlPolicy.assertAllowed({ instanceUrl: input.instanceUrl });
-    Object.assign(credential, {
-      name: input.name,
-      instanceUrl: input.instanceUrl.replace(/\/+$/, ''),
-      username: input.username,
-      scope: input.scope,
-      projectId: input.scope === 'Project' ? input.projectId! : null,
-    });
+    this.assertInstanceUrl(input.instanceUrl);
+    const instanceUrl = withoutTrailingSlash(input.instanceUrl);
+    assertPasswordFollowsLogin(credential, { instanceUrl, username: input.username }, input.password);
+    Object.assign(credential, { name: input.name, instanceUrl, username: input.username });
+    if (credential.scope !== 'DataSource') Object.assign(credential, { scope: input.scope, projectId: input.scope === 'Project' ? input.projectId! : null });
     if (input.password !== undefined) credential.passwordEncrypted = this.cipher.encrypt(input.password);
     return this.credentials.save(credential);
   }
@@ -71,19 +70,23 @@ export class CredentialsService {
     const credential = await this.get(principal, id);
     const users = await this.usage.countDataSourcesUsing(credential.id);
     if (users > 0) throw CredentialException.inUse(users);
-    await this.credentials.delete({ id: credential.id });
+    await this.credentials.delete(credential.id);
   }
 
-  /** The credential a data source of `projectId` may use, with its password in the clear (never returned). */
-  async usableLogin(principal: Principal, id: string, projectId: string) {
+  /**
+   * The credential a data source of `projectId` may use, with its password in the clear (never returned).
+   * A data source's own credential is usable by that data source alone (`dataSourceId`): 404 elsewhere.
+   */
+  async usableLogin(principal: Principal, id: string, projectId: string, dataSourceId?: string) {
     const credential = await this.get(principal, id);
+    if (credential.scope === 'DataSource' && credential.dataSourceId !== dataSourceId) throw CredentialException.notFound();
     if (credential.scope === 'Project' && credential.projectId !== projectId) throw CredentialException.projectMismatch();
     return { credential, password: this.cipher.decrypt(credential.passwordEncrypted) };
   }
 
   /** Loads by id inside the tenant, for workers that act without a caller. */
   async loginFor(tenantId: string, id: string) {
-    const credential = await this.credentials.findOneBy({ id, tenantId });
+    const credential = await this.credentials.findInTenant(tenantId, id);
     if (!credential) throw CredentialException.notFound();
     return { credential, password: this.cipher.decrypt(credential.passwordEncrypted) };
   }
@@ -98,4 +101,27 @@ export class CredentialsService {
     );
     return { valid: true };
   }
+
+  private draft(principal: Principal, input: CreateCredentialDto): CredentialDraft {
+    return {
+      tenantId: principal.tenantId,
+      name: input.name,
+      type: input.type,
+      instanceUrl: withoutTrailingSlash(input.instanceUrl),
+      username: input.username,
+      passwordEncrypted: this.cipher.encrypt(input.password),
+      scope: input.scope,
+      projectId: input.scope === 'Project' ? input.projectId! : null,
+      createdBy: principal.userId,
+    };
+  }
+}
+
+const withoutTrailingSlash = (url: string) => url.replace(/\/+$/, '');
+
+/** The stored password never goes to another instance or account than the one it was entered for. */
+function assertPasswordFollowsLogin(stored: CredentialEntity, next: { instanceUrl: string; username: string }, password: string | undefined): void {
+  if (password !== undefined) return;
+  const changed = (['instanceUrl', 'username'] as const).filter((field) => next[field] !== stored[field]);
+  if (changed.length) throw CredentialException.secretRequired(changed);
 }

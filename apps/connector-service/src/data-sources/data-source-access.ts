@@ -6,7 +6,8 @@ import { DataSourcesRepository } from './data-sources.repository';
 
 /**
  * Access is governed per data source: its members and the tenant's admins may use it; anyone else
- * gets 404, exactly as for a data source that does not exist.
+ * gets 404, exactly as for a data source that does not exist. Changing it (settings, selection,
+ * members, deletion) takes its creator or a tenant admin; other members get 403.
  */
 @Injectable()
 export class DataSourceAccess {
@@ -17,6 +18,12 @@ export class DataSourceAccess {
     if (!source) throw DataSourceException.notFound();
     if (isTenantAdmin(principal) || (await this.repository.isMember(id, principal.userId))) return source;
     throw DataSourceException.notFound();
+  }
+
+  async manageable(principal: Principal, id: string): Promise<DataSourceEntity> {
+    const source = await this.readable(principal, id);
+    if (source.createdBy === principal.userId || isTenantAdmin(principal)) return source;
+    throw DataSourceException.manageForbidden();
   }
 
   readableIds(principal: Principal, projectId?: string): Promise<string[]> {

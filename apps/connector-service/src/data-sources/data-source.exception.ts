@@ -6,11 +6,23 @@ export enum DataSourceErrorCode {
   ConflictingSelection = 'CONFLICTING_SELECTION',
   CredentialRequired = 'CREDENTIAL_REQUIRED',
   ConnectionNotActive = 'REAUTH_REQUIRED',
+  ManageForbidden = 'DATA_SOURCE_MANAGE_FORBIDDEN',
+  CreatorIsMember = 'CREATOR_IS_MEMBER',
 }
 
 export class DataSourceException extends DomainException {
   static notFound() {
     return new DataSourceException(404, DataSourceErrorCode.NotFound, 'Data source not found');
+  }
+
+  static manageForbidden() {
+    return new DataSourceException(403, DataSourceErrorCode.ManageForbidden, 'Only the creator of this data source or a tenant admin may change it', [
+      { resolution: 'Members may read, browse, search and sync; ask its creator or a tenant admin for changes.' },
+    ]);
+  }
+
+  static creatorIsMember() {
+    return new DataSourceException(409, DataSourceErrorCode.CreatorIsMember, 'The creator of a data source is always one of its members');
   }
 
   static unknownFolders(ids: string[]) {

@@ -23,11 +23,12 @@ export class DataSourcesController {
     return (await this.service.list(principal, projectId)).map(dataSourceResponse);
   }
 
-  /** With the number of its documents whose text is still being extracted (searchable by name meanwhile). */
+  /** With where the text extraction of its documents stands (a document is searchable by name meanwhile). */
   @Get('data-sources/:id')
   async get(@CurrentPrincipal() principal: Principal, @Param('id', ParseUUIDPipe) id: string) {
     const source = await this.service.get(principal, id);
-    return { ...dataSourceResponse(source), pendingExtractions: await this.service.pendingExtractions(source.id) };
+    const extraction = await this.service.extractionProgress(source.id);
+    return { ...dataSourceResponse(source), pendingExtractions: extraction.pending, extraction };
   }
 
   @Patch('data-sources/:id')

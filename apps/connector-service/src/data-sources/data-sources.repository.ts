@@ -1,6 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager, Repository } from 'typeorm';
+import { CredentialEntity } from '../credentials/credential.entity';
+import type { CredentialDraft } from '../credentials/credentials.service';
 import { DataSourceMemberEntity } from './data-source-member.entity';
 import { DataSourceEntity } from './data-source.entity';
 import { INGESTION_MOVES, IngestionStatus } from './ingestion-status';
@@ -16,6 +19,26 @@ export class DataSourcesRepository {
 
   transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
     return this.db.transaction(work);
+  }
+
+  /**
+   * Saves a new data source with its creator as a member; with a credential draft, that credential is
+   * saved as the data source's own (deleted with it).
+   */
+  create(fields: Omit<DataSourceEntity, 'id' | 'credentialId' | 'createdAt' | 'updatedAt'>, credential: string | CredentialDraft): Promise<DataSourceEntity> {
+    return this.db.transaction(async (manager) => {
+      const id = randomUUID();
+      const credentialId =
+        typeof credential === 'string' ? credential : (await manager.save(manager.create(CredentialEntity, { ...credential, dataSourceId: id }))).id;
+      const created = await manager.save(manager.create(DataSourceEntity, { ...fields, id, credentialId }));
+      await manager.insert(DataSourceMemberEntity, { dataSourceId: id, userId: fields.createdBy, addedBy: fields.createdBy });
+      return created;
+    });
+  }
+
+  /** A data source's own credentials other than the one it now uses: nothing else may use them. */
+  async dropOwnCredentialsBut(manager: EntityManager, dataSourceId: string, credentialId: string): Promise<void> {
+    await manager.query(`DELETE FROM connector.credentials WHERE "dataSourceId" = $1 AND id <> $2`, [dataSourceId, credentialId]);
   }
 
   findInTenant(tenantId: string, id: string): Promise<DataSourceEntity | null> {

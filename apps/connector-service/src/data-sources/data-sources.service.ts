@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { isTenantAdmin, Principal } from '@app/auth';
-import { CredentialsService } from '../credentials/credentials.service';
+import { canManageConnectors, isTenantAdmin, Principal } from '@app/auth';
+import { CredentialException } from '../credentials/credential.exception';
+import { CredentialDraft, CredentialsService } from '../credentials/credentials.service';
 import { DocumentsRepository } from '../documents/documents.repository';
 import { UnreferencedBlobs } from '../documents/unreferenced-blobs';
 import { ConnectionSummary, ConnectionTokens } from '../document-system/connection-tokens.port';
@@ -27,25 +28,23 @@ export class DataSourcesService {
   ) {}
 
   async create(principal: Principal, projectId: string, input: CreateDataSourceDto): Promise<DataSourceEntity> {
+    if (input.credential) this.credentials.assertInstanceUrl(input.credential.instanceUrl, 'credential.instanceUrl');
     const connection = await this.usableConnection(principal, input.connectionId);
-    const credentialId = await this.credentialFor(principal, projectId, input);
-    let source = await this.repository.transaction(async (manager) => {
-      const created = await manager.save(
-        manager.create(DataSourceEntity, {
-          tenantId: principal.tenantId,
-          projectId,
-          name: input.name,
-          credentialId,
-          connectionId: connection.id,
-          selection: [],
-          ingestionStatus: 'NotConfigured',
-          ...schedule(input.schedule),
-          createdBy: principal.userId,
-        }),
-      );
-      await manager.insert(DataSourceMemberEntity, { dataSourceId: created.id, userId: principal.userId, addedBy: principal.userId });
-      return created;
-    });
+    const credential = await this.credentialFor(principal, projectId, input);
+    let source = await this.repository.create(
+      {
+        tenantId: principal.tenantId,
+        projectId,
+        name: input.name,
+        connectionId: connection.id,
+        selection: [],
+        ingestionStatus: 'NotConfigured',
+        ...schedule(input.schedule),
+        selectionSubject: null,
+        createdBy: principal.userId,
+      },
+      credential,
+    );
     if (input.selection) source = await this.selection.replace(source, input.selection, connection.subject);
     return source;
   }
@@ -58,8 +57,8 @@ export class DataSourcesService {
     return this.access.readable(principal, id);
   }
 
-  pendingExtractions(dataSourceId: string): Promise<number> {
-    return this.documents.countPendingExtractions(dataSourceId);
+  extractionProgress(dataSourceId: string): Promise<{ done: number; pending: number; failed: number }> {
+    return this.documents.extractionProgress(dataSourceId);
   }
 
   /**
@@ -67,10 +66,10 @@ export class DataSourcesService {
    * selection: folders seen as one user mean nothing for another.
    */
   async update(principal: Principal, id: string, input: UpdateDataSourceDto): Promise<DataSourceEntity> {
-    const source = await this.access.readable(principal, id);
+    const source = await this.access.manageable(principal, id);
     const connection = input.connectionId ? await this.usableConnection(principal, input.connectionId) : null;
     if (input.credentialId && input.credentialId !== source.credentialId) {
-      await this.credentials.usableLogin(principal, input.credentialId, source.projectId);
+      await this.credentials.usableLogin(principal, input.credentialId, source.projectId, source.id);
     }
     const previous = connection ? await this.connections.tenantConnection(source.tenantId, source.connectionId).catch(() => null) : null;
     const discard =
@@ -84,6 +83,7 @@ export class DataSourcesService {
       if (connection) changes.connectionId = connection.id;
       if (input.schedule !== undefined) Object.assign(changes, schedule(input.schedule));
       if (Object.keys(changes).length) await manager.update(DataSourceEntity, { id }, changes);
+      if (changes.credentialId) await this.repository.dropOwnCredentialsBut(manager, id, changes.credentialId);
       if (discard) await this.selectionReset.discard(source, manager);
     });
     const updated = await this.access.readable(principal, id);
@@ -91,9 +91,9 @@ export class DataSourcesService {
     return updated;
   }
 
-  /** Removes the data source with everything it ingested: documents, text, chunks, runs and blobs. */
+  /** Removes the data source with everything it ingested: documents, text, chunks, runs, blobs and its own credential. */
   async remove(principal: Principal, id: string): Promise<void> {
-    const source = await this.access.readable(principal, id);
+    const source = await this.access.manageable(principal, id);
     const hashes = await this.documents.contentHashes(source.id);
     await this.repository.sources.delete({ id: source.id });
     await this.blobGarbage.collect(hashes);
@@ -105,13 +105,14 @@ export class DataSourcesService {
   }
 
   async addMember(principal: Principal, id: string, userId: string): Promise<DataSourceMemberEntity> {
-    await this.access.readable(principal, id);
+    await this.access.manageable(principal, id);
     await this.repository.members.upsert({ dataSourceId: id, userId, addedBy: principal.userId }, { conflictPaths: ['dataSourceId', 'userId'], skipUpdateIfNoValuesChanged: true });
     return this.repository.members.findOneByOrFail({ dataSourceId: id, userId });
   }
 
   async removeMember(principal: Principal, id: string, userId: string): Promise<void> {
-    await this.access.readable(principal, id);
+    const source = await this.access.manageable(principal, id);
+    if (userId === source.createdBy) throw DataSourceException.creatorIsMember();
     await this.repository.members.delete({ dataSourceId: id, userId });
   }
 
@@ -121,16 +122,19 @@ export class DataSourcesService {
     return connection;
   }
 
-  private async credentialFor(principal: Principal, projectId: string, input: CreateDataSourceDto): Promise<string> {
+  /**
+   * An existing credential's id, or an inline one: created as by POST /v1/credentials when the caller
+   * may manage credentials, otherwise a draft that becomes the new data source's own.
+   */
+  private async credentialFor(principal: Principal, projectId: string, input: CreateDataSourceDto): Promise<string | CredentialDraft> {
     if (input.credentialId) {
       await this.credentials.usableLogin(principal, input.credentialId, projectId);
       return input.credentialId;
     }
     if (!input.credential) throw DataSourceException.credentialRequired();
-    // Created tenant-wide, as by POST /v1/credentials (see README: any member may create one inline).
-    const created = await this.credentials.create(principal, input.credential);
-    await this.credentials.usableLogin(principal, created.id, projectId);
-    return created.id;
+    if (!canManageConnectors(principal)) return this.credentials.draftForDataSource(principal, input.credential);
+    if (input.credential.scope === 'Project' && input.credential.projectId !== projectId) throw CredentialException.projectMismatch();
+    return (await this.credentials.create(principal, input.credential)).id;
   }
 }
 

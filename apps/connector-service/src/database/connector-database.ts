@@ -8,6 +8,7 @@ import { OAuthProviderEntity } from '../providers/oauth-provider.entity';
 import { ProviderSecretEntity } from '../providers/provider-secret.entity';
 import { PickerFolderEntity } from '../folders/picker-folder.entity';
 import { SyncRunEntity } from '../sync/sync-run.entity';
+import { ConnectorEventOutboxEntity } from '../events/connector-event-outbox.entity';
 import { Credentials1795300000000 } from './migrations/1795300000000-credentials';
 import { DataSources1795300001000 } from './migrations/1795300001000-data-sources';
 import { Ingestion1795300002000 } from './migrations/1795300002000-ingestion';
@@ -18,12 +19,16 @@ import { PendingExtraction1795300013000 } from './migrations/1795300013000-pendi
 import { SearchOpening1795300014000 } from './migrations/1795300014000-search-opening';
 import { SearchBetweenVacuums1795300015000 } from './migrations/1795300015000-search-between-vacuums';
 import { SyncSightings1795300016000 } from './migrations/1795300016000-sync-sightings';
+import { FileSizeLimit1795300020000 } from './migrations/1795300020000-file-size-limit';
+import { DataSourceAccess1795300022000 } from './migrations/1795300022000-data-source-access';
+import { ConnectorEventOutbox1795300024000 } from './migrations/1795300024000-connector-event-outbox';
+import { SearchableRuns1795300026000 } from './migrations/1795300026000-searchable-runs';
 
 /** The connector-service owns the `connector` schema. Features add their entities and migrations here. */
 export const CONNECTOR_SCHEMA = 'connector';
 
 export const connectorDatabase: ServiceDatabaseOptions = {
   schema: CONNECTOR_SCHEMA,
-  entities: [CredentialEntity, DataSourceEntity, DataSourceMemberEntity, PickerFolderEntity, SyncRunEntity, DocumentEntity, OAuthProviderEntity, ProviderSecretEntity, OAuthConnectionEntity],
-  migrations: [Credentials1795300000000, DataSources1795300001000, Ingestion1795300002000, OAuth1795300010000, OneConnectionPerProvider1795300011000, DocumentSearch1795300012000, PendingExtraction1795300013000, SearchOpening1795300014000, SearchBetweenVacuums1795300015000, SyncSightings1795300016000],
+  entities: [CredentialEntity, DataSourceEntity, DataSourceMemberEntity, PickerFolderEntity, SyncRunEntity, DocumentEntity, OAuthProviderEntity, ProviderSecretEntity, OAuthConnectionEntity, ConnectorEventOutboxEntity],
+  migrations: [Credentials1795300000000, DataSources1795300001000, Ingestion1795300002000, OAuth1795300010000, OneConnectionPerProvider1795300011000, DocumentSearch1795300012000, PendingExtraction1795300013000, SearchOpening1795300014000, SearchBetweenVacuums1795300015000, SyncSightings1795300016000, FileSizeLimit1795300020000, DataSourceAccess1795300022000, ConnectorEventOutbox1795300024000, SearchableRuns1795300026000],
 };

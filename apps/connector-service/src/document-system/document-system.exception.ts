@@ -4,8 +4,14 @@ import { CredentialException } from '../credentials/credential.exception';
 export enum DocumentSystemErrorCode {
   ReauthRequired = 'REAUTH_REQUIRED',
   Unavailable = 'DOCUMENT_SYSTEM_UNAVAILABLE',
+  AnswerTooLarge = 'DOCUMENT_SYSTEM_ANSWER_TOO_LARGE',
   FolderNotFound = 'FOLDER_NOT_FOUND',
   FileNotFound = 'FILE_NOT_FOUND',
+}
+
+/** The authorization is gone: the user must connect again (no retry can help). */
+export function isReauthRequired(error: unknown): boolean {
+  return error instanceof DomainException && error.code === DocumentSystemErrorCode.ReauthRequired;
 }
 
 export class DocumentSystemException extends DomainException {
@@ -18,6 +24,13 @@ export class DocumentSystemException extends DomainException {
 
   static unavailable(reason: string) {
     return new DocumentSystemException(502, DocumentSystemErrorCode.Unavailable, `The document system did not answer: ${reason}`);
+  }
+
+  /** An answer that is not file content and is larger than we read (CONTRACT.md: 16 MiB). */
+  static answerTooLarge(limitBytes: number) {
+    return new DocumentSystemException(502, DocumentSystemErrorCode.AnswerTooLarge, `The document system's answer is larger than ${limitBytes / 1024 / 1024} MiB`, [
+      { resolution: 'Ask the document-system administrator why this folder answers so much; smaller pages would help.' },
+    ]);
   }
 
   static folderNotFound(id: string) {

@@ -1,9 +1,18 @@
 import { Module } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { OutboundUrlPolicy } from '@app/outbound';
+import { callLimitsFrom } from './call-limits';
 import { DocumentSystemAdapter } from './document-system.adapter';
 import { HttpDocumentSystemAdapter } from './http-document-system.adapter';
 
 @Module({
-  providers: [{ provide: DocumentSystemAdapter, useFactory: () => new HttpDocumentSystemAdapter() }],
+  providers: [
+    {
+      provide: DocumentSystemAdapter,
+      inject: [OutboundUrlPolicy, ConfigService],
+      useFactory: (outbound: OutboundUrlPolicy, config: ConfigService) => new HttpDocumentSystemAdapter(outbound.options, undefined, callLimitsFrom(config)),
+    },
+  ],
   exports: [DocumentSystemAdapter],
 })
 export class DocumentSystemModule {}

@@ -1,7 +1,9 @@
 import type { ServerResponse } from 'node:http';
 import { DomainException } from '@app/errors';
 import { HttpPeer, ReceivedRequest } from '@app/testing';
+import { DEFAULT_CALL_LIMITS } from './call-limits';
 import { AccessTokenSource } from './document-system.adapter';
+import { DocumentSystemException } from './document-system.exception';
 import { HttpDocumentSystemAdapter } from './http-document-system.adapter';
 
 const json = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
@@ -23,6 +25,9 @@ function tokens(initial = 'at-1'): AccessTokenSource & { refreshes: number } {
   return source;
 }
 
+/** The peers below listen on plain-http loopback. */
+const LOOPBACK_PEERS = { allowInsecure: true, allowPrivate: true };
+
 describe(HttpDocumentSystemAdapter.name, () => {
   const fast = { maxAttempts: 4, baseDelayMs: 5, maxDelayMs: 1000 };
   let peer: HttpPeer;
@@ -32,7 +37,7 @@ describe(HttpDocumentSystemAdapter.name, () => {
 
   beforeEach(async () => {
     peer = await new HttpPeer((req, res) => route(req, res)).start();
-    sut = new HttpDocumentSystemAdapter(fast);
+    sut = new HttpDocumentSystemAdapter(LOOPBACK_PEERS, fast);
   });
   afterEach(async () => {
     sut.onModuleDestroy();
@@ -106,7 +111,7 @@ describe(HttpDocumentSystemAdapter.name, () => {
       if (answer) return json(res, answer[0], answer[1]);
       json(res, 200, { items: [], nextCursor: null });
     };
-    const docs = await new HttpDocumentSystemAdapter({ ...fast, maxAttempts: 8 }).openSession(login(), source);
+    const docs = await new HttpDocumentSystemAdapter(LOOPBACK_PEERS, { ...fast, maxAttempts: 8 }).openSession(login(), source);
     await docs.listChildren('f1');
     expect({ refreshes: source.refreshes, sessions }).toEqual({ refreshes: 2, sessions: 3 });
   });
@@ -156,7 +161,92 @@ describe(HttpDocumentSystemAdapter.name, () => {
     expect(peer.received.at(-1)!.path).toBe('/api/v1/files/file%201/content');
   });
 
-  it('reuses a live session across session objects of the same login', async () => {
+  describe('limits', () => {
+    const limited = (limits: Partial<typeof DEFAULT_CALL_LIMITS>) => new HttpDocumentSystemAdapter(LOOPBACK_PEERS, fast, { ...DEFAULT_CALL_LIMITS, ...limits });
+    const drain = async (stream: NodeJS.ReadableStream) => {
+      let bytes = 0;
+      for await (const chunk of stream) bytes += (chunk as Buffer).length;
+      return bytes;
+    };
+
+    it('ends a download that falls behind the minimum rate after its grace period', async () => {
+      route = (req, res) => {
+        if (req.path === '/api/v1/session') return session(req, res);
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        const timer = setInterval(() => res.write('x'), 50);
+        res.on('close', () => clearInterval(timer));
+      };
+      const docs = await limited({ deadlineMs: 300, minBytesPerSecond: 1000 }).openSession(login(), tokens());
+      const started = Date.now();
+      const content = await docs.fileContent('endless');
+      await expect(drain(content.stream)).rejects.toMatchObject({ code: 'DOCUMENT_SYSTEM_UNAVAILABLE', message: expect.stringContaining('minimum rate') });
+      expect(Date.now() - started).toBeLessThan(2000);
+    });
+
+    it('lets a download that keeps its rate run past the grace period', async () => {
+      route = (req, res) => {
+        if (req.path === '/api/v1/session') return session(req, res);
+        res.writeHead(200, { 'content-type': 'application/octet-stream' });
+        let sent = 0;
+        const timer = setInterval(() => {
+          res.write(Buffer.alloc(64 * 1024));
+          if (++sent === 10) res.end();
+        }, 60);
+        res.on('close', () => clearInterval(timer));
+      };
+      const docs = await limited({ deadlineMs: 200, minBytesPerSecond: 100 * 1024 }).openSession(login(), tokens());
+      expect(await drain((await docs.fileContent('steady')).stream)).toBe(640 * 1024);
+    });
+
+    it('ends a listing whose answer never completes at the deadline, without retrying', async () => {
+      route = (req, res) => {
+        if (req.path === '/api/v1/session') return session(req, res);
+        res.writeHead(200, { 'content-type': 'application/json' }).write('{"items": [');
+        const timer = setInterval(() => res.write(' '), 20);
+        res.on('close', () => clearInterval(timer));
+      };
+      const docs = await limited({ deadlineMs: 300 }).openSession(login(), tokens());
+      const started = Date.now();
+      await expect(docs.listChildren('f1')).rejects.toMatchObject({ statusCode: 502, code: 'DOCUMENT_SYSTEM_UNAVAILABLE', message: expect.stringContaining('no answer within 0.3 s') });
+      expect(Date.now() - started).toBeLessThan(2000);
+    });
+
+    it('fails a listing answer larger than the limit with DOCUMENT_SYSTEM_ANSWER_TOO_LARGE', async () => {
+      route = (req, res) => (req.path === '/api/v1/session' ? session(req, res) : json(res, 200, { items: [], nextCursor: null, padding: 'x'.repeat(5000) }));
+      const docs = await limited({ maxAnswerBytes: 1024 }).openSession(login(), tokens());
+      await expect(docs.listChildren('f1')).rejects.toMatchObject({ statusCode: 502, code: 'DOCUMENT_SYSTEM_ANSWER_TOO_LARGE' });
+    });
+  });
+
+  it('answers REAUTH_REQUIRED, not "unavailable", when the access token cannot be refreshed', async () => {
+    route = (req, res) => session(req, res);
+    const refused: AccessTokenSource = {
+      current: async () => {
+        throw DocumentSystemException.reauthRequired();
+      },
+      refreshed: async () => {
+        throw DocumentSystemException.reauthRequired();
+      },
+    };
+    await expect(sut.openSession(login(), refused)).rejects.toMatchObject({ statusCode: 409, code: 'REAUTH_REQUIRED' });
+  });
+
+  it('takes only the origin and base path from the instance URL: its query and fragment never reach a call', async () => {
+    route = (req, res) => (req.path.endsWith('/api/v1/session') ? session(req, res) : json(res, 200, { items: [], nextCursor: null }));
+    const docs = await sut.openSession({ ...login(), instanceUrl: `${peer.url}/base/?x=/admin#frag` }, tokens());
+    await docs.listChildren('a/b', 'c 1');
+    await expect(docs.listChildren('..')).rejects.toMatchObject({ code: 'FOLDER_NOT_FOUND' });
+    expect(peer.received.map((r) => r.path)).toEqual(['/base/api/v1/session', '/base/api/v1/folders/a%2Fb/children?cursor=c+1']);
+  });
+
+  it('names neither socket codes nor addresses when the document system stops answering', async () => {
+    route = (req, res) => (req.path === '/api/v1/session' ? session(req, res) : res.destroy());
+    const docs = await sut.openSession(login(), tokens());
+    const error = await docs.listChildren('f1').catch((e: DomainException) => e);
+    expect(error).toMatchObject({ code: 'DOCUMENT_SYSTEM_UNAVAILABLE', message: 'The document system did not answer: the connection failed' });
+  });
+
+    it('reuses a live session across session objects of the same login', async () => {
     route = (req, res) => (req.path === '/api/v1/session' ? session(req, res) : json(res, 200, { items: [], nextCursor: null }));
     const same = login();
     await sut.openSession(same, tokens());

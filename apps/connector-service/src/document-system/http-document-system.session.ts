@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import { AxiosInstance, AxiosResponse, isAxiosError } from 'axios';
 import type { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { isOutboundRefusal } from '@app/outbound';
 import {
   AccessTokenSource,
   ChildEntry,
@@ -11,7 +12,9 @@ import {
   Page,
   Workgroup,
 } from './document-system.adapter';
+import { apiUrl, pathSegment } from './api-url';
 import { DocumentSystemException } from './document-system.exception';
+import { CallLimits, DownloadDeadline } from './call-limits';
 import { isRetryableNetworkError, isRetryableStatus, retryDelayMs, RetryPolicy } from './retry-policy';
 
 /** Session tokens by login, shared by every session object of a process so syncs reuse one session. */
@@ -47,6 +50,9 @@ interface CallOptions {
 
 /** Connection failures that mean "this is not a document system" when opening a session. */
 const UNREACHABLE = new Set(['ENOTFOUND', 'ECONNREFUSED', 'EAI_AGAIN', 'ERR_INVALID_URL']);
+const TIMED_OUT = new Set(['ETIMEDOUT', 'ECONNABORTED', 'ERR_SOCKET_CONNECTION_TIMEOUT']);
+/** Of an error answer, we read this much to learn its OAuth-style `error`. */
+const ERROR_BODY_BYTES = 64 * 1024;
 
 export class HttpDocumentSystemSession implements DocumentSystemSession {
   private accessToken?: string;
@@ -58,6 +64,7 @@ export class HttpDocumentSystemSession implements DocumentSystemSession {
     private readonly sessions: SessionTokenCache,
     private readonly key: string,
     private readonly policy: RetryPolicy,
+    private readonly limits: CallLimits,
     private readonly logger: Logger,
   ) {}
 
@@ -68,7 +75,7 @@ export class HttpDocumentSystemSession implements DocumentSystemSession {
 
   async listChildren(folderId: string, cursor?: string): Promise<Page<ChildEntry>> {
     const res = await this.call<Page<ChildEntry>>({
-      path: `/api/v1/folders/${encodeURIComponent(folderId)}/children`,
+      path: `/api/v1/folders/${pathSegment(folderId, () => DocumentSystemException.folderNotFound(folderId))}/children`,
       params: { cursor },
       notFound: () => DocumentSystemException.folderNotFound(folderId),
     });
@@ -77,7 +84,7 @@ export class HttpDocumentSystemSession implements DocumentSystemSession {
 
   async fileContent(fileId: string): Promise<FileContent> {
     const res = await this.call<Readable>({
-      path: `/api/v1/files/${encodeURIComponent(fileId)}/content`,
+      path: `/api/v1/files/${pathSegment(fileId, () => DocumentSystemException.fileNotFound(fileId))}/content`,
       stream: true,
       notFound: () => DocumentSystemException.fileNotFound(fileId),
     });
@@ -89,24 +96,28 @@ export class HttpDocumentSystemSession implements DocumentSystemSession {
     };
   }
 
-  /** Opens a session unless a live one is cached for this login. */
+  /** Opens a session unless a live one is cached for this login; either way the access token must be good (or refreshable). */
   async ensureSessionToken(): Promise<string> {
+    await this.token();
     return this.sessions.get(this.key) ?? (await this.openSession());
   }
 
   private async openSession(): Promise<string> {
     let refreshedAt = -1;
     for (let attempt = 1; ; attempt++) {
+      // Outside the try: a refused refresh is REAUTH_REQUIRED, not an unreachable document system.
+      const bearer = await this.token();
+      const url = apiUrl(this.login.instanceUrl, '/api/v1/session');
       let res: AxiosResponse;
       try {
         res = await this.http.post(
-          `${this.login.instanceUrl}/api/v1/session`,
+          url.toString(),
           { username: this.login.username, password: this.login.password },
-          { headers: { Authorization: `Bearer ${await this.token()}` } },
+          { headers: { Authorization: `Bearer ${bearer}` }, maxContentLength: this.limits.maxAnswerBytes, signal: AbortSignal.timeout(this.limits.deadlineMs) },
         );
       } catch (error) {
         const code = isAxiosError(error) ? error.code : undefined;
-        if (code && UNREACHABLE.has(code)) throw DocumentSystemException.credentialsInvalid();
+        if (code && UNREACHABLE.has(code) && !isOutboundRefusal(error)) throw DocumentSystemException.credentialsInvalid();
         await this.backoffOrThrow(attempt, error);
         continue;
       }
@@ -143,22 +154,32 @@ export class HttpDocumentSystemSession implements DocumentSystemSession {
     let reopenedAt = -1;
     for (let attempt = 1; ; attempt++) {
       const sessionToken = await this.ensureSessionToken();
+      const bearer = await this.token();
+      const url = apiUrl(this.login.instanceUrl, options.path, options.params);
+      const download = options.stream ? new DownloadDeadline(this.limits) : null;
       let res: AxiosResponse;
       try {
-        res = await this.http.get(`${this.login.instanceUrl}${options.path}`, {
-          params: options.params,
+        res = await this.http.get(url.toString(), {
           responseType: options.stream ? 'stream' : 'json',
-          headers: { Authorization: `Bearer ${await this.token()}`, 'X-Session-Token': sessionToken },
+          maxContentLength: this.limits.maxAnswerBytes,
+          signal: download?.controller.signal ?? AbortSignal.timeout(this.limits.deadlineMs),
+          headers: { Authorization: `Bearer ${bearer}`, 'X-Session-Token': sessionToken },
         });
       } catch (error) {
+        download?.stop();
         await this.backoffOrThrow(attempt, error);
         continue;
       }
-      if (res.status >= 200 && res.status < 300) return res as AxiosResponse<T>;
+      if (res.status >= 200 && res.status < 300) {
+        if (!download) return res as AxiosResponse<T>;
+        const paced = download.pace(res.data as Readable, () => DocumentSystemException.unavailable('the download fell behind its minimum rate'));
+        return { ...res, data: paced } as AxiosResponse<T>;
+      }
       const body = options.stream ? await drainJson(res.data as Readable) : res.data;
+      download?.stop();
       const reason = errorOf(body);
       if (res.status === 401 && reason === 'invalid_session') {
-        if (!this.mayRecover(attempt, reopenedAt)) throw DocumentSystemException.unavailable(`the session kept expiring on ${options.path}`);
+        if (!this.mayRecover(attempt, reopenedAt)) throw DocumentSystemException.unavailable('the session kept expiring');
         reopenedAt = attempt;
         this.sessions.forget(this.key, sessionToken);
         continue;
@@ -174,7 +195,7 @@ export class HttpDocumentSystemSession implements DocumentSystemSession {
         await sleep(retryDelayMs(this.policy, attempt, header(res, 'retry-after')));
         continue;
       }
-      throw DocumentSystemException.unavailable(`HTTP ${res.status} from ${options.path}`);
+      throw DocumentSystemException.unavailable(`HTTP ${res.status}`);
     }
   }
 
@@ -188,12 +209,17 @@ export class HttpDocumentSystemSession implements DocumentSystemSession {
     return this.accessToken;
   }
 
+  /** Retries what may pass on another try; the rest ends the call with a message naming no socket code or address. */
   private async backoffOrThrow(attempt: number, error: unknown): Promise<void> {
+    // The policy's refusal names its rule (never an address): the admin needs it to mend the instance URL.
+    if (isOutboundRefusal(error)) throw DocumentSystemException.unavailable((error as Error).message);
     const code = isAxiosError(error) ? error.code : undefined;
     const message = (error as Error)?.message;
+    if (code === 'ERR_BAD_RESPONSE' && /maxContentLength/.test(message ?? '')) throw DocumentSystemException.answerTooLarge(this.limits.maxAnswerBytes);
+    if (code === 'ERR_CANCELED') throw DocumentSystemException.unavailable(`no answer within ${this.limits.deadlineMs / 1000} s`);
     if (!isRetryableNetworkError(code, message) || attempt >= this.policy.maxAttempts) {
       this.logger.warn({ code, attempt }, 'document system unreachable');
-      throw DocumentSystemException.unavailable(code ?? message ?? 'network error');
+      throw DocumentSystemException.unavailable(code && TIMED_OUT.has(code) ? 'the connection timed out' : 'the connection failed');
     }
     await sleep(retryDelayMs(this.policy, attempt));
   }
@@ -208,16 +234,20 @@ function header(res: AxiosResponse, name: string): string | undefined {
   return value === undefined ? undefined : String(value);
 }
 
+/** The `error` of an error answer to a download; a body that is large, slow, broken or not JSON tells nothing. */
 async function drainJson(stream: Readable): Promise<unknown> {
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of stream) {
-    size += chunk.length;
-    if (size <= 64 * 1024) chunks.push(chunk as Buffer);
-  }
   try {
+    for await (const chunk of stream) {
+      size += chunk.length;
+      if (size > ERROR_BODY_BYTES) return undefined;
+      chunks.push(chunk as Buffer);
+    }
     return JSON.parse(Buffer.concat(chunks).toString('utf8'));
   } catch {
     return undefined;
+  } finally {
+    stream.destroy();
   }
 }

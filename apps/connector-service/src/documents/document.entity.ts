@@ -1,8 +1,11 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 import type { ExtractionStatus } from '../extraction/text-extractor';
 
-/** `Pending` from ingestion until the indexing queue has extracted the current content's text. */
-export type DocumentExtractionStatus = ExtractionStatus | 'Pending';
+/**
+ * `Pending` from ingestion until the indexing queue has extracted the current content's text; `Skipped`
+ * when the content was not stored (larger than MAX_FILE_BYTES, error `TooLarge`).
+ */
+export type DocumentExtractionStatus = ExtractionStatus | 'Pending' | 'Skipped';
 
 const bigint = { to: (v: number) => v, from: (v: string) => Number(v) };
 
@@ -46,8 +49,9 @@ export class DocumentEntity {
   @Column('text', { nullable: true })
   remoteSha256: string | null;
 
-  @Column('text')
-  contentSha256: string;
+  /** Null when the content was not stored (extraction `Skipped`). */
+  @Column('text', { nullable: true })
+  contentSha256: string | null;
 
   @Column('text')
   extractionStatus: DocumentExtractionStatus;

@@ -4,11 +4,12 @@ import { DocumentStoreModule } from './document-store.module';
 import { DocumentsController } from './documents.controller';
 import { DocumentsService } from './documents.service';
 import { TreeController } from './tree.controller';
+import { TreeRepository } from './tree.repository';
 import { TreeService } from './tree.service';
 
 @Module({
   imports: [DocumentStoreModule, DataSourcesModule],
   controllers: [DocumentsController, TreeController],
-  providers: [DocumentsService, TreeService],
+  providers: [DocumentsService, TreeRepository, TreeService],
 })
 export class DocumentsModule {}

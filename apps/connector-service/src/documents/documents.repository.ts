@@ -15,6 +15,9 @@ export interface KnownDocument {
   version: string | null;
   modifiedAt: Date | null;
   remoteSha256: string | null;
+  /** False when its content was not stored (Skipped): a later run looks at it again. */
+  stored: boolean;
+  lastSeenRunId: string;
 }
 
 export interface IngestedDocument {
@@ -32,6 +35,9 @@ export interface IngestedDocument {
   contentSha256: string;
   lastSeenRunId: string;
 }
+
+/** A listed file whose content is not stored (larger than MAX_FILE_BYTES). */
+export type SkippedDocument = Omit<IngestedDocument, 'contentSha256'>;
 
 export interface SavedDocument {
   id: string;
@@ -58,7 +64,7 @@ export class DocumentsRepository {
   async known(dataSourceId: string, externalIds: string[]): Promise<Map<string, KnownDocument>> {
     if (!externalIds.length) return new Map();
     const rows: KnownDocument[] = await this.db.query(
-      `SELECT id, "externalId", "folderId", name, path, size::float8 AS size, version, "modifiedAt", "remoteSha256"
+      `SELECT id, "externalId", "folderId", name, path, size::float8 AS size, version, "modifiedAt", "remoteSha256", "contentSha256" IS NOT NULL AS stored, "lastSeenRunId"
        FROM connector.documents WHERE "dataSourceId" = $1 AND "externalId" = ANY($2::text[])`,
       [dataSourceId, externalIds],
     );
@@ -118,6 +124,37 @@ export class DocumentsRepository {
     );
   }
 
+  /**
+   * Upserts files listed but not stored: no content, extraction `Skipped` with error `TooLarge`, and no
+   * text or chunks of an earlier version left to find. Returns the hashes of the content they replaced.
+   */
+  async saveSkipped(manager: EntityManager, docs: SkippedDocument[]): Promise<string[]> {
+    if (!docs.length) return [];
+    const rows: Array<{ id: string; replacedSha256: string | null }> = await manager.query(
+      `WITH input AS (
+         SELECT * FROM jsonb_to_recordset($1::jsonb) AS t("tenantId" text, "dataSourceId" uuid, "externalId" text, "folderId" text, name text,
+           path text, "mimeType" text, size bigint, version text, "modifiedAt" timestamptz, "remoteSha256" text, "lastSeenRunId" uuid)
+       ),
+       previous AS (
+         SELECT d."externalId", d."contentSha256" FROM connector.documents d JOIN input i ON d."dataSourceId" = i."dataSourceId" AND d."externalId" = i."externalId"
+       ),
+       saved AS (
+         INSERT INTO connector.documents AS d ("tenantId", "dataSourceId", "externalId", "folderId", name, path, "mimeType", size, version,
+           "modifiedAt", "remoteSha256", "contentSha256", "extractionStatus", "extractionError", text, "lastSeenRunId", "ingestedAt", "updatedAt")
+         SELECT "tenantId", "dataSourceId", "externalId", "folderId", name, path, "mimeType", size, version,
+           "modifiedAt", "remoteSha256", NULL, 'Skipped', 'TooLarge', '', "lastSeenRunId", now(), now() FROM input
+         ON CONFLICT ("dataSourceId", "externalId") DO UPDATE SET "folderId" = EXCLUDED."folderId", name = EXCLUDED.name, path = EXCLUDED.path,
+           "mimeType" = EXCLUDED."mimeType", size = EXCLUDED.size, version = EXCLUDED.version, "modifiedAt" = EXCLUDED."modifiedAt",
+           "remoteSha256" = EXCLUDED."remoteSha256", "contentSha256" = NULL, "extractionStatus" = 'Skipped', "extractionError" = 'TooLarge',
+           text = '', "lastSeenRunId" = EXCLUDED."lastSeenRunId", "updatedAt" = now()
+         RETURNING id, "externalId"
+       )
+       SELECT s.id, p."contentSha256" AS "replacedSha256" FROM saved s LEFT JOIN previous p USING ("externalId")`,
+      [JSON.stringify(docs)],
+    );
+    await manager.query('DELETE FROM connector.document_chunks WHERE "documentId" = ANY($1::uuid[])', [rows.map((r) => r.id)]);
+    return rows.flatMap((r) => (r.replacedSha256 ? [r.replacedSha256] : []));
+  }
 
   /**
    * Saves the text extracted from one content version, with its chunks, only while the document still
@@ -126,7 +163,7 @@ export class DocumentsRepository {
    * conditional update orders it against a concurrent saveIngested). The search vectors of the document and of its
    * chunks are generated columns (migration 1795300012000-document-search). Returns whether it saved.
    */
-  async saveExtraction(manager: EntityManager, target: { id: string; contentSha256: string }, extraction: { status: ExtractionStatus; error: string | null; text: string }, chunks: Chunk[]): Promise<boolean> {
+  async saveExtraction(manager: EntityManager, target: { id: string; contentSha256: string | null }, extraction: { status: ExtractionStatus; error: string | null; text: string }, chunks: Chunk[]): Promise<boolean> {
     // An UPDATE … RETURNING answers [rows, count] through TypeORM.
     const [rows]: [Array<{ dataSourceId: string }>, number] = await manager.query(
       `UPDATE connector.documents SET text = $3, "extractionStatus" = $4, "extractionError" = $5, "updatedAt" = now()
@@ -153,18 +190,36 @@ export class DocumentsRepository {
     );
   }
 
-  async countPendingExtractions(dataSourceId: string): Promise<number> {
-    const [{ n }]: Array<{ n: number }> = await this.db.query(
+  /** Documents of every data source waiting for their text (the partial index on Pending answers it). */
+  async countAllPendingExtractions(): Promise<number> {
+    const [{ n }]: Array<{ n: number }> = await this.db.query(`SELECT count(*)::int AS n FROM connector.documents WHERE "extractionStatus" = 'Pending'`);
+    return n;
+  }
+
+  async countPendingExtractions(dataSourceId: string, manager: EntityManager = this.db.manager): Promise<number> {
+    const [{ n }]: Array<{ n: number }> = await manager.query(
       `SELECT count(*)::int AS n FROM connector.documents WHERE "dataSourceId" = $1 AND "extractionStatus" = 'Pending'`,
       [dataSourceId],
     );
     return n;
   }
 
-  /** Drops documents not seen by `runId` (deleted, or no longer selected); returns their content hashes. */
-  async deleteUnseen(manager: EntityManager, dataSourceId: string, runId: string): Promise<string[]> {
+  /** Where the text extraction of a data source's documents stands: `done` ended without failure (text, unsupported, too large, not stored). */
+  async extractionProgress(dataSourceId: string): Promise<{ done: number; pending: number; failed: number }> {
+    const [progress]: Array<{ done: number; pending: number; failed: number }> = await this.db.query(
+      `SELECT (count(*) FILTER (WHERE "extractionStatus" NOT IN ('Pending', 'Failed')))::int AS done,
+              (count(*) FILTER (WHERE "extractionStatus" = 'Pending'))::int AS pending,
+              (count(*) FILTER (WHERE "extractionStatus" = 'Failed'))::int AS failed
+       FROM connector.documents WHERE "dataSourceId" = $1`,
+      [dataSourceId],
+    );
+    return progress;
+  }
+
+  /** Drops documents not seen by `runId` (deleted, or no longer selected); returns their content hashes (null: none stored). */
+  async deleteUnseen(manager: EntityManager, dataSourceId: string, runId: string): Promise<Array<string | null>> {
     // A DELETE … RETURNING answers [rows, count] through TypeORM.
-    const [rows]: [Array<{ contentSha256: string }>, number] = await manager.query(
+    const [rows]: [Array<{ contentSha256: string | null }>, number] = await manager.query(
       `DELETE FROM connector.documents d WHERE d."dataSourceId" = $1 AND d."lastSeenRunId" <> $2
          AND NOT EXISTS (SELECT 1 FROM connector.sync_sightings s WHERE s."syncRunId" = $2 AND s."externalId" = d."externalId")
        RETURNING "contentSha256"`,
@@ -190,7 +245,7 @@ export class DocumentsRepository {
   }
 
   async contentHashes(dataSourceId: string): Promise<string[]> {
-    const rows: Array<{ sha: string }> = await this.db.query('SELECT DISTINCT "contentSha256" AS sha FROM connector.documents WHERE "dataSourceId" = $1', [dataSourceId]);
+    const rows: Array<{ sha: string }> = await this.db.query('SELECT DISTINCT "contentSha256" AS sha FROM connector.documents WHERE "dataSourceId" = $1 AND "contentSha256" IS NOT NULL', [dataSourceId]);
     return rows.map((r) => r.sha);
   }
 

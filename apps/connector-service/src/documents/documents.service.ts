@@ -8,6 +8,7 @@ import { DocumentEntity } from './document.entity';
 import { DocumentsRepository } from './documents.repository';
 
 export const documentNotFound = () => new DomainException(404, 'DOCUMENT_NOT_FOUND', 'Document not found');
+const contentNotStored = () => new DomainException(404, 'CONTENT_NOT_STORED', 'The file was not stored: it is larger than MAX_FILE_BYTES');
 
 /** Retrieval of ingested files: any member of the data source may read any of its documents. */
 @Injectable()
@@ -29,6 +30,7 @@ export class DocumentsService {
 
   async content(principal: Principal, id: string): Promise<{ doc: DocumentEntity; stream: Readable }> {
     const doc = await this.get(principal, id);
+    if (!doc.contentSha256) throw contentNotStored();
     return { doc, stream: await this.blobs.open(doc.contentSha256) };
   }
 

@@ -1,6 +1,7 @@
 import { Controller, Get, Param, ParseUUIDPipe, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal } from '@app/auth';
+import { TreeQueryDto } from './tree.dto';
 import { TreeService } from './tree.service';
 
 @ApiTags('data sources')
@@ -9,10 +10,9 @@ import { TreeService } from './tree.service';
 export class TreeController {
   constructor(private readonly tree: TreeService) {}
 
-  /** Without folderId: the workgroups. With it: that folder's subfolders and files. */
+  /** Without folderId: the workgroups. With it: that folder's subfolders and files, a page at a time (`nextCursor`). */
   @Get()
-  @ApiQuery({ name: 'folderId', required: false })
-  view(@CurrentPrincipal() principal: Principal, @Param('id', ParseUUIDPipe) id: string, @Query('folderId') folderId?: string) {
-    return this.tree.view(principal, id, folderId || undefined);
+  view(@CurrentPrincipal() principal: Principal, @Param('id', ParseUUIDPipe) id: string, @Query() query: TreeQueryDto) {
+    return this.tree.view(principal, id, query);
   }
 }

@@ -1,40 +1,43 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { Principal } from '@app/auth';
 import { DomainException } from '@app/errors';
 import { DataSourceAccess } from '../data-sources/data-source-access';
+import { decodeTreeCursor, encodeTreeCursor, TreeCursor } from './tree-cursor';
+import { TREE_PAGE_DEFAULT, TreeQueryDto } from './tree.dto';
+import { TreeFolder, TreeKey, TreeRepository } from './tree.repository';
 
-/** The ingested hierarchy as in the document system: workgroups at the root, then folders and files. */
+/**
+ * The ingested hierarchy as in the document system: workgroups at the root, then folders and files.
+ * A page holds at most `limit` entries, subfolders first, then files, each in name order.
+ */
 @Injectable()
 export class TreeService {
   constructor(
     private readonly access: DataSourceAccess,
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly tree: TreeRepository,
   ) {}
 
-  async view(principal: Principal, dataSourceId: string, folderId?: string) {
+  async view(principal: Principal, dataSourceId: string, query: TreeQueryDto) {
     await this.access.readable(principal, dataSourceId);
-    let folder: { id: string; name: string; path: string; parentId: string | null } | null = null;
-    if (folderId) {
-      [folder] = await this.db.query(
-        `SELECT "folderId" AS id, name, path, "parentId" FROM connector.synced_folders WHERE "dataSourceId" = $1 AND "folderId" = $2`,
-        [dataSourceId, folderId],
-      );
-      if (!folder) throw new DomainException(404, 'FOLDER_NOT_FOUND', 'Folder not found in this data source');
+    const folderId = query.folderId || null;
+    const limit = query.limit ?? TREE_PAGE_DEFAULT;
+    const cursor: TreeCursor = query.cursor ? decodeTreeCursor(query.cursor) : { stage: 'folders', after: null };
+    const folder = folderId ? await this.tree.folder(dataSourceId, folderId) : null;
+    if (folderId && !folder) throw new DomainException(404, 'FOLDER_NOT_FOUND', 'Folder not found in this data source');
+
+    const folders = cursor.stage === 'folders' ? await this.tree.subfolders(dataSourceId, folderId, cursor.after, limit + 1) : [];
+    if (folders.length > limit) {
+      const page = folders.slice(0, limit);
+      return { folder, folders: page, files: [], nextCursor: encodeTreeCursor({ stage: 'folders', after: keyOf(page[page.length - 1]) }) };
     }
-    const folders = await this.db.query(
-      `SELECT "folderId" AS id, name, path, "parentId" FROM connector.synced_folders
-       WHERE "dataSourceId" = $1 AND "parentId" IS NOT DISTINCT FROM $2 ORDER BY name`,
-      [dataSourceId, folderId ?? null],
-    );
-    const files = folderId
-      ? await this.db.query(
-          `SELECT id AS "documentId", name, path, size::float8 AS size, "modifiedAt", 'Ingested' AS status, "extractionStatus"
-           FROM connector.documents WHERE "dataSourceId" = $1 AND "folderId" = $2 ORDER BY name`,
-          [dataSourceId, folderId],
-        )
-      : [];
-    return { folder, folders, files };
+    const room = limit - folders.length;
+    const filesAfter = cursor.stage === 'files' ? cursor.after : null;
+    const files = folderId ? await this.tree.files(dataSourceId, folderId, filesAfter, room + 1) : [];
+    if (files.length <= room) return { folder, folders, files, nextCursor: null };
+    const page = files.slice(0, room);
+    const last = page.length ? { name: page[page.length - 1].name, id: page[page.length - 1].documentId } : filesAfter;
+    return { folder, folders, files: page, nextCursor: encodeTreeCursor({ stage: 'files', after: last }) };
   }
 }
+
+const keyOf = (folder: TreeFolder): TreeKey => ({ name: folder.name, id: folder.id });

@@ -22,4 +22,12 @@ describe(chunkText.name, () => {
     const text = `${'filler '.repeat(27)}seismic bracing detail SB-7 ${'filler '.repeat(40)}`;
     expect(chunkText(text, 200, 60).some((c) => c.text.includes('seismic bracing detail SB-7'))).toBe(true);
   });
+
+  it('cuts text without a blank as fast as any: 2,000,000 characters in well under a second', () => {
+    const started = performance.now();
+    const chunks = chunkText('x'.repeat(2_000_000), 1200, 150);
+    expect(performance.now() - started).toBeLessThan(500);
+    expect(chunks).toHaveLength(Math.ceil((2_000_000 - 150) / 1050));
+    expect(chunks.every((c) => c.text.length <= 1200)).toBe(true);
+  });
 });

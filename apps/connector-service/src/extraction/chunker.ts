@@ -15,18 +15,19 @@ export function chunkText(text: string, size = CHUNK_CHARS, overlap = CHUNK_OVER
   let start = 0;
   while (start < text.length) {
     let end = Math.min(text.length, start + size);
+    // Blanks are looked for inside the chunk only: a search from `end` over text without one is quadratic.
     if (end < text.length) {
-      const cut = text.lastIndexOf(' ', end);
-      const newline = text.lastIndexOf('\n', end);
-      const boundary = Math.max(cut, newline);
-      if (boundary > start + size / 2) end = boundary;
+      const floor = Math.floor(start + size / 2) + 1;
+      const tail = text.slice(floor, end + 1);
+      const boundary = Math.max(tail.lastIndexOf(' '), tail.lastIndexOf('\n'));
+      if (boundary !== -1) end = floor + boundary;
     }
     const piece = text.slice(start, end).trim();
     if (piece) chunks.push({ index: chunks.length, text: piece });
     if (end >= text.length) break;
     start = Math.max(end - overlap, start + 1);
-    const nextSpace = text.indexOf(' ', start);
-    if (nextSpace !== -1 && nextSpace < end) start = nextSpace + 1;
+    const nextSpace = text.slice(start, end).indexOf(' ');
+    if (nextSpace !== -1) start += nextSpace + 1;
   }
   return chunks;
 }

@@ -1,3 +1,4 @@
+import { zipBomb } from '../../test/factories/hostile-files';
 import { extractionKind, TextExtractor } from './text-extractor';
 
 /** A minimal valid PDF 1.4 with one page showing `text` in Helvetica. */
@@ -51,6 +52,20 @@ describe(TextExtractor.name, () => {
     expect(broken.status).toBe('Failed');
     expect(broken.error).toMatch(/PDF/);
     expect(await sut.extract(Buffer.from([1, 2, 3]), 'image/png', 'photo.png')).toMatchObject({ status: 'Unsupported', text: '' });
+  });
+
+  it('refuses a DOCX zip bomb with the reason, without unzipping it', async () => {
+    const bomb = zipBomb(256 * 1024 * 1024);
+    const started = performance.now();
+    const result = await sut.extract(bomb, 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', 'bomb.docx');
+    expect(result).toEqual({ status: 'Failed', text: '', error: 'Could not read the DOCX file: the archive unzips to more than 64 MiB' });
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
+
+  it('fails a JSON file nested too deep to walk, and reads the next file', async () => {
+    const deep = await sut.extract(Buffer.from(`${'['.repeat(200_000)}1${']'.repeat(200_000)}`), 'application/json', 'deep.json');
+    expect(deep).toEqual({ status: 'Failed', text: '', error: 'Could not read the JSON file: Maximum call stack size exceeded' });
+    expect((await sut.extract(Buffer.from('[1]'), 'application/json', 'flat.json')).text).toBe('1');
   });
 
   it('tells the kind from the MIME type, else the extension', () => {

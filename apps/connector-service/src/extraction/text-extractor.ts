@@ -1,6 +1,7 @@
 import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import { extname } from 'node:path';
-import { PdfTextPool } from './pdf-text-worker';
+import { ExtractionLimitExceeded, ExtractionPool, ExtractionUnavailable, ExtractionPoolOptions } from './extraction-pool';
+import { ExtractionKind } from './read-text';
 
 export type ExtractionStatus = 'Succeeded' | 'Unsupported' | 'Failed' | 'TooLarge';
 
@@ -12,12 +13,8 @@ export interface Extraction {
 
 /** Files larger than this are kept and retrievable but not extracted. */
 export const MAX_EXTRACT_BYTES = 50 * 1024 * 1024;
-/** Text kept per document for search. */
-export const MAX_TEXT_CHARS = 5_000_000;
 
-type Kind = 'pdf' | 'docx' | 'text' | 'html' | 'json';
-
-const KIND_BY_EXTENSION: Record<string, Kind> = {
+const KIND_BY_EXTENSION: Record<string, ExtractionKind> = {
   '.pdf': 'pdf',
   '.docx': 'docx',
   '.txt': 'text',
@@ -31,7 +28,7 @@ const KIND_BY_EXTENSION: Record<string, Kind> = {
   '.json': 'json',
 };
 
-export function extractionKind(mimeType: string, name: string): Kind | null {
+export function extractionKind(mimeType: string, name: string): ExtractionKind | null {
   const mime = mimeType.split(';')[0].trim().toLowerCase();
   if (mime === 'application/pdf') return 'pdf';
   if (mime === 'application/vnd.openxmlformats-officedocument.wordprocessingml.document') return 'docx';
@@ -41,17 +38,20 @@ export function extractionKind(mimeType: string, name: string): Kind | null {
   return KIND_BY_EXTENSION[extname(name).toLowerCase()] ?? null;
 }
 
-/** Text of PDF, DOCX, plain text, Markdown, CSV, HTML and JSON files; anything else is Unsupported. */
+/**
+ * Text of PDF, DOCX, plain text, Markdown, CSV, HTML and JSON files, read in a pool of worker threads
+ * within a time, memory and text limit; anything else is Unsupported.
+ */
 @Injectable()
 export class TextExtractor implements OnModuleDestroy {
-  private readonly pdfWorkers = new PdfTextPool();
-  private readonly extractors: Record<Kind, (content: Buffer) => Promise<string>> = {
-    ...EXTRACTORS,
-    pdf: (content) => this.pdfWorkers.extract(content),
-  };
+  private readonly pool: ExtractionPool;
+
+  constructor(options: ExtractionPoolOptions = {}) {
+    this.pool = new ExtractionPool(options);
+  }
 
   async onModuleDestroy(): Promise<void> {
-    await this.pdfWorkers.close();
+    await this.pool.close();
   }
 
   /** Like extract, but reads the bytes only when they can be extracted. */
@@ -61,65 +61,17 @@ export class TextExtractor implements OnModuleDestroy {
     return this.extract(await read(), mimeType, name);
   }
 
+  /** Never throws for a file it cannot read (Failed, with the reason); throws ExtractionUnavailable when no thread could try. */
   async extract(content: Buffer, mimeType: string, name: string): Promise<Extraction> {
     const kind = extractionKind(mimeType, name);
     if (!kind) return { status: 'Unsupported', text: '', error: `No text extractor for ${mimeType || name}` };
     if (content.length > MAX_EXTRACT_BYTES) return { status: 'TooLarge', text: '', error: `Larger than ${MAX_EXTRACT_BYTES} bytes` };
     try {
-      const text = normalise(await this.extractors[kind](content));
-      return { status: 'Succeeded', text: text.slice(0, MAX_TEXT_CHARS), error: null };
+      return { status: 'Succeeded', text: await this.pool.extract(kind, content), error: null };
     } catch (error) {
+      if (error instanceof ExtractionLimitExceeded) return { status: 'Failed', text: '', error: error.message };
+      if (error instanceof ExtractionUnavailable) throw error;
       return { status: 'Failed', text: '', error: `Could not read the ${kind.toUpperCase()} file: ${(error as Error).message}`.slice(0, 500) };
     }
   }
-}
-
-const EXTRACTORS: Record<Exclude<Kind, 'pdf'>, (content: Buffer) => Promise<string>> = {
-  async docx(content) {
-    const mammoth = await import('mammoth');
-    return (await mammoth.extractRawText({ buffer: content })).value;
-  },
-  async text(content) {
-    return content.toString('utf8');
-  },
-  async json(content) {
-    // Values only: keys repeat in every record and drown out what matters.
-    const values: string[] = [];
-    const walk = (v: unknown): void => {
-      if (v === null || v === undefined) return;
-      if (Array.isArray(v)) v.forEach(walk);
-      else if (typeof v === 'object') Object.values(v as object).forEach(walk);
-      else values.push(String(v));
-    };
-    walk(JSON.parse(content.toString('utf8')));
-    return values.join('\n');
-  },
-  async html(content) {
-    return decodeEntities(
-      content
-        .toString('utf8')
-        .replace(/<(script|style|noscript)[\s\S]*?<\/\1>/gi, ' ')
-        .replace(/<br\s*\/?>|<\/(p|div|li|h[1-6]|tr)>/gi, '\n')
-        .replace(/<[^>]+>/g, ' '),
-    );
-  },
-};
-
-function decodeEntities(text: string): string {
-  const named: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
-  return text.replace(/&(#x?[0-9a-f]+|\w+);/gi, (match, entity: string) => {
-    if (entity[0] === '#') {
-      const code = entity[1].toLowerCase() === 'x' ? parseInt(entity.slice(2), 16) : parseInt(entity.slice(1), 10);
-      return Number.isFinite(code) ? String.fromCodePoint(code) : match;
-    }
-    return named[entity.toLowerCase()] ?? match;
-  });
-}
-
-function normalise(text: string): string {
-  return text
-    .replace(/\u0000/g, '')
-    .replace(/[ \t\f\v]+/g, ' ')
-    .replace(/\s*\n\s*/g, '\n')
-    .trim();
 }

@@ -4,8 +4,12 @@ import { In, Repository } from 'typeorm';
 import type { DocumentSystemSession, Workgroup } from '../document-system/document-system.adapter';
 import { PickerFolderEntity } from './picker-folder.entity';
 
-/** Upper bound on folder listings spent looking for folders the picker has not shown yet. */
-const MAX_LISTINGS = 2000;
+/**
+ * Document-system calls (pages) one request may spend looking for folders the picker has not shown, and
+ * the time it may take: a folder id nobody has seen must not cost a walk of the whole tree.
+ */
+const FOLDER_WALK_CALLS = 50;
+const FOLDER_WALK_MS = 10_000;
 
 /**
  * Knows where folders sit in the document system's tree. Folders shown by the picker are recorded;
@@ -42,27 +46,34 @@ export class FolderLocator {
     await this.folders.delete({ dataSourceId });
   }
 
-  /** Finds every wanted folder, from the record or by walking the tree; returns those found. */
+  /**
+   * Finds every wanted folder, from the record or by walking the tree breadth-first from the workgroups
+   * within a bound of calls and time; returns those found (past the bound, the rest count as unknown).
+   */
   async locate(dataSourceId: string, session: () => Promise<DocumentSystemSession>, wanted: string[]): Promise<Map<string, PickerFolderEntity>> {
     const found = new Map((await this.known(dataSourceId, wanted)).map((f) => [f.folderId, f]));
-    const missing = () => wanted.filter((id) => !found.has(id));
-    if (missing().length === 0) return found;
+    if (found.size === new Set(wanted).size) return found;
 
     const docs = await session();
-    let queue = await this.recordWorkgroups(dataSourceId, await allPages((c) => docs.listWorkgroups(c)));
-    let listings = 0;
-    while (queue.length && missing().length && listings < MAX_LISTINGS) {
-      queue.forEach((f) => wanted.includes(f.folderId) && found.set(f.folderId, f));
+    const walk = new WalkBudget();
+    const take = (folders: PickerFolderEntity[]) => folders.filter((f) => wanted.includes(f.folderId)).forEach((f) => found.set(f.folderId, f));
+    const complete = () => found.size === new Set(wanted).size;
+    const workgroups = await walk.allPages((c) => docs.listWorkgroups(c));
+    if (!workgroups) return found;
+    let level = await this.recordWorkgroups(dataSourceId, workgroups);
+    take(level);
+    while (level.length && !complete()) {
       const next: PickerFolderEntity[] = [];
-      for (const folder of queue) {
-        if (!missing().length || listings >= MAX_LISTINGS) break;
-        listings++;
-        const children = (await allPages((c) => docs.listChildren(folder.folderId, c))).filter((c) => c.kind === 'folder');
-        next.push(...(await this.recordChildren(folder, children)));
+      for (const folder of level) {
+        const children = await walk.allPages((c) => docs.listChildren(folder.folderId, c));
+        if (!children) return found;
+        const recorded = await this.recordChildren(folder, children.filter((c) => c.kind === 'folder'));
+        take(recorded);
+        if (complete()) return found;
+        next.push(...recorded);
       }
-      queue = next;
+      level = next;
     }
-    queue.forEach((f) => wanted.includes(f.folderId) && found.set(f.folderId, f));
     return found;
   }
 
@@ -72,13 +83,21 @@ export class FolderLocator {
   }
 }
 
-async function allPages<T>(page: (cursor?: string) => Promise<{ items: T[]; nextCursor: string | null }>): Promise<T[]> {
-  const items: T[] = [];
-  let cursor: string | undefined;
-  do {
-    const result = await page(cursor);
-    items.push(...result.items);
-    cursor = result.nextCursor ?? undefined;
-  } while (cursor);
-  return items;
+/** Counts the calls and time spent walking; `allPages` answers null once either bound is reached. */
+class WalkBudget {
+  private calls = 0;
+  private readonly deadline = Date.now() + FOLDER_WALK_MS;
+
+  async allPages<T>(page: (cursor?: string) => Promise<{ items: T[]; nextCursor: string | null }>): Promise<T[] | null> {
+    const items: T[] = [];
+    let cursor: string | undefined;
+    do {
+      if (this.calls >= FOLDER_WALK_CALLS || Date.now() >= this.deadline) return null;
+      this.calls++;
+      const result = await page(cursor);
+      items.push(...result.items);
+      cursor = result.nextCursor ?? undefined;
+    } while (cursor);
+    return items;
+  }
 }

@@ -27,5 +27,5 @@ export function extractTextJobId(job: ExtractTextJob): string {
 
 export const INDEXING_JOB_ATTEMPTS = 4;
 export const INDEXING_JOB_BACKOFF = { type: 'exponential', delay: 2000 } as const;
-/** One job reads a PDF in the pool while another reads, chunks or saves a text file; more would only queue. */
+/** The fewest jobs a process runs at once (one extracts while another saves); more when it has more extraction threads. */
 export const INDEXING_CONCURRENCY = 2;

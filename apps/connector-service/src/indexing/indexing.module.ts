@@ -1,8 +1,10 @@
 import { BullModule } from '@nestjs/bull';
 import { DynamicModule, Module, Provider } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
 import { ProcessRole, runsWorkers } from '@app/config';
 import { DocumentStoreModule } from '../documents/document-store.module';
 import { TextExtractor } from '../extraction/text-extractor';
+import { SearchableModule } from '../searchable/searchable.module';
 import { ExtractionGate } from './extraction-gate';
 import { INDEXING_QUEUE } from './indexing.jobs';
 import { IndexingProcessor } from './indexing.processor';
@@ -12,16 +14,27 @@ import { IndexingService } from './indexing.service';
 @Module({})
 export class IndexingModule {
   /**
-   * The producer always (sync adds jobs); the extractor, its PDF pool, the processor and the gate that
+   * The producer always (sync adds jobs); the extractor, its pool of threads, the processor and the gate that
    * makes extraction give way to sync steps only in processes that run workers.
    */
   static forRole(role: ProcessRole): DynamicModule {
-    const workers: Provider[] = runsWorkers(role) ? [TextExtractor, IndexingService, IndexingProcessor, ExtractionGate] : [];
+    const extractor: Provider = { provide: TextExtractor, inject: [ConfigService], useFactory: textExtractorFrom };
+    const workers: Provider[] = runsWorkers(role) ? [extractor, IndexingService, IndexingProcessor, ExtractionGate] : [];
     return {
       module: IndexingModule,
-      imports: [BullModule.registerQueue({ name: INDEXING_QUEUE }), DocumentStoreModule],
+      imports: [BullModule.registerQueue({ name: INDEXING_QUEUE }), DocumentStoreModule, SearchableModule.forRole(role)],
       providers: [IndexingProducer, ...workers],
       exports: [IndexingProducer, ...(runsWorkers(role) ? [ExtractionGate] : [])],
     };
   }
+}
+
+function textExtractorFrom(config: ConfigService): TextExtractor {
+  return new TextExtractor({
+    threads: config.getOrThrow<number>('EXTRACTION_WORKERS'),
+    timeoutMs: config.getOrThrow<number>('EXTRACTION_TIMEOUT_MS'),
+    maxHeapMb: config.getOrThrow<number>('EXTRACTION_MAX_HEAP_MB'),
+    maxTextBytes: config.getOrThrow<number>('MAX_TEXT_BYTES'),
+    nice: config.getOrThrow<number>('EXTRACTION_NICE'),
+  });
 }

@@ -2,8 +2,11 @@ import { Injectable, Logger } from '@nestjs/common';
 import { BlobStore } from '../blobs/blob-store';
 import { DocumentEntity } from '../documents/document.entity';
 import { DocumentsRepository } from '../documents/documents.repository';
-import { chunkText } from '../extraction/chunker';
-import { TextExtractor } from '../extraction/text-extractor';
+import { ConnectorEventRelay } from '../events/connector-event-relay';
+import { Chunk, chunkText } from '../extraction/chunker';
+import { Extraction, TextExtractor } from '../extraction/text-extractor';
+import { ConnectorMetrics } from '../metrics/connector-metrics';
+import { SearchableAnnouncer } from '../searchable/searchable-announcer';
 import { ExtractTextJob } from './indexing.jobs';
 import { IndexingProducer } from './indexing.producer';
 
@@ -31,6 +34,9 @@ export class IndexingService {
     private readonly blobs: BlobStore,
     private readonly extractor: TextExtractor,
     private readonly producer: IndexingProducer,
+    private readonly metrics: ConnectorMetrics,
+    private readonly searchable: SearchableAnnouncer,
+    private readonly relay: ConnectorEventRelay,
   ) {}
 
   async extractText(job: ExtractTextJob): Promise<IndexingOutcome> {
@@ -39,13 +45,13 @@ export class IndexingService {
     if (doc.extractionStatus !== 'Pending') return 'AlreadyExtracted';
     let extraction;
     try {
-      extraction = await this.extractor.extractLazily(doc.size, () => this.read(job), doc.mimeType, doc.name);
+      extraction = await this.metrics.timeExtraction(doc.mimeType, doc.name, () => this.extractor.extractLazily(doc.size, () => this.read(job), doc.mimeType, doc.name));
     } catch (error) {
       if (error instanceof ContentSuperseded) return 'Superseded';
       throw error;
     }
     const chunks = chunkText(extraction.text);
-    const saved = await this.documents.transaction((manager) => this.documents.saveExtraction(manager, doc, extraction, chunks));
+    const saved = await this.save(doc, extraction, chunks);
     return saved ? 'Saved' : 'Superseded'; // changed, deleted or extracted by another job meanwhile
   }
 
@@ -53,7 +59,8 @@ export class IndexingService {
   async giveUp(job: ExtractTextJob, error: unknown): Promise<void> {
     this.logger.warn({ ...job, error: (error as Error).message }, 'text extraction failed for good');
     const failed = { status: 'Failed' as const, text: '', error: `Text extraction did not finish: ${(error as Error).message}`.slice(0, 500) };
-    await this.documents.transaction((manager) => this.documents.saveExtraction(manager, { id: job.documentId, contentSha256: job.contentSha256 }, failed, []));
+    const doc = await this.documents.documents.findOneBy({ id: job.documentId });
+    if (doc) await this.save({ id: doc.id, dataSourceId: doc.dataSourceId, contentSha256: job.contentSha256 }, failed, []);
   }
 
   /** Re-adds the jobs of documents Pending for longer than `strandedAfterMs`; job ids make repeats harmless. */
@@ -62,6 +69,16 @@ export class IndexingService {
     await this.producer.extractText(stranded.map((d) => ({ documentId: d.id, contentSha256: d.contentSha256 })));
     if (stranded.length) this.logger.log({ count: stranded.length }, 'pending text extractions queued again');
     return stranded.length;
+  }
+
+  /** Saves the result and, when it was the data source's last pending one, its DataSourceSearchable (published after the commit). */
+  private async save(doc: Pick<DocumentEntity, 'id' | 'dataSourceId' | 'contentSha256'>, extraction: Extraction, chunks: Chunk[]): Promise<boolean> {
+    const result = await this.documents.transaction(async (manager) => {
+      if (!(await this.documents.saveExtraction(manager, doc, extraction, chunks))) return null;
+      return { event: await this.searchable.afterExtraction(manager, doc.dataSourceId) };
+    });
+    if (result?.event) await this.relay.publish(result.event);
+    return result !== null;
   }
 
   private async read(job: ExtractTextJob): Promise<Buffer> {

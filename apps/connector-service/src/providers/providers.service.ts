@@ -53,6 +53,7 @@ export class ProvidersService {
     return this.db.transaction(async (manager) => {
       const provider = await manager.findOne(OAuthProviderEntity, { where: { id, tenantId: principal.tenantId }, lock: { mode: 'pessimistic_write' } });
       if (!provider) throw ProviderException.notFound();
+      assertSecretFollowsEndpoints(provider, input);
       Object.assign(provider, fields(input));
       if (input.clientSecret !== undefined) {
         provider.secretVersion += 1;
@@ -84,6 +85,13 @@ export class ProvidersService {
       );
     }
   }
+}
+
+function assertSecretFollowsEndpoints(provider: OAuthProviderEntity, input: UpdateProviderDto): void {
+  if (input.clientSecret !== undefined) return;
+  const next = fields(input);
+  const changed = (['tokenEndpoint', 'revokeEndpoint'] as const).filter((field) => next[field] !== provider[field]);
+  if (changed.length) throw ProviderException.secretRequired(changed);
 }
 
 function fields(input: CreateProviderDto) {

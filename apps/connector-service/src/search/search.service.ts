@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { Principal } from '@app/auth';
 import { DataSourceAccess } from '../data-sources/data-source-access';
 import { preparedQuery } from './prepared-query';
-import { SearchQueryDto } from './search.dto';
+import { MAX_SEARCH_OFFSET, SearchQueryDto } from './search.dto';
 
 export interface SearchHit {
   documentId: string;
@@ -40,7 +40,8 @@ export class SearchService {
     const offset = Number(query.cursor ?? 0);
     const rows = await preparedQuery<Omit<SearchHit, 'textUrl' | 'contentUrl'>>(this.db, SEARCH_STATEMENT, SEARCH_SQL, [ids, query.q, query.pathPrefix ?? null, limit + 1, offset]);
     const hits = rows.slice(0, limit).map((r) => ({ ...r, score: Number(r.score), textUrl: `/v1/documents/${r.documentId}/text`, contentUrl: `/v1/documents/${r.documentId}/content` }));
-    return { hits, nextCursor: rows.length > limit ? String(offset + limit) : null };
+    const next = offset + limit;
+    return { hits, nextCursor: rows.length > limit && next <= MAX_SEARCH_OFFSET ? String(next) : null };
   }
 }
 

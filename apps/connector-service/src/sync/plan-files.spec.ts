@@ -16,6 +16,8 @@ const doc = (id: string, extra: Partial<KnownDocument> = {}): KnownDocument => (
   version: '1',
   modifiedAt: null,
   remoteSha256: null,
+  stored: true,
+  lastSeenRunId: '00000000-0000-4000-8000-000000000000',
   ...extra,
 });
 
@@ -31,6 +33,11 @@ describe('planFiles', () => {
   it('only marks unchanged files seen', () => {
     const plan = planFiles(job, [file('a')], new Map([['a', doc('a')]]));
     expect(plan).toEqual({ unchanged: ['a'], relocated: [], ingest: [] });
+  });
+
+  it('plans a file whose content was not stored (skipped as too large) again', () => {
+    const plan = planFiles(job, [file('a')], new Map([['a', doc('a', { stored: false })]]));
+    expect(plan.ingest.map((i) => [i.fileId, i.change])).toEqual([['a', 'updated']]);
   });
 
   it('moves a renamed file without downloading it', () => {
@@ -63,7 +70,7 @@ describe('batches', () => {
 });
 
 describe('outcomeOf', () => {
-  const counts = { discovered: 3, added: 3, updated: 0, unchanged: 0, deleted: 0, failed: 0 };
+  const counts = { discovered: 3, added: 3, updated: 0, unchanged: 0, deleted: 0, failed: 0, skipped: 0 };
   it('succeeds when nothing failed, is partial when some files failed, fails when nothing worked', () => {
     expect(outcomeOf(counts, 0)).toBe('Succeeded');
     expect(outcomeOf({ ...counts, failed: 1 }, 0)).toBe('PartiallySucceeded');
@@ -73,6 +80,11 @@ describe('outcomeOf', () => {
   });
 
   it('succeeds for an empty selection', () => {
-    expect(outcomeOf({ discovered: 0, added: 0, updated: 0, unchanged: 0, deleted: 2, failed: 0 }, 0)).toBe('Succeeded');
+    expect(outcomeOf({ discovered: 0, added: 0, updated: 0, unchanged: 0, deleted: 2, failed: 0, skipped: 0 }, 0)).toBe('Succeeded');
+  });
+
+  it('is not changed by files skipped as too large', () => {
+    expect(outcomeOf({ ...counts, added: 1, skipped: 2 }, 0)).toBe('Succeeded');
+    expect(outcomeOf({ ...counts, added: 0, skipped: 3 }, 0)).toBe('Succeeded');
   });
 });

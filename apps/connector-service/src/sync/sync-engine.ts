@@ -1,24 +1,22 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { sha256Hex } from '@app/crypto';
-import { DomainException } from '@app/errors';
 import { BlobStore, StoredBlob } from '../blobs/blob-store';
 import { DataSourceEntity } from '../data-sources/data-source.entity';
 import { DataSourcesRepository } from '../data-sources/data-sources.repository';
-import { DocumentsRepository, IngestedDocument, KnownDocument, SavedDocument } from '../documents/documents.repository';
+import { DocumentsRepository, IngestedDocument, KnownDocument, SavedDocument, SkippedDocument } from '../documents/documents.repository';
 import { UnreferencedBlobs } from '../documents/unreferenced-blobs';
 import type { ChildEntry, DocumentSystemSession, FileEntry } from '../document-system/document-system.adapter';
-import { DocumentSystemErrorCode } from '../document-system/document-system.exception';
+import { isReauthRequired } from '../document-system/document-system.exception';
 import { FolderLocator } from '../folders/folder-locator';
 import { IndexingProducer } from '../indexing/indexing.producer';
 import { excludedIds, syncRoots } from '../selection/selection-rules';
+import { FetchedFile, FileDownloads, SkippedFile } from './file-downloads';
 import { RunSessions } from './run-sessions';
 import { SyncCompletion } from './sync-completion';
 import { FileToIngest, INGEST_BATCH_BYTES, INGEST_BATCH_FILES, IngestFilesJob, ListFolderJob, SyncJobName, SyncTask } from './sync.jobs';
 import { SyncProducer } from './sync.producer';
 import { SyncRunsRepository } from './sync-runs.repository';
-
-type FetchedFile = { file: FileToIngest; blob: StoredBlob; mimeType: string };
 
 /** A duplicate delivery of a step that another worker already completed. */
 class TaskAlreadyDone extends Error {}
@@ -49,6 +47,7 @@ export class SyncEngine {
     private readonly indexing: IndexingProducer,
     private readonly completion: SyncCompletion,
     private readonly blobGarbage: UnreferencedBlobs,
+    private readonly downloads: FileDownloads,
   ) {}
 
   /** Queued → Running: the data source starts Syncing and one task per selection root is created. */
@@ -143,71 +142,55 @@ export class SyncEngine {
     if (!context) return;
     const { source, docs } = context;
     const known = await this.documents.known(source.id, job.files.map((f) => f.fileId));
-    const { fetched, failures } = await this.download(docs, job.files.filter((file) => !savedByThisRun(file, known.get(file.fileId))));
+    const { fetched, skipped, failures } = await this.downloads.download(docs, job.files.filter((file) => !savedByThisRun(job.syncRunId, file, known.get(file.fileId))));
     const finished = failures.length === 0 || lastAttempt;
     const step = await this.saveOrCollect(fetched.map((f) => f.blob.sha256), (manager) =>
-      this.saveBatch(manager, { source, syncRunId: job.syncRunId, key, fetched, failedForGood: finished ? failures.length : null }),
+      this.saveBatch(manager, { source, syncRunId: job.syncRunId, key, fetched, skipped, failedForGood: finished ? failures.length : null }),
     );
     if (step === null) return;
-    await this.afterSave(job.syncRunId, step.saved);
+    await this.afterSave(job.syncRunId, step.saved, step.replacedBySkipped);
     if (!finished) throw new Error(`${failures.length} of ${job.files.length} files failed, first ${failures[0].file.fileId}: ${(failures[0].error as Error).message}`);
     if (step.pending === 0) await this.completion.finishIfDone(job.syncRunId);
   }
 
   /** Saves a batch's documents and counts; completes its task unless files are left to retry (`failedForGood` null). */
-  private async saveBatch(manager: EntityManager, batch: { source: DataSourceEntity; syncRunId: string; key: string; fetched: FetchedFile[]; failedForGood: number | null }) {
-    const { source, syncRunId, key, fetched, failedForGood } = batch;
+  private async saveBatch(
+    manager: EntityManager,
+    batch: { source: DataSourceEntity; syncRunId: string; key: string; fetched: FetchedFile[]; skipped: SkippedFile[]; failedForGood: number | null },
+  ) {
+    const { source, syncRunId, key, fetched, skipped, failedForGood } = batch;
     if (!(await this.runs.lockOpenTask(manager, syncRunId, key))) throw new TaskAlreadyDone();
     await this.documents.lockContents(manager, fetched.map((f) => f.blob.sha256));
     // The collector may have taken identical bytes away since the put (another data source let go of them).
     for (const { blob } of fetched) if (!(await this.blobs.exists(blob.sha256))) throw new ContentCollected(blob.sha256);
     const saved = await this.documents.saveIngested(manager, fetched.map(({ file, blob, mimeType }) => ingestedDocument(source, syncRunId, file, blob, mimeType)));
+    const replacedBySkipped = await this.documents.saveSkipped(manager, skipped.map((s) => skippedDocument(source, syncRunId, s)));
     if (failedForGood !== null) await this.completeOrRollBack(manager, syncRunId, key);
     const pending = await this.runs.settle(manager, syncRunId, {
       pendingTasks: failedForGood === null ? 0 : -1,
       added: fetched.filter((f) => f.file.change === 'added').length,
       updated: fetched.filter((f) => f.file.change === 'updated').length,
       failed: failedForGood ?? 0,
+      skipped: skipped.length,
       bytesDownloaded: fetched.reduce((n, f) => n + f.blob.size, 0),
     });
-    return { saved, pending };
+    return { saved, replacedBySkipped, pending };
   }
 
   /** Queues text extraction of the saved documents and lets go of the content they replaced. */
-  private async afterSave(syncRunId: string, saved: SavedDocument[]): Promise<void> {
+  private async afterSave(syncRunId: string, saved: SavedDocument[], replacedBySkipped: string[]): Promise<void> {
     const toExtract = saved.filter((row) => row.extractionPending).map((row) => ({ documentId: row.id, contentSha256: row.contentSha256 }));
     // The documents are saved now, so a failure here must not fail the step: the indexing sweep adds the jobs again.
     await this.indexing.extractText(toExtract).catch((error) =>
       this.logger.warn({ syncRunId, error: (error as Error).message }, 'text extraction not queued; the sweep will queue it'),
     );
-    const replaced = saved.flatMap((row) => (row.replacedSha256 ? [row.replacedSha256] : []));
+    const replaced = [...saved.flatMap((row) => (row.replacedSha256 ? [row.replacedSha256] : [])), ...replacedBySkipped];
     if (replaced.length) await this.blobGarbage.collect(replaced);
-  }
-
-  /** Downloads each file in turn; a failure is kept for the caller, except a lost authorization, which ends the step. */
-  private async download(docs: DocumentSystemSession, files: FileToIngest[]) {
-    const fetched: FetchedFile[] = [];
-    const failures: Array<{ file: FileToIngest; error: unknown }> = [];
-    for (const file of files) {
-      try {
-        const content = await docs.fileContent(file.fileId);
-        const blob = await this.blobs.put(content.stream);
-        fetched.push({ file, blob, mimeType: file.mimeType || content.contentType.split(';')[0] || 'application/octet-stream' });
-      } catch (error) {
-        if (!isReauth(error)) {
-          failures.push({ file, error });
-          continue;
-        }
-        await this.blobGarbage.collect(fetched.map((f) => f.blob.sha256)).catch(() => undefined);
-        throw error;
-      }
-    }
-    return { fetched, failures };
   }
 
   /** A step that failed for good: counted, and the run goes on without it. */
   async giveUp(syncRunId: string, key: string, step: { kind: SyncJobName.ListFolder } | { kind: SyncJobName.IngestFiles; files: FileToIngest[] }, error: unknown): Promise<void> {
-    if (isReauth(error)) return this.completion.abort(syncRunId, 'NeedsReauth', 'The document system asked to re-authenticate');
+    if (isReauthRequired(error)) return this.completion.abort(syncRunId, 'NeedsReauth', 'The document system asked to re-authenticate');
     this.logger.warn({ syncRunId, key, error: (error as Error).message }, 'sync step failed for good');
     const deltas = step.kind === SyncJobName.ListFolder ? { failedListings: 1 } : { failed: await this.unsaved(syncRunId, step.files) };
     const pending = await this.runs.transaction(async (manager) => {
@@ -221,7 +204,7 @@ export class SyncEngine {
   private async unsaved(syncRunId: string, files: FileToIngest[]): Promise<number> {
     const run = await this.runs.runs.findOneByOrFail({ id: syncRunId });
     const known = await this.documents.known(run.dataSourceId, files.map((f) => f.fileId));
-    return files.filter((file) => !savedByThisRun(file, known.get(file.fileId))).length;
+    return files.filter((file) => !savedByThisRun(syncRunId, file, known.get(file.fileId))).length;
   }
 
   /** Saving a stored blob's document; when that does not happen (cancelled, failed), the blob is not kept for nothing. */
@@ -258,10 +241,6 @@ export class SyncEngine {
   }
 }
 
-export function isReauth(error: unknown): boolean {
-  return error instanceof DomainException && error.code === DocumentSystemErrorCode.ReauthRequired;
-}
-
 function listTask(syncRunId: string, folderId: string, path: string, cursor?: string): SyncTask<SyncJobName.ListFolder> {
   const key = cursor ? `folder:${folderId}:${sha256Hex(cursor).slice(0, 16)}` : `folder:${folderId}`;
   return { key, name: SyncJobName.ListFolder, data: { syncRunId, folderId, path, ...(cursor ? { cursor } : {}) } };
@@ -292,9 +271,12 @@ export function batches(files: FileToIngest[]): FileToIngest[][] {
   return out;
 }
 
-/** A retried batch skips the files this run already saved: the document carries the listed version. */
-function savedByThisRun(file: FileToIngest, doc: KnownDocument | undefined): boolean {
-  return !!doc && sameContent(file, doc);
+/**
+ * A retried batch skips the files this run already saved: the document carries the listed version. A
+ * skipped file's document may carry it from an earlier run, so that one counts once this run saved it.
+ */
+function savedByThisRun(syncRunId: string, file: FileToIngest, doc: KnownDocument | undefined): boolean {
+  return !!doc && sameContent(file, doc) && (doc.stored || doc.lastSeenRunId === syncRunId);
 }
 
 function ingestedDocument(source: DataSourceEntity, syncRunId: string, file: FileToIngest, blob: StoredBlob, mimeType: string): IngestedDocument {
@@ -315,6 +297,23 @@ function ingestedDocument(source: DataSourceEntity, syncRunId: string, file: Fil
   };
 }
 
+function skippedDocument(source: DataSourceEntity, syncRunId: string, { file, size }: SkippedFile): SkippedDocument {
+  return {
+    tenantId: source.tenantId,
+    dataSourceId: source.id,
+    externalId: file.fileId,
+    folderId: file.folderId,
+    name: file.name,
+    path: file.path,
+    mimeType: file.mimeType || 'application/octet-stream',
+    size,
+    version: file.version ?? null,
+    modifiedAt: file.modifiedAt ?? null,
+    remoteSha256: file.sha256 ?? null,
+    lastSeenRunId: syncRunId,
+  };
+}
+
 interface FilePlan {
   unchanged: string[];
   relocated: Array<{ id: string; name: string; path: string; folderId: string }>;
@@ -327,7 +326,8 @@ export function planFiles(job: Pick<ListFolderJob, 'syncRunId' | 'folderId' | 'p
   for (const file of files) {
     const path = `${job.path}/${file.name}`;
     const doc = known.get(file.id);
-    if (doc && sameContent(file, doc)) {
+    // A file skipped as too large is planned again, so a raised MAX_FILE_BYTES takes it in.
+    if (doc && doc.stored && sameContent(file, doc)) {
       if (doc.name === file.name && doc.path === path && doc.folderId === job.folderId) plan.unchanged.push(file.id);
       else plan.relocated.push({ id: doc.id, name: file.name, path, folderId: job.folderId });
       continue;

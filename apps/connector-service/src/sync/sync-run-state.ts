@@ -21,9 +21,10 @@ export interface RunCounts {
   unchanged: number;
   deleted: number;
   failed: number;
+  skipped: number;
 }
 
-export const COUNT_NAMES: Array<keyof RunCounts> = ['discovered', 'added', 'updated', 'unchanged', 'deleted', 'failed'];
+export const COUNT_NAMES: Array<keyof RunCounts> = ['discovered', 'added', 'updated', 'unchanged', 'deleted', 'failed', 'skipped'];
 
 /** How a finished run ends: any failed file makes it partial; failed listings or nothing done, Failed. */
 export function outcomeOf(counts: RunCounts, failedListings: number): SyncRunStatus {

@@ -36,6 +36,10 @@ export class SyncRunEntity {
   @Column('int')
   failed: number;
 
+  /** Files listed but not stored (larger than MAX_FILE_BYTES). */
+  @Column('int')
+  skipped: number;
+
   /** Folder listings that failed for good; a run with any cannot tell deleted files from unseen ones. */
   @Column('int')
   failedListings: number;
@@ -58,4 +62,8 @@ export class SyncRunEntity {
 
   @Column('timestamptz', { nullable: true })
   finishedAt: Date | null;
+
+  /** When the run's DataSourceSearchable was recorded: at its end, or when its data source's last pending extraction ended. */
+  @Column('timestamptz', { nullable: true })
+  searchableAt: Date | null;
 }

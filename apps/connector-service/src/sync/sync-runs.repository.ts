@@ -9,6 +9,9 @@ export type CountDeltas = Partial<RunCounts & { bytesDownloaded: number; failedL
 
 const UNIQUE_VIOLATION = '23505';
 
+/** A transaction begun by `transaction`, handed on to other repositories' methods. */
+export type RunTransaction = EntityManager;
+
 /** Sync runs and their tasks. Every state move is a conditional UPDATE that reports whether it won. */
 @Injectable()
 export class SyncRunsRepository {
@@ -29,6 +32,16 @@ export class SyncRunsRepository {
       if ((error as { code?: string }).code === UNIQUE_VIOLATION) return null;
       throw error;
     }
+  }
+
+  find(id: string, manager: EntityManager = this.db.manager): Promise<SyncRunEntity | null> {
+    return manager.findOneBy(SyncRunEntity, { id });
+  }
+
+  /** The run, its row locked for the rest of the transaction. */
+  async lock(manager: EntityManager, id: string): Promise<SyncRunEntity | null> {
+    const rows: SyncRunEntity[] = await manager.query('SELECT * FROM connector.sync_runs WHERE id = $1 FOR UPDATE', [id]);
+    return rows[0] ?? null;
   }
 
   findActive(dataSourceId: string): Promise<SyncRunEntity | null> {

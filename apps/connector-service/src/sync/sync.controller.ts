@@ -10,7 +10,7 @@ export function syncRunResponse(run: SyncRunEntity) {
     dataSourceId: run.dataSourceId,
     mode: run.mode,
     status: run.status,
-    counts: { discovered: run.discovered, added: run.added, updated: run.updated, unchanged: run.unchanged, deleted: run.deleted, failed: run.failed },
+    counts: { discovered: run.discovered, added: run.added, updated: run.updated, unchanged: run.unchanged, deleted: run.deleted, failed: run.failed, skipped: run.skipped },
     bytesDownloaded: run.bytesDownloaded,
     createdAt: run.createdAt.toISOString(),
     startedAt: run.startedAt?.toISOString() ?? null,

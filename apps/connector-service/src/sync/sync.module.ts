@@ -1,11 +1,13 @@
 import { BullModule } from '@nestjs/bull';
 import { DynamicModule, Module, Provider } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { SharedQueue } from '@app/contracts';
 import { ProcessRole, runsWorkers } from '@app/config';
 import { DataSourcesModule } from '../data-sources/data-sources.module';
 import { DocumentStoreModule } from '../documents/document-store.module';
+import { ConnectorEventsModule } from '../events/connector-events.module';
 import { IndexingModule } from '../indexing/indexing.module';
+import { SearchableModule } from '../searchable/searchable.module';
+import { FileDownloads } from './file-downloads';
 import { RunSessions } from './run-sessions';
 import { SyncCompletion } from './sync-completion';
 import { SyncController } from './sync.controller';
@@ -23,12 +25,14 @@ import { SyncWorker } from './sync.worker';
 export class SyncModule {
   /** The API always; the engine and its worker only in processes that run workers. */
   static forRole(role: ProcessRole): DynamicModule {
-    const workers: Provider[] = runsWorkers(role) ? [SyncEngine, RunSessions, SyncScheduler, SyncWorker] : [];
+    const workers: Provider[] = runsWorkers(role) ? [SyncEngine, FileDownloads, RunSessions, SyncScheduler, SyncWorker] : [];
     return {
       module: SyncModule,
       imports: [
         TypeOrmModule.forFeature([SyncRunEntity]),
-        BullModule.registerQueue({ name: SYNC_QUEUE }, { name: SharedQueue.ConnectorEvents }),
+        BullModule.registerQueue({ name: SYNC_QUEUE }),
+        ConnectorEventsModule.forRole(role),
+        SearchableModule.forRole(role),
         DataSourcesModule,
         DocumentStoreModule,
         // Text extraction of ingested files runs on its own queue, after the run's steps.

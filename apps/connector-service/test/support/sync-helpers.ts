@@ -6,7 +6,7 @@ export interface SyncRunView {
   id: string;
   mode: 'Full' | 'Incremental';
   status: string;
-  counts: { discovered: number; added: number; updated: number; unchanged: number; deleted: number; failed: number };
+  counts: { discovered: number; added: number; updated: number; unchanged: number; deleted: number; failed: number; skipped: number };
   bytesDownloaded: number;
   error: string | null;
 }

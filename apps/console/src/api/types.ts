@@ -100,6 +100,17 @@ export interface DataSource {
   createdBy: string;
   createdAt: string;
   updatedAt: string;
+  /** Only from `GET /v1/data-sources/{id}`: documents whose text is still being extracted. */
+  pendingExtractions?: number;
+  /** Only from `GET /v1/data-sources/{id}`: where the text extraction of its documents stands. */
+  extraction?: ExtractionProgress;
+}
+
+/** `done`: extraction ended without failure (text extracted, or unsupported, too large, not stored). */
+export interface ExtractionProgress {
+  done: number;
+  pending: number;
+  failed: number;
 }
 
 export interface PickerFolder {
@@ -191,12 +202,12 @@ export interface DocumentText {
   text: string;
 }
 
-export const APPROVAL_STATUSES = ['Pending', 'AwaitingDecision', 'Approved', 'Denied', 'DeliveryFailed', 'Cancelled'] as const;
+export const APPROVAL_STATUSES = ['Pending', 'AwaitingDecision', 'Approved', 'Denied', 'DeliveryFailed', 'Cancelled', 'TimedOut'] as const;
 export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];
 
 export interface ApprovalLogEntry {
   at: string;
-  type: 'Requested' | 'DeliveryAttempt' | 'Delivered' | 'DeliveryFailed' | 'CallbackRejected' | 'Decided' | 'Cancelled';
+  type: 'Requested' | 'DeliveryAttempt' | 'Delivered' | 'DeliveryFailed' | 'CallbackRejected' | 'Decided' | 'Cancelled' | 'TimedOut';
   attempt: number | null;
   httpStatus: number | null;
   durationMs: number | null;

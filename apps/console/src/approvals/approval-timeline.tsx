@@ -58,5 +58,7 @@ function describe(entry: ApprovalLogEntry): string {
       return 'Decision received';
     case 'Cancelled':
       return 'Cancelled';
+    case 'TimedOut':
+      return 'No decision before the deadline: timed out';
   }
 }

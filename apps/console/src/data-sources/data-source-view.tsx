@@ -19,12 +19,13 @@ export function DataSourceView({ dataSourceId }: { dataSourceId: string }) {
   const [deleting, setDeleting] = useState(false);
   const remove = useAction();
   const status = source.data?.ingestionStatus;
-  // The status follows the worker: look again while a sync is running.
+  const extracting = (source.data?.extraction?.pending ?? 0) > 0;
+  // The status and the text extraction follow the worker: look again while a sync or an extraction is running.
   useEffect(() => {
-    if (status !== 'Syncing') return;
+    if (status !== 'Syncing' && !extracting) return;
     const timer = window.setTimeout(() => void source.reload(), 1000);
     return () => clearTimeout(timer);
-  }, [status, source.data, source.reload]);
+  }, [status, extracting, source.data, source.reload]);
 
   if (source.error && !source.data) return <ErrorNotice error={source.error}><Button onClick={() => navigate('/data-sources')}>Back to the data sources</Button></ErrorNotice>;
   if (!source.data) return <Spinner label="Loading the data source…" />;

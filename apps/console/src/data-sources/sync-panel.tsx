@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { ApiError } from '../api/api-error';
-import type { DataSource, SyncRun } from '../api/types';
+import type { DataSource, ExtractionProgress, SyncRun } from '../api/types';
 import { useConsole } from '../app/console-context';
 import { Button, StatusBadge } from '../ui/controls';
 import { ErrorNotice } from '../ui/error-notice';
@@ -81,6 +81,7 @@ export function SyncPanel({ dataSource, onRunEnded, onChooseFolders }: { dataSou
         <ErrorNotice error={start.error ?? pollError} />
       )}
       {shown ? <RunProgress run={shown} /> : null}
+      {dataSource.extraction ? <TextExtraction progress={dataSource.extraction} /> : null}
       <h3>Run history</h3>
       <ErrorNotice error={runs.error} />
       {runs.data && !runs.data.length ? <p className="empty">No sync has run yet.</p> : null}
@@ -119,6 +120,19 @@ function RunProgress({ run }: { run: SyncRun }) {
       </dl>
       {run.error ? <p className="field-problems">{run.error}</p> : null}
     </div>
+  );
+}
+
+/** "Text extracted: 120 of 130, 2 failed": a file is searchable by name at once, by its text once extracted. */
+function TextExtraction({ progress }: { progress: ExtractionProgress }) {
+  const total = progress.done + progress.pending + progress.failed;
+  if (!total) return null;
+  return (
+    <p className="muted" data-testid="text-extraction" aria-live="polite">
+      Text extracted: {progress.done} of {total}
+      {progress.failed ? `, ${progress.failed} failed` : ''}
+      {progress.pending ? ' (searchable by name meanwhile)' : ''}
+    </p>
   );
 }
 

@@ -1,6 +1,7 @@
 import { Body, Controller, Get, HttpCode, Post, Put } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import { OAuthClient, OAuthState } from './oauth-clients';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { OAuthSettingsDto, RegisterClientDto } from './dto/register-client.dto';
+import { OAuthClient, OAuthState, sha256 } from './oauth-clients';
 
 /** Test and demo controls of the OAuth host (no auth: never expose the simulator publicly). */
 @ApiTags('simulator admin')
@@ -8,12 +9,12 @@ import { OAuthClient, OAuthState } from './oauth-clients';
 export class OAuthAdminController {
   constructor(private readonly state: OAuthState) {}
 
-  /** Registers (or replaces) a client; several secrets may be valid at once (rotation). */
   @Post('clients')
-  register(@Body() body: Partial<OAuthClient> & { clientId: string }) {
+  @ApiOperation({ summary: 'Register (or replace) an OAuth client; several secrets may be valid at once (rotation)' })
+  register(@Body() body: RegisterClientDto) {
     const client: OAuthClient = {
       clientId: body.clientId,
-      clientSecrets: body.clientSecrets ?? ['secret'],
+      clientSecretHashes: (body.clientSecrets ?? ['secret']).map(sha256),
       redirectUris: body.redirectUris ?? [],
       scopes: body.scopes ?? ['openid', 'offline_access'],
       tokenEndpointAuthMethods: body.tokenEndpointAuthMethods ?? ['client_secret_post', 'client_secret_basic'],
@@ -21,31 +22,33 @@ export class OAuthAdminController {
       refreshTokensBoundToSecret: body.refreshTokensBoundToSecret ?? false,
     };
     this.state.clients.set(client.clientId, client);
-    return client;
+    const { clientSecretHashes, ...view } = client;
+    return { ...view, clientSecretCount: clientSecretHashes.length };
   }
 
-  /** `autoApproveUser`: approve every authorization at once as this user (null: show the login page). */
   @Put('settings')
-  settings(@Body() body: { autoApproveUser?: string | null }) {
+  @ApiOperation({ summary: 'Auto-approve authorizations as one user (tests, demos), or show the login page (null)' })
+  settings(@Body() body: OAuthSettingsDto) {
     if (body.autoApproveUser !== undefined) this.state.autoApproveUser = body.autoApproveUser;
     return { autoApproveUser: this.state.autoApproveUser };
   }
 
-  /** Calls of the token endpoint per grant type. */
   @Get('stats')
+  @ApiOperation({ summary: 'Calls of the token endpoint per grant type since the start' })
   stats() {
     return { tokenCalls: this.state.tokenCalls };
   }
 
-  /** Every refresh token stops working (the user revoked the app): the next refresh gets invalid_grant. */
   @Post('revoke-refresh-tokens')
   @HttpCode(200)
+  @ApiOperation({ summary: 'Every refresh token stops working (the user revoked the app): the next refresh gets invalid_grant' })
   revokeRefreshTokens() {
     return { revoked: this.state.revokeRefreshTokens() };
   }
 
   @Post('reset')
   @HttpCode(204)
+  @ApiOperation({ summary: 'Only the demo client again; no codes, no refresh tokens' })
   reset() {
     this.state.reset();
   }

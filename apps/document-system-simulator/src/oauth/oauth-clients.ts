@@ -5,8 +5,8 @@ export type ClientAuthMethod = 'client_secret_post' | 'client_secret_basic';
 
 export interface OAuthClient {
   clientId: string;
-  /** Every secret listed is valid (rotation: old and new side by side). */
-  clientSecrets: string[];
+  /** SHA-256 of every valid secret (rotation: old and new side by side); the secrets themselves are not kept. */
+  clientSecretHashes: string[];
   redirectUris: string[];
   scopes: string[];
   tokenEndpointAuthMethods: ClientAuthMethod[];
@@ -26,28 +26,32 @@ interface AuthorizationCode {
   expiresAt: number;
 }
 
-interface RefreshGrant {
+export interface RefreshGrant {
   clientId: string;
   scope: string[];
   subject: string;
-  /** The client secret the grant was issued with. */
-  secret: string;
+  /** SHA-256 of the client secret the grant was issued with. */
+  secretHash: string;
 }
 
 export const DEMO_CLIENT: OAuthClient = {
   clientId: 'demo-client',
-  clientSecrets: ['demo-secret'],
+  clientSecretHashes: [sha256('demo-secret')],
   redirectUris: ['http://localhost:3001/v2/OAuth/callback'],
   scopes: ['openid', 'offline_access'],
   tokenEndpointAuthMethods: ['client_secret_post', 'client_secret_basic'],
   accessTokenTtlSeconds: 3600,
 };
 
-/** Registered clients, issued codes and refresh tokens of the simulated OAuth host. */
+/**
+ * Registered clients, issued codes and refresh tokens of the simulated OAuth host. Refresh tokens are
+ * kept by their SHA-256, as a provider would, so the saved state holds no usable token.
+ */
 @Injectable()
 export class OAuthState {
   clients = new Map<string, OAuthClient>();
   codes = new Map<string, AuthorizationCode>();
+  /** By SHA-256 of the token. */
   refreshTokens = new Map<string, RefreshGrant>();
   /** Tests and demos: approve at once as this user, without the login page. */
   autoApproveUser: string | null = null;
@@ -58,7 +62,7 @@ export class OAuthState {
   }
 
   reset(): void {
-    this.clients = new Map([[DEMO_CLIENT.clientId, { ...DEMO_CLIENT }]]);
+    this.clients = new Map([[DEMO_CLIENT.clientId, { ...DEMO_CLIENT, clientSecretHashes: [...DEMO_CLIENT.clientSecretHashes] }]]);
     this.codes.clear();
     this.refreshTokens.clear();
     this.autoApproveUser = null;
@@ -80,7 +84,7 @@ export class OAuthState {
 
   issueRefreshToken(grant: RefreshGrant): string {
     const token = `sim_rt_${randomBytes(24).toString('base64url')}`;
-    this.refreshTokens.set(token, grant);
+    this.refreshTokens.set(sha256(token), grant);
     return token;
   }
 
@@ -91,14 +95,23 @@ export class OAuthState {
     return count;
   }
 
+  /** The grant of a refresh token, leaving it valid. */
+  peekRefreshToken(token: string): RefreshGrant | null {
+    return this.refreshTokens.get(sha256(token)) ?? null;
+  }
+
   /** Refresh tokens rotate: using one retires it. */
   takeRefreshToken(token: string): RefreshGrant | null {
-    const grant = this.refreshTokens.get(token) ?? null;
-    this.refreshTokens.delete(token);
+    const grant = this.peekRefreshToken(token);
+    this.refreshTokens.delete(sha256(token));
     return grant;
   }
 }
 
 export function s256(verifier: string): string {
   return createHash('sha256').update(verifier).digest('base64url');
+}
+
+export function sha256(value: string): string {
+  return createHash('sha256').update(value).digest('hex');
 }

@@ -4,7 +4,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { SignJWT } from 'jose';
 import { SimulatorStore } from '../store/simulator-store';
-import { OAuthClient, OAuthState, s256 } from './oauth-clients';
+import { OAuthClient, OAuthState, s256, sha256 } from './oauth-clients';
 import { loginPage } from './login-page';
 
 type Params = Record<string, string | undefined>;
@@ -75,8 +75,8 @@ export class OAuthController {
       return res.json(await this.tokens(req, client, grant.subject, grant.scope, body.client_secret ?? basicSecret(authorization), grant.nonce));
     }
     if (body.grant_type === 'refresh_token') {
-      const bound = body.refresh_token ? this.state.refreshTokens.get(body.refresh_token) : undefined;
-      if (bound && client.refreshTokensBoundToSecret && bound.secret !== (body.client_secret ?? basicSecret(authorization))) {
+      const bound = body.refresh_token ? this.state.peekRefreshToken(body.refresh_token) : null;
+      if (bound && client.refreshTokensBoundToSecret && bound.secretHash !== sha256(body.client_secret ?? basicSecret(authorization))) {
         return res.status(401).json({ error: 'invalid_client', error_description: 'The refresh token was issued to another client secret' });
       }
       const grant = body.refresh_token ? this.state.takeRefreshToken(body.refresh_token) : null;
@@ -130,14 +130,14 @@ export class OAuthController {
       method = 'client_secret_basic';
     }
     const client = this.state.clients.get(clientId ?? '');
-    if (!client || !secret || !client.clientSecrets.includes(secret) || !client.tokenEndpointAuthMethods.includes(method)) return null;
+    if (!client || !secret || !client.clientSecretHashes.includes(sha256(secret)) || !client.tokenEndpointAuthMethods.includes(method)) return null;
     return client;
   }
 
   private async tokens(req: Request, client: OAuthClient, subject: string, scope: string[], secret: string, nonce: string | null = null) {
     const accessToken = this.store.issueAccessToken(subject, client.accessTokenTtlSeconds);
     const response: Record<string, unknown> = { access_token: accessToken, token_type: 'Bearer', expires_in: client.accessTokenTtlSeconds, scope: scope.join(' ') };
-    if (scope.includes('offline_access')) response.refresh_token = this.state.issueRefreshToken({ clientId: client.clientId, scope, subject, secret });
+    if (scope.includes('offline_access')) response.refresh_token = this.state.issueRefreshToken({ clientId: client.clientId, scope, subject, secretHash: sha256(secret) });
     if (scope.includes('openid')) {
       response.id_token = await new SignJWT(nonce ? { nonce } : {})
         .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })

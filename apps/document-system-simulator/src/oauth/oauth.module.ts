@@ -8,5 +8,6 @@ import { OAuthController } from './oauth.controller';
   imports: [DocumentApiModule],
   controllers: [OAuthController, OAuthAdminController],
   providers: [OAuthState],
+  exports: [OAuthState],
 })
 export class OAuthModule {}

@@ -37,7 +37,7 @@ export function textStream(size: number, seed: number): Readable {
   });
 }
 
-/** A PDF of about `size` bytes with text lines drawn from the seed. */
+/** A PDF of about `size` bytes with text lines drawn from the seed; never cut to `size`: below one page (about 600 bytes) it is a valid one-page PDF. */
 export function generatedPdf(size: number, seed: number): Buffer {
   const random = rng(seed);
   const pages: string[][] = [];

@@ -12,7 +12,8 @@ export interface Page<T> {
 
 /**
  * The simulated document system's state, in memory: users, workgroups, the folder tree, file bodies,
- * access tokens, sessions, faults and call statistics. Deterministic from its seed.
+ * access tokens, sessions, faults and call statistics. Deterministic from its seed; the state module
+ * saves and restores the lasting part.
  */
 @Injectable()
 export class SimulatorStore {
@@ -46,6 +47,16 @@ export class SimulatorStore {
     this.clock = Date.parse('2026-01-05T08:00:00Z');
     this.resetStats();
     seedProject(this);
+  }
+
+  /** Where ids and simulated time stand: with the tree, all a restart needs to go on where it left off. */
+  checkpoint(): { counter: number; clock: number } {
+    return { counter: this.counter, clock: this.clock };
+  }
+
+  resume(checkpoint: { counter: number; clock: number }): void {
+    this.counter = checkpoint.counter;
+    this.clock = checkpoint.clock;
   }
 
   resetStats(): void {

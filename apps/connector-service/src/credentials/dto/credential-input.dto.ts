@@ -1,7 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsNotEmpty, IsOptional, IsString, IsUUID, MaxLength, ValidateIf } from 'class-validator';
 import { IsServiceUrl } from '../../common/is-service-url.decorator';
-import type { CredentialScope } from '../credential.entity';
 
 export class CreateCredentialDto {
   @ApiProperty()
@@ -30,9 +29,9 @@ export class CreateCredentialDto {
   @MaxLength(1000)
   password: string;
 
-  @ApiProperty({ enum: ['Tenant', 'Project'] })
+  @ApiProperty({ enum: ['Tenant', 'Project'], description: "An inline credential of a user who may not manage credentials belongs to its data source, whatever the scope" })
   @IsIn(['Tenant', 'Project'])
-  scope: CredentialScope;
+  scope: 'Tenant' | 'Project';
 
   @ApiPropertyOptional({ description: 'Required when scope is Project' })
   @ValidateIf((o: CreateCredentialDto) => o.scope === 'Project' || o.projectId !== undefined)

@@ -11,6 +11,7 @@ export function credentialResponse(c: CredentialEntity) {
     passwordConfigured: Boolean(c.passwordEncrypted),
     scope: c.scope,
     projectId: c.projectId,
+    ...(c.scope === 'DataSource' ? { dataSourceId: c.dataSourceId } : {}),
     createdBy: c.createdBy,
     createdAt: c.createdAt.toISOString(),
     updatedAt: c.updatedAt.toISOString(),

@@ -1,0 +1,33 @@
+import { Logger } from '@nestjs/common';
+import { OUTAGE_SETTLE_MS, OutageRider } from './outage-rider';
+
+const refused = () => Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+
+describe(OutageRider.name, () => {
+  let warnings: string[];
+  beforeEach(() => {
+    warnings = [];
+    jest.spyOn(Logger.prototype, 'warn').mockImplementation((_context: unknown, message?: unknown) => void warnings.push(String(message)));
+  });
+  afterEach(() => jest.restoreAllMocks());
+
+  it('holds work that meets an outage until it succeeds, and logs the outage once when it starts and once when it ends', async () => {
+    const sut = new OutageRider();
+    let databaseUp = false;
+    setTimeout(() => (databaseUp = true), 500);
+    const work = () => sut.ride(async () => {
+      if (!databaseUp) throw refused();
+      return 'done';
+    });
+
+    await expect(Promise.all([work(), work(), work()])).resolves.toEqual(['done', 'done', 'done']);
+    await new Promise((resolve) => setTimeout(resolve, OUTAGE_SETTLE_MS + 100));
+    expect(warnings).toEqual([expect.stringMatching(/unreachable/), expect.stringMatching(/reachable again/)]);
+  });
+
+  it('fails at once on an error of the work itself', async () => {
+    const sut = new OutageRider();
+    await expect(sut.ride(() => Promise.reject(new TypeError('bug')))).rejects.toThrow('bug');
+    expect(warnings).toEqual([]);
+  });
+});

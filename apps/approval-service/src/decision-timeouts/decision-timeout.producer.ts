@@ -1,0 +1,14 @@
+import { InjectQueue } from '@nestjs/bull';
+import { Injectable } from '@nestjs/common';
+import type { Queue } from 'bull';
+import { DEADLINE_MARGIN_MS, DECISION_TIMEOUT_JOB_OPTIONS, DECISION_TIMEOUT_QUEUE, DecisionTimeoutJob } from './decision-timeout.jobs';
+
+/** The only place that adds decision-deadline jobs. */
+@Injectable()
+export class DecisionTimeoutProducer {
+  constructor(@InjectQueue(DECISION_TIMEOUT_QUEUE) private readonly queue: Queue<DecisionTimeoutJob>) {}
+
+  async schedule(approvalId: string, afterSeconds: number): Promise<void> {
+    await this.queue.add({ approvalId }, { ...DECISION_TIMEOUT_JOB_OPTIONS, jobId: approvalId, delay: afterSeconds * 1000 + DEADLINE_MARGIN_MS });
+  }
+}

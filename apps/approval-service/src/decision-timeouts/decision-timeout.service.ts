@@ -1,0 +1,34 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { ApprovalsRepository } from '../approvals/approvals.repository';
+import { OutageRider } from '../database/outage-rider';
+import { DecisionRelay } from '../outbox/decision-relay';
+import { SWEEP_BATCH } from './decision-timeout.jobs';
+
+/**
+ * Open approvals whose decision deadline passed become TimedOut, with their log entry and decision
+ * event. The move is conditional, so a deadline job and a sweep (or two workers) time one out once.
+ */
+@Injectable()
+export class DecisionTimeoutService {
+  private readonly logger = new Logger(DecisionTimeoutService.name);
+
+  constructor(
+    private readonly repository: ApprovalsRepository,
+    private readonly relay: DecisionRelay,
+    private readonly outage: OutageRider,
+  ) {}
+
+  /** Times out the due approvals (of `ids` when given); returns how many this call moved. */
+  async timeOutDue(ids?: string[]): Promise<number> {
+    const due = await this.outage.ride(() => this.repository.dueForTimeOut(SWEEP_BATCH, ids));
+    let moved = 0;
+    for (const id of due) {
+      const decided = await this.outage.ride(() => this.repository.decide(id, 'TimedOut', { type: 'TimedOut', error: 'No decision before the decision deadline' }));
+      if (!decided) continue;
+      moved++;
+      this.logger.log({ approvalId: id }, 'approval timed out');
+      await this.relay.publish(decided.event);
+    }
+    return moved;
+  }
+}

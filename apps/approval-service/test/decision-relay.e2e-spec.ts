@@ -1,0 +1,40 @@
+import request from 'supertest';
+import { SharedQueue } from '@app/contracts';
+import { HttpPeer, isolatedDatabase, testCaller } from '@app/testing';
+import { ApprovalTestApp, approvalRequest, startApprovalApp } from './support/approval-app';
+
+const after = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('Decision events while Redis refuses to add them', () => {
+  let sut: ApprovalTestApp;
+  let receiver: HttpPeer;
+
+  afterAll(async () => {
+    await receiver?.stop();
+    await sut?.close();
+  });
+
+  it('are kept in the outbox and published once Redis takes them again', async () => {
+    // A database of its own: on the run's shared one, another test file's relay would take this decision
+    // out of the outbox and publish it under its own queue prefix.
+    sut = await startApprovalApp({ OUTBOX_POLL_MS: 200, DATABASE_URL: await isolatedDatabase() });
+    receiver = await new HttpPeer().start();
+    const runtime = await testCaller({ roles: ['agent-runtime'] });
+    const http = () => request(sut.app.getHttpServer());
+    const { approvalId } = (await http().post('/v1/approvals').set(runtime.auth).send(approvalRequest(receiver.url)).expect(201)).body;
+    await receiver.waitForRequests(1);
+    // Every add to approval-decisions fails in Redis (its job counter is not a number).
+    const redis = await sut.decisions.client;
+    const counter = `${String(sut.env.QUEUE_PREFIX)}:${SharedQueue.ApprovalDecisions}:id`;
+    await redis.set(counter, 'unpublishable');
+
+    await http().post(`/v1/approvals/${approvalId}/cancel`).set(runtime.auth).expect(200);
+    await after(3000);
+    expect(await sut.decisionCount(approvalId)).toBe(0);
+
+    await redis.del(counter);
+    expect(await sut.decision(approvalId, 30000)).toMatchObject({ approvalId, outcome: 'Cancelled' });
+    await after(1000);
+    expect(await sut.decisionCount(approvalId)).toBe(1);
+  }, 60000);
+});

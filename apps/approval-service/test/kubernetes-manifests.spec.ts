@@ -1,0 +1,4 @@
+import { describeKubernetesManifests } from '@app/testing';
+import { ApprovalEnv } from '../src/approval-env';
+
+describeKubernetesManifests('approval-service', ApprovalEnv);

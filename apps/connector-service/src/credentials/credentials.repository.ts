@@ -1,0 +1,43 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository, SelectQueryBuilder } from 'typeorm';
+import { CredentialEntity } from './credential.entity';
+
+/**
+ * Queries of credentials. A `DataSource`-scoped credential is visible only to those who may read its
+ * data source (its members; every tenant admin); the others are visible to the whole tenant.
+ */
+@Injectable()
+export class CredentialsRepository {
+  constructor(@InjectRepository(CredentialEntity) private readonly credentials: Repository<CredentialEntity>) {}
+
+  save(credential: Partial<CredentialEntity>): Promise<CredentialEntity> {
+    return this.credentials.save(this.credentials.create(credential));
+  }
+
+  visible(tenantId: string, userId: string, admin: boolean): Promise<CredentialEntity[]> {
+    return this.visibleQuery(tenantId, userId, admin).orderBy('c."createdAt"', 'ASC').getMany();
+  }
+
+  findVisible(tenantId: string, id: string, userId: string, admin: boolean): Promise<CredentialEntity | null> {
+    return this.visibleQuery(tenantId, userId, admin).andWhere('c.id = :id', { id }).getOne();
+  }
+
+  /** For work done without a caller (workers, sessions of a data source already allowed to use it). */
+  findInTenant(tenantId: string, id: string): Promise<CredentialEntity | null> {
+    return this.credentials.findOneBy({ id, tenantId });
+  }
+
+  async delete(id: string): Promise<void> {
+    await this.credentials.delete({ id });
+  }
+
+  private visibleQuery(tenantId: string, userId: string, admin: boolean): SelectQueryBuilder<CredentialEntity> {
+    const query = this.credentials.createQueryBuilder('c').where('c."tenantId" = :tenantId', { tenantId });
+    if (admin) return query;
+    return query.andWhere(
+      '(c."dataSourceId" IS NULL OR EXISTS (SELECT 1 FROM connector.data_source_members m WHERE m."dataSourceId" = c."dataSourceId" AND m."userId" = :userId))',
+      { userId },
+    );
+  }
+}

@@ -1,0 +1,34 @@
+import { BullModule } from '@nestjs/bull';
+import { DynamicModule, Injectable, Module, OnApplicationBootstrap } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { SharedQueue } from '@app/contracts';
+import { ProcessRole, runsWorkers } from '@app/config';
+import { ConnectorEventRelay } from './connector-event-relay';
+import { ConnectorEventsRepository } from './connector-events.repository';
+
+/** In worker processes, relays on a timer whatever a crashed writer left in the outbox. */
+@Injectable()
+class OutboxPoller implements OnApplicationBootstrap {
+  constructor(
+    private readonly relay: ConnectorEventRelay,
+    private readonly config: ConfigService,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.relay.poll(this.config.get<number>('OUTBOX_POLL_MS') ?? 1000);
+    void this.relay.relayLeftovers();
+  }
+}
+
+/** Events to the agent runtime: recorded with the state change they report, then published to `connector-events`. */
+@Module({})
+export class ConnectorEventsModule {
+  static forRole(role: ProcessRole): DynamicModule {
+    return {
+      module: ConnectorEventsModule,
+      imports: [BullModule.registerQueue({ name: SharedQueue.ConnectorEvents })],
+      providers: [ConnectorEventsRepository, ConnectorEventRelay, ...(runsWorkers(role) ? [OutboxPoller] : [])],
+      exports: [ConnectorEventsRepository, ConnectorEventRelay],
+    };
+  }
+}

@@ -1,0 +1,68 @@
+import { generatedPdf } from '../../../document-system-simulator/src/store/generated-content';
+import { pdfDocument } from '../../../document-system-simulator/src/store/file-formats';
+import { hostileHtml, hostileText } from '../../test/factories/hostile-files';
+import { ExtractionLimitExceeded, ExtractionPool, ExtractionUnavailable } from './extraction-pool';
+
+const quickPdf = (line: string) => pdfDocument([[line]]);
+/** One page of 200,000 lines: pdf.js needs far more than 64 MB of heap for it. */
+const hugePage = () => pdfDocument([Array.from({ length: 200_000 }, (_, i) => `line ${i}`)]);
+
+describe(ExtractionPool.name, () => {
+  let sut: ExtractionPool | undefined;
+  afterEach(() => sut?.close());
+
+  it('gives the text of every page in order, as unpdf extractText with merged pages did', async () => {
+    sut = new ExtractionPool({ threads: 1 });
+    const pages = Array.from({ length: 120 }, (_, i) => [`Sheet A-${i + 1}`, 'fire  rated (wall) \\ UL U419', 'door D-12']);
+    const text = await sut.extract('pdf', pdfDocument(pages));
+    expect(text).toBe(pages.map((lines) => lines.join('\n').replace('  ', ' ')).join('\n'));
+  });
+
+  // The timing cases run their threads at normal priority: the other test files keep the machine busy.
+  it('reads two files at once, one on each thread', async () => {
+    sut = new ExtractionPool({ threads: 2, nice: 0 });
+    await Promise.all([sut.extract('pdf', quickPdf('warm')), sut.extract('pdf', quickPdf('warm'))]);
+    const done: string[] = [];
+    await Promise.all([
+      sut.extract('pdf', generatedPdf(2 * 1024 * 1024, 1)).then(() => done.push('big')),
+      sut.extract('text', Buffer.from('door  D-12\r\n')).then(() => done.push('small')),
+    ]);
+    expect(done).toEqual(['small', 'big']);
+  }, 180_000);
+
+  it('reads hostile text and HTML as fast as any', async () => {
+    sut = new ExtractionPool({ threads: 1 });
+    await expect(sut.extract('text', hostileText(2_000_000))).resolves.toBe(`start${'\r'.repeat(2_000_000)}end`);
+    await expect(sut.extract('html', hostileHtml(200_000))).resolves.toBe('<'.repeat(200_000));
+  });
+
+  it('ends only the thread of a file that takes too long, and starts it again for the next file', async () => {
+    sut = new ExtractionPool({ threads: 2, timeoutMs: 5_000, nice: 0 });
+    await Promise.all([sut.extract('pdf', quickPdf('warm')), sut.extract('pdf', quickPdf('warm'))]);
+    const slow = sut.extract('pdf', generatedPdf(10 * 1024 * 1024, 2));
+    await expect(sut.extract('pdf', quickPdf('door D-12'))).resolves.toBe('door D-12');
+    await expect(slow).rejects.toThrow(new ExtractionLimitExceeded('Extraction took longer than 5 s'));
+    await expect(Promise.all([sut.extract('pdf', quickPdf('after')), sut.extract('text', Buffer.from('after'))])).resolves.toEqual(['after', 'after']);
+  }, 180_000);
+
+  it('fails only the file that needs more memory than allowed', async () => {
+    sut = new ExtractionPool({ threads: 2, maxHeapMb: 64 });
+    const huge = sut.extract('pdf', hugePage());
+    await expect(sut.extract('pdf', quickPdf('door D-12'))).resolves.toBe('door D-12');
+    await expect(huge).rejects.toThrow(new ExtractionLimitExceeded('Extraction ran out of memory (64 MB)'));
+    await expect(sut.extract('pdf', quickPdf('after'))).resolves.toBe('after');
+  });
+
+  it('fails a file whose text is larger than allowed', async () => {
+    sut = new ExtractionPool({ threads: 1, maxTextBytes: 1024 * 1024 });
+    await expect(sut.extract('text', Buffer.from('é'.repeat(512 * 1024)))).resolves.toHaveLength(512 * 1024);
+    await expect(sut.extract('text', Buffer.from(`${'é'.repeat(512 * 1024)}!`))).rejects.toThrow(new ExtractionLimitExceeded('Extracted text is larger than 1 MiB'));
+  });
+
+  it('leaves a file to be tried again, not failed, when its thread cannot even start', async () => {
+    sut = new ExtractionPool({ threads: 1, maxHeapMb: 4 });
+    const error = await sut.extract('text', Buffer.from('door D-12')).catch((e: Error) => e);
+    expect(error).toBeInstanceOf(ExtractionUnavailable);
+    expect(error).toHaveProperty('message', expect.stringMatching(/^the extraction worker did not start: /));
+  });
+});

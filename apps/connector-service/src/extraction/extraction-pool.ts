@@ -1,0 +1,175 @@
+import { availableParallelism } from 'node:os';
+import { extname, join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { ExtractionKind, ReadTextRequest, TEXT_TOO_LARGE } from './read-text';
+
+export interface ExtractionPoolOptions {
+  /** Worker threads; by default one per core. */
+  threads?: number;
+  /** How long one file may take before its thread is ended. */
+  timeoutMs?: number;
+  /** Heap each thread may use before it is ended. */
+  maxHeapMb?: number;
+  /** Most text (UTF-8) one file may give. */
+  maxTextBytes?: number;
+  /** The threads' nice value: they yield the CPU to the event loop and the database. */
+  nice?: number;
+}
+
+export const EXTRACTION_DEFAULTS = { timeoutMs: 60_000, maxHeapMb: 256, maxTextBytes: 16 * 1024 * 1024, nice: 10 };
+
+/** The file went past a limit (time, memory, text): the message is the reason to show. */
+export class ExtractionLimitExceeded extends Error {}
+
+/** No thread could read the file (the pool was closed, or a thread did not start): not the file's fault, so try it again later. */
+export class ExtractionUnavailable extends Error {}
+
+interface Job {
+  request: ReadTextRequest;
+  resolve: (text: string) => void;
+  reject: (error: Error) => void;
+}
+
+/**
+ * Text extraction of every format in a few worker threads, one file at a time on each: a file waits in
+ * one queue for the first free thread. A file that takes too long or needs more heap than allowed ends
+ * its own thread (started again for the next file) and fails only itself; the event loop never reads a file.
+ */
+export class ExtractionPool {
+  private readonly queue: Job[] = [];
+  private readonly threads: ExtractionThread[];
+  private readonly maxTextBytes: number;
+
+  constructor({ threads = availableParallelism(), maxTextBytes = EXTRACTION_DEFAULTS.maxTextBytes, ...limits }: ExtractionPoolOptions = {}) {
+    this.maxTextBytes = maxTextBytes;
+    this.threads = Array.from({ length: Math.max(1, threads) }, () => new ExtractionThread({ ...EXTRACTION_DEFAULTS, ...limits }));
+  }
+
+  extract(kind: ExtractionKind, content: Buffer): Promise<string> {
+    return new Promise<string>((resolve, reject) => {
+      this.queue.push({ request: { kind, content, maxTextBytes: this.maxTextBytes }, resolve, reject });
+      this.dispatch();
+    });
+  }
+
+  async close(): Promise<void> {
+    for (const job of this.queue.splice(0)) job.reject(new ExtractionUnavailable('extractor closed'));
+    await Promise.all(this.threads.map((thread) => thread.close()));
+  }
+
+  private dispatch(): void {
+    for (const thread of this.threads) {
+      if (this.queue.length === 0) return;
+      if (thread.busy) continue;
+      const job = this.queue.shift()!;
+      thread
+        .run(job.request)
+        .then(job.resolve, job.reject)
+        .finally(() => this.dispatch());
+    }
+  }
+}
+
+/** A thread that has not said it is ready this long after it started is ended (a broken install, not a file). */
+const BOOT_TIMEOUT_MS = 30_000;
+
+/** One worker thread, started on first use and after it was ended; one file at a time. */
+class ExtractionThread {
+  private worker?: Worker;
+  private ready = false;
+  private current?: { request: ReadTextRequest; resolve: (text: string) => void; reject: (error: Error) => void; timer?: NodeJS.Timeout };
+
+  constructor(private readonly limits: { timeoutMs: number; maxHeapMb: number; nice: number }) {}
+
+  get busy(): boolean {
+    return this.current !== undefined;
+  }
+
+  run(request: ReadTextRequest): Promise<string> {
+    return new Promise<string>((resolve, reject) => {
+      this.current = { request, resolve, reject };
+      const worker = this.ensureWorker();
+      if (this.ready) this.post(worker);
+    });
+  }
+
+  async close(): Promise<void> {
+    this.settle(new ExtractionUnavailable('extractor closed'));
+    const worker = this.worker;
+    this.worker = undefined;
+    await worker?.terminate();
+  }
+
+  /** The time limit starts when the file reaches a loaded thread. */
+  private post(worker: Worker): void {
+    const job = this.current!;
+    job.timer = setTimeout(() => this.end(worker, new ExtractionLimitExceeded(`Extraction took longer than ${durationInWords(this.limits.timeoutMs)}`)), this.limits.timeoutMs);
+    worker.postMessage(job.request);
+  }
+
+  private ensureWorker(): Worker {
+    if (this.worker) return this.worker;
+    const worker = startWorker(this.limits.maxHeapMb, this.limits.nice);
+    const boot = setTimeout(() => this.end(worker, new Error('the extraction worker did not start')), BOOT_TIMEOUT_MS);
+    worker.unref();
+    worker.on('message', (message: { ready?: true; text?: string; error?: string; name?: string }) => {
+      if (this.worker !== worker) return;
+      if (message.ready) {
+        clearTimeout(boot);
+        this.ready = true;
+        if (this.current) this.post(worker);
+      } else if (message.error === undefined) this.settle(undefined, message.text ?? '');
+      else this.settle(message.name === TEXT_TOO_LARGE ? new ExtractionLimitExceeded(message.error) : new Error(message.error));
+    });
+    worker.on('error', (error: Error & { code?: string }) => {
+      const outOfMemory = error.code === 'ERR_WORKER_OUT_OF_MEMORY';
+      this.end(worker, outOfMemory ? new ExtractionLimitExceeded(`Extraction ran out of memory (${this.limits.maxHeapMb} MB)`) : error);
+    });
+    worker.on('exit', () => {
+      clearTimeout(boot);
+      this.end(worker, new Error('the extraction worker stopped'));
+    });
+    this.worker = worker;
+    this.ready = false;
+    return worker;
+  }
+
+  /** Fails the current file and ends its thread, unless the thread was already replaced. */
+  private end(worker: Worker, error: Error): void {
+    if (this.worker !== worker) return;
+    this.worker = undefined;
+    this.settle(this.ready ? error : new ExtractionUnavailable(`the extraction worker did not start: ${error.message}`));
+    void worker.terminate();
+  }
+
+  private settle(error: Error | undefined, text = ''): void {
+    const job = this.current;
+    if (!job) return;
+    this.current = undefined;
+    clearTimeout(job.timer);
+    if (error) job.reject(error);
+    else job.resolve(text);
+  }
+}
+
+/**
+ * Built (dist): the compiled worker beside this file. Under ts-jest or ts-node this file is TypeScript
+ * and a worker thread has no TypeScript loader of its own: it registers ts-node (transpile only) first.
+ */
+function startWorker(maxHeapMb: number, nice: number): Worker {
+  const entry = join(__dirname, `extraction.worker${extname(__filename)}`);
+  const resourceLimits = { maxOldGenerationSizeMb: maxHeapMb };
+  if (extname(entry) !== '.ts') return new Worker(entry, { resourceLimits, workerData: { nice } });
+  return new Worker(TYPESCRIPT_ENTRY, { eval: true, workerData: { entry, nice, tsNode: require.resolve('ts-node') }, execArgv: [], resourceLimits });
+}
+
+// Evaluated code resolves modules from the working directory: ts-node is found from here instead.
+const TYPESCRIPT_ENTRY = `
+const { workerData } = require('node:worker_threads');
+require(workerData.tsNode).register({ transpileOnly: true, skipProject: true, compilerOptions: { module: 'commonjs', target: 'es2022', esModuleInterop: true } });
+require(workerData.entry);
+`;
+
+function durationInWords(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms.toLocaleString('en')} ms`;
+}

@@ -1,0 +1,94 @@
+import { randomUUID } from 'node:crypto';
+import request from 'supertest';
+import { WorkerMetricsListener } from '@app/metrics';
+import { ANY_UUID, hasMetric, metricSamples, metricValue, RunningSimulator, startSimulator, testCaller, TestCaller } from '@app/testing';
+import { SEED_USERS } from '../../document-system-simulator/src/store/seed';
+import { ConnectorTestApp, startConnectorApp } from './support/connector-app';
+import { connect, providerBody, registerClient, TEST_PUBLIC_BASE_URL } from './support/oauth-flow';
+import { syncToEnd, SyncRunView, waitForExtraction } from './support/sync-helpers';
+
+const QUEUES = ['connector-events', 'connector-indexing', 'connector-sync'];
+
+describe('Connector-service metrics and queue dashboard', () => {
+  let sim: RunningSimulator;
+  let sut: ConnectorTestApp;
+  let admin: TestCaller;
+  let user: TestCaller;
+  let run: SyncRunView;
+  const http = () => request(sut.app.getHttpServer());
+
+  beforeAll(async () => {
+    sim = await startSimulator();
+    await sim.admin.put('/oauth/settings', { autoApproveUser: 'alice' });
+    // Access tokens live 6 s and are refreshed within 5 s of their expiry: the sync below refreshes.
+    sut = await startConnectorApp({ env: { PUBLIC_BASE_URL: TEST_PUBLIC_BASE_URL, OAUTH_REFRESH_AHEAD_SECONDS: 5 } });
+    admin = await testCaller({ roles: ['admin'] });
+    user = await testCaller({ tenantId: admin.tenantId });
+  });
+  afterAll(async () => {
+    await sut?.close();
+    await sim?.close();
+  });
+
+  it('after one sync with extraction, /metrics shows the run, its files and bytes, extraction, queues and token refreshes', async () => {
+    await registerClient(sim, { clientId: 'metrics-client', clientSecrets: ['metrics-secret'], accessTokenTtlSeconds: 6 });
+    const provider = await http().post('/v2/OAuth/providers').set(admin.auth).send(providerBody(sim, { clientId: 'metrics-client', clientSecret: 'metrics-secret' })).expect(201);
+    const connection = await connect(sut, user, provider.body.id);
+    const credential = await http().post('/v1/credentials').set(admin.auth).send({ name: 'Sim', type: 'DocumentSystem', instanceUrl: sim.url, ...SEED_USERS.alice, scope: 'Tenant' }).expect(201);
+    const ds = await http().post(`/v1/projects/${randomUUID()}/data-sources`).set(user.auth).send({ name: 'Tower A', credentialId: credential.body.id, connectionId: connection.id }).expect(201);
+    await new Promise((resolve) => setTimeout(resolve, 1200)); // the token is now within its refresh-ahead window
+    const workgroups = (await http().get(`/v1/data-sources/${ds.body.id}/folders`).set(user.auth).expect(200)).body.items;
+    const architecture = workgroups.find((w: { name: string }) => w.name === 'Architecture');
+    await http().put(`/v1/data-sources/${ds.body.id}/selection`).set(user.auth).send({ include: [architecture.id], exclude: [] }).expect(200);
+    run = await syncToEnd(sut.app, user, ds.body.id);
+    expect(run).toMatchObject({ status: 'Succeeded' });
+    await waitForExtraction(sut.app, user, ds.body.id);
+
+    const text = (await http().get('/metrics').expect(200)).text;
+    expect(metricValue(text, 'sync_runs_total', { status: 'Succeeded' })).toBe(1);
+    expect(metricValue(text, 'sync_files_total', { result: 'added' })).toBe(run.counts.added);
+    expect(metricValue(text, 'sync_bytes_downloaded_total')).toBe(run.bytesDownloaded);
+    expect(run.bytesDownloaded).toBeGreaterThan(0);
+    expect(metricValue(text, 'extraction_duration_seconds_count')).toBeGreaterThanOrEqual(run.counts.added);
+    expect(metricValue(text, 'extraction_duration_seconds_count', { format: 'pdf', status: 'Succeeded' })).toBeGreaterThanOrEqual(1);
+    const formats = new Set(metricSamples(text).filter((s) => s.name === 'extraction_duration_seconds_count').map((s) => s.labels.format));
+    expect([...formats].every((f) => ['pdf', 'docx', 'text', 'html', 'json', 'unsupported'].includes(f))).toBe(true);
+    expect(metricValue(text, 'extraction_backlog_documents')).toBe(0);
+    expect(metricValue(text, 'oauth_token_refreshes_total', { result: 'succeeded' })).toBeGreaterThanOrEqual(1);
+    for (const queue of QUEUES) for (const state of ['waiting', 'active', 'delayed', 'failed']) expect(hasMetric(text, 'queue_jobs', { queue, state })).toBe(true);
+    // The SyncCompleted nobody consumes here, and its DataSourceSearchable once the relay has published it.
+    expect([1, 2]).toContain(metricValue(text, 'queue_jobs', { queue: 'connector-events', state: 'waiting' }));
+    expect(metricValue(text, 'http_request_duration_seconds_count', { method: 'POST', route: '/v1/data-sources/:id/sync', status_code: '202' })).toBe(1);
+    expect(text).not.toMatch(ANY_UUID);
+  });
+
+  it('lists every queue of the service on the dashboard, for admins only', async () => {
+    await http().get('/admin/queues/api/queues').expect(401);
+    await http().get('/admin/queues/api/queues').set(user.auth).expect(403);
+    await http().get('/admin/queues').set(admin.auth).expect(200).expect('content-type', /html/);
+    const api = await http().get('/admin/queues/api/queues').set(admin.auth).expect(200);
+    expect(api.body.queues.map((q: { name: string }) => q.name).sort()).toEqual(QUEUES);
+  });
+});
+
+describe('Connector-service worker metrics on METRICS_PORT', () => {
+  const METRICS_TOKEN = 'worker-scrape-token-0123456789';
+  let worker: ConnectorTestApp;
+
+  beforeAll(async () => {
+    worker = await startConnectorApp({ env: { METRICS_PORT: 0, METRICS_TOKEN }, role: 'worker' });
+  });
+  afterAll(() => worker.close());
+
+  it('serves GET /metrics on its own port in a worker-only process, with METRICS_TOKEN enforced', async () => {
+    const url = `http://127.0.0.1:${worker.app.get(WorkerMetricsListener).port}`;
+    expect((await fetch(`${url}/metrics`)).status).toBe(401);
+    expect((await fetch(`${url}/metrics`, { headers: { Authorization: 'Bearer wrong-token-0123456789' } })).status).toBe(401);
+    const res = await fetch(`${url}/metrics`, { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } });
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    expect(hasMetric(text, 'queue_jobs', { queue: 'connector-sync', state: 'waiting' })).toBe(true);
+    expect(text).toContain('# TYPE extraction_duration_seconds histogram');
+    expect((await fetch(`${url}/other`)).status).toBe(404);
+  });
+});

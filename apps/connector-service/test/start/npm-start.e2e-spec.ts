@@ -1,0 +1,118 @@
+import { ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { eventually } from '@app/testing';
+
+const ROOT = resolve(__dirname, '../../../..');
+const STACK_FRAME = /\n\s+at .+:\d+:\d+\)?\n/;
+
+/**
+ * `npm start` on a machine with only Node, as root, from a checkout other users cannot enter: run inside
+ * a network namespace (nothing answers on loopback) and a mount namespace in which the real checkout
+ * appears under a 0700 directory, with `.data` replaced by an empty directory of the test's own.
+ */
+describe('npm start with nothing but Node, as root, from a directory only root can enter', () => {
+  const missing = ['unshare', 'nsenter', 'ip', 'curl', 'redis-server'].filter((cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`]).status !== 0);
+  const canRun = missing.length === 0 && process.getuid?.() === 0 && spawnSync('unshare', ['-n', '-m', 'true']).status === 0;
+  let work: string;
+  let tmp: string;
+  const started: NpmStart[] = [];
+
+  beforeAll(() => {
+    work = mkdtempSync(join(tmpdir(), 'npm-start-'));
+    chmodSync(work, 0o700);
+    tmp = mkdtempSync(join(tmpdir(), 'npm-start-tmp-'));
+    chmodSync(tmp, 0o755);
+    mkdirSync(join(ROOT, '.data'), { recursive: true });
+  });
+  afterAll(() => {
+    for (const { child } of started) if (child.pid && groupAlive(child.pid)) process.kill(-child.pid, 'SIGKILL');
+    rmSync(work, { recursive: true, force: true });
+    rmSync(tmp, { recursive: true, force: true });
+  });
+
+  /** Runs `node scripts/start.js` in fresh namespaces, the checkout at <work>/<name>/checkout. */
+  function npmStart(name: string, path = process.env.PATH): NpmStart {
+    const checkout = join(work, name, 'checkout');
+    const data = join(work, name, 'data');
+    for (const dir of [checkout, data]) mkdirSync(dir, { recursive: true });
+    const script = [
+      'set -e',
+      'ip link set lo up',
+      `mount --bind ${ROOT} ${checkout}`,
+      `mount --bind ${data} ${checkout}/.data`,
+      `cd ${checkout}`,
+      'echo "start pid $$"',
+      `exec env PATH=${path} ${process.execPath} scripts/start.js`,
+    ].join('\n');
+    const env: NodeJS.ProcessEnv = { ...process.env, TMPDIR: tmp };
+    for (const key of ['REDIS_URL', 'DATABASE_URL', 'AUTH_JWT_SECRET', 'ENCRYPTION_KEY', 'WEBHOOK_SIGNING_SECRET']) delete env[key];
+    const child = spawn('unshare', ['-n', '-m', '--fork', 'bash', '-c', script], { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const run: NpmStart = { child, data, output: '', closed: false, exited: new Promise((done) => child.once('close', (code) => done(code))) };
+    void run.exited.then(() => (run.closed = true));
+    child.stdout!.on('data', (chunk) => (run.output += chunk));
+    child.stderr!.on('data', (chunk) => (run.output += chunk));
+    started.push(run);
+    return run;
+  }
+
+  it('starts an embedded Redis and PostgreSQL, comes up ready, and stops everything on Ctrl-C', async () => {
+    if (!canRun) return console.log(`npm start test not run here: needs root, namespaces and ${missing.join(', ') || 'unshare -n -m'}`);
+    const sut = npmStart('full');
+
+    // About 30 s once built; a fresh clone (CI) first builds everything (npm start does), which is slower.
+    await eventually(() => sut.closed || sut.output.includes('Everything is up'), 480_000, 500);
+    expect(sut.output).toContain('Everything is up');
+    expect(sut.output.match(/^.*embedded Redis.*$/gm)).toHaveLength(1);
+    expect(sut.output).toContain(`data in ${tmp}/embedded-postgres-`);
+    const nodePid = Number(/start pid (\d+)/.exec(sut.output)![1]);
+    expect(readyStatus(nodePid, 3001)).toBe('200');
+    expect(readyStatus(nodePid, 3002)).toBe('200');
+    expect(existsSync(join(sut.data, 'redis/appendonlydir'))).toBe(true);
+
+    process.kill(nodePid, 'SIGINT');
+    expect(await sut.exited).toBe(0);
+    expect(sut.output).toMatch(/^Stopped the services, the embedded PostgreSQL, the embedded Redis\.$/m);
+    expect(sut.output).not.toMatch(STACK_FRAME);
+    await eventually(() => !groupAlive(sut.child.pid!), 10_000, 200);
+  }, 540_000);
+
+  it('says in one line how to get Redis when none answers and there is no redis-server to start', async () => {
+    if (!canRun) return console.log(`npm start test not run here: needs root, namespaces and ${missing.join(', ') || 'unshare -n -m'}`);
+    const onlyNode = join(work, 'only-node-bin');
+    mkdirSync(onlyNode);
+    symlinkSync(process.execPath, join(onlyNode, 'node'));
+    const sut = npmStart('no-redis', onlyNode);
+
+    expect(await sut.exited).toBe(1);
+    expect(sut.output).toMatch(/^No Redis answered at redis:\/\/127\.0\.0\.1:6379 and none could be started: no redis-server on PATH: install one \(.*apt-get install -y redis-server.*\) or set REDIS_URL.*$/m);
+    expect(sut.output).not.toMatch(STACK_FRAME);
+    expect(sut.output).toMatch(/^Stopped\.$/m);
+  }, 60_000);
+});
+
+interface NpmStart {
+  child: ChildProcess;
+  /** What the checkout's `.data` is in the namespace. */
+  data: string;
+  output: string;
+  closed: boolean;
+  exited: Promise<number | null>;
+}
+
+/** The HTTP status of /health/ready on the loopback of the namespace `pid` lives in. */
+function readyStatus(pid: number, port: number): string {
+  const curl = spawnSync('nsenter', [`--net=/proc/${pid}/ns/net`, 'curl', '-s', '-o', '/dev/null', '-w', '%{http_code}', '--max-time', '5', `http://127.0.0.1:${port}/health/ready`]);
+  return curl.stdout.toString();
+}
+
+/** Whether any process (the start script, a service, redis-server, postgres) is left in the group. */
+function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,201 @@
+/**
+ * `npm run bench:search`: search latency at the size of a real construction project. Seeds
+ * `BENCH_DOCS` (100,000) documents with about 10 chunks each in 50 data sources through SQL (see
+ * search-corpus.ts), starts the connector in `PROCESS_ROLE=api`, warms it, then sends `BENCH_REQUESTS`
+ * (200) sequential searches per query kind — a very common word, a one-word query, three words, a phrase,
+ * a word in about 3 % of documents, a rare word — each over all 50 data sources, with `pathPrefix`, with
+ * `dataSourceId`, and as a user who may read 1 of the 50, and prints p50/p95/p99 per kind; then 20
+ * concurrent searchers (`BENCH_CONCURRENCY`) for `BENCH_CONCURRENT_SECONDS` (20). Words are chosen by
+ * their measured document frequency. `BENCH_KEEP_DB=1` keeps the database (`bench_search_<docs>`) and
+ * reuses it next time, so the corpus is seeded once; `BENCH_CASE_SECONDS` (30) bounds each case.
+ */
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import { loadavg } from 'node:os';
+import type { AddressInfo } from 'node:net';
+import { Client } from 'pg';
+import { Test } from '@nestjs/testing';
+import { configureHttpApp } from '@app/http';
+import { testCaller, testEnv } from '@app/testing';
+import { AppModule } from '../apps/connector-service/src/app.module';
+import { BENCH_ADMIN, BENCH_MEMBER, BENCH_PROJECT, BENCH_TENANT, PATH_PREFIX, PHRASE_CANDIDATES, seedCorpus, sourceId, vocabulary } from './search-corpus';
+
+const DOCS = Number(process.env.BENCH_DOCS ?? 100_000);
+const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
+const CASE_MS = Number(process.env.BENCH_CASE_SECONDS ?? 30) * 1000;
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 20);
+const CONCURRENT_MS = Number(process.env.BENCH_CONCURRENT_SECONDS ?? 20) * 1000;
+const ADMIN_URL = process.env.BENCH_ADMIN_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+type Search = (query: Record<string, string>, auth: Record<string, string>) => Promise<unknown>;
+
+async function main(): Promise<void> {
+  const db = await database();
+  const port = await freePort();
+  const env = testEnv({ DATABASE_URL: db.url, PORT: port, LOG_LEVEL: 'silent' });
+  const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRoot({ role: 'api', env })] }).compile();
+  const api = moduleRef.createNestApplication({ bodyParser: false, logger: false });
+  configureHttpApp(api, { title: 'bench', description: 'bench' });
+  await api.listen(port, '127.0.0.1'); // runs the migrations
+
+  const sql = new Client({ connectionString: db.url });
+  await sql.connect();
+  await seedOnce(sql);
+  await printSizes(sql);
+  if (process.env.BENCH_SEED_ONLY) return void (await sql.end(), await api.close(), await db.stop(), process.exit(0));
+  const queries = await chooseQueries(sql);
+  await sql.end();
+
+  const admin = (await testCaller({ tenantId: BENCH_TENANT, userId: BENCH_ADMIN, roles: ['admin'] })).auth;
+  const member = (await testCaller({ tenantId: BENCH_TENANT, userId: BENCH_MEMBER })).auth;
+  const base = `http://127.0.0.1:${port}/v1/projects/${BENCH_PROJECT}/search`;
+  const search: Search = async (query, auth) => {
+    const res = await fetch(`${base}?${new URLSearchParams({ limit: '20', ...query })}`, { headers: auth });
+    if (res.status !== 200) throw new Error(`search ${JSON.stringify(query)} answered ${res.status}: ${await res.text()}`);
+    return res.json();
+  };
+  for (const q of Object.values(queries)) for (let i = 0; i < 3; i++) await search({ q }, admin); // warm the cache
+
+  console.log(`\n${DOCS} documents, 50 data sources; ${REQUESTS} sequential requests per case, limit 20 (ms); load average ${loadAverage()}`);
+  for (const [kind, q] of Object.entries(queries)) {
+    console.log(`\n${kind}: q=${JSON.stringify(q)}`);
+    console.log('  case                         p50     p95     p99   hits');
+    const cases: Array<[string, Record<string, string>, Record<string, string>]> = [
+      ['all 50 data sources', { q }, admin],
+      [`pathPrefix ${PATH_PREFIX}`, { q, pathPrefix: PATH_PREFIX }, admin],
+      ['dataSourceId (1 of 50)', { q, dataSourceId: sourceId(7) }, admin],
+      ['user reading 1 of 50', { q }, member],
+    ];
+    for (const [name, query, auth] of cases) {
+      const { times, hits } = await sequential(search, query, auth);
+      console.log(`  ${name.padEnd(26)} ${fmt(times)}   ${hits}`);
+    }
+  }
+  const word = queries['word in ~3 %'];
+  const c = await concurrent(search, { q: word }, admin);
+  console.log(`\n${CONCURRENCY} concurrent searchers, q=${JSON.stringify(word)}, all 50 data sources: ${c.rate.toFixed(0)} req/s, p50/p95/p99 ${fmt(c.times)} ms; load average ${loadAverage()}`);
+
+  await api.close();
+  await db.stop();
+  process.exit(0);
+}
+
+async function seedOnce(sql: Client): Promise<void> {
+  await sql.query(`CREATE TABLE IF NOT EXISTS public.bench_seed (docs int NOT NULL, seconds jsonb NOT NULL)`);
+  const seeded = (await sql.query(`SELECT docs, seconds FROM public.bench_seed`)).rows[0];
+  if (seeded) return void console.log(`corpus reused: ${seeded.docs} documents, seeded in ${describe(seeded.seconds)}`);
+  if ((await sql.query('SELECT 1 FROM connector.data_sources LIMIT 1')).rowCount) throw new Error('a seeding was interrupted: drop the database and start again');
+  const seconds = await seedCorpus(sql, DOCS);
+  await sql.query(`INSERT INTO public.bench_seed VALUES ($1, $2)`, [DOCS, seconds]);
+  console.log(`corpus seeded: ${DOCS} documents in ${describe(seconds)}`);
+}
+
+async function printSizes(sql: Client): Promise<void> {
+  const { rows } = await sql.query(`
+    SELECT c.relname AS name, c.relkind AS kind, pg_total_relation_size(c.oid) AS total, pg_relation_size(c.oid) AS main,
+      (SELECT count(*) FROM connector.document_chunks) AS chunks
+    FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+    WHERE n.nspname = 'connector' AND (c.relname IN ('documents', 'document_chunks') OR c.oid IN (SELECT indexrelid FROM pg_index WHERE indrelid IN ('connector.documents'::regclass, 'connector.document_chunks'::regclass)))
+    ORDER BY c.relkind DESC, c.relname`);
+  const mb = (n: string) => `${(Number(n) / 1e6).toFixed(0)} MB`;
+  console.log(`${rows[0].chunks} chunks; database ${mb((await sql.query('SELECT pg_database_size(current_database()) AS n')).rows[0].n)}`);
+  for (const r of rows) console.log(`  ${r.name.padEnd(32)} ${r.kind === 'r' ? `${mb(r.total)} (heap ${mb(r.main)})` : mb(r.main)}`);
+}
+
+/** Words and a phrase by their document frequency, measured on 5 of the 50 data sources. */
+async function chooseQueries(sql: Client): Promise<Record<string, string>> {
+  await sql.query('SET enable_seqscan = off');
+  const sample = `"dataSourceId" IN ('${[0, 1, 2, 3, 4].map(sourceId).join("', '")}')`;
+  const total = Number((await sql.query(`SELECT count(*) AS n FROM connector.documents WHERE ${sample}`)).rows[0].n);
+  const df = async (q: string) => Number((await sql.query(`SELECT count(*) AS n FROM connector.documents WHERE ${sample} AND search @@ websearch_to_tsquery('english', $1)`, [q])).rows[0].n) / total;
+  const words = vocabulary().filter((_, i) => i < 300 || i % 997 === 0);
+  const freq: Array<[string, number]> = [];
+  for (const w of words) if ((await sql.query(`SELECT numnode(websearch_to_tsquery('english', $1)) AS n`, [w])).rows[0].n === 1) freq.push([w, await df(w)]);
+  const near = (target: number, list = freq) => [...list].sort((a, b) => Math.abs(Math.log(a[1] + 1e-6) - Math.log(target)) - Math.abs(Math.log(b[1] + 1e-6) - Math.log(target)));
+  const three = near(0.85).slice(0, 3).map(([w]) => w).join(' ');
+  const phrases: Array<[string, number]> = [];
+  for (const p of PHRASE_CANDIDATES) phrases.push([`"${p}"`, await df(`"${p}"`)]);
+  const chosen = {
+    'very common word (~95 %)': near(0.95)[0][0],
+    'one word (~30 %)': near(0.3, freq.filter(([w]) => vocabulary().indexOf(w) < 300))[0][0],
+    'three words': three,
+    'phrase (~3 %)': near(0.03, phrases)[0][0],
+    'word in ~3 %': near(0.03)[0][0],
+    'rare word (~0.05 %)': near(0.0005)[0][0],
+  };
+  for (const [kind, q] of Object.entries(chosen)) console.log(`  ${kind.padEnd(26)} ${q.padEnd(34)} in ${((await df(q)) * 100).toFixed(2)} % of documents`);
+  await sql.query('RESET enable_seqscan');
+  return chosen;
+}
+
+async function sequential(search: Search, query: Record<string, string>, auth: Record<string, string>) {
+  const times: number[] = [];
+  const until = performance.now() + CASE_MS;
+  let hits = 0;
+  for (let i = 0; i < REQUESTS && performance.now() < until; i++) {
+    const started = performance.now();
+    const body = (await search(query, auth)) as { hits: unknown[] };
+    times.push(performance.now() - started);
+    hits = body.hits.length;
+  }
+  return { times, hits };
+}
+
+async function concurrent(search: Search, query: Record<string, string>, auth: Record<string, string>) {
+  const times: number[] = [];
+  const started = performance.now();
+  const until = started + CONCURRENT_MS;
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (performance.now() < until) {
+        const t = performance.now();
+        await search(query, auth);
+        times.push(performance.now() - t);
+      }
+    }),
+  );
+  return { times, rate: times.length / ((performance.now() - started) / 1000) };
+}
+
+function fmt(times: number[]): string {
+  const sorted = [...times].sort((a, b) => a - b);
+  const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * p) - 1)];
+  return [0.5, 0.95, 0.99].map((p) => at(p).toFixed(1).padStart(7)).join(' ');
+}
+
+const describe = (seconds: Record<string, number>) => `${Object.values(seconds).reduce((a, b) => a + b, 0).toFixed(0)} s (${Object.entries(seconds).map(([k, v]) => `${k} ${v.toFixed(0)} s`).join(', ')})`;
+const loadAverage = () => loadavg().map((n) => n.toFixed(1)).join(' ');
+
+/** `bench_search_<docs>`, kept and reused with BENCH_KEEP_DB=1; otherwise a new one, dropped at the end. */
+async function database(): Promise<{ url: string; stop: () => Promise<void> }> {
+  const keep = Boolean(process.env.BENCH_KEEP_DB);
+  const name = keep ? `bench_search_${DOCS}` : `bench_${randomBytes(3).toString('hex')}`;
+  const admin = new Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  const exists = (await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount;
+  if (!exists) await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  return {
+    url: ADMIN_URL.replace(/\/[^/]*$/, `/${name}`),
+    stop: async () => {
+      if (keep) return void console.log(`database kept: ${name}`);
+      const cleanup = new Client({ connectionString: ADMIN_URL });
+      await cleanup.connect();
+      await cleanup.query(`DROP DATABASE ${name} WITH (FORCE)`);
+      await cleanup.end();
+    },
+  };
+}
+
+function freePort(): Promise<number> {
+  const probe = createServer();
+  return new Promise((resolve) => probe.listen(0, '127.0.0.1', () => {
+    const { port } = probe.address() as AddressInfo;
+    probe.close(() => resolve(port));
+  }));
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

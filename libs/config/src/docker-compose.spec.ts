@@ -1,0 +1,47 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+
+// js-yaml comes with @nestjs/swagger; it has no type declarations here.
+const { load } = require('js-yaml') as { load: (text: string) => unknown };
+
+interface ComposeService {
+  ports?: string[];
+  command?: string[];
+  environment?: Record<string, string>;
+}
+
+const ROOT = resolve(__dirname, '../../..');
+const compose = load(readFileSync(resolve(ROOT, 'docker-compose.yml'), 'utf8')) as { services: Record<string, ComposeService> };
+const envExample = readFileSync(resolve(ROOT, '.env.example'), 'utf8');
+const SECRET_FROM_ENV = /^\$\{[A-Z_]+:\?[^}]+\}$/;
+
+describe('docker-compose.yml', () => {
+  const { postgres, redis, ...apps } = compose.services;
+
+  it('publishes no port of PostgreSQL or Redis beyond this machine', () => {
+    for (const store of [postgres, redis]) {
+      for (const port of store.ports ?? []) expect(port).toMatch(/^127\.0\.0\.1:/);
+    }
+  });
+
+  it('runs Redis with a password from .env, and gives it to every service that uses Redis', () => {
+    expect(redis.command).toEqual(['redis-server', '--requirepass', expect.stringMatching(SECRET_FROM_ENV)]);
+    const users = Object.values(apps).filter((app) => app.environment?.REDIS_URL);
+    expect(users.length).toBeGreaterThan(0);
+    for (const app of users) expect(app.environment!.REDIS_URL).toMatch(/^redis:\/\/:\$\{REDIS_PASSWORD:\?[^}]+\}@redis:6379$/);
+  });
+
+  it('takes every secret from .env, with no default', () => {
+    expect(postgres.environment!.POSTGRES_PASSWORD).toMatch(SECRET_FROM_ENV);
+    for (const app of Object.values(apps).filter((a) => a.environment?.DATABASE_URL)) {
+      expect(app.environment!.DATABASE_URL).toContain('${POSTGRES_PASSWORD:?');
+      expect(app.environment!.AUTH_JWT_SECRET).toMatch(SECRET_FROM_ENV);
+      expect(app.environment!.ENCRYPTION_KEY).toMatch(SECRET_FROM_ENV);
+    }
+  });
+
+  it('names in .env.example every variable it reads from .env', () => {
+    const read = new Set([...readFileSync(resolve(ROOT, 'docker-compose.yml'), 'utf8').matchAll(/\$\{([A-Z_]+)/g)].map((m) => m[1]));
+    for (const name of read) expect(envExample).toMatch(new RegExp(`^#? ?${name}=`, 'm'));
+  });
+});

@@ -1,0 +1,113 @@
+import { applyDecorators } from '@nestjs/common';
+import { Exclude } from 'class-transformer';
+import { Allow } from 'class-validator';
+import type { FieldProblem } from './domain.exception';
+
+// class-transformer keeps the @Type() of every nested field here; it has no public accessor.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { defaultMetadataStorage } = require('class-transformer/cjs/storage') as typeof import('class-transformer/types/storage');
+
+const FREE_FORM = 'body-policy:free-form';
+/** Keys that name an object's prototype machinery: never a field, at any depth of declared fields. */
+const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+export const MAX_NESTING = 64;
+const MAX_PROBLEMS = 20;
+
+/**
+ * A field whose value is data, not a DTO: any JSON, kept exactly as sent (never merged into an
+ * object, so keys such as `constructor` stay plain data). Still checked for U+0000 and nesting depth.
+ */
+export const FreeForm = () =>
+  applyDecorators(Exclude({ toClassOnly: true }), Allow(), (target: object, key: string | symbol) => Reflect.defineMetadata(FREE_FORM, true, target, key));
+
+interface Frame {
+  value: object;
+  type?: Function;
+  /** Where the value sits, built only when a problem is reported. */
+  path: () => string;
+  freeForm: boolean;
+  depth: number;
+}
+
+/**
+ * What no payload may carry, whatever its DTO: a string or key with U+0000 (PostgreSQL refuses it),
+ * a prototype key in a declared field, nesting deeper than MAX_NESTING. Iterative, so depth cannot
+ * exhaust the stack. Empty means the payload may go on to class validation.
+ */
+export function bodyPolicyProblems(body: unknown, type?: Function): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  if (typeof body === 'string' && body.includes('\u0000')) problems.push(problem('', 'must not contain U+0000'));
+  const stack: Frame[] = isObject(body) ? [{ value: body, type, path: () => '', freeForm: false, depth: 0 }] : [];
+  while (stack.length && problems.length < MAX_PROBLEMS) {
+    const frame = stack.pop()!;
+    if (frame.depth >= MAX_NESTING) problems.push(problem(frame.path(), `must not be nested more than ${MAX_NESTING} levels deep`));
+    else visitChildren(frame, stack, problems);
+  }
+  return problems;
+}
+
+function visitChildren({ value, type, path, freeForm, depth }: Frame, stack: Frame[], problems: FieldProblem[]): void {
+  const visit = (child: unknown, childPath: () => string, childType: Function | undefined, free: boolean) => {
+    if (typeof child === 'string') {
+      if (child.includes('\u0000')) problems.push(problem(childPath(), 'must not contain U+0000'));
+    } else if (isObject(child) && !ArrayBuffer.isView(child)) stack.push({ value: child, type: childType, path: childPath, freeForm: free, depth: depth + 1 });
+  };
+  if (Array.isArray(value)) {
+    for (let i = value.length - 1; i >= 0; i--) visit(value[i], () => `${path()}[${i}]`, type, freeForm);
+    return;
+  }
+  const keys = Object.keys(value);
+  for (let k = keys.length - 1; k >= 0; k--) {
+    const key = keys[k];
+    const childPath = () => join(path(), printable(key));
+    if (key.includes('\u0000')) problems.push(problem(childPath(), 'name must not contain U+0000'));
+    else if (!freeForm && PROTOTYPE_KEYS.has(key)) problems.push({ field: childPath(), problems: [`property ${key} should not exist`] });
+    else {
+      const free = freeForm || isFreeForm(type, key);
+      visit((value as Record<string, unknown>)[key], childPath, free ? undefined : nestedType(type, key), free);
+    }
+  }
+}
+
+/** Puts free-form values back, exactly as sent, on an instance class-transformer built without them. */
+export function restoreFreeForm(target: unknown, plain: unknown, type?: Function): void {
+  if (!type || !isObject(target) || !isObject(plain)) return;
+  if (Array.isArray(plain)) {
+    if (Array.isArray(target)) plain.forEach((item, i) => restoreFreeForm(target[i], item, type));
+    return;
+  }
+  for (const key of Object.keys(plain)) {
+    const value = (plain as Record<string, unknown>)[key];
+    if (isFreeForm(type, key)) (target as Record<string, unknown>)[key] = value;
+    else restoreFreeForm((target as Record<string, unknown>)[key], value, nestedType(type, key));
+  }
+}
+
+function isFreeForm(type: Function | undefined, key: string): boolean {
+  return !!type?.prototype && Reflect.getMetadata(FREE_FORM, type.prototype, key) === true;
+}
+
+function nestedType(type: Function | undefined, key: string): Function | undefined {
+  if (!type) return undefined;
+  const metadata = defaultMetadataStorage.findTypeMetadata(type, key);
+  const nested: unknown = metadata?.typeFunction ? metadata.typeFunction() : metadata?.reflectedType;
+  return typeof nested === 'function' && nested !== Object && nested !== Array ? nested : undefined;
+}
+
+function join(parent: string, key: string): string {
+  return parent ? `${parent}.${key}` : key;
+}
+
+function isObject(value: unknown): value is object {
+  return value !== null && typeof value === 'object';
+}
+
+function problem(field: string, rule: string): FieldProblem {
+  const name = field || 'body';
+  return { field: name, problems: [`${name} ${rule}`] };
+}
+
+/** A key as it may appear in a message or log: control characters escaped. */
+function printable(key: string): string {
+  return key.replace(/[\u0000-\u001f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}

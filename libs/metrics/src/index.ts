@@ -1,0 +1,4 @@
+export * from './metrics.module';
+export * from './scrape-collector';
+export * from './metrics-exposition';
+export * from './worker-metrics-listener';

@@ -1,0 +1,50 @@
+import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { DiscoveryService } from '@nestjs/core';
+import { InjectMetric } from '@willsoto/nestjs-prometheus';
+import Bull, { Queue } from 'bull';
+import type { Counter, Gauge } from 'prom-client';
+import { ScrapeCollector, withTimeout } from './scrape-collector';
+
+export const QUEUE_JOBS = 'queue_jobs';
+export const QUEUE_COUNT_TIMEOUTS = 'queue_count_timeouts_total';
+export const QUEUE_STATES = ['waiting', 'active', 'delayed', 'failed'] as const;
+/** A slow Redis leaves the queue out of this scrape instead of holding it. */
+const COUNT_TIMEOUT_MS = 800;
+
+/** Jobs per queue and state, read from Bull (`getJobCounts`) on each scrape, for every queue of the app. */
+@Injectable()
+export class QueueDepthCollector extends ScrapeCollector implements OnApplicationBootstrap {
+  private queues: Queue[] = [];
+
+  constructor(
+    private readonly discovery: DiscoveryService,
+    @InjectMetric(QUEUE_JOBS) private readonly jobs: Gauge<'queue' | 'state'>,
+    @InjectMetric(QUEUE_COUNT_TIMEOUTS) private readonly timeouts: Counter<'queue'>,
+  ) {
+    super();
+  }
+
+  onApplicationBootstrap(): void {
+    const byName = new Map<string, Queue>();
+    for (const wrapper of this.discovery.getProviders()) {
+      const instance = wrapper.instance as unknown;
+      if (instance instanceof Bull && !byName.has(instance.name)) byName.set(instance.name, instance);
+    }
+    this.queues = [...byName.values()];
+  }
+
+  async collect(): Promise<void> {
+    await Promise.all(this.queues.map((queue) => this.count(queue)));
+  }
+
+  private async count(queue: Queue): Promise<void> {
+    try {
+      const counts = await withTimeout(queue.getJobCounts(), COUNT_TIMEOUT_MS, `counting ${queue.name}`);
+      for (const state of QUEUE_STATES) this.jobs.set({ queue: queue.name, state }, counts[state] ?? 0);
+    } catch {
+      // No stale depth: the queue is absent from this scrape, and the timeout is counted.
+      for (const state of QUEUE_STATES) this.jobs.remove({ queue: queue.name, state });
+      this.timeouts.inc({ queue: queue.name });
+    }
+  }
+}

@@ -1,0 +1,53 @@
+import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
+import { AddressInfo } from 'node:net';
+import { toErrorBody } from '@app/errors';
+import { MetricsExposition } from './metrics-exposition';
+
+/**
+ * A worker-only process serves no HTTP, so its own counters (deliveries, extractions, refreshes) would
+ * never be scraped: with METRICS_PORT set, it answers GET /metrics there and nothing else.
+ */
+@Injectable()
+export class WorkerMetricsListener implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('Metrics');
+  private server?: Server;
+
+  constructor(
+    private readonly exposition: MetricsExposition,
+    private readonly config: ConfigService,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    const port = this.config.get<number>('METRICS_PORT');
+    if (port === undefined || port === null) return;
+    this.server = createServer((req, res) => void this.answer(req, res));
+    await new Promise<void>((resolve, reject) => this.server!.once('error', reject).listen(port, resolve));
+    this.logger.log({ port: (this.server.address() as AddressInfo).port }, 'metrics served on METRICS_PORT');
+  }
+
+  /** The port actually bound (METRICS_PORT=0 picks a free one). */
+  get port(): number | undefined {
+    return (this.server?.address() as AddressInfo | null)?.port;
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.server?.closeAllConnections();
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  }
+
+  private async answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (req.method !== 'GET' || req.url?.split('?')[0] !== '/metrics') return void res.writeHead(404).end();
+    try {
+      this.exposition.assertAllowed(req.headers.authorization);
+    } catch (error) {
+      return void res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify(toErrorBody(error)));
+    }
+    try {
+      res.writeHead(200, { 'content-type': this.exposition.contentType }).end(await this.exposition.render());
+    } catch {
+      if (!res.headersSent) res.writeHead(500).end();
+    }
+  }
+}

@@ -1,0 +1,3 @@
+export * from './address-ranges';
+export * from './guarded-agents';
+export * from './outbound-url-policy';
