@@ -68,8 +68,11 @@ export interface Decided {
   event: ApprovalDecisionEvent;
 }
 
-/** How long a batched statement waits out an outage before its callers see the error (an HTTP caller waits this long). */
-const HOLD_STATEMENTS_MS = 10_000;
+/**
+ * How long a batched statement waits out an outage before its callers see the error (an HTTP caller waits
+ * this long): an outage of up to a minute, or two restarts close together, fails no request or callback.
+ */
+const HOLD_STATEMENTS_MS = 60_000;
 
 const DECISIONS: ApprovalStatus[] = ['Approved', 'Denied', 'DeliveryFailed', 'Cancelled', 'TimedOut'];
 
