@@ -11,7 +11,7 @@ module.exports = {
     {
       name: 'apps-know-no-other-app',
       severity: 'error',
-      comment: 'Apps talk through HTTP, queues and libs/contracts, never through each other\'s code.',
+      comment: "Apps talk through HTTP, queues and libs/contracts, never through each other's code.",
       from: { path: '^apps/([^/]+)/' },
       to: { path: '^apps/', pathNot: ['^apps/$1/'] },
     },

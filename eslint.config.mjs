@@ -28,7 +28,10 @@ export default tseslint.config(
   {
     languageOptions: { globals: { ...globals.node } },
     rules: {
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
       '@typescript-eslint/no-explicit-any': 'error',
       'max-lines': ['error', { max: 250, skipBlankLines: true, skipComments: true }],
     },
@@ -41,8 +44,15 @@ export default tseslint.config(
         'error',
         {
           paths: [
-            { name: 'typeorm', message: 'Only repositories, entities and migrations use TypeORM: add a repository method.' },
-            { name: '@nestjs/typeorm', importNames: ['InjectRepository', 'InjectDataSource', 'InjectEntityManager'], message: 'Only repositories inject TypeORM handles.' },
+            {
+              name: 'typeorm',
+              message: 'Only repositories, entities and migrations use TypeORM: add a repository method.',
+            },
+            {
+              name: '@nestjs/typeorm',
+              importNames: ['InjectRepository', 'InjectDataSource', 'InjectEntityManager'],
+              message: 'Only repositories inject TypeORM handles.',
+            },
           ],
         },
       ],
@@ -55,7 +65,11 @@ export default tseslint.config(
   {
     // Tests and scripts may be long (one journey, one scenario) and may use test doubles loosely.
     files: ['**/*.spec.ts', '**/*.e2e-spec.ts', '**/test/**', 'bench/**', 'scripts/**'],
-    rules: { 'max-lines': 'off', '@typescript-eslint/no-explicit-any': 'off', '@typescript-eslint/no-require-imports': 'off' },
+    rules: {
+      'max-lines': 'off',
+      '@typescript-eslint/no-explicit-any': 'off',
+      '@typescript-eslint/no-require-imports': 'off',
+    },
   },
   {
     files: ['**/*.js', '**/*.cjs', '**/*.mjs'],

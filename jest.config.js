@@ -1,5 +1,19 @@
 // One config for unit specs (beside the code) and e2e specs (apps/<app>/test).
-const libs = ['config', 'errors', 'auth', 'crypto', 'database', 'queue', 'logging', 'health', 'http', 'contracts', 'testing', 'outbound', 'metrics'];
+const libs = [
+  'config',
+  'errors',
+  'auth',
+  'crypto',
+  'database',
+  'queue',
+  'logging',
+  'health',
+  'http',
+  'contracts',
+  'testing',
+  'outbound',
+  'metrics',
+];
 module.exports = {
   rootDir: '.',
   testEnvironment: 'node',

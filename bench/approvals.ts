@@ -35,7 +35,13 @@ interface Timings {
   /** CPU of every process on the machine (service, database, Redis, receiver, runtime) during the run. */
   machineCpuMs?: number;
 }
-const timings = (): Timings => ({ requested: new Map(), webhook: new Map(), callback: new Map(), published: new Map(), decided: new Map() });
+const timings = (): Timings => ({
+  requested: new Map(),
+  webhook: new Map(),
+  callback: new Map(),
+  published: new Map(),
+  decided: new Map(),
+});
 
 /** Records a decision event: when it was published (epoch ms, same machine) and when it was consumed. */
 function decided(t: Timings, executionId: string, publishedAt: number): void {
@@ -54,7 +60,9 @@ async function main(): Promise<void> {
   if (!system || !baseline) process.exit(0);
   const ratio = throughput(system) / throughput(baseline);
   console.log(`\nthroughput ratio system / baseline: ${ratio.toFixed(2)} (target ≥ 0.50)`);
-  console.log(`targets: ≥ 300 approvals/s end to end: ${throughput(system) >= 300 ? 'met' : 'NOT met'}; p99 callback → decision event < 50 ms: ${percentile(latencies(system.callback, system.published), 99) < 50 ? 'met' : 'NOT met'}`);
+  console.log(
+    `targets: ≥ 300 approvals/s end to end: ${throughput(system) >= 300 ? 'met' : 'NOT met'}; p99 callback → decision event < 50 ms: ${percentile(latencies(system.callback, system.published), 99) < 50 ? 'met' : 'NOT met'}`,
+  );
   process.exit(0);
 }
 
@@ -63,19 +71,23 @@ async function runSystem(databaseUrl: string): Promise<Timings> {
   const port = await freePort();
   // One process with every role, as `npm start` runs it. (API and worker in two processes measured
   // no more throughput and a slower callback p99 here: more busy processes on two cores.)
-  const service = await spawnService(join(ROOT, 'dist/apps/approval-service/apps/approval-service/src/main.js'), {
-    DATABASE_URL: databaseUrl,
-    REDIS_URL,
-    QUEUE_PREFIX: prefix,
-    AUTH_JWT_SECRET: randomBytes(32).toString('hex'),
-    ENCRYPTION_KEY: `bench:${randomBytes(32).toString('base64')}`,
-    PORT: String(port),
-    PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-    LOG_LEVEL: 'warn',
-    WEBHOOK_ALLOW_INSECURE: 'true',
-    WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
-    CALLBACK_RATE_LIMIT_PER_MINUTE: '1000000',
-  }, { port });
+  const service = await spawnService(
+    join(ROOT, 'dist/apps/approval-service/apps/approval-service/src/main.js'),
+    {
+      DATABASE_URL: databaseUrl,
+      REDIS_URL,
+      QUEUE_PREFIX: prefix,
+      AUTH_JWT_SECRET: randomBytes(32).toString('hex'),
+      ENCRYPTION_KEY: `bench:${randomBytes(32).toString('base64')}`,
+      PORT: String(port),
+      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+      LOG_LEVEL: 'warn',
+      WEBHOOK_ALLOW_INSECURE: 'true',
+      WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+      CALLBACK_RATE_LIMIT_PER_MINUTE: '1000000',
+    },
+    { port },
+  );
   return runThrough(service, prefix);
 }
 
@@ -86,7 +98,11 @@ async function runSystem(databaseUrl: string): Promise<Timings> {
 async function runBaseline(): Promise<Timings> {
   const prefix = `bench-base-${randomBytes(3).toString('hex')}`;
   const port = await freePort();
-  const service = await spawnService(compiledBaseline(), { REDIS_URL, QUEUE_PREFIX: prefix, PORT: String(port) }, { port });
+  const service = await spawnService(
+    compiledBaseline(),
+    { REDIS_URL, QUEUE_PREFIX: prefix, PORT: String(port) },
+    { port },
+  );
   return runThrough(service, prefix);
 }
 
@@ -100,13 +116,28 @@ async function runThrough(service: Service, prefix: string): Promise<Timings> {
     const payload = JSON.parse(body);
     t.webhook.set(payload.executionId, performance.now());
     t.callback.set(payload.executionId, performance.now());
-    await post(payload.callbackUrl, { callbackId: payload.callbackId, callbackToken: payload.callbackToken, status: 'Approved' });
+    await post(payload.callbackUrl, {
+      callbackId: payload.callbackId,
+      callbackToken: payload.callbackToken,
+      status: 'Approved',
+    });
   });
-  const runtime = new ApprovalRuntimeClient(REDIS_URL, { prefix, onDecision: (e, published) => decided(t, e.executionId, published.at) });
+  const runtime = new ApprovalRuntimeClient(REDIS_URL, {
+    prefix,
+    onDecision: (e, published) => decided(t, e.executionId, published.at),
+  });
   const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
   const cpuAtStart = service.cpuMs();
   await measure(t, (executionId, i) =>
-    runtime.request({ tenantId: 'bench', executionId, stepId: 'approve', agentName: 'Bench agent', webhook: { url, authentication: { type: 'None' }, timeoutSeconds: 30, maxRetryAttempts: 3, message: 'ok?' }, stepInput: { i }, previousResults: [] }),
+    runtime.request({
+      tenantId: 'bench',
+      executionId,
+      stepId: 'approve',
+      agentName: 'Bench agent',
+      webhook: { url, authentication: { type: 'None' }, timeoutSeconds: 30, maxRetryAttempts: 3, message: 'ok?' },
+      stepInput: { i },
+      previousResults: [],
+    }),
   );
   t.serviceCpuMs = service.cpuMs() - cpuAtStart;
   await runtime.close();
@@ -119,7 +150,8 @@ async function runThrough(service: Service, prefix: string): Promise<Timings> {
 /** Leaves Redis as it was: a run's queues hold thousands of jobs. */
 async function dropKeys(pattern: string): Promise<void> {
   const redis = new Redis(REDIS_URL);
-  for await (const keys of redis.scanStream({ match: pattern, count: 1000 })) if ((keys as string[]).length) await redis.del(...(keys as string[]));
+  for await (const keys of redis.scanStream({ match: pattern, count: 1000 }))
+    if ((keys as string[]).length) await redis.del(...(keys as string[]));
   redis.disconnect();
 }
 
@@ -139,7 +171,11 @@ async function measure(t: Timings, enqueue: (executionId: string, i: number) => 
 /** Busy CPU of the whole machine so far, all cores (Linux /proc; 0 elsewhere). */
 function machineCpuMs(): number {
   try {
-    const [user, nice, system, , , irq, softirq, steal] = readFileSync('/proc/stat', 'utf8').split('\n')[0].split(/\s+/).slice(1).map(Number);
+    const [user, nice, system, , , irq, softirq, steal] = readFileSync('/proc/stat', 'utf8')
+      .split('\n')[0]
+      .split(/\s+/)
+      .slice(1)
+      .map(Number);
     return ((user + nice + system + irq + softirq + steal) * 1000) / 100;
   } catch {
     return 0;
@@ -154,7 +190,9 @@ type Service = { cpuMs: () => number; stop: () => Promise<void> };
  */
 function compiledBaseline(): string {
   const source = readFileSync(join(ROOT, 'bench/baseline-approval-service.ts'), 'utf8');
-  const { outputText } = transpileModule(source, { compilerOptions: { module: ModuleKind.CommonJS, target: ScriptTarget.ES2022, esModuleInterop: true } });
+  const { outputText } = transpileModule(source, {
+    compilerOptions: { module: ModuleKind.CommonJS, target: ScriptTarget.ES2022, esModuleInterop: true },
+  });
   const file = join(ROOT, 'dist/bench/baseline-approval-service.js');
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, outputText);
@@ -163,7 +201,9 @@ function compiledBaseline(): string {
 
 /** Starts a built service (a .js file) in its own process, as it runs in production, and waits until it answers. */
 async function spawnService(main: string, env: Record<string, string>, ready: { port: number }): Promise<Service> {
-  const profile = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [];
+  const profile = process.env.BENCH_PROFILE_DIR
+    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`]
+    : [];
   const child = spawn(process.execPath, [...profile, main], {
     cwd: ROOT,
     env: { ...process.env, ...env, NODE_ENV: 'production' },
@@ -171,7 +211,11 @@ async function spawnService(main: string, env: Record<string, string>, ready: { 
   });
   process.once('exit', () => child.kill('SIGKILL'));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  await waitFor(() => child.exitCode === null && healthy.has(ready.port), 60_000, () => probe(ready.port));
+  await waitFor(
+    () => child.exitCode === null && healthy.has(ready.port),
+    60_000,
+    () => probe(ready.port),
+  );
   return {
     cpuMs: () => cpuMsOf(child.pid!),
     stop: async () => {
@@ -212,11 +256,17 @@ function report(title: string, t: Timings): void {
   const toConsumer = latencies(t.callback, t.decided);
   console.log(`\n${title}`);
   console.log(`  ${N} approvals, ${throughput(t).toFixed(0)} approvals/s end to end`);
-  console.log(`  request → webhook received: p50 ${percentile(toWebhook, 50).toFixed(1)} ms, p99 ${percentile(toWebhook, 99).toFixed(1)} ms`);
+  console.log(
+    `  request → webhook received: p50 ${percentile(toWebhook, 50).toFixed(1)} ms, p99 ${percentile(toWebhook, 99).toFixed(1)} ms`,
+  );
   if (t.serviceCpuMs) console.log(`  service process CPU: ${(t.serviceCpuMs / N).toFixed(2)} ms per approval`);
   if (t.machineCpuMs) console.log(`  machine CPU, all processes: ${(t.machineCpuMs / N).toFixed(2)} ms per approval`);
-  console.log(`  callback → decision event published:  p50 ${percentile(toEvent, 50).toFixed(1)} ms, p99 ${percentile(toEvent, 99).toFixed(1)} ms`);
-  console.log(`  callback → decision taken by the runtime's consumer:  p50 ${percentile(toConsumer, 50).toFixed(1)} ms, p99 ${percentile(toConsumer, 99).toFixed(1)} ms`);
+  console.log(
+    `  callback → decision event published:  p50 ${percentile(toEvent, 50).toFixed(1)} ms, p99 ${percentile(toEvent, 99).toFixed(1)} ms`,
+  );
+  console.log(
+    `  callback → decision taken by the runtime's consumer:  p50 ${percentile(toConsumer, 50).toFixed(1)} ms, p99 ${percentile(toConsumer, 99).toFixed(1)} ms`,
+  );
 }
 
 function throughput(t: Timings): number {
@@ -248,10 +298,14 @@ async function listen(onBody: (req: IncomingMessage, body: string) => Promise<vo
 
 function post(url: string, body: unknown): Promise<void> {
   return new Promise<void>((resolve, reject) => {
-    const req = httpRequest(url, { method: 'POST', agent: keepAlive, headers: { 'content-type': 'application/json' } }, (res) => {
-      res.resume();
-      res.on('end', resolve);
-    });
+    const req = httpRequest(
+      url,
+      { method: 'POST', agent: keepAlive, headers: { 'content-type': 'application/json' } },
+      (res) => {
+        res.resume();
+        res.on('end', resolve);
+      },
+    );
     req.on('error', reject);
     req.end(JSON.stringify(body));
   });
@@ -300,10 +354,12 @@ async function database(): Promise<{ url: string; stop: () => Promise<void> }> {
 
 function freePort(): Promise<number> {
   const probe = createServer();
-  return new Promise((resolve) => probe.listen(0, '127.0.0.1', () => {
-    const { port } = probe.address() as AddressInfo;
-    probe.close(() => resolve(port));
-  }));
+  return new Promise((resolve) =>
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    }),
+  );
 }
 
 main().catch((error) => {

@@ -59,9 +59,20 @@ const server = createServer((req, res) => {
     open.delete(callbackId);
     const { approvalId, job } = approval;
     const decidedAt = new Date().toISOString();
-    const event = { approvalId, tenantId: job.tenantId, executionId: job.executionId, stepId: job.stepId, outcome: status, comment: comment ?? null, decidedAt };
+    const event = {
+      approvalId,
+      tenantId: job.tenantId,
+      executionId: job.executionId,
+      stepId: job.stepId,
+      outcome: status,
+      comment: comment ?? null,
+      decidedAt,
+    };
     decisions.add('decision', event, { jobId: approvalId, removeOnComplete: false }).then(
-      () => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ callbackId, approvalId, executionId: job.executionId, status, decidedAt })),
+      () =>
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ callbackId, approvalId, executionId: job.executionId, status, decidedAt })),
       () => res.writeHead(500).end(),
     );
   });
@@ -75,10 +86,14 @@ process.on('SIGTERM', () => {
 
 function post(url: string, body: unknown): Promise<void> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'POST', agent: keepAlive, headers: { 'content-type': 'application/json' } }, (res) => {
-      res.resume();
-      res.on('end', resolve);
-    });
+    const req = request(
+      url,
+      { method: 'POST', agent: keepAlive, headers: { 'content-type': 'application/json' } },
+      (res) => {
+        res.resume();
+        res.on('end', resolve);
+      },
+    );
     req.on('error', reject);
     req.end(JSON.stringify(body));
   });

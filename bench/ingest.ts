@@ -35,12 +35,23 @@ const BIG_FILE_BYTES = Number(process.env.BENCH_BIG_FILE_MB ?? 500) * 1024 * 102
 async function main(): Promise<void> {
   const db = await database();
   const simPort = await freePort();
-  const sim = await startChildApp('document-system-simulator', { PORT: simPort, PUBLIC_BASE_URL: `http://127.0.0.1:${simPort}`, LOG_LEVEL: 'silent' });
+  const sim = await startChildApp('document-system-simulator', {
+    PORT: simPort,
+    PUBLIC_BASE_URL: `http://127.0.0.1:${simPort}`,
+    LOG_LEVEL: 'silent',
+  });
   const simUrl = `http://127.0.0.1:${simPort}`;
   const admin = axios.create({ baseURL: `${simUrl}/admin` });
   const root = (await admin.get('/folders', { params: { path: '/Structural' } })).data.id;
   const folder = (await admin.post('/folders', { parentId: root, name: 'bench' })).data.id;
-  await admin.post('/bulk-files', { parentId: folder, count: FILES, format: process.env.BENCH_FORMAT ?? 'mixed', minSize: 2 * 1024, maxSize: 200 * 1024, perFolder: 250 });
+  await admin.post('/bulk-files', {
+    parentId: folder,
+    count: FILES,
+    format: process.env.BENCH_FORMAT ?? 'mixed',
+    minSize: 2 * 1024,
+    maxSize: 200 * 1024,
+    perFolder: 250,
+  });
   const files: Array<{ id: string; size: number }> = (await admin.get('/files', { params: { under: folder } })).data;
   const totalBytes = files.reduce((n, f) => n + f.size, 0);
   console.log(`corpus: ${files.length} files, ${(totalBytes / 1e6).toFixed(1)} MB`);
@@ -48,8 +59,19 @@ async function main(): Promise<void> {
   const baselineMs = await baseline(simUrl, folder);
   const apiPort = await freePort();
   const publicBaseUrl = `http://127.0.0.1:${apiPort}`;
-  const env = testEnv({ DATABASE_URL: db.url, BLOB_DIR: join(tmpdir(), `bench-blobs-${randomBytes(4).toString('hex')}`), ALLOW_INSECURE_URLS: true, LOG_LEVEL: 'info', SYNC_CONCURRENCY: CONCURRENCY, EXTRACTION_NICE: process.env.EXTRACTION_NICE ?? 10, PORT: apiPort, PUBLIC_BASE_URL: publicBaseUrl });
-  const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRoot({ role: 'api', env: { ...env, LOG_LEVEL: 'silent' } })] }).compile();
+  const env = testEnv({
+    DATABASE_URL: db.url,
+    BLOB_DIR: join(tmpdir(), `bench-blobs-${randomBytes(4).toString('hex')}`),
+    ALLOW_INSECURE_URLS: true,
+    LOG_LEVEL: 'info',
+    SYNC_CONCURRENCY: CONCURRENCY,
+    EXTRACTION_NICE: process.env.EXTRACTION_NICE ?? 10,
+    PORT: apiPort,
+    PUBLIC_BASE_URL: publicBaseUrl,
+  });
+  const moduleRef = await Test.createTestingModule({
+    imports: [AppModule.forRoot({ role: 'api', env: { ...env, LOG_LEVEL: 'silent' } })],
+  }).compile();
   const api = moduleRef.createNestApplication({ bodyParser: false, logger: false });
   configureHttpApp(api, { title: 'bench', description: 'bench' });
   await api.listen(apiPort, '127.0.0.1');
@@ -60,37 +82,83 @@ async function main(): Promise<void> {
   const http = () => request(api.getHttpServer());
   const projectId = randomUUID();
   const connectionId = await connectThroughOAuth(http, caller, admin, simUrl, publicBaseUrl);
-  const credentialId = (await http().post('/v1/credentials').set(caller.auth).send({ name: 'Sim', type: 'DocumentSystem', instanceUrl: simUrl, username: 'alice', password: 'alice-password', scope: 'Tenant' })).body.id;
-  const ds = (await http().post(`/v1/projects/${projectId}/data-sources`).set(caller.auth).send({ name: 'Bench', credentialId, connectionId })).body;
+  const credentialId = (
+    await http()
+      .post('/v1/credentials')
+      .set(caller.auth)
+      .send({
+        name: 'Sim',
+        type: 'DocumentSystem',
+        instanceUrl: simUrl,
+        username: 'alice',
+        password: 'alice-password',
+        scope: 'Tenant',
+      })
+  ).body.id;
+  const ds = (
+    await http()
+      .post(`/v1/projects/${projectId}/data-sources`)
+      .set(caller.auth)
+      .send({ name: 'Bench', credentialId, connectionId })
+  ).body;
   if (!ds.id) throw new Error(`data source not created: ${JSON.stringify(ds)}`);
-  await http().put(`/v1/data-sources/${ds.id}/selection`).set(caller.auth).send({ include: [folder], exclude: [] });
+  await http()
+    .put(`/v1/data-sources/${ds.id}/selection`)
+    .set(caller.auth)
+    .send({ include: [folder], exclude: [] });
 
   const full = await timedSync(http, caller, ds.id, !process.env.BENCH_FULL_ONLY);
   const rssAfterFull = peak.value();
-  console.log(`full sync ended after ${(full.ms / 1000).toFixed(1)} s (${(full.ms / baselineMs).toFixed(2)}× the baseline)${process.env.BENCH_FULL_ONLY ? '' : `; text searchable after ${(full.searchableMs / 1000).toFixed(1)} s`}`);
+  console.log(
+    `full sync ended after ${(full.ms / 1000).toFixed(1)} s (${(full.ms / baselineMs).toFixed(2)}× the baseline)${process.env.BENCH_FULL_ONLY ? '' : `; text searchable after ${(full.searchableMs / 1000).toFixed(1)} s`}`,
+  );
   if (process.env.BENCH_FULL_ONLY) return void (await stop());
   const none = await timedSync(http, caller, ds.id);
-  for (const file of files.slice(0, Math.ceil(files.length / 100))) await admin.patch(`/files/${file.id}`, { text: `changed ${file.id} ${'x'.repeat(2048)}` });
+  for (const file of files.slice(0, Math.ceil(files.length / 100)))
+    await admin.patch(`/files/${file.id}`, { text: `changed ${file.id} ${'x'.repeat(2048)}` });
   const onePercent = await timedSync(http, caller, ds.id);
   const search = await searchLatencies(http, caller, projectId);
   // Three syncs left up to four row versions per document. Autovacuum would clean them up; where the
   // server has it off, do what it would do, and print both figures.
-  const vacuumed = (await autovacuumIsOn(db.url)) ? null : (await vacuumAnalyze(db.url), await searchLatencies(http, caller, projectId));
+  const vacuumed = (await autovacuumIsOn(db.url))
+    ? null
+    : (await vacuumAnalyze(db.url), await searchLatencies(http, caller, projectId));
 
-  const big = await admin.post('/files', { parentId: folder, name: 'huge-model-export.txt', generate: { format: 'text', size: BIG_FILE_BYTES, seed: 9 } });
+  const big = await admin.post('/files', {
+    parentId: folder,
+    name: 'huge-model-export.txt',
+    generate: { format: 'text', size: BIG_FILE_BYTES, seed: 9 },
+  });
   const bigSync = await timedSync(http, caller, ds.id);
   const rssAfterBig = peak.value();
 
   const fullSeconds = full.ms / 1000;
-  console.log(`\nfull sync:        ${full.run.counts.added} files in ${fullSeconds.toFixed(1)} s: ${(files.length / fullSeconds).toFixed(0)} files/s, ${(totalBytes / 1e6 / fullSeconds).toFixed(1)} MB/s (status ${full.run.status})`);
-  console.log(`baseline:         ${(baselineMs / 1000).toFixed(1)} s: ${(files.length / (baselineMs / 1000)).toFixed(0)} files/s, ${(totalBytes / 1e6 / (baselineMs / 1000)).toFixed(1)} MB/s (list + download, ${CONCURRENCY} at a time, nothing kept)`);
+  console.log(
+    `\nfull sync:        ${full.run.counts.added} files in ${fullSeconds.toFixed(1)} s: ${(files.length / fullSeconds).toFixed(0)} files/s, ${(totalBytes / 1e6 / fullSeconds).toFixed(1)} MB/s (status ${full.run.status})`,
+  );
+  console.log(
+    `baseline:         ${(baselineMs / 1000).toFixed(1)} s: ${(files.length / (baselineMs / 1000)).toFixed(0)} files/s, ${(totalBytes / 1e6 / (baselineMs / 1000)).toFixed(1)} MB/s (list + download, ${CONCURRENCY} at a time, nothing kept)`,
+  );
   console.log(`ratio full/baseline time: ${(full.ms / baselineMs).toFixed(2)} (target ≤ 1.5)`);
-  console.log(`text searchable after ${(full.searchableMs / 1000).toFixed(1)} s (from the start of the full sync until no document is Pending extraction; ${(full.searchableMs / baselineMs).toFixed(2)}× the baseline)`);
-  console.log(`incremental, no change: ${(none.ms / 1000).toFixed(2)} s = ${((none.ms / full.ms) * 100).toFixed(1)}% of full (target < 5%); counts ${JSON.stringify(none.run.counts)}`);
-  console.log(`incremental, 1% changed: ${(onePercent.ms / 1000).toFixed(2)} s = ${((onePercent.ms / full.ms) * 100).toFixed(1)}% of full (target < 10%); updated ${onePercent.run.counts.updated}; text searchable after ${(onePercent.searchableMs / 1000).toFixed(2)} s`);
-  console.log(`worker peak RSS: ${(rssAfterFull / 1e6).toFixed(0)} MB after the full sync; ${(rssAfterBig / 1e6).toFixed(0)} MB after streaming a ${(big.data.size / 1e6).toFixed(0)} MB file in ${(bigSync.ms / 1000).toFixed(1)} s (target < 400 MB)`);
-  console.log(`search over ${files.length} documents: p50 ${search.p50.toFixed(1)} ms, p95 ${search.p95.toFixed(1)} ms (target p95 < 50 ms)${vacuumed ? '; autovacuum is off on this server' : ''}`);
-  if (vacuumed) console.log(`search after VACUUM ANALYZE (what autovacuum would have done): p50 ${vacuumed.p50.toFixed(1)} ms, p95 ${vacuumed.p95.toFixed(1)} ms`);
+  console.log(
+    `text searchable after ${(full.searchableMs / 1000).toFixed(1)} s (from the start of the full sync until no document is Pending extraction; ${(full.searchableMs / baselineMs).toFixed(2)}× the baseline)`,
+  );
+  console.log(
+    `incremental, no change: ${(none.ms / 1000).toFixed(2)} s = ${((none.ms / full.ms) * 100).toFixed(1)}% of full (target < 5%); counts ${JSON.stringify(none.run.counts)}`,
+  );
+  console.log(
+    `incremental, 1% changed: ${(onePercent.ms / 1000).toFixed(2)} s = ${((onePercent.ms / full.ms) * 100).toFixed(1)}% of full (target < 10%); updated ${onePercent.run.counts.updated}; text searchable after ${(onePercent.searchableMs / 1000).toFixed(2)} s`,
+  );
+  console.log(
+    `worker peak RSS: ${(rssAfterFull / 1e6).toFixed(0)} MB after the full sync; ${(rssAfterBig / 1e6).toFixed(0)} MB after streaming a ${(big.data.size / 1e6).toFixed(0)} MB file in ${(bigSync.ms / 1000).toFixed(1)} s (target < 400 MB)`,
+  );
+  console.log(
+    `search over ${files.length} documents: p50 ${search.p50.toFixed(1)} ms, p95 ${search.p95.toFixed(1)} ms (target p95 < 50 ms)${vacuumed ? '; autovacuum is off on this server' : ''}`,
+  );
+  if (vacuumed)
+    console.log(
+      `search after VACUUM ANALYZE (what autovacuum would have done): p50 ${vacuumed.p50.toFixed(1)} ms, p95 ${vacuumed.p95.toFixed(1)} ms`,
+    );
 
   await stop();
 
@@ -106,14 +174,38 @@ async function main(): Promise<void> {
 }
 
 /** The OAuth connection a user makes: provider registered, authorized at the simulator (auto-approve), code exchanged. */
-async function connectThroughOAuth(http: Http, caller: { auth: Record<string, string> }, admin: AxiosInstance, simUrl: string, publicBaseUrl: string): Promise<string> {
-  await admin.post('/oauth/clients', { clientId: 'bench', clientSecrets: ['bench-secret'], redirectUris: [`${publicBaseUrl}/v2/OAuth/callback`] });
+async function connectThroughOAuth(
+  http: Http,
+  caller: { auth: Record<string, string> },
+  admin: AxiosInstance,
+  simUrl: string,
+  publicBaseUrl: string,
+): Promise<string> {
+  await admin.post('/oauth/clients', {
+    clientId: 'bench',
+    clientSecrets: ['bench-secret'],
+    redirectUris: [`${publicBaseUrl}/v2/OAuth/callback`],
+  });
   await admin.put('/oauth/settings', { autoApproveUser: 'alice' });
-  const provider = (await http().post('/v2/OAuth/providers').set(caller.auth).send({
-    name: 'Simulator', provider: 'GenericOAuth', authenticationType: 'StaticUserOauth', clientId: 'bench', clientSecret: 'bench-secret',
-    authorizationEndpoint: `${simUrl}/oauth/authorize`, tokenEndpoint: `${simUrl}/oauth/token`, revokeEndpoint: '', supportedScopes: ['openid', 'offline_access'],
-  })).body;
-  const { authorizationUrl } = (await http().post('/v2/OAuth/authorize').set(caller.auth).send({ providerId: provider.id })).body;
+  const provider = (
+    await http()
+      .post('/v2/OAuth/providers')
+      .set(caller.auth)
+      .send({
+        name: 'Simulator',
+        provider: 'GenericOAuth',
+        authenticationType: 'StaticUserOauth',
+        clientId: 'bench',
+        clientSecret: 'bench-secret',
+        authorizationEndpoint: `${simUrl}/oauth/authorize`,
+        tokenEndpoint: `${simUrl}/oauth/token`,
+        revokeEndpoint: '',
+        supportedScopes: ['openid', 'offline_access'],
+      })
+  ).body;
+  const { authorizationUrl } = (
+    await http().post('/v2/OAuth/authorize').set(caller.auth).send({ providerId: provider.id })
+  ).body;
   const location = (await fetch(authorizationUrl, { redirect: 'manual' })).headers.get('location');
   const query = Object.fromEntries(new URL(location!).searchParams);
   const connection = (await http().get('/v2/OAuth/callback').query(query).set('Accept', 'application/json')).body;
@@ -125,8 +217,17 @@ async function connectThroughOAuth(http: Http, caller: { auth: Record<string, st
 async function startBuiltWorker(env: Record<string, unknown>): Promise<ChildProcess> {
   const main = join(__dirname, '../dist/apps/connector-service/apps/connector-service/src/main.js');
   if (!existsSync(main)) throw new Error('Run `npm run build` first: the benchmark measures the built worker');
-  const profile = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [];
-  const child = spawn(process.execPath, [...profile, main], { env: { ...process.env, ...Object.fromEntries(Object.entries(env).map(([k, v]) => [k, String(v)])), PROCESS_ROLE: 'worker' }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const profile = process.env.BENCH_PROFILE_DIR
+    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`]
+    : [];
+  const child = spawn(process.execPath, [...profile, main], {
+    env: {
+      ...process.env,
+      ...Object.fromEntries(Object.entries(env).map(([k, v]) => [k, String(v)])),
+      PROCESS_ROLE: 'worker',
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   await new Promise<void>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (chunk: Buffer) => {
@@ -143,7 +244,12 @@ async function startBuiltWorker(env: Record<string, unknown>): Promise<ChildProc
  * A sync's time is until its run ends (files stored, hierarchy kept); `searchableMs` is until no document
  * of the data source is still Pending text extraction (which runs on its own queue after the run).
  */
-async function timedSync(http: Http, caller: { auth: Record<string, string> }, dataSourceId: string, waitSearchable = true) {
+async function timedSync(
+  http: Http,
+  caller: { auth: Record<string, string> },
+  dataSourceId: string,
+  waitSearchable = true,
+) {
   const started = Date.now();
   const { syncRunId } = (await http().post(`/v1/data-sources/${dataSourceId}/sync`).set(caller.auth)).body;
   let run;
@@ -153,7 +259,11 @@ async function timedSync(http: Http, caller: { auth: Record<string, string> }, d
     await new Promise((r) => setTimeout(r, 25));
   }
   const ms = Date.now() - started;
-  while (waitSearchable && (await http().get(`/v1/data-sources/${dataSourceId}`).set(caller.auth)).body.pendingExtractions > 0) await new Promise((r) => setTimeout(r, 100));
+  while (
+    waitSearchable &&
+    (await http().get(`/v1/data-sources/${dataSourceId}`).set(caller.auth)).body.pendingExtractions > 0
+  )
+    await new Promise((r) => setTimeout(r, 100));
   return { run, ms, searchableMs: Date.now() - started };
 }
 
@@ -163,7 +273,13 @@ async function baseline(simUrl: string, folder: string): Promise<number> {
   const api = axios.create({ baseURL: `${simUrl}/api/v1`, httpAgent: agent });
   const started = Date.now();
   const token = (await axios.post(`${simUrl}/admin/tokens`, { subject: 'bench' })).data.accessToken;
-  const session = (await api.post('/session', { username: 'alice', password: 'alice-password' }, { headers: { Authorization: `Bearer ${token}` } })).data.sessionToken;
+  const session = (
+    await api.post(
+      '/session',
+      { username: 'alice', password: 'alice-password' },
+      { headers: { Authorization: `Bearer ${token}` } },
+    )
+  ).data.sessionToken;
   const headers = { Authorization: `Bearer ${token}`, 'X-Session-Token': session };
   const queue: string[] = [];
   const folders = [folder];
@@ -189,11 +305,25 @@ async function baseline(simUrl: string, folder: string): Promise<number> {
 }
 
 async function searchLatencies(http: Http, caller: { auth: Record<string, string> }, projectId: string) {
-  const words = ['concrete beam', 'rebar', 'sprinkler valve', 'gen-00042', 'membrane insulation', 'parapet', 'duct damper', 'Generated sheet', 'curtainwall', 'footing slab'];
+  const words = [
+    'concrete beam',
+    'rebar',
+    'sprinkler valve',
+    'gen-00042',
+    'membrane insulation',
+    'parapet',
+    'duct damper',
+    'Generated sheet',
+    'curtainwall',
+    'footing slab',
+  ];
   const times: number[] = [];
   for (let i = 0; i < 200; i++) {
     const started = performance.now();
-    await http().get(`/v1/projects/${projectId}/search`).query({ q: words[i % words.length], limit: 20 }).set(caller.auth);
+    await http()
+      .get(`/v1/projects/${projectId}/search`)
+      .query({ q: words[i % words.length], limit: 20 })
+      .set(caller.auth);
     times.push(performance.now() - started);
   }
   times.sort((a, b) => a - b);
@@ -251,10 +381,12 @@ async function database(): Promise<{ url: string; stop: () => Promise<void> }> {
 
 function freePort(): Promise<number> {
   const probe = createServer();
-  return new Promise((resolve) => probe.listen(0, '127.0.0.1', () => {
-    const { port } = probe.address() as AddressInfo;
-    probe.close(() => resolve(port));
-  }));
+  return new Promise((resolve) =>
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    }),
+  );
 }
 
 main().catch((error) => {

@@ -17,7 +17,10 @@ const SOURCE_PREFIX = '5e1ec7ed-0000-4000-8000-';
 /** Data source `s` (0–49); the bench's member may read source 7 only. */
 export const sourceId = (s: number) => `${SOURCE_PREFIX}${String(s).padStart(12, '0')}`;
 
-const STOP_WORDS = 'the of and to in a is for shall be with on as by at or are this that from all each an not per where which it'.split(' ');
+const STOP_WORDS =
+  'the of and to in a is for shall be with on as by at or are this that from all each an not per where which it'.split(
+    ' ',
+  );
 const TERMS = (
   'concrete steel beam column slab wall floor roof door window footing foundation rebar reinforcement formwork pour ' +
   'anchor bolt plate weld connection girder joist truss deck membrane insulation vapor barrier flashing parapet ' +
@@ -33,13 +36,37 @@ const TERMS = (
   'firestop rated assembly smoke detector alarm egress occupancy accessibility ramp threshold hardware closer hinge'
 ).split(' ');
 const PHRASES = [
-  'fire rated gypsum board assembly', 'cast in place concrete', 'structural steel erection', 'vapor retarder under slab',
-  'expansion joint cover', 'shop drawings for review', 'request for information', 'temporary shoring removal',
-  'liquidated damages per day', 'substantial completion date', 'curtain wall mockup test', 'anchor rod embedment depth',
-  'moisture vapor emission rate', 'slip critical bolted connection', 'chilled water supply temperature', 'roof drain overflow scupper',
-  'seismic bracing of ductwork', 'spray applied fireproofing thickness', 'precast hollow core plank', 'post tensioned slab stressing',
+  'fire rated gypsum board assembly',
+  'cast in place concrete',
+  'structural steel erection',
+  'vapor retarder under slab',
+  'expansion joint cover',
+  'shop drawings for review',
+  'request for information',
+  'temporary shoring removal',
+  'liquidated damages per day',
+  'substantial completion date',
+  'curtain wall mockup test',
+  'anchor rod embedment depth',
+  'moisture vapor emission rate',
+  'slip critical bolted connection',
+  'chilled water supply temperature',
+  'roof drain overflow scupper',
+  'seismic bracing of ductwork',
+  'spray applied fireproofing thickness',
+  'precast hollow core plank',
+  'post tensioned slab stressing',
 ];
-const DISCIPLINES = ['Architecture', 'Structural', 'MEP', 'Civil', 'Landscape', 'Fire Protection', 'Contracts', 'Quality'];
+const DISCIPLINES = [
+  'Architecture',
+  'Structural',
+  'MEP',
+  'Civil',
+  'Landscape',
+  'Fire Protection',
+  'Contracts',
+  'Quality',
+];
 const FOLDERS = ['Drawings', 'Specifications', 'RFIs', 'Submittals', 'Reports', 'Meeting Minutes'];
 const SYLLABLES = ['ka', 'lo', 'mi', 'ter', 'vus', 'dan', 'pel', 'ros', 'ith', 'gan'];
 export const VOCABULARY = 30_000;
@@ -54,7 +81,9 @@ export function vocabulary(): string[] {
     if (i < STOP_WORDS.length) head.push(STOP_WORDS[i]);
     head.push(TERMS[i]);
   }
-  const tail = Array.from({ length: VOCABULARY - head.length }, (_, i) => [...String(i + 1000)].map((d) => SYLLABLES[Number(d)]).join(''));
+  const tail = Array.from({ length: VOCABULARY - head.length }, (_, i) =>
+    [...String(i + 1000)].map((d) => SYLLABLES[Number(d)]).join(''),
+  );
   return [...head, ...tail];
 }
 
@@ -71,10 +100,17 @@ export async function seedCorpus(db: Client, docs: number): Promise<Record<strin
   };
   const perSource = Math.ceil(docs / DATA_SOURCES);
   const words = vocabulary();
-  await db.query(`CREATE UNLOGGED TABLE public.bench_vocabulary AS SELECT rank::int, word FROM unnest($1::text[]) WITH ORDINALITY AS v(word, rank)`, [words]);
-  await db.query(`CREATE FUNCTION pg_temp."sourceId"(s int) RETURNS uuid IMMUTABLE LANGUAGE sql AS $$ SELECT ('${SOURCE_PREFIX}' || lpad(s::text, 12, '0'))::uuid $$`);
+  await db.query(
+    `CREATE UNLOGGED TABLE public.bench_vocabulary AS SELECT rank::int, word FROM unnest($1::text[]) WITH ORDINALITY AS v(word, rank)`,
+    [words],
+  );
+  await db.query(
+    `CREATE FUNCTION pg_temp."sourceId"(s int) RETURNS uuid IMMUTABLE LANGUAGE sql AS $$ SELECT ('${SOURCE_PREFIX}' || lpad(s::text, 12, '0'))::uuid $$`,
+  );
   await db.query(`SET session_replication_role = replica`); // no per-row foreign-key triggers while seeding
-  await step('paragraphs', `
+  await step(
+    'paragraphs',
+    `
     CREATE UNLOGGED TABLE public.bench_paragraphs AS
     SELECT t.p AS id, string_agg(v.word, ' ' ORDER BY t.i)
       || CASE WHEN min(t.phrase) < 0.056 THEN ' ' || (${arr(PHRASES)})[1 + floor(min(t.phrase) / 0.056 * ${PHRASES.length})::int] || '.' ELSE '.' END AS text
@@ -82,7 +118,8 @@ export async function seedCorpus(db: Client, docs: number): Promise<Record<strin
       SELECT p, i, floor(power(${words.length}, random()))::int AS rank, CASE WHEN i = 1 THEN random() END AS phrase
       FROM generate_series(0, ${PARAGRAPHS - 1}) p, generate_series(1, 180) i
     ) t JOIN public.bench_vocabulary v ON v.rank = t.rank
-    GROUP BY t.p`);
+    GROUP BY t.p`,
+  );
   await db.query(`ALTER TABLE public.bench_paragraphs ADD PRIMARY KEY (id)`);
   await db.query(`ANALYZE public.bench_paragraphs`);
   await db.query(`
@@ -92,10 +129,14 @@ export async function seedCorpus(db: Client, docs: number): Promise<Record<strin
     INSERT INTO connector.data_sources (id, "tenantId", "projectId", name, "credentialId", "connectionId", "ingestionStatus", "createdBy")
     SELECT pg_temp."sourceId"(s), '${BENCH_TENANT}', '${BENCH_PROJECT}', 'Bench ' || s, '5e1ec7ed-0000-4000-8000-0000000000c0', gen_random_uuid(), 'Synced', '${BENCH_ADMIN}'
     FROM generate_series(0, ${DATA_SOURCES - 1}) s`);
-  await db.query(`INSERT INTO connector.data_source_members ("dataSourceId", "userId", "addedBy") VALUES (pg_temp."sourceId"(7), '${BENCH_MEMBER}', '${BENCH_ADMIN}')`);
+  await db.query(
+    `INSERT INTO connector.data_source_members ("dataSourceId", "userId", "addedBy") VALUES (pg_temp."sourceId"(7), '${BENCH_MEMBER}', '${BENCH_ADMIN}')`,
+  );
   const indexes = await dropIndexes(db);
 
-  await step('documents', `
+  await step(
+    'documents',
+    `
     INSERT INTO connector.documents (id, "tenantId", "dataSourceId", "externalId", "folderId", name, path, "mimeType", size, "contentSha256", "extractionStatus", text, "lastSeenRunId")
     SELECT md5('bench' || n)::uuid, '${BENCH_TENANT}', pg_temp."sourceId"(n / ${perSource}), 'f' || n, folder, name, '/' || folder || '/' || name,
       CASE right(name, 3) WHEN 'pdf' THEN 'application/pdf' WHEN 'ocx' THEN 'application/vnd.openxmlformats-officedocument.wordprocessingml.document' ELSE 'text/markdown' END,
@@ -109,11 +150,15 @@ export async function seedCorpus(db: Client, docs: number): Promise<Record<strin
     CROSS JOIN LATERAL (
       SELECT string_agg(CASE WHEN i = 0 THEN 'Harbor Tower document ' || n || E'\\n' ELSE '' END || p.text, E'\\n' ORDER BY i) AS body
       FROM generate_series(0, abs(hashint4(n * 31)) % 20) i JOIN public.bench_paragraphs p ON p.id = abs(hashint8(n * 100 + i)) % ${PARAGRAPHS}
-    ) b`);
-  await step('chunks', `
+    ) b`,
+  );
+  await step(
+    'chunks',
+    `
     INSERT INTO connector.document_chunks ("documentId", "dataSourceId", index, text)
     SELECT md5('bench' || n)::uuid, pg_temp."sourceId"(n / ${perSource}), i, CASE WHEN i = 0 THEN 'Harbor Tower document ' || n || E'\\n' ELSE '' END || p.text
-    FROM generate_series(0, ${docs - 1}) n CROSS JOIN LATERAL generate_series(0, abs(hashint4(n * 31)) % 20) i JOIN public.bench_paragraphs p ON p.id = abs(hashint8(n * 100 + i)) % ${PARAGRAPHS}`);
+    FROM generate_series(0, ${docs - 1}) n CROSS JOIN LATERAL generate_series(0, abs(hashint4(n * 31)) % 20) i JOIN public.bench_paragraphs p ON p.id = abs(hashint8(n * 100 + i)) % ${PARAGRAPHS}`,
+  );
   await db.query(`RESET session_replication_role`);
   const started = performance.now();
   await db.query(`SET maintenance_work_mem = '512MB'`);

@@ -18,7 +18,17 @@ import { Test } from '@nestjs/testing';
 import { configureHttpApp } from '@app/http';
 import { testCaller, testEnv } from '@app/testing';
 import { AppModule } from '../apps/connector-service/src/app.module';
-import { BENCH_ADMIN, BENCH_MEMBER, BENCH_PROJECT, BENCH_TENANT, PATH_PREFIX, PHRASE_CANDIDATES, seedCorpus, sourceId, vocabulary } from './search-corpus';
+import {
+  BENCH_ADMIN,
+  BENCH_MEMBER,
+  BENCH_PROJECT,
+  BENCH_TENANT,
+  PATH_PREFIX,
+  PHRASE_CANDIDATES,
+  seedCorpus,
+  sourceId,
+  vocabulary,
+} from './search-corpus';
 
 const DOCS = Number(process.env.BENCH_DOCS ?? 100_000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
@@ -51,12 +61,15 @@ async function main(): Promise<void> {
   const base = `http://127.0.0.1:${port}/v1/projects/${BENCH_PROJECT}/search`;
   const search: Search = async (query, auth) => {
     const res = await fetch(`${base}?${new URLSearchParams({ limit: '20', ...query })}`, { headers: auth });
-    if (res.status !== 200) throw new Error(`search ${JSON.stringify(query)} answered ${res.status}: ${await res.text()}`);
+    if (res.status !== 200)
+      throw new Error(`search ${JSON.stringify(query)} answered ${res.status}: ${await res.text()}`);
     return res.json();
   };
   for (const q of Object.values(queries)) for (let i = 0; i < 3; i++) await search({ q }, admin); // warm the cache
 
-  console.log(`\n${DOCS} documents, 50 data sources; ${REQUESTS} sequential requests per case, limit 20 (ms); load average ${loadAverage()}`);
+  console.log(
+    `\n${DOCS} documents, 50 data sources; ${REQUESTS} sequential requests per case, limit 20 (ms); load average ${loadAverage()}`,
+  );
   for (const [kind, q] of Object.entries(queries)) {
     console.log(`\n${kind}: q=${JSON.stringify(q)}`);
     console.log('  case                         p50     p95     p99   hits');
@@ -73,7 +86,9 @@ async function main(): Promise<void> {
   }
   const word = queries['word in ~3 %'];
   const c = await concurrent(search, { q: word }, admin);
-  console.log(`\n${CONCURRENCY} concurrent searchers, q=${JSON.stringify(word)}, all 50 data sources: ${c.rate.toFixed(0)} req/s, p50/p95/p99 ${fmt(c.times)} ms; load average ${loadAverage()}`);
+  console.log(
+    `\n${CONCURRENCY} concurrent searchers, q=${JSON.stringify(word)}, all 50 data sources: ${c.rate.toFixed(0)} req/s, p50/p95/p99 ${fmt(c.times)} ms; load average ${loadAverage()}`,
+  );
 
   await api.close();
   await db.stop();
@@ -84,7 +99,8 @@ async function seedOnce(sql: Client): Promise<void> {
   await sql.query(`CREATE TABLE IF NOT EXISTS public.bench_seed (docs int NOT NULL, seconds jsonb NOT NULL)`);
   const seeded = (await sql.query(`SELECT docs, seconds FROM public.bench_seed`)).rows[0];
   if (seeded) return void console.log(`corpus reused: ${seeded.docs} documents, seeded in ${describe(seeded.seconds)}`);
-  if ((await sql.query('SELECT 1 FROM connector.data_sources LIMIT 1')).rowCount) throw new Error('a seeding was interrupted: drop the database and start again');
+  if ((await sql.query('SELECT 1 FROM connector.data_sources LIMIT 1')).rowCount)
+    throw new Error('a seeding was interrupted: drop the database and start again');
   const seconds = await seedCorpus(sql, DOCS);
   await sql.query(`INSERT INTO public.bench_seed VALUES ($1, $2)`, [DOCS, seconds]);
   console.log(`corpus seeded: ${DOCS} documents in ${describe(seconds)}`);
@@ -98,8 +114,11 @@ async function printSizes(sql: Client): Promise<void> {
     WHERE n.nspname = 'connector' AND (c.relname IN ('documents', 'document_chunks') OR c.oid IN (SELECT indexrelid FROM pg_index WHERE indrelid IN ('connector.documents'::regclass, 'connector.document_chunks'::regclass)))
     ORDER BY c.relkind DESC, c.relname`);
   const mb = (n: string) => `${(Number(n) / 1e6).toFixed(0)} MB`;
-  console.log(`${rows[0].chunks} chunks; database ${mb((await sql.query('SELECT pg_database_size(current_database()) AS n')).rows[0].n)}`);
-  for (const r of rows) console.log(`  ${r.name.padEnd(32)} ${r.kind === 'r' ? `${mb(r.total)} (heap ${mb(r.main)})` : mb(r.main)}`);
+  console.log(
+    `${rows[0].chunks} chunks; database ${mb((await sql.query('SELECT pg_database_size(current_database()) AS n')).rows[0].n)}`,
+  );
+  for (const r of rows)
+    console.log(`  ${r.name.padEnd(32)} ${r.kind === 'r' ? `${mb(r.total)} (heap ${mb(r.main)})` : mb(r.main)}`);
 }
 
 /** Words and a phrase by their document frequency, measured on 5 of the 50 data sources. */
@@ -107,23 +126,43 @@ async function chooseQueries(sql: Client): Promise<Record<string, string>> {
   await sql.query('SET enable_seqscan = off');
   const sample = `"dataSourceId" IN ('${[0, 1, 2, 3, 4].map(sourceId).join("', '")}')`;
   const total = Number((await sql.query(`SELECT count(*) AS n FROM connector.documents WHERE ${sample}`)).rows[0].n);
-  const df = async (q: string) => Number((await sql.query(`SELECT count(*) AS n FROM connector.documents WHERE ${sample} AND search @@ websearch_to_tsquery('english', $1)`, [q])).rows[0].n) / total;
+  const df = async (q: string) =>
+    Number(
+      (
+        await sql.query(
+          `SELECT count(*) AS n FROM connector.documents WHERE ${sample} AND search @@ websearch_to_tsquery('english', $1)`,
+          [q],
+        )
+      ).rows[0].n,
+    ) / total;
   const words = vocabulary().filter((_, i) => i < 300 || i % 997 === 0);
   const freq: Array<[string, number]> = [];
-  for (const w of words) if ((await sql.query(`SELECT numnode(websearch_to_tsquery('english', $1)) AS n`, [w])).rows[0].n === 1) freq.push([w, await df(w)]);
-  const near = (target: number, list = freq) => [...list].sort((a, b) => Math.abs(Math.log(a[1] + 1e-6) - Math.log(target)) - Math.abs(Math.log(b[1] + 1e-6) - Math.log(target)));
-  const three = near(0.85).slice(0, 3).map(([w]) => w).join(' ');
+  for (const w of words)
+    if ((await sql.query(`SELECT numnode(websearch_to_tsquery('english', $1)) AS n`, [w])).rows[0].n === 1)
+      freq.push([w, await df(w)]);
+  const near = (target: number, list = freq) =>
+    [...list].sort(
+      (a, b) => Math.abs(Math.log(a[1] + 1e-6) - Math.log(target)) - Math.abs(Math.log(b[1] + 1e-6) - Math.log(target)),
+    );
+  const three = near(0.85)
+    .slice(0, 3)
+    .map(([w]) => w)
+    .join(' ');
   const phrases: Array<[string, number]> = [];
   for (const p of PHRASE_CANDIDATES) phrases.push([`"${p}"`, await df(`"${p}"`)]);
   const chosen = {
     'very common word (~95 %)': near(0.95)[0][0],
-    'one word (~30 %)': near(0.3, freq.filter(([w]) => vocabulary().indexOf(w) < 300))[0][0],
+    'one word (~30 %)': near(
+      0.3,
+      freq.filter(([w]) => vocabulary().indexOf(w) < 300),
+    )[0][0],
     'three words': three,
     'phrase (~3 %)': near(0.03, phrases)[0][0],
     'word in ~3 %': near(0.03)[0][0],
     'rare word (~0.05 %)': near(0.0005)[0][0],
   };
-  for (const [kind, q] of Object.entries(chosen)) console.log(`  ${kind.padEnd(26)} ${q.padEnd(34)} in ${((await df(q)) * 100).toFixed(2)} % of documents`);
+  for (const [kind, q] of Object.entries(chosen))
+    console.log(`  ${kind.padEnd(26)} ${q.padEnd(34)} in ${((await df(q)) * 100).toFixed(2)} % of documents`);
   await sql.query('RESET enable_seqscan');
   return chosen;
 }
@@ -163,8 +202,16 @@ function fmt(times: number[]): string {
   return [0.5, 0.95, 0.99].map((p) => at(p).toFixed(1).padStart(7)).join(' ');
 }
 
-const describe = (seconds: Record<string, number>) => `${Object.values(seconds).reduce((a, b) => a + b, 0).toFixed(0)} s (${Object.entries(seconds).map(([k, v]) => `${k} ${v.toFixed(0)} s`).join(', ')})`;
-const loadAverage = () => loadavg().map((n) => n.toFixed(1)).join(' ');
+const describe = (seconds: Record<string, number>) =>
+  `${Object.values(seconds)
+    .reduce((a, b) => a + b, 0)
+    .toFixed(0)} s (${Object.entries(seconds)
+    .map(([k, v]) => `${k} ${v.toFixed(0)} s`)
+    .join(', ')})`;
+const loadAverage = () =>
+  loadavg()
+    .map((n) => n.toFixed(1))
+    .join(' ');
 
 /** `bench_search_<docs>`, kept and reused with BENCH_KEEP_DB=1; otherwise a new one, dropped at the end. */
 async function database(): Promise<{ url: string; stop: () => Promise<void> }> {
@@ -189,10 +236,12 @@ async function database(): Promise<{ url: string; stop: () => Promise<void> }> {
 
 function freePort(): Promise<number> {
   const probe = createServer();
-  return new Promise((resolve) => probe.listen(0, '127.0.0.1', () => {
-    const { port } = probe.address() as AddressInfo;
-    probe.close(() => resolve(port));
-  }));
+  return new Promise((resolve) =>
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    }),
+  );
 }
 
 main().catch((error) => {

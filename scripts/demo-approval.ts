@@ -64,7 +64,10 @@ async function ownStack(): Promise<ApprovalStack> {
     WEBHOOK_ALLOW_INSECURE: true,
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: true,
   };
-  const service = await NestFactory.create(AppModule.forRoot({ role: 'all', env }), { bodyParser: false, logger: ['error'] });
+  const service = await NestFactory.create(AppModule.forRoot({ role: 'all', env }), {
+    bodyParser: false,
+    logger: ['error'],
+  });
   configureHttpApp(service, { title: 'Approval service', description: 'demo' });
   await service.listen(port, '127.0.0.1');
   const runtime = new ApprovalRuntimeClient(REDIS_URL, { prefix });
@@ -87,16 +90,32 @@ async function ownStack(): Promise<ApprovalStack> {
 async function runningStack(): Promise<ApprovalStack> {
   const serviceUrl = process.env.APPROVAL_SERVICE_URL ?? 'http://localhost:3002';
   const prefix = process.env.QUEUE_PREFIX ?? 'bull';
-  const ready = await fetch(`${serviceUrl}/health/ready`, { signal: AbortSignal.timeout(3000) }).then((r) => r.ok, () => false);
-  if (!ready) throw new Error(`No approval-service answered at ${serviceUrl}/health/ready. Start the stack with \`npm start\` first (or set APPROVAL_SERVICE_URL).`);
-  const token = await signToken(process.env.AUTH_JWT_SECRET ?? devSecrets().AUTH_JWT_SECRET, { tenant: DEMO_TENANT, user: DEMO_ADMIN, roles: 'admin', expires: '10m' });
+  const ready = await fetch(`${serviceUrl}/health/ready`, { signal: AbortSignal.timeout(3000) }).then(
+    (r) => r.ok,
+    () => false,
+  );
+  if (!ready)
+    throw new Error(
+      `No approval-service answered at ${serviceUrl}/health/ready. Start the stack with \`npm start\` first (or set APPROVAL_SERVICE_URL).`,
+    );
+  const token = await signToken(process.env.AUTH_JWT_SECRET ?? devSecrets().AUTH_JWT_SECRET, {
+    tenant: DEMO_TENANT,
+    user: DEMO_ADMIN,
+    roles: 'admin',
+    expires: '10m',
+  });
   // Requests only: the decision is read over HTTP, so the stack's decision events stay for its runtime.
   const requests = new Bull<ApprovalRequestJob>(SharedQueue.ApprovalRequests, REDIS_URL, { prefix });
   return {
     serviceUrl,
     tenantId: DEMO_TENANT,
     describe: () => `the running approval-service at ${serviceUrl} (queues under ${prefix}), tenant ${DEMO_TENANT}`,
-    request: async (job) => void (await requests.add(job, { jobId: `${job.tenantId}:${job.executionId}:${job.stepId}`, removeOnComplete: 1000, removeOnFail: 1000 })),
+    request: async (job) =>
+      void (await requests.add(job, {
+        jobId: `${job.tenantId}:${job.executionId}:${job.stepId}`,
+        removeOnComplete: 1000,
+        removeOnFail: 1000,
+      })),
     decision: (executionId) => decidedOverHttp(serviceUrl, token, executionId),
     stop: () => requests.close(),
   };
@@ -105,10 +124,18 @@ async function runningStack(): Promise<ApprovalStack> {
 async function decidedOverHttp(serviceUrl: string, token: string, executionId: string): Promise<Decision> {
   const deadline = Date.now() + DECISION_WAIT_MS;
   while (Date.now() < deadline) {
-    const res = await fetch(`${serviceUrl}/v1/approvals?executionId=${executionId}`, { headers: { Authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(5000) });
+    const res = await fetch(`${serviceUrl}/v1/approvals?executionId=${executionId}`, {
+      headers: { Authorization: `Bearer ${token}` },
+      signal: AbortSignal.timeout(5000),
+    });
     if (!res.ok) throw new Error(`GET /v1/approvals answered ${res.status}: ${await res.text()}`);
-    const [approval] = (await res.json()) as Array<{ status: string; comment: string | null; decidedAt: string | null }>;
-    if (approval && !['Pending', 'AwaitingDecision'].includes(approval.status)) return { outcome: approval.status, comment: approval.comment, decidedAt: approval.decidedAt };
+    const [approval] = (await res.json()) as Array<{
+      status: string;
+      comment: string | null;
+      decidedAt: string | null;
+    }>;
+    if (approval && !['Pending', 'AwaitingDecision'].includes(approval.status))
+      return { outcome: approval.status, comment: approval.comment, decidedAt: approval.decidedAt };
     await new Promise((r) => setTimeout(r, 300));
   }
   throw new Error(`no decision for ${executionId} within ${DECISION_WAIT_MS} ms`);
@@ -121,21 +148,32 @@ async function approvingReceiver(serviceUrl: string): Promise<{ url: string; clo
     req.on('data', (c) => (body += c));
     req.on('end', async () => {
       const payload = JSON.parse(body);
-      step(2, `Receiver got the webhook (webhook-id ${req.headers['webhook-id']}): agent "${payload.agentName}" asks "${payload.message}"`);
+      step(
+        2,
+        `Receiver got the webhook (webhook-id ${req.headers['webhook-id']}): agent "${payload.agentName}" asks "${payload.message}"`,
+      );
       console.log(`    stepInput: ${JSON.stringify(payload.stepInput)}; answering 200 to confirm receipt`);
       res.writeHead(200).end();
       step(3, 'Receiver calls back: Approved ("Within budget")');
       const answer = await fetch(`${serviceUrl}/v1/AgentExecutionWebhookApproval/callback`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ callbackId: payload.callbackId, callbackToken: payload.callbackToken, status: 'Approved', comment: 'Within budget' }),
+        body: JSON.stringify({
+          callbackId: payload.callbackId,
+          callbackToken: payload.callbackToken,
+          status: 'Approved',
+          comment: 'Within budget',
+        }),
         signal: AbortSignal.timeout(10_000),
       });
       console.log(`    callback answered ${answer.status} ${await answer.text()}`);
     });
   });
   await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/approvals`, close: () => receiver.close() };
+  return {
+    url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/approvals`,
+    close: () => receiver.close(),
+  };
 }
 
 async function main(): Promise<void> {
@@ -152,14 +190,24 @@ async function main(): Promise<void> {
       executionId,
       stepId: 'approve-purchase',
       agentName: 'Procurement agent',
-      webhook: { url: receiver.url, authentication: { type: 'BearerToken', token: 'demo-receiver-token' }, timeoutSeconds: 30, maxRetryAttempts: 3, message: 'Approve purchase order 4711 (1,250.50 EUR)?' },
+      webhook: {
+        url: receiver.url,
+        authentication: { type: 'BearerToken', token: 'demo-receiver-token' },
+        timeoutSeconds: 30,
+        maxRetryAttempts: 3,
+        message: 'Approve purchase order 4711 (1,250.50 EUR)?',
+      },
       stepInput: { purchaseOrder: 4711, amount: 1250.5, currency: 'EUR' },
       previousResults: [{ stepId: 'draft-order', output: 'PO 4711 drafted' }],
     });
     const event = await decision;
-    step(4, `Decision: ${event.outcome} (comment "${event.comment}") at ${event.decidedAt}, published on approval-decisions`);
+    step(
+      4,
+      `Decision: ${event.outcome} (comment "${event.comment}") at ${event.decidedAt}, published on approval-decisions`,
+    );
     step(5, `The run continues on the ${event.outcome.toUpperCase()} path.`);
-    if (values['against-running']) console.log('\nThe console shows it under Approvals (http://localhost:3001/console, the demo tenant).');
+    if (values['against-running'])
+      console.log('\nThe console shows it under Approvals (http://localhost:3001/console, the demo tenant).');
   } finally {
     receiver.close();
     await stack.stop();
@@ -171,7 +219,8 @@ async function database(): Promise<{ url: string; stop: () => Promise<void> }> {
   const pg = await startEmbeddedPostgres({ dataDir: join(__dirname, '../.data/demo-pg'), port: 54330 });
   const admin = new Client({ connectionString: pg.adminUrl });
   await admin.connect();
-  if (!(await admin.query("SELECT 1 FROM pg_database WHERE datname = 'demo'")).rowCount) await admin.query('CREATE DATABASE demo');
+  if (!(await admin.query("SELECT 1 FROM pg_database WHERE datname = 'demo'")).rowCount)
+    await admin.query('CREATE DATABASE demo');
   await admin.end();
   return { url: pg.adminUrl.replace(/\/postgres$/, '/demo'), stop: pg.stop };
 }
@@ -180,7 +229,8 @@ async function database(): Promise<{ url: string; stop: () => Promise<void> }> {
 async function removeKeys(pattern: string): Promise<void> {
   const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
   try {
-    for await (const keys of redis.scanStream({ match: pattern, count: 500 })) if ((keys as string[]).length) await redis.del(...(keys as string[]));
+    for await (const keys of redis.scanStream({ match: pattern, count: 500 }))
+      if ((keys as string[]).length) await redis.del(...(keys as string[]));
   } finally {
     redis.disconnect();
   }
@@ -188,10 +238,12 @@ async function removeKeys(pattern: string): Promise<void> {
 
 function freePort(): Promise<number> {
   const probe = createServer();
-  return new Promise((resolve) => probe.listen(0, '127.0.0.1', () => {
-    const { port } = probe.address() as AddressInfo;
-    probe.close(() => resolve(port));
-  }));
+  return new Promise((resolve) =>
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    }),
+  );
 }
 
 main().then(

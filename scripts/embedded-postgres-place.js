@@ -50,7 +50,8 @@ function copyOnce(home, packageDir, binaries) {
     copyPackage(binaries, path.join(staging, path.relative(path.dirname(path.dirname(binaries)), binaries)));
     // Its JavaScript dependencies only load in this (root) process, so links to the installed ones do.
     const { dependencies = {} } = JSON.parse(fs.readFileSync(path.join(packageDir, 'package.json'), 'utf8'));
-    for (const name of Object.keys(dependencies)) fs.symlinkSync(installedPackage(name, packageDir), path.join(staging, name));
+    for (const name of Object.keys(dependencies))
+      fs.symlinkSync(installedPackage(name, packageDir), path.join(staging, name));
     fs.chmodSync(staging, 0o755);
     moveUnlessThere(staging, target);
   }

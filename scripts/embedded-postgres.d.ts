@@ -4,4 +4,8 @@ export interface EmbeddedPostgresHandle {
   dataDir: string;
   stop(): Promise<void>;
 }
-export function startEmbeddedPostgres(options: { dataDir: string; port: number; persistent?: boolean }): Promise<EmbeddedPostgresHandle>;
+export function startEmbeddedPostgres(options: {
+  dataDir: string;
+  port: number;
+  persistent?: boolean;
+}): Promise<EmbeddedPostgresHandle>;

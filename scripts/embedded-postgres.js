@@ -17,7 +17,8 @@ async function startEmbeddedPostgres({ dataDir, port, persistent = true }) {
   const { packageDir, databaseDir } = reachablePlace(path.resolve(dataDir));
   const { default: EmbeddedPostgres } = await import(pathToFileURL(path.join(packageDir, 'dist/index.js')).href);
   let server;
-  if (fs.existsSync(path.join(databaseDir, 'PG_VERSION'))) server = createServer(EmbeddedPostgres, databaseDir, port, persistent, LOCALES[0]);
+  if (fs.existsSync(path.join(databaseDir, 'PG_VERSION')))
+    server = createServer(EmbeddedPostgres, databaseDir, port, persistent, LOCALES[0]);
   else server = await initialiseWithAnyLocale(EmbeddedPostgres, databaseDir, port, persistent);
   await server.start().catch(() => {
     throw new Error(`PostgreSQL stopped while starting (is port ${port} taken?)`);
@@ -26,7 +27,8 @@ async function startEmbeddedPostgres({ dataDir, port, persistent = true }) {
     adminUrl: `postgres://postgres:postgres@127.0.0.1:${port}/postgres`,
     dataDir: databaseDir,
     // After Ctrl-C the server may be gone already, and the package would then wait for an exit forever.
-    stop: async () => (server.process?.exitCode === null && server.process.signalCode === null ? server.stop() : undefined),
+    stop: async () =>
+      server.process?.exitCode === null && server.process.signalCode === null ? server.stop() : undefined,
   };
 }
 

@@ -8,7 +8,8 @@ const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 
-const HOW_TO_GET_REDIS = 'install one (sudo apt-get install -y redis-server, or brew install redis) or set REDIS_URL to yours';
+const HOW_TO_GET_REDIS =
+  'install one (sudo apt-get install -y redis-server, or brew install redis) or set REDIS_URL to yours';
 
 /**
  * @param {{dir: string, port: number}} options
@@ -16,14 +17,33 @@ const HOW_TO_GET_REDIS = 'install one (sudo apt-get install -y redis-server, or 
  */
 async function startEmbeddedRedis({ dir, port }) {
   fs.mkdirSync(dir, { recursive: true });
-  const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', path.resolve(dir), '--appendonly', 'yes', '--daemonize', 'no', '--save', ''];
+  const args = [
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--dir',
+    path.resolve(dir),
+    '--appendonly',
+    'yes',
+    '--daemonize',
+    'no',
+    '--save',
+    '',
+  ];
   const server = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let log = '';
   server.stdout.on('data', (chunk) => (log = (log + chunk).slice(-4000)));
   server.stderr.on('data', (chunk) => (log = (log + chunk).slice(-4000)));
   await new Promise((ready, fail) => {
     server.once('error', (error) =>
-      fail(new Error(error.code === 'ENOENT' ? `no redis-server on PATH: ${HOW_TO_GET_REDIS}` : `redis-server could not run (${error.code})`)),
+      fail(
+        new Error(
+          error.code === 'ENOENT'
+            ? `no redis-server on PATH: ${HOW_TO_GET_REDIS}`
+            : `redis-server could not run (${error.code})`,
+        ),
+      ),
     );
     server.once('exit', (code) => fail(new Error(`redis-server exited (${code}): ${lastLine(log)}`)));
     server.stdout.on('data', () => {
@@ -43,7 +63,13 @@ function stopProcess(child) {
 }
 
 function lastLine(text) {
-  return text.trim().split('\n').pop()?.replace(/^\d+:\w( \S+){4} [#*.-] /, '') ?? '';
+  return (
+    text
+      .trim()
+      .split('\n')
+      .pop()
+      ?.replace(/^\d+:\w( \S+){4} [#*.-] /, '') ?? ''
+  );
 }
 
 module.exports = { startEmbeddedRedis };

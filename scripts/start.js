@@ -41,14 +41,36 @@ async function main() {
   buildIfNeeded();
   const redisUrl = process.env.REDIS_URL ? await requireRedis(process.env.REDIS_URL) : await localOrEmbeddedRedis();
   const databaseUrl = process.env.DATABASE_URL ?? (await embeddedDatabase());
-  const secrets = { ...devSecrets(), ...pick(process.env, ['AUTH_JWT_SECRET', 'ENCRYPTION_KEY', 'WEBHOOK_SIGNING_SECRET']) };
-  const shared = { ...secrets, DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, ALLOW_INSECURE_URLS: 'true', ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_ALLOW_INSECURE: 'true', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' };
+  const secrets = {
+    ...devSecrets(),
+    ...pick(process.env, ['AUTH_JWT_SECRET', 'ENCRYPTION_KEY', 'WEBHOOK_SIGNING_SECRET']),
+  };
+  const shared = {
+    ...secrets,
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: redisUrl,
+    ALLOW_INSECURE_URLS: 'true',
+    ALLOW_PRIVATE_NETWORKS: 'true',
+    WEBHOOK_ALLOW_INSECURE: 'true',
+    WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+  };
   for (const app of APPS) {
-    const env = { ...process.env, ...shared, ...CONSOLE_ENV[app.name], PORT: String(app.port), PUBLIC_BASE_URL: `http://localhost:${app.port}` };
+    const env = {
+      ...process.env,
+      ...shared,
+      ...CONSOLE_ENV[app.name],
+      PORT: String(app.port),
+      PUBLIC_BASE_URL: `http://localhost:${app.port}`,
+    };
     children.push(run(app.name, env));
   }
   await Promise.all(APPS.map((app) => waitReady(app)));
-  const token = await signToken(secrets.AUTH_JWT_SECRET, { tenant: DEMO_TENANT, user: DEMO_ADMIN, roles: 'admin', expires: '12h' });
+  const token = await signToken(secrets.AUTH_JWT_SECRET, {
+    tenant: DEMO_TENANT,
+    user: DEMO_ADMIN,
+    roles: 'admin',
+    expires: '12h',
+  });
   printWelcome(token);
 }
 
@@ -58,7 +80,8 @@ function buildIfNeeded() {
   if (builtAt > newestSource(['apps', 'libs'].map((d) => path.join(ROOT, d)))) return;
   console.log('Building the services and the console (first start or sources changed)…');
   const result = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
-  if (result.status !== 0) fail(result.signal ? `The build was stopped (${result.signal}).` : 'The build failed; see the output above.');
+  if (result.status !== 0)
+    fail(result.signal ? `The build was stopped (${result.signal}).` : 'The build failed; see the output above.');
 }
 
 /** Tests and their helpers are not in dist, so a change to them needs no build. */
@@ -79,21 +102,30 @@ function newestSource(dirs) {
 }
 
 async function requireRedis(url) {
-  if (!(await redisAnswers(url))) fail(`No Redis answered at REDIS_URL (${url}): start it, or unset REDIS_URL to let npm start run one.`);
+  if (!(await redisAnswers(url)))
+    fail(`No Redis answered at REDIS_URL (${url}): start it, or unset REDIS_URL to let npm start run one.`);
   return url;
 }
 
 async function localOrEmbeddedRedis() {
   if (await redisAnswers(LOCAL_REDIS.url)) return LOCAL_REDIS.url;
-  embeddedRedis = await startEmbeddedRedis({ dir: path.join(ROOT, '.data/redis'), port: LOCAL_REDIS.port }).catch((error) =>
-    fail(`No Redis answered at ${LOCAL_REDIS.url} and none could be started: ${error.message.replace(/\.$/, '')}.`),
+  embeddedRedis = await startEmbeddedRedis({ dir: path.join(ROOT, '.data/redis'), port: LOCAL_REDIS.port }).catch(
+    (error) =>
+      fail(`No Redis answered at ${LOCAL_REDIS.url} and none could be started: ${error.message.replace(/\.$/, '')}.`),
   );
-  console.log(`No REDIS_URL set and no Redis on port ${LOCAL_REDIS.port}: started an embedded Redis there (redis-server, data in .data/redis, AOF on).`);
+  console.log(
+    `No REDIS_URL set and no Redis on port ${LOCAL_REDIS.port}: started an embedded Redis there (redis-server, data in .data/redis, AOF on).`,
+  );
   return embeddedRedis.url;
 }
 
 async function redisAnswers(url) {
-  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 2000, retryStrategy: () => null });
+  const redis = new Redis(url, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    connectTimeout: 2000,
+    retryStrategy: () => null,
+  });
   redis.on('error', () => undefined);
   try {
     await redis.connect();
@@ -110,10 +142,14 @@ async function embeddedDatabase() {
   const port = Number(process.env.EMBEDDED_PG_PORT ?? 54329);
   console.log(`No DATABASE_URL set: starting an embedded PostgreSQL on port ${port}…`);
   const dataDir = path.join(ROOT, '.data/pg');
-  database = await startEmbeddedPostgres({ dataDir, port }).catch((error) => fail(`The embedded PostgreSQL did not start: ${error.message}`));
+  database = await startEmbeddedPostgres({ dataDir, port }).catch((error) =>
+    fail(`The embedded PostgreSQL did not start: ${error.message}`),
+  );
   handleSignals();
   const elsewhere = database.dataDir !== dataDir;
-  console.log(`  data in ${elsewhere ? `${database.dataDir} (user postgres, which runs it, cannot enter this checkout)` : '.data/pg'}`);
+  console.log(
+    `  data in ${elsewhere ? `${database.dataDir} (user postgres, which runs it, cannot enter this checkout)` : '.data/pg'}`,
+  );
   const client = new Client({ connectionString: database.adminUrl });
   await client.connect();
   const { rowCount } = await client.query("SELECT 1 FROM pg_database WHERE datname = 'platform'");
@@ -179,10 +215,16 @@ async function shutdown(code) {
   if (shuttingDown) return;
   shuttingDown = true;
   for (const child of children) child.kill('SIGTERM');
-  await Promise.all(children.map((child) => (child.exitCode === null ? new Promise((r) => child.once('exit', r)) : null)));
+  await Promise.all(
+    children.map((child) => (child.exitCode === null ? new Promise((r) => child.once('exit', r)) : null)),
+  );
   await database?.stop().catch(() => undefined);
   await embeddedRedis?.stop();
-  const stopped = [children.length && 'the services', database && 'the embedded PostgreSQL', embeddedRedis && 'the embedded Redis'].filter(Boolean);
+  const stopped = [
+    children.length && 'the services',
+    database && 'the embedded PostgreSQL',
+    embeddedRedis && 'the embedded Redis',
+  ].filter(Boolean);
   console.log(`Stopped${stopped.length ? ` ${stopped.join(', ')}` : ''}.`);
   process.exit(code);
 }

@@ -50,7 +50,13 @@ async function main() {
 }
 
 function signToken(secret, { tenant, user, roles, expires }, env = process.env) {
-  const jwt = new SignJWT({ tenant, roles: roles.split(',').map((r) => r.trim()).filter(Boolean) })
+  const jwt = new SignJWT({
+    tenant,
+    roles: roles
+      .split(',')
+      .map((r) => r.trim())
+      .filter(Boolean),
+  })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setSubject(user)
     .setIssuedAt()
@@ -61,7 +67,8 @@ function signToken(secret, { tenant, user, roles, expires }, env = process.env) 
 }
 
 module.exports = { signToken, DEMO_TENANT, DEMO_ADMIN };
-if (require.main === module) main().catch((error) => {
-  process.stderr.write(`${error.message}\n`);
-  process.exit(1);
-});
+if (require.main === module)
+  main().catch((error) => {
+    process.stderr.write(`${error.message}\n`);
+    process.exit(1);
+  });

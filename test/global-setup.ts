@@ -12,7 +12,11 @@ export default async function globalSetup(): Promise<void> {
   const runId = `${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
   let adminUrl = process.env.TEST_DATABASE_URL ?? ADMIN_DB_URL_DEFAULT;
   if (!(await answers(adminUrl))) {
-    const embedded = await startEmbeddedPostgres({ dataDir: `.data/test-pg-${runId}`, port: 54000 + Math.floor(Math.random() * 900), persistent: false });
+    const embedded = await startEmbeddedPostgres({
+      dataDir: `.data/test-pg-${runId}`,
+      port: 54000 + Math.floor(Math.random() * 900),
+      persistent: false,
+    });
     (globalThis as Record<string, unknown>).__EMBEDDED_PG__ = embedded;
     adminUrl = embedded.adminUrl;
   }
@@ -48,7 +52,9 @@ async function assertRedis(url: string): Promise<void> {
     await redis.connect();
     await redis.ping();
   } catch {
-    throw new Error(`Tests need a Redis at ${url} (set TEST_REDIS_URL). Start one with: redis-server --daemonize yes --port 6379`);
+    throw new Error(
+      `Tests need a Redis at ${url} (set TEST_REDIS_URL). Start one with: redis-server --daemonize yes --port 6379`,
+    );
   } finally {
     redis.disconnect();
   }

@@ -8,7 +8,10 @@ export default async function globalTeardown(): Promise<void> {
   if (runId && adminUrl) {
     const admin = new Client({ connectionString: adminUrl });
     await admin.connect();
-    const { rows } = await admin.query(`SELECT datname FROM pg_database WHERE datname = $1 OR datname LIKE $2`, [`test_${runId}`, `test_${runId}\\_%`]);
+    const { rows } = await admin.query(`SELECT datname FROM pg_database WHERE datname = $1 OR datname LIKE $2`, [
+      `test_${runId}`,
+      `test_${runId}\\_%`,
+    ]);
     for (const { datname } of rows) await admin.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
     await admin.end();
   }

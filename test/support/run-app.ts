@@ -11,12 +11,19 @@ async function main(): Promise<void> {
   const env = JSON.parse(process.env.TEST_APP_ENV ?? '{}');
   if (process.env.APP === 'document-system-simulator') return runSimulator(env);
   const role = (process.env.PROCESS_ROLE ?? 'worker') as ProcessRole;
-  const { AppModule } = process.env.APP === 'connector-service' ? await import('../../apps/connector-service/src/app.module') : await import('../../apps/approval-service/src/app.module');
+  const { AppModule } =
+    process.env.APP === 'connector-service'
+      ? await import('../../apps/connector-service/src/app.module')
+      : await import('../../apps/approval-service/src/app.module');
   let builder = Test.createTestingModule({ imports: [AppModule.forRoot({ role, env })] });
   if (process.env.TEST_SIMULATOR_URL) {
-    const { ConnectionTokens } = await import('../../apps/connector-service/src/document-system/connection-tokens.port');
-    const { OpenSimulatorConnections } = await import('../../apps/connector-service/test/support/open-simulator-connections');
-    builder = builder.overrideProvider(ConnectionTokens).useValue(new OpenSimulatorConnections(process.env.TEST_SIMULATOR_URL));
+    const { ConnectionTokens } =
+      await import('../../apps/connector-service/src/document-system/connection-tokens.port');
+    const { OpenSimulatorConnections } =
+      await import('../../apps/connector-service/test/support/open-simulator-connections');
+    builder = builder
+      .overrideProvider(ConnectionTokens)
+      .useValue(new OpenSimulatorConnections(process.env.TEST_SIMULATOR_URL));
   }
   const app = (await builder.compile()).createNestApplication({ logger: false });
   // Nest's loggers write through the app's pino logger, at the env's LOG_LEVEL (silent unless a test asks).

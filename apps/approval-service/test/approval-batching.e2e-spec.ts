@@ -26,7 +26,10 @@ describe('Approval statements shared by concurrent calls', () => {
 
   async function awaitingDecision(): Promise<string> {
     const res = await http().post('/v1/approvals').set(runtime.auth).send(approvalRequest(receiver.url)).expect(201);
-    await eventually(async () => (await http().get(`/v1/approvals/${res.body.approvalId}`).set(runtime.auth)).body.status === 'AwaitingDecision');
+    await eventually(
+      async () =>
+        (await http().get(`/v1/approvals/${res.body.approvalId}`).set(runtime.auth)).body.status === 'AwaitingDecision',
+    );
     return res.body.approvalId;
   }
 
@@ -40,7 +43,11 @@ describe('Approval statements shared by concurrent calls', () => {
 
     expect([approved, denied].filter(Boolean)).toHaveLength(1);
     const winner = (approved ?? denied)!;
-    expect(winner.event).toMatchObject({ approvalId: id, outcome: winner.status, comment: winner.status === 'Approved' ? 'yes' : 'no' });
+    expect(winner.event).toMatchObject({
+      approvalId: id,
+      outcome: winner.status,
+      comment: winner.status === 'Approved' ? 'yes' : 'no',
+    });
     const db = sut.app.get(DataSource);
     const [{ decided, outbox }] = await db.query(
       `SELECT (SELECT count(*)::int FROM approval.approval_log WHERE "approvalId" = $1 AND type = 'Decided') AS decided,
@@ -54,17 +61,25 @@ describe('Approval statements shared by concurrent calls', () => {
     const id = await awaitingDecision();
     const result = { delivered: false, httpStatus: 503, durationMs: 5, error: 'HTTP 503' };
 
-    const logged = await Promise.all([repository.recordAttempt(id, 7, result), repository.recordAttempt(id, 7, result)]);
+    const logged = await Promise.all([
+      repository.recordAttempt(id, 7, result),
+      repository.recordAttempt(id, 7, result),
+    ]);
 
     expect(logged).toEqual([true, false]);
-    expect((await repository.entries(id)).filter((e) => e.type === 'DeliveryAttempt' && e.attempt === 7)).toHaveLength(1);
+    expect((await repository.entries(id)).filter((e) => e.type === 'DeliveryAttempt' && e.attempt === 7)).toHaveLength(
+      1,
+    );
   });
 
   it('answers each of several callback lookups made at once with its own approval, and null for an unknown id', async () => {
     const ids = [await awaitingDecision(), await awaitingDecision()];
     const approvals = await Promise.all(ids.map((id) => repository.approvals.findOneByOrFail({ id })));
 
-    const found = await Promise.all([...approvals.map((a) => repository.forCallback(a.callbackId)), repository.forCallback('00000000-0000-4000-8000-000000000000')]);
+    const found = await Promise.all([
+      ...approvals.map((a) => repository.forCallback(a.callbackId)),
+      repository.forCallback('00000000-0000-4000-8000-000000000000'),
+    ]);
 
     expect(found.map((f) => f?.id ?? null)).toEqual([...ids, null]);
   });

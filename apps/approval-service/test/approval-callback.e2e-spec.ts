@@ -28,7 +28,11 @@ describe('Approval callback', () => {
 
   /** Requests an approval and returns what the receiver got once it is AwaitingDecision. */
   async function delivered(webhook: Record<string, unknown> = {}) {
-    const res = await http().post('/v1/approvals').set(runtime.auth).send(approvalRequest(receiver.url, webhook)).expect(201);
+    const res = await http()
+      .post('/v1/approvals')
+      .set(runtime.auth)
+      .send(approvalRequest(receiver.url, webhook))
+      .expect(201);
     const hook = await eventually(() => receiver.received.find((r) => r.headers['webhook-id'] === res.body.approvalId));
     await eventually(async () => (await approvalOf(res.body.approvalId)).status === 'AwaitingDecision');
     const { callbackId, callbackToken, executionId } = JSON.parse(hook.body);
@@ -37,10 +41,28 @@ describe('Approval callback', () => {
 
   it.each(['Approved', 'Denied'])('records %s with its comment and tells the runtime', async (status) => {
     const a = await delivered();
-    const res = await http().post(CALLBACK).send({ callbackId: a.callbackId, callbackToken: a.callbackToken, status, comment: `${status} by Dana: within budget` }).expect(200);
-    expect(res.body).toEqual({ callbackId: a.callbackId, approvalId: a.approvalId, executionId: a.executionId, status, decidedAt: expect.any(String) });
+    const res = await http()
+      .post(CALLBACK)
+      .send({
+        callbackId: a.callbackId,
+        callbackToken: a.callbackToken,
+        status,
+        comment: `${status} by Dana: within budget`,
+      })
+      .expect(200);
+    expect(res.body).toEqual({
+      callbackId: a.callbackId,
+      approvalId: a.approvalId,
+      executionId: a.executionId,
+      status,
+      decidedAt: expect.any(String),
+    });
     const approval = await approvalOf(a.approvalId);
-    expect(approval).toMatchObject({ status, comment: `${status} by Dana: within budget`, decidedAt: res.body.decidedAt });
+    expect(approval).toMatchObject({
+      status,
+      comment: `${status} by Dana: within budget`,
+      decidedAt: res.body.decidedAt,
+    });
     expect(approval.log.at(-1)).toMatchObject({ type: 'Decided', comment: `${status} by Dana: within budget` });
     expect(await sut.decision(a.approvalId)).toEqual({
       approvalId: a.approvalId,
@@ -54,12 +76,21 @@ describe('Approval callback', () => {
     });
   });
 
-  it.each(['approved', 'APPROVED', 'Deny', ''])('refuses status %p with 400 and leaves the approval as it was', async (status) => {
-    const a = await delivered();
-    const res = await http().post(CALLBACK).send({ callbackId: a.callbackId, callbackToken: a.callbackToken, status }).expect(400);
-    expect(res.body).toMatchObject({ code: 'VALIDATION_FAILED', details: [expect.objectContaining({ field: 'status' })] });
-    expect((await approvalOf(a.approvalId)).status).toBe('AwaitingDecision');
-  });
+  it.each(['approved', 'APPROVED', 'Deny', ''])(
+    'refuses status %p with 400 and leaves the approval as it was',
+    async (status) => {
+      const a = await delivered();
+      const res = await http()
+        .post(CALLBACK)
+        .send({ callbackId: a.callbackId, callbackToken: a.callbackToken, status })
+        .expect(400);
+      expect(res.body).toMatchObject({
+        code: 'VALIDATION_FAILED',
+        details: [expect.objectContaining({ field: 'status' })],
+      });
+      expect((await approvalOf(a.approvalId)).status).toBe('AwaitingDecision');
+    },
+  );
 
   it('refuses a missing field with 400', async () => {
     const a = await delivered();
@@ -76,7 +107,10 @@ describe('Approval callback', () => {
   it('answers 401 CALLBACK_TOKEN_INVALID to a wrong token, logs it and changes nothing', async () => {
     const a = await delivered();
     const wrong = `${a.callbackToken.slice(0, -1)}${a.callbackToken.endsWith('A') ? 'B' : 'A'}`;
-    const res = await http().post(CALLBACK).send({ callbackId: a.callbackId, callbackToken: wrong, status: 'Approved' }).expect(401);
+    const res = await http()
+      .post(CALLBACK)
+      .send({ callbackId: a.callbackId, callbackToken: wrong, status: 'Approved' })
+      .expect(401);
     expect(res.body).toMatchObject({ code: 'CALLBACK_TOKEN_INVALID' });
     const approval = await approvalOf(a.approvalId);
     expect(approval.status).toBe('AwaitingDecision');
@@ -89,7 +123,10 @@ describe('Approval callback', () => {
     const first = await http().post(CALLBACK).send(body).expect(200);
     const again = await http().post(CALLBACK).send(body).expect(200);
     expect(again.body).toEqual(first.body);
-    const other = await http().post(CALLBACK).send({ ...body, status: 'Approved' }).expect(409);
+    const other = await http()
+      .post(CALLBACK)
+      .send({ ...body, status: 'Approved' })
+      .expect(409);
     expect(other.body).toMatchObject({ code: 'APPROVAL_NOT_PENDING' });
     expect(await sut.decisionCount(a.approvalId)).toBe(1);
   });
@@ -98,9 +135,15 @@ describe('Approval callback', () => {
     const api = await startApprovalApp(sut.env, 'api');
     try {
       const a = await delivered();
-      const call = (callbackToken: string) => request(api.app.getHttpServer()).post(CALLBACK).send({ callbackId: a.callbackId, callbackToken, status: 'Approved' });
+      const call = (callbackToken: string) =>
+        request(api.app.getHttpServer())
+          .post(CALLBACK)
+          .send({ callbackId: a.callbackId, callbackToken, status: 'Approved' });
       expect((await call(`${a.callbackToken}x`).expect(401)).body).toMatchObject({ code: 'CALLBACK_TOKEN_INVALID' });
-      expect((await call(a.callbackToken).expect(200)).body).toMatchObject({ approvalId: a.approvalId, status: 'Approved' });
+      expect((await call(a.callbackToken).expect(200)).body).toMatchObject({
+        approvalId: a.approvalId,
+        status: 'Approved',
+      });
       expect(await sut.decision(a.approvalId)).toMatchObject({ outcome: 'Approved' });
     } finally {
       await api.close();
@@ -110,7 +153,11 @@ describe('Approval callback', () => {
   it('lets exactly one of 20 concurrent conflicting callbacks win, with one decision event', async () => {
     const a = await delivered();
     const statuses = Array.from({ length: 20 }, (_, i) => (i % 2 ? 'Approved' : 'Denied'));
-    const results = await Promise.all(statuses.map((status) => http().post(CALLBACK).send({ callbackId: a.callbackId, callbackToken: a.callbackToken, status })));
+    const results = await Promise.all(
+      statuses.map((status) =>
+        http().post(CALLBACK).send({ callbackId: a.callbackId, callbackToken: a.callbackToken, status }),
+      ),
+    );
     const winner = (await approvalOf(a.approvalId)).status;
     expect(results.map((r) => r.status)).toEqual(statuses.map((s) => (s === winner ? 200 : 409)));
     expect(results.filter((r) => r.status === 200)).toHaveLength(10);
@@ -124,10 +171,17 @@ describe('Approval callback', () => {
   it('accepts a decision that arrives before the delivery is answered, and stops retrying', async () => {
     receiver.handler = async (req, res) => {
       const { callbackId, callbackToken } = JSON.parse(req.body);
-      await request(sut.app.getHttpServer()).post(CALLBACK).send({ callbackId, callbackToken, status: 'Approved', comment: 'quick' }).expect(200);
+      await request(sut.app.getHttpServer())
+        .post(CALLBACK)
+        .send({ callbackId, callbackToken, status: 'Approved', comment: 'quick' })
+        .expect(200);
       res.writeHead(500).end(); // then the receiver even fails the delivery
     };
-    const res = await http().post('/v1/approvals').set(runtime.auth).send(approvalRequest(receiver.url, { maxRetryAttempts: 2 })).expect(201);
+    const res = await http()
+      .post('/v1/approvals')
+      .set(runtime.auth)
+      .send(approvalRequest(receiver.url, { maxRetryAttempts: 2 }))
+      .expect(201);
     expect(await sut.decision(res.body.approvalId)).toMatchObject({ outcome: 'Approved', comment: 'quick' });
     await new Promise((r) => setTimeout(r, 2600));
     expect(receiver.received.filter((r) => r.headers['webhook-id'] === res.body.approvalId)).toHaveLength(1);
@@ -138,7 +192,10 @@ describe('Approval callback', () => {
     const a = await delivered({ timeoutSeconds: 1, maxRetryAttempts: 0 });
     await new Promise((r) => setTimeout(r, 1500));
     expect((await approvalOf(a.approvalId)).status).toBe('AwaitingDecision');
-    await http().post(CALLBACK).send({ callbackId: a.callbackId, callbackToken: a.callbackToken, status: 'Approved' }).expect(200);
+    await http()
+      .post(CALLBACK)
+      .send({ callbackId: a.callbackId, callbackToken: a.callbackToken, status: 'Approved' })
+      .expect(200);
   });
 
   it('cancels an open approval once, with a Cancelled decision; a callback after that gets 409', async () => {
@@ -147,7 +204,10 @@ describe('Approval callback', () => {
     expect(res.body).toMatchObject({ status: 'Cancelled' });
     await http().post(`/v1/approvals/${a.approvalId}/cancel`).set(runtime.auth).expect(409);
     expect(await sut.decision(a.approvalId)).toMatchObject({ outcome: 'Cancelled' });
-    await http().post(CALLBACK).send({ callbackId: a.callbackId, callbackToken: a.callbackToken, status: 'Approved' }).expect(409);
+    await http()
+      .post(CALLBACK)
+      .send({ callbackId: a.callbackId, callbackToken: a.callbackToken, status: 'Approved' })
+      .expect(409);
   });
 
   it('lists approvals by execution and status, within the tenant only', async () => {
@@ -160,7 +220,9 @@ describe('Approval callback', () => {
     const stranger = await testCaller({ roles: ['agent-runtime'] });
     await http().get(`/v1/approvals/${a.approvalId}`).set(stranger.auth).expect(404);
     await http().post(`/v1/approvals/${a.approvalId}/cancel`).set(stranger.auth).expect(404);
-    expect((await http().get(`/v1/approvals?executionId=${a.executionId}`).set(stranger.auth).expect(200)).body).toEqual([]);
+    expect(
+      (await http().get(`/v1/approvals?executionId=${a.executionId}`).set(stranger.auth).expect(200)).body,
+    ).toEqual([]);
     await http().get(`/v1/approvals/${a.approvalId}`).expect(401);
   });
 });
@@ -169,7 +231,10 @@ describe('Approval callback rate limit', () => {
   it('answers 429 with the error body past the limit per client address', async () => {
     const sut = await startApprovalApp({ CALLBACK_RATE_LIMIT_PER_MINUTE: 5 });
     try {
-      const send = () => request(sut.app.getHttpServer()).post(CALLBACK).send({ callbackId: 'x', callbackToken: 'y', status: 'Approved' });
+      const send = () =>
+        request(sut.app.getHttpServer())
+          .post(CALLBACK)
+          .send({ callbackId: 'x', callbackToken: 'y', status: 'Approved' });
       for (let i = 0; i < 5; i++) expect((await send()).status).toBe(404);
       const limited = await send();
       expect(limited.status).toBe(429);

@@ -24,11 +24,17 @@ describe('Approval durability', () => {
       await new Promise((r) => setTimeout(r, 200 + Math.random() * 200));
       res.writeHead(200).end();
       const { callbackId, callbackToken } = JSON.parse(req.body);
-      await request(api.app.getHttpServer()).post('/v1/AgentExecutionWebhookApproval/callback').send({ callbackId, callbackToken, status: 'Approved' });
+      await request(api.app.getHttpServer())
+        .post('/v1/AgentExecutionWebhookApproval/callback')
+        .send({ callbackId, callbackToken, status: 'Approved' });
     }).start();
     const ids: string[] = [];
     for (let i = 0; i < N; i++) {
-      const res = await request(api.app.getHttpServer()).post('/v1/approvals').set(runtime.auth).send(approvalRequest(receiver.url, { maxRetryAttempts: 5 })).expect(201);
+      const res = await request(api.app.getHttpServer())
+        .post('/v1/approvals')
+        .set(runtime.auth)
+        .send(approvalRequest(receiver.url, { maxRetryAttempts: 5 }))
+        .expect(201);
       ids.push(res.body.approvalId);
     }
     // All 200 wait in the queue; the worker starts now and is killed while deliveries are in flight.
@@ -40,7 +46,10 @@ describe('Approval durability', () => {
 
     worker = await startChildApp('approval-service', api.env, 'worker');
     const statuses = await eventually(async () => {
-      const rows: Array<{ status: string }> = await api.db.query('SELECT status FROM approval.approvals WHERE id = ANY($1::uuid[])', [ids]);
+      const rows: Array<{ status: string }> = await api.db.query(
+        'SELECT status FROM approval.approvals WHERE id = ANY($1::uuid[])',
+        [ids],
+      );
       return rows.every((r) => r.status === 'Approved') && rows;
     }, 90000);
     expect(statuses).toHaveLength(N);
@@ -55,7 +64,10 @@ describe('Approval durability', () => {
     expect(perApproval.size).toBe(N);
     expect([...perApproval.values()].every((n) => n === 1)).toBe(true);
     expect(events.every((j) => j.data.outcome === 'Approved')).toBe(true);
-    const [{ n }] = await api.db.query('SELECT count(*)::int AS n FROM approval.decision_outbox WHERE "approvalId" = ANY($1::text[])', [ids]);
+    const [{ n }] = await api.db.query(
+      'SELECT count(*)::int AS n FROM approval.decision_outbox WHERE "approvalId" = ANY($1::text[])',
+      [ids],
+    );
     expect(n).toBe(N);
   }, 180000);
 });

@@ -16,7 +16,11 @@ describe('Approval service through PostgreSQL restarts', () => {
   const decisions = new Map<string, ApprovalDecisionEvent[]>();
   const warnings: string[] = [];
   const callbackAnswers: number[] = [];
-  const captor: LoggerService = { log: () => undefined, error: () => undefined, warn: (_fields: unknown, message?: unknown) => void warnings.push(String(message)) };
+  const captor: LoggerService = {
+    log: () => undefined,
+    error: () => undefined,
+    warn: (_fields: unknown, message?: unknown) => void warnings.push(String(message)),
+  };
 
   beforeAll(async () => {
     postgres = await startOwnPostgres();
@@ -25,15 +29,24 @@ describe('Approval service through PostgreSQL restarts', () => {
     receiver = await new HttpPeer(async (req, res) => {
       res.writeHead(200).end();
       const { callbackId, callbackToken } = JSON.parse(req.body);
-      await eventually(async () => {
-        const answer = await axios.post(`${service.url}/v1/AgentExecutionWebhookApproval/callback`, { callbackId, callbackToken, status: 'Approved' }, { validateStatus: () => true, timeout: 30_000 });
-        callbackAnswers.push(answer.status);
-        return answer.status === 200;
-      }, 60_000, 250);
+      await eventually(
+        async () => {
+          const answer = await axios.post(
+            `${service.url}/v1/AgentExecutionWebhookApproval/callback`,
+            { callbackId, callbackToken, status: 'Approved' },
+            { validateStatus: () => true, timeout: 30_000 },
+          );
+          callbackAnswers.push(answer.status);
+          return answer.status === 200;
+        },
+        60_000,
+        250,
+      );
     }).start();
     runtime = new ApprovalRuntimeClient(String(service.env.REDIS_URL), {
       prefix: String(service.env.QUEUE_PREFIX),
-      onDecision: (event) => void decisions.set(event.executionId, [...(decisions.get(event.executionId) ?? []), event]),
+      onDecision: (event) =>
+        void decisions.set(event.executionId, [...(decisions.get(event.executionId) ?? []), event]),
     });
   }, 60_000);
 
@@ -47,7 +60,10 @@ describe('Approval service through PostgreSQL restarts', () => {
 
   it(`decides each of ${N} queued requests exactly once when PostgreSQL stops twice mid-flood`, async () => {
     Logger.overrideLogger(captor);
-    const requests = Array.from({ length: N }, () => ({ ...approvalRequest(receiver.url, { timeoutSeconds: 10, maxRetryAttempts: 3 }), tenantId: 'tenant-outage' }));
+    const requests = Array.from({ length: N }, () => ({
+      ...approvalRequest(receiver.url, { timeoutSeconds: 10, maxRetryAttempts: 3 }),
+      tenantId: 'tenant-outage',
+    }));
     const flood = (async () => {
       for (const request of requests) await runtime.request(request as ApprovalRequestJob);
     })();
@@ -64,7 +80,11 @@ describe('Approval service through PostgreSQL restarts', () => {
     const missing = requests.filter((r) => !decisions.has(r.executionId)).length;
     const doubled = [...decisions.values()].filter((events) => events.length > 1).length;
     const outcomes = [...decisions.values()].flat().map((e) => e.outcome);
-    expect({ missing, doubled, invalid: outcomes.filter((o) => o === 'InvalidRequest').length }).toEqual({ missing: 0, doubled: 0, invalid: 0 });
+    expect({ missing, doubled, invalid: outcomes.filter((o) => o === 'InvalidRequest').length }).toEqual({
+      missing: 0,
+      doubled: 0,
+      invalid: 0,
+    });
     expect(outcomes.every((o) => o === 'Approved')).toBe(true);
     // A callback that meets a short outage waits for the database: none is answered with an error.
     expect(callbackAnswers.filter((status) => status !== 200)).toEqual([]);

@@ -1,7 +1,13 @@
 import request from 'supertest';
 import { Webhook } from 'standardwebhooks';
 import { HttpPeer, eventually, testCaller, TestCaller } from '@app/testing';
-import { allStoredText, ApprovalTestApp, approvalRequest, SIGNING_SECRET, startApprovalApp } from './support/approval-app';
+import {
+  allStoredText,
+  ApprovalTestApp,
+  approvalRequest,
+  SIGNING_SECRET,
+  startApprovalApp,
+} from './support/approval-app';
 
 describe('Approval delivery', () => {
   let sut: ApprovalTestApp;
@@ -57,11 +63,28 @@ describe('Approval delivery', () => {
   it.each([
     ['None', {}, (h: Record<string, unknown>) => expect(h.authorization).toBeUndefined()],
     ['ApiKey', { apiKey: 'key-123' }, (h: Record<string, unknown>) => expect(h['x-api-key']).toBe('key-123')],
-    ['BearerToken', { token: 'tok-456' }, (h: Record<string, unknown>) => expect(h.authorization).toBe('Bearer tok-456')],
-    ['BasicAuth', { username: 'erp', password: 's3cr3t:x' }, (h: Record<string, unknown>) => expect(h.authorization).toBe(`Basic ${Buffer.from('erp:s3cr3t:x').toString('base64')}`)],
-    ['CustomHeader', { headerName: 'X-Shared-Secret', headerValue: 'hv-789' }, (h: Record<string, unknown>) => expect(h['x-shared-secret']).toBe('hv-789')],
+    [
+      'BearerToken',
+      { token: 'tok-456' },
+      (h: Record<string, unknown>) => expect(h.authorization).toBe('Bearer tok-456'),
+    ],
+    [
+      'BasicAuth',
+      { username: 'erp', password: 's3cr3t:x' },
+      (h: Record<string, unknown>) =>
+        expect(h.authorization).toBe(`Basic ${Buffer.from('erp:s3cr3t:x').toString('base64')}`),
+    ],
+    [
+      'CustomHeader',
+      { headerName: 'X-Shared-Secret', headerValue: 'hv-789' },
+      (h: Record<string, unknown>) => expect(h['x-shared-secret']).toBe('hv-789'),
+    ],
   ])('authenticates with %s', async (type, values, check) => {
-    const res = await http().post('/v1/approvals').set(runtime.auth).send(approvalRequest(receiver.url, { authentication: { type, ...values } })).expect(201);
+    const res = await http()
+      .post('/v1/approvals')
+      .set(runtime.auth)
+      .send(approvalRequest(receiver.url, { authentication: { type, ...values } }))
+      .expect(201);
     const [hook] = await eventually(() => sent(res.body.approvalId).length && sent(res.body.approvalId));
     check(hook.headers);
   });
@@ -69,7 +92,11 @@ describe('Approval delivery', () => {
   it('signs every delivery per Standard Webhooks', async () => {
     const res = await http().post('/v1/approvals').set(runtime.auth).send(approvalRequest(receiver.url)).expect(201);
     const [hook] = await eventually(() => sent(res.body.approvalId).length && sent(res.body.approvalId));
-    const headers = { 'webhook-id': String(hook.headers['webhook-id']), 'webhook-timestamp': String(hook.headers['webhook-timestamp']), 'webhook-signature': String(hook.headers['webhook-signature']) };
+    const headers = {
+      'webhook-id': String(hook.headers['webhook-id']),
+      'webhook-timestamp': String(hook.headers['webhook-timestamp']),
+      'webhook-signature': String(hook.headers['webhook-signature']),
+    };
     expect(new Webhook(SIGNING_SECRET).verify(hook.body, headers)).toMatchObject({ approvalId: res.body.approvalId });
     expect(() => new Webhook(SIGNING_SECRET).verify(hook.body.replace('Procurement', 'Evil'), headers)).toThrow();
   });
@@ -102,28 +129,55 @@ describe('Approval delivery', () => {
     expect(new Set(hooks.map((h) => h.headers['webhook-id']))).toEqual(new Set([res.body.approvalId]));
     expect(new Set(hooks.map((h) => JSON.parse(h.body).callbackToken)).size).toBe(1);
     await eventually(async () => (await approvalOf(res.body.approvalId)).status === 'AwaitingDecision');
-    const log = (await approvalOf(res.body.approvalId)).log.filter((e: { type: string }) => e.type === 'DeliveryAttempt');
-    expect(log.map((e: { attempt: number; httpStatus: number }) => [e.attempt, e.httpStatus])).toEqual([[1, 503], [2, 503], [3, 503], [4, 200]]);
+    const log = (await approvalOf(res.body.approvalId)).log.filter(
+      (e: { type: string }) => e.type === 'DeliveryAttempt',
+    );
+    expect(log.map((e: { attempt: number; httpStatus: number }) => [e.attempt, e.httpStatus])).toEqual([
+      [1, 503],
+      [2, 503],
+      [3, 503],
+      [4, 200],
+    ]);
   }, 40000);
 
   it('fails delivery when every attempt fails and emits a DeliveryFailed decision', async () => {
     receiver.handler = (_req, res) => {
       res.writeHead(302, { location: 'https://elsewhere.example.com' }).end();
     };
-    const res = await http().post('/v1/approvals').set(runtime.auth).send(approvalRequest(receiver.url, { maxRetryAttempts: 1 })).expect(201);
+    const res = await http()
+      .post('/v1/approvals')
+      .set(runtime.auth)
+      .send(approvalRequest(receiver.url, { maxRetryAttempts: 1 }))
+      .expect(201);
     const event = await sut.decision(res.body.approvalId);
-    expect(event).toMatchObject({ approvalId: res.body.approvalId, tenantId: runtime.tenantId, outcome: 'DeliveryFailed', decidedAt: expect.any(String) });
+    expect(event).toMatchObject({
+      approvalId: res.body.approvalId,
+      tenantId: runtime.tenantId,
+      outcome: 'DeliveryFailed',
+      decidedAt: expect.any(String),
+    });
     const approval = await approvalOf(res.body.approvalId);
     expect(approval.status).toBe('DeliveryFailed');
-    expect(approval.log.map((e: { type: string }) => e.type)).toEqual(['Requested', 'DeliveryAttempt', 'DeliveryAttempt', 'DeliveryFailed']);
+    expect(approval.log.map((e: { type: string }) => e.type)).toEqual([
+      'Requested',
+      'DeliveryAttempt',
+      'DeliveryAttempt',
+      'DeliveryFailed',
+    ]);
     expect(sent(res.body.approvalId)).toHaveLength(2);
   }, 20000);
 
   it('counts a receiver that does not answer within timeoutSeconds as a failed attempt', async () => {
     receiver.handler = () => undefined; // never answers
-    const res = await http().post('/v1/approvals').set(runtime.auth).send(approvalRequest(receiver.url, { timeoutSeconds: 1, maxRetryAttempts: 0 })).expect(201);
+    const res = await http()
+      .post('/v1/approvals')
+      .set(runtime.auth)
+      .send(approvalRequest(receiver.url, { timeoutSeconds: 1, maxRetryAttempts: 0 }))
+      .expect(201);
     await sut.decision(res.body.approvalId);
-    const attempt = (await approvalOf(res.body.approvalId)).log.find((e: { type: string }) => e.type === 'DeliveryAttempt');
+    const attempt = (await approvalOf(res.body.approvalId)).log.find(
+      (e: { type: string }) => e.type === 'DeliveryAttempt',
+    );
     expect(attempt).toMatchObject({ httpStatus: null, error: 'No answer within 1 s' });
     expect(attempt.durationMs).toBeGreaterThanOrEqual(950);
     expect(attempt.durationMs).toBeLessThan(3000);
@@ -139,45 +193,97 @@ describe('Approval delivery', () => {
   });
 
   it('fails an invalid queued request without retry and emits InvalidRequest', async () => {
-    const job = await sut.requests.add({ tenantId: runtime.tenantId, executionId: 'e-invalid', stepId: 's', agentName: 'a', webhook: { url: 'not a url', authentication: { type: 'Nope' } } }, { attempts: 3 });
+    const job = await sut.requests.add(
+      {
+        tenantId: runtime.tenantId,
+        executionId: 'e-invalid',
+        stepId: 's',
+        agentName: 'a',
+        webhook: { url: 'not a url', authentication: { type: 'Nope' } },
+      },
+      { attempts: 3 },
+    );
     const failed = await eventually(async () => {
       const state = await (await sut.requests.getJob(job.id!))?.getState();
       return state === 'failed' && (await sut.requests.getJob(job.id!));
     });
     expect(failed.attemptsMade).toBe(1);
-    expect(failed.failedReason).toMatch(/webhook\.url[\s\S]*webhook\.authentication\.type|webhook\.authentication\.type[\s\S]*webhook\.url/);
+    expect(failed.failedReason).toMatch(
+      /webhook\.url[\s\S]*webhook\.authentication\.type|webhook\.authentication\.type[\s\S]*webhook\.url/,
+    );
     const events = await eventually(async () => {
       const jobs = await sut.decisions.getJobs(['waiting', 'completed']);
       return jobs.find((j) => j.data.executionId === 'e-invalid' && j.data.outcome === 'InvalidRequest');
     });
-    expect(events.data).toMatchObject({ tenantId: runtime.tenantId, stepId: 's', outcome: 'InvalidRequest', comment: expect.stringContaining('webhook') });
+    expect(events.data).toMatchObject({
+      tenantId: runtime.tenantId,
+      stepId: 's',
+      outcome: 'InvalidRequest',
+      comment: expect.stringContaining('webhook'),
+    });
   });
 
   it.each([
     ['a missing webhook', { webhook: undefined }],
-    ['a timeout over 3600 s', { webhook: { url: 'https://x.example.com', authentication: { type: 'None' }, timeoutSeconds: 3601 } }],
-    ['more than 10 retries', { webhook: { url: 'https://x.example.com', authentication: { type: 'None' }, maxRetryAttempts: 11 } }],
-    ['a message over 2,000 characters', { webhook: { url: 'https://x.example.com', authentication: { type: 'None' }, message: 'x'.repeat(2001) } }],
+    [
+      'a timeout over 3600 s',
+      { webhook: { url: 'https://x.example.com', authentication: { type: 'None' }, timeoutSeconds: 3601 } },
+    ],
+    [
+      'more than 10 retries',
+      { webhook: { url: 'https://x.example.com', authentication: { type: 'None' }, maxRetryAttempts: 11 } },
+    ],
+    [
+      'a message over 2,000 characters',
+      { webhook: { url: 'https://x.example.com', authentication: { type: 'None' }, message: 'x'.repeat(2001) } },
+    ],
     ['an ApiKey without a key', { webhook: { url: 'https://x.example.com', authentication: { type: 'ApiKey' } } }],
   ])('refuses %s with 400', async (_name, patch) => {
-    const res = await http().post('/v1/approvals').set(runtime.auth).send({ ...approvalRequest(receiver.url), ...patch }).expect(400);
+    const res = await http()
+      .post('/v1/approvals')
+      .set(runtime.auth)
+      .send({ ...approvalRequest(receiver.url), ...patch })
+      .expect(400);
     expect(res.body).toMatchObject({ code: 'VALIDATION_FAILED', details: expect.any(Array) });
   });
 
-  it.each(['Host', 'content-length', 'Content-Type', 'Transfer-Encoding', 'connection', 'Webhook-Id', 'webhook-timestamp', 'WEBHOOK-SIGNATURE', 'X Shared'])(
-    'refuses CustomHeader %s with 400 naming headerName, and sends nothing',
-    async (headerName) => {
-      const authentication = { type: 'CustomHeader', headerName, headerValue: 'v' };
-      const url = `${receiver.url}/header-${encodeURIComponent(headerName)}`;
-      const res = await http().post('/v1/approvals').set(runtime.auth).send(approvalRequest(url, { authentication })).expect(400);
-      expect(res.body).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ field: 'webhook.authentication.headerName' }] });
-      await http().post('/v1/approvals/test-webhook').set(runtime.auth).send({ webhook: { url, authentication } }).expect(400);
-      expect(receiver.received.filter((r) => r.path === new URL(url).pathname)).toHaveLength(0);
-    },
-  );
+  it.each([
+    'Host',
+    'content-length',
+    'Content-Type',
+    'Transfer-Encoding',
+    'connection',
+    'Webhook-Id',
+    'webhook-timestamp',
+    'WEBHOOK-SIGNATURE',
+    'X Shared',
+  ])('refuses CustomHeader %s with 400 naming headerName, and sends nothing', async (headerName) => {
+    const authentication = { type: 'CustomHeader', headerName, headerValue: 'v' };
+    const url = `${receiver.url}/header-${encodeURIComponent(headerName)}`;
+    const res = await http()
+      .post('/v1/approvals')
+      .set(runtime.auth)
+      .send(approvalRequest(url, { authentication }))
+      .expect(400);
+    expect(res.body).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      details: [{ field: 'webhook.authentication.headerName' }],
+    });
+    await http()
+      .post('/v1/approvals/test-webhook')
+      .set(runtime.auth)
+      .send({ webhook: { url, authentication } })
+      .expect(400);
+    expect(receiver.received.filter((r) => r.path === new URL(url).pathname)).toHaveLength(0);
+  });
 
   it('fails a queued request whose CustomHeader would set Host and emits InvalidRequest', async () => {
-    const body = { ...approvalRequest(receiver.url, { authentication: { type: 'CustomHeader', headerName: 'Host', headerValue: 'internal.example' } }), tenantId: runtime.tenantId };
+    const body = {
+      ...approvalRequest(receiver.url, {
+        authentication: { type: 'CustomHeader', headerName: 'Host', headerValue: 'internal.example' },
+      }),
+      tenantId: runtime.tenantId,
+    };
     const job = await sut.requests.add(body, { attempts: 3 });
     const failed = await eventually(async () => {
       const state = await (await sut.requests.getJob(job.id!))?.getState();
@@ -193,32 +299,60 @@ describe('Approval delivery', () => {
   });
 
   it('answers a test delivery with its outcome and stores nothing', async () => {
-    const before = await sut.db.query('SELECT count(*)::int AS n FROM approval.approvals WHERE "tenantId" = $1', [runtime.tenantId]);
+    const before = await sut.db.query('SELECT count(*)::int AS n FROM approval.approvals WHERE "tenantId" = $1', [
+      runtime.tenantId,
+    ]);
     const res = await http()
       .post('/v1/approvals/test-webhook')
       .set(runtime.auth)
-      .send({ webhook: { url: `${receiver.url}/test`, authentication: { type: 'BearerToken', token: 'tt' }, message: 'hello' } })
+      .send({
+        webhook: {
+          url: `${receiver.url}/test`,
+          authentication: { type: 'BearerToken', token: 'tt' },
+          message: 'hello',
+        },
+      })
       .expect(200);
     expect(res.body).toEqual({ delivered: true, httpStatus: 200, durationMs: expect.any(Number), error: null });
     const hook = receiver.received.at(-1)!;
-    expect(JSON.parse(hook.body)).toMatchObject({ test: true, agentName: 'test', message: 'hello', callbackId: null, callbackToken: null });
+    expect(JSON.parse(hook.body)).toMatchObject({
+      test: true,
+      agentName: 'test',
+      message: 'hello',
+      callbackId: null,
+      callbackToken: null,
+    });
     expect(hook.headers.authorization).toBe('Bearer tt');
     expect(hook.headers['webhook-signature']).toMatch(/^v1,/);
-    expect(await sut.db.query('SELECT count(*)::int AS n FROM approval.approvals WHERE "tenantId" = $1', [runtime.tenantId])).toEqual(before);
+    expect(
+      await sut.db.query('SELECT count(*)::int AS n FROM approval.approvals WHERE "tenantId" = $1', [runtime.tenantId]),
+    ).toEqual(before);
     receiver.handler = (_req, r) => {
       r.writeHead(500).end();
     };
-    const failed = await http().post('/v1/approvals/test-webhook').set(runtime.auth).send({ webhook: { url: receiver.url, authentication: { type: 'None' } } }).expect(200);
+    const failed = await http()
+      .post('/v1/approvals/test-webhook')
+      .set(runtime.auth)
+      .send({ webhook: { url: receiver.url, authentication: { type: 'None' } } })
+      .expect(200);
     expect(failed.body).toMatchObject({ delivered: false, httpStatus: 500, error: 'HTTP 500' });
   });
 
   it('never shows or stores readably a callback token or webhook auth value', async () => {
     const secrets = { apiKey: `key-${Date.now()}-secret` };
-    const res = await http().post('/v1/approvals').set(runtime.auth).send(approvalRequest(receiver.url, { authentication: { type: 'ApiKey', ...secrets } })).expect(201);
+    const res = await http()
+      .post('/v1/approvals')
+      .set(runtime.auth)
+      .send(approvalRequest(receiver.url, { authentication: { type: 'ApiKey', ...secrets } }))
+      .expect(201);
     const [hook] = await eventually(() => sent(res.body.approvalId).length && sent(res.body.approvalId));
     const token = JSON.parse(hook.body).callbackToken;
     await eventually(async () => (await approvalOf(res.body.approvalId)).status === 'AwaitingDecision');
-    const views = [JSON.stringify(res.body), JSON.stringify(await approvalOf(res.body.approvalId)), JSON.stringify((await http().get('/v1/approvals').set(runtime.auth)).body)];
+    const views = [
+      JSON.stringify(res.body),
+      JSON.stringify(await approvalOf(res.body.approvalId)),
+      JSON.stringify((await http().get('/v1/approvals').set(runtime.auth)).body),
+    ];
     for (const view of views) {
       expect(view).not.toContain(token);
       expect(view).not.toContain(secrets.apiKey);
@@ -252,9 +386,17 @@ describe('Approval webhook URL rules', () => {
     ['CGNAT', 'https://100.64.0.1/a', /loopback, private/],
     ['the unspecified address', 'https://0.0.0.0/a', /loopback, private/],
   ])('refuses %s with 400 naming the rule', async (_name, url, rule) => {
-    const res = await request(strict.app.getHttpServer()).post('/v1/approvals').set(runtime.auth).send(approvalRequest(url)).expect(400);
+    const res = await request(strict.app.getHttpServer())
+      .post('/v1/approvals')
+      .set(runtime.auth)
+      .send(approvalRequest(url))
+      .expect(400);
     expect(res.body).toMatchObject({ code: 'VALIDATION_FAILED', message: expect.stringMatching(rule) });
-    const test = await request(strict.app.getHttpServer()).post('/v1/approvals/test-webhook').set(runtime.auth).send({ webhook: { url, authentication: { type: 'None' } } }).expect(400);
+    const test = await request(strict.app.getHttpServer())
+      .post('/v1/approvals/test-webhook')
+      .set(runtime.auth)
+      .send({ webhook: { url, authentication: { type: 'None' } } })
+      .expect(400);
     expect(test.body.message).toMatch(rule);
   });
 
@@ -267,9 +409,15 @@ describe('Approval webhook URL rules', () => {
       const res = await request(insecure.app.getHttpServer())
         .post('/v1/approvals/test-webhook')
         .set(runtime.auth)
-        .send({ webhook: { url: `http://${require('node:os').hostname()}:${port}/x`, authentication: { type: 'None' } } })
+        .send({
+          webhook: { url: `http://${require('node:os').hostname()}:${port}/x`, authentication: { type: 'None' } },
+        })
         .expect(200);
-      expect(res.body).toMatchObject({ delivered: false, httpStatus: null, error: expect.stringMatching(/non-public address/) });
+      expect(res.body).toMatchObject({
+        delivered: false,
+        httpStatus: null,
+        error: expect.stringMatching(/non-public address/),
+      });
       expect(receiver.received).toHaveLength(0);
     } finally {
       await receiver.stop();

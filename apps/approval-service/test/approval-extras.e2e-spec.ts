@@ -8,7 +8,14 @@ import { ApprovalTestApp, approvalRequest, startApprovalApp } from './support/ap
 const CALLBACK = '/v1/AgentExecutionWebhookApproval/callback';
 const OLD_SECRET = `whsec_${randomBytes(24).toString('base64')}`;
 const NEW_SECRET = `whsec_${randomBytes(24).toString('base64')}`;
-type LogEntry = { type: string; at: string; attempt: number | null; error: string | null; comment: string | null; decidedBy: string | null };
+type LogEntry = {
+  type: string;
+  at: string;
+  attempt: number | null;
+  error: string | null;
+  comment: string | null;
+  decidedBy: string | null;
+};
 
 // First in the file: an app started in this process leaves its configuration in process.env for the next.
 describe('Approval decision deadline bounds (default configuration)', () => {
@@ -23,13 +30,23 @@ describe('Approval decision deadline bounds (default configuration)', () => {
   it('refuses a deadline under 60 s over REST (400) and on the queue (InvalidRequest)', async () => {
     const body = approvalRequest('http://127.0.0.1:9/hook', {}, { decisionTimeoutSeconds: 59 });
     const res = await request(sut.app.getHttpServer()).post('/v1/approvals').set(runtime.auth).send(body).expect(400);
-    expect(res.body).toMatchObject({ code: 'VALIDATION_FAILED', message: 'decisionTimeoutSeconds must not be less than 60', details: [{ field: 'decisionTimeoutSeconds' }] });
+    expect(res.body).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      message: 'decisionTimeoutSeconds must not be less than 60',
+      details: [{ field: 'decisionTimeoutSeconds' }],
+    });
     const job = await sut.requests.add({ ...body, tenantId: runtime.tenantId });
-    const refused = await eventually(async () => (await sut.decisions.getJobs(['waiting', 'completed'])).find((j) => j.data.executionId === body.executionId));
+    const refused = await eventually(async () =>
+      (await sut.decisions.getJobs(['waiting', 'completed'])).find((j) => j.data.executionId === body.executionId),
+    );
     expect(refused.data).toMatchObject({ outcome: 'InvalidRequest', decidedBy: null });
     expect(refused.data.comment).toContain('decisionTimeoutSeconds');
     expect(job.id).toBeDefined();
-    await request(sut.app.getHttpServer()).post('/v1/approvals').set(runtime.auth).send({ ...body, decisionTimeoutSeconds: 60 }).expect(201);
+    await request(sut.app.getHttpServer())
+      .post('/v1/approvals')
+      .set(runtime.auth)
+      .send({ ...body, decisionTimeoutSeconds: 60 })
+      .expect(201);
   });
 });
 
@@ -46,7 +63,11 @@ describe('Approval extras', () => {
     // The test lowers the shortest allowed decision deadline (production default 60 s) to keep it short.
     // A database of its own: on the run's shared one, another test file's sweep would time these approvals
     // out and publish the decision under its own queue prefix.
-    sut = await startApprovalApp({ WEBHOOK_SIGNING_SECRET: `${OLD_SECRET} ${NEW_SECRET}`, DECISION_TIMEOUT_MIN_SECONDS: 1, DATABASE_URL: await isolatedDatabase() });
+    sut = await startApprovalApp({
+      WEBHOOK_SIGNING_SECRET: `${OLD_SECRET} ${NEW_SECRET}`,
+      DECISION_TIMEOUT_MIN_SECONDS: 1,
+      DATABASE_URL: await isolatedDatabase(),
+    });
     runtime = await testCaller({ roles: ['agent-runtime'] });
     receiver = await new HttpPeer().start();
   });
@@ -61,7 +82,11 @@ describe('Approval extras', () => {
   });
 
   async function delivered(extra: Record<string, unknown> = {}, webhook: Record<string, unknown> = {}) {
-    const res = await http().post('/v1/approvals').set(runtime.auth).send(approvalRequest(receiver.url, webhook, extra)).expect(201);
+    const res = await http()
+      .post('/v1/approvals')
+      .set(runtime.auth)
+      .send(approvalRequest(receiver.url, webhook, extra))
+      .expect(201);
     const hook = await eventually(() => sent(res.body.approvalId)[0]);
     await eventually(async () => (await approvalOf(res.body.approvalId)).status === 'AwaitingDecision');
     const { callbackId, callbackToken } = JSON.parse(hook.body);
@@ -80,7 +105,10 @@ describe('Approval extras', () => {
       const late = Date.parse(approval.log[3].at) - Date.parse(approval.createdAt);
       expect(late).toBeGreaterThanOrEqual(2000);
       expect(late).toBeLessThan(4000);
-      const callback = await http().post(CALLBACK).send({ callbackId: a.callbackId, callbackToken: a.callbackToken, status: 'Approved' }).expect(409);
+      const callback = await http()
+        .post(CALLBACK)
+        .send({ callbackId: a.callbackId, callbackToken: a.callbackToken, status: 'Approved' })
+        .expect(409);
       expect(callback.body).toMatchObject({ code: 'APPROVAL_NOT_PENDING' });
       expect(await sut.decisionCount(a.approvalId)).toBe(1);
     });
@@ -88,13 +116,21 @@ describe('Approval extras', () => {
     it('takes the deadline from a queued request too', async () => {
       const body = approvalRequest(receiver.url, {}, { decisionTimeoutSeconds: 1 });
       await sut.requests.add({ ...body, tenantId: runtime.tenantId });
-      const approval = await eventually(async () => (await http().get(`/v1/approvals?executionId=${body.executionId}`).set(runtime.auth)).body[0]);
+      const approval = await eventually(
+        async () => (await http().get(`/v1/approvals?executionId=${body.executionId}`).set(runtime.auth)).body[0],
+      );
       expect((await sut.decision(approval.id, 10000)).outcome).toBe('TimedOut');
     });
 
     it('still times out when the deadline job was lost (the sweep catches it)', async () => {
-      const res = await http().post('/v1/approvals').set(runtime.auth).send(approvalRequest(receiver.url, {}, { decisionTimeoutSeconds: 2 })).expect(201);
-      const deadlines = new Bull('approval-decision-timeouts', String(sut.env.REDIS_URL), { prefix: String(sut.env.QUEUE_PREFIX) });
+      const res = await http()
+        .post('/v1/approvals')
+        .set(runtime.auth)
+        .send(approvalRequest(receiver.url, {}, { decisionTimeoutSeconds: 2 }))
+        .expect(201);
+      const deadlines = new Bull('approval-decision-timeouts', String(sut.env.REDIS_URL), {
+        prefix: String(sut.env.QUEUE_PREFIX),
+      });
       try {
         const job = await eventually(() => deadlines.getJob(res.body.approvalId));
         await job.remove();
@@ -107,8 +143,15 @@ describe('Approval extras', () => {
 
     it('refuses a deadline outside its bounds with 400 naming the field', async () => {
       for (const decisionTimeoutSeconds of [0, 2_592_001, 1.5]) {
-        const res = await http().post('/v1/approvals').set(runtime.auth).send(approvalRequest(receiver.url, {}, { decisionTimeoutSeconds })).expect(400);
-        expect(res.body).toMatchObject({ code: 'VALIDATION_FAILED', details: [expect.objectContaining({ field: 'decisionTimeoutSeconds' })] });
+        const res = await http()
+          .post('/v1/approvals')
+          .set(runtime.auth)
+          .send(approvalRequest(receiver.url, {}, { decisionTimeoutSeconds }))
+          .expect(400);
+        expect(res.body).toMatchObject({
+          code: 'VALIDATION_FAILED',
+          details: [expect.objectContaining({ field: 'decisionTimeoutSeconds' })],
+        });
       }
     });
   });
@@ -121,7 +164,9 @@ describe('Approval extras', () => {
       const [, again] = await eventually(() => sent(a.approvalId).length === 2 && sent(a.approvalId));
       expect(again.headers['webhook-id']).toBe(a.approvalId);
       expect(again.body).toBe(a.hook.body);
-      await eventually(async () => (await approvalOf(a.approvalId)).log.some((e: LogEntry) => e.type === 'DeliveryAttempt' && e.attempt === 2));
+      await eventually(async () =>
+        (await approvalOf(a.approvalId)).log.some((e: LogEntry) => e.type === 'DeliveryAttempt' && e.attempt === 2),
+      );
       const approval = await approvalOf(a.approvalId);
       expect(approval.status).toBe('AwaitingDecision');
       expect(types(approval.log)).toEqual(['Requested', 'DeliveryAttempt', 'Delivered', 'DeliveryAttempt']);
@@ -134,9 +179,16 @@ describe('Approval extras', () => {
       receiver.handler = (_req, res) => {
         res.writeHead(500).end();
       };
-      const pending = await http().post('/v1/approvals').set(runtime.auth).send(approvalRequest(receiver.url, { maxRetryAttempts: 10 })).expect(201);
+      const pending = await http()
+        .post('/v1/approvals')
+        .set(runtime.auth)
+        .send(approvalRequest(receiver.url, { maxRetryAttempts: 10 }))
+        .expect(201);
       await eventually(() => sent(pending.body.approvalId).length);
-      const refused = await http().post(`/v1/approvals/${pending.body.approvalId}/redeliver`).set(runtime.auth).expect(409);
+      const refused = await http()
+        .post(`/v1/approvals/${pending.body.approvalId}/redeliver`)
+        .set(runtime.auth)
+        .expect(409);
       expect(refused.body).toMatchObject({ code: 'APPROVAL_NOT_AWAITING', details: [] });
       await http().post(`/v1/approvals/${pending.body.approvalId}/cancel`).set(runtime.auth).expect(200);
 
@@ -144,15 +196,22 @@ describe('Approval extras', () => {
         res.writeHead(200).end();
       };
       const a = await delivered();
-      await http().post(CALLBACK).send({ callbackId: a.callbackId, callbackToken: a.callbackToken, status: 'Denied' }).expect(200);
-      expect((await http().post(`/v1/approvals/${a.approvalId}/redeliver`).set(runtime.auth).expect(409)).body.code).toBe('APPROVAL_NOT_AWAITING');
+      await http()
+        .post(CALLBACK)
+        .send({ callbackId: a.callbackId, callbackToken: a.callbackToken, status: 'Denied' })
+        .expect(200);
+      expect(
+        (await http().post(`/v1/approvals/${a.approvalId}/redeliver`).set(runtime.auth).expect(409)).body.code,
+      ).toBe('APPROVAL_NOT_AWAITING');
       expect(sent(a.approvalId)).toHaveLength(1);
     });
 
     it('refuses a user without agent-runtime or admin with 403', async () => {
       const a = await delivered();
       const plain = await testCaller({ tenantId: runtime.tenantId, roles: ['viewer'] });
-      expect((await http().post(`/v1/approvals/${a.approvalId}/redeliver`).set(plain.auth).expect(403)).body.code).toBe('FORBIDDEN');
+      expect((await http().post(`/v1/approvals/${a.approvalId}/redeliver`).set(plain.auth).expect(403)).body.code).toBe(
+        'FORBIDDEN',
+      );
       const admin = await testCaller({ tenantId: runtime.tenantId, roles: ['admin'] });
       await http().post(`/v1/approvals/${a.approvalId}/redeliver`).set(admin.auth).expect(202);
     });
@@ -162,7 +221,11 @@ describe('Approval extras', () => {
     receiver.handler = (_req, res) => {
       res.writeHead(410).end('gone');
     };
-    const res = await http().post('/v1/approvals').set(runtime.auth).send(approvalRequest(receiver.url, { maxRetryAttempts: 3 })).expect(201);
+    const res = await http()
+      .post('/v1/approvals')
+      .set(runtime.auth)
+      .send(approvalRequest(receiver.url, { maxRetryAttempts: 3 }))
+      .expect(201);
     expect((await sut.decision(res.body.approvalId)).outcome).toBe('DeliveryFailed');
     await new Promise((r) => setTimeout(r, 2500));
     expect(sent(res.body.approvalId)).toHaveLength(1);
@@ -174,10 +237,18 @@ describe('Approval extras', () => {
 
   it('signs with every secret while rotating: a receiver holding only the old or only the new one verifies', async () => {
     const a = await delivered();
-    await http().post('/v1/approvals/test-webhook').set(runtime.auth).send({ webhook: { url: `${receiver.url}/test`, authentication: { type: 'None' } } }).expect(200);
+    await http()
+      .post('/v1/approvals/test-webhook')
+      .set(runtime.auth)
+      .send({ webhook: { url: `${receiver.url}/test`, authentication: { type: 'None' } } })
+      .expect(200);
     const test = await eventually(() => receiver.received.find((r) => r.path === '/test'));
     for (const hook of [a.hook, test]) {
-      const headers = { 'webhook-id': String(hook.headers['webhook-id']), 'webhook-timestamp': String(hook.headers['webhook-timestamp']), 'webhook-signature': String(hook.headers['webhook-signature']) };
+      const headers = {
+        'webhook-id': String(hook.headers['webhook-id']),
+        'webhook-timestamp': String(hook.headers['webhook-timestamp']),
+        'webhook-signature': String(hook.headers['webhook-signature']),
+      };
       expect(headers['webhook-signature']).toMatch(/^v1,\S+ v1,\S+$/);
       expect(new Webhook(OLD_SECRET).verify(hook.body, headers)).toBeDefined();
       expect(new Webhook(NEW_SECRET).verify(hook.body, headers)).toBeDefined();
@@ -188,20 +259,42 @@ describe('Approval extras', () => {
   describe('decidedBy', () => {
     it('is kept in the Decided entry, the approval and the decision event', async () => {
       const a = await delivered();
-      await http().post(CALLBACK).send({ callbackId: a.callbackId, callbackToken: a.callbackToken, status: 'Approved', comment: 'ok', decidedBy: 'dana@example.com' }).expect(200);
+      await http()
+        .post(CALLBACK)
+        .send({
+          callbackId: a.callbackId,
+          callbackToken: a.callbackToken,
+          status: 'Approved',
+          comment: 'ok',
+          decidedBy: 'dana@example.com',
+        })
+        .expect(200);
       const approval = await approvalOf(a.approvalId);
       expect(approval.decidedBy).toBe('dana@example.com');
       expect(approval.log.at(-1)).toMatchObject({ type: 'Decided', comment: 'ok', decidedBy: 'dana@example.com' });
-      const [listed] = (await http().get(`/v1/approvals?executionId=${approval.executionId}`).set(runtime.auth).expect(200)).body;
+      const [listed] = (
+        await http().get(`/v1/approvals?executionId=${approval.executionId}`).set(runtime.auth).expect(200)
+      ).body;
       expect(listed).toMatchObject({ decidedBy: 'dana@example.com', log: approval.log });
       expect(await sut.decision(a.approvalId)).toMatchObject({ outcome: 'Approved', decidedBy: 'dana@example.com' });
     });
 
     it('is null when the callback names no one, and a name over 200 characters gets 400', async () => {
       const a = await delivered();
-      const long = await http().post(CALLBACK).send({ callbackId: a.callbackId, callbackToken: a.callbackToken, status: 'Denied', decidedBy: 'x'.repeat(201) }).expect(400);
+      const long = await http()
+        .post(CALLBACK)
+        .send({
+          callbackId: a.callbackId,
+          callbackToken: a.callbackToken,
+          status: 'Denied',
+          decidedBy: 'x'.repeat(201),
+        })
+        .expect(400);
       expect(long.body).toMatchObject({ code: 'VALIDATION_FAILED' });
-      await http().post(CALLBACK).send({ callbackId: a.callbackId, callbackToken: a.callbackToken, status: 'Denied' }).expect(200);
+      await http()
+        .post(CALLBACK)
+        .send({ callbackId: a.callbackId, callbackToken: a.callbackToken, status: 'Denied' })
+        .expect(200);
       expect((await approvalOf(a.approvalId)).decidedBy).toBeNull();
       expect(await sut.decision(a.approvalId)).toMatchObject({ outcome: 'Denied', decidedBy: null });
     });
@@ -220,14 +313,29 @@ describe('Approval decision deadline across a restart', () => {
     receiver = await new HttpPeer().start();
     const runtime = await testCaller({ roles: ['agent-runtime'] });
     // A sweep interval longer than the test: the deadline job kept in Redis is what fires after the restart.
-    const first = await startApprovalApp({ DECISION_TIMEOUT_MIN_SECONDS: 1, DECISION_TIMEOUT_SWEEP_MS: 60_000, DATABASE_URL: await isolatedDatabase() });
-    const res = await request(first.app.getHttpServer()).post('/v1/approvals').set(runtime.auth).send(approvalRequest(receiver.url, {}, { decisionTimeoutSeconds: 4 })).expect(201);
+    const first = await startApprovalApp({
+      DECISION_TIMEOUT_MIN_SECONDS: 1,
+      DECISION_TIMEOUT_SWEEP_MS: 60_000,
+      DATABASE_URL: await isolatedDatabase(),
+    });
+    const res = await request(first.app.getHttpServer())
+      .post('/v1/approvals')
+      .set(runtime.auth)
+      .send(approvalRequest(receiver.url, {}, { decisionTimeoutSeconds: 4 }))
+      .expect(201);
     await eventually(() => receiver.received.length);
     await first.close();
-    sut = await startApprovalApp({ DECISION_TIMEOUT_MIN_SECONDS: 1, DECISION_TIMEOUT_SWEEP_MS: 60_000, QUEUE_PREFIX: first.env.QUEUE_PREFIX, DATABASE_URL: first.env.DATABASE_URL });
+    sut = await startApprovalApp({
+      DECISION_TIMEOUT_MIN_SECONDS: 1,
+      DECISION_TIMEOUT_SWEEP_MS: 60_000,
+      QUEUE_PREFIX: first.env.QUEUE_PREFIX,
+      DATABASE_URL: first.env.DATABASE_URL,
+    });
     expect((await sut.decision(res.body.approvalId, 15000)).outcome).toBe('TimedOut');
     await new Promise((r) => setTimeout(r, 1000));
-    const approval = (await request(sut.app.getHttpServer()).get(`/v1/approvals/${res.body.approvalId}`).set(runtime.auth).expect(200)).body;
+    const approval = (
+      await request(sut.app.getHttpServer()).get(`/v1/approvals/${res.body.approvalId}`).set(runtime.auth).expect(200)
+    ).body;
     expect(approval.log.filter((e: LogEntry) => e.type === 'TimedOut')).toHaveLength(1);
     expect(await sut.decisionCount(res.body.approvalId)).toBe(1);
   }, 60000);

@@ -33,7 +33,11 @@ describe('Delivery isolation', () => {
       res.writeHead(200).end();
       const { callbackId, callbackToken, executionId } = JSON.parse(req.body);
       callbackAt.set(executionId, Date.now());
-      await axios.post(`${service.url}/v1/AgentExecutionWebhookApproval/callback`, { callbackId, callbackToken, status: 'Approved' });
+      await axios.post(`${service.url}/v1/AgentExecutionWebhookApproval/callback`, {
+        callbackId,
+        callbackToken,
+        status: 'Approved',
+      });
     }).start();
   });
 

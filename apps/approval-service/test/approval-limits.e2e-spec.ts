@@ -16,11 +16,19 @@ interface Answer {
 function post(url: string, body: unknown, from: string, headers: Record<string, string> = {}): Promise<Answer> {
   const payload = JSON.stringify(body);
   return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { method: 'POST', localAddress: from, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), ...headers } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
-    });
+    const req = httpRequest(
+      url,
+      {
+        method: 'POST',
+        localAddress: from,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), ...headers },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+      },
+    );
     req.on('error', reject);
     req.end(payload);
   });
@@ -49,10 +57,14 @@ class LoadBalancer {
     this.served.push(upstream);
     const prior = req.headers['x-forwarded-for'];
     const forwardedFor = prior ? `${prior}, ${req.socket.remoteAddress}` : String(req.socket.remoteAddress);
-    const out = httpRequest(`${upstream}${req.url}`, { method: req.method, headers: { ...req.headers, 'x-forwarded-for': forwardedFor } }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
+    const out = httpRequest(
+      `${upstream}${req.url}`,
+      { method: req.method, headers: { ...req.headers, 'x-forwarded-for': forwardedFor } },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
     out.on('error', () => res.writeHead(502).end());
     req.pipe(out);
   }
@@ -82,7 +94,8 @@ describe('Approval callback rate limit behind a load balancer', () => {
 
   it('counts one client address across both processes, and not another client', async () => {
     const statuses: number[] = [];
-    for (let i = 0; i <= LIMIT; i++) statuses.push((await post(`${balancer.url}${CALLBACK}`, UNKNOWN, '127.0.0.2')).status);
+    for (let i = 0; i <= LIMIT; i++)
+      statuses.push((await post(`${balancer.url}${CALLBACK}`, UNKNOWN, '127.0.0.2')).status);
     expect(new Set(balancer.served)).toEqual(new Set([first.url, second.url]));
     expect(statuses).toEqual([...Array(LIMIT).fill(404), 429]);
     expect((await post(`${balancer.url}${CALLBACK}`, UNKNOWN, '127.0.0.3')).status).toBe(404);
@@ -91,7 +104,10 @@ describe('Approval callback rate limit behind a load balancer', () => {
   it('believes only the address the trusted proxy added, not one the client wrote', async () => {
     const statuses: number[] = [];
     for (let i = 0; i <= LIMIT; i++) {
-      statuses.push((await post(`${balancer.url}${CALLBACK}`, UNKNOWN, '127.0.0.4', { 'x-forwarded-for': `198.51.100.${i}` })).status);
+      statuses.push(
+        (await post(`${balancer.url}${CALLBACK}`, UNKNOWN, '127.0.0.4', { 'x-forwarded-for': `198.51.100.${i}` }))
+          .status,
+      );
     }
     expect(statuses).toEqual([...Array(LIMIT).fill(404), 429]);
   });
@@ -103,7 +119,10 @@ describe('Approval callback rate limit without TRUST_PROXY', () => {
     const sut = await startApprovalApp({ TRUST_PROXY: '', CALLBACK_RATE_LIMIT_PER_MINUTE: 3 });
     try {
       const statuses: number[] = [];
-      for (let i = 0; i < 4; i++) statuses.push((await post(`${sut.url}${CALLBACK}`, UNKNOWN, '127.0.0.5', { 'x-forwarded-for': `203.0.113.${i}` })).status);
+      for (let i = 0; i < 4; i++)
+        statuses.push(
+          (await post(`${sut.url}${CALLBACK}`, UNKNOWN, '127.0.0.5', { 'x-forwarded-for': `203.0.113.${i}` })).status,
+        );
       expect(statuses).toEqual([404, 404, 404, 429]);
     } finally {
       await sut.close();
@@ -128,7 +147,11 @@ describe('Approval log and list bounds', () => {
   });
 
   it('logs at most 20 rejected callbacks per approval and counts them all, leaving the state alone', async () => {
-    const created = await http().post('/v1/approvals').set(runtime.auth).send(approvalRequest(receiver.url)).expect(201);
+    const created = await http()
+      .post('/v1/approvals')
+      .set(runtime.auth)
+      .send(approvalRequest(receiver.url))
+      .expect(201);
     const wrong = { callbackId: created.body.callbackId, callbackToken: 'not-the-token', status: 'Approved' };
     for (let round = 0; round < 3; round++) {
       const answers = await Promise.all(Array.from({ length: 10 }, () => http().post(CALLBACK).send(wrong)));
@@ -139,7 +162,8 @@ describe('Approval log and list bounds', () => {
     expect(after.rejectedCallbacks).toBe(30);
     expect(['Pending', 'AwaitingDecision']).toContain(after.status);
     expect(after.decidedAt).toBeNull();
-    const listed = (await http().get(`/v1/approvals?executionId=${after.executionId}`).set(runtime.auth).expect(200)).body;
+    const listed = (await http().get(`/v1/approvals?executionId=${after.executionId}`).set(runtime.auth).expect(200))
+      .body;
     expect(listed[0]).toMatchObject({ id: after.id, rejectedCallbacks: 30, logTruncated: true });
     expect(listed[0].log).toHaveLength(20);
     expect(listed[0].log.at(-1)).toEqual(after.log.at(-1));
@@ -156,7 +180,11 @@ describe('Approval log and list bounds', () => {
     let cursor: string | undefined;
     const pages: number[] = [];
     do {
-      const res = await http().get('/v1/approvals').query({ executionId, limit: 2, ...(cursor ? { cursor } : {}) }).set(runtime.auth).expect(200);
+      const res = await http()
+        .get('/v1/approvals')
+        .query({ executionId, limit: 2, ...(cursor ? { cursor } : {}) })
+        .set(runtime.auth)
+        .expect(200);
       expect(Array.isArray(res.body)).toBe(true);
       pages.push(res.body.length);
       seen.push(...res.body.map((a: { id: string }) => a.id));
@@ -168,7 +196,13 @@ describe('Approval log and list bounds', () => {
   });
 
   it('answers 400 to a limit out of range and to a cursor it did not make', async () => {
-    for (const query of [{ limit: 0 }, { limit: 201 }, { limit: 'ten' }, { cursor: 'bm90LWEtY3Vyc29y' }, { cursor: '!!' }]) {
+    for (const query of [
+      { limit: 0 },
+      { limit: 201 },
+      { limit: 'ten' },
+      { cursor: 'bm90LWEtY3Vyc29y' },
+      { cursor: '!!' },
+    ]) {
       const res = await http().get('/v1/approvals').query(query).set(runtime.auth);
       expect(res.status).toBe(400);
       expect(res.body).toMatchObject({ code: 'VALIDATION_FAILED' });
@@ -178,11 +212,21 @@ describe('Approval log and list bounds', () => {
   it('returns at most 50 approvals when no limit is given', async () => {
     const executionId = `exec-many-${Date.now()}`;
     await Promise.all(
-      Array.from({ length: 55 }, (_, i) => http().post('/v1/approvals').set(runtime.auth).send({ ...approvalRequest(receiver.url), executionId, stepId: `s-${i}` }).expect(201)),
+      Array.from({ length: 55 }, (_, i) =>
+        http()
+          .post('/v1/approvals')
+          .set(runtime.auth)
+          .send({ ...approvalRequest(receiver.url), executionId, stepId: `s-${i}` })
+          .expect(201),
+      ),
     );
     const res = await http().get('/v1/approvals').query({ executionId }).set(runtime.auth).expect(200);
     expect(res.body).toHaveLength(50);
-    const rest = await http().get('/v1/approvals').query({ executionId, cursor: res.headers['x-next-cursor'] }).set(runtime.auth).expect(200);
+    const rest = await http()
+      .get('/v1/approvals')
+      .query({ executionId, cursor: res.headers['x-next-cursor'] })
+      .set(runtime.auth)
+      .expect(200);
     expect(rest.body).toHaveLength(5);
     expect(rest.headers['x-next-cursor']).toBeUndefined();
   });

@@ -10,12 +10,16 @@ describe('What stays in Redis', () => {
   let redis: Redis;
   const consumed = new Set<string>();
   const jobHash = (queue: string, jobId: string) => redis.hgetall(`${service.env.QUEUE_PREFIX}:${queue}:${jobId}`);
-  const requestJobId = (body: { tenantId: string; executionId: string; stepId: string }) => `${body.tenantId}:${body.executionId}:${body.stepId}`;
+  const requestJobId = (body: { tenantId: string; executionId: string; stepId: string }) =>
+    `${body.tenantId}:${body.executionId}:${body.stepId}`;
 
   beforeAll(async () => {
     service = await startApprovalApp();
     redis = new Redis(String(service.env.REDIS_URL));
-    runtime = new ApprovalRuntimeClient(String(service.env.REDIS_URL), { prefix: String(service.env.QUEUE_PREFIX), onDecision: (e) => void consumed.add(e.approvalId) });
+    runtime = new ApprovalRuntimeClient(String(service.env.REDIS_URL), {
+      prefix: String(service.env.QUEUE_PREFIX),
+      onDecision: (e) => void consumed.add(e.approvalId),
+    });
     receiver = await new HttpPeer().start();
   });
   afterAll(async () => {
@@ -36,10 +40,15 @@ describe('What stays in Redis', () => {
       await answered;
       res.writeHead(200).end();
     };
-    const body = { ...approvalRequest(receiver.url, { authentication: { type, ...values } }), tenantId: 'tenant-redis' };
+    const body = {
+      ...approvalRequest(receiver.url, { authentication: { type, ...values } }),
+      tenantId: 'tenant-redis',
+    };
     await runtime.request(body as ApprovalRequestJob);
     // The webhook is in flight with the secret: intake is done and Redis must hold it no more.
-    const hook = await eventually(() => receiver.received.find((r) => JSON.parse(r.body).executionId === body.executionId));
+    const hook = await eventually(() =>
+      receiver.received.find((r) => JSON.parse(r.body).executionId === body.executionId),
+    );
     expect(JSON.stringify(hook.headers)).toContain(type === 'BasicAuth' ? 'Basic ' : secret);
     expect(JSON.stringify(await jobHash(SharedQueue.ApprovalRequests, requestJobId(body)))).not.toContain(secret);
     answer();
@@ -52,7 +61,13 @@ describe('What stays in Redis', () => {
   });
 
   it('keeps no auth value in a refused request job', async () => {
-    const body = { ...approvalRequest(receiver.url, { authentication: { type: 'ApiKey', apiKey: 'api-secret-0004' }, timeoutSeconds: 99999 }), tenantId: 'tenant-redis' };
+    const body = {
+      ...approvalRequest(receiver.url, {
+        authentication: { type: 'ApiKey', apiKey: 'api-secret-0004' },
+        timeoutSeconds: 99999,
+      }),
+      tenantId: 'tenant-redis',
+    };
     await runtime.request(body as ApprovalRequestJob);
     const failed = await eventually(async () => {
       const hash = await jobHash(SharedQueue.ApprovalRequests, requestJobId(body));
@@ -65,9 +80,15 @@ describe('What stays in Redis', () => {
     receiver.handler = (_req, res) => void res.writeHead(200).end();
     const body = { ...approvalRequest(receiver.url, { maxRetryAttempts: 0 }), tenantId: 'tenant-redis' };
     await runtime.request(body as ApprovalRequestJob);
-    const hook = await eventually(() => receiver.received.find((r) => JSON.parse(r.body).executionId === body.executionId));
+    const hook = await eventually(() =>
+      receiver.received.find((r) => JSON.parse(r.body).executionId === body.executionId),
+    );
     const { approvalId, callbackId, callbackToken } = JSON.parse(hook.body);
-    await fetch(`${service.url}/v1/AgentExecutionWebhookApproval/callback`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ callbackId, callbackToken, status: 'Denied' }) });
+    await fetch(`${service.url}/v1/AgentExecutionWebhookApproval/callback`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ callbackId, callbackToken, status: 'Denied' }),
+    });
     await eventually(() => consumed.has(approvalId));
     const hash = await eventually(async () => {
       const h = await jobHash(SharedQueue.ApprovalDecisions, approvalId);
@@ -89,7 +110,10 @@ describe('What stays in Redis when intake fails for good', () => {
     // A database of its own: the test breaks it.
     service = await startApprovalApp({ DATABASE_URL: await isolatedDatabase() });
     redis = new Redis(String(service.env.REDIS_URL));
-    runtime = new ApprovalRuntimeClient(String(service.env.REDIS_URL), { prefix: String(service.env.QUEUE_PREFIX), onDecision: () => undefined });
+    runtime = new ApprovalRuntimeClient(String(service.env.REDIS_URL), {
+      prefix: String(service.env.QUEUE_PREFIX),
+      onDecision: () => undefined,
+    });
   });
   afterAll(async () => {
     await runtime?.close();
@@ -99,10 +123,15 @@ describe('What stays in Redis when intake fails for good', () => {
 
   it('keeps no auth value in a request job that fails on its last attempt for a reason that is not the request', async () => {
     await service.db.query('ALTER TABLE approval.approvals RENAME TO approvals_gone');
-    const body = { ...approvalRequest('http://127.0.0.1:9/hook', { authentication: { type: 'ApiKey', apiKey: 'api-secret-0005' } }), tenantId: 'tenant-redis' };
+    const body = {
+      ...approvalRequest('http://127.0.0.1:9/hook', { authentication: { type: 'ApiKey', apiKey: 'api-secret-0005' } }),
+      tenantId: 'tenant-redis',
+    };
     await runtime.request(body as ApprovalRequestJob);
     const failed = await eventually(async () => {
-      const hash = await redis.hgetall(`${service.env.QUEUE_PREFIX}:${SharedQueue.ApprovalRequests}:${body.tenantId}:${body.executionId}:${body.stepId}`);
+      const hash = await redis.hgetall(
+        `${service.env.QUEUE_PREFIX}:${SharedQueue.ApprovalRequests}:${body.tenantId}:${body.executionId}:${body.stepId}`,
+      );
       return hash.failedReason && hash;
     });
     expect(JSON.stringify(failed)).not.toContain('api-secret-0005');

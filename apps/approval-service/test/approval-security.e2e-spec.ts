@@ -20,11 +20,16 @@ describe('Approval security', () => {
   let receiver: HttpPeer;
   let elsewhere: HttpPeer;
   const http = () => request(sut.app.getHttpServer());
-  const sent = (peer: HttpPeer, approvalId: string) => peer.received.filter((r) => r.headers['webhook-id'] === approvalId);
+  const sent = (peer: HttpPeer, approvalId: string) =>
+    peer.received.filter((r) => r.headers['webhook-id'] === approvalId);
   const postJson = (path: string, text: string, auth: Record<string, string> = runtime.auth) =>
     http().post(path).set(auth).set('Content-Type', 'application/json').send(text);
   const invalidDecision = (executionId: string) =>
-    eventually(async () => (await sut.decisions.getJobs(['waiting', 'completed'])).find((j) => j.data.executionId === executionId && j.data.outcome === 'InvalidRequest'));
+    eventually(async () =>
+      (await sut.decisions.getJobs(['waiting', 'completed'])).find(
+        (j) => j.data.executionId === executionId && j.data.outcome === 'InvalidRequest',
+      ),
+    );
 
   beforeAll(async () => {
     sut = await startApprovalApp();
@@ -40,7 +45,9 @@ describe('Approval security', () => {
 
   async function delivered() {
     const res = await http().post('/v1/approvals').set(runtime.auth).send(approvalRequest(receiver.url)).expect(201);
-    const [hook] = await eventually(() => sent(receiver, res.body.approvalId).length && sent(receiver, res.body.approvalId));
+    const [hook] = await eventually(
+      () => sent(receiver, res.body.approvalId).length && sent(receiver, res.body.approvalId),
+    );
     const { callbackId, callbackToken } = JSON.parse(hook.body);
     return { approvalId: res.body.approvalId as string, callbackId, callbackToken };
   }
@@ -51,12 +58,18 @@ describe('Approval security', () => {
       const create = await http().post('/v1/approvals').set(plain.auth).send(approvalRequest(receiver.url)).expect(403);
       expect(create.body).toMatchObject({ statusCode: 403, code: 'FORBIDDEN', details: [] });
       const { approvalId } = await delivered();
-      const before = (await eventually(async () => {
-        const res = await http().get(`/v1/approvals/${approvalId}`).set(runtime.auth).expect(200);
-        return res.body.status === 'AwaitingDecision' && res.body;
-      })).status;
+      const before = (
+        await eventually(async () => {
+          const res = await http().get(`/v1/approvals/${approvalId}`).set(runtime.auth).expect(200);
+          return res.body.status === 'AwaitingDecision' && res.body;
+        })
+      ).status;
       await http().post(`/v1/approvals/${approvalId}/cancel`).set(plain.auth).expect(403);
-      await http().post('/v1/approvals/test-webhook').set(plain.auth).send({ webhook: { url: receiver.url, authentication: { type: 'None' } } }).expect(403);
+      await http()
+        .post('/v1/approvals/test-webhook')
+        .set(plain.auth)
+        .send({ webhook: { url: receiver.url, authentication: { type: 'None' } } })
+        .expect(403);
       const read = await http().get(`/v1/approvals/${approvalId}`).set(plain.auth).expect(200);
       expect(read.body.status).toBe(before);
       await http().get('/v1/approvals').set(plain.auth).expect(200);
@@ -65,7 +78,11 @@ describe('Approval security', () => {
     it('lets agent-runtime and admin create, test and cancel', async () => {
       const admin = await testCaller({ tenantId: runtime.tenantId, roles: ['admin'] });
       const res = await http().post('/v1/approvals').set(admin.auth).send(approvalRequest(receiver.url)).expect(201);
-      await http().post('/v1/approvals/test-webhook').set(runtime.auth).send({ webhook: { url: receiver.url, authentication: { type: 'None' } } }).expect(200);
+      await http()
+        .post('/v1/approvals/test-webhook')
+        .set(runtime.auth)
+        .send({ webhook: { url: receiver.url, authentication: { type: 'None' } } })
+        .expect(200);
       const cancelled = await http().post(`/v1/approvals/${res.body.approvalId}/cancel`).set(runtime.auth).expect(200);
       expect(cancelled.body.status).toBe('Cancelled');
     });
@@ -78,15 +95,34 @@ describe('Approval security', () => {
       const body = approvalRequest(receiver.url, bearer);
       const first = await http().post('/v1/approvals').set(runtime.auth).send(body).expect(201);
       const again = await http().post('/v1/approvals').set(runtime.auth).send(body).expect(200);
-      expect(again.body).toEqual({ approvalId: first.body.approvalId, callbackId: first.body.callbackId, status: expect.any(String) });
+      expect(again.body).toEqual({
+        approvalId: first.body.approvalId,
+        callbackId: first.body.callbackId,
+        status: expect.any(String),
+      });
     });
 
     it.each([
-      ['another URL', (b: ReturnType<typeof approvalRequest>, other: string) => ({ ...b, webhook: { ...b.webhook, url: other } })],
-      ['another auth token value', (b: ReturnType<typeof approvalRequest>) => ({ ...b, webhook: { ...b.webhook, authentication: { type: 'BearerToken', token: 'second-token' } } })],
+      [
+        'another URL',
+        (b: ReturnType<typeof approvalRequest>, other: string) => ({ ...b, webhook: { ...b.webhook, url: other } }),
+      ],
+      [
+        'another auth token value',
+        (b: ReturnType<typeof approvalRequest>) => ({
+          ...b,
+          webhook: { ...b.webhook, authentication: { type: 'BearerToken', token: 'second-token' } },
+        }),
+      ],
       ['another agentName', (b: ReturnType<typeof approvalRequest>) => ({ ...b, agentName: 'Someone else' })],
-      ['another message', (b: ReturnType<typeof approvalRequest>) => ({ ...b, webhook: { ...b.webhook, message: 'Approve PO 4712?' } })],
-      ['another timeout', (b: ReturnType<typeof approvalRequest>) => ({ ...b, webhook: { ...b.webhook, timeoutSeconds: 9 } })],
+      [
+        'another message',
+        (b: ReturnType<typeof approvalRequest>) => ({ ...b, webhook: { ...b.webhook, message: 'Approve PO 4712?' } }),
+      ],
+      [
+        'another timeout',
+        (b: ReturnType<typeof approvalRequest>) => ({ ...b, webhook: { ...b.webhook, timeoutSeconds: 9 } }),
+      ],
     ])('answers a repeat with %s with 409 APPROVAL_CONFLICT and sends nothing', async (_name, change) => {
       const body = approvalRequest(receiver.url, bearer);
       const first = await http().post('/v1/approvals').set(runtime.auth).send(body).expect(201);
@@ -104,7 +140,10 @@ describe('Approval security', () => {
       const first = await sut.requests.add(body);
       const { approvalId } = await eventually(async () => (await sut.requests.getJob(first.id!))?.returnvalue);
       const repeat = await sut.requests.add({ ...body, webhook: { ...body.webhook, url: elsewhere.url } });
-      expect(await eventually(async () => (await sut.requests.getJob(repeat.id!))?.returnvalue)).toEqual({ approvalId, created: false });
+      expect(await eventually(async () => (await sut.requests.getJob(repeat.id!))?.returnvalue)).toEqual({
+        approvalId,
+        created: false,
+      });
       await new Promise((r) => setTimeout(r, 300));
       expect(sent(elsewhere, approvalId)).toHaveLength(0);
       expect(sent(receiver, approvalId)).toHaveLength(1);
@@ -112,8 +151,14 @@ describe('Approval security', () => {
 
     it('never stores the fingerprinted secret in the clear', async () => {
       const token = `tok-${Date.now()}-secret`;
-      await http().post('/v1/approvals').set(runtime.auth).send(approvalRequest(receiver.url, { authentication: { type: 'BearerToken', token } })).expect(201);
-      const rows: Array<{ row: string }> = await sut.db.query('SELECT row_to_json(a)::text AS row FROM approval.approvals a');
+      await http()
+        .post('/v1/approvals')
+        .set(runtime.auth)
+        .send(approvalRequest(receiver.url, { authentication: { type: 'BearerToken', token } }))
+        .expect(201);
+      const rows: Array<{ row: string }> = await sut.db.query(
+        'SELECT row_to_json(a)::text AS row FROM approval.approvals a',
+      );
       expect(rows.map((r) => r.row).join('\n')).not.toContain(token);
     });
   });
@@ -133,22 +178,38 @@ describe('Approval security', () => {
     ])('refuses a request with %s with 400 VALIDATION_FAILED and creates nothing', async (name, path, key) => {
       const body = base();
       const res = await postJson('/v1/approvals', withKey(body, path as string[], key, { polluted: true })).expect(400);
-      expect(res.body).toMatchObject({ statusCode: 400, code: 'VALIDATION_FAILED', details: [expect.objectContaining({ field: name })] });
+      expect(res.body).toMatchObject({
+        statusCode: 400,
+        code: 'VALIDATION_FAILED',
+        details: [expect.objectContaining({ field: name })],
+      });
       const rows = await sut.db.query('SELECT 1 FROM approval.approvals WHERE "executionId" = $1', [body.executionId]);
       expect(rows).toHaveLength(0);
     });
 
     it('keeps prototype-named keys in free-form fields as data', async () => {
       const body = base();
-      const text = withKey(withKeyObject(body, 'stepInput', { constructor: 'c', prototype: 'p' }), ['stepInput'], '__proto__', { x: 1 });
+      const text = withKey(
+        withKeyObject(body, 'stepInput', { constructor: 'c', prototype: 'p' }),
+        ['stepInput'],
+        '__proto__',
+        { x: 1 },
+      );
       const res = await postJson('/v1/approvals', text).expect(201);
-      const [hook] = await eventually(() => sent(receiver, res.body.approvalId).length && sent(receiver, res.body.approvalId));
-      expect(JSON.parse(hook.body).stepInput).toEqual(JSON.parse('{"purchaseOrder":4711,"amount":1250.5,"constructor":"c","prototype":"p","__proto__":{"x":1}}'));
+      const [hook] = await eventually(
+        () => sent(receiver, res.body.approvalId).length && sent(receiver, res.body.approvalId),
+      );
+      expect(JSON.parse(hook.body).stepInput).toEqual(
+        JSON.parse('{"purchaseOrder":4711,"amount":1250.5,"constructor":"c","prototype":"p","__proto__":{"x":1}}'),
+      );
     });
 
     it.each([
       ['agentName', (b: ReturnType<typeof approvalRequest>) => ({ ...b, agentName: 'Procure\u0000ment' })],
-      ['webhook.message', (b: ReturnType<typeof approvalRequest>) => ({ ...b, webhook: { ...b.webhook, message: 'a\u0000b' } })],
+      [
+        'webhook.message',
+        (b: ReturnType<typeof approvalRequest>) => ({ ...b, webhook: { ...b.webhook, message: 'a\u0000b' } }),
+      ],
       ['stepInput.note', (b: ReturnType<typeof approvalRequest>) => ({ ...b, stepInput: { note: 'x\u0000' } })],
       ['previousResults[0]', (b: ReturnType<typeof approvalRequest>) => ({ ...b, previousResults: ['\u0000'] })],
     ])('refuses U+0000 in %s with 400, not 500', async (field, change) => {
@@ -162,7 +223,11 @@ describe('Approval security', () => {
       ['U+0000 in the comment', (a: Record<string, unknown>) => JSON.stringify({ ...a, comment: 'ok\u0000' })],
     ])('refuses a callback with %s with 400 and leaves the approval undecided', async (_name, build) => {
       const a = await delivered();
-      const res = await postJson(CALLBACK, build({ callbackId: a.callbackId, callbackToken: a.callbackToken, status: 'Approved' }), {}).expect(400);
+      const res = await postJson(
+        CALLBACK,
+        build({ callbackId: a.callbackId, callbackToken: a.callbackToken, status: 'Approved' }),
+        {},
+      ).expect(400);
       expect(res.body).toMatchObject({ code: 'VALIDATION_FAILED' });
       const approval = await http().get(`/v1/approvals/${a.approvalId}`).set(runtime.auth).expect(200);
       expect(['Pending', 'AwaitingDecision']).toContain(approval.body.status);
@@ -171,7 +236,10 @@ describe('Approval security', () => {
     it.each([
       ['webhook.constructor', (b: object) => JSON.parse(withKey(b, ['webhook'], 'constructor', 1))],
       ['__proto__', (b: object) => JSON.parse(withKey(b, [], '__proto__', { x: 1 }))],
-      ['webhook.authentication.prototype', (b: object) => JSON.parse(withKey(b, ['webhook', 'authentication'], 'prototype', 'x'))],
+      [
+        'webhook.authentication.prototype',
+        (b: object) => JSON.parse(withKey(b, ['webhook', 'authentication'], 'prototype', 'x')),
+      ],
       ['U+0000 in agentName', (b: object) => ({ ...b, agentName: 'a\u0000' })],
       ['U+0000 in stepInput', (b: object) => ({ ...b, stepInput: { note: '\u0000' } })],
     ])('ends a queued request with %s in an InvalidRequest decision, without retry', async (_name, build) => {
@@ -179,7 +247,10 @@ describe('Approval security', () => {
       const job = await sut.requests.add(build(body), { attempts: 3 });
       const decision = await invalidDecision(body.executionId);
       expect(decision.data).toMatchObject({ tenantId: runtime.tenantId, outcome: 'InvalidRequest' });
-      const failed = await eventually(async () => (await (await sut.requests.getJob(job.id!))?.getState()) === 'failed' && (await sut.requests.getJob(job.id!)));
+      const failed = await eventually(
+        async () =>
+          (await (await sut.requests.getJob(job.id!))?.getState()) === 'failed' && (await sut.requests.getJob(job.id!)),
+      );
       expect(failed.attemptsMade).toBe(1);
       const rows = await sut.db.query('SELECT 1 FROM approval.approvals WHERE "executionId" = $1', [body.executionId]);
       expect(rows).toHaveLength(0);
@@ -188,7 +259,9 @@ describe('Approval security', () => {
       const body = { ...base(), tenantId: runtime.tenantId, stepId: 'step\u0000one' };
       await sut.requests.add(body);
       const decision = await eventually(async () =>
-        (await sut.decisions.getJobs(['waiting', 'completed'])).find((j) => j.data.executionId === body.executionId && j.data.outcome === 'InvalidRequest'),
+        (await sut.decisions.getJobs(['waiting', 'completed'])).find(
+          (j) => j.data.executionId === body.executionId && j.data.outcome === 'InvalidRequest',
+        ),
       );
       expect(decision.data.stepId).toBe('step\ufffdone');
       expect(decision.data.comment).toContain('stepId');
@@ -197,7 +270,11 @@ describe('Approval security', () => {
     it('refuses free-form data nested deeper than the limit with 400', async () => {
       let deep: unknown = 'leaf';
       for (let i = 0; i < 3000; i++) deep = { next: deep };
-      const res = await http().post('/v1/approvals').set(runtime.auth).send({ ...base(), stepInput: deep }).expect(400);
+      const res = await http()
+        .post('/v1/approvals')
+        .set(runtime.auth)
+        .send({ ...base(), stepInput: deep })
+        .expect(400);
       expect(res.body).toMatchObject({ code: 'VALIDATION_FAILED', message: expect.stringMatching(/nested/) });
     });
   });
@@ -209,18 +286,42 @@ describe('Approval security', () => {
         .setSubject(runtime.userId)
         .setIssuedAt()
         .sign(new TextEncoder().encode(TEST_JWT_SECRET));
-      const res = await http().get('/v1/approvals').set({ Authorization: `Bearer ${token}` }).expect(401);
+      const res = await http()
+        .get('/v1/approvals')
+        .set({ Authorization: `Bearer ${token}` })
+        .expect(401);
       expect(res.body).toMatchObject({ code: 'UNAUTHENTICATED' });
     });
 
     it('checks iss and aud when AUTH_JWT_ISSUER and AUTH_JWT_AUDIENCE are set', async () => {
-      const strict = await startApprovalApp({ AUTH_JWT_ISSUER: 'https://id.example.com', AUTH_JWT_AUDIENCE: 'approval-service' });
+      const strict = await startApprovalApp({
+        AUTH_JWT_ISSUER: 'https://id.example.com',
+        AUTH_JWT_AUDIENCE: 'approval-service',
+      });
       try {
         const claims = { userId: runtime.userId, tenantId: runtime.tenantId, roles: ['agent-runtime'] };
-        const get = (token: string) => request(strict.app.getHttpServer()).get('/v1/approvals').set({ Authorization: `Bearer ${token}` });
-        await get(await signPlatformToken(TEST_JWT_SECRET, claims, '5m', { issuer: 'https://id.example.com', audience: 'approval-service' })).expect(200);
-        await get(await signPlatformToken(TEST_JWT_SECRET, claims, '5m', { issuer: 'https://evil.example.com', audience: 'approval-service' })).expect(401);
-        await get(await signPlatformToken(TEST_JWT_SECRET, claims, '5m', { issuer: 'https://id.example.com', audience: 'connector-service' })).expect(401);
+        const get = (token: string) =>
+          request(strict.app.getHttpServer())
+            .get('/v1/approvals')
+            .set({ Authorization: `Bearer ${token}` });
+        await get(
+          await signPlatformToken(TEST_JWT_SECRET, claims, '5m', {
+            issuer: 'https://id.example.com',
+            audience: 'approval-service',
+          }),
+        ).expect(200);
+        await get(
+          await signPlatformToken(TEST_JWT_SECRET, claims, '5m', {
+            issuer: 'https://evil.example.com',
+            audience: 'approval-service',
+          }),
+        ).expect(401);
+        await get(
+          await signPlatformToken(TEST_JWT_SECRET, claims, '5m', {
+            issuer: 'https://id.example.com',
+            audience: 'connector-service',
+          }),
+        ).expect(401);
         await get(await signPlatformToken(TEST_JWT_SECRET, claims, '5m')).expect(401);
       } finally {
         await strict.close();

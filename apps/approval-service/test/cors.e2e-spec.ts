@@ -16,7 +16,11 @@ describe('CORS for the console (CORS_ORIGINS)', () => {
   });
 
   const preflight = (app: ApprovalTestApp, origin: string) =>
-    request(app.app.getHttpServer()).options('/v1/approvals').set('Origin', origin).set('Access-Control-Request-Method', 'GET').set('Access-Control-Request-Headers', 'authorization');
+    request(app.app.getHttpServer())
+      .options('/v1/approvals')
+      .set('Origin', origin)
+      .set('Access-Control-Request-Method', 'GET')
+      .set('Access-Control-Request-Headers', 'authorization');
 
   it('answers the preflight of an allowed origin with that origin, the bearer header and a cache life', async () => {
     const res = await preflight(sut, CONSOLE).expect(204);

@@ -21,7 +21,9 @@ describe('Decision events while Redis refuses to add them', () => {
     receiver = await new HttpPeer().start();
     const runtime = await testCaller({ roles: ['agent-runtime'] });
     const http = () => request(sut.app.getHttpServer());
-    const { approvalId } = (await http().post('/v1/approvals').set(runtime.auth).send(approvalRequest(receiver.url)).expect(201)).body;
+    const { approvalId } = (
+      await http().post('/v1/approvals').set(runtime.auth).send(approvalRequest(receiver.url)).expect(201)
+    ).body;
     await receiver.waitForRequests(1);
     // Every add to approval-decisions fails in Redis (its job counter is not a number).
     const redis = await sut.decisions.client;

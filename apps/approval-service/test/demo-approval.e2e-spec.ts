@@ -11,11 +11,15 @@ const { DEMO_TENANT } = require('../../../scripts/token');
 
 /** `npm run demo:approval -- <args>`, as a newcomer runs it. */
 function demo(args: string[], env: Record<string, string>): Promise<{ code: number | null; out: string }> {
-  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', '-r', './scripts/register-paths.js', 'scripts/demo-approval.ts', ...args], {
-    cwd: ROOT,
-    env: { ...process.env, TS_NODE_PROJECT: resolve(ROOT, 'tsconfig.json'), ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['-r', 'ts-node/register/transpile-only', '-r', './scripts/register-paths.js', 'scripts/demo-approval.ts', ...args],
+    {
+      cwd: ROOT,
+      env: { ...process.env, TS_NODE_PROJECT: resolve(ROOT, 'tsconfig.json'), ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let out = '';
   child.stdout.on('data', (chunk) => (out += chunk));
   child.stderr.on('data', (chunk) => (out += chunk));
@@ -29,12 +33,22 @@ describe('npm run demo:approval', () => {
   it('--against-running: the running approval-service decides it for the demo tenant, so the console lists it; the decision event stays for the runtime', async () => {
     const sut: ApprovalTestApp = await startApprovalApp();
     try {
-      const run = await demo(['--against-running'], { APPROVAL_SERVICE_URL: sut.url, QUEUE_PREFIX: String(sut.env.QUEUE_PREFIX), AUTH_JWT_SECRET: TEST_JWT_SECRET });
+      const run = await demo(['--against-running'], {
+        APPROVAL_SERVICE_URL: sut.url,
+        QUEUE_PREFIX: String(sut.env.QUEUE_PREFIX),
+        AUTH_JWT_SECRET: TEST_JWT_SECRET,
+      });
       expect(run).toMatchObject({ code: 0, out: expect.stringContaining('Approved') });
       const executionId = /exec-[0-9a-f]{8}/.exec(run.out)![0];
       const admin = await testCaller({ tenantId: DEMO_TENANT, roles: ['admin'] });
-      const listed = await request(sut.app.getHttpServer()).get('/v1/approvals').query({ executionId }).set(admin.auth).expect(200);
-      expect(listed.body).toEqual([expect.objectContaining({ executionId, status: 'Approved', comment: 'Within budget' })]);
+      const listed = await request(sut.app.getHttpServer())
+        .get('/v1/approvals')
+        .query({ executionId })
+        .set(admin.auth)
+        .expect(200);
+      expect(listed.body).toEqual([
+        expect.objectContaining({ executionId, status: 'Approved', comment: 'Within budget' }),
+      ]);
       expect((await sut.decision(listed.body[0].id)).outcome).toBe('Approved');
     } finally {
       await sut.close();

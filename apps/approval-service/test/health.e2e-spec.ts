@@ -9,7 +9,11 @@ describe('approval-service health and docs', () => {
   let app: INestApplication;
 
   beforeAll(async () => {
-    app = await NestFactory.create(AppModule.forRoot({ role: 'all', env: testEnv() }), { bodyParser: false, logger: false, abortOnError: false });
+    app = await NestFactory.create(AppModule.forRoot({ role: 'all', env: testEnv() }), {
+      bodyParser: false,
+      logger: false,
+      abortOnError: false,
+    });
     configureHttpApp(app, { title: 'Approval service', description: 'test' });
     await app.init();
   });
@@ -31,7 +35,10 @@ describe('approval-service health and docs', () => {
 
 describe('approval-service readiness with Redis down', () => {
   it('answers 503 when Redis does not answer', async () => {
-    const app = await NestFactory.create(AppModule.forRoot({ role: 'api', env: testEnv({ REDIS_URL: 'redis://127.0.0.1:1' }) }), { bodyParser: false, logger: false, abortOnError: false });
+    const app = await NestFactory.create(
+      AppModule.forRoot({ role: 'api', env: testEnv({ REDIS_URL: 'redis://127.0.0.1:1' }) }),
+      { bodyParser: false, logger: false, abortOnError: false },
+    );
     configureHttpApp(app, { title: 'Approval service', description: 'test' });
     await app.init();
     try {

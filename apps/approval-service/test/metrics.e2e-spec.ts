@@ -25,9 +25,19 @@ describe('Approval-service metrics and queue dashboard', () => {
   });
 
   it('after one approval decided by a callback, /metrics shows delivery, decision, callback latency, queues and requests by route', async () => {
-    const created = await http().post('/v1/approvals').set(runtime.auth).send(approvalRequest(receiver.url)).expect(201);
-    const hook = await eventually(() => receiver.received.find((r) => r.headers['webhook-id'] === created.body.approvalId));
-    await eventually(async () => (await http().get(`/v1/approvals/${created.body.approvalId}`).set(runtime.auth).expect(200)).body.status === 'AwaitingDecision');
+    const created = await http()
+      .post('/v1/approvals')
+      .set(runtime.auth)
+      .send(approvalRequest(receiver.url))
+      .expect(201);
+    const hook = await eventually(() =>
+      receiver.received.find((r) => r.headers['webhook-id'] === created.body.approvalId),
+    );
+    await eventually(
+      async () =>
+        (await http().get(`/v1/approvals/${created.body.approvalId}`).set(runtime.auth).expect(200)).body.status ===
+        'AwaitingDecision',
+    );
     const { callbackId, callbackToken } = JSON.parse(hook.body);
     await http().post(CALLBACK).send({ callbackId, callbackToken, status: 'Approved' }).expect(200);
     await sut.decision(created.body.approvalId);
@@ -38,16 +48,34 @@ describe('Approval-service metrics and queue dashboard', () => {
     const text = res.text;
     expect(metricValue(text, 'approval_delivery_attempts_total', { outcome: 'delivered' })).toBe(1);
     expect(metricValue(text, 'approval_delivery_attempt_duration_seconds_count', { outcome: 'delivered' })).toBe(1);
-    expect(metricValue(text, 'approval_delivery_attempt_duration_seconds_sum', { outcome: 'delivered' })).toBeGreaterThan(0);
+    expect(
+      metricValue(text, 'approval_delivery_attempt_duration_seconds_sum', { outcome: 'delivered' }),
+    ).toBeGreaterThan(0);
     expect(metricValue(text, 'approval_decisions_total', { outcome: 'Approved' })).toBe(1);
     expect(metricValue(text, 'approval_callback_decision_seconds_count', { outcome: 'Approved' })).toBe(1);
     expect(metricValue(text, 'approval_callback_decision_seconds_sum')).toBeLessThan(5);
-    for (const queue of QUEUES) for (const state of ['waiting', 'active', 'delayed', 'failed']) expect(hasMetric(text, 'queue_jobs', { queue, state })).toBe(true);
+    for (const queue of QUEUES)
+      for (const state of ['waiting', 'active', 'delayed', 'failed'])
+        expect(hasMetric(text, 'queue_jobs', { queue, state })).toBe(true);
     // Nobody consumes the decisions queue here: the decision waits in it.
     expect(metricValue(text, 'queue_jobs', { queue: 'approval-decisions', state: 'waiting' })).toBe(1);
-    expect(metricValue(text, 'http_request_duration_seconds_count', { method: 'POST', route: '/v1/approvals', status_code: '201' })).toBe(1);
-    expect(metricValue(text, 'http_request_duration_seconds_count', { method: 'GET', route: '/v1/approvals/:id', status_code: '200' })).toBeGreaterThanOrEqual(1);
-    expect(metricValue(text, 'http_request_duration_seconds_count', { method: 'POST', route: CALLBACK, status_code: '200' })).toBe(1);
+    expect(
+      metricValue(text, 'http_request_duration_seconds_count', {
+        method: 'POST',
+        route: '/v1/approvals',
+        status_code: '201',
+      }),
+    ).toBe(1);
+    expect(
+      metricValue(text, 'http_request_duration_seconds_count', {
+        method: 'GET',
+        route: '/v1/approvals/:id',
+        status_code: '200',
+      }),
+    ).toBeGreaterThanOrEqual(1);
+    expect(
+      metricValue(text, 'http_request_duration_seconds_count', { method: 'POST', route: CALLBACK, status_code: '200' }),
+    ).toBe(1);
     expect(hasMetric(text, 'process_cpu_user_seconds_total')).toBe(true);
     // Bounded labels: no approval, callback or tenant id anywhere.
     expect(text).not.toMatch(ANY_UUID);
@@ -56,13 +84,21 @@ describe('Approval-service metrics and queue dashboard', () => {
   it('labels a request no route matched as unmatched, not by its path', async () => {
     await http().get('/v1/nowhere/3b241101-e2bb-4255-8caf-4136c566a962').set(runtime.auth).expect(404);
     const text = (await http().get('/metrics').expect(200)).text;
-    expect(metricValue(text, 'http_request_duration_seconds_count', { route: 'unmatched', status_code: '404' })).toBeGreaterThanOrEqual(1);
+    expect(
+      metricValue(text, 'http_request_duration_seconds_count', { route: 'unmatched', status_code: '404' }),
+    ).toBeGreaterThanOrEqual(1);
     expect(text).not.toMatch(ANY_UUID);
   });
 
   it('serves the queue dashboard to admins only: 401 without a token, 403 for other roles', async () => {
-    expect((await http().get('/admin/queues').expect(401)).body).toMatchObject({ statusCode: 401, code: 'UNAUTHENTICATED' });
-    expect((await http().get('/admin/queues').set(runtime.auth).expect(403)).body).toMatchObject({ statusCode: 403, code: 'FORBIDDEN' });
+    expect((await http().get('/admin/queues').expect(401)).body).toMatchObject({
+      statusCode: 401,
+      code: 'UNAUTHENTICATED',
+    });
+    expect((await http().get('/admin/queues').set(runtime.auth).expect(403)).body).toMatchObject({
+      statusCode: 403,
+      code: 'FORBIDDEN',
+    });
     await http().get('/admin/queues/api/queues').set(runtime.auth).expect(403);
     const page = await http().get('/admin/queues').set(admin.auth).expect(200);
     expect(page.headers['content-type']).toMatch(/^text\/html/);
@@ -77,7 +113,9 @@ describe('Approval-service metrics and queue dashboard', () => {
     const login = await http().post('/admin/queues/login').type('form').send({ token: admin.token }).expect(303);
     expect(login.headers.location).toBe('/admin/queues');
     const cookie = String(login.headers['set-cookie']);
-    expect(cookie).toMatch(/^queue_dashboard_token=[^;]+; Path=\/admin\/queues; Max-Age=(\d+); HttpOnly; SameSite=Strict$/);
+    expect(cookie).toMatch(
+      /^queue_dashboard_token=[^;]+; Path=\/admin\/queues; Max-Age=(\d+); HttpOnly; SameSite=Strict$/,
+    );
     expect(Number(/Max-Age=(\d+)/.exec(cookie)![1])).toBeLessThanOrEqual(3600);
     const sent = cookie.split(';')[0];
     await http().get('/admin/queues').set('Cookie', sent).expect(200);
@@ -109,7 +147,9 @@ describe('Approval-service metrics with METRICS_TOKEN', () => {
 });
 
 /** A TCP relay to Redis that can stop passing bytes on, as a Redis that no longer answers. */
-async function stallableRedis(target: URL): Promise<{ url: string; stall(stalled: boolean): void; close(): Promise<void> }> {
+async function stallableRedis(
+  target: URL,
+): Promise<{ url: string; stall(stalled: boolean): void; close(): Promise<void> }> {
   let stalled = false;
   const held: Array<() => void> = [];
   const sockets = new Set<Socket>();
@@ -119,7 +159,8 @@ async function stallableRedis(target: URL): Promise<{ url: string; stall(stalled
       sockets.add(socket);
       socket.on('error', () => undefined);
     }
-    const relay = (from: Socket, to: Socket) => from.on('data', (chunk) => (stalled ? held.push(() => to.write(chunk)) : to.write(chunk)));
+    const relay = (from: Socket, to: Socket) =>
+      from.on('data', (chunk) => (stalled ? held.push(() => to.write(chunk)) : to.write(chunk)));
     relay(client, upstream);
     relay(upstream, client);
   });
@@ -154,7 +195,12 @@ describe('Approval-service metrics while Redis does not answer', () => {
 
   it('answers the scrape within its deadline, leaving the queues out and counting the timeouts', async () => {
     const http = () => request(sut.app.getHttpServer());
-    expect(hasMetric((await http().get('/metrics').expect(200)).text, 'queue_jobs', { queue: 'approval-delivery', state: 'waiting' })).toBe(true);
+    expect(
+      hasMetric((await http().get('/metrics').expect(200)).text, 'queue_jobs', {
+        queue: 'approval-delivery',
+        state: 'waiting',
+      }),
+    ).toBe(true);
     redis.stall(true);
     const started = Date.now();
     const text = (await http().get('/metrics').expect(200)).text;

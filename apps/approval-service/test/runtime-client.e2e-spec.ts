@@ -15,7 +15,9 @@ describe(ApprovalRuntimeClient.name, () => {
       res.writeHead(200).end();
       const { callbackId, callbackToken, executionId } = JSON.parse(req.body);
       authorizationOf.set(executionId, req.headers.authorization);
-      await request(service.app.getHttpServer()).post('/v1/AgentExecutionWebhookApproval/callback').send({ callbackId, callbackToken, status: 'Denied', comment: 'not this week' });
+      await request(service.app.getHttpServer())
+        .post('/v1/AgentExecutionWebhookApproval/callback')
+        .send({ callbackId, callbackToken, status: 'Denied', comment: 'not this week' });
     }).start();
     sut = new ApprovalRuntimeClient(String(service.env.REDIS_URL), { prefix: String(service.env.QUEUE_PREFIX) });
   });
@@ -29,12 +31,22 @@ describe(ApprovalRuntimeClient.name, () => {
     const body = { ...approvalRequest(receiver.url), tenantId: 'tenant-runtime' };
     const decision = sut.awaitDecision('tenant-runtime', body.executionId, body.stepId, 20000);
     await sut.request(body as ApprovalRequestJob);
-    await expect(decision).resolves.toMatchObject({ outcome: 'Denied', comment: 'not this week', executionId: body.executionId, stepId: 'approve-po' });
+    await expect(decision).resolves.toMatchObject({
+      outcome: 'Denied',
+      comment: 'not this week',
+      executionId: body.executionId,
+      stepId: 'approve-po',
+    });
   });
 
   // The queue's first attempt sends with the credentials in hand; the HTTP intake's reads them back sealed.
   it('sends the configured authentication on the first attempt of a queued request', async () => {
-    const body = { ...approvalRequest(receiver.url, { authentication: { type: 'BasicAuth', username: 'erp', password: 's3cr3t:x' } }), tenantId: 'tenant-runtime' };
+    const body = {
+      ...approvalRequest(receiver.url, {
+        authentication: { type: 'BasicAuth', username: 'erp', password: 's3cr3t:x' },
+      }),
+      tenantId: 'tenant-runtime',
+    };
     const decision = sut.awaitDecision('tenant-runtime', body.executionId, body.stepId, 20000);
     await sut.request(body as ApprovalRequestJob);
     await expect(decision).resolves.toMatchObject({ outcome: 'Denied' });

@@ -7,7 +7,10 @@ import { AppModule } from './app.module';
 
 async function bootstrap(): Promise<void> {
   const env = validateEnv(ConnectorEnv, process.env);
-  const app = await NestFactory.create(AppModule.forRoot({ role: env.PROCESS_ROLE }), { bodyParser: false, bufferLogs: true });
+  const app = await NestFactory.create(AppModule.forRoot({ role: env.PROCESS_ROLE }), {
+    bodyParser: false,
+    bufferLogs: true,
+  });
   app.useLogger(app.get(Logger));
   configureHttpApp(app, {
     title: 'Connector service',

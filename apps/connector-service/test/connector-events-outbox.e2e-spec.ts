@@ -28,13 +28,33 @@ describe('SyncCompleted when the worker dies between the run’s commit and the 
   it('is published exactly once, by the next worker', async () => {
     sim = await startSimulator();
     const connections = new SimulatorConnections(sim);
-    api = await startConnectorApp({ role: 'api', env: { OUTBOX_POLL_MS: 200 }, overrides: [[ConnectionTokens, connections]] });
+    api = await startConnectorApp({
+      role: 'api',
+      env: { OUTBOX_POLL_MS: 200 },
+      overrides: [[ConnectionTokens, connections]],
+    });
     const caller = await testCaller({ roles: ['admin'] });
     const http = () => request(api.app.getHttpServer());
-    const credentialId = (await http().post('/v1/credentials').set(caller.auth).send({ name: 'Sim', type: 'DocumentSystem', instanceUrl: sim.url, ...SEED_USERS.alice, scope: 'Tenant' }).expect(201)).body.id;
+    const credentialId = (
+      await http()
+        .post('/v1/credentials')
+        .set(caller.auth)
+        .send({ name: 'Sim', type: 'DocumentSystem', instanceUrl: sim.url, ...SEED_USERS.alice, scope: 'Tenant' })
+        .expect(201)
+    ).body.id;
     const projectId = randomUUID();
-    const dataSourceId = (await http().post(`/v1/projects/${projectId}/data-sources`).set(caller.auth).send({ name: 'Specs', credentialId, connectionId: connections.connect(caller) }).expect(201)).body.id;
-    await http().put(`/v1/data-sources/${dataSourceId}/selection`).set(caller.auth).send({ include: [await sim.folderId('/Structural/Specifications')], exclude: [] }).expect(200);
+    const dataSourceId = (
+      await http()
+        .post(`/v1/projects/${projectId}/data-sources`)
+        .set(caller.auth)
+        .send({ name: 'Specs', credentialId, connectionId: connections.connect(caller) })
+        .expect(201)
+    ).body.id;
+    await http()
+      .put(`/v1/data-sources/${dataSourceId}/selection`)
+      .set(caller.auth)
+      .send({ include: [await sim.folderId('/Structural/Specifications')], exclude: [] })
+      .expect(200);
 
     // Redis refuses every add to connector-events (its job counter is not a number): the worker that
     // ends the run commits it but cannot publish, and is then killed, as if it died right after the commit.
@@ -54,12 +74,24 @@ describe('SyncCompleted when the worker dies between the run’s commit and the 
     await redis.del(`${prefix}:${SharedQueue.ConnectorEvents}:id`);
     worker = await startChildApp('connector-service', api.env, 'worker', workerEnv);
     const event = await eventually(async () => (await events.getJob(`sync-completed:${run.id}`))?.data, 30000);
-    expect(event).toEqual({ type: 'SyncCompleted', tenantId: caller.tenantId, projectId, dataSourceId, syncRunId: run.id, status: 'Succeeded', counts: run.counts, pendingExtractions: expect.any(Number) });
+    expect(event).toEqual({
+      type: 'SyncCompleted',
+      tenantId: caller.tenantId,
+      projectId,
+      dataSourceId,
+      syncRunId: run.id,
+      status: 'Succeeded',
+      counts: run.counts,
+      pendingExtractions: expect.any(Number),
+    });
     // Several relay passes later there is still only the one event.
     await after(1500);
     const all = await events.getJobs(['waiting', 'active', 'completed', 'failed', 'delayed']);
     expect(all.filter((job) => job.name === 'SyncCompleted' && job.data.syncRunId === run.id)).toHaveLength(1);
-    const [row] = await api.db.query('SELECT type, "publishedAt" FROM connector.connector_event_outbox WHERE "eventId" = $1', [`sync-completed:${run.id}`]);
+    const [row] = await api.db.query(
+      'SELECT type, "publishedAt" FROM connector.connector_event_outbox WHERE "eventId" = $1',
+      [`sync-completed:${run.id}`],
+    );
     expect(row).toEqual({ type: 'SyncCompleted', publishedAt: expect.any(Date) });
   }, 180000);
 });

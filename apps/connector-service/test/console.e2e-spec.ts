@@ -14,9 +14,14 @@ describe('The console under /console (static files, configuration, development s
   beforeAll(async () => {
     const dir = mkdtempSync(join(tmpdir(), 'console-'));
     mkdirSync(join(dir, 'assets'));
-    writeFileSync(join(dir, 'index.html'), '<!doctype html><title>Console</title><script type="module" src="/console/assets/app-1.js"></script>');
+    writeFileSync(
+      join(dir, 'index.html'),
+      '<!doctype html><title>Console</title><script type="module" src="/console/assets/app-1.js"></script>',
+    );
     writeFileSync(join(dir, 'assets/app-1.js'), 'console.log("console");');
-    sut = await startConnectorApp({ env: { CONSOLE_DIR: dir, CONSOLE_DEV_LOGIN: true, APPROVAL_SERVICE_URL: 'http://approvals.test:3002/' } });
+    sut = await startConnectorApp({
+      env: { CONSOLE_DIR: dir, CONSOLE_DEV_LOGIN: true, APPROVAL_SERVICE_URL: 'http://approvals.test:3002/' },
+    });
     bare = await startConnectorApp({ env: { CONSOLE_DIR: join(dir, 'missing'), CONSOLE_DEV_LOGIN: false } });
   });
   afterAll(async () => {
@@ -25,7 +30,12 @@ describe('The console under /console (static files, configuration, development s
   });
 
   it('serves index.html without a token for /console, /console/ and every client route, under a strict CSP', async () => {
-    for (const path of ['/console', '/console/', '/console/data-sources/7d1c7a52-3f7b-4c1e-9a55-0d6f1d0a4f11', '/console/search']) {
+    for (const path of [
+      '/console',
+      '/console/',
+      '/console/data-sources/7d1c7a52-3f7b-4c1e-9a55-0d6f1d0a4f11',
+      '/console/search',
+    ]) {
       const res = await http().get(path).expect(200);
       expect(res.headers['content-type']).toMatch(/text\/html/);
       expect(res.text).toContain('<title>Console</title>');
@@ -47,27 +57,45 @@ describe('The console under /console (static files, configuration, development s
 
   it('tells the console where the approval-service is, whether dev sign-in is on, and the redirect URI', async () => {
     const res = await http().get('/console/config.json').expect(200);
-    expect(res.body).toEqual({ approvalServiceUrl: 'http://approvals.test:3002', devLogin: true, redirectUri: 'http://127.0.0.1:3999/v2/OAuth/callback' });
+    expect(res.body).toEqual({
+      approvalServiceUrl: 'http://approvals.test:3002',
+      devLogin: true,
+      redirectUri: 'http://127.0.0.1:3999/v2/OAuth/callback',
+    });
     expect((await request(bare.app.getHttpServer()).get('/console/config.json').expect(200)).body.devLogin).toBe(false);
   });
 
   it('signs development tokens only when CONSOLE_DEV_LOGIN is true, and they work on the API', async () => {
-    const signed = await http().post('/console/dev-token').send({ tenantId: 'tenant-1', userId: 'user-1', roles: ['admin'] }).expect(200);
+    const signed = await http()
+      .post('/console/dev-token')
+      .send({ tenantId: 'tenant-1', userId: 'user-1', roles: ['admin'] })
+      .expect(200);
     await http().get('/v2/OAuth/providers').set('Authorization', `Bearer ${signed.body.token}`).expect(200);
-    const invalid = await http().post('/console/dev-token').send({ tenantId: '', userId: 'u', roles: ['a b'] }).expect(400);
+    const invalid = await http()
+      .post('/console/dev-token')
+      .send({ tenantId: '', userId: 'u', roles: ['a b'] })
+      .expect(400);
     expect(invalid.body.details.map((d: { field: string }) => d.field).sort()).toEqual(['roles', 'tenantId']);
-    const off = await request(bare.app.getHttpServer()).post('/console/dev-token').send({ tenantId: 't', userId: 'u', roles: [] }).expect(404);
+    const off = await request(bare.app.getHttpServer())
+      .post('/console/dev-token')
+      .send({ tenantId: 't', userId: 'u', roles: [] })
+      .expect(404);
     expect(off.body).toMatchObject({ statusCode: 404, code: 'NOT_FOUND' });
   });
 
   it('signs development tokens for callers on this machine only', async () => {
-    const external = Object.values(networkInterfaces()).flat().find((i) => i && !i.internal && i.family === 'IPv4');
+    const external = Object.values(networkInterfaces())
+      .flat()
+      .find((i) => i && !i.internal && i.family === 'IPv4');
     if (!external) return console.warn('no non-loopback IPv4 interface here: the remote-caller case is not exercised');
     const server = createServer(sut.app.getHttpAdapter().getInstance()).listen(0, '0.0.0.0');
     await new Promise((resolve) => server.once('listening', resolve));
     try {
       const url = `http://${external.address}:${(server.address() as AddressInfo).port}`;
-      const res = await request(url).post('/console/dev-token').send({ tenantId: 't', userId: 'u', roles: ['admin'] }).expect(404);
+      const res = await request(url)
+        .post('/console/dev-token')
+        .send({ tenantId: 't', userId: 'u', roles: ['admin'] })
+        .expect(404);
       expect(res.body).toMatchObject({ code: 'NOT_FOUND', message: expect.stringContaining('this machine only') });
       expect(res.body.token).toBeUndefined();
     } finally {

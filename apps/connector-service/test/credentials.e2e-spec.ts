@@ -41,7 +41,8 @@ describe('Document-system credentials', () => {
     });
     const listed = await http().get('/v1/credentials').set(admin.auth).expect(200);
     const fetched = await http().get(`/v1/credentials/${res.body.id}`).set(admin.auth).expect(200);
-    for (const text of [JSON.stringify(res.body), JSON.stringify(listed.body), JSON.stringify(fetched.body)]) expect(text).not.toContain(password);
+    for (const text of [JSON.stringify(res.body), JSON.stringify(listed.body), JSON.stringify(fetched.body)])
+      expect(text).not.toContain(password);
     expect(await allStoredText(sut.db)).not.toContain(password);
   });
 
@@ -60,24 +61,48 @@ describe('Document-system credentials', () => {
   it.each(['constructor', '__proto__', 'prototype'])('refuses a %s key with 400 and stores nothing', async (key) => {
     const name = `proto-${key}-${randomUUID()}`;
     const text = JSON.stringify(body({ name })).replace(/^\{/, `{${JSON.stringify(key)}:{"polluted":true},`);
-    const res = await http().post('/v1/credentials').set(admin.auth).set('Content-Type', 'application/json').send(text).expect(400);
+    const res = await http()
+      .post('/v1/credentials')
+      .set(admin.auth)
+      .set('Content-Type', 'application/json')
+      .send(text)
+      .expect(400);
     expect(res.body).toMatchObject({ code: 'VALIDATION_FAILED', details: [expect.objectContaining({ field: key })] });
     const listed = await http().get('/v1/credentials').set(admin.auth).expect(200);
     expect(listed.body.map((c: { name: string }) => c.name)).not.toContain(name);
   });
 
   it('refuses U+0000 in a name with 400, not 500', async () => {
-    const res = await http().post('/v1/credentials').set(admin.auth).send(body({ name: 'Acme\u0000docs' })).expect(400);
-    expect(res.body).toMatchObject({ code: 'VALIDATION_FAILED', details: [expect.objectContaining({ field: 'name' })] });
+    const res = await http()
+      .post('/v1/credentials')
+      .set(admin.auth)
+      .send(body({ name: 'Acme\u0000docs' }))
+      .expect(400);
+    expect(res.body).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      details: [expect.objectContaining({ field: 'name' })],
+    });
   });
 
   it('keeps the password when an update omits it and replaces it when given', async () => {
     const created = await http().post('/v1/credentials').set(admin.auth).send(body()).expect(201);
-    const { password: _omit, ...withoutPassword } = body({ name: 'Renamed', scope: 'Project', projectId: randomUUID() });
-    const updated = await http().put(`/v1/credentials/${created.body.id}`).set(admin.auth).send(withoutPassword).expect(200);
+    const { password: _omit, ...withoutPassword } = body({
+      name: 'Renamed',
+      scope: 'Project',
+      projectId: randomUUID(),
+    });
+    const updated = await http()
+      .put(`/v1/credentials/${created.body.id}`)
+      .set(admin.auth)
+      .send(withoutPassword)
+      .expect(200);
     expect(updated.body).toMatchObject({ name: 'Renamed', scope: 'Project', passwordConfigured: true });
     const newPassword = `rotated-${randomUUID()}`;
-    await http().put(`/v1/credentials/${created.body.id}`).set(admin.auth).send(body({ password: newPassword })).expect(200);
+    await http()
+      .put(`/v1/credentials/${created.body.id}`)
+      .set(admin.auth)
+      .send(body({ password: newPassword }))
+      .expect(200);
     expect(await allStoredText(sut.db)).not.toContain(newPassword);
   });
 

@@ -29,7 +29,11 @@ describe('Data sources, folder picker and selection', () => {
   });
 
   async function credential(login: { username: string; password: string } = SEED_USERS.alice, instanceUrl = sim.url) {
-    const res = await http().post('/v1/credentials').set(admin.auth).send({ name: 'Sim', type: 'DocumentSystem', instanceUrl, ...login, scope: 'Tenant' }).expect(201);
+    const res = await http()
+      .post('/v1/credentials')
+      .set(admin.auth)
+      .send({ name: 'Sim', type: 'DocumentSystem', instanceUrl, ...login, scope: 'Tenant' })
+      .expect(201);
     return res.body.id as string;
   }
 
@@ -43,28 +47,64 @@ describe('Data sources, folder picker and selection', () => {
   }
 
   const folders = async (id: string, parentId?: string, cursor?: string) =>
-    (await http().get(`/v1/data-sources/${id}/folders`).query({ ...(parentId ? { parentId } : {}), ...(cursor ? { cursor } : {}) }).set(user.auth).expect(200)).body;
+    (
+      await http()
+        .get(`/v1/data-sources/${id}/folders`)
+        .query({ ...(parentId ? { parentId } : {}), ...(cursor ? { cursor } : {}) })
+        .set(user.auth)
+        .expect(200)
+    ).body;
 
   it('validates a credential: 200 for the right login, 422 "Credentials are invalid" for a wrong password or instance URL', async () => {
     const connectionId = connections.connect(admin);
-    await http().post(`/v1/credentials/${await credential()}/validate`).set(admin.auth).send({ connectionId }).expect(200, { valid: true });
-    for (const id of [await credential({ ...SEED_USERS.alice, password: 'wrong' }), await credential(SEED_USERS.alice, 'http://127.0.0.1:1')]) {
-      const res = await http().post(`/v1/credentials/${id}/validate`).set(admin.auth).send({ connectionId }).expect(422);
+    await http()
+      .post(`/v1/credentials/${await credential()}/validate`)
+      .set(admin.auth)
+      .send({ connectionId })
+      .expect(200, { valid: true });
+    for (const id of [
+      await credential({ ...SEED_USERS.alice, password: 'wrong' }),
+      await credential(SEED_USERS.alice, 'http://127.0.0.1:1'),
+    ]) {
+      const res = await http()
+        .post(`/v1/credentials/${id}/validate`)
+        .set(admin.auth)
+        .send({ connectionId })
+        .expect(422);
       expect(res.body).toMatchObject({ code: 'CREDENTIALS_INVALID', message: 'Credentials are invalid' });
     }
   });
 
   it('creates a data source NotConfigured, with its creator as a member, and with an inline credential', async () => {
     const created = await dataSource();
-    expect(created).toMatchObject({ projectId, name: 'Docs', ingestionStatus: 'NotConfigured', selection: { include: [], exclude: [] }, schedule: null, createdBy: user.userId });
+    expect(created).toMatchObject({
+      projectId,
+      name: 'Docs',
+      ingestionStatus: 'NotConfigured',
+      selection: { include: [], exclude: [] },
+      schedule: null,
+      createdBy: user.userId,
+    });
     const members = await http().get(`/v1/data-sources/${created.id}/members`).set(user.auth).expect(200);
     expect(members.body.map((m: { userId: string }) => m.userId)).toEqual([user.userId]);
     const inline = await http()
       .post(`/v1/projects/${projectId}/data-sources`)
       .set(user.auth)
-      .send({ name: 'Inline', connectionId: connections.connect(user), credential: { name: 'Inline login', type: 'DocumentSystem', instanceUrl: sim.url, ...SEED_USERS.bob, scope: 'Tenant' } })
+      .send({
+        name: 'Inline',
+        connectionId: connections.connect(user),
+        credential: {
+          name: 'Inline login',
+          type: 'DocumentSystem',
+          instanceUrl: sim.url,
+          ...SEED_USERS.bob,
+          scope: 'Tenant',
+        },
+      })
       .expect(201);
-    expect((await http().get(`/v1/credentials/${inline.body.credentialId}`).set(user.auth).expect(200)).body).toMatchObject({ name: 'Inline login', passwordConfigured: true });
+    expect(
+      (await http().get(`/v1/credentials/${inline.body.credentialId}`).set(user.auth).expect(200)).body,
+    ).toMatchObject({ name: 'Inline login', passwordConfigured: true });
   });
 
   it('lists the workgroups at the root, then subfolders with hasChildren', async () => {
@@ -92,7 +132,12 @@ describe('Data sources, folder picker and selection', () => {
       expect(first.items).toHaveLength(3);
       expect(first.nextCursor).toEqual(expect.any(String));
       const second = await folders(ds.id, drawings.id, first.nextCursor);
-      expect([...first.items, ...second.items].map((i: { name: string }) => i.name)).toEqual(['Details', 'Level 1', 'Level 2', 'Sections']);
+      expect([...first.items, ...second.items].map((i: { name: string }) => i.name)).toEqual([
+        'Details',
+        'Level 1',
+        'Level 2',
+        'Sections',
+      ]);
       expect(second.nextCursor).toBeNull();
     } finally {
       await sim.admin.put('/settings', { pageSize: 50 });
@@ -109,54 +154,110 @@ describe('Data sources, folder picker and selection', () => {
     const facade = (await folders(ds.id, details.id)).items[0];
     const anchors = await sim.folderId('/Architecture/Drawings/Details/Détails – Façade/Panels/Type A/Anchors');
 
-    const saved = await http().put(`/v1/data-sources/${ds.id}/selection`).set(user.auth).send({ include: [arch.id, anchors], exclude: [details.id] }).expect(200);
-    expect(saved.body).toMatchObject({ ingestionStatus: 'Pending', selection: { include: [arch.id, anchors], exclude: [details.id] } });
+    const saved = await http()
+      .put(`/v1/data-sources/${ds.id}/selection`)
+      .set(user.auth)
+      .send({ include: [arch.id, anchors], exclude: [details.id] })
+      .expect(200);
+    expect(saved.body).toMatchObject({
+      ingestionStatus: 'Pending',
+      selection: { include: [arch.id, anchors], exclude: [details.id] },
+    });
     const facadePath = '/Architecture/Drawings/Details/Détails – Façade';
-    const [panels, typeA] = [await sim.folderId(`${facadePath}/Panels`), await sim.folderId(`${facadePath}/Panels/Type A`)];
+    const [panels, typeA] = [
+      await sim.folderId(`${facadePath}/Panels`),
+      await sim.folderId(`${facadePath}/Panels/Type A`),
+    ];
     expect(saved.body.selectionMarks).toEqual([
       { folderId: arch.id, mode: 'include', ancestorIds: [] },
       { folderId: anchors, mode: 'include', ancestorIds: [arch.id, drawings.id, details.id, facade.id, panels, typeA] },
       { folderId: details.id, mode: 'exclude', ancestorIds: [arch.id, drawings.id] },
     ]);
 
-    const byName = (page: { items: Array<{ name: string; selection: string }> }) => Object.fromEntries(page.items.map((i) => [i.name, i.selection]));
+    const byName = (page: { items: Array<{ name: string; selection: string }> }) =>
+      Object.fromEntries(page.items.map((i) => [i.name, i.selection]));
     expect(byName(await folders(ds.id))).toEqual({ Architecture: 'Partial', Structural: 'None', MEP: 'None' });
-    expect(byName(await folders(ds.id, drawings.id))).toEqual({ Details: 'Partial', 'Level 1': 'Selected', 'Level 2': 'Selected', Sections: 'Selected' });
+    expect(byName(await folders(ds.id, drawings.id))).toEqual({
+      Details: 'Partial',
+      'Level 1': 'Selected',
+      'Level 2': 'Selected',
+      Sections: 'Selected',
+    });
     expect(byName(await folders(ds.id, details.id))).toEqual({ 'Détails – Façade': 'Partial' });
     expect(byName(await folders(ds.id, facade.id))).toEqual({ Panels: 'Partial' });
 
-    const cleared = await http().put(`/v1/data-sources/${ds.id}/selection`).set(user.auth).send({ include: [], exclude: [] }).expect(200);
+    const cleared = await http()
+      .put(`/v1/data-sources/${ds.id}/selection`)
+      .set(user.auth)
+      .send({ include: [], exclude: [] })
+      .expect(200);
     expect(cleared.body.ingestionStatus).toBe('NotConfigured');
   });
 
   it('refuses unknown folders and a folder both included and excluded', async () => {
     const ds = await dataSource();
-    const unknown = await http().put(`/v1/data-sources/${ds.id}/selection`).set(user.auth).send({ include: ['no-such-folder'], exclude: [] }).expect(400);
+    const unknown = await http()
+      .put(`/v1/data-sources/${ds.id}/selection`)
+      .set(user.auth)
+      .send({ include: ['no-such-folder'], exclude: [] })
+      .expect(400);
     expect(unknown.body.code).toBe('UNKNOWN_FOLDER');
     const arch = (await folders(ds.id)).items[0].id;
-    const both = await http().put(`/v1/data-sources/${ds.id}/selection`).set(user.auth).send({ include: [arch], exclude: [arch] }).expect(400);
+    const both = await http()
+      .put(`/v1/data-sources/${ds.id}/selection`)
+      .set(user.auth)
+      .send({ include: [arch], exclude: [arch] })
+      .expect(400);
     expect(both.body.code).toBe('CONFLICTING_SELECTION');
   });
 
   it('discards the selection when the credential changes', async () => {
     const ds = await dataSource();
     const arch = (await folders(ds.id)).items[0].id;
-    await http().put(`/v1/data-sources/${ds.id}/selection`).set(user.auth).send({ include: [arch], exclude: [] }).expect(200);
-    const changed = await http().patch(`/v1/data-sources/${ds.id}`).set(user.auth).send({ credentialId: await credential(SEED_USERS.bob) }).expect(200);
+    await http()
+      .put(`/v1/data-sources/${ds.id}/selection`)
+      .set(user.auth)
+      .send({ include: [arch], exclude: [] })
+      .expect(200);
+    const changed = await http()
+      .patch(`/v1/data-sources/${ds.id}`)
+      .set(user.auth)
+      .send({ credentialId: await credential(SEED_USERS.bob) })
+      .expect(200);
     expect(changed.body).toMatchObject({ ingestionStatus: 'NotConfigured', selection: { include: [], exclude: [] } });
-    const renamed = await http().patch(`/v1/data-sources/${ds.id}`).set(user.auth).send({ name: 'Renamed', schedule: { intervalMinutes: 60 } }).expect(200);
+    const renamed = await http()
+      .patch(`/v1/data-sources/${ds.id}`)
+      .set(user.auth)
+      .send({ name: 'Renamed', schedule: { intervalMinutes: 60 } })
+      .expect(200);
     expect(renamed.body).toMatchObject({ name: 'Renamed', schedule: { intervalMinutes: 60 } });
   });
 
   it('discards the selection when another document-system identity authorizes', async () => {
     const ds = await dataSource();
     const arch = (await folders(ds.id)).items[0].id;
-    await http().put(`/v1/data-sources/${ds.id}/selection`).set(user.auth).send({ include: [arch], exclude: [] }).expect(200);
-    const sameUser = await http().patch(`/v1/data-sources/${ds.id}`).set(user.auth).send({ connectionId: connections.connect(user) }).expect(200);
+    await http()
+      .put(`/v1/data-sources/${ds.id}/selection`)
+      .set(user.auth)
+      .send({ include: [arch], exclude: [] })
+      .expect(200);
+    const sameUser = await http()
+      .patch(`/v1/data-sources/${ds.id}`)
+      .set(user.auth)
+      .send({ connectionId: connections.connect(user) })
+      .expect(200);
     expect(sameUser.body.selection.include).toEqual([arch]);
-    const other = await http().patch(`/v1/data-sources/${ds.id}`).set(user.auth).send({ connectionId: connections.connect(user, 'doc-user-2') }).expect(200);
+    const other = await http()
+      .patch(`/v1/data-sources/${ds.id}`)
+      .set(user.auth)
+      .send({ connectionId: connections.connect(user, 'doc-user-2') })
+      .expect(200);
     expect(other.body.selection.include).toEqual([arch]); // no subject was known before: kept
-    const third = await http().patch(`/v1/data-sources/${ds.id}`).set(user.auth).send({ connectionId: connections.connect(user, 'doc-user-3') }).expect(200);
+    const third = await http()
+      .patch(`/v1/data-sources/${ds.id}`)
+      .set(user.auth)
+      .send({ connectionId: connections.connect(user, 'doc-user-3') })
+      .expect(200);
     expect(third.body).toMatchObject({ ingestionStatus: 'NotConfigured', selection: { include: [], exclude: [] } });
   });
 
@@ -182,7 +283,11 @@ describe('Data sources, folder picker and selection', () => {
     const outsider = await testCaller({ tenantId: admin.tenantId });
     await http().get(`/v1/data-sources/${ds.id}`).set(outsider.auth).expect(404);
     await http().get(`/v1/data-sources/${ds.id}/folders`).set(outsider.auth).expect(404);
-    expect((await http().get(`/v1/projects/${projectId}/data-sources`).set(outsider.auth).expect(200)).body.map((d: { id: string }) => d.id)).not.toContain(ds.id);
+    expect(
+      (await http().get(`/v1/projects/${projectId}/data-sources`).set(outsider.auth).expect(200)).body.map(
+        (d: { id: string }) => d.id,
+      ),
+    ).not.toContain(ds.id);
     await http().get(`/v1/data-sources/${ds.id}`).set(admin.auth).expect(200);
     await http().post(`/v1/data-sources/${ds.id}/members`).set(user.auth).send({ userId: outsider.userId }).expect(201);
     await http().get(`/v1/data-sources/${ds.id}`).set(outsider.auth).expect(200);

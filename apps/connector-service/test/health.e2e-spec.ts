@@ -9,7 +9,11 @@ describe('connector-service health and docs', () => {
   let app: INestApplication;
 
   beforeAll(async () => {
-    app = await NestFactory.create(AppModule.forRoot({ role: 'all', env: testEnv() }), { bodyParser: false, logger: false, abortOnError: false });
+    app = await NestFactory.create(AppModule.forRoot({ role: 'all', env: testEnv() }), {
+      bodyParser: false,
+      logger: false,
+      abortOnError: false,
+    });
     configureHttpApp(app, { title: 'Connector service', description: 'test' });
     await app.init();
   });
@@ -28,4 +32,3 @@ describe('connector-service health and docs', () => {
     expect(spec.body.info.title).toBe('Connector service');
   });
 });
-

@@ -35,9 +35,16 @@ describe('Text extraction on the indexing queue', () => {
   const queue = () => sut.app.get<Queue>(getQueueToken(INDEXING_QUEUE));
   const indexing = () => sut.app.get(IndexingService);
   const doc = async (name: string): Promise<StoredDocument | undefined> =>
-    (await sut.db.query(`SELECT id, "contentSha256", "extractionStatus", text, "updatedAt" FROM connector.documents WHERE "dataSourceId" = $1 AND name = $2`, [dataSourceId, name]))[0];
+    (
+      await sut.db.query(
+        `SELECT id, "contentSha256", "extractionStatus", text, "updatedAt" FROM connector.documents WHERE "dataSourceId" = $1 AND name = $2`,
+        [dataSourceId, name],
+      )
+    )[0];
   const hits = async (q: string): Promise<string[]> =>
-    (await http().get(`/v1/projects/${projectId}/search`).query({ q, dataSourceId }).set(user.auth).expect(200)).body.hits.map((h: { name: string }) => h.name);
+    (
+      await http().get(`/v1/projects/${projectId}/search`).query({ q, dataSourceId }).set(user.auth).expect(200)
+    ).body.hits.map((h: { name: string }) => h.name);
   /** Runs `work` while this process's indexing worker takes no jobs (they wait in Redis). */
   const withIndexingPaused = async <T>(work: () => Promise<T>): Promise<T> => {
     await queue().pause(true);
@@ -53,12 +60,39 @@ describe('Text extraction on the indexing queue', () => {
     const connections = new SimulatorConnections(sim);
     sut = await startConnectorApp({ overrides: [[ConnectionTokens, connections]] });
     user = await testCaller({ roles: ['admin'] });
-    const credentialId = (await http().post('/v1/credentials').set(user.auth).send({ name: 'Sim', type: 'DocumentSystem', instanceUrl: sim.url, ...SEED_USERS.alice, scope: 'Tenant' }).expect(201)).body.id;
-    dataSourceId = (await http().post(`/v1/projects/${projectId}/data-sources`).set(user.auth).send({ name: 'Indexing', credentialId, connectionId: connections.connect(user) }).expect(201)).body.id;
-    folderId = (await sim.admin.post('/folders', { parentId: await sim.folderId('/Structural'), name: `indexing-${randomUUID().slice(0, 8)}` })).data.id;
-    notesId = (await sim.admin.post('/files', { parentId: folderId, name: 'notes.txt', text: 'Site notes: the tower crane arrives on Monday.' })).data.id;
+    const credentialId = (
+      await http()
+        .post('/v1/credentials')
+        .set(user.auth)
+        .send({ name: 'Sim', type: 'DocumentSystem', instanceUrl: sim.url, ...SEED_USERS.alice, scope: 'Tenant' })
+        .expect(201)
+    ).body.id;
+    dataSourceId = (
+      await http()
+        .post(`/v1/projects/${projectId}/data-sources`)
+        .set(user.auth)
+        .send({ name: 'Indexing', credentialId, connectionId: connections.connect(user) })
+        .expect(201)
+    ).body.id;
+    folderId = (
+      await sim.admin.post('/folders', {
+        parentId: await sim.folderId('/Structural'),
+        name: `indexing-${randomUUID().slice(0, 8)}`,
+      })
+    ).data.id;
+    notesId = (
+      await sim.admin.post('/files', {
+        parentId: folderId,
+        name: 'notes.txt',
+        text: 'Site notes: the tower crane arrives on Monday.',
+      })
+    ).data.id;
     const include = [folderId, await sim.folderId('/Architecture/Drawings/Sections')];
-    await http().put(`/v1/data-sources/${dataSourceId}/selection`).set(user.auth).send({ include, exclude: [] }).expect(200);
+    await http()
+      .put(`/v1/data-sources/${dataSourceId}/selection`)
+      .set(user.auth)
+      .send({ include, exclude: [] })
+      .expect(200);
   });
   afterAll(async () => {
     await sut.close();
@@ -69,9 +103,15 @@ describe('Text extraction on the indexing queue', () => {
     const run = await withIndexingPaused(async () => {
       const ended = await syncToEnd(sut.app, user, dataSourceId);
       expect(ended).toMatchObject({ status: 'Succeeded', counts: { failed: 0 } });
-      expect((await http().get(`/v1/data-sources/${dataSourceId}`).set(user.auth).expect(200)).body).toMatchObject({ ingestionStatus: 'Synced', pendingExtractions: ended.counts.added });
+      expect((await http().get(`/v1/data-sources/${dataSourceId}`).set(user.auth).expect(200)).body).toMatchObject({
+        ingestionStatus: 'Synced',
+        pendingExtractions: ended.counts.added,
+      });
       const pdf = (await doc('A-501 Wall Sections.pdf'))!;
-      expect((await http().get(`/v1/documents/${pdf.id}`).set(user.auth).expect(200)).body.extraction).toEqual({ status: 'Pending', error: null });
+      expect((await http().get(`/v1/documents/${pdf.id}`).set(user.auth).expect(200)).body.extraction).toEqual({
+        status: 'Pending',
+        error: null,
+      });
       expect(await hits(`"${SEED_PHRASES.pdf}"`)).toEqual([]);
       expect(await hits('Wall Sections')).toContain('A-501 Wall Sections.pdf'); // names are searchable at once
       return ended;
@@ -80,9 +120,14 @@ describe('Text extraction on the indexing queue', () => {
 
     await waitForExtraction(sut.app, user, dataSourceId);
     const pdf = (await doc('A-501 Wall Sections.pdf'))!;
-    expect((await http().get(`/v1/documents/${pdf.id}`).set(user.auth).expect(200)).body.extraction).toEqual({ status: 'Succeeded', error: null });
+    expect((await http().get(`/v1/documents/${pdf.id}`).set(user.auth).expect(200)).body.extraction).toEqual({
+      status: 'Succeeded',
+      error: null,
+    });
     expect(await hits(`"${SEED_PHRASES.pdf}"`)).toEqual(['A-501 Wall Sections.pdf']);
-    expect((await http().get(`/v1/documents/${pdf.id}/text`).set(user.auth).expect(200)).body.text).toContain(SEED_PHRASES.pdf);
+    expect((await http().get(`/v1/documents/${pdf.id}/text`).set(user.auth).expect(200)).body.text).toContain(
+      SEED_PHRASES.pdf,
+    );
     expect(await hits('tower crane')).toEqual(['notes.txt']);
   });
 
@@ -96,15 +141,33 @@ describe('Text extraction on the indexing queue', () => {
       expect(changed.contentSha256).not.toBe(before.contentSha256);
       expect(await hits('tower crane')).toEqual(['notes.txt']);
 
-      expect(await indexing().extractText({ documentId: before.id, contentSha256: before.contentSha256 })).toBe('Superseded');
+      expect(await indexing().extractText({ documentId: before.id, contentSha256: before.contentSha256 })).toBe(
+        'Superseded',
+      );
       // Even a job that got past that check before the change cannot save: the update is conditional on the content.
       const repository = sut.app.get(DocumentsRepository);
       const stale = { status: 'Succeeded' as const, error: null, text: 'stale text' };
-      expect(await repository.transaction((manager) => repository.saveExtraction(manager, { id: before.id, contentSha256: before.contentSha256 }, stale, chunkText(stale.text)))).toBe(false);
-      expect(await doc('notes.txt')).toMatchObject({ contentSha256: changed.contentSha256, extractionStatus: 'Pending', text: before.text });
+      expect(
+        await repository.transaction((manager) =>
+          repository.saveExtraction(
+            manager,
+            { id: before.id, contentSha256: before.contentSha256 },
+            stale,
+            chunkText(stale.text),
+          ),
+        ),
+      ).toBe(false);
+      expect(await doc('notes.txt')).toMatchObject({
+        contentSha256: changed.contentSha256,
+        extractionStatus: 'Pending',
+        text: before.text,
+      });
     });
     await waitForExtraction(sut.app, user, dataSourceId);
-    expect(await doc('notes.txt')).toMatchObject({ extractionStatus: 'Succeeded', text: 'Site notes: the concrete pour moved to Friday.' });
+    expect(await doc('notes.txt')).toMatchObject({
+      extractionStatus: 'Succeeded',
+      text: 'Site notes: the concrete pour moved to Friday.',
+    });
     expect(await hits('concrete pour')).toEqual(['notes.txt']);
     expect(await hits('tower crane')).toEqual([]);
   });
@@ -120,7 +183,13 @@ describe('Text extraction on the indexing queue', () => {
   });
 
   it('does nothing with a job for a deleted document', async () => {
-    const temp = (await sim.admin.post('/files', { parentId: folderId, name: 'temporary.txt', text: 'scaffolding inspection checklist' })).data;
+    const temp = (
+      await sim.admin.post('/files', {
+        parentId: folderId,
+        name: 'temporary.txt',
+        text: 'scaffolding inspection checklist',
+      })
+    ).data;
     await syncToSearchable(sut.app, user, dataSourceId);
     const gone = (await doc('temporary.txt'))!;
     await sim.admin.delete(`/nodes/${temp.id}`);
@@ -128,10 +197,14 @@ describe('Text extraction on the indexing queue', () => {
     expect(await doc('temporary.txt')).toBeUndefined();
 
     expect(await indexing().extractText({ documentId: gone.id, contentSha256: gone.contentSha256 })).toBe('Superseded');
-    expect(await indexing().extractText({ documentId: randomUUID(), contentSha256: gone.contentSha256 })).toBe('Superseded');
+    expect(await indexing().extractText({ documentId: randomUUID(), contentSha256: gone.contentSha256 })).toBe(
+      'Superseded',
+    );
     // The same through the queue: the job completes (and is removed) without bringing the document back.
     await sut.app.get(IndexingProducer).extractText([{ documentId: gone.id, contentSha256: gone.contentSha256 }]);
-    await eventually(async () => !(await queue().getJob(extractTextJobId({ documentId: gone.id, contentSha256: gone.contentSha256 }))));
+    await eventually(
+      async () => !(await queue().getJob(extractTextJobId({ documentId: gone.id, contentSha256: gone.contentSha256 }))),
+    );
     expect(await doc('temporary.txt')).toBeUndefined();
     expect(await hits('scaffolding inspection')).toEqual([]);
   });
@@ -144,11 +217,15 @@ describe('Text extraction on the indexing queue', () => {
       const pending = (await doc('lost.txt'))!;
       expect(pending.extractionStatus).toBe('Pending');
       await queue().empty(); // Redis lost the waiting job
-      expect(await queue().getJob(extractTextJobId({ documentId: pending.id, contentSha256: pending.contentSha256 }))).toBeNull();
+      expect(
+        await queue().getJob(extractTextJobId({ documentId: pending.id, contentSha256: pending.contentSha256 })),
+      ).toBeNull();
       expect(await indexing().requeuePending()).toBe(0); // too young: its job may just be waiting
       return pending;
     });
-    await sut.db.query(`UPDATE connector.documents SET "updatedAt" = now() - interval '10 minutes' WHERE id = $1`, [lost.id]);
+    await sut.db.query(`UPDATE connector.documents SET "updatedAt" = now() - interval '10 minutes' WHERE id = $1`, [
+      lost.id,
+    ]);
     expect(await indexing().requeuePending()).toBe(1);
     await waitForExtraction(sut.app, user, dataSourceId);
     expect(await doc('lost.txt')).toMatchObject({ extractionStatus: 'Succeeded', text: 'formwork stripping schedule' });

@@ -1,7 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { WorkerMetricsListener } from '@app/metrics';
-import { ANY_UUID, hasMetric, metricSamples, metricValue, RunningSimulator, startSimulator, testCaller, TestCaller } from '@app/testing';
+import {
+  ANY_UUID,
+  hasMetric,
+  metricSamples,
+  metricValue,
+  RunningSimulator,
+  startSimulator,
+  testCaller,
+  TestCaller,
+} from '@app/testing';
 import { SEED_USERS } from '../../document-system-simulator/src/store/seed';
 import { ConnectorTestApp, startConnectorApp } from './support/connector-app';
 import { connect, providerBody, registerClient, TEST_PUBLIC_BASE_URL } from './support/oauth-flow';
@@ -31,15 +40,36 @@ describe('Connector-service metrics and queue dashboard', () => {
   });
 
   it('after one sync with extraction, /metrics shows the run, its files and bytes, extraction, queues and token refreshes', async () => {
-    await registerClient(sim, { clientId: 'metrics-client', clientSecrets: ['metrics-secret'], accessTokenTtlSeconds: 6 });
-    const provider = await http().post('/v2/OAuth/providers').set(admin.auth).send(providerBody(sim, { clientId: 'metrics-client', clientSecret: 'metrics-secret' })).expect(201);
+    await registerClient(sim, {
+      clientId: 'metrics-client',
+      clientSecrets: ['metrics-secret'],
+      accessTokenTtlSeconds: 6,
+    });
+    const provider = await http()
+      .post('/v2/OAuth/providers')
+      .set(admin.auth)
+      .send(providerBody(sim, { clientId: 'metrics-client', clientSecret: 'metrics-secret' }))
+      .expect(201);
     const connection = await connect(sut, user, provider.body.id);
-    const credential = await http().post('/v1/credentials').set(admin.auth).send({ name: 'Sim', type: 'DocumentSystem', instanceUrl: sim.url, ...SEED_USERS.alice, scope: 'Tenant' }).expect(201);
-    const ds = await http().post(`/v1/projects/${randomUUID()}/data-sources`).set(user.auth).send({ name: 'Tower A', credentialId: credential.body.id, connectionId: connection.id }).expect(201);
+    const credential = await http()
+      .post('/v1/credentials')
+      .set(admin.auth)
+      .send({ name: 'Sim', type: 'DocumentSystem', instanceUrl: sim.url, ...SEED_USERS.alice, scope: 'Tenant' })
+      .expect(201);
+    const ds = await http()
+      .post(`/v1/projects/${randomUUID()}/data-sources`)
+      .set(user.auth)
+      .send({ name: 'Tower A', credentialId: credential.body.id, connectionId: connection.id })
+      .expect(201);
     await new Promise((resolve) => setTimeout(resolve, 1200)); // the token is now within its refresh-ahead window
-    const workgroups = (await http().get(`/v1/data-sources/${ds.body.id}/folders`).set(user.auth).expect(200)).body.items;
+    const workgroups = (await http().get(`/v1/data-sources/${ds.body.id}/folders`).set(user.auth).expect(200)).body
+      .items;
     const architecture = workgroups.find((w: { name: string }) => w.name === 'Architecture');
-    await http().put(`/v1/data-sources/${ds.body.id}/selection`).set(user.auth).send({ include: [architecture.id], exclude: [] }).expect(200);
+    await http()
+      .put(`/v1/data-sources/${ds.body.id}/selection`)
+      .set(user.auth)
+      .send({ include: [architecture.id], exclude: [] })
+      .expect(200);
     run = await syncToEnd(sut.app, user, ds.body.id);
     expect(run).toMatchObject({ status: 'Succeeded' });
     await waitForExtraction(sut.app, user, ds.body.id);
@@ -50,15 +80,29 @@ describe('Connector-service metrics and queue dashboard', () => {
     expect(metricValue(text, 'sync_bytes_downloaded_total')).toBe(run.bytesDownloaded);
     expect(run.bytesDownloaded).toBeGreaterThan(0);
     expect(metricValue(text, 'extraction_duration_seconds_count')).toBeGreaterThanOrEqual(run.counts.added);
-    expect(metricValue(text, 'extraction_duration_seconds_count', { format: 'pdf', status: 'Succeeded' })).toBeGreaterThanOrEqual(1);
-    const formats = new Set(metricSamples(text).filter((s) => s.name === 'extraction_duration_seconds_count').map((s) => s.labels.format));
+    expect(
+      metricValue(text, 'extraction_duration_seconds_count', { format: 'pdf', status: 'Succeeded' }),
+    ).toBeGreaterThanOrEqual(1);
+    const formats = new Set(
+      metricSamples(text)
+        .filter((s) => s.name === 'extraction_duration_seconds_count')
+        .map((s) => s.labels.format),
+    );
     expect([...formats].every((f) => ['pdf', 'docx', 'text', 'html', 'json', 'unsupported'].includes(f))).toBe(true);
     expect(metricValue(text, 'extraction_backlog_documents')).toBe(0);
     expect(metricValue(text, 'oauth_token_refreshes_total', { result: 'succeeded' })).toBeGreaterThanOrEqual(1);
-    for (const queue of QUEUES) for (const state of ['waiting', 'active', 'delayed', 'failed']) expect(hasMetric(text, 'queue_jobs', { queue, state })).toBe(true);
+    for (const queue of QUEUES)
+      for (const state of ['waiting', 'active', 'delayed', 'failed'])
+        expect(hasMetric(text, 'queue_jobs', { queue, state })).toBe(true);
     // The SyncCompleted nobody consumes here, and its DataSourceSearchable once the relay has published it.
     expect([1, 2]).toContain(metricValue(text, 'queue_jobs', { queue: 'connector-events', state: 'waiting' }));
-    expect(metricValue(text, 'http_request_duration_seconds_count', { method: 'POST', route: '/v1/data-sources/:id/sync', status_code: '202' })).toBe(1);
+    expect(
+      metricValue(text, 'http_request_duration_seconds_count', {
+        method: 'POST',
+        route: '/v1/data-sources/:id/sync',
+        status_code: '202',
+      }),
+    ).toBe(1);
     expect(text).not.toMatch(ANY_UUID);
   });
 
@@ -83,7 +127,9 @@ describe('Connector-service worker metrics on METRICS_PORT', () => {
   it('serves GET /metrics on its own port in a worker-only process, with METRICS_TOKEN enforced', async () => {
     const url = `http://127.0.0.1:${worker.app.get(WorkerMetricsListener).port}`;
     expect((await fetch(`${url}/metrics`)).status).toBe(401);
-    expect((await fetch(`${url}/metrics`, { headers: { Authorization: 'Bearer wrong-token-0123456789' } })).status).toBe(401);
+    expect(
+      (await fetch(`${url}/metrics`, { headers: { Authorization: 'Bearer wrong-token-0123456789' } })).status,
+    ).toBe(401);
     const res = await fetch(`${url}/metrics`, { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } });
     expect(res.status).toBe(200);
     const text = await res.text();

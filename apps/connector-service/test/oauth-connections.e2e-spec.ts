@@ -4,7 +4,16 @@ import { RunningSimulator, startSimulator, testCaller, TestCaller } from '@app/t
 import { SEED_USERS } from '../../document-system-simulator/src/store/seed';
 import { ConnectionTokens } from '../src/document-system/connection-tokens.port';
 import { allStoredText, ConnectorTestApp, startConnectorApp } from './support/connector-app';
-import { authorizeAtProvider, callback, connect, providerBody, registerClient, SimulatorClient, TEST_PUBLIC_BASE_URL, TEST_REDIRECT_URI } from './support/oauth-flow';
+import {
+  authorizeAtProvider,
+  callback,
+  connect,
+  providerBody,
+  registerClient,
+  SimulatorClient,
+  TEST_PUBLIC_BASE_URL,
+  TEST_REDIRECT_URI,
+} from './support/oauth-flow';
 
 describe('Per-user OAuth connections against the simulator', () => {
   let sim: RunningSimulator;
@@ -20,7 +29,10 @@ describe('Per-user OAuth connections against the simulator', () => {
   beforeAll(async () => {
     sim = await startSimulator();
     await sim.admin.put('/oauth/settings', { autoApproveUser: 'alice' });
-    sut = await startConnectorApp({ env: { PUBLIC_BASE_URL: TEST_PUBLIC_BASE_URL, OAUTH_REFRESH_AHEAD_SECONDS: 5, LOG_LEVEL: 'debug' }, logLines });
+    sut = await startConnectorApp({
+      env: { PUBLIC_BASE_URL: TEST_PUBLIC_BASE_URL, OAUTH_REFRESH_AHEAD_SECONDS: 5, LOG_LEVEL: 'debug' },
+      logLines,
+    });
     admin = await testCaller({ roles: ['admin'] });
     user = await testCaller({ tenantId: admin.tenantId });
   });
@@ -35,22 +47,41 @@ describe('Per-user OAuth connections against the simulator', () => {
     const secret = `secret-${randomUUID()}`;
     secretsSeen.push(secret);
     await registerClient(sim, { clientId, clientSecrets: [secret], ...client });
-    const res = await http().post('/v2/OAuth/providers').set(admin.auth).send(providerBody(sim, { clientId, clientSecret: secret, ...body })).expect(201);
+    const res = await http()
+      .post('/v2/OAuth/providers')
+      .set(admin.auth)
+      .send(providerBody(sim, { clientId, clientSecret: secret, ...body }))
+      .expect(201);
     return { id: res.body.id as string, clientId, secret };
   }
 
   const tokenCalls = async (): Promise<Record<string, number>> => (await sim.admin.get('/oauth/stats')).data.tokenCalls;
-  const connections = async (caller = user) => (await http().get('/v2/OAuth/connections').set(caller.auth).expect(200)).body;
-  const connectionRow = async (id: string) => (await sut.db.query(`SELECT * FROM connector.oauth_connections WHERE id = $1`, [id]))[0];
+  const connections = async (caller = user) =>
+    (await http().get('/v2/OAuth/connections').set(caller.auth).expect(200)).body;
+  const connectionRow = async (id: string) =>
+    (await sut.db.query(`SELECT * FROM connector.oauth_connections WHERE id = $1`, [id]))[0];
 
   async function dataSourceWithSelection(connectionId: string, caller = user) {
-    const credential = await http().post('/v1/credentials').set(admin.auth).send({ name: 'Sim', type: 'DocumentSystem', instanceUrl: sim.url, ...SEED_USERS.alice, scope: 'Tenant' }).expect(201);
-    const ds = await http().post(`/v1/projects/${projectId}/data-sources`).set(caller.auth).send({ name: 'Docs', credentialId: credential.body.id, connectionId }).expect(201);
-    await http().put(`/v1/data-sources/${ds.body.id}/selection`).set(caller.auth).send({ include: [await sim.folderId('/Architecture')], exclude: [] }).expect(200);
+    const credential = await http()
+      .post('/v1/credentials')
+      .set(admin.auth)
+      .send({ name: 'Sim', type: 'DocumentSystem', instanceUrl: sim.url, ...SEED_USERS.alice, scope: 'Tenant' })
+      .expect(201);
+    const ds = await http()
+      .post(`/v1/projects/${projectId}/data-sources`)
+      .set(caller.auth)
+      .send({ name: 'Docs', credentialId: credential.body.id, connectionId })
+      .expect(201);
+    await http()
+      .put(`/v1/data-sources/${ds.body.id}/selection`)
+      .set(caller.auth)
+      .send({ include: [await sim.folderId('/Architecture')], exclude: [] })
+      .expect(200);
     return ds.body.id as string;
   }
 
-  const status = async (dataSourceId: string) => (await http().get(`/v1/data-sources/${dataSourceId}`).set(user.auth).expect(200)).body.ingestionStatus;
+  const status = async (dataSourceId: string) =>
+    (await http().get(`/v1/data-sources/${dataSourceId}`).set(user.auth).expect(200)).body.ingestionStatus;
 
   it('builds the authorization URL: code flow, exact redirect URI, scopes, single-use state, PKCE S256, prompt=consent', async () => {
     const p = await provider();
@@ -71,7 +102,10 @@ describe('Per-user OAuth connections against the simulator', () => {
     expect(ttl).toBeGreaterThan(9 * 60_000);
     expect(ttl).toBeLessThanOrEqual(10 * 60_000);
     const withoutOffline = await provider({}, { supportedScopes: ['openid'] });
-    const plain = new URL((await http().post('/v2/OAuth/authorize').set(user.auth).send({ providerId: withoutOffline.id }).expect(200)).body.authorizationUrl);
+    const plain = new URL(
+      (await http().post('/v2/OAuth/authorize').set(user.auth).send({ providerId: withoutOffline.id }).expect(200)).body
+        .authorizationUrl,
+    );
     expect(plain.searchParams.has('prompt')).toBe(false);
     expect(await allStoredText(sut.db)).not.toContain(started.body.state);
   });
@@ -80,7 +114,10 @@ describe('Per-user OAuth connections against the simulator', () => {
     ['CLIENT_SECRET_POST', 'client_secret_post'],
     ['CLIENT_SECRET_BASIC', 'client_secret_basic'],
   ] as const)('completes the code flow with %s, ending Active with a refresh token', async (method, simMethod) => {
-    const p = await provider({ tokenEndpointAuthMethods: [simMethod] }, { behaviour: { tokenEndpointAuthMethod: method } });
+    const p = await provider(
+      { tokenEndpointAuthMethods: [simMethod] },
+      { behaviour: { tokenEndpointAuthMethod: method } },
+    );
     const connection = await connect(sut, user, p.id);
     expect(connection).toEqual({
       id: expect.any(String),
@@ -116,10 +153,16 @@ describe('Per-user OAuth connections against the simulator', () => {
     const { query } = await authorizeAtProvider(sut, user, p.id);
     await callback(sut, query).expect(200);
     const reused = await callback(sut, query).expect(400);
-    expect(reused.body).toMatchObject({ statusCode: 400, code: 'OAUTH_STATE_USED', details: [{ resolution: expect.stringContaining('Start the connection again') }] });
+    expect(reused.body).toMatchObject({
+      statusCode: 400,
+      code: 'OAUTH_STATE_USED',
+      details: [{ resolution: expect.stringContaining('Start the connection again') }],
+    });
 
     const late = await authorizeAtProvider(sut, user, p.id);
-    await sut.db.query(`UPDATE connector.oauth_authorization_requests SET "expiresAt" = now() - interval '1 second' WHERE "consumedAt" IS NULL`);
+    await sut.db.query(
+      `UPDATE connector.oauth_authorization_requests SET "expiresAt" = now() - interval '1 second' WHERE "consumedAt" IS NULL`,
+    );
     expect((await callback(sut, late.query).expect(400)).body.code).toBe('OAUTH_STATE_EXPIRED');
     expect((await callback(sut, { code: 'x', state: 'made-up' }).expect(400)).body.code).toBe('OAUTH_STATE_INVALID');
     expect((await callback(sut, { code: 'x' }).expect(400)).body.code).toBe('OAUTH_STATE_INVALID');
@@ -127,7 +170,9 @@ describe('Per-user OAuth connections against the simulator', () => {
 
   it('sends the PKCE verifier: a code issued for another challenge is refused by the provider, and we say so', async () => {
     const p = await provider();
-    const { query } = await authorizeAtProvider(sut, user, p.id, (url) => url.searchParams.set('code_challenge', 'A'.repeat(43)));
+    const { query } = await authorizeAtProvider(sut, user, p.id, (url) =>
+      url.searchParams.set('code_challenge', 'A'.repeat(43)),
+    );
     const res = await callback(sut, query).expect(400);
     expect(res.body).toMatchObject({ code: 'OAUTH_INVALID_GRANT', message: expect.stringContaining('PKCE') });
   });
@@ -135,22 +180,49 @@ describe('Per-user OAuth connections against the simulator', () => {
   it('maps provider errors to SPEC.md’s guidance: invalid_scope, invalid client, redirect_uri mismatch, access denied', async () => {
     const narrow = await provider({ scopes: ['openid'] });
     const scope = await callback(sut, (await authorizeAtProvider(sut, user, narrow.id)).query).expect(400);
-    expect(scope.body).toMatchObject({ code: 'OAUTH_INVALID_SCOPE', details: [{ resolution: expect.stringContaining('drop offline_access') }] });
+    expect(scope.body).toMatchObject({
+      code: 'OAUTH_INVALID_SCOPE',
+      details: [{ resolution: expect.stringContaining('drop offline_access') }],
+    });
 
     const wrongSecret = await provider();
-    await http().put(`/v2/OAuth/providers/${wrongSecret.id}`).set(admin.auth).send(providerBody(sim, { clientId: wrongSecret.clientId, clientSecret: 'not-the-secret' })).expect(200);
+    await http()
+      .put(`/v2/OAuth/providers/${wrongSecret.id}`)
+      .set(admin.auth)
+      .send(providerBody(sim, { clientId: wrongSecret.clientId, clientSecret: 'not-the-secret' }))
+      .expect(200);
     const client = await callback(sut, (await authorizeAtProvider(sut, user, wrongSecret.id)).query).expect(400);
-    expect(client.body).toMatchObject({ code: 'OAUTH_INVALID_CLIENT', message: expect.stringContaining('invalid client') });
+    expect(client.body).toMatchObject({
+      code: 'OAUTH_INVALID_CLIENT',
+      message: expect.stringContaining('invalid client'),
+    });
     expect(client.body.details[0].resolution).toContain(TEST_REDIRECT_URI);
     expect(client.body.details[0].resolution).toContain('CLIENT_SECRET_BASIC');
 
-    const started = await http().post('/v2/OAuth/authorize').set(user.auth).send({ providerId: wrongSecret.id }).expect(200);
+    const started = await http()
+      .post('/v2/OAuth/authorize')
+      .set(user.auth)
+      .send({ providerId: wrongSecret.id })
+      .expect(200);
     const state = started.body.state;
-    const mismatch = await callback(sut, { state, error: 'invalid_request', error_description: 'redirect_uri does not match' }).expect(400);
-    expect(mismatch.body).toMatchObject({ code: 'OAUTH_REDIRECT_URI_MISMATCH', details: [{ resolution: expect.stringContaining(`Register exactly ${TEST_REDIRECT_URI}`) }] });
+    const mismatch = await callback(sut, {
+      state,
+      error: 'invalid_request',
+      error_description: 'redirect_uri does not match',
+    }).expect(400);
+    expect(mismatch.body).toMatchObject({
+      code: 'OAUTH_REDIRECT_URI_MISMATCH',
+      details: [{ resolution: expect.stringContaining(`Register exactly ${TEST_REDIRECT_URI}`) }],
+    });
 
-    const denied = await http().post('/v2/OAuth/authorize').set(user.auth).send({ providerId: wrongSecret.id }).expect(200);
-    expect((await callback(sut, { state: denied.body.state, error: 'access_denied' }).expect(400)).body.code).toBe('OAUTH_ACCESS_DENIED');
+    const denied = await http()
+      .post('/v2/OAuth/authorize')
+      .set(user.auth)
+      .send({ providerId: wrongSecret.id })
+      .expect(200);
+    expect((await callback(sut, { state: denied.body.state, error: 'access_denied' }).expect(400)).body.code).toBe(
+      'OAUTH_ACCESS_DENIED',
+    );
     const page = await http().get('/v2/OAuth/callback').query({ state: 'gone', error: 'access_denied' }).expect(400);
     expect(page.text).toContain('What to do:');
   });
@@ -172,18 +244,28 @@ describe('Per-user OAuth connections against the simulator', () => {
     await sim.admin.post('/expire', { accessTokens: true, sessions: true });
     await http().get(`/v1/data-sources/${dataSourceId}/folders`).set(user.auth).expect(200);
     expect((await tokenCalls()).refresh_token).toBe(refreshesBefore + 2); // the rotated token worked
-    expect((await connections()).find((c: { id: string }) => c.id === connection.id)).toMatchObject({ status: 'Active', hasRefreshToken: true });
+    expect((await connections()).find((c: { id: string }) => c.id === connection.id)).toMatchObject({
+      status: 'Active',
+      hasRefreshToken: true,
+    });
   });
 
   it('refreshes an expired token once for 20 concurrent callers in two processes', async () => {
     const p = await provider();
     const connection = await connect(sut, user, p.id);
-    const other = await startConnectorApp({ env: { DATABASE_URL: sut.env.DATABASE_URL, PUBLIC_BASE_URL: TEST_PUBLIC_BASE_URL } });
+    const other = await startConnectorApp({
+      env: { DATABASE_URL: sut.env.DATABASE_URL, PUBLIC_BASE_URL: TEST_PUBLIC_BASE_URL },
+    });
     try {
-      await sut.db.query(`UPDATE connector.oauth_connections SET "expiresAt" = now() - interval '1 second' WHERE id = $1`, [connection.id]);
+      await sut.db.query(
+        `UPDATE connector.oauth_connections SET "expiresAt" = now() - interval '1 second' WHERE id = $1`,
+        [connection.id],
+      );
       const refreshesBefore = (await tokenCalls()).refresh_token ?? 0;
       const sources = [sut, other].map((app) => app.app.get(ConnectionTokens));
-      const tokens = await Promise.all(Array.from({ length: 20 }, (_, i) => sources[i % 2].tokenSource(connection.id).current()));
+      const tokens = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => sources[i % 2].tokenSource(connection.id).current()),
+      );
       expect(new Set(tokens).size).toBe(1);
       expect((await tokenCalls()).refresh_token).toBe(refreshesBefore + 1);
       expect(Date.parse((await connectionRow(connection.id)).expiresAt)).toBeGreaterThan(Date.now() + 3_000_000);
@@ -202,7 +284,10 @@ describe('Per-user OAuth connections against the simulator', () => {
     await sim.admin.post('/expire', { accessTokens: true });
     const res = await http().get(`/v1/data-sources/${dataSourceId}/folders`).set(user.auth).expect(409);
     expect(res.body).toMatchObject({ code: 'REAUTH_REQUIRED', message: 'Re-authenticate' });
-    expect((await connections()).find((c: { id: string }) => c.id === connection.id)).toMatchObject({ status: 'NeedsReauth', problem: expect.stringContaining('invalid_grant') });
+    expect((await connections()).find((c: { id: string }) => c.id === connection.id)).toMatchObject({
+      status: 'NeedsReauth',
+      problem: expect.stringContaining('invalid_grant'),
+    });
     expect(await status(dataSourceId)).toBe('NeedsReauth');
 
     const again = await connect(sut, user, p.id);
@@ -231,14 +316,25 @@ describe('Per-user OAuth connections against the simulator', () => {
     const oldDataSource = await dataSourceWithSelection(old.id);
     const newSecret = `rotated-${randomUUID()}`;
     secretsSeen.push(newSecret);
-    await registerClient(sim, { clientId: p.clientId, clientSecrets: [newSecret, p.secret], refreshTokensBoundToSecret: true });
-    const rotated = await http().put(`/v2/OAuth/providers/${p.id}`).set(admin.auth).send(providerBody(sim, { clientId: p.clientId, clientSecret: newSecret })).expect(200);
+    await registerClient(sim, {
+      clientId: p.clientId,
+      clientSecrets: [newSecret, p.secret],
+      refreshTokensBoundToSecret: true,
+    });
+    const rotated = await http()
+      .put(`/v2/OAuth/providers/${p.id}`)
+      .set(admin.auth)
+      .send(providerBody(sim, { clientId: p.clientId, clientSecret: newSecret }))
+      .expect(200);
     expect(rotated.body.secretVersion).toBe(2);
 
     await http().get(`/v1/data-sources/${oldDataSource}/folders`).set(user.auth).expect(200); // its access token still works
     await sim.admin.post('/expire', { accessTokens: true, sessions: true });
     await http().get(`/v1/data-sources/${oldDataSource}/folders`).set(user.auth).expect(200); // refreshed with the old secret
-    expect((await connections()).find((c: { id: string }) => c.id === old.id)).toMatchObject({ status: 'Active', secretVersion: 1 });
+    expect((await connections()).find((c: { id: string }) => c.id === old.id)).toMatchObject({
+      status: 'Active',
+      secretVersion: 1,
+    });
 
     const newcomer = await testCaller({ tenantId: admin.tenantId });
     await registerClient(sim, { clientId: p.clientId, clientSecrets: [newSecret], refreshTokensBoundToSecret: true });
@@ -255,8 +351,12 @@ describe('Per-user OAuth connections against the simulator', () => {
     await http().delete(`/v2/OAuth/connections/${mine.id}`).set(someone.auth).expect(404);
 
     const dataSourceId = await dataSourceWithSelection(mine.id);
-    expect((await http().delete(`/v2/OAuth/connections/${mine.id}`).set(user.auth).expect(409)).body.code).toBe('CONNECTION_IN_USE');
-    expect((await http().delete(`/v2/OAuth/providers/${p.id}`).set(admin.auth).expect(409)).body.code).toBe('PROVIDER_IN_USE');
+    expect((await http().delete(`/v2/OAuth/connections/${mine.id}`).set(user.auth).expect(409)).body.code).toBe(
+      'CONNECTION_IN_USE',
+    );
+    expect((await http().delete(`/v2/OAuth/providers/${p.id}`).set(admin.auth).expect(409)).body.code).toBe(
+      'PROVIDER_IN_USE',
+    );
     await http().delete(`/v1/data-sources/${dataSourceId}`).set(user.auth).expect(204);
     // Two disconnects at once: one deletes it, the other finds it gone (404, not "in use").
     const both = await Promise.all([1, 2].map(() => http().delete(`/v2/OAuth/connections/${mine.id}`).set(user.auth)));
@@ -268,7 +368,9 @@ describe('Per-user OAuth connections against the simulator', () => {
     const p = await provider();
     const stranger = await testCaller();
     await http().post('/v2/OAuth/authorize').set(stranger.auth).send({ providerId: p.id }).expect(404);
-    expect((await http().post('/v2/OAuth/authorize').set(user.auth).send({ providerId: 'nope' }).expect(400)).body.code).toBe('VALIDATION_FAILED');
+    expect(
+      (await http().post('/v2/OAuth/authorize').set(user.auth).send({ providerId: 'nope' }).expect(400)).body.code,
+    ).toBe('VALIDATION_FAILED');
     await http().post('/v2/OAuth/authorize').send({ providerId: p.id }).expect(401);
   });
 

@@ -45,7 +45,10 @@ async function browseToRedirectUri(authorizationUrl: string): Promise<Record<str
   let url = authorizationUrl;
   for (let hop = 0; hop < 10; hop++) {
     if (url.startsWith(TEST_REDIRECT_URI)) return Object.fromEntries(new URL(url).searchParams);
-    const res = await fetch(url, { redirect: 'manual', headers: { cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; ') } });
+    const res = await fetch(url, {
+      redirect: 'manual',
+      headers: { cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; ') },
+    });
     for (const cookie of res.headers.getSetCookie()) {
       const [pair] = cookie.split(';');
       const eq = pair.indexOf('=');
@@ -72,7 +75,13 @@ describe.each([
   const http = () => request(sut.app.getHttpServer());
 
   beforeAll(async () => {
-    host = await startOidcHost({ clientId, clientSecret, redirectUri: TEST_REDIRECT_URI, tokenEndpointAuthMethod: hostMethod, accountId: 'alice' });
+    host = await startOidcHost({
+      clientId,
+      clientSecret,
+      redirectUri: TEST_REDIRECT_URI,
+      tokenEndpointAuthMethod: hostMethod,
+      accountId: 'alice',
+    });
     sut = await startConnectorApp({ env: { PUBLIC_BASE_URL: TEST_PUBLIC_BASE_URL } });
     admin = await testCaller({ roles: ['admin'] });
     user = await testCaller({ tenantId: admin.tenantId });
@@ -82,8 +91,10 @@ describe.each([
     host?.process.kill();
   });
 
-  const userinfo = (accessToken: string) => fetch(`${host.issuer}/me`, { headers: { Authorization: `Bearer ${accessToken}` } });
-  const connectionRow = async (id: string) => (await sut.db.query(`SELECT * FROM connector.oauth_connections WHERE id = $1`, [id]))[0];
+  const userinfo = (accessToken: string) =>
+    fetch(`${host.issuer}/me`, { headers: { Authorization: `Bearer ${accessToken}` } });
+  const connectionRow = async (id: string) =>
+    (await sut.db.query(`SELECT * FROM connector.oauth_connections WHERE id = $1`, [id]))[0];
 
   it('authorizes, refreshes with rotation, and revokes on disconnect', async () => {
     const provider = await http()
@@ -103,18 +114,29 @@ describe.each([
       })
       .expect(201);
 
-    const started = await http().post('/v2/OAuth/authorize').set(user.auth).send({ providerId: provider.body.id }).expect(200);
+    const started = await http()
+      .post('/v2/OAuth/authorize')
+      .set(user.auth)
+      .send({ providerId: provider.body.id })
+      .expect(200);
     const query = await browseToRedirectUri(started.body.authorizationUrl);
     expect(query).toMatchObject({ code: expect.any(String), state: started.body.state, iss: host.issuer });
     const connection = (await callback(sut, query).expect(200)).body;
-    expect(connection).toMatchObject({ status: 'Active', hasRefreshToken: true, scopes: expect.arrayContaining(['openid', 'offline_access']) });
+    expect(connection).toMatchObject({
+      status: 'Active',
+      hasRefreshToken: true,
+      scopes: expect.arrayContaining(['openid', 'offline_access']),
+    });
 
     const tokens = sut.app.get(ConnectionTokens).tokenSource(connection.id);
     const first = await tokens.current();
     expect(await (await userinfo(first)).json()).toEqual({ sub: 'alice' });
 
     const before = await connectionRow(connection.id);
-    await sut.db.query(`UPDATE connector.oauth_connections SET "expiresAt" = now() - interval '1 second' WHERE id = $1`, [connection.id]);
+    await sut.db.query(
+      `UPDATE connector.oauth_connections SET "expiresAt" = now() - interval '1 second' WHERE id = $1`,
+      [connection.id],
+    );
     const second = await sut.app.get(ConnectionTokens).tokenSource(connection.id).current();
     expect(second).not.toBe(first);
     expect((await userinfo(second)).status).toBe(200);
@@ -125,7 +147,8 @@ describe.each([
     await http().delete(`/v2/OAuth/connections/${connection.id}`).set(user.auth).expect(204);
     const form = new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refreshToken });
     const headers: Record<string, string> = { 'Content-Type': 'application/x-www-form-urlencoded' };
-    if (hostMethod === 'client_secret_basic') headers.Authorization = `Basic ${Buffer.from(`${formEncode(clientId)}:${formEncode(clientSecret)}`).toString('base64')}`;
+    if (hostMethod === 'client_secret_basic')
+      headers.Authorization = `Basic ${Buffer.from(`${formEncode(clientId)}:${formEncode(clientSecret)}`).toString('base64')}`;
     else {
       form.set('client_id', clientId);
       form.set('client_secret', clientSecret);

@@ -26,7 +26,8 @@ describe('OAuth providers (admin)', () => {
     await sim.close();
   });
 
-  const create = (body: Record<string, unknown>, caller = admin) => http().post('/v2/OAuth/providers').set(caller.auth).send(body);
+  const create = (body: Record<string, unknown>, caller = admin) =>
+    http().post('/v2/OAuth/providers').set(caller.auth).send(body);
 
   it('creates a provider: 201 with redirectUri exactly {PUBLIC_BASE_URL}/v2/OAuth/callback, secret configured but never shown', async () => {
     const res = await create(providerBody(sim, { clientSecret: SECRET })).expect(201);
@@ -50,14 +51,24 @@ describe('OAuth providers (admin)', () => {
     });
     const listed = await http().get('/v2/OAuth/providers').set(member.auth).expect(200);
     const fetched = await http().get(`/v2/OAuth/providers/${res.body.id}`).set(admin.auth).expect(200);
-    for (const text of [JSON.stringify(res.body), JSON.stringify(listed.body), JSON.stringify(fetched.body), await allStoredText(sut.db)]) expect(text).not.toContain(SECRET);
+    for (const text of [
+      JSON.stringify(res.body),
+      JSON.stringify(listed.body),
+      JSON.stringify(fetched.body),
+      await allStoredText(sut.db),
+    ])
+      expect(text).not.toContain(SECRET);
   });
 
   it('defaults tokenEndpointAuthMethod to CLIENT_SECRET_POST and accepts CLIENT_SECRET_BASIC', async () => {
     const { behaviour, ...withoutBehaviour } = providerBody(sim);
     expect(behaviour).toBeDefined();
-    expect((await create(withoutBehaviour).expect(201)).body.behaviour).toEqual({ tokenEndpointAuthMethod: 'CLIENT_SECRET_POST' });
-    const basic = await create(providerBody(sim, { behaviour: { tokenEndpointAuthMethod: 'CLIENT_SECRET_BASIC' } })).expect(201);
+    expect((await create(withoutBehaviour).expect(201)).body.behaviour).toEqual({
+      tokenEndpointAuthMethod: 'CLIENT_SECRET_POST',
+    });
+    const basic = await create(
+      providerBody(sim, { behaviour: { tokenEndpointAuthMethod: 'CLIENT_SECRET_BASIC' } }),
+    ).expect(201);
     expect(basic.body.behaviour).toEqual({ tokenEndpointAuthMethod: 'CLIENT_SECRET_BASIC' });
   });
 
@@ -68,12 +79,20 @@ describe('OAuth providers (admin)', () => {
 
   it.each([
     ['a provider other than GenericOAuth', { provider: 'Okta' }, 'provider'],
-    ['an authenticationType other than StaticUserOauth', { authenticationType: 'ClientCredentials' }, 'authenticationType'],
+    [
+      'an authenticationType other than StaticUserOauth',
+      { authenticationType: 'ClientCredentials' },
+      'authenticationType',
+    ],
     ['scopes without openid', { supportedScopes: ['offline_access'] }, 'supportedScopes'],
     ['an endpoint that is not a URL', { tokenEndpoint: 'not a url' }, 'tokenEndpoint'],
     ['a relative endpoint', { authorizationEndpoint: '/oauth/authorize' }, 'authorizationEndpoint'],
     ['an ftp endpoint', { tokenEndpoint: 'ftp://auth.example.com/token' }, 'tokenEndpoint'],
-    ['an unknown auth method', { behaviour: { tokenEndpointAuthMethod: 'PRIVATE_KEY_JWT' } }, 'behaviour.tokenEndpointAuthMethod'],
+    [
+      'an unknown auth method',
+      { behaviour: { tokenEndpointAuthMethod: 'PRIVATE_KEY_JWT' } },
+      'behaviour.tokenEndpointAuthMethod',
+    ],
     ['a missing clientSecret', { clientSecret: undefined }, 'clientSecret'],
   ])('refuses %s with 400 VALIDATION_FAILED naming the field', async (_what, change, field) => {
     const res = await create(providerBody(sim, change)).expect(400);
@@ -85,8 +104,15 @@ describe('OAuth providers (admin)', () => {
     expect((await create({ ...providerBody(sim), extra: 1 }).expect(400)).body.code).toBe('VALIDATION_FAILED');
     const strict = await startConnectorApp({ env: { ALLOW_INSECURE_URLS: false } });
     try {
-      const res = await request(strict.app.getHttpServer()).post('/v2/OAuth/providers').set(admin.auth).send(providerBody(sim)).expect(400);
-      expect(res.body.details.map((d: { field: string }) => d.field).sort()).toEqual(['authorizationEndpoint', 'tokenEndpoint']);
+      const res = await request(strict.app.getHttpServer())
+        .post('/v2/OAuth/providers')
+        .set(admin.auth)
+        .send(providerBody(sim))
+        .expect(400);
+      expect(res.body.details.map((d: { field: string }) => d.field).sort()).toEqual([
+        'authorizationEndpoint',
+        'tokenEndpoint',
+      ]);
     } finally {
       await strict.close();
     }
@@ -106,14 +132,24 @@ describe('OAuth providers (admin)', () => {
     await http().get(`/v2/OAuth/providers/${created.id}`).set(stranger.auth).expect(404);
     await http().put(`/v2/OAuth/providers/${created.id}`).set(stranger.auth).send(providerBody(sim)).expect(404);
     await http().delete(`/v2/OAuth/providers/${created.id}`).set(stranger.auth).expect(404);
-    expect((await http().get('/v2/OAuth/providers').set(stranger.auth).expect(200)).body.map((p: { id: string }) => p.id)).not.toContain(created.id);
+    expect(
+      (await http().get('/v2/OAuth/providers').set(stranger.auth).expect(200)).body.map((p: { id: string }) => p.id),
+    ).not.toContain(created.id);
   });
 
   it('PUT replaces the fields; a new clientSecret bumps secretVersion, none keeps it', async () => {
     const created = (await create(providerBody(sim)).expect(201)).body;
-    const renamed = await http().put(`/v2/OAuth/providers/${created.id}`).set(admin.auth).send({ ...providerBody(sim, { name: 'Renamed' }), clientSecret: undefined }).expect(200);
+    const renamed = await http()
+      .put(`/v2/OAuth/providers/${created.id}`)
+      .set(admin.auth)
+      .send({ ...providerBody(sim, { name: 'Renamed' }), clientSecret: undefined })
+      .expect(200);
     expect(renamed.body).toMatchObject({ name: 'Renamed', secretVersion: 1 });
-    const rotated = await http().put(`/v2/OAuth/providers/${created.id}`).set(admin.auth).send(providerBody(sim, { clientSecret: 'rotated-secret-value' })).expect(200);
+    const rotated = await http()
+      .put(`/v2/OAuth/providers/${created.id}`)
+      .set(admin.auth)
+      .send(providerBody(sim, { clientSecret: 'rotated-secret-value' }))
+      .expect(200);
     expect(rotated.body).toMatchObject({ secretVersion: 2, clientSecretConfigured: true });
     expect(await allStoredText(sut.db)).not.toContain('rotated-secret-value');
   });

@@ -50,7 +50,11 @@ describe('DataSourceSearchable', () => {
   const http = () => request(sut.app.getHttpServer());
   const indexingQueue = () => sut.app.get<Queue>(getQueueToken(INDEXING_QUEUE));
   const statuses = async (): Promise<string[]> =>
-    (await sut.db.query('SELECT "extractionStatus" AS s FROM connector.documents WHERE "dataSourceId" = $1', [dataSourceId])).map((r: { s: string }) => r.s);
+    (
+      await sut.db.query('SELECT "extractionStatus" AS s FROM connector.documents WHERE "dataSourceId" = $1', [
+        dataSourceId,
+      ])
+    ).map((r: { s: string }) => r.s);
   const seenFor = (type: string, syncRunId: string) => seen.filter((e) => e.type === type && e.syncRunId === syncRunId);
   const view = async () => (await http().get(`/v1/data-sources/${dataSourceId}`).set(user.auth).expect(200)).body;
 
@@ -64,14 +68,56 @@ describe('DataSourceSearchable', () => {
     void events.process('*', async (job) => {
       seen.push({ type: job.name, syncRunId: job.data.syncRunId, data: job.data, statuses: await statuses() });
     });
-    const credentialId = (await http().post('/v1/credentials').set(user.auth).send({ name: 'Sim', type: 'DocumentSystem', instanceUrl: sim.url, ...SEED_USERS.alice, scope: 'Tenant' }).expect(201)).body.id;
-    dataSourceId = (await http().post(`/v1/projects/${projectId}/data-sources`).set(user.auth).send({ name: 'Searchable', credentialId, connectionId: connections.connect(user) }).expect(201)).body.id;
-    const folderId = (await sim.admin.post('/folders', { parentId: await sim.folderId('/Structural'), name: `searchable-${randomUUID().slice(0, 8)}` })).data.id;
-    notesId = (await sim.admin.post('/files', { parentId: folderId, name: 'notes.txt', text: 'Site notes: the tower crane arrives on Monday.' })).data.id;
-    minutesId = (await sim.admin.post('/files', { parentId: folderId, name: 'minutes.txt', text: 'Meeting minutes: pour the slab on Friday.' })).data.id;
-    await sim.admin.post('/files', { parentId: folderId, name: 'sheet.pdf', generate: { format: 'pdf', size: 4000, seed: 7 } });
-    await sim.admin.post('/files', { parentId: folderId, name: 'broken.pdf', mimeType: 'application/pdf', base64: Buffer.from('%PDF-1.4 cut short').toString('base64') });
-    await http().put(`/v1/data-sources/${dataSourceId}/selection`).set(user.auth).send({ include: [folderId], exclude: [] }).expect(200);
+    const credentialId = (
+      await http()
+        .post('/v1/credentials')
+        .set(user.auth)
+        .send({ name: 'Sim', type: 'DocumentSystem', instanceUrl: sim.url, ...SEED_USERS.alice, scope: 'Tenant' })
+        .expect(201)
+    ).body.id;
+    dataSourceId = (
+      await http()
+        .post(`/v1/projects/${projectId}/data-sources`)
+        .set(user.auth)
+        .send({ name: 'Searchable', credentialId, connectionId: connections.connect(user) })
+        .expect(201)
+    ).body.id;
+    const folderId = (
+      await sim.admin.post('/folders', {
+        parentId: await sim.folderId('/Structural'),
+        name: `searchable-${randomUUID().slice(0, 8)}`,
+      })
+    ).data.id;
+    notesId = (
+      await sim.admin.post('/files', {
+        parentId: folderId,
+        name: 'notes.txt',
+        text: 'Site notes: the tower crane arrives on Monday.',
+      })
+    ).data.id;
+    minutesId = (
+      await sim.admin.post('/files', {
+        parentId: folderId,
+        name: 'minutes.txt',
+        text: 'Meeting minutes: pour the slab on Friday.',
+      })
+    ).data.id;
+    await sim.admin.post('/files', {
+      parentId: folderId,
+      name: 'sheet.pdf',
+      generate: { format: 'pdf', size: 4000, seed: 7 },
+    });
+    await sim.admin.post('/files', {
+      parentId: folderId,
+      name: 'broken.pdf',
+      mimeType: 'application/pdf',
+      base64: Buffer.from('%PDF-1.4 cut short').toString('base64'),
+    });
+    await http()
+      .put(`/v1/data-sources/${dataSourceId}/selection`)
+      .set(user.auth)
+      .send({ include: [folderId], exclude: [] })
+      .expect(200);
   });
   afterAll(async () => {
     await events?.close();
@@ -90,13 +136,29 @@ describe('DataSourceSearchable', () => {
     expect(seenFor('DataSourceSearchable', run.id)).toEqual([]);
 
     // Every extraction at once (as jobs of several workers would): exactly one of them announces.
-    const docs: Array<{ id: string; contentSha256: string }> = await sut.db.query('SELECT id, "contentSha256" FROM connector.documents WHERE "dataSourceId" = $1', [dataSourceId]);
-    await Promise.all(docs.map((d) => sut.app.get(IndexingService).extractText({ documentId: d.id, contentSha256: d.contentSha256 })));
-    const [searchable] = await eventually(async () => seenFor('DataSourceSearchable', run.id).length > 0 && seenFor('DataSourceSearchable', run.id), 10000);
+    const docs: Array<{ id: string; contentSha256: string }> = await sut.db.query(
+      'SELECT id, "contentSha256" FROM connector.documents WHERE "dataSourceId" = $1',
+      [dataSourceId],
+    );
+    await Promise.all(
+      docs.map((d) => sut.app.get(IndexingService).extractText({ documentId: d.id, contentSha256: d.contentSha256 })),
+    );
+    const [searchable] = await eventually(
+      async () => seenFor('DataSourceSearchable', run.id).length > 0 && seenFor('DataSourceSearchable', run.id),
+      10000,
+    );
     expect(searchable.statuses).toHaveLength(4);
     expect(searchable.statuses).not.toContain('Pending');
-    expect(searchable.data).toEqual({ type: 'DataSourceSearchable', tenantId: user.tenantId, projectId, dataSourceId, syncRunId: run.id, documents: 4, failed: 1 });
-    expect((await view())).toMatchObject({ pendingExtractions: 0, extraction: { done: 3, pending: 0, failed: 1 } });
+    expect(searchable.data).toEqual({
+      type: 'DataSourceSearchable',
+      tenantId: user.tenantId,
+      projectId,
+      dataSourceId,
+      syncRunId: run.id,
+      documents: 4,
+      failed: 1,
+    });
+    expect(await view()).toMatchObject({ pendingExtractions: 0, extraction: { done: 3, pending: 0, failed: 1 } });
 
     await indexingQueue().resume(true); // the queued jobs find their text saved already
     await eventually(async () => (await indexingQueue().getJobCounts()).waiting === 0, 10000);
@@ -109,8 +171,19 @@ describe('DataSourceSearchable', () => {
     expect(run).toMatchObject({ status: 'Succeeded', counts: { added: 0, updated: 0, unchanged: 4 } });
     const completed = await eventually(async () => seenFor('SyncCompleted', run.id)[0], 10000);
     expect(completed.data.pendingExtractions).toBe(0);
-    const [searchable] = await eventually(async () => seenFor('DataSourceSearchable', run.id).length > 0 && seenFor('DataSourceSearchable', run.id), 10000);
-    expect(searchable.data).toEqual({ type: 'DataSourceSearchable', tenantId: user.tenantId, projectId, dataSourceId, syncRunId: run.id, documents: 4, failed: 1 });
+    const [searchable] = await eventually(
+      async () => seenFor('DataSourceSearchable', run.id).length > 0 && seenFor('DataSourceSearchable', run.id),
+      10000,
+    );
+    expect(searchable.data).toEqual({
+      type: 'DataSourceSearchable',
+      tenantId: user.tenantId,
+      projectId,
+      dataSourceId,
+      syncRunId: run.id,
+      documents: 4,
+      failed: 1,
+    });
     // Recorded in the transaction that ended the run (now() is the transaction's start in both).
     const [row] = await sut.db.query(
       `SELECT o."createdAt" = r."finishedAt" AS "atRunEnd", r."searchableAt" = r."finishedAt" AS "markedAtRunEnd"
@@ -142,7 +215,9 @@ describe('DataSourceSearchable', () => {
     const recorded = await Promise.all(
       pending.map((d) =>
         documents.transaction(async (manager) => {
-          expect(await documents.saveExtraction(manager, d, { status: 'Succeeded', error: null, text: 'revised' }, [])).toBe(true);
+          expect(
+            await documents.saveExtraction(manager, d, { status: 'Succeeded', error: null, text: 'revised' }, []),
+          ).toBe(true);
           await bothSaved();
           return announcer.afterExtraction(manager, dataSourceId);
         }),

@@ -1,7 +1,15 @@
 import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
-import { eventually, killChild, RunningSimulator, startChildApp, startSimulator, testCaller, TestCaller } from '@app/testing';
+import {
+  eventually,
+  killChild,
+  RunningSimulator,
+  startChildApp,
+  startSimulator,
+  testCaller,
+  TestCaller,
+} from '@app/testing';
 import { sha256Hex } from '@app/crypto';
 import { ConnectionTokens } from '../src/document-system/connection-tokens.port';
 import { SyncEngine } from '../src/sync/sync-engine';
@@ -12,15 +20,47 @@ import { SimulatorConnections } from './support/simulator-connections';
 import { SyncRunView, syncToEnd, waitForRun } from './support/sync-helpers';
 
 /** A data source over a folder of `count` generated files; returns its id and the folder's file ids. */
-async function bulkDataSource(sim: RunningSimulator, app: ConnectorTestApp, caller: TestCaller, connectionId: string, count: number, perFolder = 100) {
+async function bulkDataSource(
+  sim: RunningSimulator,
+  app: ConnectorTestApp,
+  caller: TestCaller,
+  connectionId: string,
+  count: number,
+  perFolder = 100,
+) {
   const http = () => request(app.app.getHttpServer());
   const root = await sim.folderId('/Structural');
   const folder = (await sim.admin.post('/folders', { parentId: root, name: `bulk-${randomUUID().slice(0, 8)}` })).data;
-  await sim.admin.post('/bulk-files', { parentId: folder.id, count, format: 'mixed', minSize: 2048, maxSize: 20 * 1024, perFolder });
-  const files: Array<{ id: string; size: number; path: string }> = (await sim.admin.get('/files', { params: { under: folder.id } })).data;
-  const credentialId = (await http().post('/v1/credentials').set(caller.auth).send({ name: 'Sim', type: 'DocumentSystem', instanceUrl: sim.url, ...SEED_USERS.alice, scope: 'Tenant' }).expect(201)).body.id;
-  const ds = (await http().post(`/v1/projects/${randomUUID()}/data-sources`).set(caller.auth).send({ name: 'Bulk', credentialId, connectionId }).expect(201)).body;
-  await http().put(`/v1/data-sources/${ds.id}/selection`).set(caller.auth).send({ include: [folder.id], exclude: [] }).expect(200);
+  await sim.admin.post('/bulk-files', {
+    parentId: folder.id,
+    count,
+    format: 'mixed',
+    minSize: 2048,
+    maxSize: 20 * 1024,
+    perFolder,
+  });
+  const files: Array<{ id: string; size: number; path: string }> = (
+    await sim.admin.get('/files', { params: { under: folder.id } })
+  ).data;
+  const credentialId = (
+    await http()
+      .post('/v1/credentials')
+      .set(caller.auth)
+      .send({ name: 'Sim', type: 'DocumentSystem', instanceUrl: sim.url, ...SEED_USERS.alice, scope: 'Tenant' })
+      .expect(201)
+  ).body.id;
+  const ds = (
+    await http()
+      .post(`/v1/projects/${randomUUID()}/data-sources`)
+      .set(caller.auth)
+      .send({ name: 'Bulk', credentialId, connectionId })
+      .expect(201)
+  ).body;
+  await http()
+    .put(`/v1/data-sources/${ds.id}/selection`)
+    .set(caller.auth)
+    .send({ include: [folder.id], exclude: [] })
+    .expect(200);
   return { dataSourceId: ds.id as string, files };
 }
 
@@ -50,7 +90,10 @@ describe('Sync under faults', () => {
     const { dataSourceId, files } = await bulkDataSource(sim, sut, caller, connections.connect(caller), 300);
     await sim.admin.put('/faults', { rate429: 0.1, rate5xx: 0.05, retryAfterSeconds: 0.05, seed: 3 });
     await sim.admin.put('/settings', { sessionTtlSeconds: 1 });
-    const started = await request(sut.app.getHttpServer()).post(`/v1/data-sources/${dataSourceId}/sync`).set(caller.auth).expect(202);
+    const started = await request(sut.app.getHttpServer())
+      .post(`/v1/data-sources/${dataSourceId}/sync`)
+      .set(caller.auth)
+      .expect(202);
     // Access tokens expire on their own (2 s TTL, during backoffs too); sessions are also killed every 700 ms.
     // Killing every access token that often could kill a just-refreshed one before its retry lands on a
     // loaded machine: no provider does that, and the client rightly takes it as "re-authenticate".
@@ -61,8 +104,20 @@ describe('Sync under faults', () => {
     } finally {
       clearInterval(expiry);
     }
-    expect({ status: run.status, error: run.error, mode: run.mode }).toEqual({ status: 'Succeeded', error: null, mode: 'Full' });
-    expect(run.counts).toEqual({ discovered: files.length, added: files.length, updated: 0, unchanged: 0, deleted: 0, failed: 0, skipped: 0 });
+    expect({ status: run.status, error: run.error, mode: run.mode }).toEqual({
+      status: 'Succeeded',
+      error: null,
+      mode: 'Full',
+    });
+    expect(run.counts).toEqual({
+      discovered: files.length,
+      added: files.length,
+      updated: 0,
+      unchanged: 0,
+      deleted: 0,
+      failed: 0,
+      skipped: 0,
+    });
     expect(run.bytesDownloaded).toBe(files.reduce((n, f) => n + f.size, 0));
     const stats = (await sim.admin.get('/stats')).data;
     expect(stats.faults['429']).toBeGreaterThan(10);
@@ -91,13 +146,29 @@ describe('Sync when a file cannot be downloaded', () => {
     const run = await syncToEnd(sut.app, caller, dataSourceId, 60000);
 
     expect(run.status).toBe('PartiallySucceeded');
-    expect(run.counts).toEqual({ discovered: 20, added: 19, updated: 0, unchanged: 0, deleted: 0, failed: 1, skipped: 0 });
+    expect(run.counts).toEqual({
+      discovered: 20,
+      added: 19,
+      updated: 0,
+      unchanged: 0,
+      deleted: 0,
+      failed: 1,
+      skipped: 0,
+    });
     expect(run.bytesDownloaded).toBe(files.reduce((n, f) => n + f.size, 0) - missing.size);
     const stats = (await sim.admin.get('/stats')).data;
     // Every attempt of the batch asked for the missing file again; the 19 others were downloaded once each.
     expect(stats.calls['GET /api/v1/files/:id/content']).toBe(19 + 4);
-    const docs: Array<{ externalId: string }> = await sut.db.query('SELECT "externalId" FROM connector.documents WHERE "dataSourceId" = $1', [dataSourceId]);
-    expect(docs.map((d) => d.externalId).sort()).toEqual(files.filter((f) => f !== missing).map((f) => f.id).sort());
+    const docs: Array<{ externalId: string }> = await sut.db.query(
+      'SELECT "externalId" FROM connector.documents WHERE "dataSourceId" = $1',
+      [dataSourceId],
+    );
+    expect(docs.map((d) => d.externalId).sort()).toEqual(
+      files
+        .filter((f) => f !== missing)
+        .map((f) => f.id)
+        .sort(),
+    );
   }, 90000);
 });
 
@@ -127,7 +198,14 @@ describe('Sync when a listing job is delivered again after its page was done', (
     const first = { syncRunId: run.id, folderId, path };
     await sut.db.query(
       `INSERT INTO connector.sync_tasks ("syncRunId", key, "jobName", payload, done) VALUES ($1, $2, $4, $5, true), ($1, $3, $4, $6, false)`,
-      [run.id, `folder:${folderId}`, `folder:${folderId}:${sha256Hex(cursor).slice(0, 16)}`, SyncJobName.ListFolder, first, { ...first, cursor }],
+      [
+        run.id,
+        `folder:${folderId}`,
+        `folder:${folderId}:${sha256Hex(cursor).slice(0, 16)}`,
+        SyncJobName.ListFolder,
+        first,
+        { ...first, cursor },
+      ],
     );
 
     await sut.app.get(SyncEngine).listFolder(first, `folder:${folderId}`);
@@ -135,7 +213,9 @@ describe('Sync when a listing job is delivered again after its page was done', (
     const ended = await waitForRun(sut.app, caller, run.id, 60000);
     expect(ended.status).toBe('Succeeded');
     expect(ended.counts).toMatchObject({ discovered: 70, added: 70, failed: 0 });
-    const open = await sut.db.query('SELECT key FROM connector.sync_tasks WHERE "syncRunId" = $1 AND NOT done', [run.id]);
+    const open = await sut.db.query('SELECT key FROM connector.sync_tasks WHERE "syncRunId" = $1 AND NOT done', [
+      run.id,
+    ]);
     expect(open).toEqual([]);
   }, 90000);
 });
@@ -154,16 +234,30 @@ describe('Sync when a worker is killed', () => {
   it('ends with the same documents as an uninterrupted run, none duplicated', async () => {
     sim = await startSimulator();
     const connections = new SimulatorConnections(sim);
-    api = await startConnectorApp({ role: 'api', env: { QUEUE_LOCK_DURATION_MS: 2000 }, overrides: [[ConnectionTokens, connections]] });
+    api = await startConnectorApp({
+      role: 'api',
+      env: { QUEUE_LOCK_DURATION_MS: 2000 },
+      overrides: [[ConnectionTokens, connections]],
+    });
     const caller = await testCaller({ roles: ['admin'] });
     const { dataSourceId, files } = await bulkDataSource(sim, api, caller, connections.connect(caller), 400);
     await sim.admin.put('/faults', { latencyMs: 15 });
     const workerEnv = { TEST_SIMULATOR_URL: sim.url };
     worker = await startChildApp('connector-service', api.env, 'worker', workerEnv);
-    const started = await request(api.app.getHttpServer()).post(`/v1/data-sources/${dataSourceId}/sync`).set(caller.auth).expect(202);
-    await eventually(async () => (await request(api.app.getHttpServer()).get(`/v1/sync-runs/${started.body.syncRunId}`).set(caller.auth)).body.counts.added >= 80, 60000);
+    const started = await request(api.app.getHttpServer())
+      .post(`/v1/data-sources/${dataSourceId}/sync`)
+      .set(caller.auth)
+      .expect(202);
+    await eventually(
+      async () =>
+        (await request(api.app.getHttpServer()).get(`/v1/sync-runs/${started.body.syncRunId}`).set(caller.auth)).body
+          .counts.added >= 80,
+      60000,
+    );
     await killChild(worker, 'SIGKILL');
-    const midway = (await request(api.app.getHttpServer()).get(`/v1/sync-runs/${started.body.syncRunId}`).set(caller.auth)).body;
+    const midway = (
+      await request(api.app.getHttpServer()).get(`/v1/sync-runs/${started.body.syncRunId}`).set(caller.auth)
+    ).body;
     expect(midway.status).toBe('Running');
     expect(midway.counts.added).toBeLessThan(files.length);
 
@@ -171,7 +265,10 @@ describe('Sync when a worker is killed', () => {
     const run = await waitForRun(api.app, caller, started.body.syncRunId, 120000);
     expect(run.status).toBe('Succeeded');
     expect(run.counts).toMatchObject({ discovered: files.length, added: files.length, failed: 0 });
-    const docs: Array<{ externalId: string }> = await api.db.query('SELECT "externalId" FROM connector.documents WHERE "dataSourceId" = $1', [dataSourceId]);
+    const docs: Array<{ externalId: string }> = await api.db.query(
+      'SELECT "externalId" FROM connector.documents WHERE "dataSourceId" = $1',
+      [dataSourceId],
+    );
     expect(docs).toHaveLength(files.length);
     expect(new Set(docs.map((d) => d.externalId))).toEqual(new Set(files.map((f) => f.id)));
 

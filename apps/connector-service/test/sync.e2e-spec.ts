@@ -31,23 +31,45 @@ describe('Sync, tree, search and retrieval', () => {
   let expected: SimFile[];
   const projectId = randomUUID();
   const http = () => request(sut.app.getHttpServer());
-  const simFiles = async (path: string): Promise<SimFile[]> => (await sim.admin.get('/files', { params: { under: await sim.folderId(path) } })).data;
+  const simFiles = async (path: string): Promise<SimFile[]> =>
+    (await sim.admin.get('/files', { params: { under: await sim.folderId(path) } })).data;
 
   beforeAll(async () => {
     sim = await startSimulator();
     connections = new SimulatorConnections(sim);
     sut = await startConnectorApp({ overrides: [[ConnectionTokens, connections]] });
     user = await testCaller({ roles: ['admin'] });
-    credentialId = (await http().post('/v1/credentials').set(user.auth).send({ name: 'Sim', type: 'DocumentSystem', instanceUrl: sim.url, ...SEED_USERS.alice, scope: 'Tenant' }).expect(201)).body.id;
+    credentialId = (
+      await http()
+        .post('/v1/credentials')
+        .set(user.auth)
+        .send({ name: 'Sim', type: 'DocumentSystem', instanceUrl: sim.url, ...SEED_USERS.alice, scope: 'Tenant' })
+        .expect(201)
+    ).body.id;
     const member = await testCaller({ tenantId: user.tenantId });
-    const ds = await http().post(`/v1/projects/${projectId}/data-sources`).set(member.auth).send({ name: 'Project docs', credentialId, connectionId: connections.connect(member) }).expect(201);
+    const ds = await http()
+      .post(`/v1/projects/${projectId}/data-sources`)
+      .set(member.auth)
+      .send({ name: 'Project docs', credentialId, connectionId: connections.connect(member) })
+      .expect(201);
     dataSourceId = ds.body.id;
-    await http().post(`/v1/data-sources/${dataSourceId}/members`).set(member.auth).send({ userId: user.userId }).expect(201);
+    await http()
+      .post(`/v1/data-sources/${dataSourceId}/members`)
+      .set(member.auth)
+      .send({ userId: user.userId })
+      .expect(201);
     const include = [await sim.folderId('/Architecture'), await sim.folderId('/Structural/Specifications')];
     const exclude = [await sim.folderId('/Architecture/Drawings/Details')];
-    await http().put(`/v1/data-sources/${dataSourceId}/selection`).set(user.auth).send({ include, exclude }).expect(200);
+    await http()
+      .put(`/v1/data-sources/${dataSourceId}/selection`)
+      .set(user.auth)
+      .send({ include, exclude })
+      .expect(200);
     const details = new Set((await simFiles('/Architecture/Drawings/Details')).map((f) => f.id));
-    expected = [...(await simFiles('/Architecture')).filter((f) => !details.has(f.id)), ...(await simFiles('/Structural/Specifications'))];
+    expected = [
+      ...(await simFiles('/Architecture')).filter((f) => !details.has(f.id)),
+      ...(await simFiles('/Structural/Specifications')),
+    ];
   });
   afterAll(async () => {
     await sut.close();
@@ -55,22 +77,45 @@ describe('Sync, tree, search and retrieval', () => {
   });
 
   it('answers 409 NOTHING_SELECTED before anything is selected', async () => {
-    const other = await http().post(`/v1/projects/${projectId}/data-sources`).set(user.auth).send({ name: 'Empty', credentialId, connectionId: connections.connect(user) }).expect(201);
+    const other = await http()
+      .post(`/v1/projects/${projectId}/data-sources`)
+      .set(user.auth)
+      .send({ name: 'Empty', credentialId, connectionId: connections.connect(user) })
+      .expect(201);
     const res = await http().post(`/v1/data-sources/${other.body.id}/sync`).set(user.auth).expect(409);
     expect(res.body.code).toBe('NOTHING_SELECTED');
   });
 
   it('first syncs everything selected: counts and bytes equal the simulator files under the selection', async () => {
-    const events = new Bull<SyncCompletedEvent>(SharedQueue.ConnectorEvents, String(sut.env.REDIS_URL), { prefix: String(sut.env.QUEUE_PREFIX) });
+    const events = new Bull<SyncCompletedEvent>(SharedQueue.ConnectorEvents, String(sut.env.REDIS_URL), {
+      prefix: String(sut.env.QUEUE_PREFIX),
+    });
     try {
       const run = await syncToEnd(sut.app, user, dataSourceId);
       expect(run).toMatchObject({ mode: 'Full', status: 'Succeeded', error: null });
       await waitForExtraction(sut.app, user, dataSourceId);
-      expect(run.counts).toEqual({ discovered: expected.length, added: expected.length, updated: 0, unchanged: 0, deleted: 0, failed: 0, skipped: 0 });
+      expect(run.counts).toEqual({
+        discovered: expected.length,
+        added: expected.length,
+        updated: 0,
+        unchanged: 0,
+        deleted: 0,
+        failed: 0,
+        skipped: 0,
+      });
       expect(run.bytesDownloaded).toBe(expected.reduce((sum, f) => sum + f.size, 0));
       expect((await http().get(`/v1/data-sources/${dataSourceId}`).set(user.auth)).body.ingestionStatus).toBe('Synced');
       const event = await eventually(async () => (await events.getJob(`sync-completed:${run.id}`))?.data);
-      expect(event).toEqual({ type: 'SyncCompleted', tenantId: user.tenantId, projectId, dataSourceId, syncRunId: run.id, status: 'Succeeded', counts: run.counts, pendingExtractions: expect.any(Number) });
+      expect(event).toEqual({
+        type: 'SyncCompleted',
+        tenantId: user.tenantId,
+        projectId,
+        dataSourceId,
+        syncRunId: run.id,
+        status: 'Succeeded',
+        counts: run.counts,
+        pendingExtractions: expect.any(Number),
+      });
     } finally {
       await events.close();
     }
@@ -80,55 +125,126 @@ describe('Sync, tree, search and retrieval', () => {
     const roots = (await http().get(`/v1/data-sources/${dataSourceId}/tree`).set(user.auth).expect(200)).body;
     expect(roots.folders.map((f: { name: string }) => f.name).sort()).toEqual(['Architecture', 'Structural']);
     const arch = roots.folders.find((f: { name: string }) => f.name === 'Architecture');
-    const archView = (await http().get(`/v1/data-sources/${dataSourceId}/tree`).query({ folderId: arch.id }).set(user.auth).expect(200)).body;
-    expect(archView.folders.map((f: { name: string }) => f.name)).toEqual(['Drawings', 'RFIs', 'Specifications', 'Submittals']);
+    const archView = (
+      await http().get(`/v1/data-sources/${dataSourceId}/tree`).query({ folderId: arch.id }).set(user.auth).expect(200)
+    ).body;
+    expect(archView.folders.map((f: { name: string }) => f.name)).toEqual([
+      'Drawings',
+      'RFIs',
+      'Specifications',
+      'Submittals',
+    ]);
     const drawings = archView.folders[0];
-    const drawingsView = (await http().get(`/v1/data-sources/${dataSourceId}/tree`).query({ folderId: drawings.id }).set(user.auth).expect(200)).body;
+    const drawingsView = (
+      await http()
+        .get(`/v1/data-sources/${dataSourceId}/tree`)
+        .query({ folderId: drawings.id })
+        .set(user.auth)
+        .expect(200)
+    ).body;
     expect(drawingsView.folders.map((f: { name: string }) => f.name)).toEqual(['Level 1', 'Level 2', 'Sections']);
-    const level1 = (await http().get(`/v1/data-sources/${dataSourceId}/tree`).query({ folderId: drawingsView.folders[0].id }).set(user.auth)).body;
-    expect(level1.files.map((f: { path: string }) => f.path)).toEqual(['/Architecture/Drawings/Level 1/A-101 Floor Plan.pdf', '/Architecture/Drawings/Level 1/A-102 Reflected Ceiling Plan.pdf']);
+    const level1 = (
+      await http()
+        .get(`/v1/data-sources/${dataSourceId}/tree`)
+        .query({ folderId: drawingsView.folders[0].id })
+        .set(user.auth)
+    ).body;
+    expect(level1.files.map((f: { path: string }) => f.path)).toEqual([
+      '/Architecture/Drawings/Level 1/A-101 Floor Plan.pdf',
+      '/Architecture/Drawings/Level 1/A-102 Reflected Ceiling Plan.pdf',
+    ]);
   });
 
   it('stores every file byte for byte: content hashes match the document system', async () => {
     const docs: Array<{ documentId: string; path: string }> = [];
     for (const f of expected.filter((x) => x.path.includes('/Level 1/') || x.path.endsWith('.docx'))) {
-      const hits = (await http().get(`/v1/projects/${projectId}/search`).query({ q: f.name.replace(/\.\w+$/, '') }).set(user.auth)).body.hits;
+      const hits = (
+        await http()
+          .get(`/v1/projects/${projectId}/search`)
+          .query({ q: f.name.replace(/\.\w+$/, '') })
+          .set(user.auth)
+      ).body.hits;
       docs.push(hits.find((h: { path: string }) => h.path === f.path));
     }
     for (const doc of docs) {
       const file = expected.find((f) => f.path === doc.path)!;
       const meta = (await http().get(`/v1/documents/${doc.documentId}`).set(user.auth).expect(200)).body;
-      expect(meta).toMatchObject({ dataSourceId, externalId: file.id, path: file.path, size: file.size, contentSha256: file.sha256, extraction: { status: 'Succeeded', error: null } });
-      const content = await http().get(`/v1/documents/${doc.documentId}/content`).set(user.auth).buffer(true).parse((res, done) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => done(null, Buffer.concat(chunks)));
+      expect(meta).toMatchObject({
+        dataSourceId,
+        externalId: file.id,
+        path: file.path,
+        size: file.size,
+        contentSha256: file.sha256,
+        extraction: { status: 'Succeeded', error: null },
       });
-      expect(createHash('sha256').update(content.body as Buffer).digest('hex')).toBe(file.sha256);
+      const content = await http()
+        .get(`/v1/documents/${doc.documentId}/content`)
+        .set(user.auth)
+        .buffer(true)
+        .parse((res, done) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => done(null, Buffer.concat(chunks)));
+        });
+      expect(
+        createHash('sha256')
+          .update(content.body as Buffer)
+          .digest('hex'),
+      ).toBe(file.sha256);
       expect(content.headers['content-type']).toBe(meta.mimeType);
       expect(content.headers['content-disposition']).toContain(encodeURIComponent(file.name));
     }
   });
 
   it('finds a unique phrase in a PDF and in a DOCX, with a highlighted snippet and the path to cite', async () => {
-    const pdf = (await http().get(`/v1/projects/${projectId}/search`).query({ q: SEED_PHRASES.pdf }).set(user.auth).expect(200)).body;
-    expect(pdf.hits[0]).toMatchObject({ dataSourceId, name: 'A-501 Wall Sections.pdf', path: '/Architecture/Drawings/Sections/A-501 Wall Sections.pdf', snippet: expect.stringContaining('<mark>') });
-    const docx = (await http().get(`/v1/projects/${projectId}/search`).query({ q: `"${SEED_PHRASES.docx}"` }).set(user.auth).expect(200)).body;
+    const pdf = (
+      await http().get(`/v1/projects/${projectId}/search`).query({ q: SEED_PHRASES.pdf }).set(user.auth).expect(200)
+    ).body;
+    expect(pdf.hits[0]).toMatchObject({
+      dataSourceId,
+      name: 'A-501 Wall Sections.pdf',
+      path: '/Architecture/Drawings/Sections/A-501 Wall Sections.pdf',
+      snippet: expect.stringContaining('<mark>'),
+    });
+    const docx = (
+      await http()
+        .get(`/v1/projects/${projectId}/search`)
+        .query({ q: `"${SEED_PHRASES.docx}"` })
+        .set(user.auth)
+        .expect(200)
+    ).body;
     expect(docx.hits.map((h: { name: string }) => h.name)).toEqual(['Seismic Bracing.docx']);
     const text = (await http().get(`/v1/documents/${docx.hits[0].documentId}/text`).set(user.auth).expect(200)).body;
     expect(text.text).toContain(SEED_PHRASES.docx);
   });
 
   it('matches file names from partial words, and filters by path prefix', async () => {
-    const partial = (await http().get(`/v1/projects/${projectId}/search`).query({ q: 'Gypsum Boa' }).set(user.auth)).body;
+    const partial = (await http().get(`/v1/projects/${projectId}/search`).query({ q: 'Gypsum Boa' }).set(user.auth))
+      .body;
     expect(partial.hits.map((h: { name: string }) => h.name)).toContain('09 21 16 Gypsum Board Assemblies.docx');
-    const typo = (await http().get(`/v1/projects/${projectId}/search`).query({ q: 'Wall Sectons' }).set(user.auth)).body;
+    const typo = (await http().get(`/v1/projects/${projectId}/search`).query({ q: 'Wall Sectons' }).set(user.auth))
+      .body;
     expect(typo.hits.map((h: { name: string }) => h.name)).toContain('A-501 Wall Sections.pdf');
-    const scoped = (await http().get(`/v1/projects/${projectId}/search`).query({ q: 'RFI', pathPrefix: '/Architecture/RFIs', limit: 100 }).set(user.auth)).body;
+    const scoped = (
+      await http()
+        .get(`/v1/projects/${projectId}/search`)
+        .query({ q: 'RFI', pathPrefix: '/Architecture/RFIs', limit: 100 })
+        .set(user.auth)
+    ).body;
     expect(scoped.hits.length).toBe(60);
     expect(scoped.hits.every((h: { path: string }) => h.path.startsWith('/Architecture/RFIs/'))).toBe(true);
-    const page1 = (await http().get(`/v1/projects/${projectId}/search`).query({ q: 'RFI', pathPrefix: '/Architecture/RFIs', limit: 25 }).set(user.auth)).body;
-    const page2 = (await http().get(`/v1/projects/${projectId}/search`).query({ q: 'RFI', pathPrefix: '/Architecture/RFIs', limit: 25, cursor: page1.nextCursor }).set(user.auth)).body;
+    const page1 = (
+      await http()
+        .get(`/v1/projects/${projectId}/search`)
+        .query({ q: 'RFI', pathPrefix: '/Architecture/RFIs', limit: 25 })
+        .set(user.auth)
+    ).body;
+    const page2 = (
+      await http()
+        .get(`/v1/projects/${projectId}/search`)
+        .query({ q: 'RFI', pathPrefix: '/Architecture/RFIs', limit: 25, cursor: page1.nextCursor })
+        .set(user.auth)
+    ).body;
     expect(new Set([...page1.hits, ...page2.hits].map((h: { documentId: string }) => h.documentId)).size).toBe(50);
   });
 
@@ -136,48 +252,111 @@ describe('Sync, tree, search and retrieval', () => {
     const level2 = await sim.folderId('/Architecture/Drawings/Level 2');
     const rfis = (await simFiles('/Architecture/RFIs')).slice(0, 4);
     const added = [];
-    for (const name of ['A-202 Core Plan.txt', 'A-203 Roof Plan.txt', 'notes.md']) added.push((await sim.admin.post('/files', { parentId: level2, name, text: `${name}: added after the first sync` })).data);
+    for (const name of ['A-202 Core Plan.txt', 'A-203 Roof Plan.txt', 'notes.md'])
+      added.push(
+        (await sim.admin.post('/files', { parentId: level2, name, text: `${name}: added after the first sync` })).data,
+      );
     const changed = [];
-    for (const rfi of rfis.slice(0, 2)) changed.push((await sim.admin.patch(`/files/${rfi.id}`, { text: `${rfi.name} answered: use detail 5/A-501`, mimeType: 'text/markdown' })).data);
+    for (const rfi of rfis.slice(0, 2))
+      changed.push(
+        (
+          await sim.admin.patch(`/files/${rfi.id}`, {
+            text: `${rfi.name} answered: use detail 5/A-501`,
+            mimeType: 'text/markdown',
+          })
+        ).data,
+      );
     await sim.admin.delete(`/nodes/${rfis[2].id}`);
     await sim.admin.post(`/nodes/${rfis[3].id}/relocate`, { name: 'RFI-004 (closed).md' });
 
     const run = await syncToSearchable(sut.app, user, dataSourceId);
     expect(run.mode).toBe('Incremental');
-    expect(run.counts).toEqual({ discovered: expected.length + 3 - 1, added: 3, updated: 3, unchanged: expected.length - 4, deleted: 1, failed: 0, skipped: 0 });
+    expect(run.counts).toEqual({
+      discovered: expected.length + 3 - 1,
+      added: 3,
+      updated: 3,
+      unchanged: expected.length - 4,
+      deleted: 1,
+      failed: 0,
+      skipped: 0,
+    });
     expect(run.bytesDownloaded).toBe([...added, ...changed].reduce((sum, f) => sum + f.size, 0));
-    const renamed = (await http().get(`/v1/projects/${projectId}/search`).query({ q: 'RFI-004 (closed)' }).set(user.auth)).body.hits[0];
+    const renamed = (
+      await http().get(`/v1/projects/${projectId}/search`).query({ q: 'RFI-004 (closed)' }).set(user.auth)
+    ).body.hits[0];
     expect(renamed.path).toBe('/Architecture/RFIs/RFI-004 (closed).md');
-    const gone = (await http().get(`/v1/projects/${projectId}/search`).query({ q: rfis[2].name.replace('.md', ''), pathPrefix: '/Architecture/RFIs' }).set(user.auth)).body.hits;
+    const gone = (
+      await http()
+        .get(`/v1/projects/${projectId}/search`)
+        .query({ q: rfis[2].name.replace('.md', ''), pathPrefix: '/Architecture/RFIs' })
+        .set(user.auth)
+    ).body.hits;
     expect(gone.map((h: { name: string }) => h.name)).not.toContain(rfis[2].name);
     const again = await syncToEnd(sut.app, user, dataSourceId);
     expect(again.counts).toMatchObject({ added: 0, updated: 0, deleted: 0, failed: 0 });
     expect(again.bytesDownloaded).toBe(0);
     // What a run saw listed is kept only while it runs.
-    expect((await sut.db.query('SELECT count(*)::int AS n FROM connector.sync_sightings WHERE "syncRunId" = ANY($1::uuid[])', [[run.id, again.id]]))[0].n).toBe(0);
+    expect(
+      (
+        await sut.db.query(
+          'SELECT count(*)::int AS n FROM connector.sync_sightings WHERE "syncRunId" = ANY($1::uuid[])',
+          [[run.id, again.id]],
+        )
+      )[0].n,
+    ).toBe(0);
   });
 
   it('finds words deep inside a long document, past its first 10,000 characters', async () => {
-    const filler = Array.from({ length: 2500 }, (_, i) => `Line ${i} of the general conditions, nothing to see here.`).join('\n');
+    const filler = Array.from(
+      { length: 2500 },
+      (_, i) => `Line ${i} of the general conditions, nothing to see here.`,
+    ).join('\n');
     const phrase = 'liquidated damages accrue per calendar day';
-    await sim.admin.post('/files', { parentId: await sim.folderId('/Architecture/Specifications'), name: 'General Conditions.txt', text: `${filler}\n${phrase}\n` });
+    await sim.admin.post('/files', {
+      parentId: await sim.folderId('/Architecture/Specifications'),
+      name: 'General Conditions.txt',
+      text: `${filler}\n${phrase}\n`,
+    });
     expect(filler.length).toBeGreaterThan(130_000);
     const run = await syncToSearchable(sut.app, user, dataSourceId);
     expect(run.counts).toMatchObject({ added: 1, failed: 0 });
-    const hits = (await http().get(`/v1/projects/${projectId}/search`).query({ q: `"${phrase}"` }).set(user.auth).expect(200)).body.hits;
+    const hits = (
+      await http()
+        .get(`/v1/projects/${projectId}/search`)
+        .query({ q: `"${phrase}"` })
+        .set(user.auth)
+        .expect(200)
+    ).body.hits;
     expect(hits).toHaveLength(1);
-    expect(hits[0]).toMatchObject({ name: 'General Conditions.txt', snippet: expect.stringContaining('<mark>liquidated</mark> <mark>damages</mark>') });
+    expect(hits[0]).toMatchObject({
+      name: 'General Conditions.txt',
+      snippet: expect.stringContaining('<mark>liquidated</mark> <mark>damages</mark>'),
+    });
   });
 
   it('ranks a document that opens with the words above one that has them a few pages in, and highlights both', async () => {
     const filler = Array.from({ length: 100 }, (_, i) => `Clause ${i} of the supplementary conditions.`).join('\n');
     expect(filler.length).toBeGreaterThan(2_000);
     const folder = await sim.folderId('/Architecture/Specifications');
-    await sim.admin.post('/files', { parentId: folder, name: 'Addendum Conditions.txt', text: `${filler}\nThe waterproofing warranty lasts ten years.\n` });
-    await sim.admin.post('/files', { parentId: folder, name: 'Roofing Scope.txt', text: 'Waterproofing warranty: ten years, by the roofer.\n' });
+    await sim.admin.post('/files', {
+      parentId: folder,
+      name: 'Addendum Conditions.txt',
+      text: `${filler}\nThe waterproofing warranty lasts ten years.\n`,
+    });
+    await sim.admin.post('/files', {
+      parentId: folder,
+      name: 'Roofing Scope.txt',
+      text: 'Waterproofing warranty: ten years, by the roofer.\n',
+    });
     await syncToSearchable(sut.app, user, dataSourceId);
 
-    const hits = (await http().get(`/v1/projects/${projectId}/search`).query({ q: 'waterproofing warranty' }).set(user.auth).expect(200)).body.hits;
+    const hits = (
+      await http()
+        .get(`/v1/projects/${projectId}/search`)
+        .query({ q: 'waterproofing warranty' })
+        .set(user.auth)
+        .expect(200)
+    ).body.hits;
 
     expect(hits.map((h: { name: string }) => h.name)).toEqual(['Roofing Scope.txt', 'Addendum Conditions.txt']);
     for (const hit of hits) expect(hit.snippet).toMatch(/<mark>waterproofing<\/mark> <mark>warranty<\/mark>/i);
@@ -203,14 +382,26 @@ describe('Sync, tree, search and retrieval', () => {
     const ds = await http()
       .post(`/v1/projects/${projectId}/data-sources`)
       .set(user.auth)
-      .send({ name: 'Scheduled', credentialId, connectionId: connections.connect(user), schedule: { intervalMinutes: 30 }, selection: { include: [await sim.folderId('/MEP')], exclude: [] } })
+      .send({
+        name: 'Scheduled',
+        credentialId,
+        connectionId: connections.connect(user),
+        schedule: { intervalMinutes: 30 },
+        selection: { include: [await sim.folderId('/MEP')], exclude: [] },
+      })
       .expect(201);
-    const next = async () => (await sut.db.query(`SELECT "nextScheduledSyncAt" AS at FROM connector.data_sources WHERE id = $1`, [ds.body.id]))[0].at as Date;
+    const next = async () =>
+      (
+        await sut.db.query(`SELECT "nextScheduledSyncAt" AS at FROM connector.data_sources WHERE id = $1`, [ds.body.id])
+      )[0].at as Date;
     expect((await next()).getTime()).toBeGreaterThan(Date.now() + 29 * 60_000);
     const repeatable = await sut.app.get<Queue>(getQueueToken(SYNC_QUEUE)).getRepeatableJobs();
     expect(repeatable.map((job) => job.id)).toContain('sweep'); // the sweep runs every minute on its own
 
-    await sut.db.query(`UPDATE connector.data_sources SET "nextScheduledSyncAt" = now() - interval '1 second' WHERE id = $1`, [ds.body.id]);
+    await sut.db.query(
+      `UPDATE connector.data_sources SET "nextScheduledSyncAt" = now() - interval '1 second' WHERE id = $1`,
+      [ds.body.id],
+    );
     const scheduler = sut.app.get(SyncScheduler);
     await Promise.all([scheduler.sweep(), scheduler.sweep()]); // two workers sweeping at once
     const runs = (await http().get(`/v1/data-sources/${ds.body.id}/sync-runs`).set(user.auth).expect(200)).body;
@@ -218,14 +409,25 @@ describe('Sync, tree, search and retrieval', () => {
     expect(await waitForRun(sut.app, user, runs[0].id)).toMatchObject({ mode: 'Full', status: 'Succeeded' });
     expect((await next()).getTime()).toBeGreaterThan(Date.now() + 29 * 60_000);
     await scheduler.sweep();
-    expect((await http().get(`/v1/data-sources/${ds.body.id}/sync-runs`).set(user.auth).expect(200)).body).toHaveLength(1);
+    expect((await http().get(`/v1/data-sources/${ds.body.id}/sync-runs`).set(user.auth).expect(200)).body).toHaveLength(
+      1,
+    );
     await http().delete(`/v1/data-sources/${ds.body.id}`).set(user.auth).expect(204);
   });
 
   it('gives non-members no hits and 404 for documents', async () => {
     const outsider = await testCaller({ tenantId: user.tenantId });
-    const hit = (await http().get(`/v1/projects/${projectId}/search`).query({ q: SEED_PHRASES.pdf }).set(user.auth)).body.hits[0];
-    expect((await http().get(`/v1/projects/${projectId}/search`).query({ q: SEED_PHRASES.pdf }).set(outsider.auth).expect(200)).body.hits).toEqual([]);
+    const hit = (await http().get(`/v1/projects/${projectId}/search`).query({ q: SEED_PHRASES.pdf }).set(user.auth))
+      .body.hits[0];
+    expect(
+      (
+        await http()
+          .get(`/v1/projects/${projectId}/search`)
+          .query({ q: SEED_PHRASES.pdf })
+          .set(outsider.auth)
+          .expect(200)
+      ).body.hits,
+    ).toEqual([]);
     await http().get(`/v1/documents/${hit.documentId}`).set(outsider.auth).expect(404);
     await http().get(`/v1/documents/${hit.documentId}/content`).set(outsider.auth).expect(404);
     await http().get(`/v1/documents/${hit.documentId}/text`).set(outsider.auth).expect(404);
@@ -233,7 +435,13 @@ describe('Sync, tree, search and retrieval', () => {
   });
 
   it('deletes a data source with its documents, chunks and blobs', async () => {
-    const countRows = async () => (await sut.db.query(`SELECT (SELECT count(*) FROM connector.documents WHERE "dataSourceId" = $1)::int AS docs, (SELECT count(*) FROM connector.document_chunks WHERE "dataSourceId" = $1)::int AS chunks`, [dataSourceId]))[0];
+    const countRows = async () =>
+      (
+        await sut.db.query(
+          `SELECT (SELECT count(*) FROM connector.documents WHERE "dataSourceId" = $1)::int AS docs, (SELECT count(*) FROM connector.document_chunks WHERE "dataSourceId" = $1)::int AS chunks`,
+          [dataSourceId],
+        )
+      )[0];
     expect((await countRows()).docs).toBeGreaterThan(0);
     await http().delete(`/v1/data-sources/${dataSourceId}`).set(user.auth).expect(204);
     expect(await countRows()).toEqual({ docs: 0, chunks: 0 });

@@ -2,7 +2,15 @@ import Bull from 'bull';
 import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
-import { eventually, HttpPeer, killChild, RunningSimulator, startChildApp, startSimulator, testCaller } from '@app/testing';
+import {
+  eventually,
+  HttpPeer,
+  killChild,
+  RunningSimulator,
+  startChildApp,
+  startSimulator,
+  testCaller,
+} from '@app/testing';
 import { ConnectionTokens } from '../src/document-system/connection-tokens.port';
 import { SYNC_QUEUE } from '../src/sync/sync.jobs';
 import { SEED_USERS } from '../../document-system-simulator/src/store/seed';
@@ -19,7 +27,9 @@ interface LogLine {
 
 const PINO_WARN = 40;
 const takenOver = (lines: string[]): LogLine[] =>
-  lines.map((line) => JSON.parse(line) as LogLine).filter((line) => line.level === PINO_WARN && line.msg === 'job of a stopped worker taken over');
+  lines
+    .map((line) => JSON.parse(line) as LogLine)
+    .filter((line) => line.level === PINO_WARN && line.msg === 'job of a stopped worker taken over');
 
 describe('Workers killed while they hold jobs (default lock and stalled-check settings)', () => {
   let sim: RunningSimulator;
@@ -48,18 +58,45 @@ describe('Workers killed while they hold jobs (default lock and stalled-check se
     connector = await startConnectorApp({ role: 'api', overrides: [[ConnectionTokens, connections]] });
     const caller = await testCaller({ roles: ['admin'] });
     const http = () => request(connector.app.getHttpServer());
-    const credentialId = (await http().post('/v1/credentials').set(caller.auth).send({ name: 'Sim', type: 'DocumentSystem', instanceUrl: sim.url, ...SEED_USERS.alice, scope: 'Tenant' }).expect(201)).body.id;
-    const dataSourceId = (await http().post(`/v1/projects/${randomUUID()}/data-sources`).set(caller.auth).send({ name: 'Specs', credentialId, connectionId: connections.connect(caller) }).expect(201)).body.id;
-    await http().put(`/v1/data-sources/${dataSourceId}/selection`).set(caller.auth).send({ include: [await sim.folderId('/Structural/Specifications')], exclude: [] }).expect(200);
+    const credentialId = (
+      await http()
+        .post('/v1/credentials')
+        .set(caller.auth)
+        .send({ name: 'Sim', type: 'DocumentSystem', instanceUrl: sim.url, ...SEED_USERS.alice, scope: 'Tenant' })
+        .expect(201)
+    ).body.id;
+    const dataSourceId = (
+      await http()
+        .post(`/v1/projects/${randomUUID()}/data-sources`)
+        .set(caller.auth)
+        .send({ name: 'Specs', credentialId, connectionId: connections.connect(caller) })
+        .expect(201)
+    ).body.id;
+    await http()
+      .put(`/v1/data-sources/${dataSourceId}/selection`)
+      .set(caller.auth)
+      .send({ include: [await sim.folderId('/Structural/Specifications')], exclude: [] })
+      .expect(200);
     await sim.admin.put('/faults', { latencyMs: 25_000 });
-    const simulatorCalls = async () => Object.values((await sim.admin.get('/stats')).data.calls as Record<string, number>).reduce((a, b) => a + b, 0);
+    const simulatorCalls = async () =>
+      Object.values((await sim.admin.get('/stats')).data.calls as Record<string, number>).reduce((a, b) => a + b, 0);
     const workerEnv = { TEST_SIMULATOR_URL: sim.url };
 
-    const [approvalWorker, syncWorker] = await Promise.all([startChildApp('approval-service', approvals.env, 'worker'), startChildApp('connector-service', connector.env, 'worker', workerEnv)]);
+    const [approvalWorker, syncWorker] = await Promise.all([
+      startChildApp('approval-service', approvals.env, 'worker'),
+      startChildApp('connector-service', connector.env, 'worker', workerEnv),
+    ]);
     children.push(approvalWorker, syncWorker);
     const runtime = await testCaller({ roles: ['agent-runtime'] });
-    const approvalId = (await request(approvals.app.getHttpServer()).post('/v1/approvals').set(runtime.auth).send(approvalRequest(receiver.url, { timeoutSeconds: 120 })).expect(201)).body.approvalId;
-    const syncRunId = (await http().post(`/v1/data-sources/${dataSourceId}/sync`).set(caller.auth).expect(202)).body.syncRunId;
+    const approvalId = (
+      await request(approvals.app.getHttpServer())
+        .post('/v1/approvals')
+        .set(runtime.auth)
+        .send(approvalRequest(receiver.url, { timeoutSeconds: 120 }))
+        .expect(201)
+    ).body.approvalId;
+    const syncRunId = (await http().post(`/v1/data-sources/${dataSourceId}/sync`).set(caller.auth).expect(202)).body
+      .syncRunId;
     await receiver.waitForRequests(1, 60000);
     await eventually(async () => (await simulatorCalls()) > 0, 60000);
 
@@ -71,7 +108,9 @@ describe('Workers killed while they hold jobs (default lock and stalled-check se
         startChildApp('connector-service', { ...connector.env, LOG_LEVEL: 'warn' }, 'worker', workerEnv, syncLog),
       ])),
     );
-    const deliveries = new Bull(DELIVERY_QUEUE, String(approvals.env.REDIS_URL), { prefix: String(approvals.env.QUEUE_PREFIX) });
+    const deliveries = new Bull(DELIVERY_QUEUE, String(approvals.env.REDIS_URL), {
+      prefix: String(approvals.env.QUEUE_PREFIX),
+    });
     const steps = new Bull(SYNC_QUEUE, String(connector.env.REDIS_URL), { prefix: String(connector.env.QUEUE_PREFIX) });
     queues.push(deliveries, steps);
     // The first workers still hold their jobs.
@@ -84,7 +123,9 @@ describe('Workers killed while they hold jobs (default lock and stalled-check se
     await Promise.all([killChild(approvalWorker, 'SIGKILL'), killChild(syncWorker, 'SIGKILL')]);
     const [delivery, syncStep] = await Promise.all([
       receiver.waitForRequests(2, 60000).then((received) => (received[1].at - killedAt) / 1000),
-      eventually(async () => (await simulatorCalls()) > callsBefore && Date.now(), 60000).then((at) => (at - killedAt) / 1000),
+      eventually(async () => (await simulatorCalls()) > callsBefore && Date.now(), 60000).then(
+        (at) => (at - killedAt) / 1000,
+      ),
     ]);
     console.log(`takeover after SIGKILL: delivery ${delivery.toFixed(1)} s, sync step ${syncStep.toFixed(1)} s`);
     // Measured 4–10 s (lock 8 s renewed every 4 s, stalled check every 2 s); the bound leaves room for a loaded machine.
@@ -92,8 +133,12 @@ describe('Workers killed while they hold jobs (default lock and stalled-check se
     expect(syncStep).toBeLessThan(20);
 
     await eventually(() => takenOver(approvalLog).length > 0 && takenOver(syncLog).length > 0, 10000);
-    expect(takenOver(approvalLog)).toContainEqual(expect.objectContaining({ queue: DELIVERY_QUEUE, jobId: `${approvalId}:1`, approvalId }));
-    expect(takenOver(syncLog)).toContainEqual(expect.objectContaining({ queue: SYNC_QUEUE, syncRunId, jobName: expect.any(String) }));
+    expect(takenOver(approvalLog)).toContainEqual(
+      expect.objectContaining({ queue: DELIVERY_QUEUE, jobId: `${approvalId}:1`, approvalId }),
+    );
+    expect(takenOver(syncLog)).toContainEqual(
+      expect.objectContaining({ queue: SYNC_QUEUE, syncRunId, jobName: expect.any(String) }),
+    );
     const logged = [...approvalLog, ...syncLog].join('\n');
     expect(logged).not.toContain(SEED_USERS.alice.password);
   }, 240000);

@@ -5,7 +5,16 @@ import { eventually, HttpPeer, RunningSimulator, startSimulator, TEST_JWT_SECRET
 import { ApprovalTestApp, approvalRequest, startApprovalApp } from '../../approval-service/test/support/approval-app';
 import { ConnectorTestApp, startConnectorApp } from '../../connector-service/test/support/connector-app';
 import { SEED_PHRASES, SEED_USERS } from '../../document-system-simulator/src/store/seed';
-import { alertWith, freePort, hasChromium, launchChromium, screenshot, SCREENSHOTS, treeItem, waitForChecked } from './support/browser';
+import {
+  alertWith,
+  freePort,
+  hasChromium,
+  launchChromium,
+  screenshot,
+  SCREENSHOTS,
+  treeItem,
+  waitForChecked,
+} from './support/browser';
 import { freshConsoleBuild } from './support/console-build';
 
 if (!hasChromium) process.stdout.write('Chromium not found at /usr/bin/chromium: skipped the console browser tests\n');
@@ -37,11 +46,28 @@ describeInBrowser('The console in Chromium: the whole journey against the simula
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
     const redirectUris = [`${base}/v2/OAuth/callback`];
-    await sim.admin.post('/oauth/clients', { clientId, clientSecrets: ['first-secret', 'second-secret'], redirectUris });
-    await sim.admin.post('/oauth/clients', { clientId: narrowClientId, clientSecrets: ['narrow-secret'], redirectUris, scopes: ['openid'] });
+    await sim.admin.post('/oauth/clients', {
+      clientId,
+      clientSecrets: ['first-secret', 'second-secret'],
+      redirectUris,
+    });
+    await sim.admin.post('/oauth/clients', {
+      clientId: narrowClientId,
+      clientSecrets: ['narrow-secret'],
+      redirectUris,
+      scopes: ['openid'],
+    });
     receiver = await new HttpPeer().start();
     approvals = await startApprovalApp({ CORS_ORIGINS: base });
-    connector = await startConnectorApp({ env: { PUBLIC_BASE_URL: base, CONSOLE_DIR: consoleDir, CONSOLE_DEV_LOGIN: true, APPROVAL_SERVICE_URL: approvals.url }, port });
+    connector = await startConnectorApp({
+      env: {
+        PUBLIC_BASE_URL: base,
+        CONSOLE_DIR: consoleDir,
+        CONSOLE_DEV_LOGIN: true,
+        APPROVAL_SERVICE_URL: approvals.url,
+      },
+      port,
+    });
     browser = await launchChromium();
     context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
     page = await context.newPage();
@@ -58,7 +84,8 @@ describeInBrowser('The console in Chromium: the whole journey against the simula
     await sim?.close();
   });
 
-  const nav = (label: string) => page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: label }).click();
+  const nav = (label: string) =>
+    page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: label }).click();
   const field = (label: string) => page.getByLabel(label, { exact: true });
   /** The picker has saved and shows the server's tri-state again (the tree is no longer busy). */
   const saved = async (summary: string) => {
@@ -87,14 +114,21 @@ describeInBrowser('The console in Chromium: the whole journey against the simula
     await field('Authorization endpoint').fill('not a url');
     await page.getByRole('button', { name: 'Register connector' }).click();
     await alertWith(page, 'Some fields need attention').waitFor();
-    await page.locator('.field-invalid', { hasText: 'Supported scopes' }).getByText('supportedScopes must contain openid').waitFor();
+    await page
+      .locator('.field-invalid', { hasText: 'Supported scopes' })
+      .getByText('supportedScopes must contain openid')
+      .waitFor();
     await page.locator('.field-invalid', { hasText: 'Client ID' }).waitFor();
     await page.locator('.field-invalid', { hasText: 'Authorization endpoint' }).waitFor();
     await screenshot(page, '02-connector-validation');
 
     await registerConnector('Document system', clientId, 'first-secret', 'openid offline_access');
     await registerConnector('No refresh', clientId, 'first-secret', 'openid');
-    await page.getByRole('status').filter({ hasText: 'Connector “No refresh” registered' }).getByText('lacks offline_access').waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: 'Connector “No refresh” registered' })
+      .getByText('lacks offline_access')
+      .waitFor();
     await page.getByRole('article', { name: 'Connector No refresh' }).getByText('lacks offline_access').waitFor();
     await registerConnector('Narrow client', narrowClientId, 'narrow-secret', 'openid offline_access');
     const main = page.getByRole('article', { name: 'Connector Document system' });
@@ -140,7 +174,11 @@ describeInBrowser('The console in Chromium: the whole journey against the simula
     await invalid.getByLabel('Use another credential').selectOption({ label: `Alice (alice at ${sim.url})` });
     await invalid.getByRole('button', { name: 'Use this credential' }).click();
     await treeItem(page, 'Architecture').waitFor();
-    expect(await page.locator('li[role="treeitem"][aria-level="1"]').evaluateAll((items) => items.map((i) => i.getAttribute('aria-label')))).toEqual(['Architecture', 'Structural', 'MEP']);
+    expect(
+      await page
+        .locator('li[role="treeitem"][aria-level="1"]')
+        .evaluateAll((items) => items.map((i) => i.getAttribute('aria-label'))),
+    ).toEqual(['Architecture', 'Structural', 'MEP']);
   });
 
   it('selects a workgroup, excludes a subfolder by keyboard, and the workgroup shows Partial (aria-checked="mixed")', async () => {
@@ -194,13 +232,22 @@ describeInBrowser('The console in Chromium: the whole journey against the simula
     await page.getByRole('button', { name: 'Drawings' }).waitFor();
     expect(await page.getByRole('tree', { name: 'Ingested files' }).getByText('RFIs').count()).toBe(0);
     // The panel follows the text extraction that runs after the sync until no file waits for its text.
-    await page.getByTestId('text-extraction').filter({ hasText: /^Text extracted: \d+ of \d+(, \d+ failed)?$/ }).waitFor({ timeout: 60_000 });
+    await page
+      .getByTestId('text-extraction')
+      .filter({ hasText: /^Text extracted: \d+ of \d+(, \d+ failed)?$/ })
+      .waitFor({ timeout: 60_000 });
     await screenshot(page, '07-data-source-synced');
   });
 
   it('finds a phrase from a PDF, opens its text and downloads the original', async () => {
     // Text is extracted on the indexing queue after the run ends: search sees it once nothing is Pending.
-    await eventually(async () => !(await connector.db.query(`SELECT 1 FROM connector.documents WHERE "extractionStatus" = 'Pending' LIMIT 1`)).length, 60_000, 100);
+    await eventually(
+      async () =>
+        !(await connector.db.query(`SELECT 1 FROM connector.documents WHERE "extractionStatus" = 'Pending' LIMIT 1`))
+          .length,
+      60_000,
+      100,
+    );
     await nav('Search');
     await page.getByRole('searchbox').fill(`"${SEED_PHRASES.pdf}"`);
     await page.getByRole('button', { name: 'Search', exact: true }).click();
@@ -236,7 +283,7 @@ describeInBrowser('The console in Chromium: the whole journey against the simula
     await typo.getByText('Credentials are valid').waitFor();
   });
 
-  it('shows the provider\'s invalid_scope from the popup with its resolution', async () => {
+  it("shows the provider's invalid_scope from the popup with its resolution", async () => {
     await nav('Data sources');
     await page.getByRole('button', { name: 'New data source' }).click();
     await field('Data source name').fill('Narrow');
@@ -254,7 +301,7 @@ describeInBrowser('The console in Chromium: the whole journey against the simula
     await screenshot(page, '11-invalid-scope');
   });
 
-  it('monitors approvals: the list by status and one approval\'s timeline with the decision and its comment', async () => {
+  it("monitors approvals: the list by status and one approval's timeline with the decision and its comment", async () => {
     receiver.handler = (_req, res) => void res.writeHead(200).end('ok');
     const token = await signPlatformToken(TEST_JWT_SECRET, { tenantId, userId: 'runtime', roles: ['agent-runtime'] });
     const created = await fetch(`${approvals.url}/v1/approvals`, {
@@ -294,7 +341,9 @@ describeInBrowser('The console in Chromium: the whole journey against the simula
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     await page.locator('.hit').first().waitFor();
     await screenshot(page, '14-narrow-search');
-    const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
+    const overflow = await page.evaluate<number>(
+      'document.documentElement.scrollWidth - document.documentElement.clientWidth',
+    );
     expect(overflow).toBeLessThanOrEqual(0);
     await page.setViewportSize({ width: 1280, height: 900 });
   });
@@ -305,7 +354,8 @@ describeInBrowser('The console in Chromium: the whole journey against the simula
   });
 
   async function registerConnector(name: string, client: string, secret: string, scopes: string) {
-    if (!(await page.getByRole('heading', { name: 'Register an OAuth connector' }).isVisible())) await page.getByRole('button', { name: 'Register connector' }).click();
+    if (!(await page.getByRole('heading', { name: 'Register an OAuth connector' }).isVisible()))
+      await page.getByRole('button', { name: 'Register connector' }).click();
     await field('Name').fill(name);
     await field('Client ID').fill(client);
     await field('Client secret').fill(secret);

@@ -19,7 +19,14 @@ export class AppModule {
   static forRoot({ env }: SimulatorOptions = {}): DynamicModule {
     return {
       module: AppModule,
-      imports: [validatedConfig(SimulatorEnv, env), LoggingModule.forRoot('document-system-simulator', undefined, { quietReads: [DOCUMENT_API_READS] }), HealthModule.standalone(), DocumentApiModule, OAuthModule, SimulatorStateModule],
+      imports: [
+        validatedConfig(SimulatorEnv, env),
+        LoggingModule.forRoot('document-system-simulator', undefined, { quietReads: [DOCUMENT_API_READS] }),
+        HealthModule.standalone(),
+        DocumentApiModule,
+        OAuthModule,
+        SimulatorStateModule,
+      ],
     };
   }
 }

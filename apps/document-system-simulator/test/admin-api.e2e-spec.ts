@@ -4,7 +4,14 @@ import { RunningSimulator, startSimulator } from '@app/testing';
 describe('Simulator admin API: validated bodies, documented in OpenAPI', () => {
   let sim: RunningSimulator;
   const http = axios.create({ validateStatus: () => true });
-  const errorBody = (status: number, code: string) => expect.objectContaining({ statusCode: status, error: expect.any(String), code, message: expect.any(String), details: expect.any(Array) });
+  const errorBody = (status: number, code: string) =>
+    expect.objectContaining({
+      statusCode: status,
+      error: expect.any(String),
+      code,
+      message: expect.any(String),
+      details: expect.any(Array),
+    });
   const fields = (body: { details: Array<{ field: string }> }) => body.details.map((d) => d.field);
 
   beforeAll(async () => {
@@ -24,9 +31,15 @@ describe('Simulator admin API: validated bodies, documented in OpenAPI', () => {
     const parentId = await sim.folderId('/Architecture');
     const res = await http.post(`${sim.url}/admin/files`, { parentId, name: 'empty.txt' });
     expect([res.status, res.data.code, fields(res.data)]).toEqual([400, 'VALIDATION_FAILED', ['content']]);
-    const bad = await http.post(`${sim.url}/admin/files`, { parentId, name: 'gen.bin', generate: { format: 'zip', size: -1 } });
+    const bad = await http.post(`${sim.url}/admin/files`, {
+      parentId,
+      name: 'gen.bin',
+      generate: { format: 'zip', size: -1 },
+    });
     expect(fields(bad.data)).toEqual(expect.arrayContaining(['generate.format', 'generate.size']));
-    expect((await http.post(`${sim.url}/admin/files`, { parentId, name: 'ok.txt', text: 'fine', colour: 'red' })).data.code).toBe('VALIDATION_FAILED');
+    expect(
+      (await http.post(`${sim.url}/admin/files`, { parentId, name: 'ok.txt', text: 'fine', colour: 'red' })).data.code,
+    ).toBe('VALIDATION_FAILED');
     expect((await http.post(`${sim.url}/admin/files`, { parentId, name: 'ok.txt', text: 'fine' })).status).toBe(201);
   });
 
@@ -37,14 +50,20 @@ describe('Simulator admin API: validated bodies, documented in OpenAPI', () => {
     const level1 = await sim.folderId('/Architecture/Drawings/Level 1');
     const cycle = await http.post(`${sim.url}/admin/nodes/${drawings}/relocate`, { parentId: level1 });
     expect([cycle.status, cycle.data.code]).toEqual([400, 'VALIDATION_FAILED']);
-    const root = await http.post(`${sim.url}/admin/nodes/${await sim.folderId('/Architecture')}/relocate`, { name: 'Renamed' });
+    const root = await http.post(`${sim.url}/admin/nodes/${await sim.folderId('/Architecture')}/relocate`, {
+      name: 'Renamed',
+    });
     expect([root.status, root.data.code]).toEqual([400, 'VALIDATION_FAILED']);
   });
 
   it('rejects faults and settings out of range', async () => {
-    expect((await http.put(`${sim.url}/admin/faults`, { rate429: 2 })).data).toEqual(errorBody(400, 'VALIDATION_FAILED'));
+    expect((await http.put(`${sim.url}/admin/faults`, { rate429: 2 })).data).toEqual(
+      errorBody(400, 'VALIDATION_FAILED'),
+    );
     expect((await http.put(`${sim.url}/admin/settings`, { pageSize: 0 })).status).toBe(400);
-    expect((await http.post(`${sim.url}/admin/oauth/clients`, { clientSecrets: ['s'] })).data.details).toEqual([expect.objectContaining({ field: 'clientId' })]);
+    expect((await http.post(`${sim.url}/admin/oauth/clients`, { clientSecrets: ['s'] })).data.details).toEqual([
+      expect.objectContaining({ field: 'clientId' }),
+    ]);
   });
 
   it('documents every admin body and a summary of every admin operation in OpenAPI', async () => {
@@ -52,12 +71,18 @@ describe('Simulator admin API: validated bodies, documented in OpenAPI', () => {
     const addFile = doc.paths['/admin/files'].post;
     expect(addFile.summary).toEqual(expect.any(String));
     const ref = addFile.requestBody.content['application/json'].schema.$ref.split('/').pop();
-    expect(doc.components.schemas[ref]).toMatchObject({ required: expect.arrayContaining(['parentId', 'name']), properties: expect.objectContaining({ text: expect.any(Object), generate: expect.any(Object) }) });
-    for (const [path, operations] of Object.entries(doc.paths as Record<string, Record<string, { summary?: string; requestBody?: unknown }>>)) {
+    expect(doc.components.schemas[ref]).toMatchObject({
+      required: expect.arrayContaining(['parentId', 'name']),
+      properties: expect.objectContaining({ text: expect.any(Object), generate: expect.any(Object) }),
+    });
+    for (const [path, operations] of Object.entries(
+      doc.paths as Record<string, Record<string, { summary?: string; requestBody?: unknown }>>,
+    )) {
       if (!path.startsWith('/admin')) continue;
       for (const [method, operation] of Object.entries(operations)) {
         expect(`${method} ${path}: ${operation.summary ?? ''}`).toMatch(/: \S/);
-        if (['post', 'put', 'patch'].includes(method) && !/reset$|revoke-refresh-tokens$/.test(path)) expect(`${method} ${path}: ${operation.requestBody ? 'body' : 'none'}`).toMatch(/body$/);
+        if (['post', 'put', 'patch'].includes(method) && !/reset$|revoke-refresh-tokens$/.test(path))
+          expect(`${method} ${path}: ${operation.requestBody ? 'body' : 'none'}`).toMatch(/body$/);
       }
     }
   });

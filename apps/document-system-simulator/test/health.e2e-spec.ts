@@ -8,7 +8,11 @@ describe('document-system-simulator health', () => {
   let app: INestApplication;
 
   beforeAll(async () => {
-    app = await NestFactory.create(AppModule.forRoot({ env: { LOG_LEVEL: 'silent' } }), { bodyParser: false, logger: false, abortOnError: false });
+    app = await NestFactory.create(AppModule.forRoot({ env: { LOG_LEVEL: 'silent' } }), {
+      bodyParser: false,
+      logger: false,
+      abortOnError: false,
+    });
     configureHttpApp(app, { title: 'Document-system simulator', description: 'test' });
     await app.init();
   });

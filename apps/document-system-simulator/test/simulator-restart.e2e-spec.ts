@@ -6,9 +6,22 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import axios from 'axios';
 import request from 'supertest';
-import { eventually, killChild, RunningSimulator, startChildApp, startSimulator, testCaller, TestCaller } from '@app/testing';
+import {
+  eventually,
+  killChild,
+  RunningSimulator,
+  startChildApp,
+  startSimulator,
+  testCaller,
+  TestCaller,
+} from '@app/testing';
 import { ConnectorTestApp, startConnectorApp } from '../../connector-service/test/support/connector-app';
-import { connect, providerBody, registerClient, TEST_PUBLIC_BASE_URL } from '../../connector-service/test/support/oauth-flow';
+import {
+  connect,
+  providerBody,
+  registerClient,
+  TEST_PUBLIC_BASE_URL,
+} from '../../connector-service/test/support/oauth-flow';
 import { SEED_USERS } from '../src/store/seed';
 
 describe('The simulator keeps its state across a restart (SIMULATOR_STATE_FILE)', () => {
@@ -42,15 +55,33 @@ describe('The simulator keeps its state across a restart (SIMULATOR_STATE_FILE)'
     const clientId = `client-${randomUUID()}`;
     const secret = `secret-${randomUUID()}`;
     await registerClient(sim, { clientId, clientSecrets: [secret] });
-    const provider = await http().post('/v2/OAuth/providers').set(admin.auth).send(providerBody(sim, { clientId, clientSecret: secret })).expect(201);
+    const provider = await http()
+      .post('/v2/OAuth/providers')
+      .set(admin.auth)
+      .send(providerBody(sim, { clientId, clientSecret: secret }))
+      .expect(201);
     const connection = await connect(sut, user, provider.body.id);
-    const credential = await http().post('/v1/credentials').set(admin.auth).send({ name: 'Sim', type: 'DocumentSystem', instanceUrl: sim.url, ...SEED_USERS.alice, scope: 'Tenant' }).expect(201);
-    const dataSource = await http().post(`/v1/projects/${randomUUID()}/data-sources`).set(user.auth).send({ name: 'Docs', credentialId: credential.body.id, connectionId: connection.id }).expect(201);
+    const credential = await http()
+      .post('/v1/credentials')
+      .set(admin.auth)
+      .send({ name: 'Sim', type: 'DocumentSystem', instanceUrl: sim.url, ...SEED_USERS.alice, scope: 'Tenant' })
+      .expect(201);
+    const dataSource = await http()
+      .post(`/v1/projects/${randomUUID()}/data-sources`)
+      .set(user.auth)
+      .send({ name: 'Docs', credentialId: credential.body.id, connectionId: connection.id })
+      .expect(201);
     const architecture = await sim.folderId('/Architecture');
-    const folder = (await sim.admin.post('/folders', { parentId: architecture, name: 'Added before the restart' })).data;
-    const file = (await sim.admin.post('/files', { parentId: folder.id, name: 'kept.txt', text: 'still here after the restart' })).data;
-    const picker = () => http().get(`/v1/data-sources/${dataSource.body.id}/folders`).query({ parentId: architecture }).set(user.auth);
-    expect((await picker().expect(200)).body.items.map((i: { name: string }) => i.name)).toContain('Added before the restart');
+    const folder = (await sim.admin.post('/folders', { parentId: architecture, name: 'Added before the restart' }))
+      .data;
+    const file = (
+      await sim.admin.post('/files', { parentId: folder.id, name: 'kept.txt', text: 'still here after the restart' })
+    ).data;
+    const picker = () =>
+      http().get(`/v1/data-sources/${dataSource.body.id}/folders`).query({ parentId: architecture }).set(user.auth);
+    expect((await picker().expect(200)).body.items.map((i: { name: string }) => i.name)).toContain(
+      'Added before the restart',
+    );
 
     await restart();
 
@@ -58,7 +89,9 @@ describe('The simulator keeps its state across a restart (SIMULATOR_STATE_FILE)'
     expect([after.status, after.body.code]).toEqual([200, undefined]);
     expect(after.body.items.map((i: { name: string }) => i.name)).toContain('Added before the restart');
     expect((await sim.admin.get('/oauth/stats')).data.tokenCalls.refresh_token).toBe(1); // the stored refresh token worked
-    expect((await sim.admin.get('/files', { params: { under: folder.id } })).data).toEqual([expect.objectContaining({ id: file.id, name: 'kept.txt', version: 1 })]);
+    expect((await sim.admin.get('/files', { params: { under: folder.id } })).data).toEqual([
+      expect.objectContaining({ id: file.id, name: 'kept.txt', version: 1 }),
+    ]);
     const connections = (await http().get('/v2/OAuth/connections').set(user.auth).expect(200)).body;
     expect(connections.find((c: { id: string }) => c.id === connection.id)).toMatchObject({ status: 'Active' });
 
@@ -69,7 +102,13 @@ describe('The simulator keeps its state across a restart (SIMULATOR_STATE_FILE)'
 
   it('writes the state file readable by its owner only, without refresh tokens or client secrets in clear, and generated files by seed', async () => {
     const parentId = await sim.folderId('/Structural');
-    const generated = (await sim.admin.post('/files', { parentId, name: 'model-export.txt', generate: { format: 'text', size: 5_000_000, seed: 3 } })).data;
+    const generated = (
+      await sim.admin.post('/files', {
+        parentId,
+        name: 'model-export.txt',
+        generate: { format: 'text', size: 5_000_000, seed: 3 },
+      })
+    ).data;
     await restart();
     const text = readFileSync(stateFile, 'utf8');
     expect(JSON.parse(text)).toMatchObject({ version: 1 });
@@ -77,18 +116,27 @@ describe('The simulator keeps its state across a restart (SIMULATOR_STATE_FILE)'
     expect(text).not.toMatch(/sim_rt_/);
     expect(text).not.toContain('demo-secret');
     expect(text.length).toBeLessThan(1_000_000);
-    expect((await sim.admin.get('/files', { params: { under: parentId } })).data).toContainEqual(expect.objectContaining({ id: generated.id, size: 5_000_000 }));
+    expect((await sim.admin.get('/files', { params: { under: parentId } })).data).toContainEqual(
+      expect.objectContaining({ id: generated.id, size: 5_000_000 }),
+    );
   });
 
   it('saves a change within a moment, so it survives a killed process (no shutdown to flush it)', async () => {
     const killedState = join(dir, 'killed.json');
     const port = await freePort();
-    const child = await startChildApp('document-system-simulator', { PORT: port, SIMULATOR_STATE_FILE: killedState, LOG_LEVEL: 'silent' });
+    const child = await startChildApp('document-system-simulator', {
+      PORT: port,
+      SIMULATOR_STATE_FILE: killedState,
+      LOG_LEVEL: 'silent',
+    });
     try {
       const admin = axios.create({ baseURL: `http://127.0.0.1:${port}/admin`, timeout: 10_000 });
       const parentId = (await admin.get('/folders', { params: { path: '/MEP' } })).data.id;
       await admin.post('/files', { parentId, name: 'written before the kill.txt', text: 'kept' });
-      await eventually(async () => readFileSync(killedState, 'utf8').includes('written before the kill.txt') || undefined, 5000);
+      await eventually(
+        async () => readFileSync(killedState, 'utf8').includes('written before the kill.txt') || undefined,
+        5000,
+      );
     } finally {
       await killChild(child);
     }
@@ -110,8 +158,10 @@ describe('The simulator keeps its state across a restart (SIMULATOR_STATE_FILE)'
 
 function freePort(): Promise<number> {
   const probe = createServer();
-  return new Promise((resolve) => probe.listen(0, '127.0.0.1', () => {
-    const { port } = probe.address() as AddressInfo;
-    probe.close(() => resolve(port));
-  }));
+  return new Promise((resolve) =>
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    }),
+  );
 }

@@ -9,7 +9,12 @@ const SECRET = 'token-script-spec-secret-of-at-least-32-chars';
 
 /** `npm run token -- <args>`, as a newcomer runs it. */
 function token(...args: string[]) {
-  return spawnSync(process.execPath, [resolve(ROOT, 'scripts/token.js'), ...args], { cwd: ROOT, env: { ...process.env, AUTH_JWT_SECRET: SECRET }, encoding: 'utf8', timeout: 20_000 });
+  return spawnSync(process.execPath, [resolve(ROOT, 'scripts/token.js'), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, AUTH_JWT_SECRET: SECRET },
+    encoding: 'utf8',
+    timeout: 20_000,
+  });
 }
 
 /** The demo tenant and admin user `npm start` signs its own token for. */
@@ -31,12 +36,20 @@ describe('scripts/token.js (npm run token)', () => {
   it('signs an admin token for the demo tenant and admin user without arguments', async () => {
     const res = token();
     expect(res.status).toBe(0);
-    expect(await verifier.verify(res.stdout.trim())).toEqual({ tenantId: startScriptConstant('DEMO_TENANT'), userId: startScriptConstant('DEMO_ADMIN'), roles: ['admin'] });
+    expect(await verifier.verify(res.stdout.trim())).toEqual({
+      tenantId: startScriptConstant('DEMO_TENANT'),
+      userId: startScriptConstant('DEMO_ADMIN'),
+      roles: ['admin'],
+    });
   });
 
   it('takes tenant, user and roles, and refuses an unknown option with the usage', async () => {
     const res = token('--tenant', 't1', '--user', 'u1', '--roles', 'agent-runtime, viewer');
-    expect(await verifier.verify(res.stdout.trim())).toEqual({ tenantId: 't1', userId: 'u1', roles: ['agent-runtime', 'viewer'] });
+    expect(await verifier.verify(res.stdout.trim())).toEqual({
+      tenantId: 't1',
+      userId: 'u1',
+      roles: ['agent-runtime', 'viewer'],
+    });
     const unknown = token('--tenat', 't1');
     expect(unknown.status).toBe(2);
     expect(unknown.stderr).toContain("Unknown option '--tenat'");

@@ -1,6 +1,20 @@
 import 'reflect-metadata';
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, IsUrl, Matches, Max, Min, MinLength, ValidateBy, ValidationArguments } from 'class-validator';
+import {
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+  IsUrl,
+  Matches,
+  Max,
+  Min,
+  MinLength,
+  ValidateBy,
+  ValidationArguments,
+} from 'class-validator';
 import { IsTrustProxy } from './trust-proxy';
 
 export const PROCESS_ROLES = ['api', 'worker', 'all'] as const;
@@ -22,7 +36,8 @@ const SecureUrlUnlessInsecureAllowed = () =>
         const allowed = (args?.object as BaseEnv | undefined)?.ALLOW_INSECURE_URLS ? ['https:', 'http:'] : ['https:'];
         return typeof value === 'string' && URL.canParse(value) && allowed.includes(new URL(value).protocol);
       },
-      defaultMessage: (args?: ValidationArguments) => `${args?.property} must be an https URL (http only with ALLOW_INSECURE_URLS=true)`,
+      defaultMessage: (args?: ValidationArguments) =>
+        `${args?.property} must be an https URL (http only with ALLOW_INSECURE_URLS=true)`,
     },
   });
 

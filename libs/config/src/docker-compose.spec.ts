@@ -11,7 +11,9 @@ interface ComposeService {
 }
 
 const ROOT = resolve(__dirname, '../../..');
-const compose = load(readFileSync(resolve(ROOT, 'docker-compose.yml'), 'utf8')) as { services: Record<string, ComposeService> };
+const compose = load(readFileSync(resolve(ROOT, 'docker-compose.yml'), 'utf8')) as {
+  services: Record<string, ComposeService>;
+};
 const envExample = readFileSync(resolve(ROOT, '.env.example'), 'utf8');
 const SECRET_FROM_ENV = /^\$\{[A-Z_]+:\?[^}]+\}$/;
 
@@ -28,7 +30,8 @@ describe('docker-compose.yml', () => {
     expect(redis.command).toEqual(['redis-server', '--requirepass', expect.stringMatching(SECRET_FROM_ENV)]);
     const users = Object.values(apps).filter((app) => app.environment?.REDIS_URL);
     expect(users.length).toBeGreaterThan(0);
-    for (const app of users) expect(app.environment!.REDIS_URL).toMatch(/^redis:\/\/:\$\{REDIS_PASSWORD:\?[^}]+\}@redis:6379$/);
+    for (const app of users)
+      expect(app.environment!.REDIS_URL).toMatch(/^redis:\/\/:\$\{REDIS_PASSWORD:\?[^}]+\}@redis:6379$/);
   });
 
   it('takes every secret from .env, with no default', () => {
@@ -41,7 +44,9 @@ describe('docker-compose.yml', () => {
   });
 
   it('names in .env.example every variable it reads from .env', () => {
-    const read = new Set([...readFileSync(resolve(ROOT, 'docker-compose.yml'), 'utf8').matchAll(/\$\{([A-Z_]+)/g)].map((m) => m[1]));
+    const read = new Set(
+      [...readFileSync(resolve(ROOT, 'docker-compose.yml'), 'utf8').matchAll(/\$\{([A-Z_]+)/g)].map((m) => m[1]),
+    );
     for (const name of read) expect(envExample).toMatch(new RegExp(`^#? ?${name}=`, 'm'));
   });
 });

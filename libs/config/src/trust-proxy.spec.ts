@@ -14,12 +14,20 @@ describe(parseTrustProxy.name, () => {
   });
 
   it('reads addresses and CIDR ranges of both families', () => {
-    expect(parseTrustProxy('10.0.0.0/8, 127.0.0.1,fd00::/8, loopback')).toEqual(['10.0.0.0/8', '127.0.0.1', 'fd00::/8', 'loopback']);
+    expect(parseTrustProxy('10.0.0.0/8, 127.0.0.1,fd00::/8, loopback')).toEqual([
+      '10.0.0.0/8',
+      '127.0.0.1',
+      'fd00::/8',
+      'loopback',
+    ]);
   });
 
-  it.each(['yes', '10.0.0.0/33', '10.0.0/8', '1.2.3.4/8/1', 'fd00::/129', '10.0.0.1,', '-1', '1.5', '99'])('refuses %p', (raw) => {
-    expect(parseTrustProxy(raw)).toBeNull();
-  });
+  it.each(['yes', '10.0.0.0/33', '10.0.0/8', '1.2.3.4/8/1', 'fd00::/129', '10.0.0.1,', '-1', '1.5', '99'])(
+    'refuses %p',
+    (raw) => {
+      expect(parseTrustProxy(raw)).toBeNull();
+    },
+  );
 });
 
 describe('TRUST_PROXY in the environment', () => {

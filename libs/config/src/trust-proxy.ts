@@ -28,7 +28,9 @@ export const IsTrustProxy = () =>
   ValidateBy({
     name: 'isTrustProxy',
     validator: {
-      validate: (value: unknown) => (typeof value === 'string' || typeof value === 'number') && parseTrustProxy(value) !== null,
-      defaultMessage: () => 'TRUST_PROXY must be a hop count (e.g. 1) or comma-separated proxy addresses or CIDR ranges (e.g. 10.0.0.0/8)',
+      validate: (value: unknown) =>
+        (typeof value === 'string' || typeof value === 'number') && parseTrustProxy(value) !== null,
+      defaultMessage: () =>
+        'TRUST_PROXY must be a hop count (e.g. 1) or comma-separated proxy addresses or CIDR ranges (e.g. 10.0.0.0/8)',
     },
   });

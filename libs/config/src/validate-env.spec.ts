@@ -37,13 +37,22 @@ describe(validateEnv.name, () => {
   });
 
   it('takes AUTH_JWKS_URL over https only, unless ALLOW_INSECURE_URLS is true', () => {
-    expect(validateEnv(BaseEnv, { ...valid, AUTH_JWKS_URL: 'https://id.example.com/.well-known/jwks.json' }).AUTH_JWKS_URL).toBe('https://id.example.com/.well-known/jwks.json');
-    expect(() => validateEnv(BaseEnv, { ...valid, AUTH_JWKS_URL: 'http://id.example.com/jwks' })).toThrow(/AUTH_JWKS_URL must be an https URL/);
-    expect(validateEnv(BaseEnv, { ...valid, AUTH_JWKS_URL: 'http://127.0.0.1:9/jwks', ALLOW_INSECURE_URLS: 'true' }).ALLOW_INSECURE_URLS).toBe(true);
+    expect(
+      validateEnv(BaseEnv, { ...valid, AUTH_JWKS_URL: 'https://id.example.com/.well-known/jwks.json' }).AUTH_JWKS_URL,
+    ).toBe('https://id.example.com/.well-known/jwks.json');
+    expect(() => validateEnv(BaseEnv, { ...valid, AUTH_JWKS_URL: 'http://id.example.com/jwks' })).toThrow(
+      /AUTH_JWKS_URL must be an https URL/,
+    );
+    expect(
+      validateEnv(BaseEnv, { ...valid, AUTH_JWKS_URL: 'http://127.0.0.1:9/jwks', ALLOW_INSECURE_URLS: 'true' })
+        .ALLOW_INSECURE_URLS,
+    ).toBe(true);
   });
 
   it('reads AUTH_JWT_ISSUER and AUTH_JWT_AUDIENCE as optional, non-empty strings', () => {
-    expect(validateEnv(BaseEnv, { ...valid, AUTH_JWT_ISSUER: 'https://id.example.com', AUTH_JWT_AUDIENCE: 'platform' })).toMatchObject({
+    expect(
+      validateEnv(BaseEnv, { ...valid, AUTH_JWT_ISSUER: 'https://id.example.com', AUTH_JWT_AUDIENCE: 'platform' }),
+    ).toMatchObject({
       AUTH_JWT_ISSUER: 'https://id.example.com',
       AUTH_JWT_AUDIENCE: 'platform',
     });

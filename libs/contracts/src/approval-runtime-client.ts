@@ -4,7 +4,11 @@ import { SharedQueue } from './queue-names';
 
 const DECISION_CONCURRENCY = 16;
 
-type Waiter = { resolve: (event: ApprovalDecisionEvent) => void; reject: (error: Error) => void; timer?: NodeJS.Timeout };
+type Waiter = {
+  resolve: (event: ApprovalDecisionEvent) => void;
+  reject: (error: Error) => void;
+  timer?: NodeJS.Timeout;
+};
 
 /**
  * The agent runtime's side of the approval queues: enqueue a request when a run reaches a webhook
@@ -22,7 +26,11 @@ export class ApprovalRuntimeClient {
    */
   constructor(
     redisUrl: string,
-    options: { prefix?: string; concurrency?: number; onDecision?: (event: ApprovalDecisionEvent, published: { at: number }) => void | Promise<void> } = {},
+    options: {
+      prefix?: string;
+      concurrency?: number;
+      onDecision?: (event: ApprovalDecisionEvent, published: { at: number }) => void | Promise<void>;
+    } = {},
   ) {
     const prefix = options.prefix ?? 'bull';
     this.requests = new Bull(SharedQueue.ApprovalRequests, redisUrl, { prefix });
@@ -35,11 +43,20 @@ export class ApprovalRuntimeClient {
 
   /** Pauses a run: the approval-service takes it from the queue. `jobId` keeps a retried enqueue single. */
   async request(job: ApprovalRequestJob): Promise<void> {
-    await this.requests.add(job, { jobId: `${job.tenantId}:${job.executionId}:${job.stepId}`, removeOnComplete: 1000, removeOnFail: 1000 });
+    await this.requests.add(job, {
+      jobId: `${job.tenantId}:${job.executionId}:${job.stepId}`,
+      removeOnComplete: 1000,
+      removeOnFail: 1000,
+    });
   }
 
   /** Resolves with the decision of (tenant, execution, step), however long it takes unless `timeoutMs` is given. */
-  awaitDecision(tenantId: string, executionId: string, stepId: string, timeoutMs?: number): Promise<ApprovalDecisionEvent> {
+  awaitDecision(
+    tenantId: string,
+    executionId: string,
+    stepId: string,
+    timeoutMs?: number,
+  ): Promise<ApprovalDecisionEvent> {
     const key = `${tenantId}:${executionId}:${stepId}`;
     const known = this.early.get(key);
     if (known) {
@@ -48,10 +65,11 @@ export class ApprovalRuntimeClient {
     }
     return new Promise((resolve, reject) => {
       const waiter: Waiter = { resolve, reject };
-      if (timeoutMs) waiter.timer = setTimeout(() => {
-        this.waiters.delete(key);
-        reject(new Error(`no decision for ${key} within ${timeoutMs} ms`));
-      }, timeoutMs);
+      if (timeoutMs)
+        waiter.timer = setTimeout(() => {
+          this.waiters.delete(key);
+          reject(new Error(`no decision for ${key} within ${timeoutMs} ms`));
+        }, timeoutMs);
       this.waiters.set(key, waiter);
     });
   }

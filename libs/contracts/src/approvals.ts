@@ -1,12 +1,33 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsDefined, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, IsUrl, Matches, Max, MaxLength, Min, ValidateIf, ValidateNested } from 'class-validator';
+import {
+  IsDefined,
+  IsIn,
+  IsInt,
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+  IsUrl,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  ValidateIf,
+  ValidateNested,
+} from 'class-validator';
 import { FreeForm } from '@app/errors';
 
 export const WEBHOOK_AUTH_TYPES = ['None', 'ApiKey', 'BearerToken', 'BasicAuth', 'CustomHeader'] as const;
 export type WebhookAuthType = (typeof WEBHOOK_AUTH_TYPES)[number];
 
-export const APPROVAL_OUTCOMES = ['Approved', 'Denied', 'DeliveryFailed', 'Cancelled', 'TimedOut', 'InvalidRequest'] as const;
+export const APPROVAL_OUTCOMES = [
+  'Approved',
+  'Denied',
+  'DeliveryFailed',
+  'Cancelled',
+  'TimedOut',
+  'InvalidRequest',
+] as const;
 export type ApprovalOutcome = (typeof APPROVAL_OUTCOMES)[number];
 
 export const MESSAGE_MAX = 2000;
@@ -74,7 +95,9 @@ export class WebhookAuthenticationDto {
   @ValidateIf((o: WebhookAuthenticationDto) => o.type === 'CustomHeader')
   @IsString()
   @Matches(/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,256}$/, { message: 'headerName must be a valid HTTP header name' })
-  @Matches(NOT_RESERVED_HEADER, { message: `headerName must not be one the service sets or that frames the request (${RESERVED_HEADER_NAMES.join(', ')})` })
+  @Matches(NOT_RESERVED_HEADER, {
+    message: `headerName must not be one the service sets or that frames the request (${RESERVED_HEADER_NAMES.join(', ')})`,
+  })
   headerName?: string;
 
   @ApiPropertyOptional({ writeOnly: true, description: 'CustomHeader: the header value' })
@@ -87,7 +110,10 @@ export class WebhookAuthenticationDto {
 
 export class WebhookConfigDto {
   @ApiProperty({ example: 'https://approvals.example.com/hooks/agent' })
-  @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true }, { message: 'url must be an absolute http(s) URL' })
+  @IsUrl(
+    { require_tld: false, protocols: ['http', 'https'], require_protocol: true },
+    { message: 'url must be an absolute http(s) URL' },
+  )
   @MaxLength(2048)
   url: string;
 
@@ -144,7 +170,11 @@ export class ApprovalRequestDto {
   @IsDefined()
   webhook: WebhookConfigDto;
 
-  @ApiPropertyOptional({ minimum: 60, maximum: DECISION_TIMEOUT_MAX_SECONDS, description: 'No decision within this many seconds: TimedOut. Absent: no limit' })
+  @ApiPropertyOptional({
+    minimum: 60,
+    maximum: DECISION_TIMEOUT_MAX_SECONDS,
+    description: 'No decision within this many seconds: TimedOut. Absent: no limit',
+  })
   @IsOptional()
   @IsInt()
   @Min(1)
@@ -207,4 +237,3 @@ export class TestWebhookDto {
   @IsDefined()
   webhook: WebhookConfigDto;
 }
-

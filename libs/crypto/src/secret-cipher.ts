@@ -10,7 +10,10 @@ export interface Keyring {
 
 /** `kid:base64[,kid:base64…]` (first is current) or a single base64 key with id `k1`. */
 export function parseKeyring(spec: string): Keyring {
-  const entries = spec.split(',').map((part) => part.trim()).filter(Boolean);
+  const entries = spec
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
   const keys = new Map<string, Buffer>();
   for (const entry of entries) {
     const [kid, b64] = entry.includes(':') ? entry.split(':', 2) : ['k1', entry];

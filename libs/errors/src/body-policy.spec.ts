@@ -31,30 +31,49 @@ class QueuedOrder extends Order {
 }
 
 const json = (text: string) => JSON.parse(text) as unknown;
-const fields = (body: unknown, type: Function = Order) => bodyPolicyProblems(body, type).map((p) => p.field).sort();
+const fields = (body: unknown, type: Function = Order) =>
+  bodyPolicyProblems(body, type)
+    .map((p) => p.field)
+    .sort();
 
 describe(bodyPolicyProblems.name, () => {
   it('refuses prototype keys at any depth of declared fields, inside arrays of DTOs too', () => {
-    expect(fields(json('{"title":"t","items":[{"name":"a","__proto__":{}}],"constructor":1}'))).toEqual(['constructor', 'items[0].__proto__']);
+    expect(fields(json('{"title":"t","items":[{"name":"a","__proto__":{}}],"constructor":1}'))).toEqual([
+      'constructor',
+      'items[0].__proto__',
+    ]);
     expect(fields(json('{"title":"t","items":[],"meta":{"prototype":1}}'))).toEqual(['meta.prototype']);
   });
 
   it('keeps prototype keys inside free-form fields, at any level of the DTO and in subclasses', () => {
-    expect(fields(json('{"title":"t","items":[{"name":"a","data":{"constructor":1}}],"extra":{"__proto__":{"prototype":2}}}'), QueuedOrder)).toEqual([]);
+    expect(
+      fields(
+        json('{"title":"t","items":[{"name":"a","data":{"constructor":1}}],"extra":{"__proto__":{"prototype":2}}}'),
+        QueuedOrder,
+      ),
+    ).toEqual([]);
   });
 
   it('refuses U+0000 in any string or key, free-form fields included, and escapes it in the field name', () => {
-    expect(fields(json('{"title":"a\\u0000","items":[],"extra":{"x":["\\u0000"],"k\\u0000":1}}'))).toEqual(['extra.k\\u0000', 'extra.x[0]', 'title']);
+    expect(fields(json('{"title":"a\\u0000","items":[],"extra":{"x":["\\u0000"],"k\\u0000":1}}'))).toEqual([
+      'extra.k\\u0000',
+      'extra.x[0]',
+      'title',
+    ]);
     expect(fields('plain\u0000')).toEqual(['body']);
   });
 
   it('refuses nesting past the limit without exhausting the stack', () => {
     let deep: unknown = 'leaf';
     for (let i = 0; i < 100_000; i++) deep = [deep];
-    expect(bodyPolicyProblems({ title: 't', items: [], extra: deep }, Order)[0].problems[0]).toMatch(`nested more than ${MAX_NESTING} levels`);
+    expect(bodyPolicyProblems({ title: 't', items: [], extra: deep }, Order)[0].problems[0]).toMatch(
+      `nested more than ${MAX_NESTING} levels`,
+    );
     let chain: unknown = 'leaf';
     for (let i = 0; i < 100_000; i++) chain = { next: chain };
-    expect(bodyPolicyProblems({ title: 't', items: [], extra: chain }, Order)[0].field).toBe(`extra${'.next'.repeat(MAX_NESTING - 1)}`);
+    expect(bodyPolicyProblems({ title: 't', items: [], extra: chain }, Order)[0].field).toBe(
+      `extra${'.next'.repeat(MAX_NESTING - 1)}`,
+    );
   });
 
   it('walks a body-sized array of half a million values', () => {
@@ -64,7 +83,9 @@ describe(bodyPolicyProblems.name, () => {
 
 describe(validatePayload.name, () => {
   it('builds the DTO with free-form values exactly as sent', () => {
-    const data = json('{"tenantId":"t1","title":"t","items":[{"name":"a","data":{"constructor":"c"}}],"extra":{"__proto__":{"x":1}}}');
+    const data = json(
+      '{"tenantId":"t1","title":"t","items":[{"name":"a","data":{"constructor":"c"}}],"extra":{"__proto__":{"x":1}}}',
+    );
     const { value, problems } = validatePayload(QueuedOrder, data);
     expect(problems).toEqual([]);
     expect(value).toBeInstanceOf(QueuedOrder);
@@ -75,7 +96,9 @@ describe(validatePayload.name, () => {
   });
 
   it('refuses unknown keys and a payload that is not an object', () => {
-    expect(validatePayload(Order, { title: 't', items: [], colour: 'blue' }).problems.map((p) => p.field)).toEqual(['colour']);
+    expect(validatePayload(Order, { title: 't', items: [], colour: 'blue' }).problems.map((p) => p.field)).toEqual([
+      'colour',
+    ]);
     expect(validatePayload(Order, ['x']).problems.map((p) => p.field)).toEqual(['body']);
   });
 });

@@ -5,7 +5,8 @@ import type { FieldProblem } from './domain.exception';
 
 // class-transformer keeps the @Type() of every nested field here; it has no public accessor.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { defaultMetadataStorage } = require('class-transformer/cjs/storage') as typeof import('class-transformer/types/storage');
+const { defaultMetadataStorage } =
+  require('class-transformer/cjs/storage') as typeof import('class-transformer/types/storage');
 
 const FREE_FORM = 'body-policy:free-form';
 /** Keys that name an object's prototype machinery: never a field, at any depth of declared fields. */
@@ -18,7 +19,9 @@ const MAX_PROBLEMS = 20;
  * object, so keys such as `constructor` stay plain data). Still checked for U+0000 and nesting depth.
  */
 export const FreeForm = () =>
-  applyDecorators(Exclude({ toClassOnly: true }), Allow(), (target: object, key: string | symbol) => Reflect.defineMetadata(FREE_FORM, true, target, key));
+  applyDecorators(Exclude({ toClassOnly: true }), Allow(), (target: object, key: string | symbol) =>
+    Reflect.defineMetadata(FREE_FORM, true, target, key),
+  );
 
 interface Frame {
   value: object;
@@ -40,7 +43,8 @@ export function bodyPolicyProblems(body: unknown, type?: Function): FieldProblem
   const stack: Frame[] = isObject(body) ? [{ value: body, type, path: () => '', freeForm: false, depth: 0 }] : [];
   while (stack.length && problems.length < MAX_PROBLEMS) {
     const frame = stack.pop()!;
-    if (frame.depth >= MAX_NESTING) problems.push(problem(frame.path(), `must not be nested more than ${MAX_NESTING} levels deep`));
+    if (frame.depth >= MAX_NESTING)
+      problems.push(problem(frame.path(), `must not be nested more than ${MAX_NESTING} levels deep`));
     else visitChildren(frame, stack, problems);
   }
   return problems;
@@ -50,7 +54,8 @@ function visitChildren({ value, type, path, freeForm, depth }: Frame, stack: Fra
   const visit = (child: unknown, childPath: () => string, childType: Function | undefined, free: boolean) => {
     if (typeof child === 'string') {
       if (child.includes('\u0000')) problems.push(problem(childPath(), 'must not contain U+0000'));
-    } else if (isObject(child) && !ArrayBuffer.isView(child)) stack.push({ value: child, type: childType, path: childPath, freeForm: free, depth: depth + 1 });
+    } else if (isObject(child) && !ArrayBuffer.isView(child))
+      stack.push({ value: child, type: childType, path: childPath, freeForm: free, depth: depth + 1 });
   };
   if (Array.isArray(value)) {
     for (let i = value.length - 1; i >= 0; i--) visit(value[i], () => `${path()}[${i}]`, type, freeForm);
@@ -61,7 +66,8 @@ function visitChildren({ value, type, path, freeForm, depth }: Frame, stack: Fra
     const key = keys[k];
     const childPath = () => join(path(), printable(key));
     if (key.includes('\u0000')) problems.push(problem(childPath(), 'name must not contain U+0000'));
-    else if (!freeForm && PROTOTYPE_KEYS.has(key)) problems.push({ field: childPath(), problems: [`property ${key} should not exist`] });
+    else if (!freeForm && PROTOTYPE_KEYS.has(key))
+      problems.push({ field: childPath(), problems: [`property ${key} should not exist`] });
     else {
       const free = freeForm || isFreeForm(type, key);
       visit((value as Record<string, unknown>)[key], childPath, free ? undefined : nestedType(type, key), free);

@@ -16,19 +16,31 @@ describe(toErrorBody.name, () => {
   });
 
   it('lists field problems of a validation failure', () => {
-    const sut = toErrorBody(new ValidationFailedException('bad', [{ field: 'name', problems: ['name must be a string'] }]));
+    const sut = toErrorBody(
+      new ValidationFailedException('bad', [{ field: 'name', problems: ['name must be a string'] }]),
+    );
     expect(sut).toMatchObject({ statusCode: 400, error: 'Bad Request', code: 'VALIDATION_FAILED' });
     expect(sut?.details).toEqual([{ field: 'name', problems: ['name must be a string'] }]);
   });
 
   it('maps framework exceptions to a stable code', () => {
     expect(toErrorBody(new NestNotFound('Cannot GET /x'))).toMatchObject({ statusCode: 404, code: 'NOT_FOUND' });
-    expect(toErrorBody(new BadRequestException('nope'))).toMatchObject({ statusCode: 400, code: 'BAD_REQUEST', message: 'nope' });
+    expect(toErrorBody(new BadRequestException('nope'))).toMatchObject({
+      statusCode: 400,
+      code: 'BAD_REQUEST',
+      message: 'nope',
+    });
   });
 
   it('maps body-parser errors to 413 and 400', () => {
-    expect(toErrorBody({ type: 'entity.too.large', status: 413 })).toMatchObject({ statusCode: 413, code: 'PAYLOAD_TOO_LARGE' });
-    expect(toErrorBody({ type: 'entity.parse.failed', status: 400 })).toMatchObject({ statusCode: 400, code: 'MALFORMED_JSON' });
+    expect(toErrorBody({ type: 'entity.too.large', status: 413 })).toMatchObject({
+      statusCode: 413,
+      code: 'PAYLOAD_TOO_LARGE',
+    });
+    expect(toErrorBody({ type: 'entity.parse.failed', status: 400 })).toMatchObject({
+      statusCode: 400,
+      code: 'MALFORMED_JSON',
+    });
   });
 
   it('returns null for unexpected errors so the filter hides them behind a 500', () => {

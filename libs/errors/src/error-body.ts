@@ -47,7 +47,10 @@ interface BodyParserError {
 /** Maps anything thrown to the contract's body; null means "unexpected" (a 500 the caller must log). */
 export function toErrorBody(exception: unknown): ErrorBody | null {
   if (exception instanceof DomainException) {
-    return { ...bodyFor(exception.statusCode, exception.code, exception.message, exception.details), ...exception.extra };
+    return {
+      ...bodyFor(exception.statusCode, exception.code, exception.message, exception.details),
+      ...exception.extra,
+    };
   }
   if (exception instanceof HttpException) {
     const status = exception.getStatus();
@@ -74,7 +77,9 @@ function bodyParserBody(error: BodyParserError): ErrorBody | null {
       return bodyFor(415, 'UNSUPPORTED_MEDIA_TYPE', 'Unsupported request encoding');
     default: {
       const status = error.status ?? error.statusCode;
-      return status && status >= 400 && status < 500 ? bodyFor(status, CODES_BY_STATUS[status] ?? 'BAD_REQUEST', 'Bad request') : null;
+      return status && status >= 400 && status < 500
+        ? bodyFor(status, CODES_BY_STATUS[status] ?? 'BAD_REQUEST', 'Bad request')
+        : null;
     }
   }
 }

@@ -12,8 +12,17 @@ describe(isInfrastructureError.name, () => {
     ['a server starting up', withCode('the database system is starting up', '57P03')],
     ['too many connections', withCode('sorry, too many clients already', '53300')],
     ['a deadlock', withCode('deadlock detected', '40P01')],
-    ['a query failure wrapping a dropped connection', new QueryFailedError('SELECT 1', [], new Error('Connection terminated unexpectedly'))],
-    ['every address of a host refusing', new AggregateError([withCode('connect ECONNREFUSED ::1:5432', 'ECONNREFUSED'), withCode('connect ECONNREFUSED 127.0.0.1:5432', 'ECONNREFUSED')])],
+    [
+      'a query failure wrapping a dropped connection',
+      new QueryFailedError('SELECT 1', [], new Error('Connection terminated unexpectedly')),
+    ],
+    [
+      'every address of a host refusing',
+      new AggregateError([
+        withCode('connect ECONNREFUSED ::1:5432', 'ECONNREFUSED'),
+        withCode('connect ECONNREFUSED 127.0.0.1:5432', 'ECONNREFUSED'),
+      ]),
+    ],
     ['Redis gone', new Error('Connection is closed.')],
   ])('holds work on %s', (_name, error) => expect(isInfrastructureError(error)).toBe(true));
 

@@ -1,4 +1,14 @@
-const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNABORTED']);
+const SOCKET_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ECONNABORTED',
+]);
 
 /**
  * SQLSTATEs that say the database cannot serve now, not that the statement is wrong: connection
@@ -8,7 +18,8 @@ const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE'
 const TRANSIENT_SQLSTATE = /^(08|53|57P0[123]$|40001$|40P01$)/;
 
 /** What the pg driver and ioredis throw, without a code, when a connection goes away. */
-const TRANSIENT_MESSAGE = /Connection terminated|timeout exceeded when trying to connect|is not queryable|Connection is closed|the database system is (starting up|shutting down|in recovery mode)/i;
+const TRANSIENT_MESSAGE =
+  /Connection terminated|timeout exceeded when trying to connect|is not queryable|Connection is closed|the database system is (starting up|shutting down|in recovery mode)/i;
 
 /**
  * Whether an error comes from the infrastructure (PostgreSQL or Redis unreachable, restarting or
@@ -23,7 +34,8 @@ export function isInfrastructureError(error: unknown): boolean {
     if (name === 'MaxRetriesPerRequestError') return true;
     const { errors } = current as { errors?: unknown };
     if (Array.isArray(errors) && errors.length && errors.every(isInfrastructureError)) return true;
-    current = (current as { driverError?: unknown; cause?: unknown }).driverError ?? (current as { cause?: unknown }).cause;
+    current =
+      (current as { driverError?: unknown; cause?: unknown }).driverError ?? (current as { cause?: unknown }).cause;
   }
   return false;
 }

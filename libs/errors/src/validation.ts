@@ -25,11 +25,15 @@ export function problemsFailed(details: FieldProblem[]): ValidationFailedExcepti
  * The one payload check, for HTTP bodies and queue jobs alike: the body policy first (U+0000,
  * prototype keys, depth), then the DTO with unknown keys refused. Free-form fields stay as sent.
  */
-export function validatePayload<T extends object>(payloadClass: new () => T, data: unknown): { value: T; problems: FieldProblem[] } {
+export function validatePayload<T extends object>(
+  payloadClass: new () => T,
+  data: unknown,
+): { value: T; problems: FieldProblem[] } {
   const plain = data ?? {};
   const policy = bodyPolicyProblems(plain, payloadClass);
   if (policy.length) return { value: plain as T, problems: policy };
-  if (typeof plain !== 'object' || Array.isArray(plain)) return { value: plain as T, problems: [{ field: 'body', problems: ['body must be a JSON object'] }] };
+  if (typeof plain !== 'object' || Array.isArray(plain))
+    return { value: plain as T, problems: [{ field: 'body', problems: ['body must be a JSON object'] }] };
   const value = plainToInstance(payloadClass, plain);
   restoreFreeForm(value, plain, payloadClass);
   return { value, problems: fieldProblems(validateSync(value, { whitelist: true, forbidNonWhitelisted: true })) };

@@ -45,9 +45,18 @@ export function configureHttpApp(app: INestApplication, options: HttpAppOptions)
 /** CORS only for the origins listed in CORS_ORIGINS (the console calling another service); none by default. */
 function enableCors(app: INestApplication): void {
   const raw = app.get(ConfigService, { strict: false }).get<string>('CORS_ORIGINS') ?? '';
-  const origins = raw.split(',').map((o) => o.trim()).filter(Boolean);
+  const origins = raw
+    .split(',')
+    .map((o) => o.trim())
+    .filter(Boolean);
   if (!origins.length) return;
-  app.enableCors({ origin: origins, methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'], allowedHeaders: ['Authorization', 'Content-Type'], exposedHeaders: ['X-Next-Cursor', 'Link'], maxAge: 600 });
+  app.enableCors({
+    origin: origins,
+    methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+    allowedHeaders: ['Authorization', 'Content-Type'],
+    exposedHeaders: ['X-Next-Cursor', 'Link'],
+    maxAge: 600,
+  });
 }
 
 /** Body-parser failures (too large, malformed JSON) answered before Nest flattens them into a plain 400. */

@@ -58,7 +58,11 @@ describe('HTTP platform (auth, errors, limits, logs)', () => {
 
   beforeAll(async () => {
     @Module({
-      imports: [validatedConfig(BaseEnv, testEnv({ LOG_LEVEL: 'info' })), LoggingModule.forRoot('probe', logs), AuthModule],
+      imports: [
+        validatedConfig(BaseEnv, testEnv({ LOG_LEVEL: 'info' })),
+        LoggingModule.forRoot('probe', logs),
+        AuthModule,
+      ],
       controllers: [ProbeController],
     })
     class ProbeModule {}
@@ -71,13 +75,28 @@ describe('HTTP platform (auth, errors, limits, logs)', () => {
   afterAll(() => app.close());
 
   const errorBody = (status: number, code: string) =>
-    expect.objectContaining({ statusCode: status, code, error: expect.any(String), message: expect.any(String), details: expect.any(Array) });
+    expect.objectContaining({
+      statusCode: status,
+      code,
+      error: expect.any(String),
+      message: expect.any(String),
+      details: expect.any(Array),
+    });
 
   it('answers 401 with the error body without a token, with a bad token and with an expired one', async () => {
     const caller = await testCaller();
     const { signPlatformToken } = await import('@app/auth');
-    const expired = await signPlatformToken(String(testEnv().AUTH_JWT_SECRET), caller, Math.floor(Date.now() / 1000) - 10);
-    for (const headers of [{}, { Authorization: 'Bearer not-a-jwt' }, { Authorization: `Bearer ${expired}` }, { Authorization: caller.token }]) {
+    const expired = await signPlatformToken(
+      String(testEnv().AUTH_JWT_SECRET),
+      caller,
+      Math.floor(Date.now() / 1000) - 10,
+    );
+    for (const headers of [
+      {},
+      { Authorization: 'Bearer not-a-jwt' },
+      { Authorization: `Bearer ${expired}` },
+      { Authorization: caller.token },
+    ]) {
       const res = await request(app.getHttpServer()).get('/probe/me').set(headers);
       expect(res.status).toBe(401);
       expect(res.body).toEqual(errorBody(401, 'UNAUTHENTICATED'));
@@ -111,7 +130,10 @@ describe('HTTP platform (auth, errors, limits, logs)', () => {
 
   it('refuses unknown keys and wrong types with field details', async () => {
     const admin = await testCaller({ roles: ['admin'] });
-    const res = await request(app.getHttpServer()).post('/probe/notes/n3').set(admin.auth).send({ text: 5, extra: true });
+    const res = await request(app.getHttpServer())
+      .post('/probe/notes/n3')
+      .set(admin.auth)
+      .send({ text: 5, extra: true });
     expect(res.status).toBe(400);
     expect(res.body).toEqual(errorBody(400, 'VALIDATION_FAILED'));
     expect(res.body.details.map((d: { field: string }) => d.field).sort()).toEqual(['extra', 'text']);
@@ -119,8 +141,16 @@ describe('HTTP platform (auth, errors, limits, logs)', () => {
 
   it('refuses prototype keys and U+0000 with 400 VALIDATION_FAILED naming the field', async () => {
     const admin = await testCaller({ roles: ['admin'] });
-    for (const [text, field] of [['{"text":"x","constructor":{"prototype":{}}}', 'constructor'], ['{"__proto__":{"text":"x"},"text":"x"}', '__proto__'], ['{"text":"a\\u0000b"}', 'text']]) {
-      const res = await request(app.getHttpServer()).post('/probe/notes/n6').set(admin.auth).set('Content-Type', 'application/json').send(text);
+    for (const [text, field] of [
+      ['{"text":"x","constructor":{"prototype":{}}}', 'constructor'],
+      ['{"__proto__":{"text":"x"},"text":"x"}', '__proto__'],
+      ['{"text":"a\\u0000b"}', 'text'],
+    ]) {
+      const res = await request(app.getHttpServer())
+        .post('/probe/notes/n6')
+        .set(admin.auth)
+        .set('Content-Type', 'application/json')
+        .send(text);
       expect(res.status).toBe(400);
       expect(res.body).toEqual(errorBody(400, 'VALIDATION_FAILED'));
       expect(res.body.details).toEqual([expect.objectContaining({ field })]);
@@ -134,15 +164,25 @@ describe('HTTP platform (auth, errors, limits, logs)', () => {
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject(caller.userId)
       .sign(new TextEncoder().encode(String(testEnv().AUTH_JWT_SECRET)));
-    await request(app.getHttpServer()).get('/probe/me').set({ Authorization: `Bearer ${endless}` }).expect(401);
+    await request(app.getHttpServer())
+      .get('/probe/me')
+      .set({ Authorization: `Bearer ${endless}` })
+      .expect(401);
   });
 
   it('answers 400 to malformed JSON and 413 to a body over 1 MiB', async () => {
     const admin = await testCaller({ roles: ['admin'] });
-    const malformed = await request(app.getHttpServer()).post('/probe/notes/n4').set(admin.auth).set('Content-Type', 'application/json').send('{"text": ');
+    const malformed = await request(app.getHttpServer())
+      .post('/probe/notes/n4')
+      .set(admin.auth)
+      .set('Content-Type', 'application/json')
+      .send('{"text": ');
     expect(malformed.status).toBe(400);
     expect(malformed.body).toEqual(errorBody(400, 'MALFORMED_JSON'));
-    const big = await request(app.getHttpServer()).post('/probe/notes/n5').set(admin.auth).send({ text: 'x'.repeat(1024 * 1024) });
+    const big = await request(app.getHttpServer())
+      .post('/probe/notes/n5')
+      .set(admin.auth)
+      .send({ text: 'x'.repeat(1024 * 1024) });
     expect(big.status).toBe(413);
     expect(big.body).toEqual(errorBody(413, 'PAYLOAD_TOO_LARGE'));
   });

@@ -22,15 +22,24 @@ export class LoggingModule {
         LoggerModule.forRootAsync({
           inject: [ConfigService],
           useFactory: (config: ConfigService) => ({
-            pinoHttp: [{
-              level: config.get<string>('LOG_LEVEL') ?? 'info',
-              base: { service },
-              redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
-              genReqId: (req: IncomingMessage) => headerValue(req, 'x-request-id') ?? randomUUID(),
-              // The query string may carry OAuth codes and state: log the path only.
-              serializers: { req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, path: req.url?.split('?')[0] }) },
-              customLogLevel: requestLogLevel(quietReads),
-            }, destination ?? process.stdout],
+            pinoHttp: [
+              {
+                level: config.get<string>('LOG_LEVEL') ?? 'info',
+                base: { service },
+                redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+                genReqId: (req: IncomingMessage) => headerValue(req, 'x-request-id') ?? randomUUID(),
+                // The query string may carry OAuth codes and state: log the path only.
+                serializers: {
+                  req: (req: { id: string; method: string; url: string }) => ({
+                    id: req.id,
+                    method: req.method,
+                    path: req.url?.split('?')[0],
+                  }),
+                },
+                customLogLevel: requestLogLevel(quietReads),
+              },
+              destination ?? process.stdout,
+            ],
           }),
         }),
       ],

@@ -5,7 +5,19 @@ export const REDACTED_PATHS = [
   'req.headers["x-api-key"]',
   'req.headers["x-session-token"]',
   'res.headers["set-cookie"]',
-  ...['password', 'clientSecret', 'client_secret', 'token', 'accessToken', 'refreshToken', 'callbackToken', 'apiKey', 'secret', 'headerValue', 'sessionToken', 'code_verifier', 'authorization'].flatMap(
-    (key) => [key, `*.${key}`, `*.*.${key}`],
-  ),
+  ...[
+    'password',
+    'clientSecret',
+    'client_secret',
+    'token',
+    'accessToken',
+    'refreshToken',
+    'callbackToken',
+    'apiKey',
+    'secret',
+    'headerValue',
+    'sessionToken',
+    'code_verifier',
+    'authorization',
+  ].flatMap((key) => [key, `*.${key}`, `*.*.${key}`]),
 ];

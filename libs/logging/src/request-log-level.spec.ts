@@ -35,10 +35,27 @@ class ProbeController {
   }
 }
 
-async function appLoggingAt(level: string, lines: Array<{ level: number; req?: { path: string }; res?: object }>): Promise<INestApplication> {
+async function appLoggingAt(
+  level: string,
+  lines: Array<{ level: number; req?: { path: string }; res?: object }>,
+): Promise<INestApplication> {
   const sink = new PassThrough();
-  sink.on('data', (chunk: Buffer) => lines.push(...chunk.toString().split('\n').filter(Boolean).map((l) => JSON.parse(l))));
-  @Module({ imports: [ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, load: [() => ({ LOG_LEVEL: level })] }), LoggingModule.forRoot('probe', sink)], controllers: [ProbeController] })
+  sink.on('data', (chunk: Buffer) =>
+    lines.push(
+      ...chunk
+        .toString()
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l)),
+    ),
+  );
+  @Module({
+    imports: [
+      ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, load: [() => ({ LOG_LEVEL: level })] }),
+      LoggingModule.forRoot('probe', sink),
+    ],
+    controllers: [ProbeController],
+  })
   class ProbeModule {}
   const app = await NestFactory.create(ProbeModule, { logger: false, abortOnError: false });
   app.useLogger(app.get(Logger));
@@ -62,7 +79,11 @@ describe('request log levels', () => {
       await http.get('/v1/boom').expect(500);
       await new Promise((resolve) => setImmediate(resolve));
       const logged = lines.filter((l) => l.req && l.res).map((l) => [l.req!.path, l.level]);
-      expect(logged).toEqual([['/v1/projects', INFO], ['/v1/notes', INFO], ['/v1/boom', 50]]);
+      expect(logged).toEqual([
+        ['/v1/projects', INFO],
+        ['/v1/notes', INFO],
+        ['/v1/boom', 50],
+      ]);
     } finally {
       await app.close();
     }

@@ -16,7 +16,12 @@ export const QUIET_READS: readonly RegExp[] = [
 export function requestLogLevel(quietReads: readonly RegExp[]) {
   return (req: IncomingMessage, res: ServerResponse, error?: Error): LevelWithSilent => {
     if (error || res.statusCode >= 500) return 'error';
-    if (res.statusCode < 400 && (req.method === 'GET' || req.method === 'HEAD') && quietReads.some((route) => route.test(pathOf(req)))) return 'debug';
+    if (
+      res.statusCode < 400 &&
+      (req.method === 'GET' || req.method === 'HEAD') &&
+      quietReads.some((route) => route.test(pathOf(req)))
+    )
+      return 'debug';
     return 'info';
   };
 }

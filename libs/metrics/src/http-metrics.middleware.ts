@@ -11,11 +11,15 @@ export const HTTP_REQUEST_DURATION = 'http_request_duration_seconds';
  */
 @Injectable()
 export class HttpMetricsMiddleware implements NestMiddleware {
-  constructor(@InjectMetric(HTTP_REQUEST_DURATION) private readonly duration: Histogram<'method' | 'route' | 'status_code'>) {}
+  constructor(
+    @InjectMetric(HTTP_REQUEST_DURATION) private readonly duration: Histogram<'method' | 'route' | 'status_code'>,
+  ) {}
 
   use(req: Request, res: Response, next: NextFunction): void {
     const stop = this.duration.startTimer();
-    res.once('finish', () => stop({ method: methodLabel(req.method), route: routeTemplate(req, res), status_code: String(res.statusCode) }));
+    res.once('finish', () =>
+      stop({ method: methodLabel(req.method), route: routeTemplate(req, res), status_code: String(res.statusCode) }),
+    );
     next();
   }
 }

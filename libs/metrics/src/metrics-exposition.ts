@@ -24,20 +24,25 @@ export class MetricsExposition implements OnApplicationBootstrap {
 
   onApplicationBootstrap(): void {
     const found = this.discovery.getProviders().map((wrapper) => wrapper.instance as unknown);
-    this.collectors = [...new Set(found.filter((instance): instance is ScrapeCollector => instance instanceof ScrapeCollector))];
+    this.collectors = [
+      ...new Set(found.filter((instance): instance is ScrapeCollector => instance instanceof ScrapeCollector)),
+    ];
   }
 
   /** With METRICS_TOKEN set, a scrape must carry it as a bearer token (401 otherwise); without, /metrics is open. */
   assertAllowed(authorization: string | undefined): void {
     if (!this.token) return;
     const presented = authorization?.match(/^Bearer\s+(\S+)$/i)?.[1] ?? '';
-    if (!constantTimeEqual(presented, this.token)) throw new DomainException(401, 'UNAUTHENTICATED', 'The metrics token is required');
+    if (!constantTimeEqual(presented, this.token))
+      throw new DomainException(401, 'UNAUTHENTICATED', 'The metrics token is required');
   }
 
   async render(): Promise<string> {
     await Promise.all(
       this.collectors.map((collector) =>
-        withTimeout(collector.collect(), COLLECT_TIMEOUT_MS, collector.constructor.name).catch((error: Error) => this.logger.warn({ error: error.message }, 'metrics collector skipped')),
+        withTimeout(collector.collect(), COLLECT_TIMEOUT_MS, collector.constructor.name).catch((error: Error) =>
+          this.logger.warn({ error: error.message }, 'metrics collector skipped'),
+        ),
       ),
     );
     return register.metrics();

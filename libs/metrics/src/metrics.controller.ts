@@ -15,7 +15,10 @@ export class MetricsController extends PrometheusController {
   }
 
   @Get()
-  async index(@Res({ passthrough: true }) res: Response, @Headers('authorization') authorization?: string): Promise<string> {
+  async index(
+    @Res({ passthrough: true }) res: Response,
+    @Headers('authorization') authorization?: string,
+  ): Promise<string> {
     this.exposition.assertAllowed(authorization);
     res.header('Content-Type', this.exposition.contentType);
     return this.exposition.render();

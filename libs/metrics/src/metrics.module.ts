@@ -1,6 +1,11 @@
 import { DynamicModule, Global, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
-import { makeCounterProvider, makeGaugeProvider, makeHistogramProvider, PrometheusModule } from '@willsoto/nestjs-prometheus';
+import {
+  makeCounterProvider,
+  makeGaugeProvider,
+  makeHistogramProvider,
+  PrometheusModule,
+} from '@willsoto/nestjs-prometheus';
 import { collectDefaultMetrics, register } from 'prom-client';
 import { ProcessRole } from '@app/config';
 import { HTTP_REQUEST_DURATION, HttpMetricsMiddleware } from './http-metrics.middleware';
@@ -21,7 +26,10 @@ export class MetricsModule implements NestModule {
     startDefaultMetrics();
     return {
       module: MetricsModule,
-      imports: [DiscoveryModule, PrometheusModule.register({ controller: MetricsController, defaultMetrics: { enabled: false } })],
+      imports: [
+        DiscoveryModule,
+        PrometheusModule.register({ controller: MetricsController, defaultMetrics: { enabled: false } }),
+      ],
       providers: [
         MetricsExposition,
         QueueDepthCollector,
@@ -32,8 +40,16 @@ export class MetricsModule implements NestModule {
           labelNames: ['method', 'route', 'status_code'],
           buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
         }),
-        makeGaugeProvider({ name: QUEUE_JOBS, help: 'Jobs per queue and state (waiting, active, delayed, failed), counted at scrape', labelNames: ['queue', 'state'] }),
-        makeCounterProvider({ name: QUEUE_COUNT_TIMEOUTS, help: 'Scrapes that left a queue out because Redis did not answer in time', labelNames: ['queue'] }),
+        makeGaugeProvider({
+          name: QUEUE_JOBS,
+          help: 'Jobs per queue and state (waiting, active, delayed, failed), counted at scrape',
+          labelNames: ['queue', 'state'],
+        }),
+        makeCounterProvider({
+          name: QUEUE_COUNT_TIMEOUTS,
+          help: 'Scrapes that left a queue out because Redis did not answer in time',
+          labelNames: ['queue'],
+        }),
       ],
       exports: [MetricsExposition],
     };

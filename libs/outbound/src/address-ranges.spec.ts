@@ -31,9 +31,14 @@ describe(isPublicAddress.name, () => {
     ['100::1', 'discard-only'],
   ])('refuses %s (%s)', (address) => expect(isPublicAddress(address)).toBe(false));
 
-  it.each(['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111', '2a00:1450:4001:82a::200e', '::ffff:8.8.8.8', '64:ff9b::808:808'])('allows %s', (address) =>
-    expect(isPublicAddress(address)).toBe(true),
-  );
+  it.each([
+    '93.184.216.34',
+    '8.8.8.8',
+    '2606:4700:4700::1111',
+    '2a00:1450:4001:82a::200e',
+    '::ffff:8.8.8.8',
+    '64:ff9b::808:808',
+  ])('allows %s', (address) => expect(isPublicAddress(address)).toBe(true));
 
   it('refuses what is not an address', () => expect(isPublicAddress('example.com')).toBe(false));
 });

@@ -26,7 +26,10 @@ export interface GuardedAgents {
 }
 
 /** Keep-alive agents whose every connection follows the policy. */
-export function guardedAgents(policy: OutboundUrlPolicy, options: HttpAgentOptions & HttpsAgentOptions = {}): GuardedAgents {
+export function guardedAgents(
+  policy: OutboundUrlPolicy,
+  options: HttpAgentOptions & HttpsAgentOptions = {},
+): GuardedAgents {
   const agentOptions = { keepAlive: true, ...options, lookup: policy.lookup as HttpAgentOptions['lookup'] };
   const httpAgent = new (guarded(HttpAgent, policy))(agentOptions);
   const httpsAgent = new (guarded(HttpsAgent, policy))(agentOptions) as HttpsAgent;
@@ -45,6 +48,8 @@ export function guardedAgents(policy: OutboundUrlPolicy, options: HttpAgentOptio
  * redirect could point anywhere), and never an environment proxy (the policy judges the address
  * actually connected to, which a proxy would hide).
  */
-export function outboundAxiosConfig(agents: GuardedAgents): Pick<AxiosRequestConfig, 'httpAgent' | 'httpsAgent' | 'maxRedirects' | 'proxy'> {
+export function outboundAxiosConfig(
+  agents: GuardedAgents,
+): Pick<AxiosRequestConfig, 'httpAgent' | 'httpsAgent' | 'maxRedirects' | 'proxy'> {
   return { httpAgent: agents.httpAgent, httpsAgent: agents.httpsAgent, maxRedirects: 0, proxy: false };
 }

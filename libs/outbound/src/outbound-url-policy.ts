@@ -22,14 +22,18 @@ export type UrlRule = keyof typeof URL_RULES;
 /** A connection refused because its address is not public. Carries no socket code and no address. */
 export class OutboundAddressRefused extends Error {
   constructor() {
-    super(`refused by the outbound URL policy: the host ${URL_RULES.publicAddress.replace('must not point', 'points')}`);
+    super(
+      `refused by the outbound URL policy: the host ${URL_RULES.publicAddress.replace('must not point', 'points')}`,
+    );
     this.name = 'OutboundAddressRefused';
   }
 }
 
 /** Whether an error (or its cause, as axios wraps it) is a refusal of the outbound URL policy. */
 export function isOutboundRefusal(error: unknown): boolean {
-  return error instanceof OutboundAddressRefused || (error instanceof Error && error.cause instanceof OutboundAddressRefused);
+  return (
+    error instanceof OutboundAddressRefused || (error instanceof Error && error.cause instanceof OutboundAddressRefused)
+  );
 }
 
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
@@ -58,7 +62,10 @@ export class OutboundUrlPolicy {
   /** Whether a connection to `host` (an IP literal, or a localhost name) is refused before any lookup. */
   refusesHost(host: string | null | undefined): boolean {
     if (this.options.allowPrivate || !host) return false;
-    const name = host.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
+    const name = host
+      .replace(/^\[|\]$/g, '')
+      .replace(/\.$/, '')
+      .toLowerCase();
     if (name === 'localhost' || name.endsWith('.localhost')) return true;
     return isIP(name) !== 0 && !isPublicAddress(name);
   }
@@ -66,11 +73,16 @@ export class OutboundUrlPolicy {
   /** A dns.lookup for http(s) agents that refuses names resolving to any non-public address. */
   readonly lookup = (hostname: string, options: LookupAllOptions | number | object, callback: LookupCallback): void => {
     const wantsAll = typeof options === 'object' && (options as LookupAllOptions).all === true;
-    dnsLookup(hostname, { ...(typeof options === 'object' ? options : { family: options }), all: true }, (error, addresses) => {
-      if (error) return callback(error, []);
-      if (!this.options.allowPrivate && addresses.some((a) => !isPublicAddress(a.address))) return callback(new OutboundAddressRefused(), []);
-      if (wantsAll) callback(null, addresses);
-      else callback(null, addresses[0].address, addresses[0].family);
-    });
+    dnsLookup(
+      hostname,
+      { ...(typeof options === 'object' ? options : { family: options }), all: true },
+      (error, addresses) => {
+        if (error) return callback(error, []);
+        if (!this.options.allowPrivate && addresses.some((a) => !isPublicAddress(a.address)))
+          return callback(new OutboundAddressRefused(), []);
+        if (wantsAll) callback(null, addresses);
+        else callback(null, addresses[0].address, addresses[0].family);
+      },
+    );
   };
 }

@@ -15,7 +15,10 @@ export class InvalidJobDataError extends Error {
  * Validates the problems of a payload without touching a job; empty means valid. The same policy as an
  * HTTP body (unknown and prototype keys, U+0000, depth), so a queued request cannot carry what REST refuses.
  */
-export function jobDataProblems<T extends object>(payloadClass: new () => T, data: unknown): { value: T; problems: string[] } {
+export function jobDataProblems<T extends object>(
+  payloadClass: new () => T,
+  data: unknown,
+): { value: T; problems: string[] } {
   const { value, problems } = validatePayload(payloadClass, data);
   return { value, problems: problems.map((p) => `${p.field}: ${p.problems.join('; ')}`) };
 }

@@ -17,11 +17,17 @@ export class StalledJobLog implements OnApplicationBootstrap {
   constructor(private readonly discovery: DiscoveryService) {}
 
   onApplicationBootstrap(): void {
-    const queues = new Set(this.discovery.getProviders().map((wrapper) => wrapper.instance as unknown).filter((instance): instance is Queue => instance instanceof Bull));
+    const queues = new Set(
+      this.discovery
+        .getProviders()
+        .map((wrapper) => wrapper.instance as unknown)
+        .filter((instance): instance is Queue => instance instanceof Bull),
+    );
     for (const queue of queues) {
       queue.on('stalled', (job: Job) => this.logger.warn(jobRef(queue, job), 'job of a stopped worker taken over'));
       queue.on('failed', (job: Job, error: Error) => {
-        if (error?.message === STALLED_TOO_OFTEN) this.logger.error(jobRef(queue, job), 'job failed: its workers stopped too often while holding it');
+        if (error?.message === STALLED_TOO_OFTEN)
+          this.logger.error(jobRef(queue, job), 'job failed: its workers stopped too often while holding it');
       });
     }
   }

@@ -16,7 +16,15 @@ export async function startChildApp(
 ): Promise<ChildProcess> {
   const child = fork(resolve(ROOT, 'test/support/run-app.ts'), [], {
     cwd: ROOT,
-    env: { ...process.env, ...extraEnv, APP: app, PROCESS_ROLE: role, TEST_APP_ENV: JSON.stringify(env), TS_NODE_TRANSPILE_ONLY: 'true', TS_NODE_PROJECT: resolve(ROOT, 'tsconfig.json') },
+    env: {
+      ...process.env,
+      ...extraEnv,
+      APP: app,
+      PROCESS_ROLE: role,
+      TEST_APP_ENV: JSON.stringify(env),
+      TS_NODE_TRANSPILE_ONLY: 'true',
+      TS_NODE_PROJECT: resolve(ROOT, 'tsconfig.json'),
+    },
     execArgv: ['-r', 'ts-node/register', '-r', resolve(ROOT, 'scripts/register-paths.js')],
     stdio: ['ignore', logLines ? 'pipe' : 'ignore', 'pipe', 'ipc'],
   });

@@ -1,5 +1,9 @@
 /** Polls `probe` until it returns a truthy value (which it returns), or throws after `timeoutMs`. */
-export async function eventually<T>(probe: () => Promise<T | undefined | null | false | 0 | ''> | T | undefined | null | false | 0 | '', timeoutMs = 20000, intervalMs = 50): Promise<T> {
+export async function eventually<T>(
+  probe: () => Promise<T | undefined | null | false | 0 | ''> | T | undefined | null | false | 0 | '',
+  timeoutMs = 20000,
+  intervalMs = 50,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   for (;;) {
@@ -9,7 +13,8 @@ export async function eventually<T>(probe: () => Promise<T | undefined | null | 
     } catch (error) {
       lastError = error;
     }
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms${lastError ? `: ${String(lastError)}` : ''}`);
+    if (Date.now() > deadline)
+      throw new Error(`condition not met within ${timeoutMs} ms${lastError ? `: ${String(lastError)}` : ''}`);
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
 }

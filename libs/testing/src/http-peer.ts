@@ -17,16 +17,24 @@ export class HttpPeer {
   private server?: Server;
   private waiters: Array<() => void> = [];
 
-  constructor(public handler: PeerHandler = (_req, res) => {
-    res.writeHead(200).end('ok');
-  }) {}
+  constructor(
+    public handler: PeerHandler = (_req, res) => {
+      res.writeHead(200).end('ok');
+    },
+  ) {}
 
   async start(): Promise<this> {
     this.server = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
-        const request = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() };
+        const request = {
+          method: req.method ?? '',
+          path: req.url ?? '',
+          headers: req.headers,
+          body: Buffer.concat(chunks).toString('utf8'),
+          at: Date.now(),
+        };
         this.received.push(request);
         this.waiters.splice(0).forEach((wake) => wake());
         Promise.resolve(this.handler(request, res)).catch(() => res.destroy());

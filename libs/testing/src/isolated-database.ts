@@ -9,7 +9,8 @@ import { Client } from 'pg';
 export async function isolatedDatabase(): Promise<string> {
   const adminUrl = process.env.TEST_ADMIN_DATABASE_URL;
   const runId = process.env.TEST_RUN_ID;
-  if (!adminUrl || !runId) throw new Error('TEST_ADMIN_DATABASE_URL is not set: run the tests through jest (global setup)');
+  if (!adminUrl || !runId)
+    throw new Error('TEST_ADMIN_DATABASE_URL is not set: run the tests through jest (global setup)');
   const name = `test_${runId}_${randomBytes(4).toString('hex')}`;
   const admin = new Client({ connectionString: adminUrl });
   await admin.connect();

@@ -44,7 +44,10 @@ export function describeKubernetesManifests(service: string, envClass: new () =>
       expect(deployments.sort()).toEqual([`${service}-api`, `${service}-worker`]);
       for (const role of ['api', 'worker']) {
         expect(container(role).env).toEqual([{ name: 'PROCESS_ROLE', value: role }]);
-        expect(container(role).envFrom).toEqual([{ configMapRef: { name: service } }, { secretRef: { name: service } }]);
+        expect(container(role).envFrom).toEqual([
+          { configMapRef: { name: service } },
+          { secretRef: { name: service } },
+        ]);
         expect(Object.keys(container(role).resources).sort()).toEqual(['limits', 'requests']);
         expect(container(role).resources.requests).toEqual({ cpu: expect.any(String), memory: expect.any(String) });
         expect(container(role).resources.limits).toEqual({ cpu: expect.any(String), memory: expect.any(String) });
@@ -71,14 +74,25 @@ export function describeKubernetesManifests(service: string, envClass: new () =>
         expect(named('PodDisruptionBudget', `${service}-${role}`)!.spec.selector.matchLabels).toEqual(labels(role));
       }
       const autoscaler = named('HorizontalPodAutoscaler', `${service}-worker`)!;
-      expect(autoscaler.spec.scaleTargetRef).toEqual({ apiVersion: 'apps/v1', kind: 'Deployment', name: `${service}-worker` });
+      expect(autoscaler.spec.scaleTargetRef).toEqual({
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        name: `${service}-worker`,
+      });
       expect(autoscaler.spec.minReplicas).toBeGreaterThanOrEqual(1);
     });
 
     it('names only variables the service reads, and provides every one it requires', () => {
-      const known = new Set([...Object.keys(new envClass()), ...getMetadataStorage().getTargetValidationMetadatas(envClass, '', true, false).map((m) => m.propertyName)]);
+      const known = new Set([
+        ...Object.keys(new envClass()),
+        ...getMetadataStorage()
+          .getTargetValidationMetadatas(envClass, '', true, false)
+          .map((m) => m.propertyName),
+      ]);
       expect([...Object.keys(config), ...secretKeys].filter((name) => !known.has(name))).toEqual([]);
-      expect(secretKeys).toEqual(expect.arrayContaining(['AUTH_JWT_SECRET', 'ENCRYPTION_KEY', 'DATABASE_URL', 'REDIS_URL']));
+      expect(secretKeys).toEqual(
+        expect.arrayContaining(['AUTH_JWT_SECRET', 'ENCRYPTION_KEY', 'DATABASE_URL', 'REDIS_URL']),
+      );
       const secrets = Object.fromEntries(secretKeys.map((name) => [name, SAMPLE_SECRETS[name] ?? 'sample']));
       for (const role of ['api', 'worker']) {
         expect(() => validateEnv(envClass, { ...config, ...secrets, PROCESS_ROLE: role })).not.toThrow();

@@ -11,7 +11,9 @@ export function metricSamples(text: string): MetricSample[] {
   for (const line of text.split('\n')) {
     const match = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})?\s+(\S+)/.exec(line);
     if (!match) continue;
-    const labels = Object.fromEntries([...(match[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((m) => [m[1], m[2]]));
+    const labels = Object.fromEntries(
+      [...(match[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((m) => [m[1], m[2]]),
+    );
     samples.push({ name: match[1], labels, value: Number(match[3]) });
   }
   return samples;
@@ -26,7 +28,9 @@ export function metricValue(text: string, name: string, labels: Record<string, s
 
 /** Whether any sample is named `name` with these labels. */
 export function hasMetric(text: string, name: string, labels: Record<string, string> = {}): boolean {
-  return metricSamples(text).some((s) => s.name === name && Object.entries(labels).every(([key, value]) => s.labels[key] === value));
+  return metricSamples(text).some(
+    (s) => s.name === name && Object.entries(labels).every(([key, value]) => s.labels[key] === value),
+  );
 }
 
 export const ANY_UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;

@@ -25,7 +25,11 @@ export interface SimulatorStartOptions {
 
 /** The document-system simulator on a loopback port, with its seeded project. */
 export async function startSimulator(options: SimulatorStartOptions = {}): Promise<RunningSimulator> {
-  const app = await NestFactory.create(AppModule.forRoot({ env: { LOG_LEVEL: 'silent', ...options.env } }), { bodyParser: false, logger: false, abortOnError: false });
+  const app = await NestFactory.create(AppModule.forRoot({ env: { LOG_LEVEL: 'silent', ...options.env } }), {
+    bodyParser: false,
+    logger: false,
+    abortOnError: false,
+  });
   configureHttpApp(app, { title: 'Document-system simulator', description: 'test' });
   await app.listen(options.port ?? 0, '127.0.0.1');
   const url = (await app.getUrl()).replace('[::1]', '127.0.0.1');
@@ -35,7 +39,8 @@ export async function startSimulator(options: SimulatorStartOptions = {}): Promi
     app,
     url,
     admin,
-    accessToken: async (ttlSeconds = 3600) => (await admin.post('/tokens', { subject: 'test', ttlSeconds })).data.accessToken,
+    accessToken: async (ttlSeconds = 3600) =>
+      (await admin.post('/tokens', { subject: 'test', ttlSeconds })).data.accessToken,
     folderId: async (path) => (await admin.get('/folders', { params: { path } })).data.id,
     close: () => app.close(),
   };

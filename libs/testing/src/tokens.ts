@@ -11,8 +11,14 @@ export interface TestCaller {
 }
 
 /** A platform caller with a signed token; a new tenant unless one is given. */
-export async function testCaller(options: { tenantId?: string; userId?: string; roles?: string[] } = {}): Promise<TestCaller> {
-  const claims = { tenantId: options.tenantId ?? randomUUID(), userId: options.userId ?? randomUUID(), roles: options.roles ?? [] };
+export async function testCaller(
+  options: { tenantId?: string; userId?: string; roles?: string[] } = {},
+): Promise<TestCaller> {
+  const claims = {
+    tenantId: options.tenantId ?? randomUUID(),
+    userId: options.userId ?? randomUUID(),
+    roles: options.roles ?? [],
+  };
   const token = await signPlatformToken(TEST_JWT_SECRET, claims);
   return { ...claims, token, auth: { Authorization: `Bearer ${token}` } };
 }

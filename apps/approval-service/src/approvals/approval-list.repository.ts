@@ -31,7 +31,12 @@ export class ApprovalListRepository {
     @InjectDataSource() private readonly db: DataSource,
   ) {}
 
-  async page(tenantId: string, filter: ApprovalFilter, limit: number, after: ApprovalCursor | null): Promise<ApprovalPage> {
+  async page(
+    tenantId: string,
+    filter: ApprovalFilter,
+    limit: number,
+    after: ApprovalCursor | null,
+  ): Promise<ApprovalPage> {
     const query = this.approvals
       .createQueryBuilder('a')
       .addSelect(`to_char(a."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`, 'cursor_at')

@@ -42,9 +42,12 @@ export class ApprovalRequestsProcessor {
     if (problems.length) return this.refuse(job, problems.join(' | '));
     try {
       // A redelivered job finds the approval and hands its first attempt off again (attempts are idempotent).
-      const { approval, created, fresh } = await this.outage.ride(() => this.approvals.request(value.tenantId, value, { queueFirstAttempt: false, onConflict: 'keepFirst' }));
+      const { approval, created, fresh } = await this.outage.ride(() =>
+        this.approvals.request(value.tenantId, value, { queueFirstAttempt: false, onConflict: 'keepFirst' }),
+      );
       await this.forgetAuthValues(job);
-      if (approval.status === 'Pending') await this.outage.ride(() => this.delivery.handOff(approval.id, value.tenantId, fresh));
+      if (approval.status === 'Pending')
+        await this.outage.ride(() => this.delivery.handOff(approval.id, value.tenantId, fresh));
       return { approvalId: approval.id, created };
     } catch (error) {
       if (error instanceof DomainException && error.statusCode === 400) return this.refuse(job, error.message);
@@ -76,7 +79,9 @@ export class ApprovalRequestsProcessor {
       decidedAt: new Date().toISOString(),
     };
     await this.forgetAuthValues(job);
-    await this.outage.ride(() => this.repository.transaction((manager) => this.repository.enqueueDecision(manager, event)));
+    await this.outage.ride(() =>
+      this.repository.transaction((manager) => this.repository.enqueueDecision(manager, event)),
+    );
     await this.relay.publish(event);
     this.logger.warn({ jobId: job.id, reason }, 'invalid approval request');
     await job.discard();

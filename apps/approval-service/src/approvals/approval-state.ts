@@ -4,7 +4,15 @@
  * Pending → DeliveryFailed; Pending | AwaitingDecision → Cancelled | TimedOut (the decision deadline
  * passed); Pending may go straight to a decision (the receiver called back before answering).
  */
-export const APPROVAL_STATUSES = ['Pending', 'AwaitingDecision', 'Approved', 'Denied', 'DeliveryFailed', 'Cancelled', 'TimedOut'] as const;
+export const APPROVAL_STATUSES = [
+  'Pending',
+  'AwaitingDecision',
+  'Approved',
+  'Denied',
+  'DeliveryFailed',
+  'Cancelled',
+  'TimedOut',
+] as const;
 export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];
 
 export const APPROVAL_MOVES: Record<ApprovalStatus, ApprovalStatus[]> = {
@@ -19,4 +27,12 @@ export const APPROVAL_MOVES: Record<ApprovalStatus, ApprovalStatus[]> = {
 
 export const OPEN_STATUSES: ApprovalStatus[] = ['Pending', 'AwaitingDecision'];
 
-export type LogEntryType = 'Requested' | 'DeliveryAttempt' | 'Delivered' | 'DeliveryFailed' | 'CallbackRejected' | 'Decided' | 'Cancelled' | 'TimedOut';
+export type LogEntryType =
+  | 'Requested'
+  | 'DeliveryAttempt'
+  | 'Delivered'
+  | 'DeliveryFailed'
+  | 'CallbackRejected'
+  | 'Decided'
+  | 'Cancelled'
+  | 'TimedOut';

@@ -13,7 +13,10 @@ import { ApprovalsRepository } from './approvals.repository';
 
 /** Persistence of approvals, their log and decision outbox, shared by intake, delivery and callbacks. */
 @Module({
-  imports: [TypeOrmModule.forFeature([ApprovalEntity, ApprovalLogEntity, DecisionOutboxEntity]), BullModule.registerQueue({ name: SharedQueue.ApprovalDecisions })],
+  imports: [
+    TypeOrmModule.forFeature([ApprovalEntity, ApprovalLogEntity, DecisionOutboxEntity]),
+    BullModule.registerQueue({ name: SharedQueue.ApprovalDecisions }),
+  ],
   providers: [ApprovalsRepository, DecisionOutboxRepository, DecisionRelay, OutageRider, ApprovalListRepository],
   exports: [ApprovalsRepository, DecisionRelay, OutageRider, ApprovalListRepository],
 })

@@ -17,16 +17,30 @@ export class ApprovalException extends DomainException {
   }
 
   static notPending(status: string) {
-    return new ApprovalException(409, ApprovalErrorCode.NotPending, `The approval is no longer pending (${status})`, [], { status });
+    return new ApprovalException(
+      409,
+      ApprovalErrorCode.NotPending,
+      `The approval is no longer pending (${status})`,
+      [],
+      { status },
+    );
   }
 
   static notAwaiting(status: string) {
-    return new ApprovalException(409, ApprovalErrorCode.NotAwaiting, `Only an approval awaiting its decision can be redelivered (${status})`, [], { status });
+    return new ApprovalException(
+      409,
+      ApprovalErrorCode.NotAwaiting,
+      `Only an approval awaiting its decision can be redelivered (${status})`,
+      [],
+      { status },
+    );
   }
 
   static decisionTimeoutTooShort(min: number) {
     const rule = `decisionTimeoutSeconds must not be less than ${min}`;
-    return new ApprovalException(400, ApprovalErrorCode.DecisionTimeoutTooShort, rule, [{ field: 'decisionTimeoutSeconds', problems: [rule] }]);
+    return new ApprovalException(400, ApprovalErrorCode.DecisionTimeoutTooShort, rule, [
+      { field: 'decisionTimeoutSeconds', problems: [rule] },
+    ]);
   }
 
   static conflict() {
@@ -46,6 +60,8 @@ export class ApprovalException extends DomainException {
   }
 
   static webhookUrlRefused(rule: string) {
-    return new ApprovalException(400, ApprovalErrorCode.WebhookUrlRefused, rule, [{ field: 'webhook.url', problems: [rule] }]);
+    return new ApprovalException(400, ApprovalErrorCode.WebhookUrlRefused, rule, [
+      { field: 'webhook.url', problems: [rule] },
+    ]);
   }
 }

@@ -28,7 +28,11 @@ export class ApprovalsController {
   /** 201 for a new approval; 200 with the existing one for a repeated (executionId, stepId); 409 if the repeat differs. */
   @Post()
   @RequireAnyRole(AGENT_RUNTIME_ROLE, ADMIN_ROLE)
-  async request(@CurrentPrincipal() principal: Principal, @Body() body: ApprovalRequestDto, @Res({ passthrough: true }) res: Response) {
+  async request(
+    @CurrentPrincipal() principal: Principal,
+    @Body() body: ApprovalRequestDto,
+    @Res({ passthrough: true }) res: Response,
+  ) {
     const { approval, created } = await this.approvals.request(principal.tenantId, body);
     res.status(created ? 201 : 200);
     return { approvalId: approval.id, callbackId: approval.callbackId, status: approval.status };
@@ -48,10 +52,28 @@ export class ApprovalsController {
   @ApiQuery({ name: 'status', required: false })
   @ApiQuery({ name: 'limit', required: false, description: `1..${MAX_PAGE_SIZE}, default ${DEFAULT_PAGE_SIZE}` })
   @ApiQuery({ name: 'cursor', required: false, description: 'X-Next-Cursor of the previous page' })
-  @ApiOkResponse({ headers: { 'X-Next-Cursor': { description: 'Cursor of the next page; absent on the last page' }, Link: { description: '<next page>; rel="next"' } } })
-  async list(@CurrentPrincipal() principal: Principal, @Query() query: ListApprovalsQuery, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
-    const { approvals, next } = await this.listing.page(principal.tenantId, query, query.limit, query.cursor ? decodeCursor(query.cursor) : null);
-    const logs = await this.listing.recentLogs(approvals.map((a) => a.id), LIST_LOG_ENTRIES);
+  @ApiOkResponse({
+    headers: {
+      'X-Next-Cursor': { description: 'Cursor of the next page; absent on the last page' },
+      Link: { description: '<next page>; rel="next"' },
+    },
+  })
+  async list(
+    @CurrentPrincipal() principal: Principal,
+    @Query() query: ListApprovalsQuery,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ) {
+    const { approvals, next } = await this.listing.page(
+      principal.tenantId,
+      query,
+      query.limit,
+      query.cursor ? decodeCursor(query.cursor) : null,
+    );
+    const logs = await this.listing.recentLogs(
+      approvals.map((a) => a.id),
+      LIST_LOG_ENTRIES,
+    );
     if (next) {
       const cursor = encodeCursor(next);
       res.setHeader('X-Next-Cursor', cursor);
@@ -87,6 +109,11 @@ export class ApprovalsController {
 }
 
 function nextPage(req: Request, query: ListApprovalsQuery, cursor: string): string {
-  const params = new URLSearchParams({ ...(query.executionId ? { executionId: query.executionId } : {}), ...(query.status ? { status: query.status } : {}), limit: String(query.limit), cursor });
+  const params = new URLSearchParams({
+    ...(query.executionId ? { executionId: query.executionId } : {}),
+    ...(query.status ? { status: query.status } : {}),
+    limit: String(query.limit),
+    cursor,
+  });
   return `${req.originalUrl.split('?')[0]}?${params}`;
 }

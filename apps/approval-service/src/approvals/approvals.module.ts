@@ -15,7 +15,13 @@ export class ApprovalsModule {
   static forRole(role: ProcessRole): DynamicModule {
     return {
       module: ApprovalsModule,
-      imports: [ApprovalStoreModule, CallbacksModule, DeliveryModule.forRole(role), DecisionTimeoutsModule.forRole(role), BullModule.registerQueue({ name: SharedQueue.ApprovalRequests })],
+      imports: [
+        ApprovalStoreModule,
+        CallbacksModule,
+        DeliveryModule.forRole(role),
+        DecisionTimeoutsModule.forRole(role),
+        BullModule.registerQueue({ name: SharedQueue.ApprovalRequests }),
+      ],
       controllers: [ApprovalsController],
       providers: [ApprovalsService, ...(runsWorkers(role) ? [ApprovalRequestsProcessor] : [])],
     };

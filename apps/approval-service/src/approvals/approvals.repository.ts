@@ -9,7 +9,9 @@ import { CallbackCredential, RecentCallbackCredentials } from './recent-callback
 import { OutageRider } from '../database/outage-rider';
 import { StatementBatcher } from '../database/statement-batcher';
 
-export type LogEntry = Partial<Pick<ApprovalLogEntity, 'attempt' | 'httpStatus' | 'durationMs' | 'error' | 'comment' | 'decidedBy'>> & { type: LogEntryType };
+export type LogEntry = Partial<
+  Pick<ApprovalLogEntity, 'attempt' | 'httpStatus' | 'durationMs' | 'error' | 'comment' | 'decidedBy'>
+> & { type: LogEntryType };
 
 export interface NewApproval {
   tenantId: string;
@@ -76,7 +78,10 @@ const HOLD_STATEMENTS_MS = 60_000;
 
 const DECISIONS: ApprovalStatus[] = ['Approved', 'Denied', 'DeliveryFailed', 'Cancelled', 'TimedOut'];
 
-export type CallbackView = Pick<ApprovalEntity, 'id' | 'callbackTokenHash' | 'status' | 'callbackId' | 'executionId' | 'decidedAt'>;
+export type CallbackView = Pick<
+  ApprovalEntity,
+  'id' | 'callbackTokenHash' | 'status' | 'callbackId' | 'executionId' | 'decidedAt'
+>;
 
 export interface AttemptRecord {
   delivered: boolean;
@@ -103,8 +108,16 @@ export class ApprovalsRepository {
   // replayed batch is safe: each statement reports what was done already (inserted, logged, decided) as not done now.
   private readonly hold = <T>(run: () => Promise<T>) => this.outage.ride(run, HOLD_STATEMENTS_MS);
   private readonly inserts = new StatementBatcher((batch: NewApproval[]) => this.insertBatch(batch), 100, this.hold);
-  private readonly attempts = new StatementBatcher((batch: Array<{ id: string; attempt: number } & AttemptRecord>) => this.recordBatch(batch), 100, this.hold);
-  private readonly decisions = new StatementBatcher((batch: Array<{ id: string; to: ApprovalStatus; entry: LogEntry }>) => this.decideBatch(batch), 100, this.hold);
+  private readonly attempts = new StatementBatcher(
+    (batch: Array<{ id: string; attempt: number } & AttemptRecord>) => this.recordBatch(batch),
+    100,
+    this.hold,
+  );
+  private readonly decisions = new StatementBatcher(
+    (batch: Array<{ id: string; to: ApprovalStatus; entry: LogEntry }>) => this.decideBatch(batch),
+    100,
+    this.hold,
+  );
   private readonly callbackLookups = new StatementBatcher((ids: string[]) => this.callbackBatch(ids), 100, this.hold);
   private readonly recentCredentials = new RecentCallbackCredentials();
 
@@ -128,10 +141,25 @@ export class ApprovalsRepository {
          ON CONFLICT ("tenantId", "executionId", "stepId") DO NOTHING RETURNING id, "callbackId", "createdAt"),
        logged AS (INSERT INTO approval.approval_log ("approvalId", at, type) SELECT id, clock_timestamp(), 'Requested' FROM inserted)
        SELECT id, "callbackId"::text AS "callbackId", "createdAt" FROM inserted`,
-      [column('tenantId'), column('executionId'), column('stepId'), column('agentName'), column('message'),
-        batch.map((a) => JSON.stringify(a.stepInput ?? null)), batch.map((a) => JSON.stringify(a.previousResults ?? null)), column('webhookUrl'),
-        column('authType'), column('authEncrypted'), column('timeoutSeconds'), column('maxRetryAttempts'), column('callbackId'), column('callbackTokenHash'), column('callbackTokenSealed'),
-        column('requestFingerprint'), column('decisionTimeoutSeconds')],
+      [
+        column('tenantId'),
+        column('executionId'),
+        column('stepId'),
+        column('agentName'),
+        column('message'),
+        batch.map((a) => JSON.stringify(a.stepInput ?? null)),
+        batch.map((a) => JSON.stringify(a.previousResults ?? null)),
+        column('webhookUrl'),
+        column('authType'),
+        column('authEncrypted'),
+        column('timeoutSeconds'),
+        column('maxRetryAttempts'),
+        column('callbackId'),
+        column('callbackTokenHash'),
+        column('callbackTokenSealed'),
+        column('requestFingerprint'),
+        column('decisionTimeoutSeconds'),
+      ],
     );
     const byCallback = new Map(rows.map((r) => [r.callbackId, r]));
     return batch.map((a) => {
@@ -177,8 +205,15 @@ export class ApprovalsRepository {
          WHERE a.id = i.id AND i.delivered AND a.status = ANY($7::text[]) RETURNING a.id, i.attempt),
        delivered AS (INSERT INTO approval.approval_log ("approvalId", at, type, attempt) SELECT id, clock_timestamp() + interval '1 microsecond', 'Delivered', attempt FROM moved)
        SELECT "approvalId"::text AS id, attempt FROM attempt`,
-      [batch.map((b) => b.id), batch.map((b) => b.attempt), batch.map((b) => b.httpStatus), batch.map((b) => b.durationMs), batch.map((b) => b.error),
-        batch.map((b) => b.delivered), APPROVAL_MOVES.AwaitingDecision],
+      [
+        batch.map((b) => b.id),
+        batch.map((b) => b.attempt),
+        batch.map((b) => b.httpStatus),
+        batch.map((b) => b.durationMs),
+        batch.map((b) => b.error),
+        batch.map((b) => b.delivered),
+        APPROVAL_MOVES.AwaitingDecision,
+      ],
     );
     // The same attempt twice in one batch (a redelivered job) is logged once: only its first call owns it.
     const unclaimed = new Set(rows.map((r) => `${r.id}:${r.attempt}`));
@@ -205,7 +240,9 @@ export class ApprovalsRepository {
     return this.decisions.submit({ id, to, entry });
   }
 
-  private async decideBatch(batch: Array<{ id: string; to: ApprovalStatus; entry: LogEntry }>): Promise<Array<Decided | null>> {
+  private async decideBatch(
+    batch: Array<{ id: string; to: ApprovalStatus; entry: LogEntry }>,
+  ): Promise<Array<Decided | null>> {
     const rows: Array<Decided & { n: string }> = await this.db.query(
       `WITH input AS (
          SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[]) WITH ORDINALITY AS i(id, "to", comment, type, error, allowed, "decidedBy", n)),
@@ -222,8 +259,15 @@ export class ApprovalsRepository {
            'decidedAt', to_char(m."decidedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) AS event FROM moved m),
        queued AS (INSERT INTO approval.decision_outbox ("approvalId", payload) SELECT id::text, event FROM event ON CONFLICT DO NOTHING)
        SELECT * FROM event`,
-      [batch.map((b) => b.id), batch.map((b) => b.to), batch.map((b) => b.entry.comment ?? null), batch.map((b) => b.entry.type),
-        batch.map((b) => b.entry.error ?? null), batch.map((b) => APPROVAL_MOVES[b.to].join(',')), batch.map((b) => b.entry.decidedBy ?? null)],
+      [
+        batch.map((b) => b.id),
+        batch.map((b) => b.to),
+        batch.map((b) => b.entry.comment ?? null),
+        batch.map((b) => b.entry.type),
+        batch.map((b) => b.entry.error ?? null),
+        batch.map((b) => APPROVAL_MOVES[b.to].join(',')),
+        batch.map((b) => b.entry.decidedBy ?? null),
+      ],
     );
     const byOrdinal = new Map(rows.map(({ n, ...decided }) => [Number(n), decided]));
     return batch.map((_, i) => byOrdinal.get(i + 1) ?? null);
@@ -231,11 +275,24 @@ export class ApprovalsRepository {
 
   /** An event with no approval behind it (a refused queued request); written once per id. */
   async enqueueDecision(manager: EntityManager, event: ApprovalDecisionEvent): Promise<void> {
-    await manager.query(`INSERT INTO approval.decision_outbox ("approvalId", payload) VALUES ($1, $2) ON CONFLICT DO NOTHING`, [event.approvalId, event]);
+    await manager.query(
+      `INSERT INTO approval.decision_outbox ("approvalId", payload) VALUES ($1, $2) ON CONFLICT DO NOTHING`,
+      [event.approvalId, event],
+    );
   }
 
   async append(approvalId: string, entry: LogEntry): Promise<void> {
-    await this.log.insert({ approvalId, at: new Date(), attempt: null, httpStatus: null, durationMs: null, error: null, comment: null, decidedBy: null, ...entry });
+    await this.log.insert({
+      approvalId,
+      at: new Date(),
+      attempt: null,
+      httpStatus: null,
+      durationMs: null,
+      error: null,
+      comment: null,
+      decidedBy: null,
+      ...entry,
+    });
   }
 
   /** Open approvals whose decision deadline has passed (of `ids` when given), oldest deadline first. */

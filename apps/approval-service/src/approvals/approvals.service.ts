@@ -60,8 +60,15 @@ export class ApprovalsService {
       throw ApprovalException.decisionTimeoutTooShort(this.minDecisionTimeoutSeconds);
     }
     const message = input.webhook.message ?? '';
-    if (message.length >= MESSAGE_WARN_AT) this.logger.warn({ executionId: input.executionId, length: message.length }, 'approval message is 500 characters or more');
-    const identity = requestIdentity(input, { timeoutSeconds: DEFAULT_TIMEOUT_SECONDS, maxRetryAttempts: DEFAULT_MAX_RETRY_ATTEMPTS });
+    if (message.length >= MESSAGE_WARN_AT)
+      this.logger.warn(
+        { executionId: input.executionId, length: message.length },
+        'approval message is 500 characters or more',
+      );
+    const identity = requestIdentity(input, {
+      timeoutSeconds: DEFAULT_TIMEOUT_SECONDS,
+      maxRetryAttempts: DEFAULT_MAX_RETRY_ATTEMPTS,
+    });
     const token = randomToken(32);
     const created = await this.repository.insertRequested({
       tenantId,
@@ -87,9 +94,17 @@ export class ApprovalsService {
       if (decisionTimeoutSeconds !== null) await this.deadlines.schedule(created.id, decisionTimeoutSeconds);
       if (options.queueFirstAttempt !== false) await this.delivery.attempt(created.id, 1);
       const fresh = { ...created, inHand: { callbackToken: token, authentication: input.webhook.authentication } };
-      return { approval: { id: created.id, callbackId: created.callbackId, status: created.status }, created: true, fresh };
+      return {
+        approval: { id: created.id, callbackId: created.callbackId, status: created.status },
+        created: true,
+        fresh,
+      };
     }
-    const existing = await this.repository.approvals.findOneByOrFail({ tenantId, executionId: input.executionId, stepId: input.stepId });
+    const existing = await this.repository.approvals.findOneByOrFail({
+      tenantId,
+      executionId: input.executionId,
+      stepId: input.stepId,
+    });
     if (!this.sameRequest(existing, identity)) this.conflicting(existing, options.onConflict ?? 'refuse');
     return { approval: { id: existing.id, callbackId: existing.callbackId, status: existing.status }, created: false };
   }
@@ -121,12 +136,17 @@ export class ApprovalsService {
 
   /** Rows from before fingerprints, or under a retired key, cannot be compared: the first stands. */
   private sameRequest(existing: ApprovalEntity, identity: string): boolean {
-    return !existing.requestFingerprint || this.cipher.matchesFingerprint(identity, existing.requestFingerprint) !== false;
+    return (
+      !existing.requestFingerprint || this.cipher.matchesFingerprint(identity, existing.requestFingerprint) !== false
+    );
   }
 
   private conflicting(existing: ApprovalEntity, rule: RequestConflictRule): void {
     if (rule === 'refuse') throw ApprovalException.conflict();
-    this.logger.warn({ approvalId: existing.id, executionId: existing.executionId, stepId: existing.stepId }, 'repeated approval request differs from the first: dropped, the first stands');
+    this.logger.warn(
+      { approvalId: existing.id, executionId: existing.executionId, stepId: existing.stepId },
+      'repeated approval request differs from the first: dropped, the first stands',
+    );
   }
 
   private sealAuth(auth: WebhookAuthenticationDto): string | null {

@@ -11,7 +11,9 @@ export function withoutAuthValues(data: unknown): unknown {
   const webhook = (data as { webhook?: unknown } | null)?.webhook;
   const authentication = (webhook as { authentication?: unknown } | null | undefined)?.authentication;
   if (!authentication || typeof authentication !== 'object') return data;
-  const present = AUTH_VALUE_FIELDS.filter((field) => field in authentication && (authentication as Record<string, unknown>)[field] !== REDACTED_AUTH_VALUE);
+  const present = AUTH_VALUE_FIELDS.filter(
+    (field) => field in authentication && (authentication as Record<string, unknown>)[field] !== REDACTED_AUTH_VALUE,
+  );
   if (!present.length) return data;
   const redacted = { ...authentication, ...Object.fromEntries(present.map((field) => [field, REDACTED_AUTH_VALUE])) };
   return { ...(data as object), webhook: { ...(webhook as object), authentication: redacted } };

@@ -2,7 +2,10 @@ import type { ApprovalRequestDto } from '@app/contracts';
 import { requestIdentity } from './request-fingerprint';
 
 const defaults = { timeoutSeconds: 300, maxRetryAttempts: 3 };
-const request = (webhook: Partial<ApprovalRequestDto['webhook']> = {}, rest: Partial<ApprovalRequestDto> = {}): ApprovalRequestDto => ({
+const request = (
+  webhook: Partial<ApprovalRequestDto['webhook']> = {},
+  rest: Partial<ApprovalRequestDto> = {},
+): ApprovalRequestDto => ({
   executionId: 'e1',
   stepId: 's1',
   agentName: 'Procurement agent',
@@ -13,7 +16,10 @@ const request = (webhook: Partial<ApprovalRequestDto['webhook']> = {}, rest: Par
 
 describe(requestIdentity.name, () => {
   it('is the same for a repeat that spells the defaults out or orders keys differently, whatever the step data', () => {
-    const spelled = request({ authentication: { token: 't1', type: 'BearerToken' }, timeoutSeconds: 300, maxRetryAttempts: 3, message: '' }, { stepInput: { b: 2 } });
+    const spelled = request(
+      { authentication: { token: 't1', type: 'BearerToken' }, timeoutSeconds: 300, maxRetryAttempts: 3, message: '' },
+      { stepInput: { b: 2 } },
+    );
     expect(requestIdentity(spelled, defaults)).toBe(requestIdentity(request(), defaults));
   });
 

@@ -5,7 +5,10 @@ import type { ApprovalRequestDto } from '@app/contracts';
  * applied): the webhook with its auth values, the agent name and the message. It holds secrets:
  * only its keyed fingerprint is stored.
  */
-export function requestIdentity(input: ApprovalRequestDto, defaults: { timeoutSeconds: number; maxRetryAttempts: number }): string {
+export function requestIdentity(
+  input: ApprovalRequestDto,
+  defaults: { timeoutSeconds: number; maxRetryAttempts: number },
+): string {
   const { url, authentication, timeoutSeconds, maxRetryAttempts, message } = input.webhook;
   return canonicalJson({
     agentName: input.agentName,
@@ -22,6 +25,8 @@ export function requestIdentity(input: ApprovalRequestDto, defaults: { timeoutSe
 function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  const entries = Object.entries(value).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const entries = Object.entries(value)
+    .filter(([, v]) => v !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
 }

@@ -29,7 +29,13 @@ export class CallbackRateLimitStorage extends ThrottlerStorageRedisService {
    * Fails open: a callback needs only PostgreSQL, and its 256-bit token cannot be guessed, so an
    * unreachable Redis should not turn every decision into an error.
    */
-  async increment(key: string, ttl: number, limit: number, blockDuration: number, name: string): Promise<ThrottlerStorageRecord> {
+  async increment(
+    key: string,
+    ttl: number,
+    limit: number,
+    blockDuration: number,
+    name: string,
+  ): Promise<ThrottlerStorageRecord> {
     try {
       return await super.increment(key, ttl, limit, blockDuration, name);
     } catch (error) {

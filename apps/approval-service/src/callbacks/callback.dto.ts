@@ -24,7 +24,10 @@ export class ApprovalCallbackDto {
   @MaxLength(2000)
   comment?: string;
 
-  @ApiPropertyOptional({ maxLength: 200, description: 'Who decided (kept in the log, the approval and the decision event)' })
+  @ApiPropertyOptional({
+    maxLength: 200,
+    description: 'Who decided (kept in the log, the approval and the decision event)',
+  })
   @IsOptional()
   @IsString()
   @MaxLength(200)

@@ -32,7 +32,11 @@ export class CallbacksService {
       await this.rejections.record(credential.id, 'callbackToken did not match');
       throw ApprovalException.callbackTokenInvalid();
     }
-    const decided = await this.repository.decide(credential.id, input.status, { type: 'Decided', comment: input.comment ?? null, decidedBy: input.decidedBy ?? null });
+    const decided = await this.repository.decide(credential.id, input.status, {
+      type: 'Decided',
+      comment: input.comment ?? null,
+      decidedBy: input.decidedBy ?? null,
+    });
     if (decided) {
       this.repository.forgetCallbackCredential(input.callbackId);
       await this.relay.publish(decided.event);

@@ -13,5 +13,10 @@ export const APPROVAL_SCHEMA = 'approval';
 export const approvalDatabase: ServiceDatabaseOptions = {
   schema: APPROVAL_SCHEMA,
   entities: [ApprovalEntity, ApprovalLogEntity, DecisionOutboxEntity],
-  migrations: [Approvals1795400000000, RequestFingerprint1795400011000, ApprovalLimits1795400012000, ApprovalExtras1795400013000],
+  migrations: [
+    Approvals1795400000000,
+    RequestFingerprint1795400011000,
+    ApprovalLimits1795400012000,
+    ApprovalExtras1795400013000,
+  ],
 };

@@ -7,7 +7,9 @@ describe(OutageRider.name, () => {
   let warnings: string[];
   beforeEach(() => {
     warnings = [];
-    jest.spyOn(Logger.prototype, 'warn').mockImplementation((_context: unknown, message?: unknown) => void warnings.push(String(message)));
+    jest
+      .spyOn(Logger.prototype, 'warn')
+      .mockImplementation((_context: unknown, message?: unknown) => void warnings.push(String(message)));
   });
   afterEach(() => jest.restoreAllMocks());
 
@@ -15,10 +17,11 @@ describe(OutageRider.name, () => {
     const sut = new OutageRider();
     let databaseUp = false;
     setTimeout(() => (databaseUp = true), 500);
-    const work = () => sut.ride(async () => {
-      if (!databaseUp) throw refused();
-      return 'done';
-    });
+    const work = () =>
+      sut.ride(async () => {
+        if (!databaseUp) throw refused();
+        return 'done';
+      });
 
     await expect(Promise.all([work(), work(), work()])).resolves.toEqual(['done', 'done', 'done']);
     await new Promise((resolve) => setTimeout(resolve, OUTAGE_SETTLE_MS + 100));

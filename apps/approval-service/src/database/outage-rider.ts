@@ -45,7 +45,10 @@ export class OutageRider implements OnModuleDestroy {
     } else if (startedAt >= this.lastRecovery) {
       // Work that started before the last recovery fails late with the old outage's error: no new outage.
       this.down = { since: Date.now() };
-      this.logger.warn({ error: (error as Error).message }, 'database or Redis unreachable: holding work until it is back');
+      this.logger.warn(
+        { error: (error as Error).message },
+        'database or Redis unreachable: holding work until it is back',
+      );
     }
     return true;
   }
@@ -58,7 +61,10 @@ export class OutageRider implements OnModuleDestroy {
     down.back = setTimeout(() => {
       this.down = undefined;
       this.lastRecovery = firstSuccess;
-      this.logger.warn({ outageSeconds: Number(((firstSuccess - down.since) / 1000).toFixed(1)) }, 'database and Redis reachable again: held work resumes');
+      this.logger.warn(
+        { outageSeconds: Number(((firstSuccess - down.since) / 1000).toFixed(1)) },
+        'database and Redis reachable again: held work resumes',
+      );
     }, OUTAGE_SETTLE_MS);
     down.back.unref();
   }

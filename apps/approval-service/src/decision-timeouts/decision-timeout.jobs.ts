@@ -9,7 +9,12 @@ export class DecisionTimeoutJob {
   approvalId: string;
 }
 
-export const DECISION_TIMEOUT_JOB_OPTIONS = { attempts: 5, backoff: { type: 'fixed', delay: 1000 }, removeOnComplete: true, removeOnFail: 1000 } as const;
+export const DECISION_TIMEOUT_JOB_OPTIONS = {
+  attempts: 5,
+  backoff: { type: 'fixed', delay: 1000 },
+  removeOnComplete: true,
+  removeOnFail: 1000,
+} as const;
 
 /** Fired this much after the deadline, so a clock a little ahead of the database's finds the approval due. */
 export const DEADLINE_MARGIN_MS = 250;

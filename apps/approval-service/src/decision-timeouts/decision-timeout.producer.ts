@@ -1,7 +1,12 @@
 import { InjectQueue } from '@nestjs/bull';
 import { Injectable } from '@nestjs/common';
 import type { Queue } from 'bull';
-import { DEADLINE_MARGIN_MS, DECISION_TIMEOUT_JOB_OPTIONS, DECISION_TIMEOUT_QUEUE, DecisionTimeoutJob } from './decision-timeout.jobs';
+import {
+  DEADLINE_MARGIN_MS,
+  DECISION_TIMEOUT_JOB_OPTIONS,
+  DECISION_TIMEOUT_QUEUE,
+  DecisionTimeoutJob,
+} from './decision-timeout.jobs';
 
 /** The only place that adds decision-deadline jobs. */
 @Injectable()
@@ -9,6 +14,9 @@ export class DecisionTimeoutProducer {
   constructor(@InjectQueue(DECISION_TIMEOUT_QUEUE) private readonly queue: Queue<DecisionTimeoutJob>) {}
 
   async schedule(approvalId: string, afterSeconds: number): Promise<void> {
-    await this.queue.add({ approvalId }, { ...DECISION_TIMEOUT_JOB_OPTIONS, jobId: approvalId, delay: afterSeconds * 1000 + DEADLINE_MARGIN_MS });
+    await this.queue.add(
+      { approvalId },
+      { ...DECISION_TIMEOUT_JOB_OPTIONS, jobId: approvalId, delay: afterSeconds * 1000 + DEADLINE_MARGIN_MS },
+    );
   }
 }

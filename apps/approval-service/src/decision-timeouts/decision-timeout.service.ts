@@ -23,7 +23,9 @@ export class DecisionTimeoutService {
     const due = await this.outage.ride(() => this.repository.dueForTimeOut(SWEEP_BATCH, ids));
     let moved = 0;
     for (const id of due) {
-      const decided = await this.outage.ride(() => this.repository.decide(id, 'TimedOut', { type: 'TimedOut', error: 'No decision before the decision deadline' }));
+      const decided = await this.outage.ride(() =>
+        this.repository.decide(id, 'TimedOut', { type: 'TimedOut', error: 'No decision before the decision deadline' }),
+      );
       if (!decided) continue;
       moved++;
       this.logger.log({ approvalId: id }, 'approval timed out');

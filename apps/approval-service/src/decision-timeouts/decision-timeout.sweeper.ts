@@ -29,7 +29,9 @@ export class DecisionTimeoutSweeper implements OnApplicationBootstrap, OnModuleD
     this.sweeping ??= this.timeouts
       .timeOutDue()
       .then(() => undefined)
-      .catch((error: Error) => this.logger.warn({ error: error.message }, 'decision deadline sweep failed; the next one tries again'))
+      .catch((error: Error) =>
+        this.logger.warn({ error: error.message }, 'decision deadline sweep failed; the next one tries again'),
+      )
       .finally(() => (this.sweeping = undefined));
   }
 }

@@ -15,7 +15,11 @@ export class DecisionTimeoutsModule {
     return {
       module: DecisionTimeoutsModule,
       imports: [ApprovalStoreModule, BullModule.registerQueue({ name: DECISION_TIMEOUT_QUEUE })],
-      providers: [DecisionTimeoutProducer, DecisionTimeoutService, ...(runsWorkers(role) ? [DecisionTimeoutProcessor, DecisionTimeoutSweeper] : [])],
+      providers: [
+        DecisionTimeoutProducer,
+        DecisionTimeoutService,
+        ...(runsWorkers(role) ? [DecisionTimeoutProcessor, DecisionTimeoutSweeper] : []),
+      ],
       exports: [DecisionTimeoutProducer],
     };
   }

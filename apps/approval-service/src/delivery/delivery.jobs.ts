@@ -30,7 +30,12 @@ export class DeliveryAttemptJob {
 }
 
 /** Bull-level retries cover our own failures (database, Redis), not the receiver's. */
-export const DELIVERY_JOB_OPTIONS = { attempts: 5, backoff: { type: 'fixed', delay: 1000 }, removeOnComplete: true, removeOnFail: 1000 } as const;
+export const DELIVERY_JOB_OPTIONS = {
+  attempts: 5,
+  backoff: { type: 'fixed', delay: 1000 },
+  removeOnComplete: true,
+  removeOnFail: 1000,
+} as const;
 
 /** Worker slots for delivery attempts in one process. */
 export const DELIVERY_CONCURRENCY = 50;

@@ -18,7 +18,15 @@ export class DeliveryModule {
     return {
       module: DeliveryModule,
       imports: [ApprovalStoreModule, CallbacksModule, BullModule.registerQueue({ name: DELIVERY_QUEUE })],
-      providers: [WebhookUrlPolicy, WebhookSender, WebhookTester, DeliveryProducer, DeliveryService, HandedOffAttempts, ...(runsWorkers(role) ? [DeliveryProcessor] : [])],
+      providers: [
+        WebhookUrlPolicy,
+        WebhookSender,
+        WebhookTester,
+        DeliveryProducer,
+        DeliveryService,
+        HandedOffAttempts,
+        ...(runsWorkers(role) ? [DeliveryProcessor] : []),
+      ],
       exports: [WebhookUrlPolicy, WebhookTester, DeliveryProducer, DeliveryService],
     };
   }

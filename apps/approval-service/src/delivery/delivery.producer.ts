@@ -9,12 +9,18 @@ export class DeliveryProducer {
   constructor(@InjectQueue(DELIVERY_QUEUE) private readonly queue: Queue<DeliveryAttemptJob>) {}
 
   async attempt(approvalId: string, attempt: number, delayMs = 0, tenantId?: string): Promise<void> {
-    await this.queue.add({ approvalId, attempt, ...(tenantId ? { tenantId } : {}) }, { ...DELIVERY_JOB_OPTIONS, jobId: `${approvalId}:${attempt}`, delay: delayMs });
+    await this.queue.add(
+      { approvalId, attempt, ...(tenantId ? { tenantId } : {}) },
+      { ...DELIVERY_JOB_OPTIONS, jobId: `${approvalId}:${attempt}`, delay: delayMs },
+    );
   }
 
   /** An extra attempt of an approval awaiting its decision. */
   async redeliver(approvalId: string, attempt: number, tenantId: string): Promise<void> {
-    await this.queue.add({ approvalId, attempt, tenantId, redelivery: true }, { ...DELIVERY_JOB_OPTIONS, jobId: `${approvalId}:${attempt}` });
+    await this.queue.add(
+      { approvalId, attempt, tenantId, redelivery: true },
+      { ...DELIVERY_JOB_OPTIONS, jobId: `${approvalId}:${attempt}` },
+    );
   }
 
   /** Puts an attempt back for a while: its tenant has its share of this worker's slots in use. */
@@ -22,7 +28,13 @@ export class DeliveryProducer {
     const held = (job.held ?? 0) + 1;
     const delay = Math.min(HELD_ATTEMPT_DELAY_MS.first * 2 ** (held - 1), HELD_ATTEMPT_DELAY_MS.last);
     await this.queue.add(
-      { approvalId: job.approvalId, attempt: job.attempt, tenantId, held, ...(job.redelivery ? { redelivery: true } : {}) },
+      {
+        approvalId: job.approvalId,
+        attempt: job.attempt,
+        tenantId,
+        held,
+        ...(job.redelivery ? { redelivery: true } : {}),
+      },
       { ...DELIVERY_JOB_OPTIONS, jobId: `${job.approvalId}:${job.attempt}:held-${held}`, delay },
     );
   }

@@ -86,15 +86,20 @@ export class DeliveryService {
     if (!approval || approval.status !== (redelivery ? 'AwaitingDecision' : 'Pending')) return;
     const result = await this.outcomeOf(approval, attempt);
     if (!result || result.delivered || redelivery) return;
-    if (result.httpStatus === GONE) return this.fail(approvalId, `The receiver answered 410 Gone to attempt ${attempt}: delivery ended`);
+    if (result.httpStatus === GONE)
+      return this.fail(approvalId, `The receiver answered 410 Gone to attempt ${attempt}: delivery ended`);
     if (hasRetryLeft(attempt, approval.maxRetryAttempts)) {
-      return this.outage.ride(() => this.producer.attempt(approvalId, attempt + 1, delayAfterFailedAttemptMs(attempt), approval.tenantId));
+      return this.outage.ride(() =>
+        this.producer.attempt(approvalId, attempt + 1, delayAfterFailedAttemptMs(attempt), approval.tenantId),
+      );
     }
     return this.fail(approvalId, `No attempt succeeded (${approval.maxRetryAttempts + 1} in all)`);
   }
 
   private async fail(approvalId: string, reason: string): Promise<void> {
-    const decided = await this.outage.ride(() => this.repository.decide(approvalId, 'DeliveryFailed', { type: 'DeliveryFailed', error: reason }));
+    const decided = await this.outage.ride(() =>
+      this.repository.decide(approvalId, 'DeliveryFailed', { type: 'DeliveryFailed', error: reason }),
+    );
     if (decided) await this.relay.publish(decided.event);
   }
 
@@ -131,7 +136,10 @@ export class DeliveryService {
     return logged ? this.fromLog(approval.id, logged) : null;
   }
 
-  private async fromLog(approvalId: string, logged: NonNullable<DeliveryView['loggedAttempt']>): Promise<AttemptOutcome> {
+  private async fromLog(
+    approvalId: string,
+    logged: NonNullable<DeliveryView['loggedAttempt']>,
+  ): Promise<AttemptOutcome> {
     const delivered = isSuccess(logged.httpStatus);
     if (delivered) await this.outage.ride(() => this.repository.markDelivered(approvalId));
     return { delivered, httpStatus: logged.httpStatus };

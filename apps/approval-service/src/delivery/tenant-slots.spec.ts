@@ -1,7 +1,7 @@
 import { TenantSlots } from './tenant-slots';
 
 describe(TenantSlots.name, () => {
-  it("gives a tenant up to its share and other tenants theirs regardless", async () => {
+  it('gives a tenant up to its share and other tenants theirs regardless', async () => {
     const sut = new TenantSlots(2, 1000);
     expect(await sut.take('a', false)).toBe(true);
     expect(await sut.take('a', false)).toBe(true);

@@ -35,7 +35,10 @@ export class WebhookSender implements OnModuleDestroy {
     private readonly policy: WebhookUrlPolicy,
   ) {
     const secret = config.get<string>('WEBHOOK_SIGNING_SECRET');
-    this.signers = (secret ?? '').split(/\s+/).filter(Boolean).map((s) => new Webhook(s));
+    this.signers = (secret ?? '')
+      .split(/\s+/)
+      .filter(Boolean)
+      .map((s) => new Webhook(s));
     this.agents = guardedAgents(policy);
   }
 
@@ -69,7 +72,11 @@ export class WebhookSender implements OnModuleDestroy {
       const delivered = res.status >= 200 && res.status < 300;
       return result({ delivered, httpStatus: res.status, error: delivered ? null : `HTTP ${res.status}` });
     } catch (error) {
-      return result({ delivered: false, httpStatus: null, error: deadline.signal.aborted ? noAnswer(delivery.timeoutSeconds) : describe(error, delivery.timeoutSeconds) });
+      return result({
+        delivered: false,
+        httpStatus: null,
+        error: deadline.signal.aborted ? noAnswer(delivery.timeoutSeconds) : describe(error, delivery.timeoutSeconds),
+      });
     } finally {
       clearTimeout(timer);
     }
@@ -85,7 +92,8 @@ export class WebhookSender implements OnModuleDestroy {
       'webhook-id': delivery.messageId,
       'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)),
     };
-    if (this.signers.length) headers['webhook-signature'] = this.signers.map((s) => s.sign(delivery.messageId, timestamp, payload)).join(' ');
+    if (this.signers.length)
+      headers['webhook-signature'] = this.signers.map((s) => s.sign(delivery.messageId, timestamp, payload)).join(' ');
     return headers;
   }
 }
@@ -99,7 +107,9 @@ export function authHeaders(auth: WebhookAuthenticationDto): Record<string, stri
     case 'BearerToken':
       return { Authorization: `Bearer ${auth.token ?? ''}` };
     case 'BasicAuth':
-      return { Authorization: `Basic ${Buffer.from(`${auth.username ?? ''}:${auth.password ?? ''}`).toString('base64')}` };
+      return {
+        Authorization: `Basic ${Buffer.from(`${auth.username ?? ''}:${auth.password ?? ''}`).toString('base64')}`,
+      };
     case 'CustomHeader':
       return { [auth.headerName ?? 'X-Webhook-Auth']: auth.headerValue ?? '' };
   }
@@ -134,7 +144,8 @@ function readAtMost(body: Readable, limit: number, deadline: AbortSignal): Promi
 function describe(error: unknown, timeoutSeconds: number): string {
   if (isAxiosError(error)) {
     if (error.code === 'ECONNABORTED' || error.code === 'ETIMEDOUT') return noAnswer(timeoutSeconds);
-    if (isOutboundRefusal(error)) return 'The webhook host resolves to a non-public address; refused by the outbound URL policy';
+    if (isOutboundRefusal(error))
+      return 'The webhook host resolves to a non-public address; refused by the outbound URL policy';
     // No socket code or resolved address: the delivery log must not work as a port scanner.
     return 'Could not connect to the webhook URL';
   }

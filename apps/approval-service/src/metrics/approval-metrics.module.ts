@@ -1,12 +1,22 @@
 import { Global, Module } from '@nestjs/common';
 import { makeCounterProvider, makeHistogramProvider } from '@willsoto/nestjs-prometheus';
-import { ApprovalMetrics, CALLBACK_DECISION, DECISIONS, DELIVERY_ATTEMPTS, DELIVERY_DURATION } from './approval-metrics';
+import {
+  ApprovalMetrics,
+  CALLBACK_DECISION,
+  DECISIONS,
+  DELIVERY_ATTEMPTS,
+  DELIVERY_DURATION,
+} from './approval-metrics';
 
 @Global()
 @Module({
   providers: [
     ApprovalMetrics,
-    makeCounterProvider({ name: DELIVERY_ATTEMPTS, help: 'Webhook delivery attempts by outcome', labelNames: ['outcome'] }),
+    makeCounterProvider({
+      name: DELIVERY_ATTEMPTS,
+      help: 'Webhook delivery attempts by outcome',
+      labelNames: ['outcome'],
+    }),
     makeHistogramProvider({
       name: DELIVERY_DURATION,
       help: 'Webhook delivery attempt duration by outcome',

@@ -1,7 +1,11 @@
 import { deliveryOutcome } from './approval-metrics';
 
 describe(deliveryOutcome.name, () => {
-  const attempt = (httpStatus: number | null, error: string | null, delivered = false) => ({ delivered, httpStatus, error });
+  const attempt = (httpStatus: number | null, error: string | null, delivered = false) => ({
+    delivered,
+    httpStatus,
+    error,
+  });
 
   it('names an attempt by a fixed set of outcomes, never by what the receiver answered', () => {
     expect(deliveryOutcome(attempt(202, null, true))).toBe('delivered');

@@ -20,7 +20,12 @@ export class ApprovalMetrics {
     @InjectMetric(CALLBACK_DECISION) private readonly callbackToDecision: Histogram<'outcome'>,
   ) {}
 
-  deliveryAttempted(result: { delivered: boolean; httpStatus: number | null; durationMs: number; error: string | null }): void {
+  deliveryAttempted(result: {
+    delivered: boolean;
+    httpStatus: number | null;
+    durationMs: number;
+    error: string | null;
+  }): void {
     const outcome = deliveryOutcome(result);
     this.attempts.inc({ outcome });
     this.attemptDuration.observe({ outcome }, result.durationMs / 1000);
@@ -38,9 +43,14 @@ export class ApprovalMetrics {
   }
 }
 
-export function deliveryOutcome(result: { delivered: boolean; httpStatus: number | null; error: string | null }): DeliveryOutcome {
+export function deliveryOutcome(result: {
+  delivered: boolean;
+  httpStatus: number | null;
+  error: string | null;
+}): DeliveryOutcome {
   if (result.delivered) return 'delivered';
-  if (result.httpStatus !== null) return result.httpStatus >= 500 ? 'http_5xx' : result.httpStatus >= 400 ? 'http_4xx' : 'http_other';
+  if (result.httpStatus !== null)
+    return result.httpStatus >= 500 ? 'http_5xx' : result.httpStatus >= 400 ? 'http_4xx' : 'http_other';
   // WebhookSender's wording for an attempt its deadline ended.
   return result.error?.startsWith('No answer within') ? 'timeout' : 'unreachable';
 }

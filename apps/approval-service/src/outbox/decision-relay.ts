@@ -48,7 +48,10 @@ export class DecisionRelay implements OnModuleDestroy {
       this.toMark.add(event.approvalId);
       this.marking ??= this.markSoon();
     } catch (error) {
-      this.logger.warn({ approvalId: event.approvalId, error: (error as Error).message }, 'decision left for the relay');
+      this.logger.warn(
+        { approvalId: event.approvalId, error: (error as Error).message },
+        'decision left for the relay',
+      );
     }
   }
 
@@ -67,7 +70,8 @@ export class DecisionRelay implements OnModuleDestroy {
       this.outage.recovered();
     } catch (error) {
       // During an outage the next pass tries again; the outage itself is logged once.
-      if (!this.outage.report(error, started)) this.logger.warn({ error: (error as Error).message }, 'decision relay pass failed');
+      if (!this.outage.report(error, started))
+        this.logger.warn({ error: (error as Error).message }, 'decision relay pass failed');
     } finally {
       this.polling = false;
     }
@@ -86,7 +90,11 @@ export class DecisionRelay implements OnModuleDestroy {
     try {
       await this.outbox.markPublished(ids);
     } catch (error) {
-      if (!this.outage.report(error, started)) this.logger.warn({ error: (error as Error).message }, 'published decisions not marked; the relay will republish them harmlessly');
+      if (!this.outage.report(error, started))
+        this.logger.warn(
+          { error: (error as Error).message },
+          'published decisions not marked; the relay will republish them harmlessly',
+        );
     } finally {
       this.marking = undefined;
       if (this.toMark.size) this.marking = this.markSoon();
@@ -98,6 +106,13 @@ export class DecisionRelay implements OnModuleDestroy {
   }
 
   private async enqueue(events: ApprovalDecisionEvent[]): Promise<void> {
-    await addJobs(this.decisions, events.map((event) => ({ name: 'decision', data: event, opts: { ...DECISION_JOB_OPTIONS, jobId: event.approvalId } })));
+    await addJobs(
+      this.decisions,
+      events.map((event) => ({
+        name: 'decision',
+        data: event,
+        opts: { ...DECISION_JOB_OPTIONS, jobId: event.approvalId },
+      })),
+    );
   }
 }

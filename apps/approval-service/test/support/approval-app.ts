@@ -26,13 +26,28 @@ export interface ApprovalTestApp {
 }
 
 /** The approval-service on a real port with its own Redis prefix; webhooks to loopback allowed. */
-export async function startApprovalApp(overrides: Record<string, unknown> = {}, role: ProcessRole = 'all'): Promise<ApprovalTestApp> {
-  const env = testEnv({ WEBHOOK_ALLOW_INSECURE: true, WEBHOOK_ALLOW_PRIVATE_NETWORKS: true, WEBHOOK_SIGNING_SECRET: SIGNING_SECRET, OUTBOX_POLL_MS: 200, ...overrides });
-  const app = await NestFactory.create(AppModule.forRoot({ role, env }), { bodyParser: false, logger: false, abortOnError: false });
+export async function startApprovalApp(
+  overrides: Record<string, unknown> = {},
+  role: ProcessRole = 'all',
+): Promise<ApprovalTestApp> {
+  const env = testEnv({
+    WEBHOOK_ALLOW_INSECURE: true,
+    WEBHOOK_ALLOW_PRIVATE_NETWORKS: true,
+    WEBHOOK_SIGNING_SECRET: SIGNING_SECRET,
+    OUTBOX_POLL_MS: 200,
+    ...overrides,
+  });
+  const app = await NestFactory.create(AppModule.forRoot({ role, env }), {
+    bodyParser: false,
+    logger: false,
+    abortOnError: false,
+  });
   configureHttpApp(app, { title: 'Approval service', description: 'test' });
   await app.listen(0, '127.0.0.1');
   const url = (await app.getUrl()).replace('[::1]', '127.0.0.1');
-  const decisions = new Bull<ApprovalDecisionEvent>(SharedQueue.ApprovalDecisions, String(env.REDIS_URL), { prefix: String(env.QUEUE_PREFIX) });
+  const decisions = new Bull<ApprovalDecisionEvent>(SharedQueue.ApprovalDecisions, String(env.REDIS_URL), {
+    prefix: String(env.QUEUE_PREFIX),
+  });
   const requests = new Bull(SharedQueue.ApprovalRequests, String(env.REDIS_URL), { prefix: String(env.QUEUE_PREFIX) });
   return {
     app,
@@ -41,8 +56,12 @@ export async function startApprovalApp(overrides: Record<string, unknown> = {}, 
     env,
     decisions,
     requests,
-    decision: (approvalId, timeoutMs = 20000) => eventually(async () => (await decisions.getJob(approvalId))?.data, timeoutMs),
-    decisionCount: async (approvalId) => (await decisions.getJobs(['waiting', 'active', 'completed', 'failed', 'delayed'])).filter((j) => j.data.approvalId === approvalId).length,
+    decision: (approvalId, timeoutMs = 20000) =>
+      eventually(async () => (await decisions.getJob(approvalId))?.data, timeoutMs),
+    decisionCount: async (approvalId) =>
+      (await decisions.getJobs(['waiting', 'active', 'completed', 'failed', 'delayed'])).filter(
+        (j) => j.data.approvalId === approvalId,
+      ).length,
     close: async () => {
       await decisions.close();
       await requests.close();
@@ -59,7 +78,9 @@ export async function allStoredText(db: DataSource): Promise<string> {
   );
   const parts: string[] = [];
   for (const { table_name, column_name } of columns) {
-    const rows: Array<{ v: string | null }> = await db.query(`SELECT "${column_name}"::text AS v FROM approval."${table_name}"`);
+    const rows: Array<{ v: string | null }> = await db.query(
+      `SELECT "${column_name}"::text AS v FROM approval."${table_name}"`,
+    );
     parts.push(...rows.map((r) => r.v ?? ''));
   }
   return parts.join('\n');
@@ -68,13 +89,24 @@ export async function allStoredText(db: DataSource): Promise<string> {
 let sequence = 0;
 
 /** A valid approval request body; `webhook` fields override the defaults. */
-export function approvalRequest(webhookUrl: string, webhook: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) {
+export function approvalRequest(
+  webhookUrl: string,
+  webhook: Record<string, unknown> = {},
+  extra: Record<string, unknown> = {},
+) {
   sequence++;
   return {
     executionId: `exec-${Date.now()}-${sequence}-${randomBytes(3).toString('hex')}`,
     stepId: 'approve-po',
     agentName: 'Procurement agent',
-    webhook: { url: webhookUrl, authentication: { type: 'None' }, timeoutSeconds: 5, maxRetryAttempts: 3, message: 'Approve PO 4711?', ...webhook },
+    webhook: {
+      url: webhookUrl,
+      authentication: { type: 'None' },
+      timeoutSeconds: 5,
+      maxRetryAttempts: 3,
+      message: 'Approve PO 4711?',
+      ...webhook,
+    },
     stepInput: { purchaseOrder: 4711, amount: 1250.5 },
     previousResults: [{ stepId: 'draft-po', output: 'ok' }],
     ...extra,

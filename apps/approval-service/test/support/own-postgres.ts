@@ -23,11 +23,17 @@ export async function startOwnPostgres(): Promise<OwnPostgres> {
   const { uid, gid } = await postgresUser();
   chownSync(home, uid, gid);
   const port = await freePort();
-  const asPostgres = (tool: string, args: string[]) => run('runuser', ['-u', 'postgres', '--', join(bin, tool), ...args], { timeout: 60_000 });
+  const asPostgres = (tool: string, args: string[]) =>
+    run('runuser', ['-u', 'postgres', '--', join(bin, tool), ...args], { timeout: 60_000 });
   await asPostgres('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '--no-sync', '--no-locale', '-E', 'UTF8']);
   const ctl = (args: string[]) => asPostgres('pg_ctl', ['-D', data, '-l', join(home, 'log'), ...args]);
   const start = async () => {
-    await ctl(['-w', '-o', `-p ${port} -k ${home} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=100`, 'start']);
+    await ctl([
+      '-w',
+      '-o',
+      `-p ${port} -k ${home} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=100`,
+      'start',
+    ]);
   };
   await start();
   return {

@@ -24,7 +24,10 @@ export class TricklingReceiver {
         socket.write('HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\n');
         sent = bytes.length;
       }
-      const timer = setInterval(() => socket.write(sent < bytes.length ? bytes.subarray(sent, ++sent) : this.bodyOnly ? '1\r\na\r\n' : 'a'), this.everyMs);
+      const timer = setInterval(
+        () => socket.write(sent < bytes.length ? bytes.subarray(sent, ++sent) : this.bodyOnly ? '1\r\na\r\n' : 'a'),
+        this.everyMs,
+      );
       socket.on('error', () => undefined);
       socket.on('close', () => {
         clearInterval(timer);

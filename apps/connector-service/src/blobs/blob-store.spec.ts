@@ -18,13 +18,23 @@ interface StoreUnderTest {
 
 async function fsStore(): Promise<StoreUnderTest> {
   const root = await mkdtemp(join(tmpdir(), 'blobs-'));
-  return { sut: new FsBlobStore(root), leftovers: () => readdir(join(root, 'tmp')), close: () => rm(root, { recursive: true, force: true }) };
+  return {
+    sut: new FsBlobStore(root),
+    leftovers: () => readdir(join(root, 'tmp')),
+    close: () => rm(root, { recursive: true, force: true }),
+  };
 }
 
 /** A real S3 API (s3rver) on loopback. */
 async function s3Store(): Promise<StoreUnderTest> {
   const directory = await mkdtemp(join(tmpdir(), 's3rver-'));
-  const server = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory, configureBuckets: [{ name: 'blobs', configs: [] }] });
+  const server = new S3rver({
+    port: 0,
+    address: '127.0.0.1',
+    silent: true,
+    directory,
+    configureBuckets: [{ name: 'blobs', configs: [] }],
+  });
   const { port } = await server.run();
   const sut = new S3BlobStore({
     bucket: 'blobs',
@@ -36,12 +46,19 @@ async function s3Store(): Promise<StoreUnderTest> {
     requestTimeoutMs: 10_000,
     stagingDir: join(directory, 'staging'),
   });
-  const client = new S3Client({ region: 'us-east-1', endpoint: `http://127.0.0.1:${port}`, forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
+  const client = new S3Client({
+    region: 'us-east-1',
+    endpoint: `http://127.0.0.1:${port}`,
+    forcePathStyle: true,
+    credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+  });
   return {
     sut,
     leftovers: async () => {
       const listed = await client.send(new ListObjectsV2Command({ Bucket: 'blobs' }));
-      const stray = (listed.Contents ?? []).map((object) => object.Key!).filter((key) => !/^connector\/[0-9a-f]{2}\/[0-9a-f]{64}$/.test(key));
+      const stray = (listed.Contents ?? [])
+        .map((object) => object.Key!)
+        .filter((key) => !/^connector\/[0-9a-f]{2}\/[0-9a-f]{64}$/.test(key));
       return [...stray, ...(await readdir(join(directory, 'staging')))];
     },
     close: async () => {
@@ -84,7 +101,13 @@ describe.each([
 
   it('streams large content without buffering it', async () => {
     const chunk = Buffer.alloc(1024 * 1024, 7);
-    const stored = await sut.put(Readable.from((function* () { for (let i = 0; i < 24; i++) yield chunk; })()));
+    const stored = await sut.put(
+      Readable.from(
+        (function* () {
+          for (let i = 0; i < 24; i++) yield chunk;
+        })(),
+      ),
+    );
     expect(stored.size).toBe(24 * 1024 * 1024);
     expect((await sut.read(stored.sha256)).length).toBe(24 * 1024 * 1024);
   });

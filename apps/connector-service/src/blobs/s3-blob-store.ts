@@ -1,4 +1,10 @@
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  S3Client,
+  S3ServiceException,
+} from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
@@ -52,7 +58,15 @@ export class S3BlobStore extends BlobStore {
       await pipeline(content, meter.stream, createWriteStream(staged));
       const blob = meter.result();
       if (!(await this.exists(blob.sha256))) {
-        const upload = new Upload({ client: this.client, params: { Bucket: this.options.bucket, Key: this.keyOf(blob.sha256), Body: createReadStream(staged), ContentLength: blob.size } });
+        const upload = new Upload({
+          client: this.client,
+          params: {
+            Bucket: this.options.bucket,
+            Key: this.keyOf(blob.sha256),
+            Body: createReadStream(staged),
+            ContentLength: blob.size,
+          },
+        });
         await upload.done();
       }
       return blob;
@@ -62,12 +76,16 @@ export class S3BlobStore extends BlobStore {
   }
 
   async open(sha256: string): Promise<Readable> {
-    const object = await this.client.send(new GetObjectCommand({ Bucket: this.options.bucket, Key: this.keyOf(sha256) }));
+    const object = await this.client.send(
+      new GetObjectCommand({ Bucket: this.options.bucket, Key: this.keyOf(sha256) }),
+    );
     return object.Body as Readable;
   }
 
   async read(sha256: string): Promise<Buffer> {
-    const object = await this.client.send(new GetObjectCommand({ Bucket: this.options.bucket, Key: this.keyOf(sha256) }));
+    const object = await this.client.send(
+      new GetObjectCommand({ Bucket: this.options.bucket, Key: this.keyOf(sha256) }),
+    );
     return Buffer.from(await object.Body!.transformToByteArray());
   }
 

@@ -25,7 +25,9 @@ export class UrlPolicy {
       const rule = value ? this.policy.brokenRule(value) : null;
       return rule ? [{ field, rule }] : [];
     });
-    const malformed = broken.filter((b) => b.rule !== 'publicAddress').map((b) => problem(b.field, b.rule === 'https' ? 'must be an absolute https URL' : URL_RULES[b.rule]));
+    const malformed = broken
+      .filter((b) => b.rule !== 'publicAddress')
+      .map((b) => problem(b.field, b.rule === 'https' ? 'must be an absolute https URL' : URL_RULES[b.rule]));
     if (malformed.length) throw new ValidationFailedException(summary(malformed), malformed);
     const refused = broken.map((b) => problem(b.field, URL_RULES.publicAddress));
     if (refused.length) throw new DomainException(400, 'URL_NOT_ALLOWED', summary(refused), refused);

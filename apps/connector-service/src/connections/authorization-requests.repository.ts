@@ -27,10 +27,22 @@ export class AuthorizationRequestsRepository {
       `INSERT INTO connector.oauth_authorization_requests
          ("stateHash", "tenantId", "userId", "providerId", "codeVerifierEncrypted", "nonceHash", "redirectUri", scopes, "expiresAt")
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-      [stateHash, request.tenantId, request.userId, request.providerId, request.codeVerifierEncrypted, request.nonceHash, request.redirectUri, request.scopes, request.expiresAt],
+      [
+        stateHash,
+        request.tenantId,
+        request.userId,
+        request.providerId,
+        request.codeVerifierEncrypted,
+        request.nonceHash,
+        request.redirectUri,
+        request.scopes,
+        request.expiresAt,
+      ],
     );
     // Old requests are kept a day so a late callback is told "expired", not "unknown".
-    await this.db.query(`DELETE FROM connector.oauth_authorization_requests WHERE "expiresAt" < now() - interval '1 day'`);
+    await this.db.query(
+      `DELETE FROM connector.oauth_authorization_requests WHERE "expiresAt" < now() - interval '1 day'`,
+    );
   }
 
   /** Single use: the one conditional update that marks it consumed wins; everyone else learns why not. */
@@ -42,7 +54,10 @@ export class AuthorizationRequestsRepository {
       [stateHash],
     );
     if (rows.length) return { request: rows[0] as AuthorizationRequest };
-    const [seen] = await this.db.query(`SELECT "consumedAt" FROM connector.oauth_authorization_requests WHERE "stateHash" = $1`, [stateHash]);
+    const [seen] = await this.db.query(
+      `SELECT "consumedAt" FROM connector.oauth_authorization_requests WHERE "stateHash" = $1`,
+      [stateHash],
+    );
     if (!seen) return { problem: 'unknown' };
     return { problem: seen.consumedAt ? 'used' : 'expired' };
   }

@@ -60,14 +60,26 @@ export class AuthorizationService {
       scopes: provider.supportedScopes,
       expiresAt,
     });
-    return { authorizationUrl: this.authorizationUrl(provider, state, s256(verifier), nonce), state, expiresAt: expiresAt.toISOString() };
+    return {
+      authorizationUrl: this.authorizationUrl(provider, state, s256(verifier), nonce),
+      state,
+      expiresAt: expiresAt.toISOString(),
+    };
   }
 
   /** The callback: one use of the state, the provider's error or the code exchange, then the connection. */
   async complete(query: Record<string, string | undefined>): Promise<OAuthConnectionEntity> {
     const request = await this.consume(query.state);
-    if (query.error) throw ConnectionException.fromProvider({ error: query.error, description: query.error_description }, request.redirectUri);
-    if (!query.code) throw ConnectionException.fromProvider({ error: 'invalid_request', description: 'the callback carried no code' }, request.redirectUri);
+    if (query.error)
+      throw ConnectionException.fromProvider(
+        { error: query.error, description: query.error_description },
+        request.redirectUri,
+      );
+    if (!query.code)
+      throw ConnectionException.fromProvider(
+        { error: 'invalid_request', description: 'the callback carried no code' },
+        request.redirectUri,
+      );
     const provider = await this.providers.inTenant(request.tenantId, request.providerId);
     const tokens = await this.exchange(provider, request, query.code);
     const subject = this.subjectOf(tokens, provider, request);
@@ -113,11 +125,25 @@ export class AuthorizationService {
     return outcome.request;
   }
 
-  private async exchange(provider: OAuthProviderEntity, request: AuthorizationRequest, code: string): Promise<TokenSet> {
+  private async exchange(
+    provider: OAuthProviderEntity,
+    request: AuthorizationRequest,
+    code: string,
+  ): Promise<TokenSet> {
     const clientSecret = await this.secrets.secret(provider.id, provider.secretVersion);
-    const auth = { tokenEndpoint: provider.tokenEndpoint, clientId: provider.clientId, clientSecret: clientSecret ?? '', method: provider.tokenEndpointAuthMethod };
+    const auth = {
+      tokenEndpoint: provider.tokenEndpoint,
+      clientId: provider.clientId,
+      clientSecret: clientSecret ?? '',
+      method: provider.tokenEndpointAuthMethod,
+    };
     try {
-      return await this.client.exchangeCode(auth, code, request.redirectUri, this.cipher.decrypt(request.codeVerifierEncrypted));
+      return await this.client.exchangeCode(
+        auth,
+        code,
+        request.redirectUri,
+        this.cipher.decrypt(request.codeVerifierEncrypted),
+      );
     } catch (error) {
       if (error instanceof OAuthErrorResponse) throw ConnectionException.fromProvider(error, request.redirectUri);
       if (error instanceof OAuthUnavailable) throw ConnectionException.unavailable(error.message);
@@ -139,7 +165,8 @@ export class AuthorizationService {
     }
     const audiences = Array.isArray(claims.aud) ? claims.aud : [claims.aud];
     if (!audiences.includes(provider.clientId)) throw ConnectionException.invalidIdToken('audience is not this client');
-    if (typeof claims.nonce !== 'string' || sha256Hex(claims.nonce) !== request.nonceHash) throw ConnectionException.invalidIdToken('nonce does not match');
+    if (typeof claims.nonce !== 'string' || sha256Hex(claims.nonce) !== request.nonceHash)
+      throw ConnectionException.invalidIdToken('nonce does not match');
     return typeof claims.sub === 'string' ? claims.sub : null;
   }
 }

@@ -25,7 +25,10 @@ ${outcome.resolution ? `<p><strong>What to do:</strong> ${escape(outcome.resolut
 <script nonce="${nonce}">
 if (window.opener) { window.opener.postMessage(${message}, ${JSON.stringify(openerOrigin)}); ${outcome.ok ? 'window.close();' : ''} }
 </script></body></html>`;
-  return { html, csp: `default-src 'none'; style-src 'unsafe-inline'; script-src 'nonce-${nonce}'; base-uri 'none'; frame-ancestors 'none'` };
+  return {
+    html,
+    csp: `default-src 'none'; style-src 'unsafe-inline'; script-src 'nonce-${nonce}'; base-uri 'none'; frame-ancestors 'none'`,
+  };
 }
 
 function escape(text: string): string {

@@ -5,7 +5,15 @@ import { OAuthConnectionEntity } from './oauth-connection.entity';
 
 export type AuthorizedConnection = Pick<
   OAuthConnectionEntity,
-  'tenantId' | 'userId' | 'providerId' | 'subject' | 'scopes' | 'accessTokenEncrypted' | 'refreshTokenEncrypted' | 'expiresAt' | 'secretVersion'
+  | 'tenantId'
+  | 'userId'
+  | 'providerId'
+  | 'subject'
+  | 'scopes'
+  | 'accessTokenEncrypted'
+  | 'refreshTokenEncrypted'
+  | 'expiresAt'
+  | 'secretVersion'
 >;
 
 @Injectable()
@@ -31,7 +39,17 @@ export class ConnectionsRepository {
          "expiresAt" = EXCLUDED."expiresAt", "tokensIssuedAt" = EXCLUDED."tokensIssuedAt", "secretVersion" = EXCLUDED."secretVersion",
          "lastRefreshError" = NULL, "updatedAt" = now()
        RETURNING id`,
-      [c.tenantId, c.userId, c.providerId, c.subject, c.scopes, c.accessTokenEncrypted, c.refreshTokenEncrypted, c.expiresAt, c.secretVersion],
+      [
+        c.tenantId,
+        c.userId,
+        c.providerId,
+        c.subject,
+        c.scopes,
+        c.accessTokenEncrypted,
+        c.refreshTokenEncrypted,
+        c.expiresAt,
+        c.secretVersion,
+      ],
     );
     return this.connections.findOneByOrFail({ id: row.id });
   }

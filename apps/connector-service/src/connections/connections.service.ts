@@ -27,7 +27,8 @@ export class ConnectionsService {
   /** Forgets the tokens (revoking them at the provider when it has a revocation endpoint). */
   async remove(principal: Principal, id: string): Promise<void> {
     const owned = await this.repository.byId(id);
-    if (!owned || owned.tenantId !== principal.tenantId || owned.userId !== principal.userId) throw ConnectionException.notFound();
+    if (!owned || owned.tenantId !== principal.tenantId || owned.userId !== principal.userId)
+      throw ConnectionException.notFound();
     const deleted = await this.repository.deleteUnused(id);
     if (!deleted) {
       const users = await this.dataSources.sources.countBy({ connectionId: id });
@@ -42,9 +43,20 @@ export class ConnectionsService {
   private async revoke(c: OAuthConnectionEntity): Promise<void> {
     const provider = await this.providers.inTenant(c.tenantId, c.providerId).catch(() => null);
     if (!provider?.revokeEndpoint) return;
-    const clientSecret = (await this.secrets.secret(provider.id, c.secretVersion)) ?? (await this.secrets.secret(provider.id, provider.secretVersion)) ?? '';
-    const client = { tokenEndpoint: provider.tokenEndpoint, revokeEndpoint: provider.revokeEndpoint, clientId: provider.clientId, clientSecret, method: provider.tokenEndpointAuthMethod };
-    const [token, hint] = c.refreshTokenEncrypted ? [c.refreshTokenEncrypted, 'refresh_token' as const] : [c.accessTokenEncrypted, 'access_token' as const];
+    const clientSecret =
+      (await this.secrets.secret(provider.id, c.secretVersion)) ??
+      (await this.secrets.secret(provider.id, provider.secretVersion)) ??
+      '';
+    const client = {
+      tokenEndpoint: provider.tokenEndpoint,
+      revokeEndpoint: provider.revokeEndpoint,
+      clientId: provider.clientId,
+      clientSecret,
+      method: provider.tokenEndpointAuthMethod,
+    };
+    const [token, hint] = c.refreshTokenEncrypted
+      ? [c.refreshTokenEncrypted, 'refresh_token' as const]
+      : [c.accessTokenEncrypted, 'access_token' as const];
     await this.client.revoke(client, this.cipher.decrypt(token), hint);
   }
 }

@@ -35,7 +35,12 @@ export class OAuthCallbackController {
     try {
       const connection = await this.authorization.complete(flatten(query));
       if (wantsJson) return void res.status(200).json(connectionResponse(connection));
-      this.page(res, 200, { ok: true, connectionId: connection.id, providerId: connection.providerId, message: 'The document system is connected.' });
+      this.page(res, 200, {
+        ok: true,
+        connectionId: connection.id,
+        providerId: connection.providerId,
+        message: 'The document system is connected.',
+      });
     } catch (error) {
       if (wantsJson || !(error instanceof DomainException)) throw error;
       const resolution = (error.details[0] as { resolution?: string } | undefined)?.resolution;
@@ -52,6 +57,8 @@ export class OAuthCallbackController {
 /** Repeated parameters are not ours to guess at: the first one counts. */
 function flatten(query: Record<string, unknown>): Record<string, string | undefined> {
   const flat: Record<string, string | undefined> = {};
-  for (const [key, value] of Object.entries(query)) flat[key] = typeof value === 'string' ? value : Array.isArray(value) && typeof value[0] === 'string' ? value[0] : undefined;
+  for (const [key, value] of Object.entries(query))
+    flat[key] =
+      typeof value === 'string' ? value : Array.isArray(value) && typeof value[0] === 'string' ? value[0] : undefined;
   return flat;
 }

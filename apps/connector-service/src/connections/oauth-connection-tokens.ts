@@ -43,7 +43,8 @@ export class OAuthConnectionTokens extends ConnectionTokens {
     return {
       current: async () => {
         const c = await this.repository.byId(connectionId);
-        if (c && c.status === 'Active' && this.refresher.isFresh(c)) return remember({ accessToken: this.cipher.decrypt(c.accessTokenEncrypted), issuedAt: c.tokensIssuedAt });
+        if (c && c.status === 'Active' && this.refresher.isFresh(c))
+          return remember({ accessToken: this.cipher.decrypt(c.accessTokenEncrypted), issuedAt: c.tokensIssuedAt });
         return remember(await this.refresh(connectionId, null));
       },
       // The document system rejected the token we handed out: anything newer will do.
@@ -54,12 +55,21 @@ export class OAuthConnectionTokens extends ConnectionTokens {
   private refresh(connectionId: string, seenIssuedAt: Date | null): Promise<IssuedToken> {
     const running = this.inFlight.get(connectionId);
     if (running) return running;
-    const started = this.refresher.refresh(connectionId, seenIssuedAt).finally(() => this.inFlight.delete(connectionId));
+    const started = this.refresher
+      .refresh(connectionId, seenIssuedAt)
+      .finally(() => this.inFlight.delete(connectionId));
     this.inFlight.set(connectionId, started);
     return started;
   }
 }
 
 function summary(c: OAuthConnectionEntity): ConnectionSummary {
-  return { id: c.id, tenantId: c.tenantId, userId: c.userId, providerId: c.providerId, subject: c.subject, status: connectionStatus(c) };
+  return {
+    id: c.id,
+    tenantId: c.tenantId,
+    userId: c.userId,
+    providerId: c.providerId,
+    subject: c.subject,
+    status: connectionStatus(c),
+  };
 }

@@ -55,7 +55,10 @@ export class OAuthConnectionEntity {
 
 export type ConnectionStatus = 'Active' | 'Expired' | 'NeedsReauth';
 
-export function connectionStatus(c: Pick<OAuthConnectionEntity, 'status' | 'refreshTokenEncrypted' | 'expiresAt'>, now = new Date()): ConnectionStatus {
+export function connectionStatus(
+  c: Pick<OAuthConnectionEntity, 'status' | 'refreshTokenEncrypted' | 'expiresAt'>,
+  now = new Date(),
+): ConnectionStatus {
   if (c.status === 'NeedsReauth') return 'NeedsReauth';
   if (!c.refreshTokenEncrypted && c.expiresAt && c.expiresAt <= now) return 'Expired';
   return 'Active';

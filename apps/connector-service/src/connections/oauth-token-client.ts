@@ -61,7 +61,12 @@ export class OAuthTokenClient implements OnModuleDestroy {
   }
 
   exchangeCode(client: OAuthClientAuth, code: string, redirectUri: string, codeVerifier: string): Promise<TokenSet> {
-    return this.token(client, { grant_type: 'authorization_code', code, redirect_uri: redirectUri, code_verifier: codeVerifier });
+    return this.token(client, {
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: redirectUri,
+      code_verifier: codeVerifier,
+    });
   }
 
   refresh(client: OAuthClientAuth, refreshToken: string): Promise<TokenSet> {
@@ -69,9 +74,15 @@ export class OAuthTokenClient implements OnModuleDestroy {
   }
 
   /** RFC 7009, best effort: a failure is not the user's problem (the tokens are forgotten either way). */
-  async revoke(client: OAuthClientAuth & { revokeEndpoint: string }, token: string, hint: 'refresh_token' | 'access_token'): Promise<void> {
+  async revoke(
+    client: OAuthClientAuth & { revokeEndpoint: string },
+    token: string,
+    hint: 'refresh_token' | 'access_token',
+  ): Promise<void> {
     const { body, headers } = authenticated(client, { token, token_type_hint: hint });
-    await this.http.post(client.revokeEndpoint, body, { headers, signal: AbortSignal.timeout(this.timeoutMs) }).catch(() => undefined);
+    await this.http
+      .post(client.revokeEndpoint, body, { headers, signal: AbortSignal.timeout(this.timeoutMs) })
+      .catch(() => undefined);
   }
 
   private async token(client: OAuthClientAuth, params: Record<string, string>): Promise<TokenSet> {
@@ -85,7 +96,8 @@ export class OAuthTokenClient implements OnModuleDestroy {
     }
     const data = typeof res.data === 'object' && res.data !== null ? (res.data as Record<string, unknown>) : {};
     if (res.status >= 200 && res.status < 300 && typeof data.access_token === 'string') return tokenSet(data);
-    if (typeof data.error === 'string') throw new OAuthErrorResponse(data.error, stringOr(data.error_description), res.status);
+    if (typeof data.error === 'string')
+      throw new OAuthErrorResponse(data.error, stringOr(data.error_description), res.status);
     // A 401 without an OAuth body is still the client failing to authenticate (RFC 6749 §5.2).
     if (res.status === 401) throw new OAuthErrorResponse('invalid_client', undefined, 401);
     throw new OAuthUnavailable(`token endpoint answered HTTP ${res.status} without a token`);
@@ -94,15 +106,20 @@ export class OAuthTokenClient implements OnModuleDestroy {
   /** Names the rule or the deadline, never a socket code or a resolved address (no port scanning through us). */
   private reasonOf(error: unknown): string {
     if (isOutboundRefusal(error)) return `token endpoint ${(error as Error).message}`;
-    if (isAxiosError(error) && error.code === 'ERR_BAD_RESPONSE') return 'token endpoint answered more than a token response may hold';
-    if (isAxiosError(error) && ['ECONNABORTED', 'ETIMEDOUT', 'ERR_CANCELED'].includes(error.code ?? '')) return `token endpoint gave no answer within ${this.timeoutMs / 1000} s`;
+    if (isAxiosError(error) && error.code === 'ERR_BAD_RESPONSE')
+      return 'token endpoint answered more than a token response may hold';
+    if (isAxiosError(error) && ['ECONNABORTED', 'ETIMEDOUT', 'ERR_CANCELED'].includes(error.code ?? ''))
+      return `token endpoint gave no answer within ${this.timeoutMs / 1000} s`;
     return 'token endpoint could not be reached';
   }
 }
 
 /** CLIENT_SECRET_BASIC: form-urlencoded id and secret in Basic auth (RFC 6749 §2.3.1); POST: in the body. */
 function authenticated(client: OAuthClientAuth, params: Record<string, string>) {
-  const headers: Record<string, string> = { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' };
+  const headers: Record<string, string> = {
+    'Content-Type': 'application/x-www-form-urlencoded',
+    Accept: 'application/json',
+  };
   const form = new URLSearchParams(params);
   if (client.method === 'CLIENT_SECRET_BASIC') {
     const encode = (value: string) => new URLSearchParams({ v: value }).toString().slice(2);

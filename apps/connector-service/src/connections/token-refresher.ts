@@ -10,7 +10,13 @@ import { ProvidersService } from '../providers/providers.service';
 import { GUIDANCE } from './connection.exception';
 import { ConnectionsRepository } from './connections.repository';
 import { OAuthConnectionEntity } from './oauth-connection.entity';
-import { OAuthClientAuth, OAuthErrorResponse, OAuthTokenClient, OAuthUnavailable, TokenSet } from './oauth-token-client';
+import {
+  OAuthClientAuth,
+  OAuthErrorResponse,
+  OAuthTokenClient,
+  OAuthUnavailable,
+  TokenSet,
+} from './oauth-token-client';
 
 export interface IssuedToken {
   accessToken: string;
@@ -51,8 +57,12 @@ export class TokenRefresher {
    * has done so meanwhile. Throws REAUTH_REQUIRED when the user must authorize again.
    */
   async refresh(connectionId: string, seenIssuedAt: Date | null): Promise<IssuedToken> {
-    const outcome = await this.repository.transaction((manager) => this.refreshLocked(manager, connectionId, seenIssuedAt));
-    this.metrics.tokenRefreshed('token' in outcome ? 'succeeded' : 'unavailable' in outcome ? 'unavailable' : 'needs_reauth');
+    const outcome = await this.repository.transaction((manager) =>
+      this.refreshLocked(manager, connectionId, seenIssuedAt),
+    );
+    this.metrics.tokenRefreshed(
+      'token' in outcome ? 'succeeded' : 'unavailable' in outcome ? 'unavailable' : 'needs_reauth',
+    );
     if ('token' in outcome) return outcome.token;
     if ('unavailable' in outcome) throw DocumentSystemException.unavailable(outcome.unavailable);
     this.logger.warn({ connectionId, reason: outcome.reauth }, 'OAuth connection needs re-authentication');
@@ -72,16 +82,22 @@ export class TokenRefresher {
     }
     try {
       const { tokens, secretVersion } = await this.callTokenEndpoint(c);
-      await manager.update(OAuthConnectionEntity, { id }, {
-        accessTokenEncrypted: this.cipher.encrypt(tokens.accessToken),
-        // RFC 6749 §6: a response without a refresh token keeps the old one usable.
-        refreshTokenEncrypted: tokens.refreshToken ? this.cipher.encrypt(tokens.refreshToken) : c.refreshTokenEncrypted,
-        expiresAt: tokens.expiresAt,
-        scopes: tokens.scopes ?? c.scopes,
-        tokensIssuedAt: new Date(Math.max(Date.now(), c.tokensIssuedAt.getTime() + 1)),
-        secretVersion,
-        lastRefreshError: null,
-      });
+      await manager.update(
+        OAuthConnectionEntity,
+        { id },
+        {
+          accessTokenEncrypted: this.cipher.encrypt(tokens.accessToken),
+          // RFC 6749 §6: a response without a refresh token keeps the old one usable.
+          refreshTokenEncrypted: tokens.refreshToken
+            ? this.cipher.encrypt(tokens.refreshToken)
+            : c.refreshTokenEncrypted,
+          expiresAt: tokens.expiresAt,
+          scopes: tokens.scopes ?? c.scopes,
+          tokensIssuedAt: new Date(Math.max(Date.now(), c.tokensIssuedAt.getTime() + 1)),
+          secretVersion,
+          lastRefreshError: null,
+        },
+      );
       if (secretVersion !== c.secretVersion) await this.secrets.prune(c.providerId, manager);
       const fresh = await manager.findOneByOrFail(OAuthConnectionEntity, { id });
       return { token: this.issued(fresh) };
@@ -105,11 +121,20 @@ export class TokenRefresher {
       method: provider.tokenEndpointAuthMethod,
     });
     try {
-      return { tokens: await this.client.refresh(await auth(provider.secretVersion), refreshToken), secretVersion: provider.secretVersion };
+      return {
+        tokens: await this.client.refresh(await auth(provider.secretVersion), refreshToken),
+        secretVersion: provider.secretVersion,
+      };
     } catch (error) {
-      const canFallBack = error instanceof OAuthErrorResponse && error.error === 'invalid_client' && c.secretVersion !== provider.secretVersion;
+      const canFallBack =
+        error instanceof OAuthErrorResponse &&
+        error.error === 'invalid_client' &&
+        c.secretVersion !== provider.secretVersion;
       if (!canFallBack) throw error;
-      return { tokens: await this.client.refresh(await auth(c.secretVersion), refreshToken), secretVersion: c.secretVersion };
+      return {
+        tokens: await this.client.refresh(await auth(c.secretVersion), refreshToken),
+        secretVersion: c.secretVersion,
+      };
     }
   }
 

@@ -4,7 +4,8 @@ import type { Response } from 'express';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 
-const NOT_BUILT = 'The console is not built: run `npm run build` (or `npm run build:console`), then reload this page.\n';
+const NOT_BUILT =
+  'The console is not built: run `npm run build` (or `npm run build:console`), then reload this page.\n';
 
 /** The built console on disk: hashed assets cached for good, index.html for every client route. */
 @Injectable()
@@ -34,10 +35,22 @@ export class ConsoleFiles {
     const relative = segments.filter(Boolean).join('/');
     const isAsset = /\.[a-z0-9]+$/i.test(relative);
     if (!isAsset) return this.index(res);
-    res.sendFile(relative, { root: this.dir, dotfiles: 'deny', maxAge: relative.startsWith('assets/') ? '365d' : 0, immutable: relative.startsWith('assets/') }, (error?: Error & { status?: number }) => {
-      if (!error || res.headersSent) return;
-      res.status(error.status === 403 ? 403 : 404).type('text/plain').send(`Not found: /console/${relative}\n`);
-    });
+    res.sendFile(
+      relative,
+      {
+        root: this.dir,
+        dotfiles: 'deny',
+        maxAge: relative.startsWith('assets/') ? '365d' : 0,
+        immutable: relative.startsWith('assets/'),
+      },
+      (error?: Error & { status?: number }) => {
+        if (!error || res.headersSent) return;
+        res
+          .status(error.status === 403 ? 403 : 404)
+          .type('text/plain')
+          .send(`Not found: /console/${relative}\n`);
+      },
+    );
   }
 
   private index(res: Response): void {

@@ -37,8 +37,15 @@ export class ConsoleController {
   ) {
     this.devLogin = config.get<boolean>('CONSOLE_DEV_LOGIN') === true;
     this.secret = config.getOrThrow<string>('AUTH_JWT_SECRET');
-    this.audience = { issuer: config.get<string>('AUTH_JWT_ISSUER'), audience: config.get<string>('AUTH_JWT_AUDIENCE') };
-    this.settings = { approvalServiceUrl: config.getOrThrow<string>('APPROVAL_SERVICE_URL').replace(/\/+$/, ''), devLogin: this.devLogin, redirectUri: callbackUrl.value };
+    this.audience = {
+      issuer: config.get<string>('AUTH_JWT_ISSUER'),
+      audience: config.get<string>('AUTH_JWT_AUDIENCE'),
+    };
+    this.settings = {
+      approvalServiceUrl: config.getOrThrow<string>('APPROVAL_SERVICE_URL').replace(/\/+$/, ''),
+      devLogin: this.devLogin,
+      redirectUri: callbackUrl.value,
+    };
   }
 
   @Get('config.json')
@@ -54,9 +61,18 @@ export class ConsoleController {
   @Post('dev-token')
   @HttpCode(200)
   async devToken(@Body() body: DevTokenDto, @Req() req: Request): Promise<{ token: string }> {
-    if (!this.devLogin) throw new DomainException(404, 'NOT_FOUND', 'Development sign-in is off (CONSOLE_DEV_LOGIN is not true)');
-    if (!LOOPBACK.test(req.socket.remoteAddress ?? '')) throw new DomainException(404, 'NOT_FOUND', 'Development sign-in answers callers on this machine only');
-    return { token: await signPlatformToken(this.secret, { tenantId: body.tenantId, userId: body.userId, roles: body.roles }, '12h', this.audience) };
+    if (!this.devLogin)
+      throw new DomainException(404, 'NOT_FOUND', 'Development sign-in is off (CONSOLE_DEV_LOGIN is not true)');
+    if (!LOOPBACK.test(req.socket.remoteAddress ?? ''))
+      throw new DomainException(404, 'NOT_FOUND', 'Development sign-in answers callers on this machine only');
+    return {
+      token: await signPlatformToken(
+        this.secret,
+        { tenantId: body.tenantId, userId: body.userId, roles: body.roles },
+        '12h',
+        this.audience,
+      ),
+    };
   }
 
   @Get()

@@ -14,6 +14,9 @@ export class DevTokenDto {
   @IsArray()
   @ArrayMaxSize(20)
   @IsString({ each: true })
-  @Matches(/^[\w:.-]{1,100}$/, { each: true, message: 'each role must be a word such as admin or oauth-connectors:manage' })
+  @Matches(/^[\w:.-]{1,100}$/, {
+    each: true,
+    message: 'each role must be a word such as admin or oauth-connectors:manage',
+  })
   roles: string[];
 }

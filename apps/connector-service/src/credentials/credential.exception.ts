@@ -14,7 +14,11 @@ export class CredentialException extends DomainException {
   }
 
   static inUse(dataSourceCount: number) {
-    return new CredentialException(409, CredentialErrorCode.InUse, `Credential is used by ${dataSourceCount} data source(s); remove them first`);
+    return new CredentialException(
+      409,
+      CredentialErrorCode.InUse,
+      `Credential is used by ${dataSourceCount} data source(s); remove them first`,
+    );
   }
 
   /** The SPEC's folder-picker message, word for word. */
@@ -27,12 +31,19 @@ export class CredentialException extends DomainException {
   /** The stored password never goes to an instance or account it was not entered for. */
   static secretRequired(changed: string[]) {
     const problem = `password is required when ${changed.join(' or ')} changes`;
-    return new CredentialException(400, CredentialErrorCode.SecretRequired, `Changing ${changed.join(' and ')} needs the password in the same request`, [
-      { field: 'password', problems: [problem] },
-    ]);
+    return new CredentialException(
+      400,
+      CredentialErrorCode.SecretRequired,
+      `Changing ${changed.join(' and ')} needs the password in the same request`,
+      [{ field: 'password', problems: [problem] }],
+    );
   }
 
   static projectMismatch() {
-    return new CredentialException(400, CredentialErrorCode.ProjectMismatch, 'This credential is limited to another project');
+    return new CredentialException(
+      400,
+      CredentialErrorCode.ProjectMismatch,
+      'This credential is limited to another project',
+    );
   }
 }

@@ -32,7 +32,11 @@ export class CredentialsController {
 
   @Put(':id')
   @RequireAnyRole(...MANAGERS)
-  async update(@CurrentPrincipal() principal: Principal, @Param('id', ParseUUIDPipe) id: string, @Body() body: UpdateCredentialDto) {
+  async update(
+    @CurrentPrincipal() principal: Principal,
+    @Param('id', ParseUUIDPipe) id: string,
+    @Body() body: UpdateCredentialDto,
+  ) {
     return credentialResponse(await this.service.update(principal, id, body));
   }
 
@@ -46,7 +50,11 @@ export class CredentialsController {
   /** Any member may check a credential with their own connection: 200 {valid: true} or 422. */
   @Post(':id/validate')
   @HttpCode(200)
-  validate(@CurrentPrincipal() principal: Principal, @Param('id', ParseUUIDPipe) id: string, @Body() body: ValidateCredentialDto) {
+  validate(
+    @CurrentPrincipal() principal: Principal,
+    @Param('id', ParseUUIDPipe) id: string,
+    @Body() body: ValidateCredentialDto,
+  ) {
     return this.service.validate(principal, id, body.connectionId);
   }
 }

@@ -11,7 +11,11 @@ import { DataSourceCredentialUsage } from './data-source-credential-usage';
 @Module({
   imports: [TypeOrmModule.forFeature([CredentialEntity, DataSourceEntity]), DocumentSystemModule],
   controllers: [CredentialsController],
-  providers: [CredentialsRepository, CredentialsService, { provide: CredentialUsage, useClass: DataSourceCredentialUsage }],
+  providers: [
+    CredentialsRepository,
+    CredentialsService,
+    { provide: CredentialUsage, useClass: DataSourceCredentialUsage },
+  ],
   exports: [CredentialsService],
 })
 export class CredentialsModule {}

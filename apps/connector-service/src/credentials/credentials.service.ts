@@ -49,7 +49,12 @@ export class CredentialsService {
   }
 
   async get(principal: Principal, id: string): Promise<CredentialEntity> {
-    const credential = await this.credentials.findVisible(principal.tenantId, id, principal.userId, isTenantAdmin(principal));
+    const credential = await this.credentials.findVisible(
+      principal.tenantId,
+      id,
+      principal.userId,
+      isTenantAdmin(principal),
+    );
     if (!credential) throw CredentialException.notFound();
     return credential;
   }
@@ -61,7 +66,8 @@ export class CredentialsService {
     const instanceUrl = withoutTrailingSlash(input.instanceUrl);
     assertPasswordFollowsLogin(credential, { instanceUrl, username: input.username }, input.password);
     Object.assign(credential, { name: input.name, instanceUrl, username: input.username });
-    if (credential.scope !== 'DataSource') Object.assign(credential, { scope: input.scope, projectId: input.scope === 'Project' ? input.projectId! : null });
+    if (credential.scope !== 'DataSource')
+      Object.assign(credential, { scope: input.scope, projectId: input.scope === 'Project' ? input.projectId! : null });
     if (input.password !== undefined) credential.passwordEncrypted = this.cipher.encrypt(input.password);
     return this.credentials.save(credential);
   }
@@ -79,8 +85,10 @@ export class CredentialsService {
    */
   async usableLogin(principal: Principal, id: string, projectId: string, dataSourceId?: string) {
     const credential = await this.get(principal, id);
-    if (credential.scope === 'DataSource' && credential.dataSourceId !== dataSourceId) throw CredentialException.notFound();
-    if (credential.scope === 'Project' && credential.projectId !== projectId) throw CredentialException.projectMismatch();
+    if (credential.scope === 'DataSource' && credential.dataSourceId !== dataSourceId)
+      throw CredentialException.notFound();
+    if (credential.scope === 'Project' && credential.projectId !== projectId)
+      throw CredentialException.projectMismatch();
     return { credential, password: this.cipher.decrypt(credential.passwordEncrypted) };
   }
 
@@ -96,7 +104,11 @@ export class CredentialsService {
     const credential = await this.get(principal, id);
     await this.connections.ownConnection(principal, connectionId);
     await this.adapter.openSession(
-      { instanceUrl: credential.instanceUrl, username: credential.username, password: this.cipher.decrypt(credential.passwordEncrypted) },
+      {
+        instanceUrl: credential.instanceUrl,
+        username: credential.username,
+        password: this.cipher.decrypt(credential.passwordEncrypted),
+      },
       this.connections.tokenSource(connectionId),
     );
     return { valid: true };
@@ -120,7 +132,11 @@ export class CredentialsService {
 const withoutTrailingSlash = (url: string) => url.replace(/\/+$/, '');
 
 /** The stored password never goes to another instance or account than the one it was entered for. */
-function assertPasswordFollowsLogin(stored: CredentialEntity, next: { instanceUrl: string; username: string }, password: string | undefined): void {
+function assertPasswordFollowsLogin(
+  stored: CredentialEntity,
+  next: { instanceUrl: string; username: string },
+  password: string | undefined,
+): void {
   if (password !== undefined) return;
   const changed = (['instanceUrl', 'username'] as const).filter((field) => next[field] !== stored[field]);
   if (changed.length) throw CredentialException.secretRequired(changed);

@@ -25,7 +25,8 @@ export class ConnectionChanges {
     for (const source of sources) {
       await this.repository.transaction(async (manager) => {
         if (identityChanged(source, subject)) await this.selection.discard(source, manager);
-        else if (source.ingestionStatus === 'NeedsReauth') await this.repository.moveStatus(source.id, 'Pending', manager);
+        else if (source.ingestionStatus === 'NeedsReauth')
+          await this.repository.moveStatus(source.id, 'Pending', manager);
       });
     }
   }

@@ -16,27 +16,46 @@ export class DataSourceException extends DomainException {
   }
 
   static manageForbidden() {
-    return new DataSourceException(403, DataSourceErrorCode.ManageForbidden, 'Only the creator of this data source or a tenant admin may change it', [
-      { resolution: 'Members may read, browse, search and sync; ask its creator or a tenant admin for changes.' },
-    ]);
+    return new DataSourceException(
+      403,
+      DataSourceErrorCode.ManageForbidden,
+      'Only the creator of this data source or a tenant admin may change it',
+      [{ resolution: 'Members may read, browse, search and sync; ask its creator or a tenant admin for changes.' }],
+    );
   }
 
   static creatorIsMember() {
-    return new DataSourceException(409, DataSourceErrorCode.CreatorIsMember, 'The creator of a data source is always one of its members');
+    return new DataSourceException(
+      409,
+      DataSourceErrorCode.CreatorIsMember,
+      'The creator of a data source is always one of its members',
+    );
   }
 
   static unknownFolders(ids: string[]) {
-    return new DataSourceException(400, DataSourceErrorCode.UnknownFolder, `Unknown folder(s): ${ids.join(', ')}; browse to them in the folder picker first`, ids.map((id) => ({ field: 'selection', folderId: id })));
+    return new DataSourceException(
+      400,
+      DataSourceErrorCode.UnknownFolder,
+      `Unknown folder(s): ${ids.join(', ')}; browse to them in the folder picker first`,
+      ids.map((id) => ({ field: 'selection', folderId: id })),
+    );
   }
 
   static conflictingSelection(ids: string[]) {
-    return new DataSourceException(400, DataSourceErrorCode.ConflictingSelection, `Folder(s) both included and excluded: ${ids.join(', ')}`);
+    return new DataSourceException(
+      400,
+      DataSourceErrorCode.ConflictingSelection,
+      `Folder(s) both included and excluded: ${ids.join(', ')}`,
+    );
   }
 
   static credentialRequired() {
-    return new DataSourceException(400, DataSourceErrorCode.CredentialRequired, 'Give either credentialId or an inline credential', [
-      { field: 'credentialId', problems: ['credentialId or credential is required'] },
-    ]);
+    return new DataSourceException(
+      400,
+      DataSourceErrorCode.CredentialRequired,
+      'Give either credentialId or an inline credential',
+      [{ field: 'credentialId', problems: ['credentialId or credential is required'] }],
+    );
   }
 
   static connectionNotActive() {

@@ -5,7 +5,11 @@ import { DataSourcesService } from './data-sources.service';
 import { AddMemberDto, CreateDataSourceDto, UpdateDataSourceDto } from './dto/data-source-input.dto';
 import { dataSourceResponse } from './dto/data-source.response';
 
-const memberView = (m: { userId: string; addedBy: string; createdAt: Date }) => ({ userId: m.userId, addedBy: m.addedBy, createdAt: m.createdAt.toISOString() });
+const memberView = (m: { userId: string; addedBy: string; createdAt: Date }) => ({
+  userId: m.userId,
+  addedBy: m.addedBy,
+  createdAt: m.createdAt.toISOString(),
+});
 
 @ApiTags('data sources')
 @ApiBearerAuth()
@@ -14,7 +18,11 @@ export class DataSourcesController {
   constructor(private readonly service: DataSourcesService) {}
 
   @Post('projects/:projectId/data-sources')
-  async create(@CurrentPrincipal() principal: Principal, @Param('projectId', ParseUUIDPipe) projectId: string, @Body() body: CreateDataSourceDto) {
+  async create(
+    @CurrentPrincipal() principal: Principal,
+    @Param('projectId', ParseUUIDPipe) projectId: string,
+    @Body() body: CreateDataSourceDto,
+  ) {
     return dataSourceResponse(await this.service.create(principal, projectId, body));
   }
 
@@ -32,7 +40,11 @@ export class DataSourcesController {
   }
 
   @Patch('data-sources/:id')
-  async update(@CurrentPrincipal() principal: Principal, @Param('id', ParseUUIDPipe) id: string, @Body() body: UpdateDataSourceDto) {
+  async update(
+    @CurrentPrincipal() principal: Principal,
+    @Param('id', ParseUUIDPipe) id: string,
+    @Body() body: UpdateDataSourceDto,
+  ) {
     return dataSourceResponse(await this.service.update(principal, id, body));
   }
 
@@ -48,13 +60,21 @@ export class DataSourcesController {
   }
 
   @Post('data-sources/:id/members')
-  async addMember(@CurrentPrincipal() principal: Principal, @Param('id', ParseUUIDPipe) id: string, @Body() body: AddMemberDto) {
+  async addMember(
+    @CurrentPrincipal() principal: Principal,
+    @Param('id', ParseUUIDPipe) id: string,
+    @Body() body: AddMemberDto,
+  ) {
     return memberView(await this.service.addMember(principal, id, body.userId));
   }
 
   @Delete('data-sources/:id/members/:userId')
   @HttpCode(204)
-  async removeMember(@CurrentPrincipal() principal: Principal, @Param('id', ParseUUIDPipe) id: string, @Param('userId') userId: string) {
+  async removeMember(
+    @CurrentPrincipal() principal: Principal,
+    @Param('id', ParseUUIDPipe) id: string,
+    @Param('userId') userId: string,
+  ) {
     await this.service.removeMember(principal, id, userId);
   }
 }

@@ -21,9 +21,24 @@ import { DataSourcesService } from './data-sources.service';
 
 /** Data sources with their members, folder picker and selection (one module: they share one aggregate). */
 @Module({
-  imports: [TypeOrmModule.forFeature([DataSourceEntity, DataSourceMemberEntity, PickerFolderEntity]), CredentialsModule, DocumentSystemModule, DocumentStoreModule],
+  imports: [
+    TypeOrmModule.forFeature([DataSourceEntity, DataSourceMemberEntity, PickerFolderEntity]),
+    CredentialsModule,
+    DocumentSystemModule,
+    DocumentStoreModule,
+  ],
   controllers: [DataSourcesController, FoldersController, SelectionController],
-  providers: [ConnectionChanges, DataSourcesRepository, DataSourceAccess, DataSourcesService, DocumentSystemSessions, FolderLocator, FolderPickerService, SelectionReset, SelectionService],
+  providers: [
+    ConnectionChanges,
+    DataSourcesRepository,
+    DataSourceAccess,
+    DataSourcesService,
+    DocumentSystemSessions,
+    FolderLocator,
+    FolderPickerService,
+    SelectionReset,
+    SelectionService,
+  ],
   exports: [ConnectionChanges, DataSourcesRepository, DataSourceAccess, DocumentSystemSessions, FolderLocator],
 })
 export class DataSourcesModule {}

@@ -25,20 +25,32 @@ export class DataSourcesRepository {
    * Saves a new data source with its creator as a member; with a credential draft, that credential is
    * saved as the data source's own (deleted with it).
    */
-  create(fields: Omit<DataSourceEntity, 'id' | 'credentialId' | 'createdAt' | 'updatedAt'>, credential: string | CredentialDraft): Promise<DataSourceEntity> {
+  create(
+    fields: Omit<DataSourceEntity, 'id' | 'credentialId' | 'createdAt' | 'updatedAt'>,
+    credential: string | CredentialDraft,
+  ): Promise<DataSourceEntity> {
     return this.db.transaction(async (manager) => {
       const id = randomUUID();
       const credentialId =
-        typeof credential === 'string' ? credential : (await manager.save(manager.create(CredentialEntity, { ...credential, dataSourceId: id }))).id;
+        typeof credential === 'string'
+          ? credential
+          : (await manager.save(manager.create(CredentialEntity, { ...credential, dataSourceId: id }))).id;
       const created = await manager.save(manager.create(DataSourceEntity, { ...fields, id, credentialId }));
-      await manager.insert(DataSourceMemberEntity, { dataSourceId: id, userId: fields.createdBy, addedBy: fields.createdBy });
+      await manager.insert(DataSourceMemberEntity, {
+        dataSourceId: id,
+        userId: fields.createdBy,
+        addedBy: fields.createdBy,
+      });
       return created;
     });
   }
 
   /** A data source's own credentials other than the one it now uses: nothing else may use them. */
   async dropOwnCredentialsBut(manager: EntityManager, dataSourceId: string, credentialId: string): Promise<void> {
-    await manager.query(`DELETE FROM connector.credentials WHERE "dataSourceId" = $1 AND id <> $2`, [dataSourceId, credentialId]);
+    await manager.query(`DELETE FROM connector.credentials WHERE "dataSourceId" = $1 AND id <> $2`, [
+      dataSourceId,
+      credentialId,
+    ]);
   }
 
   findInTenant(tenantId: string, id: string): Promise<DataSourceEntity | null> {
@@ -56,7 +68,10 @@ export class DataSourcesRepository {
       .where('ds."tenantId" = :tenantId AND ds."projectId" = :projectId', { tenantId, projectId })
       .orderBy('ds."createdAt"', 'ASC');
     if (!admin) {
-      query.andWhere('EXISTS (SELECT 1 FROM connector.data_source_members m WHERE m."dataSourceId" = ds.id AND m."userId" = :userId)', { userId });
+      query.andWhere(
+        'EXISTS (SELECT 1 FROM connector.data_source_members m WHERE m."dataSourceId" = ds.id AND m."userId" = :userId)',
+        { userId },
+      );
     }
     return query.getMany();
   }

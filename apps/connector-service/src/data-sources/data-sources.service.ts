@@ -71,7 +71,9 @@ export class DataSourcesService {
     if (input.credentialId && input.credentialId !== source.credentialId) {
       await this.credentials.usableLogin(principal, input.credentialId, source.projectId, source.id);
     }
-    const previous = connection ? await this.connections.tenantConnection(source.tenantId, source.connectionId).catch(() => null) : null;
+    const previous = connection
+      ? await this.connections.tenantConnection(source.tenantId, source.connectionId).catch(() => null)
+      : null;
     const discard =
       (input.credentialId !== undefined && input.credentialId !== source.credentialId) ||
       (connection !== null && identityChanged(previous, connection, source.selectionSubject));
@@ -87,7 +89,12 @@ export class DataSourcesService {
       if (discard) await this.selectionReset.discard(source, manager);
     });
     const updated = await this.access.readable(principal, id);
-    if (input.selection) return this.selection.replace(updated, input.selection, (connection ?? previous)?.subject ?? updated.selectionSubject);
+    if (input.selection)
+      return this.selection.replace(
+        updated,
+        input.selection,
+        (connection ?? previous)?.subject ?? updated.selectionSubject,
+      );
     return updated;
   }
 
@@ -106,7 +113,10 @@ export class DataSourcesService {
 
   async addMember(principal: Principal, id: string, userId: string): Promise<DataSourceMemberEntity> {
     await this.access.manageable(principal, id);
-    await this.repository.members.upsert({ dataSourceId: id, userId, addedBy: principal.userId }, { conflictPaths: ['dataSourceId', 'userId'], skipUpdateIfNoValuesChanged: true });
+    await this.repository.members.upsert(
+      { dataSourceId: id, userId, addedBy: principal.userId },
+      { conflictPaths: ['dataSourceId', 'userId'], skipUpdateIfNoValuesChanged: true },
+    );
     return this.repository.members.findOneByOrFail({ dataSourceId: id, userId });
   }
 
@@ -126,25 +136,39 @@ export class DataSourcesService {
    * An existing credential's id, or an inline one: created as by POST /v1/credentials when the caller
    * may manage credentials, otherwise a draft that becomes the new data source's own.
    */
-  private async credentialFor(principal: Principal, projectId: string, input: CreateDataSourceDto): Promise<string | CredentialDraft> {
+  private async credentialFor(
+    principal: Principal,
+    projectId: string,
+    input: CreateDataSourceDto,
+  ): Promise<string | CredentialDraft> {
     if (input.credentialId) {
       await this.credentials.usableLogin(principal, input.credentialId, projectId);
       return input.credentialId;
     }
     if (!input.credential) throw DataSourceException.credentialRequired();
     if (!canManageConnectors(principal)) return this.credentials.draftForDataSource(principal, input.credential);
-    if (input.credential.scope === 'Project' && input.credential.projectId !== projectId) throw CredentialException.projectMismatch();
+    if (input.credential.scope === 'Project' && input.credential.projectId !== projectId)
+      throw CredentialException.projectMismatch();
     return (await this.credentials.create(principal, input.credential)).id;
   }
 }
 
-function schedule(input: { intervalMinutes: number } | null | undefined): Pick<DataSourceEntity, 'scheduleIntervalMinutes' | 'nextScheduledSyncAt'> {
+function schedule(
+  input: { intervalMinutes: number } | null | undefined,
+): Pick<DataSourceEntity, 'scheduleIntervalMinutes' | 'nextScheduledSyncAt'> {
   if (!input) return { scheduleIntervalMinutes: null, nextScheduledSyncAt: null };
-  return { scheduleIntervalMinutes: input.intervalMinutes, nextScheduledSyncAt: new Date(Date.now() + input.intervalMinutes * 60_000) };
+  return {
+    scheduleIntervalMinutes: input.intervalMinutes,
+    nextScheduledSyncAt: new Date(Date.now() + input.intervalMinutes * 60_000),
+  };
 }
 
 /** Another person's connection, or the same provider telling us it is another document-system user. */
-function identityChanged(previous: ConnectionSummary | null, next: ConnectionSummary, selectionSubject: string | null): boolean {
+function identityChanged(
+  previous: ConnectionSummary | null,
+  next: ConnectionSummary,
+  selectionSubject: string | null,
+): boolean {
   if (previous && previous.userId !== next.userId) return true;
   const before = selectionSubject ?? previous?.subject ?? null;
   return before !== null && next.subject !== null && before !== next.subject;

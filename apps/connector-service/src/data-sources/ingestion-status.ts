@@ -2,7 +2,15 @@
  * A data source's ingestion status and the moves allowed between them (CONTRACT.md):
  * NotConfigured → Pending → Syncing → Synced | PartiallySynced | Failed | NeedsReauth.
  */
-export const INGESTION_STATUSES = ['NotConfigured', 'Pending', 'Syncing', 'Synced', 'PartiallySynced', 'Failed', 'NeedsReauth'] as const;
+export const INGESTION_STATUSES = [
+  'NotConfigured',
+  'Pending',
+  'Syncing',
+  'Synced',
+  'PartiallySynced',
+  'Failed',
+  'NeedsReauth',
+] as const;
 export type IngestionStatus = (typeof INGESTION_STATUSES)[number];
 
 const SETTLED: IngestionStatus[] = ['Synced', 'PartiallySynced', 'Failed', 'NeedsReauth'];

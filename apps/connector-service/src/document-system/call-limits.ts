@@ -17,12 +17,17 @@ export interface CallLimits {
 
 export const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
 
-export const DEFAULT_CALL_LIMITS: CallLimits = { deadlineMs: 60_000, minBytesPerSecond: 256 * 1024, maxAnswerBytes: MAX_ANSWER_BYTES };
+export const DEFAULT_CALL_LIMITS: CallLimits = {
+  deadlineMs: 60_000,
+  minBytesPerSecond: 256 * 1024,
+  maxAnswerBytes: MAX_ANSWER_BYTES,
+};
 
 export function callLimitsFrom(config: ConfigService): CallLimits {
   return {
     deadlineMs: config.get<number>('DOCUMENT_SYSTEM_DEADLINE_MS') ?? DEFAULT_CALL_LIMITS.deadlineMs,
-    minBytesPerSecond: config.get<number>('DOCUMENT_SYSTEM_MIN_BYTES_PER_SECOND') ?? DEFAULT_CALL_LIMITS.minBytesPerSecond,
+    minBytesPerSecond:
+      config.get<number>('DOCUMENT_SYSTEM_MIN_BYTES_PER_SECOND') ?? DEFAULT_CALL_LIMITS.minBytesPerSecond,
     maxAnswerBytes: MAX_ANSWER_BYTES,
   };
 }
@@ -64,7 +69,8 @@ export class DownloadDeadline {
   }
 
   private arm(): void {
-    const allowedUntil = this.startedAt + this.limits.deadlineMs + (this.received / this.limits.minBytesPerSecond) * 1000;
+    const allowedUntil =
+      this.startedAt + this.limits.deadlineMs + (this.received / this.limits.minBytesPerSecond) * 1000;
     const left = allowedUntil - Date.now();
     if (left <= 0) return this.onExpiry();
     this.timer = setTimeout(() => this.arm(), left).unref();

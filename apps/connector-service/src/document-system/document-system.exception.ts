@@ -23,22 +23,42 @@ export class DocumentSystemException extends DomainException {
   }
 
   static unavailable(reason: string) {
-    return new DocumentSystemException(502, DocumentSystemErrorCode.Unavailable, `The document system did not answer: ${reason}`);
+    return new DocumentSystemException(
+      502,
+      DocumentSystemErrorCode.Unavailable,
+      `The document system did not answer: ${reason}`,
+    );
   }
 
   /** An answer that is not file content and is larger than we read (CONTRACT.md: 16 MiB). */
   static answerTooLarge(limitBytes: number) {
-    return new DocumentSystemException(502, DocumentSystemErrorCode.AnswerTooLarge, `The document system's answer is larger than ${limitBytes / 1024 / 1024} MiB`, [
-      { resolution: 'Ask the document-system administrator why this folder answers so much; smaller pages would help.' },
-    ]);
+    return new DocumentSystemException(
+      502,
+      DocumentSystemErrorCode.AnswerTooLarge,
+      `The document system's answer is larger than ${limitBytes / 1024 / 1024} MiB`,
+      [
+        {
+          resolution:
+            'Ask the document-system administrator why this folder answers so much; smaller pages would help.',
+        },
+      ],
+    );
   }
 
   static folderNotFound(id: string) {
-    return new DocumentSystemException(404, DocumentSystemErrorCode.FolderNotFound, `Folder ${id} not found in the document system`);
+    return new DocumentSystemException(
+      404,
+      DocumentSystemErrorCode.FolderNotFound,
+      `Folder ${id} not found in the document system`,
+    );
   }
 
   static fileNotFound(id: string) {
-    return new DocumentSystemException(404, DocumentSystemErrorCode.FileNotFound, `File ${id} not found in the document system`);
+    return new DocumentSystemException(
+      404,
+      DocumentSystemErrorCode.FileNotFound,
+      `File ${id} not found in the document system`,
+    );
   }
 
   static credentialsInvalid() {

@@ -10,7 +10,8 @@ import { HttpDocumentSystemAdapter } from './http-document-system.adapter';
     {
       provide: DocumentSystemAdapter,
       inject: [OutboundUrlPolicy, ConfigService],
-      useFactory: (outbound: OutboundUrlPolicy, config: ConfigService) => new HttpDocumentSystemAdapter(outbound.options, undefined, callLimitsFrom(config)),
+      useFactory: (outbound: OutboundUrlPolicy, config: ConfigService) =>
+        new HttpDocumentSystemAdapter(outbound.options, undefined, callLimitsFrom(config)),
     },
   ],
   exports: [DocumentSystemAdapter],

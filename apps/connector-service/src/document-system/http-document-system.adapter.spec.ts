@@ -44,12 +44,19 @@ describe(HttpDocumentSystemAdapter.name, () => {
     await peer.stop();
   });
 
-  const session = (req: ReceivedRequest, res: ServerResponse) => json(res, 200, { sessionToken: 'st-1', expiresIn: 600 });
+  const session = (req: ReceivedRequest, res: ServerResponse) =>
+    json(res, 200, { sessionToken: 'st-1', expiresIn: 600 });
 
   it('opens a session with the bearer token and sends both headers on every call', async () => {
-    route = (req, res) => (req.path === '/api/v1/session' ? session(req, res) : json(res, 200, { items: [{ id: 'w1', name: 'MEP', rootFolderId: 'r1' }], nextCursor: null }));
+    route = (req, res) =>
+      req.path === '/api/v1/session'
+        ? session(req, res)
+        : json(res, 200, { items: [{ id: 'w1', name: 'MEP', rootFolderId: 'r1' }], nextCursor: null });
     const docs = await sut.openSession(login(), tokens());
-    expect(await docs.listWorkgroups()).toEqual({ items: [{ id: 'w1', name: 'MEP', rootFolderId: 'r1' }], nextCursor: null });
+    expect(await docs.listWorkgroups()).toEqual({
+      items: [{ id: 'w1', name: 'MEP', rootFolderId: 'r1' }],
+      nextCursor: null,
+    });
     const [open, list] = peer.received;
     expect(open.headers.authorization).toBe('Bearer at-1');
     expect(JSON.parse(open.body)).toMatchObject({ username: 'alice' });
@@ -58,13 +65,19 @@ describe(HttpDocumentSystemAdapter.name, () => {
 
   it('reports wrong username or password as CREDENTIALS_INVALID', async () => {
     route = (_req, res) => json(res, 401, { error: 'invalid_credentials' });
-    await expect(sut.openSession(login(), tokens())).rejects.toMatchObject({ statusCode: 422, code: 'CREDENTIALS_INVALID', message: 'Credentials are invalid' });
+    await expect(sut.openSession(login(), tokens())).rejects.toMatchObject({
+      statusCode: 422,
+      code: 'CREDENTIALS_INVALID',
+      message: 'Credentials are invalid',
+    });
   });
 
   it('reports an instance URL that is not a document system as CREDENTIALS_INVALID', async () => {
     route = (_req, res) => res.writeHead(404).end('<html>not here</html>');
     await expect(sut.openSession(login(), tokens())).rejects.toMatchObject({ code: 'CREDENTIALS_INVALID' });
-    await expect(sut.openSession({ ...login(), instanceUrl: 'http://127.0.0.1:1' }, tokens())).rejects.toMatchObject({ code: 'CREDENTIALS_INVALID' });
+    await expect(sut.openSession({ ...login(), instanceUrl: 'http://127.0.0.1:1' }, tokens())).rejects.toMatchObject({
+      code: 'CREDENTIALS_INVALID',
+    });
   });
 
   it('refreshes an expired access token once and retries', async () => {
@@ -81,7 +94,8 @@ describe(HttpDocumentSystemAdapter.name, () => {
   });
 
   it('asks to re-authenticate when the token is refused even after a refresh', async () => {
-    route = (req, res) => (req.path === '/api/v1/session' ? session(req, res) : json(res, 401, { error: 'invalid_token' }));
+    route = (req, res) =>
+      req.path === '/api/v1/session' ? session(req, res) : json(res, 401, { error: 'invalid_token' });
     const docs = await sut.openSession(login(), tokens());
     const error = await docs.listChildren('f1').catch((e: DomainException) => e);
     expect(error).toMatchObject({ statusCode: 409, code: 'REAUTH_REQUIRED', message: 'Re-authenticate' });
@@ -106,20 +120,36 @@ describe(HttpDocumentSystemAdapter.name, () => {
     route = (req, res) => {
       if (req.path === '/api/v1/session') return json(res, 200, { sessionToken: `st-${++sessions}`, expiresIn: 600 });
       // token expired, 503, token expired again (during the backoff), session expired, 503, session expired again, then fine
-      const answers: Array<[number, unknown]> = [[401, { error: 'invalid_token' }], [503, {}], [401, { error: 'invalid_token' }], [401, { error: 'invalid_session' }], [503, {}], [401, { error: 'invalid_session' }]];
+      const answers: Array<[number, unknown]> = [
+        [401, { error: 'invalid_token' }],
+        [503, {}],
+        [401, { error: 'invalid_token' }],
+        [401, { error: 'invalid_session' }],
+        [503, {}],
+        [401, { error: 'invalid_session' }],
+      ];
       const answer = answers[calls++];
       if (answer) return json(res, answer[0], answer[1]);
       json(res, 200, { items: [], nextCursor: null });
     };
-    const docs = await new HttpDocumentSystemAdapter(LOOPBACK_PEERS, { ...fast, maxAttempts: 8 }).openSession(login(), source);
+    const docs = await new HttpDocumentSystemAdapter(LOOPBACK_PEERS, { ...fast, maxAttempts: 8 }).openSession(
+      login(),
+      source,
+    );
     await docs.listChildren('f1');
     expect({ refreshes: source.refreshes, sessions }).toEqual({ refreshes: 2, sessions: 3 });
   });
 
   it('gives up on a session that is refused the moment it is opened', async () => {
-    route = (req, res) => (req.path === '/api/v1/session' ? json(res, 200, { sessionToken: `st-${Math.random()}`, expiresIn: 600 }) : json(res, 401, { error: 'invalid_session' }));
+    route = (req, res) =>
+      req.path === '/api/v1/session'
+        ? json(res, 200, { sessionToken: `st-${Math.random()}`, expiresIn: 600 })
+        : json(res, 401, { error: 'invalid_session' });
     const docs = await sut.openSession(login(), tokens());
-    await expect(docs.listChildren('f1')).rejects.toMatchObject({ statusCode: 502, code: 'DOCUMENT_SYSTEM_UNAVAILABLE' });
+    await expect(docs.listChildren('f1')).rejects.toMatchObject({
+      statusCode: 502,
+      code: 'DOCUMENT_SYSTEM_UNAVAILABLE',
+    });
   });
 
   it('retries 429 after Retry-After and 5xx with backoff, then succeeds', async () => {
@@ -143,7 +173,10 @@ describe(HttpDocumentSystemAdapter.name, () => {
   it('gives up after the last attempt with DOCUMENT_SYSTEM_UNAVAILABLE', async () => {
     route = (req, res) => (req.path === '/api/v1/session' ? session(req, res) : json(res, 500, {}));
     const docs = await sut.openSession(login(), tokens());
-    await expect(docs.listChildren('f1')).rejects.toMatchObject({ statusCode: 502, code: 'DOCUMENT_SYSTEM_UNAVAILABLE' });
+    await expect(docs.listChildren('f1')).rejects.toMatchObject({
+      statusCode: 502,
+      code: 'DOCUMENT_SYSTEM_UNAVAILABLE',
+    });
     expect(peer.received.filter((r) => r.path.startsWith('/api/v1/folders'))).toHaveLength(4);
   });
 
@@ -162,7 +195,8 @@ describe(HttpDocumentSystemAdapter.name, () => {
   });
 
   describe('limits', () => {
-    const limited = (limits: Partial<typeof DEFAULT_CALL_LIMITS>) => new HttpDocumentSystemAdapter(LOOPBACK_PEERS, fast, { ...DEFAULT_CALL_LIMITS, ...limits });
+    const limited = (limits: Partial<typeof DEFAULT_CALL_LIMITS>) =>
+      new HttpDocumentSystemAdapter(LOOPBACK_PEERS, fast, { ...DEFAULT_CALL_LIMITS, ...limits });
     const drain = async (stream: NodeJS.ReadableStream) => {
       let bytes = 0;
       for await (const chunk of stream) bytes += (chunk as Buffer).length;
@@ -179,7 +213,10 @@ describe(HttpDocumentSystemAdapter.name, () => {
       const docs = await limited({ deadlineMs: 300, minBytesPerSecond: 1000 }).openSession(login(), tokens());
       const started = Date.now();
       const content = await docs.fileContent('endless');
-      await expect(drain(content.stream)).rejects.toMatchObject({ code: 'DOCUMENT_SYSTEM_UNAVAILABLE', message: expect.stringContaining('minimum rate') });
+      await expect(drain(content.stream)).rejects.toMatchObject({
+        code: 'DOCUMENT_SYSTEM_UNAVAILABLE',
+        message: expect.stringContaining('minimum rate'),
+      });
       expect(Date.now() - started).toBeLessThan(2000);
     });
 
@@ -207,14 +244,24 @@ describe(HttpDocumentSystemAdapter.name, () => {
       };
       const docs = await limited({ deadlineMs: 300 }).openSession(login(), tokens());
       const started = Date.now();
-      await expect(docs.listChildren('f1')).rejects.toMatchObject({ statusCode: 502, code: 'DOCUMENT_SYSTEM_UNAVAILABLE', message: expect.stringContaining('no answer within 0.3 s') });
+      await expect(docs.listChildren('f1')).rejects.toMatchObject({
+        statusCode: 502,
+        code: 'DOCUMENT_SYSTEM_UNAVAILABLE',
+        message: expect.stringContaining('no answer within 0.3 s'),
+      });
       expect(Date.now() - started).toBeLessThan(2000);
     });
 
     it('fails a listing answer larger than the limit with DOCUMENT_SYSTEM_ANSWER_TOO_LARGE', async () => {
-      route = (req, res) => (req.path === '/api/v1/session' ? session(req, res) : json(res, 200, { items: [], nextCursor: null, padding: 'x'.repeat(5000) }));
+      route = (req, res) =>
+        req.path === '/api/v1/session'
+          ? session(req, res)
+          : json(res, 200, { items: [], nextCursor: null, padding: 'x'.repeat(5000) });
       const docs = await limited({ maxAnswerBytes: 1024 }).openSession(login(), tokens());
-      await expect(docs.listChildren('f1')).rejects.toMatchObject({ statusCode: 502, code: 'DOCUMENT_SYSTEM_ANSWER_TOO_LARGE' });
+      await expect(docs.listChildren('f1')).rejects.toMatchObject({
+        statusCode: 502,
+        code: 'DOCUMENT_SYSTEM_ANSWER_TOO_LARGE',
+      });
     });
   });
 
@@ -232,22 +279,30 @@ describe(HttpDocumentSystemAdapter.name, () => {
   });
 
   it('takes only the origin and base path from the instance URL: its query and fragment never reach a call', async () => {
-    route = (req, res) => (req.path.endsWith('/api/v1/session') ? session(req, res) : json(res, 200, { items: [], nextCursor: null }));
+    route = (req, res) =>
+      req.path.endsWith('/api/v1/session') ? session(req, res) : json(res, 200, { items: [], nextCursor: null });
     const docs = await sut.openSession({ ...login(), instanceUrl: `${peer.url}/base/?x=/admin#frag` }, tokens());
     await docs.listChildren('a/b', 'c 1');
     await expect(docs.listChildren('..')).rejects.toMatchObject({ code: 'FOLDER_NOT_FOUND' });
-    expect(peer.received.map((r) => r.path)).toEqual(['/base/api/v1/session', '/base/api/v1/folders/a%2Fb/children?cursor=c+1']);
+    expect(peer.received.map((r) => r.path)).toEqual([
+      '/base/api/v1/session',
+      '/base/api/v1/folders/a%2Fb/children?cursor=c+1',
+    ]);
   });
 
   it('names neither socket codes nor addresses when the document system stops answering', async () => {
     route = (req, res) => (req.path === '/api/v1/session' ? session(req, res) : res.destroy());
     const docs = await sut.openSession(login(), tokens());
     const error = await docs.listChildren('f1').catch((e: DomainException) => e);
-    expect(error).toMatchObject({ code: 'DOCUMENT_SYSTEM_UNAVAILABLE', message: 'The document system did not answer: the connection failed' });
+    expect(error).toMatchObject({
+      code: 'DOCUMENT_SYSTEM_UNAVAILABLE',
+      message: 'The document system did not answer: the connection failed',
+    });
   });
 
-    it('reuses a live session across session objects of the same login', async () => {
-    route = (req, res) => (req.path === '/api/v1/session' ? session(req, res) : json(res, 200, { items: [], nextCursor: null }));
+  it('reuses a live session across session objects of the same login', async () => {
+    route = (req, res) =>
+      req.path === '/api/v1/session' ? session(req, res) : json(res, 200, { items: [], nextCursor: null });
     const same = login();
     await sut.openSession(same, tokens());
     await sut.openSession(same, tokens());

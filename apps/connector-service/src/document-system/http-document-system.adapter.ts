@@ -2,7 +2,12 @@ import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import axios, { AxiosInstance } from 'axios';
 import { sha256Hex } from '@app/crypto';
 import { GuardedAgents, guardedAgents, OutboundOptions, outboundAxiosConfig, OutboundUrlPolicy } from '@app/outbound';
-import { AccessTokenSource, DocumentSystemAdapter, DocumentSystemLogin, DocumentSystemSession } from './document-system.adapter';
+import {
+  AccessTokenSource,
+  DocumentSystemAdapter,
+  DocumentSystemLogin,
+  DocumentSystemSession,
+} from './document-system.adapter';
 import { CallLimits, DEFAULT_CALL_LIMITS } from './call-limits';
 import { DocumentSystemException } from './document-system.exception';
 import { HttpDocumentSystemSession, SessionTokenCache } from './http-document-system.session';
@@ -25,13 +30,26 @@ export class HttpDocumentSystemAdapter extends DocumentSystemAdapter implements 
   ) {
     super();
     this.agents = guardedAgents(new OutboundUrlPolicy(outbound), { maxSockets: 64 });
-    this.http = axios.create({ ...outboundAxiosConfig(this.agents), timeout: DOCUMENT_SYSTEM_TIMEOUT_MS, validateStatus: () => true });
+    this.http = axios.create({
+      ...outboundAxiosConfig(this.agents),
+      timeout: DOCUMENT_SYSTEM_TIMEOUT_MS,
+      validateStatus: () => true,
+    });
   }
 
   async openSession(login: DocumentSystemLogin, tokens: AccessTokenSource): Promise<DocumentSystemSession> {
     if (!/^https?:\/\//.test(login.instanceUrl)) throw DocumentSystemException.credentialsInvalid();
     const key = sha256Hex(`${login.instanceUrl}\n${login.username}\n${login.password}`);
-    const session = new HttpDocumentSystemSession(this.http, login, tokens, this.sessions, key, this.policy, this.limits, this.logger);
+    const session = new HttpDocumentSystemSession(
+      this.http,
+      login,
+      tokens,
+      this.sessions,
+      key,
+      this.policy,
+      this.limits,
+      this.logger,
+    );
     await session.ensureSessionToken();
     return session;
   }

@@ -113,11 +113,16 @@ export class HttpDocumentSystemSession implements DocumentSystemSession {
         res = await this.http.post(
           url.toString(),
           { username: this.login.username, password: this.login.password },
-          { headers: { Authorization: `Bearer ${bearer}` }, maxContentLength: this.limits.maxAnswerBytes, signal: AbortSignal.timeout(this.limits.deadlineMs) },
+          {
+            headers: { Authorization: `Bearer ${bearer}` },
+            maxContentLength: this.limits.maxAnswerBytes,
+            signal: AbortSignal.timeout(this.limits.deadlineMs),
+          },
         );
       } catch (error) {
         const code = isAxiosError(error) ? error.code : undefined;
-        if (code && UNREACHABLE.has(code) && !isOutboundRefusal(error)) throw DocumentSystemException.credentialsInvalid();
+        if (code && UNREACHABLE.has(code) && !isOutboundRefusal(error))
+          throw DocumentSystemException.credentialsInvalid();
         await this.backoffOrThrow(attempt, error);
         continue;
       }
@@ -172,14 +177,17 @@ export class HttpDocumentSystemSession implements DocumentSystemSession {
       }
       if (res.status >= 200 && res.status < 300) {
         if (!download) return res as AxiosResponse<T>;
-        const paced = download.pace(res.data as Readable, () => DocumentSystemException.unavailable('the download fell behind its minimum rate'));
+        const paced = download.pace(res.data as Readable, () =>
+          DocumentSystemException.unavailable('the download fell behind its minimum rate'),
+        );
         return { ...res, data: paced } as AxiosResponse<T>;
       }
       const body = options.stream ? await drainJson(res.data as Readable) : res.data;
       download?.stop();
       const reason = errorOf(body);
       if (res.status === 401 && reason === 'invalid_session') {
-        if (!this.mayRecover(attempt, reopenedAt)) throw DocumentSystemException.unavailable('the session kept expiring');
+        if (!this.mayRecover(attempt, reopenedAt))
+          throw DocumentSystemException.unavailable('the session kept expiring');
         reopenedAt = attempt;
         this.sessions.forget(this.key, sessionToken);
         continue;
@@ -215,18 +223,24 @@ export class HttpDocumentSystemSession implements DocumentSystemSession {
     if (isOutboundRefusal(error)) throw DocumentSystemException.unavailable((error as Error).message);
     const code = isAxiosError(error) ? error.code : undefined;
     const message = (error as Error)?.message;
-    if (code === 'ERR_BAD_RESPONSE' && /maxContentLength/.test(message ?? '')) throw DocumentSystemException.answerTooLarge(this.limits.maxAnswerBytes);
-    if (code === 'ERR_CANCELED') throw DocumentSystemException.unavailable(`no answer within ${this.limits.deadlineMs / 1000} s`);
+    if (code === 'ERR_BAD_RESPONSE' && /maxContentLength/.test(message ?? ''))
+      throw DocumentSystemException.answerTooLarge(this.limits.maxAnswerBytes);
+    if (code === 'ERR_CANCELED')
+      throw DocumentSystemException.unavailable(`no answer within ${this.limits.deadlineMs / 1000} s`);
     if (!isRetryableNetworkError(code, message) || attempt >= this.policy.maxAttempts) {
       this.logger.warn({ code, attempt }, 'document system unreachable');
-      throw DocumentSystemException.unavailable(code && TIMED_OUT.has(code) ? 'the connection timed out' : 'the connection failed');
+      throw DocumentSystemException.unavailable(
+        code && TIMED_OUT.has(code) ? 'the connection timed out' : 'the connection failed',
+      );
     }
     await sleep(retryDelayMs(this.policy, attempt));
   }
 }
 
 function errorOf(body: unknown): string | undefined {
-  return typeof body === 'object' && body !== null && 'error' in body ? String((body as { error: unknown }).error) : undefined;
+  return typeof body === 'object' && body !== null && 'error' in body
+    ? String((body as { error: unknown }).error)
+    : undefined;
 }
 
 function header(res: AxiosResponse, name: string): string | undefined {

@@ -8,7 +8,12 @@ export interface RetryPolicy {
 export const DEFAULT_RETRY_POLICY: RetryPolicy = { maxAttempts: 6, baseDelayMs: 200, maxDelayMs: 10_000 };
 
 /** Delay before attempt `attempt + 1` (attempt counts from 1), given an optional Retry-After header. */
-export function retryDelayMs(policy: RetryPolicy, attempt: number, retryAfter?: string | null, random = Math.random): number {
+export function retryDelayMs(
+  policy: RetryPolicy,
+  attempt: number,
+  retryAfter?: string | null,
+  random = Math.random,
+): number {
   const hinted = parseRetryAfterMs(retryAfter);
   if (hinted !== null) return Math.min(hinted, policy.maxDelayMs);
   const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
@@ -28,7 +33,16 @@ export function isRetryableStatus(status: number): boolean {
   return status === 429 || status === 408 || status >= 500;
 }
 
-const RETRYABLE_CODES = new Set(['ECONNRESET', 'ECONNABORTED', 'ETIMEDOUT', 'EPIPE', 'ECONNREFUSED', 'EAI_AGAIN', 'ERR_SOCKET_CONNECTION_TIMEOUT', 'UND_ERR_SOCKET']);
+const RETRYABLE_CODES = new Set([
+  'ECONNRESET',
+  'ECONNABORTED',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ECONNREFUSED',
+  'EAI_AGAIN',
+  'ERR_SOCKET_CONNECTION_TIMEOUT',
+  'UND_ERR_SOCKET',
+]);
 
 export function isRetryableNetworkError(code?: string, message?: string): boolean {
   return (code !== undefined && RETRYABLE_CODES.has(code)) || /socket hang up|aborted/i.test(message ?? '');

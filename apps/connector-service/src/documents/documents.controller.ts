@@ -42,7 +42,11 @@ export class DocumentsController {
 
   /** The original bytes, streamed. */
   @Get('content')
-  async content(@CurrentPrincipal() principal: Principal, @Param('id', ParseUUIDPipe) id: string, @Res() res: Response) {
+  async content(
+    @CurrentPrincipal() principal: Principal,
+    @Param('id', ParseUUIDPipe) id: string,
+    @Res() res: Response,
+  ) {
     const { doc, stream } = await this.documents.content(principal, id);
     res.status(200);
     res.setHeader('Content-Type', doc.mimeType);
@@ -56,6 +60,13 @@ export class DocumentsController {
   @Get('text')
   async text(@CurrentPrincipal() principal: Principal, @Param('id', ParseUUIDPipe) id: string) {
     const { doc, text } = await this.documents.text(principal, id);
-    return { documentId: doc.id, dataSourceId: doc.dataSourceId, name: doc.name, path: doc.path, extraction: { status: doc.extractionStatus, error: doc.extractionError }, text };
+    return {
+      documentId: doc.id,
+      dataSourceId: doc.dataSourceId,
+      name: doc.name,
+      path: doc.path,
+      extraction: { status: doc.extractionStatus, error: doc.extractionError },
+      text,
+    };
   }
 }

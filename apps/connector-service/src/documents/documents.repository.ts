@@ -74,11 +74,18 @@ export class DocumentsRepository {
   /** Records that a run saw these files listed (a narrow insert: the document rows are not rewritten). */
   async markSeen(manager: EntityManager, externalIds: string[], runId: string): Promise<void> {
     if (!externalIds.length) return;
-    await manager.query(`INSERT INTO connector.sync_sightings ("syncRunId", "externalId") SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING`, [runId, externalIds]);
+    await manager.query(
+      `INSERT INTO connector.sync_sightings ("syncRunId", "externalId") SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING`,
+      [runId, externalIds],
+    );
   }
 
   /** Renamed or moved with the same content: new place, no download. */
-  async relocate(manager: EntityManager, moves: Array<{ id: string; name: string; path: string; folderId: string }>, runId: string): Promise<void> {
+  async relocate(
+    manager: EntityManager,
+    moves: Array<{ id: string; name: string; path: string; folderId: string }>,
+    runId: string,
+  ): Promise<void> {
     if (!moves.length) return;
     await manager.query(
       `UPDATE connector.documents d SET name = m.name, path = m.path, "folderId" = m."folderId", "lastSeenRunId" = $2, "updatedAt" = now()
@@ -152,7 +159,9 @@ export class DocumentsRepository {
        SELECT s.id, p."contentSha256" AS "replacedSha256" FROM saved s LEFT JOIN previous p USING ("externalId")`,
       [JSON.stringify(docs)],
     );
-    await manager.query('DELETE FROM connector.document_chunks WHERE "documentId" = ANY($1::uuid[])', [rows.map((r) => r.id)]);
+    await manager.query('DELETE FROM connector.document_chunks WHERE "documentId" = ANY($1::uuid[])', [
+      rows.map((r) => r.id),
+    ]);
     return rows.flatMap((r) => (r.replacedSha256 ? [r.replacedSha256] : []));
   }
 
@@ -163,7 +172,12 @@ export class DocumentsRepository {
    * conditional update orders it against a concurrent saveIngested). The search vectors of the document and of its
    * chunks are generated columns (migration 1795300012000-document-search). Returns whether it saved.
    */
-  async saveExtraction(manager: EntityManager, target: { id: string; contentSha256: string | null }, extraction: { status: ExtractionStatus; error: string | null; text: string }, chunks: Chunk[]): Promise<boolean> {
+  async saveExtraction(
+    manager: EntityManager,
+    target: { id: string; contentSha256: string | null },
+    extraction: { status: ExtractionStatus; error: string | null; text: string },
+    chunks: Chunk[],
+  ): Promise<boolean> {
     // An UPDATE … RETURNING answers [rows, count] through TypeORM.
     const [rows]: [Array<{ dataSourceId: string }>, number] = await manager.query(
       `UPDATE connector.documents SET text = $3, "extractionStatus" = $4, "extractionError" = $5, "updatedAt" = now()
@@ -192,7 +206,9 @@ export class DocumentsRepository {
 
   /** Documents of every data source waiting for their text (the partial index on Pending answers it). */
   async countAllPendingExtractions(): Promise<number> {
-    const [{ n }]: Array<{ n: number }> = await this.db.query(`SELECT count(*)::int AS n FROM connector.documents WHERE "extractionStatus" = 'Pending'`);
+    const [{ n }]: Array<{ n: number }> = await this.db.query(
+      `SELECT count(*)::int AS n FROM connector.documents WHERE "extractionStatus" = 'Pending'`,
+    );
     return n;
   }
 
@@ -225,7 +241,10 @@ export class DocumentsRepository {
        RETURNING "contentSha256"`,
       [dataSourceId, runId],
     );
-    await manager.query(`DELETE FROM connector.synced_folders WHERE "dataSourceId" = $1 AND "lastSeenRunId" <> $2`, [dataSourceId, runId]);
+    await manager.query(`DELETE FROM connector.synced_folders WHERE "dataSourceId" = $1 AND "lastSeenRunId" <> $2`, [
+      dataSourceId,
+      runId,
+    ]);
     return rows.map((r) => r.contentSha256);
   }
 
@@ -234,7 +253,12 @@ export class DocumentsRepository {
     await manager.query('DELETE FROM connector.sync_sightings WHERE "syncRunId" = $1', [runId]);
   }
 
-  async upsertFolders(manager: EntityManager, dataSourceId: string, folders: SyncedFolderRow[], runId: string): Promise<void> {
+  async upsertFolders(
+    manager: EntityManager,
+    dataSourceId: string,
+    folders: SyncedFolderRow[],
+    runId: string,
+  ): Promise<void> {
     if (!folders.length) return;
     await manager.query(
       `INSERT INTO connector.synced_folders ("dataSourceId", "folderId", "parentId", name, path, "lastSeenRunId")
@@ -245,7 +269,10 @@ export class DocumentsRepository {
   }
 
   async contentHashes(dataSourceId: string): Promise<string[]> {
-    const rows: Array<{ sha: string }> = await this.db.query('SELECT DISTINCT "contentSha256" AS sha FROM connector.documents WHERE "dataSourceId" = $1 AND "contentSha256" IS NOT NULL', [dataSourceId]);
+    const rows: Array<{ sha: string }> = await this.db.query(
+      'SELECT DISTINCT "contentSha256" AS sha FROM connector.documents WHERE "dataSourceId" = $1 AND "contentSha256" IS NOT NULL',
+      [dataSourceId],
+    );
     return rows.map((r) => r.sha);
   }
 

@@ -8,7 +8,8 @@ import { DocumentEntity } from './document.entity';
 import { DocumentsRepository } from './documents.repository';
 
 export const documentNotFound = () => new DomainException(404, 'DOCUMENT_NOT_FOUND', 'Document not found');
-const contentNotStored = () => new DomainException(404, 'CONTENT_NOT_STORED', 'The file was not stored: it is larger than MAX_FILE_BYTES');
+const contentNotStored = () =>
+  new DomainException(404, 'CONTENT_NOT_STORED', 'The file was not stored: it is larger than MAX_FILE_BYTES');
 
 /** Retrieval of ingested files: any member of the data source may read any of its documents. */
 @Injectable()

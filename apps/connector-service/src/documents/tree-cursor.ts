@@ -10,7 +10,9 @@ export interface TreeCursor {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function encodeTreeCursor(cursor: TreeCursor): string {
-  return Buffer.from(JSON.stringify([cursor.stage, cursor.after?.name ?? null, cursor.after?.id ?? null])).toString('base64url');
+  return Buffer.from(JSON.stringify([cursor.stage, cursor.after?.name ?? null, cursor.after?.id ?? null])).toString(
+    'base64url',
+  );
 }
 
 /** Reads a cursor this service handed out; anything else is a 400, never a query. */
@@ -20,7 +22,8 @@ export function decodeTreeCursor(raw: string): TreeCursor {
   const [stage, name, id] = parts as unknown[];
   if (stage !== 'folders' && stage !== 'files') throw malformed();
   if (name === null && id === null && stage === 'files') return { stage, after: null };
-  if (typeof name !== 'string' || typeof id !== 'string' || name.includes('\u0000') || id.includes('\u0000')) throw malformed();
+  if (typeof name !== 'string' || typeof id !== 'string' || name.includes('\u0000') || id.includes('\u0000'))
+    throw malformed();
   if (stage === 'files' && !UUID.test(id)) throw malformed();
   return { stage, after: { name, id } };
 }

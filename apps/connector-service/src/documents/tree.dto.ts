@@ -18,7 +18,12 @@ export class TreeQueryDto {
   @MaxLength(8000)
   cursor?: string;
 
-  @ApiPropertyOptional({ description: 'Folders and files on one page', default: TREE_PAGE_DEFAULT, minimum: 1, maximum: TREE_PAGE_MAX })
+  @ApiPropertyOptional({
+    description: 'Folders and files on one page',
+    default: TREE_PAGE_DEFAULT,
+    minimum: 1,
+    maximum: TREE_PAGE_MAX,
+  })
   @IsOptional()
   @Type(() => Number)
   @IsInt()

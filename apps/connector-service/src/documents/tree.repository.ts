@@ -29,7 +29,12 @@ export class TreeRepository {
   }
 
   /** The subfolders of `parentId` (the workgroups when null). */
-  subfolders(dataSourceId: string, parentId: string | null, after: TreeKey | null, limit: number): Promise<TreeFolder[]> {
+  subfolders(
+    dataSourceId: string,
+    parentId: string | null,
+    after: TreeKey | null,
+    limit: number,
+  ): Promise<TreeFolder[]> {
     return this.db.query(
       `SELECT "folderId" AS id, name, path, "parentId" FROM connector.synced_folders
        WHERE "dataSourceId" = $1 AND "parentId" IS NOT DISTINCT FROM $2
@@ -39,7 +44,12 @@ export class TreeRepository {
     );
   }
 
-  files(dataSourceId: string, folderId: string, after: TreeKey | null, limit: number): Promise<Array<Record<string, unknown> & { documentId: string; name: string }>> {
+  files(
+    dataSourceId: string,
+    folderId: string,
+    after: TreeKey | null,
+    limit: number,
+  ): Promise<Array<Record<string, unknown> & { documentId: string; name: string }>> {
     return this.db.query(
       `SELECT id AS "documentId", name, path, size::float8 AS size, "modifiedAt", CASE WHEN "extractionStatus" = 'Skipped' THEN 'Skipped' ELSE 'Ingested' END AS status, "extractionStatus"
        FROM connector.documents

@@ -25,10 +25,16 @@ export class TreeService {
     const folder = folderId ? await this.tree.folder(dataSourceId, folderId) : null;
     if (folderId && !folder) throw new DomainException(404, 'FOLDER_NOT_FOUND', 'Folder not found in this data source');
 
-    const folders = cursor.stage === 'folders' ? await this.tree.subfolders(dataSourceId, folderId, cursor.after, limit + 1) : [];
+    const folders =
+      cursor.stage === 'folders' ? await this.tree.subfolders(dataSourceId, folderId, cursor.after, limit + 1) : [];
     if (folders.length > limit) {
       const page = folders.slice(0, limit);
-      return { folder, folders: page, files: [], nextCursor: encodeTreeCursor({ stage: 'folders', after: keyOf(page[page.length - 1]) }) };
+      return {
+        folder,
+        folders: page,
+        files: [],
+        nextCursor: encodeTreeCursor({ stage: 'folders', after: keyOf(page[page.length - 1]) }),
+      };
     }
     const room = limit - folders.length;
     const filesAfter = cursor.stage === 'files' ? cursor.after : null;

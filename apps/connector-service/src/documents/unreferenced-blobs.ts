@@ -21,7 +21,9 @@ export class UnreferencedBlobs {
       await this.documents.transaction(async (manager) => {
         await this.documents.lockContent(manager, sha);
         if (await this.documents.isReferenced(manager, sha)) return;
-        await this.blobs.delete(sha).catch((error) => this.logger.warn({ sha, error: (error as Error).message }, 'blob not deleted'));
+        await this.blobs
+          .delete(sha)
+          .catch((error) => this.logger.warn({ sha, error: (error as Error).message }, 'blob not deleted'));
       });
     }
   }

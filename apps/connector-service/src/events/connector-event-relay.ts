@@ -34,7 +34,10 @@ export class ConnectorEventRelay implements OnModuleDestroy {
       await this.add(events);
       await this.outbox.markPublished(events.map((e) => e.eventId));
     } catch (error) {
-      this.logger.warn({ eventIds: events.map((e) => e.eventId), error: (error as Error).message }, 'connector event left for the relay');
+      this.logger.warn(
+        { eventIds: events.map((e) => e.eventId), error: (error as Error).message },
+        'connector event left for the relay',
+      );
     }
   }
 
@@ -61,6 +64,13 @@ export class ConnectorEventRelay implements OnModuleDestroy {
   }
 
   private async add(events: ConnectorEvent[]): Promise<void> {
-    await addJobs(this.queue, events.map((e) => ({ name: e.type, data: e.payload, opts: { jobId: e.eventId, removeOnComplete: KEEP_COMPLETED } })));
+    await addJobs(
+      this.queue,
+      events.map((e) => ({
+        name: e.type,
+        data: e.payload,
+        opts: { jobId: e.eventId, removeOnComplete: KEEP_COMPLETED },
+      })),
+    );
   }
 }

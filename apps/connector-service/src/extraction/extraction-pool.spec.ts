@@ -13,7 +13,11 @@ describe(ExtractionPool.name, () => {
 
   it('gives the text of every page in order, as unpdf extractText with merged pages did', async () => {
     sut = new ExtractionPool({ threads: 1 });
-    const pages = Array.from({ length: 120 }, (_, i) => [`Sheet A-${i + 1}`, 'fire  rated (wall) \\ UL U419', 'door D-12']);
+    const pages = Array.from({ length: 120 }, (_, i) => [
+      `Sheet A-${i + 1}`,
+      'fire  rated (wall) \\ UL U419',
+      'door D-12',
+    ]);
     const text = await sut.extract('pdf', pdfDocument(pages));
     expect(text).toBe(pages.map((lines) => lines.join('\n').replace('  ', ' ')).join('\n'));
   });
@@ -42,7 +46,9 @@ describe(ExtractionPool.name, () => {
     const slow = sut.extract('pdf', generatedPdf(10 * 1024 * 1024, 2));
     await expect(sut.extract('pdf', quickPdf('door D-12'))).resolves.toBe('door D-12');
     await expect(slow).rejects.toThrow(new ExtractionLimitExceeded('Extraction took longer than 5 s'));
-    await expect(Promise.all([sut.extract('pdf', quickPdf('after')), sut.extract('text', Buffer.from('after'))])).resolves.toEqual(['after', 'after']);
+    await expect(
+      Promise.all([sut.extract('pdf', quickPdf('after')), sut.extract('text', Buffer.from('after'))]),
+    ).resolves.toEqual(['after', 'after']);
   }, 180_000);
 
   it('fails only the file that needs more memory than allowed', async () => {
@@ -56,7 +62,9 @@ describe(ExtractionPool.name, () => {
   it('fails a file whose text is larger than allowed', async () => {
     sut = new ExtractionPool({ threads: 1, maxTextBytes: 1024 * 1024 });
     await expect(sut.extract('text', Buffer.from('é'.repeat(512 * 1024)))).resolves.toHaveLength(512 * 1024);
-    await expect(sut.extract('text', Buffer.from(`${'é'.repeat(512 * 1024)}!`))).rejects.toThrow(new ExtractionLimitExceeded('Extracted text is larger than 1 MiB'));
+    await expect(sut.extract('text', Buffer.from(`${'é'.repeat(512 * 1024)}!`))).rejects.toThrow(
+      new ExtractionLimitExceeded('Extracted text is larger than 1 MiB'),
+    );
   });
 
   it('leaves a file to be tried again, not failed, when its thread cannot even start', async () => {

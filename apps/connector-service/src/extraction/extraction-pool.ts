@@ -40,9 +40,16 @@ export class ExtractionPool {
   private readonly threads: ExtractionThread[];
   private readonly maxTextBytes: number;
 
-  constructor({ threads = availableParallelism(), maxTextBytes = EXTRACTION_DEFAULTS.maxTextBytes, ...limits }: ExtractionPoolOptions = {}) {
+  constructor({
+    threads = availableParallelism(),
+    maxTextBytes = EXTRACTION_DEFAULTS.maxTextBytes,
+    ...limits
+  }: ExtractionPoolOptions = {}) {
     this.maxTextBytes = maxTextBytes;
-    this.threads = Array.from({ length: Math.max(1, threads) }, () => new ExtractionThread({ ...EXTRACTION_DEFAULTS, ...limits }));
+    this.threads = Array.from(
+      { length: Math.max(1, threads) },
+      () => new ExtractionThread({ ...EXTRACTION_DEFAULTS, ...limits }),
+    );
   }
 
   extract(kind: ExtractionKind, content: Buffer): Promise<string> {
@@ -77,7 +84,12 @@ const BOOT_TIMEOUT_MS = 30_000;
 class ExtractionThread {
   private worker?: Worker;
   private ready = false;
-  private current?: { request: ReadTextRequest; resolve: (text: string) => void; reject: (error: Error) => void; timer?: NodeJS.Timeout };
+  private current?: {
+    request: ReadTextRequest;
+    resolve: (text: string) => void;
+    reject: (error: Error) => void;
+    timer?: NodeJS.Timeout;
+  };
 
   constructor(private readonly limits: { timeoutMs: number; maxHeapMb: number; nice: number }) {}
 
@@ -103,7 +115,14 @@ class ExtractionThread {
   /** The time limit starts when the file reaches a loaded thread. */
   private post(worker: Worker): void {
     const job = this.current!;
-    job.timer = setTimeout(() => this.end(worker, new ExtractionLimitExceeded(`Extraction took longer than ${durationInWords(this.limits.timeoutMs)}`)), this.limits.timeoutMs);
+    job.timer = setTimeout(
+      () =>
+        this.end(
+          worker,
+          new ExtractionLimitExceeded(`Extraction took longer than ${durationInWords(this.limits.timeoutMs)}`),
+        ),
+      this.limits.timeoutMs,
+    );
     worker.postMessage(job.request);
   }
 
@@ -119,11 +138,17 @@ class ExtractionThread {
         this.ready = true;
         if (this.current) this.post(worker);
       } else if (message.error === undefined) this.settle(undefined, message.text ?? '');
-      else this.settle(message.name === TEXT_TOO_LARGE ? new ExtractionLimitExceeded(message.error) : new Error(message.error));
+      else
+        this.settle(
+          message.name === TEXT_TOO_LARGE ? new ExtractionLimitExceeded(message.error) : new Error(message.error),
+        );
     });
     worker.on('error', (error: Error & { code?: string }) => {
       const outOfMemory = error.code === 'ERR_WORKER_OUT_OF_MEMORY';
-      this.end(worker, outOfMemory ? new ExtractionLimitExceeded(`Extraction ran out of memory (${this.limits.maxHeapMb} MB)`) : error);
+      this.end(
+        worker,
+        outOfMemory ? new ExtractionLimitExceeded(`Extraction ran out of memory (${this.limits.maxHeapMb} MB)`) : error,
+      );
     });
     worker.on('exit', () => {
       clearTimeout(boot);
@@ -138,7 +163,9 @@ class ExtractionThread {
   private end(worker: Worker, error: Error): void {
     if (this.worker !== worker) return;
     this.worker = undefined;
-    this.settle(this.ready ? error : new ExtractionUnavailable(`the extraction worker did not start: ${error.message}`));
+    this.settle(
+      this.ready ? error : new ExtractionUnavailable(`the extraction worker did not start: ${error.message}`),
+    );
     void worker.terminate();
   }
 
@@ -160,7 +187,12 @@ function startWorker(maxHeapMb: number, nice: number): Worker {
   const entry = join(__dirname, `extraction.worker${extname(__filename)}`);
   const resourceLimits = { maxOldGenerationSizeMb: maxHeapMb };
   if (extname(entry) !== '.ts') return new Worker(entry, { resourceLimits, workerData: { nice } });
-  return new Worker(TYPESCRIPT_ENTRY, { eval: true, workerData: { entry, nice, tsNode: require.resolve('ts-node') }, execArgv: [], resourceLimits });
+  return new Worker(TYPESCRIPT_ENTRY, {
+    eval: true,
+    workerData: { entry, nice, tsNode: require.resolve('ts-node') },
+    execArgv: [],
+    resourceLimits,
+  });
 }
 
 // Evaluated code resolves modules from the working directory: ts-node is found from here instead.

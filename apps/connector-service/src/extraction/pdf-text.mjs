@@ -17,7 +17,11 @@ export async function pdfText(data) {
       pages.push(await pageText(await pdf.getPage(n)));
       if (n % CLEANUP_EVERY_PAGES === 0) await pdf.cleanup();
     }
-    return pages.join('\n').replace(/[^\S\n]+/g, ' ').replace(/ ?\n ?/g, '\n').replace(/\n{3,}/g, '\n\n');
+    return pages
+      .join('\n')
+      .replace(/[^\S\n]+/g, ' ')
+      .replace(/ ?\n ?/g, '\n')
+      .replace(/\n{3,}/g, '\n\n');
   } finally {
     await pdf.destroy().catch(() => undefined);
   }

@@ -38,7 +38,10 @@ const READERS: Record<ExtractionKind, (content: Buffer) => Promise<string>> = {
 
 export async function readText({ kind, content, maxTextBytes }: ReadTextRequest): Promise<string> {
   const text = normalise(await READERS[kind](Buffer.from(content.buffer, content.byteOffset, content.byteLength)));
-  if (Buffer.byteLength(text) > maxTextBytes) throw Object.assign(new Error(`Extracted text is larger than ${sizeInWords(maxTextBytes)}`), { name: TEXT_TOO_LARGE });
+  if (Buffer.byteLength(text) > maxTextBytes)
+    throw Object.assign(new Error(`Extracted text is larger than ${sizeInWords(maxTextBytes)}`), {
+      name: TEXT_TOO_LARGE,
+    });
   return text;
 }
 
@@ -51,7 +54,9 @@ interface PdfTextModule {
 }
 
 // A dynamic import that TypeScript's CommonJS output leaves alone (it would turn `import()` into `require`).
-const importModule = new Function('specifier', 'return import(specifier)') as (specifier: string) => Promise<PdfTextModule>;
+const importModule = new Function('specifier', 'return import(specifier)') as (
+  specifier: string,
+) => Promise<PdfTextModule>;
 
 function importPdfText(): Promise<PdfTextModule> {
   return importModule(pathToFileURL(join(__dirname, 'pdf-text.mjs')).href);

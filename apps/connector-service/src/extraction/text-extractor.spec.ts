@@ -33,7 +33,9 @@ describe(TextExtractor.name, () => {
   });
 
   it('reads plain text, Markdown and CSV as they are', async () => {
-    expect((await sut.extract(Buffer.from('# Notes\n\nRFI 12:  door swing'), 'text/markdown', 'n.md')).text).toBe('# Notes\nRFI 12: door swing');
+    expect((await sut.extract(Buffer.from('# Notes\n\nRFI 12:  door swing'), 'text/markdown', 'n.md')).text).toBe(
+      '# Notes\nRFI 12: door swing',
+    );
     expect((await sut.extract(Buffer.from('a,b\n1,2'), 'application/octet-stream', 'x.csv')).text).toBe('a,b\n1,2');
   });
 
@@ -43,7 +45,11 @@ describe(TextExtractor.name, () => {
   });
 
   it('reads the values of JSON', async () => {
-    const result = await sut.extract(Buffer.from('{"rfi": {"title": "Beam clash", "ids": [7, 8]}}'), 'application/json', 'r.json');
+    const result = await sut.extract(
+      Buffer.from('{"rfi": {"title": "Beam clash", "ids": [7, 8]}}'),
+      'application/json',
+      'r.json',
+    );
     expect(result.text).toBe('Beam clash\n7\n8');
   });
 
@@ -51,20 +57,39 @@ describe(TextExtractor.name, () => {
     const broken = await sut.extract(Buffer.from('not a pdf'), 'application/pdf', 'broken.pdf');
     expect(broken.status).toBe('Failed');
     expect(broken.error).toMatch(/PDF/);
-    expect(await sut.extract(Buffer.from([1, 2, 3]), 'image/png', 'photo.png')).toMatchObject({ status: 'Unsupported', text: '' });
+    expect(await sut.extract(Buffer.from([1, 2, 3]), 'image/png', 'photo.png')).toMatchObject({
+      status: 'Unsupported',
+      text: '',
+    });
   });
 
   it('refuses a DOCX zip bomb with the reason, without unzipping it', async () => {
     const bomb = zipBomb(256 * 1024 * 1024);
     const started = performance.now();
-    const result = await sut.extract(bomb, 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', 'bomb.docx');
-    expect(result).toEqual({ status: 'Failed', text: '', error: 'Could not read the DOCX file: the archive unzips to more than 64 MiB' });
+    const result = await sut.extract(
+      bomb,
+      'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+      'bomb.docx',
+    );
+    expect(result).toEqual({
+      status: 'Failed',
+      text: '',
+      error: 'Could not read the DOCX file: the archive unzips to more than 64 MiB',
+    });
     expect(performance.now() - started).toBeLessThan(5_000);
   });
 
   it('fails a JSON file nested too deep to walk, and reads the next file', async () => {
-    const deep = await sut.extract(Buffer.from(`${'['.repeat(200_000)}1${']'.repeat(200_000)}`), 'application/json', 'deep.json');
-    expect(deep).toEqual({ status: 'Failed', text: '', error: 'Could not read the JSON file: Maximum call stack size exceeded' });
+    const deep = await sut.extract(
+      Buffer.from(`${'['.repeat(200_000)}1${']'.repeat(200_000)}`),
+      'application/json',
+      'deep.json',
+    );
+    expect(deep).toEqual({
+      status: 'Failed',
+      text: '',
+      error: 'Could not read the JSON file: Maximum call stack size exceeded',
+    });
     expect((await sut.extract(Buffer.from('[1]'), 'application/json', 'flat.json')).text).toBe('1');
   });
 

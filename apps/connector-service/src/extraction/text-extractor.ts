@@ -1,6 +1,11 @@
 import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import { extname } from 'node:path';
-import { ExtractionLimitExceeded, ExtractionPool, ExtractionUnavailable, ExtractionPoolOptions } from './extraction-pool';
+import {
+  ExtractionLimitExceeded,
+  ExtractionPool,
+  ExtractionUnavailable,
+  ExtractionPoolOptions,
+} from './extraction-pool';
 import { ExtractionKind } from './read-text';
 
 export type ExtractionStatus = 'Succeeded' | 'Unsupported' | 'Failed' | 'TooLarge';
@@ -56,8 +61,10 @@ export class TextExtractor implements OnModuleDestroy {
 
   /** Like extract, but reads the bytes only when they can be extracted. */
   async extractLazily(size: number, read: () => Promise<Buffer>, mimeType: string, name: string): Promise<Extraction> {
-    if (!extractionKind(mimeType, name)) return { status: 'Unsupported', text: '', error: `No text extractor for ${mimeType || name}` };
-    if (size > MAX_EXTRACT_BYTES) return { status: 'TooLarge', text: '', error: `Larger than ${MAX_EXTRACT_BYTES} bytes` };
+    if (!extractionKind(mimeType, name))
+      return { status: 'Unsupported', text: '', error: `No text extractor for ${mimeType || name}` };
+    if (size > MAX_EXTRACT_BYTES)
+      return { status: 'TooLarge', text: '', error: `Larger than ${MAX_EXTRACT_BYTES} bytes` };
     return this.extract(await read(), mimeType, name);
   }
 
@@ -65,13 +72,18 @@ export class TextExtractor implements OnModuleDestroy {
   async extract(content: Buffer, mimeType: string, name: string): Promise<Extraction> {
     const kind = extractionKind(mimeType, name);
     if (!kind) return { status: 'Unsupported', text: '', error: `No text extractor for ${mimeType || name}` };
-    if (content.length > MAX_EXTRACT_BYTES) return { status: 'TooLarge', text: '', error: `Larger than ${MAX_EXTRACT_BYTES} bytes` };
+    if (content.length > MAX_EXTRACT_BYTES)
+      return { status: 'TooLarge', text: '', error: `Larger than ${MAX_EXTRACT_BYTES} bytes` };
     try {
       return { status: 'Succeeded', text: await this.pool.extract(kind, content), error: null };
     } catch (error) {
       if (error instanceof ExtractionLimitExceeded) return { status: 'Failed', text: '', error: error.message };
       if (error instanceof ExtractionUnavailable) throw error;
-      return { status: 'Failed', text: '', error: `Could not read the ${kind.toUpperCase()} file: ${(error as Error).message}`.slice(0, 500) };
+      return {
+        status: 'Failed',
+        text: '',
+        error: `Could not read the ${kind.toUpperCase()} file: ${(error as Error).message}`.slice(0, 500),
+      };
     }
   }
 }

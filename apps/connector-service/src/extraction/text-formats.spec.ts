@@ -4,15 +4,25 @@ const SIZE = 2_000_000;
 
 /** The former patterns (quadratic on long runs), as the reference for short input. */
 const former = {
-  normalise: (t: string) => t.replace(/\u0000/g, '').replace(/[ \t\f\v]+/g, ' ').replace(/\s*\n\s*/g, '\n').trim(),
-  withoutTags: (h: string) => h.replace(/<(script|style|noscript)[\s\S]*?<\/\1>/gi, ' ').replace(/<br\s*\/?>|<\/(p|div|li|h[1-6]|tr)>/gi, '\n').replace(/<[^>]+>/g, ' '),
+  normalise: (t: string) =>
+    t
+      .replace(/\u0000/g, '')
+      .replace(/[ \t\f\v]+/g, ' ')
+      .replace(/\s*\n\s*/g, '\n')
+      .trim(),
+  withoutTags: (h: string) =>
+    h
+      .replace(/<(script|style|noscript)[\s\S]*?<\/\1>/gi, ' ')
+      .replace(/<br\s*\/?>|<\/(p|div|li|h[1-6]|tr)>/gi, '\n')
+      .replace(/<[^>]+>/g, ' '),
 };
 
 /** Strings of up to `length` pieces drawn from `pieces`, the same on every run. */
 function* samples(pieces: string[], count: number, length: number): Generator<string> {
   let seed = 42;
   const next = (n: number) => (seed = (seed * 48_271) % 2_147_483_647) % n;
-  for (let i = 0; i < count; i++) yield Array.from({ length: next(length + 1) }, () => pieces[next(pieces.length)]).join('');
+  for (let i = 0; i < count; i++)
+    yield Array.from({ length: next(length + 1) }, () => pieces[next(pieces.length)]).join('');
 }
 
 /** Milliseconds `work` takes. */
@@ -43,20 +53,46 @@ describe(normalise.name, () => {
 
 describe(htmlText.name, () => {
   it('drops tags, scripts and styles, breaks lines at block ends and decodes entities', () => {
-    const html = '<html><script>var x=1</script><STYLE>p{}</STYLE><p>Fire &amp; smoke</p><div>damper&nbsp;FD-2<br/>R&#252;ckschlag &#x26; 3 &lt; 4</div></html>';
+    const html =
+      '<html><script>var x=1</script><STYLE>p{}</STYLE><p>Fire &amp; smoke</p><div>damper&nbsp;FD-2<br/>R&#252;ckschlag &#x26; 3 &lt; 4</div></html>';
     expect(normalise(htmlText(html))).toBe('Fire & smoke\ndamper FD-2\nRückschlag & 3 < 4');
     expect(normalise(htmlText('<p>open <script>never closed</p> tail'))).toBe('open never closed\ntail');
     expect(normalise(htmlText('a <> b &#99999999; c'))).toBe('a <> b &#99999999; c');
   });
 
   it('gives what the former patterns gave for well-formed HTML', () => {
-    const pieces = ['<p>', '</p>', '<br>', '<BR />', '<div class="x">', '</div>', '<script>', '</SCRIPT>', '<style>', '</style>', '<noscript>', '</noscript>', '</li>', '<h2>', '</h2>', '<!-- c -->', 'text', ' ', '\n'];
+    const pieces = [
+      '<p>',
+      '</p>',
+      '<br>',
+      '<BR />',
+      '<div class="x">',
+      '</div>',
+      '<script>',
+      '</SCRIPT>',
+      '<style>',
+      '</style>',
+      '<noscript>',
+      '</noscript>',
+      '</li>',
+      '<h2>',
+      '</h2>',
+      '<!-- c -->',
+      'text',
+      ' ',
+      '\n',
+    ];
     const pages = [...samples(pieces, 20_000, 10)];
     expect(pages.filter((html) => htmlText(html) !== former.withoutTags(html))).toEqual([]);
   });
 
   it(`takes linear time: ${SIZE / 10} unclosed tags, scripts or line breaks in well under a second`, () => {
-    for (const hostile of ['<'.repeat(SIZE / 10), '<script'.repeat(SIZE / 70), `<br${' '.repeat(SIZE / 10)}`, '<p'.repeat(SIZE / 20)]) {
+    for (const hostile of [
+      '<'.repeat(SIZE / 10),
+      '<script'.repeat(SIZE / 70),
+      `<br${' '.repeat(SIZE / 10)}`,
+      '<p'.repeat(SIZE / 20),
+    ]) {
       expect(timed(() => htmlText(hostile))).toBeLessThan(500);
     }
   });

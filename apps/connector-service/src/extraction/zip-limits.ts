@@ -39,12 +39,20 @@ export function checkZipLimits(zip: Buffer, limits: ZipLimits): void {
 
 function directoryEntries(zip: Buffer, limits: ZipLimits): Entry[] {
   const end = endOfDirectory(zip);
-  if (zip.readUInt16LE(end + 10) === 0xffff || zip.readUInt32LE(end + 16) === 0xffffffff) throw new Error('ZIP64 archives are not read');
+  if (zip.readUInt16LE(end + 10) === 0xffff || zip.readUInt32LE(end + 16) === 0xffffffff)
+    throw new Error('ZIP64 archives are not read');
   const entries: Entry[] = [];
-  for (let at = zip.readUInt32LE(end + 16); at + 46 <= zip.length && zip.readUInt32LE(at) === DIRECTORY_ENTRY; ) {
-    if (entries.length === limits.maxEntries) throw new Error(`the archive has more than ${limits.maxEntries.toLocaleString('en')} entries`);
-    const entry = { method: zip.readUInt16LE(at + 10), compressedSize: zip.readUInt32LE(at + 20), declaredSize: zip.readUInt32LE(at + 24), localHeaderOffset: zip.readUInt32LE(at + 42) };
-    if (entry.declaredSize === 0xffffffff || entry.compressedSize === 0xffffffff) throw new Error('ZIP64 archives are not read');
+  for (let at = zip.readUInt32LE(end + 16); at + 46 <= zip.length && zip.readUInt32LE(at) === DIRECTORY_ENTRY;) {
+    if (entries.length === limits.maxEntries)
+      throw new Error(`the archive has more than ${limits.maxEntries.toLocaleString('en')} entries`);
+    const entry = {
+      method: zip.readUInt16LE(at + 10),
+      compressedSize: zip.readUInt32LE(at + 20),
+      declaredSize: zip.readUInt32LE(at + 24),
+      localHeaderOffset: zip.readUInt32LE(at + 42),
+    };
+    if (entry.declaredSize === 0xffffffff || entry.compressedSize === 0xffffffff)
+      throw new Error('ZIP64 archives are not read');
     entries.push(entry);
     at += 46 + zip.readUInt16LE(at + 28) + zip.readUInt16LE(at + 30) + zip.readUInt16LE(at + 32);
   }

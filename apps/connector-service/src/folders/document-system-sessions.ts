@@ -12,7 +12,11 @@ export class DocumentSystemSessions {
     private readonly connections: ConnectionTokens,
   ) {}
 
-  async forDataSource(source: { tenantId: string; credentialId: string; connectionId: string }): Promise<DocumentSystemSession> {
+  async forDataSource(source: {
+    tenantId: string;
+    credentialId: string;
+    connectionId: string;
+  }): Promise<DocumentSystemSession> {
     return this.open(source.tenantId, source.credentialId, source.connectionId);
   }
 

@@ -21,11 +21,21 @@ export class FolderLocator {
 
   recordWorkgroups(dataSourceId: string, workgroups: Workgroup[]): Promise<PickerFolderEntity[]> {
     return this.record(
-      workgroups.map((w) => ({ dataSourceId, folderId: w.rootFolderId, parentId: null, name: w.name, path: `/${w.name}`, ancestorIds: [] })),
+      workgroups.map((w) => ({
+        dataSourceId,
+        folderId: w.rootFolderId,
+        parentId: null,
+        name: w.name,
+        path: `/${w.name}`,
+        ancestorIds: [],
+      })),
     );
   }
 
-  recordChildren(parent: PickerFolderEntity, children: Array<{ id: string; name: string }>): Promise<PickerFolderEntity[]> {
+  recordChildren(
+    parent: PickerFolderEntity,
+    children: Array<{ id: string; name: string }>,
+  ): Promise<PickerFolderEntity[]> {
     return this.record(
       children.map((c) => ({
         dataSourceId: parent.dataSourceId,
@@ -50,13 +60,18 @@ export class FolderLocator {
    * Finds every wanted folder, from the record or by walking the tree breadth-first from the workgroups
    * within a bound of calls and time; returns those found (past the bound, the rest count as unknown).
    */
-  async locate(dataSourceId: string, session: () => Promise<DocumentSystemSession>, wanted: string[]): Promise<Map<string, PickerFolderEntity>> {
+  async locate(
+    dataSourceId: string,
+    session: () => Promise<DocumentSystemSession>,
+    wanted: string[],
+  ): Promise<Map<string, PickerFolderEntity>> {
     const found = new Map((await this.known(dataSourceId, wanted)).map((f) => [f.folderId, f]));
     if (found.size === new Set(wanted).size) return found;
 
     const docs = await session();
     const walk = new WalkBudget();
-    const take = (folders: PickerFolderEntity[]) => folders.filter((f) => wanted.includes(f.folderId)).forEach((f) => found.set(f.folderId, f));
+    const take = (folders: PickerFolderEntity[]) =>
+      folders.filter((f) => wanted.includes(f.folderId)).forEach((f) => found.set(f.folderId, f));
     const complete = () => found.size === new Set(wanted).size;
     const workgroups = await walk.allPages((c) => docs.listWorkgroups(c));
     if (!workgroups) return found;
@@ -67,7 +82,10 @@ export class FolderLocator {
       for (const folder of level) {
         const children = await walk.allPages((c) => docs.listChildren(folder.folderId, c));
         if (!children) return found;
-        const recorded = await this.recordChildren(folder, children.filter((c) => c.kind === 'folder'));
+        const recorded = await this.recordChildren(
+          folder,
+          children.filter((c) => c.kind === 'folder'),
+        );
         take(recorded);
         if (complete()) return found;
         next.push(...recorded);
@@ -78,7 +96,11 @@ export class FolderLocator {
   }
 
   private async record(rows: Array<Omit<PickerFolderEntity, 'seenAt'>>): Promise<PickerFolderEntity[]> {
-    if (rows.length) await this.folders.upsert(rows.map((r) => ({ ...r, seenAt: new Date() })), ['dataSourceId', 'folderId']);
+    if (rows.length)
+      await this.folders.upsert(
+        rows.map((r) => ({ ...r, seenAt: new Date() })),
+        ['dataSourceId', 'folderId'],
+      );
     return rows.map((r) => Object.assign(new PickerFolderEntity(), r));
   }
 }
@@ -88,7 +110,9 @@ class WalkBudget {
   private calls = 0;
   private readonly deadline = Date.now() + FOLDER_WALK_MS;
 
-  async allPages<T>(page: (cursor?: string) => Promise<{ items: T[]; nextCursor: string | null }>): Promise<T[] | null> {
+  async allPages<T>(
+    page: (cursor?: string) => Promise<{ items: T[]; nextCursor: string | null }>,
+  ): Promise<T[] | null> {
     const items: T[] = [];
     let cursor: string | undefined;
     do {

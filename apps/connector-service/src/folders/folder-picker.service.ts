@@ -44,18 +44,30 @@ export class FolderPickerService {
     const parent = (await this.locator.locate(source.id, async () => docs, [parentId])).get(parentId);
     if (!parent) throw DocumentSystemException.folderNotFound(parentId);
     const page = await docs.listChildren(parentId, cursor);
-    const folders = await this.locator.recordChildren(parent, page.items.filter((c) => c.kind === 'folder'));
+    const folders = await this.locator.recordChildren(
+      parent,
+      page.items.filter((c) => c.kind === 'folder'),
+    );
     return { items: await this.items(docs, folders, source.selection), nextCursor: page.nextCursor };
   }
 
-  private async workgroups(docs: DocumentSystemSession, dataSourceId: string, marks: SelectionMark[], cursor?: string): Promise<PickerPage> {
+  private async workgroups(
+    docs: DocumentSystemSession,
+    dataSourceId: string,
+    marks: SelectionMark[],
+    cursor?: string,
+  ): Promise<PickerPage> {
     const page = await docs.listWorkgroups(cursor);
     if (!cursor && page.items.length === 0) return { items: [], nextCursor: null, notice: NO_WORKGROUPS_NOTICE };
     const roots = await this.locator.recordWorkgroups(dataSourceId, page.items);
     return { items: await this.items(docs, roots, marks), nextCursor: page.nextCursor };
   }
 
-  private async items(docs: DocumentSystemSession, folders: PickerFolderEntity[], marks: SelectionMark[]): Promise<PickerItem[]> {
+  private async items(
+    docs: DocumentSystemSession,
+    folders: PickerFolderEntity[],
+    marks: SelectionMark[],
+  ): Promise<PickerItem[]> {
     const hasChildren = await mapLimited(folders, PROBE_CONCURRENCY, (f) => hasSubfolders(docs, f.folderId));
     return folders.map((f, i) => ({
       id: f.folderId,

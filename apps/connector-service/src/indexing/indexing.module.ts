@@ -19,10 +19,16 @@ export class IndexingModule {
    */
   static forRole(role: ProcessRole): DynamicModule {
     const extractor: Provider = { provide: TextExtractor, inject: [ConfigService], useFactory: textExtractorFrom };
-    const workers: Provider[] = runsWorkers(role) ? [extractor, IndexingService, IndexingProcessor, ExtractionGate] : [];
+    const workers: Provider[] = runsWorkers(role)
+      ? [extractor, IndexingService, IndexingProcessor, ExtractionGate]
+      : [];
     return {
       module: IndexingModule,
-      imports: [BullModule.registerQueue({ name: INDEXING_QUEUE }), DocumentStoreModule, SearchableModule.forRole(role)],
+      imports: [
+        BullModule.registerQueue({ name: INDEXING_QUEUE }),
+        DocumentStoreModule,
+        SearchableModule.forRole(role),
+      ],
       providers: [IndexingProducer, ...workers],
       exports: [IndexingProducer, ...(runsWorkers(role) ? [ExtractionGate] : [])],
     };

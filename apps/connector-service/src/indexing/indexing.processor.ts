@@ -4,7 +4,13 @@ import { ConfigService } from '@nestjs/config';
 import type { Job, Queue } from 'bull';
 import { validJobData } from '@app/queue';
 import { ExtractionGate } from './extraction-gate';
-import { ExtractTextJob, INDEXING_CONCURRENCY, INDEXING_JOB_ATTEMPTS, INDEXING_QUEUE, IndexingJobName } from './indexing.jobs';
+import {
+  ExtractTextJob,
+  INDEXING_CONCURRENCY,
+  INDEXING_JOB_ATTEMPTS,
+  INDEXING_QUEUE,
+  IndexingJobName,
+} from './indexing.jobs';
 import { IndexingProducer } from './indexing.producer';
 import { IndexingOutcome, IndexingService } from './indexing.service';
 

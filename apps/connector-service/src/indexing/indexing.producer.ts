@@ -1,7 +1,14 @@
 import { InjectQueue } from '@nestjs/bull';
 import { Injectable } from '@nestjs/common';
 import type { Queue } from 'bull';
-import { ExtractTextJob, extractTextJobId, INDEXING_JOB_ATTEMPTS, INDEXING_JOB_BACKOFF, INDEXING_QUEUE, IndexingJobName } from './indexing.jobs';
+import {
+  ExtractTextJob,
+  extractTextJobId,
+  INDEXING_JOB_ATTEMPTS,
+  INDEXING_JOB_BACKOFF,
+  INDEXING_QUEUE,
+  IndexingJobName,
+} from './indexing.jobs';
 
 /** The only place that adds jobs to the indexing queue. Job ids make adding the same work twice a no-op. */
 @Injectable()
@@ -15,13 +22,23 @@ export class IndexingProducer {
         name: IndexingJobName.ExtractText,
         data: { documentId: data.documentId, contentSha256: data.contentSha256 },
         // A failed job is not kept: its id would block the sweep from adding the same work again.
-        opts: { jobId: extractTextJobId(data), attempts: INDEXING_JOB_ATTEMPTS, backoff: INDEXING_JOB_BACKOFF, removeOnComplete: true, removeOnFail: true },
+        opts: {
+          jobId: extractTextJobId(data),
+          attempts: INDEXING_JOB_ATTEMPTS,
+          backoff: INDEXING_JOB_BACKOFF,
+          removeOnComplete: true,
+          removeOnFail: true,
+        },
       })),
     );
   }
 
   /** A repeating sweep that re-adds extraction work a lost job or a crashed process left behind. */
   async scheduleSweep(everyMs: number): Promise<void> {
-    await this.queue.add(IndexingJobName.Sweep, {}, { repeat: { every: everyMs }, jobId: 'sweep', removeOnComplete: true, removeOnFail: true });
+    await this.queue.add(
+      IndexingJobName.Sweep,
+      {},
+      { repeat: { every: everyMs }, jobId: 'sweep', removeOnComplete: true, removeOnFail: true },
+    );
   }
 }

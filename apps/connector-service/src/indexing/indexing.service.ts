@@ -45,7 +45,9 @@ export class IndexingService {
     if (doc.extractionStatus !== 'Pending') return 'AlreadyExtracted';
     let extraction;
     try {
-      extraction = await this.metrics.timeExtraction(doc.mimeType, doc.name, () => this.extractor.extractLazily(doc.size, () => this.read(job), doc.mimeType, doc.name));
+      extraction = await this.metrics.timeExtraction(doc.mimeType, doc.name, () =>
+        this.extractor.extractLazily(doc.size, () => this.read(job), doc.mimeType, doc.name),
+      );
     } catch (error) {
       if (error instanceof ContentSuperseded) return 'Superseded';
       throw error;
@@ -58,9 +60,14 @@ export class IndexingService {
   /** A job that failed for good: the document is Failed (not Pending for ever) unless it changed or got its text meanwhile. */
   async giveUp(job: ExtractTextJob, error: unknown): Promise<void> {
     this.logger.warn({ ...job, error: (error as Error).message }, 'text extraction failed for good');
-    const failed = { status: 'Failed' as const, text: '', error: `Text extraction did not finish: ${(error as Error).message}`.slice(0, 500) };
+    const failed = {
+      status: 'Failed' as const,
+      text: '',
+      error: `Text extraction did not finish: ${(error as Error).message}`.slice(0, 500),
+    };
     const doc = await this.documents.documents.findOneBy({ id: job.documentId });
-    if (doc) await this.save({ id: doc.id, dataSourceId: doc.dataSourceId, contentSha256: job.contentSha256 }, failed, []);
+    if (doc)
+      await this.save({ id: doc.id, dataSourceId: doc.dataSourceId, contentSha256: job.contentSha256 }, failed, []);
   }
 
   /** Re-adds the jobs of documents Pending for longer than `strandedAfterMs`; job ids make repeats harmless. */
@@ -72,7 +79,11 @@ export class IndexingService {
   }
 
   /** Saves the result and, when it was the data source's last pending one, its DataSourceSearchable (published after the commit). */
-  private async save(doc: Pick<DocumentEntity, 'id' | 'dataSourceId' | 'contentSha256'>, extraction: Extraction, chunks: Chunk[]): Promise<boolean> {
+  private async save(
+    doc: Pick<DocumentEntity, 'id' | 'dataSourceId' | 'contentSha256'>,
+    extraction: Extraction,
+    chunks: Chunk[],
+  ): Promise<boolean> {
     const result = await this.documents.transaction(async (manager) => {
       if (!(await this.documents.saveExtraction(manager, doc, extraction, chunks))) return null;
       return { event: await this.searchable.afterExtraction(manager, doc.dataSourceId) };
@@ -92,7 +103,10 @@ export class IndexingService {
   }
 
   private async isCurrent(job: ExtractTextJob): Promise<boolean> {
-    const doc: Pick<DocumentEntity, 'contentSha256'> | null = await this.documents.documents.findOne({ where: { id: job.documentId }, select: { contentSha256: true } });
+    const doc: Pick<DocumentEntity, 'contentSha256'> | null = await this.documents.documents.findOne({
+      where: { id: job.documentId },
+      select: { contentSha256: true },
+    });
     return doc?.contentSha256 === job.contentSha256;
   }
 }

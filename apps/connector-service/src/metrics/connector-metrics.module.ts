@@ -1,7 +1,14 @@
 import { Global, Module } from '@nestjs/common';
 import { makeCounterProvider, makeGaugeProvider, makeHistogramProvider } from '@willsoto/nestjs-prometheus';
 import { DocumentStoreModule } from '../documents/document-store.module';
-import { ConnectorMetrics, EXTRACTION_DURATION, SYNC_BYTES, SYNC_FILES, SYNC_RUNS, TOKEN_REFRESHES } from './connector-metrics';
+import {
+  ConnectorMetrics,
+  EXTRACTION_DURATION,
+  SYNC_BYTES,
+  SYNC_FILES,
+  SYNC_RUNS,
+  TOKEN_REFRESHES,
+} from './connector-metrics';
 import { EXTRACTION_BACKLOG, ExtractionBacklogCollector } from './extraction-backlog.collector';
 
 @Global()
@@ -11,7 +18,11 @@ import { EXTRACTION_BACKLOG, ExtractionBacklogCollector } from './extraction-bac
     ConnectorMetrics,
     ExtractionBacklogCollector,
     makeCounterProvider({ name: SYNC_RUNS, help: 'Sync runs ended, by final status', labelNames: ['status'] }),
-    makeCounterProvider({ name: SYNC_FILES, help: 'Files of ended sync runs, by result (added, updated, unchanged, deleted, failed, skipped)', labelNames: ['result'] }),
+    makeCounterProvider({
+      name: SYNC_FILES,
+      help: 'Files of ended sync runs, by result (added, updated, unchanged, deleted, failed, skipped)',
+      labelNames: ['result'],
+    }),
     makeCounterProvider({ name: SYNC_BYTES, help: 'Bytes downloaded by ended sync runs' }),
     makeHistogramProvider({
       name: EXTRACTION_DURATION,
@@ -20,7 +31,11 @@ import { EXTRACTION_BACKLOG, ExtractionBacklogCollector } from './extraction-bac
       buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
     }),
     makeGaugeProvider({ name: EXTRACTION_BACKLOG, help: 'Documents waiting for text extraction, counted at scrape' }),
-    makeCounterProvider({ name: TOKEN_REFRESHES, help: 'OAuth connection token refreshes, by result', labelNames: ['result'] }),
+    makeCounterProvider({
+      name: TOKEN_REFRESHES,
+      help: 'OAuth connection token refreshes, by result',
+      labelNames: ['result'],
+    }),
   ],
   exports: [ConnectorMetrics],
 })

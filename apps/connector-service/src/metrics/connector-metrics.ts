@@ -26,12 +26,17 @@ export class ConnectorMetrics {
   /** A run ended (its ending committed): its status, its files by result and its bytes. */
   syncRunEnded(run: RunCounts & { status: string; bytesDownloaded: number }): void {
     this.runs.inc({ status: run.status });
-    for (const result of COUNT_NAMES.filter((name) => name !== 'discovered')) if (run[result]) this.files.inc({ result }, run[result]);
+    for (const result of COUNT_NAMES.filter((name) => name !== 'discovered'))
+      if (run[result]) this.files.inc({ result }, run[result]);
     if (run.bytesDownloaded) this.bytes.inc(run.bytesDownloaded);
   }
 
   /** Times one extraction by the format it was read as (never the file's name or MIME type: user input). */
-  async timeExtraction<T extends { status: string }>(mimeType: string, name: string, extract: () => Promise<T>): Promise<T> {
+  async timeExtraction<T extends { status: string }>(
+    mimeType: string,
+    name: string,
+    extract: () => Promise<T>,
+  ): Promise<T> {
     const stop = this.extraction.startTimer({ format: extractionKind(mimeType, name) ?? 'unsupported' });
     try {
       const extraction = await extract();

@@ -12,14 +12,21 @@ export class ProviderException extends DomainException {
   }
 
   static inUse(dataSourceCount: number) {
-    return new ProviderException(409, ProviderErrorCode.InUse, `OAuth provider is used by ${dataSourceCount} data source(s); remove them first`);
+    return new ProviderException(
+      409,
+      ProviderErrorCode.InUse,
+      `OAuth provider is used by ${dataSourceCount} data source(s); remove them first`,
+    );
   }
 
   /** The stored secret never goes to an endpoint it was not entered for. */
   static secretRequired(changed: string[]) {
     const problem = `clientSecret is required when ${changed.join(' or ')} changes`;
-    return new ProviderException(400, ProviderErrorCode.SecretRequired, `Changing ${changed.join(' and ')} needs the clientSecret in the same request`, [
-      { field: 'clientSecret', problems: [problem] },
-    ]);
+    return new ProviderException(
+      400,
+      ProviderErrorCode.SecretRequired,
+      `Changing ${changed.join(' and ')} needs the clientSecret in the same request`,
+      [{ field: 'clientSecret', problems: [problem] }],
+    );
   }
 }

@@ -37,7 +37,11 @@ export class ProvidersController {
 
   @Put(':id')
   @RequireAnyRole(...MANAGERS)
-  async update(@CurrentPrincipal() principal: Principal, @Param('id', ParseUUIDPipe) id: string, @Body() body: UpdateProviderDto) {
+  async update(
+    @CurrentPrincipal() principal: Principal,
+    @Param('id', ParseUUIDPipe) id: string,
+    @Body() body: UpdateProviderDto,
+  ) {
     return this.view(await this.service.update(principal, id, body));
   }
 

@@ -12,7 +12,12 @@ import { ProvidersService } from './providers.service';
 @Module({
   imports: [TypeOrmModule.forFeature([OAuthProviderEntity, ProviderSecretEntity])],
   controllers: [ProvidersController],
-  providers: [ProvidersService, ProviderSecretsRepository, OAuthCallbackUrl, { provide: ProviderUsage, useClass: DataSourceProviderUsage }],
+  providers: [
+    ProvidersService,
+    ProviderSecretsRepository,
+    OAuthCallbackUrl,
+    { provide: ProviderUsage, useClass: DataSourceProviderUsage },
+  ],
   exports: [ProvidersService, ProviderSecretsRepository, OAuthCallbackUrl],
 })
 export class ProvidersModule {}

@@ -24,7 +24,12 @@ export class ProvidersService {
     this.assertEndpoints(input);
     return this.db.transaction(async (manager) => {
       const provider = await manager.save(
-        manager.create(OAuthProviderEntity, { ...fields(input), tenantId: principal.tenantId, secretVersion: 1, createdBy: principal.userId }),
+        manager.create(OAuthProviderEntity, {
+          ...fields(input),
+          tenantId: principal.tenantId,
+          secretVersion: 1,
+          createdBy: principal.userId,
+        }),
       );
       await this.secrets.add(manager, provider.id, 1, input.clientSecret);
       return provider;
@@ -51,7 +56,10 @@ export class ProvidersService {
     await this.get(principal, id);
     this.assertEndpoints(input);
     return this.db.transaction(async (manager) => {
-      const provider = await manager.findOne(OAuthProviderEntity, { where: { id, tenantId: principal.tenantId }, lock: { mode: 'pessimistic_write' } });
+      const provider = await manager.findOne(OAuthProviderEntity, {
+        where: { id, tenantId: principal.tenantId },
+        lock: { mode: 'pessimistic_write' },
+      });
       if (!provider) throw ProviderException.notFound();
       assertSecretFollowsEndpoints(provider, input);
       Object.assign(provider, fields(input));
@@ -74,7 +82,11 @@ export class ProvidersService {
   }
 
   private assertEndpoints(input: CreateProviderDto): void {
-    const endpoints = { authorizationEndpoint: input.authorizationEndpoint, tokenEndpoint: input.tokenEndpoint, revokeEndpoint: input.revokeEndpoint };
+    const endpoints = {
+      authorizationEndpoint: input.authorizationEndpoint,
+      tokenEndpoint: input.tokenEndpoint,
+      revokeEndpoint: input.revokeEndpoint,
+    };
     this.urlPolicy.assertAllowed(endpoints);
     // RFC 6749 §3.1: an endpoint URI must not include a fragment component.
     const withFragment = Object.entries(endpoints).filter(([, url]) => url && new URL(url).hash);

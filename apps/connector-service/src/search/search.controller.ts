@@ -12,7 +12,11 @@ export class SearchController {
 
   /** Hits carry the document id, data source and path so an agent can cite and fetch them. */
   @Get()
-  search(@CurrentPrincipal() principal: Principal, @Param('projectId', ParseUUIDPipe) projectId: string, @Query() query: SearchQueryDto) {
+  search(
+    @CurrentPrincipal() principal: Principal,
+    @Param('projectId', ParseUUIDPipe) projectId: string,
+    @Query() query: SearchQueryDto,
+  ) {
     return this.searchService.search(principal, projectId, query);
   }
 }

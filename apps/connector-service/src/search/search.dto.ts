@@ -5,7 +5,8 @@ import { IsInt, IsNotEmpty, IsOptional, IsString, IsUUID, Max, MaxLength, Min, V
 /** Hits past this many are not paged to: a deep offset costs as much as ranking every hit before it. */
 export const MAX_SEARCH_OFFSET = 1000;
 
-const isSearchCursor = (value: unknown) => typeof value === 'string' && /^(?:0|[1-9]\d{0,5})$/.test(value) && Number(value) <= MAX_SEARCH_OFFSET;
+const isSearchCursor = (value: unknown) =>
+  typeof value === 'string' && /^(?:0|[1-9]\d{0,5})$/.test(value) && Number(value) <= MAX_SEARCH_OFFSET;
 
 export class SearchQueryDto {
   @ApiPropertyOptional({ description: 'Words, "a phrase", -excluded, or part of a file name' })
@@ -33,11 +34,17 @@ export class SearchQueryDto {
   @Max(100)
   limit?: number;
 
-  @ApiPropertyOptional({ description: `The nextCursor of the previous page; pages reach ${MAX_SEARCH_OFFSET} hits at most` })
+  @ApiPropertyOptional({
+    description: `The nextCursor of the previous page; pages reach ${MAX_SEARCH_OFFSET} hits at most`,
+  })
   @IsOptional()
   @ValidateBy({
     name: 'isSearchCursor',
-    validator: { validate: isSearchCursor, defaultMessage: () => `cursor must be a cursor returned by a previous page (pages reach ${MAX_SEARCH_OFFSET} hits at most)` },
+    validator: {
+      validate: isSearchCursor,
+      defaultMessage: () =>
+        `cursor must be a cursor returned by a previous page (pages reach ${MAX_SEARCH_OFFSET} hits at most)`,
+    },
   })
   cursor?: string;
 }

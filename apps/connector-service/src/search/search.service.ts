@@ -32,14 +32,31 @@ export class SearchService {
     @InjectDataSource() private readonly db: DataSource,
   ) {}
 
-  async search(principal: Principal, projectId: string, query: SearchQueryDto): Promise<{ hits: SearchHit[]; nextCursor: string | null }> {
+  async search(
+    principal: Principal,
+    projectId: string,
+    query: SearchQueryDto,
+  ): Promise<{ hits: SearchHit[]; nextCursor: string | null }> {
     let ids = await this.access.readableIds(principal, projectId);
     if (query.dataSourceId) ids = ids.filter((id) => id === query.dataSourceId);
     if (!ids.length) return { hits: [], nextCursor: null };
     const limit = query.limit ?? 20;
     const offset = Number(query.cursor ?? 0);
-    const rows = await preparedQuery<Omit<SearchHit, 'textUrl' | 'contentUrl'>>(this.db, SEARCH_STATEMENT, SEARCH_SQL, [ids, query.q, query.pathPrefix ?? null, limit + 1, offset]);
-    const hits = rows.slice(0, limit).map((r) => ({ ...r, score: Number(r.score), textUrl: `/v1/documents/${r.documentId}/text`, contentUrl: `/v1/documents/${r.documentId}/content` }));
+    const rows = await preparedQuery<Omit<SearchHit, 'textUrl' | 'contentUrl'>>(this.db, SEARCH_STATEMENT, SEARCH_SQL, [
+      ids,
+      query.q,
+      query.pathPrefix ?? null,
+      limit + 1,
+      offset,
+    ]);
+    const hits = rows
+      .slice(0, limit)
+      .map((r) => ({
+        ...r,
+        score: Number(r.score),
+        textUrl: `/v1/documents/${r.documentId}/text`,
+        contentUrl: `/v1/documents/${r.documentId}/content`,
+      }));
     const next = offset + limit;
     return { hits, nextCursor: rows.length > limit && next <= MAX_SEARCH_OFFSET ? String(next) : null };
   }

@@ -25,7 +25,11 @@ export class SearchableAnnouncer {
     return this.announce(manager, dataSourceId, null);
   }
 
-  private async announce(manager: SearchableTransaction, dataSourceId: string, syncRunId: string | null): Promise<ConnectorEvent | null> {
+  private async announce(
+    manager: SearchableTransaction,
+    dataSourceId: string,
+    syncRunId: string | null,
+  ): Promise<ConnectorEvent | null> {
     const run = await this.runs.claim(manager, dataSourceId, syncRunId);
     if (!run) return null;
     const event = dataSourceSearchable({ type: 'DataSourceSearchable', dataSourceId, ...run });

@@ -72,7 +72,11 @@ describe('selection rules', () => {
 
   it('sync walks from each outermost include, including those inside excludes', () => {
     const marks = [include('A'), include('L2'), exclude('L1'), include('L1df'), include('S')];
-    expect(syncRoots(marks).map((m) => m.folderId).sort()).toEqual(['A', 'L1df', 'S']);
+    expect(
+      syncRoots(marks)
+        .map((m) => m.folderId)
+        .sort(),
+    ).toEqual(['A', 'L1df', 'S']);
   });
 
   it('nothing selected: everything is None and there is nothing to walk', () => {

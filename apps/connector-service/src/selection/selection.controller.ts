@@ -19,7 +19,11 @@ export class SelectionController {
 
   /** An included folder takes its whole subtree; an excluded folder inside it is left out. */
   @Put()
-  async replace(@CurrentPrincipal() principal: Principal, @Param('id', ParseUUIDPipe) id: string, @Body() body: SelectionDto) {
+  async replace(
+    @CurrentPrincipal() principal: Principal,
+    @Param('id', ParseUUIDPipe) id: string,
+    @Body() body: SelectionDto,
+  ) {
     const source = await this.access.manageable(principal, id);
     const connection = await this.connections.tenantConnection(source.tenantId, source.connectionId);
     return dataSourceResponse(await this.selection.replace(source, body, connection.subject));

@@ -21,7 +21,11 @@ export class SelectionService {
     const marks = await this.resolve(source, input);
     return this.repository.transaction(async (manager) => {
       await manager.update(DataSourceEntity, { id: source.id }, { selection: marks, selectionSubject: subject });
-      await this.settleStatus(source.id, marks.some((m) => m.mode === 'include'), manager);
+      await this.settleStatus(
+        source.id,
+        marks.some((m) => m.mode === 'include'),
+        manager,
+      );
       return manager.findOneByOrFail(DataSourceEntity, { id: source.id });
     });
   }
@@ -36,7 +40,11 @@ export class SelectionService {
     const located = await this.locator.locate(source.id, () => this.sessions.forDataSource(source), wanted);
     const unknown = wanted.filter((id) => !located.has(id));
     if (unknown.length) throw DataSourceException.unknownFolders(unknown);
-    const mark = (mode: SelectionMark['mode']) => (id: string) => ({ folderId: id, ancestorIds: located.get(id)!.ancestorIds, mode });
+    const mark = (mode: SelectionMark['mode']) => (id: string) => ({
+      folderId: id,
+      ancestorIds: located.get(id)!.ancestorIds,
+      mode,
+    });
     return [...include.map(mark('include')), ...exclude.map(mark('exclude'))];
   }
 

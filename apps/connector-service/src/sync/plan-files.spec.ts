@@ -5,7 +5,15 @@ import { FileToIngest, INGEST_BATCH_BYTES, INGEST_BATCH_FILES } from './sync.job
 import { outcomeOf } from './sync-run-state';
 
 const job = { syncRunId: '00000000-0000-4000-8000-000000000001', folderId: 'f1', path: '/Architecture/Drawings' };
-const file = (id: string, extra: Partial<FileEntry> = {}): FileEntry => ({ kind: 'file', id, name: `${id}.pdf`, parentId: 'f1', size: 10, version: '1', ...extra });
+const file = (id: string, extra: Partial<FileEntry> = {}): FileEntry => ({
+  kind: 'file',
+  id,
+  name: `${id}.pdf`,
+  parentId: 'f1',
+  size: 10,
+  version: '1',
+  ...extra,
+});
 const doc = (id: string, extra: Partial<KnownDocument> = {}): KnownDocument => ({
   id: `doc-${id}`,
   externalId: id,
@@ -43,11 +51,17 @@ describe('planFiles', () => {
   it('moves a renamed file without downloading it', () => {
     const plan = planFiles(job, [file('a', { name: 'A-101 rev B.pdf' })], new Map([['a', doc('a')]]));
     expect(plan.ingest).toEqual([]);
-    expect(plan.relocated).toEqual([{ id: 'doc-a', name: 'A-101 rev B.pdf', path: '/Architecture/Drawings/A-101 rev B.pdf', folderId: 'f1' }]);
+    expect(plan.relocated).toEqual([
+      { id: 'doc-a', name: 'A-101 rev B.pdf', path: '/Architecture/Drawings/A-101 rev B.pdf', folderId: 'f1' },
+    ]);
   });
 
   it('prefers the checksum, then the version, then modified time and size', () => {
-    const bySha = planFiles(job, [file('a', { sha256: 'x', version: '9' })], new Map([['a', doc('a', { remoteSha256: 'x' })]]));
+    const bySha = planFiles(
+      job,
+      [file('a', { sha256: 'x', version: '9' })],
+      new Map([['a', doc('a', { remoteSha256: 'x' })]]),
+    );
     expect(bySha.unchanged).toEqual(['a']);
     const byTime = planFiles(
       job,
@@ -59,13 +73,32 @@ describe('planFiles', () => {
 });
 
 describe('batches', () => {
-  const toIngest = (id: string, size?: number): FileToIngest => ({ fileId: id, folderId: 'f1', name: id, path: `/${id}`, change: 'added', ...(size === undefined ? {} : { size }) });
+  const toIngest = (id: string, size?: number): FileToIngest => ({
+    fileId: id,
+    folderId: 'f1',
+    name: id,
+    path: `/${id}`,
+    change: 'added',
+    ...(size === undefined ? {} : { size }),
+  });
 
   it('keeps the order and caps each batch by files and by bytes; a big or unsized file goes alone', () => {
     const small = Array.from({ length: INGEST_BATCH_FILES + 3 }, (_, i) => toIngest(`s${i}`, 1000));
-    const out = batches([...small, toIngest('big', INGEST_BATCH_BYTES * 10), toIngest('half1', INGEST_BATCH_BYTES / 2), toIngest('half2', INGEST_BATCH_BYTES / 2 + 1), toIngest('unsized')]);
+    const out = batches([
+      ...small,
+      toIngest('big', INGEST_BATCH_BYTES * 10),
+      toIngest('half1', INGEST_BATCH_BYTES / 2),
+      toIngest('half2', INGEST_BATCH_BYTES / 2 + 1),
+      toIngest('unsized'),
+    ]);
     expect(out.map((b) => b.length)).toEqual([INGEST_BATCH_FILES, 3, 1, 1, 1, 1]);
-    expect(out.flat().map((f) => f.fileId)).toEqual([...small.map((f) => f.fileId), 'big', 'half1', 'half2', 'unsized']);
+    expect(out.flat().map((f) => f.fileId)).toEqual([
+      ...small.map((f) => f.fileId),
+      'big',
+      'half1',
+      'half2',
+      'unsized',
+    ]);
   });
 });
 
@@ -80,7 +113,9 @@ describe('outcomeOf', () => {
   });
 
   it('succeeds for an empty selection', () => {
-    expect(outcomeOf({ discovered: 0, added: 0, updated: 0, unchanged: 0, deleted: 2, failed: 0, skipped: 0 }, 0)).toBe('Succeeded');
+    expect(outcomeOf({ discovered: 0, added: 0, updated: 0, unchanged: 0, deleted: 2, failed: 0, skipped: 0 }, 0)).toBe(
+      'Succeeded',
+    );
   });
 
   it('is not changed by files skipped as too large', () => {

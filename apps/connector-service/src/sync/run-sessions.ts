@@ -13,7 +13,10 @@ const TTL_MS = 30_000;
  */
 @Injectable()
 export class RunSessions {
-  private readonly cache = new Map<string, { at: number; value: Promise<{ source: DataSourceEntity; docs: DocumentSystemSession }> }>();
+  private readonly cache = new Map<
+    string,
+    { at: number; value: Promise<{ source: DataSourceEntity; docs: DocumentSystemSession }> }
+  >();
 
   constructor(
     private readonly runs: SyncRunsRepository,

@@ -42,11 +42,18 @@ export class SyncCompletion {
     const ended = await this.runs.transaction(async (manager) => {
       const run = await this.runs.lock(manager, syncRunId);
       if (!run || run.status !== 'Running' || run.pendingTasks > 0) return null;
-      const dropped = run.failedListings === 0 ? await this.documents.deleteUnseen(manager, run.dataSourceId, syncRunId) : [];
+      const dropped =
+        run.failedListings === 0 ? await this.documents.deleteUnseen(manager, run.dataSourceId, syncRunId) : [];
       await this.documents.forgetSightings(syncRunId, manager);
       if (dropped.length) await this.runs.settle(manager, syncRunId, { deleted: dropped.length });
-      const outcome = outcomeOf({ ...run, deleted: run.deleted + dropped.length }, run.failedListings) as keyof typeof INGESTION_AFTER;
-      await this.runs.move(syncRunId, outcome, { manager, error: run.failedListings ? `${run.failedListings} folder listing(s) failed; deletions were not applied` : null });
+      const outcome = outcomeOf(
+        { ...run, deleted: run.deleted + dropped.length },
+        run.failedListings,
+      ) as keyof typeof INGESTION_AFTER;
+      await this.runs.move(syncRunId, outcome, {
+        manager,
+        error: run.failedListings ? `${run.failedListings} folder listing(s) failed; deletions were not applied` : null,
+      });
       await this.sources.moveStatus(run.dataSourceId, INGESTION_AFTER[outcome], manager);
       return { dropped, ...(await this.recordCompletion(manager, syncRunId)) };
     });
@@ -57,7 +64,12 @@ export class SyncCompletion {
   }
 
   /** Ends a run at once (authorization lost, or a user cancelled). */
-  async abort(syncRunId: string, dataSourceStatus: IngestionStatus, error: string, runStatus: SyncRunStatus = 'Failed'): Promise<void> {
+  async abort(
+    syncRunId: string,
+    dataSourceStatus: IngestionStatus,
+    error: string,
+    runStatus: SyncRunStatus = 'Failed',
+  ): Promise<void> {
     const ended = await this.runs.transaction(async (manager) => {
       const run = await this.runs.find(syncRunId, manager);
       if (!run || !(await this.runs.move(syncRunId, runStatus, { error, manager }))) return null;
@@ -74,7 +86,10 @@ export class SyncCompletion {
    * when no text extraction of the data source is pending (else the last extraction to end writes it). Returns the
    * run as it ended and the events to publish after the commit.
    */
-  private async recordCompletion(manager: RunTransaction, syncRunId: string): Promise<{ run: SyncRunEntity | null; events: ConnectorEvent[] }> {
+  private async recordCompletion(
+    manager: RunTransaction,
+    syncRunId: string,
+  ): Promise<{ run: SyncRunEntity | null; events: ConnectorEvent[] }> {
     const run = await this.runs.find(syncRunId, manager);
     const source = run && (await this.sources.sources.findOneBy({ id: run.dataSourceId }));
     if (!run || !source) return { run, events: [] };
@@ -86,7 +101,15 @@ export class SyncCompletion {
       dataSourceId: run.dataSourceId,
       syncRunId,
       status: run.status as SyncCompletedEvent['status'],
-      counts: { discovered: run.discovered, added: run.added, updated: run.updated, unchanged: run.unchanged, deleted: run.deleted, failed: run.failed, skipped: run.skipped },
+      counts: {
+        discovered: run.discovered,
+        added: run.added,
+        updated: run.updated,
+        unchanged: run.unchanged,
+        deleted: run.deleted,
+        failed: run.failed,
+        skipped: run.skipped,
+      },
       pendingExtractions: searchable ? 0 : await this.documents.countPendingExtractions(run.dataSourceId, manager),
     });
     await this.outbox.record(manager, event);

@@ -4,7 +4,13 @@ import { sha256Hex } from '@app/crypto';
 import { BlobStore, StoredBlob } from '../blobs/blob-store';
 import { DataSourceEntity } from '../data-sources/data-source.entity';
 import { DataSourcesRepository } from '../data-sources/data-sources.repository';
-import { DocumentsRepository, IngestedDocument, KnownDocument, SavedDocument, SkippedDocument } from '../documents/documents.repository';
+import {
+  DocumentsRepository,
+  IngestedDocument,
+  KnownDocument,
+  SavedDocument,
+  SkippedDocument,
+} from '../documents/documents.repository';
 import { UnreferencedBlobs } from '../documents/unreferenced-blobs';
 import type { ChildEntry, DocumentSystemSession, FileEntry } from '../document-system/document-system.adapter';
 import { isReauthRequired } from '../document-system/document-system.exception';
@@ -14,7 +20,15 @@ import { excludedIds, syncRoots } from '../selection/selection-rules';
 import { FetchedFile, FileDownloads, SkippedFile } from './file-downloads';
 import { RunSessions } from './run-sessions';
 import { SyncCompletion } from './sync-completion';
-import { FileToIngest, INGEST_BATCH_BYTES, INGEST_BATCH_FILES, IngestFilesJob, ListFolderJob, SyncJobName, SyncTask } from './sync.jobs';
+import {
+  FileToIngest,
+  INGEST_BATCH_BYTES,
+  INGEST_BATCH_FILES,
+  IngestFilesJob,
+  ListFolderJob,
+  SyncJobName,
+  SyncTask,
+} from './sync.jobs';
 import { SyncProducer } from './sync.producer';
 import { SyncRunsRepository } from './sync-runs.repository';
 
@@ -57,7 +71,10 @@ export class SyncEngine {
     const source = await this.sources.sources.findOneByOrFail({ id: run.dataSourceId });
     await this.sources.moveStatus(source.id, 'Syncing');
     const roots = syncRoots(source.selection);
-    const places = await this.locator.known(source.id, roots.flatMap((r) => [...r.ancestorIds, r.folderId]));
+    const places = await this.locator.known(
+      source.id,
+      roots.flatMap((r) => [...r.ancestorIds, r.folderId]),
+    );
     const tasks: SyncTask[] = roots.map((root) => {
       const place = places.find((p) => p.folderId === root.folderId);
       return listTask(syncRunId, root.folderId, place?.path ?? `/${root.folderId}`);
@@ -85,7 +102,9 @@ export class SyncEngine {
   async listFolder(job: ListFolderJob, key: string): Promise<void> {
     const state = await this.runs.stepState(job.syncRunId, key);
     if (state.status !== 'Running') return;
-    let page: SyncTask<SyncJobName.ListFolder> | null = state.done ? await this.runs.openPageOf(job.syncRunId, job.folderId) : { key, name: SyncJobName.ListFolder, data: job };
+    let page: SyncTask<SyncJobName.ListFolder> | null = state.done
+      ? await this.runs.openPageOf(job.syncRunId, job.folderId)
+      : { key, name: SyncJobName.ListFolder, data: job };
     while (page) page = await this.listPage(page.data, page.key);
   }
 
@@ -96,9 +115,14 @@ export class SyncEngine {
     const { source, docs } = context;
     const page = await docs.listChildren(job.folderId, job.cursor);
     const excluded = excludedIds(source.selection);
-    const folders = page.items.filter((c): c is Extract<ChildEntry, { kind: 'folder' }> => c.kind === 'folder' && !excluded.has(c.id));
+    const folders = page.items.filter(
+      (c): c is Extract<ChildEntry, { kind: 'folder' }> => c.kind === 'folder' && !excluded.has(c.id),
+    );
     const files = page.items.filter((c): c is FileEntry => c.kind === 'file');
-    const known = await this.documents.known(source.id, files.map((f) => f.id));
+    const known = await this.documents.known(
+      source.id,
+      files.map((f) => f.id),
+    );
     const plan = planFiles(job, files, known);
 
     const nextPage = page.nextCursor ? listTask(job.syncRunId, job.folderId, job.path, page.nextCursor) : null;
@@ -110,7 +134,12 @@ export class SyncEngine {
 
     // Row locks on the run are taken last, so concurrent steps of one run wait on each other briefly.
     const step = await this.onceInTransaction(async (manager) => {
-      await this.documents.upsertFolders(manager, source.id, folders.map((f) => ({ folderId: f.id, parentId: job.folderId, name: f.name, path: `${job.path}/${f.name}` })), job.syncRunId);
+      await this.documents.upsertFolders(
+        manager,
+        source.id,
+        folders.map((f) => ({ folderId: f.id, parentId: job.folderId, name: f.name, path: `${job.path}/${f.name}` })),
+        job.syncRunId,
+      );
       // Every file still listed is seen, even one whose new version fails to download: it must not be dropped.
       await this.documents.markSeen(manager, [...known.keys()], job.syncRunId);
       await this.documents.relocate(manager, plan.relocated, job.syncRunId);
@@ -126,7 +155,10 @@ export class SyncEngine {
     });
     if (step === null) return null;
     // The next page is this job's to list; every other new task gets a job of its own.
-    await this.producer.tasks(job.syncRunId, step.added.filter((t) => t.key !== nextPage?.key));
+    await this.producer.tasks(
+      job.syncRunId,
+      step.added.filter((t) => t.key !== nextPage?.key),
+    );
     if (step.pending === 0) await this.completion.finishIfDone(job.syncRunId);
     return step.added.some((t) => t.key === nextPage?.key) ? nextPage : null;
   }
@@ -141,30 +173,65 @@ export class SyncEngine {
     const context = await this.activeContext(job.syncRunId, key);
     if (!context) return;
     const { source, docs } = context;
-    const known = await this.documents.known(source.id, job.files.map((f) => f.fileId));
-    const { fetched, skipped, failures } = await this.downloads.download(docs, job.files.filter((file) => !savedByThisRun(job.syncRunId, file, known.get(file.fileId))));
+    const known = await this.documents.known(
+      source.id,
+      job.files.map((f) => f.fileId),
+    );
+    const { fetched, skipped, failures } = await this.downloads.download(
+      docs,
+      job.files.filter((file) => !savedByThisRun(job.syncRunId, file, known.get(file.fileId))),
+    );
     const finished = failures.length === 0 || lastAttempt;
-    const step = await this.saveOrCollect(fetched.map((f) => f.blob.sha256), (manager) =>
-      this.saveBatch(manager, { source, syncRunId: job.syncRunId, key, fetched, skipped, failedForGood: finished ? failures.length : null }),
+    const step = await this.saveOrCollect(
+      fetched.map((f) => f.blob.sha256),
+      (manager) =>
+        this.saveBatch(manager, {
+          source,
+          syncRunId: job.syncRunId,
+          key,
+          fetched,
+          skipped,
+          failedForGood: finished ? failures.length : null,
+        }),
     );
     if (step === null) return;
     await this.afterSave(job.syncRunId, step.saved, step.replacedBySkipped);
-    if (!finished) throw new Error(`${failures.length} of ${job.files.length} files failed, first ${failures[0].file.fileId}: ${(failures[0].error as Error).message}`);
+    if (!finished)
+      throw new Error(
+        `${failures.length} of ${job.files.length} files failed, first ${failures[0].file.fileId}: ${(failures[0].error as Error).message}`,
+      );
     if (step.pending === 0) await this.completion.finishIfDone(job.syncRunId);
   }
 
   /** Saves a batch's documents and counts; completes its task unless files are left to retry (`failedForGood` null). */
   private async saveBatch(
     manager: EntityManager,
-    batch: { source: DataSourceEntity; syncRunId: string; key: string; fetched: FetchedFile[]; skipped: SkippedFile[]; failedForGood: number | null },
+    batch: {
+      source: DataSourceEntity;
+      syncRunId: string;
+      key: string;
+      fetched: FetchedFile[];
+      skipped: SkippedFile[];
+      failedForGood: number | null;
+    },
   ) {
     const { source, syncRunId, key, fetched, skipped, failedForGood } = batch;
     if (!(await this.runs.lockOpenTask(manager, syncRunId, key))) throw new TaskAlreadyDone();
-    await this.documents.lockContents(manager, fetched.map((f) => f.blob.sha256));
+    await this.documents.lockContents(
+      manager,
+      fetched.map((f) => f.blob.sha256),
+    );
     // The collector may have taken identical bytes away since the put (another data source let go of them).
-    for (const { blob } of fetched) if (!(await this.blobs.exists(blob.sha256))) throw new ContentCollected(blob.sha256);
-    const saved = await this.documents.saveIngested(manager, fetched.map(({ file, blob, mimeType }) => ingestedDocument(source, syncRunId, file, blob, mimeType)));
-    const replacedBySkipped = await this.documents.saveSkipped(manager, skipped.map((s) => skippedDocument(source, syncRunId, s)));
+    for (const { blob } of fetched)
+      if (!(await this.blobs.exists(blob.sha256))) throw new ContentCollected(blob.sha256);
+    const saved = await this.documents.saveIngested(
+      manager,
+      fetched.map(({ file, blob, mimeType }) => ingestedDocument(source, syncRunId, file, blob, mimeType)),
+    );
+    const replacedBySkipped = await this.documents.saveSkipped(
+      manager,
+      skipped.map((s) => skippedDocument(source, syncRunId, s)),
+    );
     if (failedForGood !== null) await this.completeOrRollBack(manager, syncRunId, key);
     const pending = await this.runs.settle(manager, syncRunId, {
       pendingTasks: failedForGood === null ? 0 : -1,
@@ -179,20 +246,39 @@ export class SyncEngine {
 
   /** Queues text extraction of the saved documents and lets go of the content they replaced. */
   private async afterSave(syncRunId: string, saved: SavedDocument[], replacedBySkipped: string[]): Promise<void> {
-    const toExtract = saved.filter((row) => row.extractionPending).map((row) => ({ documentId: row.id, contentSha256: row.contentSha256 }));
+    const toExtract = saved
+      .filter((row) => row.extractionPending)
+      .map((row) => ({ documentId: row.id, contentSha256: row.contentSha256 }));
     // The documents are saved now, so a failure here must not fail the step: the indexing sweep adds the jobs again.
-    await this.indexing.extractText(toExtract).catch((error) =>
-      this.logger.warn({ syncRunId, error: (error as Error).message }, 'text extraction not queued; the sweep will queue it'),
-    );
-    const replaced = [...saved.flatMap((row) => (row.replacedSha256 ? [row.replacedSha256] : [])), ...replacedBySkipped];
+    await this.indexing
+      .extractText(toExtract)
+      .catch((error) =>
+        this.logger.warn(
+          { syncRunId, error: (error as Error).message },
+          'text extraction not queued; the sweep will queue it',
+        ),
+      );
+    const replaced = [
+      ...saved.flatMap((row) => (row.replacedSha256 ? [row.replacedSha256] : [])),
+      ...replacedBySkipped,
+    ];
     if (replaced.length) await this.blobGarbage.collect(replaced);
   }
 
   /** A step that failed for good: counted, and the run goes on without it. */
-  async giveUp(syncRunId: string, key: string, step: { kind: SyncJobName.ListFolder } | { kind: SyncJobName.IngestFiles; files: FileToIngest[] }, error: unknown): Promise<void> {
-    if (isReauthRequired(error)) return this.completion.abort(syncRunId, 'NeedsReauth', 'The document system asked to re-authenticate');
+  async giveUp(
+    syncRunId: string,
+    key: string,
+    step: { kind: SyncJobName.ListFolder } | { kind: SyncJobName.IngestFiles; files: FileToIngest[] },
+    error: unknown,
+  ): Promise<void> {
+    if (isReauthRequired(error))
+      return this.completion.abort(syncRunId, 'NeedsReauth', 'The document system asked to re-authenticate');
     this.logger.warn({ syncRunId, key, error: (error as Error).message }, 'sync step failed for good');
-    const deltas = step.kind === SyncJobName.ListFolder ? { failedListings: 1 } : { failed: await this.unsaved(syncRunId, step.files) };
+    const deltas =
+      step.kind === SyncJobName.ListFolder
+        ? { failedListings: 1 }
+        : { failed: await this.unsaved(syncRunId, step.files) };
     const pending = await this.runs.transaction(async (manager) => {
       if (!(await this.runs.completeTask(manager, syncRunId, key))) return null;
       return this.runs.settle(manager, syncRunId, { ...deltas, pendingTasks: -1 });
@@ -203,7 +289,10 @@ export class SyncEngine {
   /** Files of a batch that an earlier attempt did not save (and count) already. */
   private async unsaved(syncRunId: string, files: FileToIngest[]): Promise<number> {
     const run = await this.runs.runs.findOneByOrFail({ id: syncRunId });
-    const known = await this.documents.known(run.dataSourceId, files.map((f) => f.fileId));
+    const known = await this.documents.known(
+      run.dataSourceId,
+      files.map((f) => f.fileId),
+    );
     return files.filter((file) => !savedByThisRun(syncRunId, file, known.get(file.fileId))).length;
   }
 
@@ -234,14 +323,22 @@ export class SyncEngine {
     if (!(await this.runs.completeTask(manager, syncRunId, key))) throw new TaskAlreadyDone();
   }
 
-  private async activeContext(syncRunId: string, key: string): Promise<{ source: DataSourceEntity; docs: DocumentSystemSession } | null> {
+  private async activeContext(
+    syncRunId: string,
+    key: string,
+  ): Promise<{ source: DataSourceEntity; docs: DocumentSystemSession } | null> {
     const state = await this.runs.stepState(syncRunId, key);
     if (state.status !== 'Running' || state.done) return null;
     return this.sessions.forRun(syncRunId);
   }
 }
 
-function listTask(syncRunId: string, folderId: string, path: string, cursor?: string): SyncTask<SyncJobName.ListFolder> {
+function listTask(
+  syncRunId: string,
+  folderId: string,
+  path: string,
+  cursor?: string,
+): SyncTask<SyncJobName.ListFolder> {
   const key = cursor ? `folder:${folderId}:${sha256Hex(cursor).slice(0, 16)}` : `folder:${folderId}`;
   return { key, name: SyncJobName.ListFolder, data: { syncRunId, folderId, path, ...(cursor ? { cursor } : {}) } };
 }
@@ -279,7 +376,13 @@ function savedByThisRun(syncRunId: string, file: FileToIngest, doc: KnownDocumen
   return !!doc && sameContent(file, doc) && (doc.stored || doc.lastSeenRunId === syncRunId);
 }
 
-function ingestedDocument(source: DataSourceEntity, syncRunId: string, file: FileToIngest, blob: StoredBlob, mimeType: string): IngestedDocument {
+function ingestedDocument(
+  source: DataSourceEntity,
+  syncRunId: string,
+  file: FileToIngest,
+  blob: StoredBlob,
+  mimeType: string,
+): IngestedDocument {
   return {
     tenantId: source.tenantId,
     dataSourceId: source.id,
@@ -321,7 +424,11 @@ interface FilePlan {
 }
 
 /** Decides per file: unchanged (seen only), moved or renamed (metadata only), or new/changed (download). */
-export function planFiles(job: Pick<ListFolderJob, 'syncRunId' | 'folderId' | 'path'>, files: FileEntry[], known: Map<string, KnownDocument>): FilePlan {
+export function planFiles(
+  job: Pick<ListFolderJob, 'syncRunId' | 'folderId' | 'path'>,
+  files: FileEntry[],
+  known: Map<string, KnownDocument>,
+): FilePlan {
   const plan: FilePlan = { unchanged: [], relocated: [], ingest: [] };
   for (const file of files) {
     const path = `${job.path}/${file.name}`;
@@ -351,7 +458,12 @@ export function planFiles(job: Pick<ListFolderJob, 'syncRunId' | 'folderId' | 'p
 /** Whatever the listing gives, strongest first: checksum, then version, then modified time and size. */
 function sameContent(file: Pick<FileEntry, 'sha256' | 'version' | 'modifiedAt' | 'size'>, doc: KnownDocument): boolean {
   if (file.sha256 && doc.remoteSha256) return file.sha256 === doc.remoteSha256;
-  if (file.version !== undefined && file.version !== null && doc.version !== null) return String(file.version) === doc.version;
-  if (file.modifiedAt && doc.modifiedAt) return new Date(file.modifiedAt).getTime() === new Date(doc.modifiedAt).getTime() && (file.size === undefined || file.size === doc.size);
+  if (file.version !== undefined && file.version !== null && doc.version !== null)
+    return String(file.version) === doc.version;
+  if (file.modifiedAt && doc.modifiedAt)
+    return (
+      new Date(file.modifiedAt).getTime() === new Date(doc.modifiedAt).getTime() &&
+      (file.size === undefined || file.size === doc.size)
+    );
   return false;
 }

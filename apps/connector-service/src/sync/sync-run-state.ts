@@ -1,5 +1,12 @@
 /** The sync-run state machine: the states and, for each, the states it may be entered from. */
-export const SYNC_RUN_STATUSES = ['Queued', 'Running', 'Succeeded', 'PartiallySucceeded', 'Failed', 'Cancelled'] as const;
+export const SYNC_RUN_STATUSES = [
+  'Queued',
+  'Running',
+  'Succeeded',
+  'PartiallySucceeded',
+  'Failed',
+  'Cancelled',
+] as const;
 export type SyncRunStatus = (typeof SYNC_RUN_STATUSES)[number];
 export type SyncMode = 'Full' | 'Incremental';
 
@@ -24,7 +31,15 @@ export interface RunCounts {
   skipped: number;
 }
 
-export const COUNT_NAMES: Array<keyof RunCounts> = ['discovered', 'added', 'updated', 'unchanged', 'deleted', 'failed', 'skipped'];
+export const COUNT_NAMES: Array<keyof RunCounts> = [
+  'discovered',
+  'added',
+  'updated',
+  'unchanged',
+  'deleted',
+  'failed',
+  'skipped',
+];
 
 /** How a finished run ends: any failed file makes it partial; failed listings or nothing done, Failed. */
 export function outcomeOf(counts: RunCounts, failedListings: number): SyncRunStatus {

@@ -40,19 +40,36 @@ export class SyncRunsRepository {
 
   /** The run, its row locked for the rest of the transaction. */
   async lock(manager: EntityManager, id: string): Promise<SyncRunEntity | null> {
-    const rows: SyncRunEntity[] = await manager.query('SELECT * FROM connector.sync_runs WHERE id = $1 FOR UPDATE', [id]);
+    const rows: SyncRunEntity[] = await manager.query('SELECT * FROM connector.sync_runs WHERE id = $1 FOR UPDATE', [
+      id,
+    ]);
     return rows[0] ?? null;
   }
 
   findActive(dataSourceId: string): Promise<SyncRunEntity | null> {
-    return this.runs.createQueryBuilder('r').where('r."dataSourceId" = :dataSourceId AND r.status = ANY(:active)', { dataSourceId, active: ACTIVE_RUN_STATUSES }).getOne();
+    return this.runs
+      .createQueryBuilder('r')
+      .where('r."dataSourceId" = :dataSourceId AND r.status = ANY(:active)', {
+        dataSourceId,
+        active: ACTIVE_RUN_STATUSES,
+      })
+      .getOne();
   }
 
   async hasCompletedRun(dataSourceId: string): Promise<boolean> {
-    return this.runs.exists({ where: [{ dataSourceId, status: 'Succeeded' }, { dataSourceId, status: 'PartiallySucceeded' }] });
+    return this.runs.exists({
+      where: [
+        { dataSourceId, status: 'Succeeded' },
+        { dataSourceId, status: 'PartiallySucceeded' },
+      ],
+    });
   }
 
-  async move(id: string, to: SyncRunStatus, extra: { error?: string | null; manager?: EntityManager } = {}): Promise<boolean> {
+  async move(
+    id: string,
+    to: SyncRunStatus,
+    extra: { error?: string | null; manager?: EntityManager } = {},
+  ): Promise<boolean> {
     const manager = extra.manager ?? this.db.manager;
     const [, affected] = await manager.query(
       `UPDATE connector.sync_runs SET status = $2,
@@ -66,7 +83,10 @@ export class SyncRunsRepository {
   }
 
   async status(id: string): Promise<SyncRunStatus | null> {
-    const rows: Array<{ status: SyncRunStatus }> = await this.db.query('SELECT status FROM connector.sync_runs WHERE id = $1', [id]);
+    const rows: Array<{ status: SyncRunStatus }> = await this.db.query(
+      'SELECT status FROM connector.sync_runs WHERE id = $1',
+      [id],
+    );
     return rows[0]?.status ?? null;
   }
 
@@ -85,7 +105,10 @@ export class SyncRunsRepository {
 
   /** Marks a task done; false when it already was (a retried or duplicated job). `settle` counts it. */
   async completeTask(manager: EntityManager, runId: string, key: string): Promise<boolean> {
-    const [, affected] = await manager.query('UPDATE connector.sync_tasks SET done = true WHERE "syncRunId" = $1 AND key = $2 AND NOT done', [runId, key]);
+    const [, affected] = await manager.query(
+      'UPDATE connector.sync_tasks SET done = true WHERE "syncRunId" = $1 AND key = $2 AND NOT done',
+      [runId, key],
+    );
     return affected > 0;
   }
 
@@ -110,12 +133,18 @@ export class SyncRunsRepository {
 
   /** Locks a task's row for the rest of the transaction; false when the task is done already. */
   async lockOpenTask(manager: EntityManager, runId: string, key: string): Promise<boolean> {
-    const rows: Array<{ done: boolean }> = await manager.query('SELECT done FROM connector.sync_tasks WHERE "syncRunId" = $1 AND key = $2 FOR UPDATE', [runId, key]);
+    const rows: Array<{ done: boolean }> = await manager.query(
+      'SELECT done FROM connector.sync_tasks WHERE "syncRunId" = $1 AND key = $2 FOR UPDATE',
+      [runId, key],
+    );
     return rows.length > 0 && !rows[0].done;
   }
 
   async pendingTasks(runId: string, manager: EntityManager = this.db.manager): Promise<number> {
-    const rows: Array<{ n: number }> = await manager.query('SELECT "pendingTasks" AS n FROM connector.sync_runs WHERE id = $1', [runId]);
+    const rows: Array<{ n: number }> = await manager.query(
+      'SELECT "pendingTasks" AS n FROM connector.sync_runs WHERE id = $1',
+      [runId],
+    );
     return rows[0]?.n ?? 0;
   }
 
@@ -133,11 +162,20 @@ export class SyncRunsRepository {
    * Applies a step's effects on the run in one update: its counts, and tasks added (+) or completed (-).
    * Returns the tasks still pending; the step that brings them to 0 ends the run.
    */
-  async settle(manager: EntityManager, runId: string, deltas: CountDeltas & { pendingTasks?: number }): Promise<number> {
+  async settle(
+    manager: EntityManager,
+    runId: string,
+    deltas: CountDeltas & { pendingTasks?: number },
+  ): Promise<number> {
     const names = [...COUNT_NAMES, 'bytesDownloaded', 'failedListings', 'pendingTasks'] as const;
     const sets = names.filter((n) => deltas[n]).map((n) => `"${n}" = "${n}" + ${Math.trunc(Number(deltas[n]))}`);
     const rows: Array<{ pendingTasks: number }> = sets.length
-      ? (await manager.query(`UPDATE connector.sync_runs SET ${sets.join(', ')} WHERE id = $1 RETURNING "pendingTasks"`, [runId]))[0]
+      ? (
+          await manager.query(
+            `UPDATE connector.sync_runs SET ${sets.join(', ')} WHERE id = $1 RETURNING "pendingTasks"`,
+            [runId],
+          )
+        )[0]
       : await manager.query('SELECT "pendingTasks" FROM connector.sync_runs WHERE id = $1', [runId]);
     return rows[0]?.pendingTasks ?? 0;
   }

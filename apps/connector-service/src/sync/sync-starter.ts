@@ -29,13 +29,23 @@ export class SyncStarter {
   /** The first run that succeeds is Full; every later one is Incremental. */
   async start(source: DataSourceEntity): Promise<SyncRunEntity> {
     if (!source.selection.some((m) => m.mode === 'include')) {
-      throw new DomainException(409, SyncErrorCode.NothingSelected, 'Nothing is selected: choose folders before syncing');
+      throw new DomainException(
+        409,
+        SyncErrorCode.NothingSelected,
+        'Nothing is selected: choose folders before syncing',
+      );
     }
     const mode = (await this.runs.hasCompletedRun(source.id)) ? 'Incremental' : 'Full';
     const run = await this.runs.create(source.tenantId, source.id, mode);
     if (!run) {
       const active = await this.runs.findActive(source.id);
-      throw new DomainException(409, SyncErrorCode.InProgress, 'A sync of this data source is already in progress', [], { syncRunId: active?.id ?? null });
+      throw new DomainException(
+        409,
+        SyncErrorCode.InProgress,
+        'A sync of this data source is already in progress',
+        [],
+        { syncRunId: active?.id ?? null },
+      );
     }
     await this.producer.startRun(run.id);
     return run;

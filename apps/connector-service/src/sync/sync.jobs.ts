@@ -1,5 +1,17 @@
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsIn, IsInt, IsOptional, IsString, IsUUID, MaxLength, Min, ValidateNested } from 'class-validator';
+import {
+  ArrayMaxSize,
+  ArrayNotEmpty,
+  IsArray,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  IsUUID,
+  MaxLength,
+  Min,
+  ValidateNested,
+} from 'class-validator';
 
 /**
  * The connector's internal sync queue. WARNING: the queue name and job names are Redis keys that
@@ -99,7 +111,9 @@ export interface SyncJobPayloads {
   [SyncJobName.Sweep]: Record<string, never>;
 }
 
-export type SyncTask<N extends SyncJobName.ListFolder | SyncJobName.IngestFiles = SyncJobName.ListFolder | SyncJobName.IngestFiles> = {
+export type SyncTask<
+  N extends SyncJobName.ListFolder | SyncJobName.IngestFiles = SyncJobName.ListFolder | SyncJobName.IngestFiles,
+> = {
   key: string;
   name: N;
   data: SyncJobPayloads[N];

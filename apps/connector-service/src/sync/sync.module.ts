@@ -25,7 +25,9 @@ import { SyncWorker } from './sync.worker';
 export class SyncModule {
   /** The API always; the engine and its worker only in processes that run workers. */
   static forRole(role: ProcessRole): DynamicModule {
-    const workers: Provider[] = runsWorkers(role) ? [SyncEngine, FileDownloads, RunSessions, SyncScheduler, SyncWorker] : [];
+    const workers: Provider[] = runsWorkers(role)
+      ? [SyncEngine, FileDownloads, RunSessions, SyncScheduler, SyncWorker]
+      : [];
     return {
       module: SyncModule,
       imports: [

@@ -14,15 +14,27 @@ export class SyncProducer {
 
   async tasks(syncRunId: string, tasks: SyncTask[]): Promise<void> {
     if (!tasks.length) return;
-    await this.queue.addBulk(tasks.map((t) => ({ name: t.name, data: t.data, opts: this.options(`${syncRunId}:${t.key}`) })));
+    await this.queue.addBulk(
+      tasks.map((t) => ({ name: t.name, data: t.data, opts: this.options(`${syncRunId}:${t.key}`) })),
+    );
   }
 
   /** A repeating sweep that starts scheduled syncs and re-adds work a crashed process may have lost. */
   async scheduleSweep(everyMs: number): Promise<void> {
-    await this.queue.add(SyncJobName.Sweep, {}, { repeat: { every: everyMs }, jobId: 'sweep', removeOnComplete: true, removeOnFail: true });
+    await this.queue.add(
+      SyncJobName.Sweep,
+      {},
+      { repeat: { every: everyMs }, jobId: 'sweep', removeOnComplete: true, removeOnFail: true },
+    );
   }
 
   private options(jobId: string) {
-    return { jobId, attempts: SYNC_JOB_ATTEMPTS, backoff: SYNC_JOB_BACKOFF, removeOnComplete: true, removeOnFail: 1000 };
+    return {
+      jobId,
+      attempts: SYNC_JOB_ATTEMPTS,
+      backoff: SYNC_JOB_BACKOFF,
+      removeOnComplete: true,
+      removeOnFail: 1000,
+    };
   }
 }

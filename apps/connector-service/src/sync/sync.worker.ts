@@ -31,8 +31,12 @@ export class SyncWorker implements OnApplicationBootstrap {
   async onApplicationBootstrap(): Promise<void> {
     const concurrency = this.config.get<number>('SYNC_CONCURRENCY') ?? 8;
     void this.queue.process(SyncJobName.StartRun, 2, (job) => this.startRun(job));
-    void this.queue.process(SyncJobName.ListFolder, concurrency, (job) => this.gate.first(() => this.step(job, SyncJobName.ListFolder)));
-    void this.queue.process(SyncJobName.IngestFiles, concurrency, (job) => this.gate.first(() => this.step(job, SyncJobName.IngestFiles)));
+    void this.queue.process(SyncJobName.ListFolder, concurrency, (job) =>
+      this.gate.first(() => this.step(job, SyncJobName.ListFolder)),
+    );
+    void this.queue.process(SyncJobName.IngestFiles, concurrency, (job) =>
+      this.gate.first(() => this.step(job, SyncJobName.IngestFiles)),
+    );
     void this.queue.process(SyncJobName.Sweep, 1, () => this.scheduler.sweep());
     await this.producer.scheduleSweep(SWEEP_EVERY_MS);
   }
@@ -48,14 +52,22 @@ export class SyncWorker implements OnApplicationBootstrap {
   }
 
   private async step(job: Job, kind: SyncJobName.ListFolder | SyncJobName.IngestFiles): Promise<void> {
-    const data = kind === SyncJobName.ListFolder ? await validJobData(job, ListFolderJob) : await validJobData(job, IngestFilesJob);
+    const data =
+      kind === SyncJobName.ListFolder
+        ? await validJobData(job, ListFolderJob)
+        : await validJobData(job, IngestFilesJob);
     const key = String(job.id).slice(data.syncRunId.length + 1);
     try {
       if (kind === SyncJobName.ListFolder) await this.engine.listFolder(data as ListFolderJob, key);
       else await this.engine.ingestFiles(data as IngestFilesJob, key, isLastAttempt(job));
     } catch (error) {
       if (!isLastAttempt(job) && !isReauth(error)) throw error;
-      await this.engine.giveUp(data.syncRunId, key, 'files' in data ? { kind: SyncJobName.IngestFiles, files: data.files } : { kind: SyncJobName.ListFolder }, error);
+      await this.engine.giveUp(
+        data.syncRunId,
+        key,
+        'files' in data ? { kind: SyncJobName.IngestFiles, files: data.files } : { kind: SyncJobName.ListFolder },
+        error,
+      );
     }
   }
 }

@@ -23,7 +23,9 @@ describe('A hostile document system', () => {
   let hostile: HostileDocumentSystem;
   let sut: ConnectorTestApp;
   let caller: TestCaller;
-  const connections = new SimulatorConnections({ accessToken: async () => 'hostile-access-token' } as unknown as RunningSimulator);
+  const connections = new SimulatorConnections({
+    accessToken: async () => 'hostile-access-token',
+  } as unknown as RunningSimulator);
   const http = () => request(sut.app.getHttpServer());
 
   beforeAll(async () => {
@@ -58,21 +60,46 @@ describe('A hostile document system', () => {
   });
 
   async function dataSource(folderId: string): Promise<string> {
-    const credential = await http().post('/v1/credentials').set(caller.auth).send({ name: 'Hostile', type: 'DocumentSystem', instanceUrl: hostile.url, username: 'u', password: 'p', scope: 'Tenant' }).expect(201);
-    const ds = await http().post(`/v1/projects/${randomUUID()}/data-sources`).set(caller.auth).send({ name: 'Hostile', credentialId: credential.body.id, connectionId: connections.connect(caller) }).expect(201);
-    await http().put(`/v1/data-sources/${ds.body.id}/selection`).set(caller.auth).send({ include: [folderId], exclude: [] }).expect(200);
+    const credential = await http()
+      .post('/v1/credentials')
+      .set(caller.auth)
+      .send({
+        name: 'Hostile',
+        type: 'DocumentSystem',
+        instanceUrl: hostile.url,
+        username: 'u',
+        password: 'p',
+        scope: 'Tenant',
+      })
+      .expect(201);
+    const ds = await http()
+      .post(`/v1/projects/${randomUUID()}/data-sources`)
+      .set(caller.auth)
+      .send({ name: 'Hostile', credentialId: credential.body.id, connectionId: connections.connect(caller) })
+      .expect(201);
+    await http()
+      .put(`/v1/data-sources/${ds.body.id}/selection`)
+      .set(caller.auth)
+      .send({ include: [folderId], exclude: [] })
+      .expect(200);
     return ds.body.id;
   }
 
-  const tree = async (dataSourceId: string, folderId: string) => (await http().get(`/v1/data-sources/${dataSourceId}/tree`).query({ folderId }).set(caller.auth).expect(200)).body;
+  const tree = async (dataSourceId: string, folderId: string) =>
+    (await http().get(`/v1/data-sources/${dataSourceId}/tree`).query({ folderId }).set(caller.auth).expect(200)).body;
 
   it('lists a file over MAX_FILE_BYTES (by its listed size, or once its download passes it) as Skipped/TooLarge, stores none of it, and the run still succeeds', async () => {
     const dataSourceId = await dataSource('limits');
     const run = await syncToEnd(sut.app, caller, dataSourceId, 30_000);
     expect(run).toMatchObject({ status: 'Succeeded', counts: { discovered: 3, added: 1, failed: 0, skipped: 2 } });
 
-    const files: Array<{ documentId: string; name: string; status: string }> = (await tree(dataSourceId, 'limits')).files;
-    expect(files.map((f) => [f.name, f.status])).toEqual([['big.bin', 'Skipped'], ['liar.bin', 'Skipped'], ['small.txt', 'Ingested']]);
+    const files: Array<{ documentId: string; name: string; status: string }> = (await tree(dataSourceId, 'limits'))
+      .files;
+    expect(files.map((f) => [f.name, f.status])).toEqual([
+      ['big.bin', 'Skipped'],
+      ['liar.bin', 'Skipped'],
+      ['small.txt', 'Ingested'],
+    ]);
     for (const file of files.filter((f) => f.status === 'Skipped')) {
       const doc = (await http().get(`/v1/documents/${file.documentId}`).set(caller.auth).expect(200)).body;
       expect(doc.extraction).toEqual({ status: 'Skipped', error: 'TooLarge' });
@@ -83,7 +110,10 @@ describe('A hostile document system', () => {
 
     // Looked at again by the next run (a raised limit would take them in), and skipped again.
     const again = await syncToEnd(sut.app, caller, dataSourceId, 30_000);
-    expect(again).toMatchObject({ status: 'Succeeded', counts: { discovered: 3, unchanged: 1, added: 0, updated: 0, skipped: 2 } });
+    expect(again).toMatchObject({
+      status: 'Succeeded',
+      counts: { discovered: 3, unchanged: 1, added: 0, updated: 0, skipped: 2 },
+    });
     expect(await filesUnder(String(sut.env.BLOB_DIR))).toHaveLength(1);
   });
 
@@ -104,20 +134,42 @@ describe('A hostile document system', () => {
       const res = await http().get(`/v1/data-sources/${dataSourceId}/folders`).set(caller.auth);
       expect(Date.now() - started).toBeLessThan(10_000);
       expect(res.status).toBe(502);
-      expect(res.body).toMatchObject({ code: 'DOCUMENT_SYSTEM_ANSWER_TOO_LARGE', message: expect.stringContaining('16 MiB') });
+      expect(res.body).toMatchObject({
+        code: 'DOCUMENT_SYSTEM_ANSWER_TOO_LARGE',
+        message: expect.stringContaining('16 MiB'),
+      });
     } finally {
       hostile.workgroupsPadding = 0;
     }
     await http().get('/health/live').expect(200);
-    expect((await http().get(`/v1/data-sources/${dataSourceId}/folders`).set(caller.auth).expect(200)).body.items).toHaveLength(2);
+    expect(
+      (await http().get(`/v1/data-sources/${dataSourceId}/folders`).set(caller.auth).expect(200)).body.items,
+    ).toHaveLength(2);
   });
 
   it('keeps the API paths it calls under an instanceUrl ending in "?" (no other path reachable)', async () => {
-    const credential = await http().post('/v1/credentials').set(caller.auth).send({ name: 'Odd', type: 'DocumentSystem', instanceUrl: hostile.url, username: 'u', password: 'p', scope: 'Tenant' }).expect(201);
+    const credential = await http()
+      .post('/v1/credentials')
+      .set(caller.auth)
+      .send({
+        name: 'Odd',
+        type: 'DocumentSystem',
+        instanceUrl: hostile.url,
+        username: 'u',
+        password: 'p',
+        scope: 'Tenant',
+      })
+      .expect(201);
     // As if saved before save-time checks existed: the call itself must not let the URL choose the path.
-    await sut.db.query(`UPDATE connector.credentials SET "instanceUrl" = $2 WHERE id = $1`, [credential.body.id, `${hostile.url}/api/v1/files/small/content?`]);
+    await sut.db.query(`UPDATE connector.credentials SET "instanceUrl" = $2 WHERE id = $1`, [
+      credential.body.id,
+      `${hostile.url}/api/v1/files/small/content?`,
+    ]);
     const before = hostile.requests.length;
-    const res = await http().post(`/v1/credentials/${credential.body.id}/validate`).set(caller.auth).send({ connectionId: connections.connect(caller) });
+    const res = await http()
+      .post(`/v1/credentials/${credential.body.id}/validate`)
+      .set(caller.auth)
+      .send({ connectionId: connections.connect(caller) });
     expect(res.status).toBe(422);
     const paths = hostile.requests.slice(before);
     expect(paths.length).toBeGreaterThan(0);
@@ -126,8 +178,23 @@ describe('A hostile document system', () => {
 
   it('names no socket code or address when the document system stops answering mid-session', async () => {
     const gone = await new HostileDocumentSystem([{ id: 'g', name: 'Gone', files: [] }]).start();
-    const credential = await http().post('/v1/credentials').set(caller.auth).send({ name: 'Gone', type: 'DocumentSystem', instanceUrl: gone.url, username: 'u', password: 'p', scope: 'Tenant' }).expect(201);
-    const ds = await http().post(`/v1/projects/${randomUUID()}/data-sources`).set(caller.auth).send({ name: 'Gone', credentialId: credential.body.id, connectionId: connections.connect(caller) }).expect(201);
+    const credential = await http()
+      .post('/v1/credentials')
+      .set(caller.auth)
+      .send({
+        name: 'Gone',
+        type: 'DocumentSystem',
+        instanceUrl: gone.url,
+        username: 'u',
+        password: 'p',
+        scope: 'Tenant',
+      })
+      .expect(201);
+    const ds = await http()
+      .post(`/v1/projects/${randomUUID()}/data-sources`)
+      .set(caller.auth)
+      .send({ name: 'Gone', credentialId: credential.body.id, connectionId: connections.connect(caller) })
+      .expect(201);
     await http().get(`/v1/data-sources/${ds.body.id}/folders`).set(caller.auth).expect(200); // its session is open now
     await gone.stop();
     const res = await http().get(`/v1/data-sources/${ds.body.id}/folders`).set(caller.auth);
@@ -163,25 +230,64 @@ describe('Token refresh on every document-system path', () => {
     const clientId = `client-${randomUUID()}`;
     const secret = `secret-${randomUUID()}`;
     await registerClient(sim, { clientId, clientSecrets: [secret] });
-    const provider = (await http().post('/v2/OAuth/providers').set(admin.auth).send(providerBody(sim, { clientId, clientSecret: secret })).expect(201)).body;
+    const provider = (
+      await http()
+        .post('/v2/OAuth/providers')
+        .set(admin.auth)
+        .send(providerBody(sim, { clientId, clientSecret: secret }))
+        .expect(201)
+    ).body;
     const connection = await connect(sut, user, provider.id);
-    const credential = (await http().post('/v1/credentials').set(admin.auth).send({ name: 'Sim', type: 'DocumentSystem', instanceUrl: sim.url, ...SEED_USERS.alice, scope: 'Tenant' }).expect(201)).body;
-    const ds = (await http().post(`/v1/projects/${randomUUID()}/data-sources`).set(user.auth).send({ name: 'Docs', credentialId: credential.id, connectionId: connection.id }).expect(201)).body;
-    await http().put(`/v1/data-sources/${ds.id}/selection`).set(user.auth).send({ include: [await sim.folderId('/Architecture')], exclude: [] }).expect(200);
-    return { clientId, secret, providerId: provider.id as string, connectionId: connection.id, credentialId: credential.id as string, dataSourceId: ds.id as string };
+    const credential = (
+      await http()
+        .post('/v1/credentials')
+        .set(admin.auth)
+        .send({ name: 'Sim', type: 'DocumentSystem', instanceUrl: sim.url, ...SEED_USERS.alice, scope: 'Tenant' })
+        .expect(201)
+    ).body;
+    const ds = (
+      await http()
+        .post(`/v1/projects/${randomUUID()}/data-sources`)
+        .set(user.auth)
+        .send({ name: 'Docs', credentialId: credential.id, connectionId: connection.id })
+        .expect(201)
+    ).body;
+    await http()
+      .put(`/v1/data-sources/${ds.id}/selection`)
+      .set(user.auth)
+      .send({ include: [await sim.folderId('/Architecture')], exclude: [] })
+      .expect(200);
+    return {
+      clientId,
+      secret,
+      providerId: provider.id as string,
+      connectionId: connection.id,
+      credentialId: credential.id as string,
+      dataSourceId: ds.id as string,
+    };
   }
 
   /** The access token has expired by the clock (no 401 from the document system needed to notice). */
-  const expireByTime = (connectionId: string) => sut.db.query(`UPDATE connector.oauth_connections SET "expiresAt" = now() - interval '1 second' WHERE id = $1`, [connectionId]);
-  const connectionStatus = async (id: string) => (await http().get('/v2/OAuth/connections').set(user.auth).expect(200)).body.find((c: { id: string }) => c.id === id)?.status;
-  const ingestionStatus = async (id: string) => (await http().get(`/v1/data-sources/${id}`).set(user.auth).expect(200)).body.ingestionStatus;
+  const expireByTime = (connectionId: string) =>
+    sut.db.query(`UPDATE connector.oauth_connections SET "expiresAt" = now() - interval '1 second' WHERE id = $1`, [
+      connectionId,
+    ]);
+  const connectionStatus = async (id: string) =>
+    (await http().get('/v2/OAuth/connections').set(user.auth).expect(200)).body.find((c: { id: string }) => c.id === id)
+      ?.status;
+  const ingestionStatus = async (id: string) =>
+    (await http().get(`/v1/data-sources/${id}`).set(user.auth).expect(200)).body.ingestionStatus;
 
   it('picker: an expired token whose refresh is refused answers 409 REAUTH_REQUIRED and marks connection and data source NeedsReauth', async () => {
     const c = await connected();
     await sim.admin.post('/oauth/revoke-refresh-tokens');
     await expireByTime(c.connectionId);
     const res = await http().get(`/v1/data-sources/${c.dataSourceId}/folders`).set(user.auth);
-    expect({ status: res.status, code: res.body.code, message: res.body.message }).toEqual({ status: 409, code: 'REAUTH_REQUIRED', message: 'Re-authenticate' });
+    expect({ status: res.status, code: res.body.code, message: res.body.message }).toEqual({
+      status: 409,
+      code: 'REAUTH_REQUIRED',
+      message: 'Re-authenticate',
+    });
     expect(await connectionStatus(c.connectionId)).toBe('NeedsReauth');
     expect(await ingestionStatus(c.dataSourceId)).toBe('NeedsReauth');
   });
@@ -190,7 +296,10 @@ describe('Token refresh on every document-system path', () => {
     const c = await connected();
     await sim.admin.post('/oauth/revoke-refresh-tokens');
     await expireByTime(c.connectionId);
-    const res = await http().post(`/v1/credentials/${c.credentialId}/validate`).set(user.auth).send({ connectionId: c.connectionId });
+    const res = await http()
+      .post(`/v1/credentials/${c.credentialId}/validate`)
+      .set(user.auth)
+      .send({ connectionId: c.connectionId });
     expect({ status: res.status, code: res.body.code }).toEqual({ status: 409, code: 'REAUTH_REQUIRED' });
     expect(await connectionStatus(c.connectionId)).toBe('NeedsReauth');
   });
@@ -209,14 +318,20 @@ describe('Token refresh on every document-system path', () => {
 
   it('picker: after a secret rotation the provider does not know yet, refreshes with the issuing secret (200)', async () => {
     const c = await connected();
-    const rotated = await http().put(`/v2/OAuth/providers/${c.providerId}`).set(admin.auth).send(providerBody(sim, { clientId: c.clientId, clientSecret: `unknown-${randomUUID()}` })).expect(200);
+    const rotated = await http()
+      .put(`/v2/OAuth/providers/${c.providerId}`)
+      .set(admin.auth)
+      .send(providerBody(sim, { clientId: c.clientId, clientSecret: `unknown-${randomUUID()}` }))
+      .expect(200);
     expect(rotated.body.secretVersion).toBe(2);
     await expireByTime(c.connectionId);
     const refreshesBefore = (await sim.admin.get('/oauth/stats')).data.tokenCalls.refresh_token ?? 0;
     await http().get(`/v1/data-sources/${c.dataSourceId}/folders`).set(user.auth).expect(200);
     // Refused with the current secret, then accepted with the one the connection was issued under.
     expect((await sim.admin.get('/oauth/stats')).data.tokenCalls.refresh_token).toBe(refreshesBefore + 2);
-    const connection = (await http().get('/v2/OAuth/connections').set(user.auth).expect(200)).body.find((x: { id: string }) => x.id === c.connectionId);
+    const connection = (await http().get('/v2/OAuth/connections').set(user.auth).expect(200)).body.find(
+      (x: { id: string }) => x.id === c.connectionId,
+    );
     expect(connection).toMatchObject({ status: 'Active', secretVersion: 1 });
   });
 
@@ -228,7 +343,10 @@ describe('Token refresh on every document-system path', () => {
       res.on('close', () => clearInterval(timer));
     }).start();
     try {
-      await sut.db.query(`UPDATE connector.oauth_providers SET "tokenEndpoint" = $2 WHERE id = $1`, [c.providerId, `${trickler.url}/oauth/token`]);
+      await sut.db.query(`UPDATE connector.oauth_providers SET "tokenEndpoint" = $2 WHERE id = $1`, [
+        c.providerId,
+        `${trickler.url}/oauth/token`,
+      ]);
       await expireByTime(c.connectionId);
       const started = Date.now();
       const res = await http().get(`/v1/data-sources/${c.dataSourceId}/folders`).set(user.auth);

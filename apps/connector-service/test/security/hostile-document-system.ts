@@ -57,7 +57,8 @@ export class HostileDocumentSystem {
     this.requests.push(req.url ?? '');
     req.resume();
     const path = new URL(req.url ?? '/', 'http://x').pathname;
-    if (req.method === 'POST' && path === '/api/v1/session') return json(res, { sessionToken: 'hostile-session', expiresIn: 600 });
+    if (req.method === 'POST' && path === '/api/v1/session')
+      return json(res, { sessionToken: 'hostile-session', expiresIn: 600 });
     if (path === '/api/v1/workgroups') return this.workgroups(res);
     const children = /^\/api\/v1\/folders\/([^/]+)\/children$/.exec(path);
     if (children) return this.children(decodeURIComponent(children[1]), res);
@@ -67,7 +68,10 @@ export class HostileDocumentSystem {
   }
 
   private workgroups(res: ServerResponse): void {
-    const body = JSON.stringify({ items: this.folders.map((f) => ({ id: `wg-${f.id}`, name: f.name, rootFolderId: f.id })), nextCursor: null });
+    const body = JSON.stringify({
+      items: this.folders.map((f) => ({ id: `wg-${f.id}`, name: f.name, rootFolderId: f.id })),
+      nextCursor: null,
+    });
     if (!this.workgroupsPadding) return json(res, body);
     res.writeHead(200, { 'content-type': 'application/json' });
     res.write(body);
@@ -87,7 +91,15 @@ export class HostileDocumentSystem {
   private children(folderId: string, res: ServerResponse): void {
     const folder = this.folders.find((f) => f.id === folderId);
     if (!folder) return void res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not_found"}');
-    const items = folder.files.map((f) => ({ kind: 'file', id: f.id, name: f.name, parentId: folder.id, size: f.listedSize, mimeType: 'application/octet-stream', version: '1' }));
+    const items = folder.files.map((f) => ({
+      kind: 'file',
+      id: f.id,
+      name: f.name,
+      parentId: folder.id,
+      size: f.listedSize,
+      mimeType: 'application/octet-stream',
+      version: '1',
+    }));
     json(res, { items, nextCursor: null });
   }
 
@@ -95,7 +107,10 @@ export class HostileDocumentSystem {
     const file = this.folders.flatMap((f) => f.files).find((f) => f.id === fileId);
     if (!file) return void res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not_found"}');
     const { content } = file;
-    if (content.kind === 'bytes') return void res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(content.body.length) }).end(content.body);
+    if (content.kind === 'bytes')
+      return void res
+        .writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(content.body.length) })
+        .end(content.body);
     res.writeHead(200, { 'content-type': 'application/octet-stream' });
     res.on('error', () => undefined);
     if (content.kind === 'unannounced') return void res.end(Buffer.alloc(content.bytes, 'x'));
@@ -109,5 +124,7 @@ export class HostileDocumentSystem {
 }
 
 function json(res: ServerResponse, body: unknown): void {
-  res.writeHead(200, { 'content-type': 'application/json' }).end(typeof body === 'string' ? body : JSON.stringify(body));
+  res
+    .writeHead(200, { 'content-type': 'application/json' })
+    .end(typeof body === 'string' ? body : JSON.stringify(body));
 }

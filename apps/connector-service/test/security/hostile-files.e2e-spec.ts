@@ -58,12 +58,31 @@ async function harness(env: Record<string, unknown>): Promise<Harness> {
   const user = await testCaller({ roles: ['admin'] });
   const projectId = randomUUID();
   const http = request(sut.app.getHttpServer());
-  const credentialId = (await http.post('/v1/credentials').set(user.auth).send({ name: 'Sim', type: 'DocumentSystem', instanceUrl: sim.url, ...SEED_USERS.alice, scope: 'Tenant' }).expect(201)).body.id;
-  const dataSourceId = (
-    await request(sut.app.getHttpServer()).post(`/v1/projects/${projectId}/data-sources`).set(user.auth).send({ name: 'Hostile', credentialId, connectionId: connections.connect(user) }).expect(201)
+  const credentialId = (
+    await http
+      .post('/v1/credentials')
+      .set(user.auth)
+      .send({ name: 'Sim', type: 'DocumentSystem', instanceUrl: sim.url, ...SEED_USERS.alice, scope: 'Tenant' })
+      .expect(201)
   ).body.id;
-  const folderId = (await sim.admin.post('/folders', { parentId: await sim.folderId('/Structural'), name: `hostile-${randomUUID().slice(0, 8)}` })).data.id;
-  await request(sut.app.getHttpServer()).put(`/v1/data-sources/${dataSourceId}/selection`).set(user.auth).send({ include: [folderId], exclude: [] }).expect(200);
+  const dataSourceId = (
+    await request(sut.app.getHttpServer())
+      .post(`/v1/projects/${projectId}/data-sources`)
+      .set(user.auth)
+      .send({ name: 'Hostile', credentialId, connectionId: connections.connect(user) })
+      .expect(201)
+  ).body.id;
+  const folderId = (
+    await sim.admin.post('/folders', {
+      parentId: await sim.folderId('/Structural'),
+      name: `hostile-${randomUUID().slice(0, 8)}`,
+    })
+  ).data.id;
+  await request(sut.app.getHttpServer())
+    .put(`/v1/data-sources/${dataSourceId}/selection`)
+    .set(user.auth)
+    .send({ include: [folderId], exclude: [] })
+    .expect(200);
   return { sim, sut, user, projectId, dataSourceId, folderId };
 }
 
@@ -73,12 +92,22 @@ function addFile(h: Harness, name: string, mimeType: string, data: Buffer): void
 }
 
 async function extraction(h: Harness, name: string): Promise<{ status: string; error: string | null }> {
-  const rows = await h.sut.db.query(`SELECT id FROM connector.documents WHERE "dataSourceId" = $1 AND name = $2`, [h.dataSourceId, name]);
-  return (await request(h.sut.app.getHttpServer()).get(`/v1/documents/${rows[0].id}`).set(h.user.auth).expect(200)).body.extraction;
+  const rows = await h.sut.db.query(`SELECT id FROM connector.documents WHERE "dataSourceId" = $1 AND name = $2`, [
+    h.dataSourceId,
+    name,
+  ]);
+  return (await request(h.sut.app.getHttpServer()).get(`/v1/documents/${rows[0].id}`).set(h.user.auth).expect(200)).body
+    .extraction;
 }
 
 async function hits(h: Harness, q: string): Promise<string[]> {
-  const body = (await request(h.sut.app.getHttpServer()).get(`/v1/projects/${h.projectId}/search`).query({ q, dataSourceId: h.dataSourceId }).set(h.user.auth).expect(200)).body;
+  const body = (
+    await request(h.sut.app.getHttpServer())
+      .get(`/v1/projects/${h.projectId}/search`)
+      .query({ q, dataSourceId: h.dataSourceId })
+      .set(h.user.auth)
+      .expect(200)
+  ).body;
   return body.hits.map((hit: { name: string }) => hit.name);
 }
 
@@ -117,8 +146,14 @@ describe('Hostile files', () => {
       expect(await hits(h, 'tower crane')).toEqual(['site-notes.txt']);
       expect(await extraction(h, 'carriage-returns.txt')).toEqual({ status: 'Succeeded', error: null });
       expect(await extraction(h, 'angle-brackets.html')).toEqual({ status: 'Succeeded', error: null });
-      expect(await extraction(h, 'bomb.docx')).toEqual({ status: 'Failed', error: 'Could not read the DOCX file: the archive unzips to more than 64 MiB' });
-      expect(await extraction(h, 'long-report.txt')).toEqual({ status: 'Failed', error: 'Extracted text is larger than 4 MiB' });
+      expect(await extraction(h, 'bomb.docx')).toEqual({
+        status: 'Failed',
+        error: 'Could not read the DOCX file: the archive unzips to more than 64 MiB',
+      });
+      expect(await extraction(h, 'long-report.txt')).toEqual({
+        status: 'Failed',
+        error: 'Extracted text is larger than 4 MiB',
+      });
     }, 300_000);
   });
 
@@ -130,12 +165,20 @@ describe('Hostile files', () => {
     afterAll(() => close(h));
 
     it('fails with the reason; its thread is replaced and the next document is extracted', async () => {
-      await h.sim.admin.post('/files', { parentId: h.folderId, name: 'slow.pdf', generate: { format: 'pdf', size: 10 * 1024 * 1024, seed: 2 } });
+      await h.sim.admin.post('/files', {
+        parentId: h.folderId,
+        name: 'slow.pdf',
+        generate: { format: 'pdf', size: 10 * 1024 * 1024, seed: 2 },
+      });
       await syncToEnd(h.sut.app, h.user, h.dataSourceId, 120_000);
       await waitForExtraction(h.sut.app, h.user, h.dataSourceId, 120_000);
       expect(await extraction(h, 'slow.pdf')).toEqual({ status: 'Failed', error: 'Extraction took longer than 5 s' });
 
-      await h.sim.admin.post('/files', { parentId: h.folderId, name: 'next.txt', text: 'Formwork stripping schedule for level 3.' });
+      await h.sim.admin.post('/files', {
+        parentId: h.folderId,
+        name: 'next.txt',
+        text: 'Formwork stripping schedule for level 3.',
+      });
       await syncToEnd(h.sut.app, h.user, h.dataSourceId);
       await waitForExtraction(h.sut.app, h.user, h.dataSourceId);
       expect(await extraction(h, 'next.txt')).toEqual({ status: 'Succeeded', error: null });

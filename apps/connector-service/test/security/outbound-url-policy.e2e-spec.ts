@@ -12,7 +12,9 @@ const LOOPBACK_NAME = hostname();
 const SOCKET_DETAILS = /ECONN|ENOTFOUND|EAI_AGAIN|127\.0\.0\.1|::1|\d+\.\d+\.\d+\.\d+:\d+/;
 
 const tokenAnswer = (res: ServerResponse): void => {
-  res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ access_token: 'at', token_type: 'Bearer', expires_in: 3600 }));
+  res
+    .writeHead(200, { 'content-type': 'application/json' })
+    .end(JSON.stringify({ access_token: 'at', token_type: 'Bearer', expires_in: 3600 }));
 };
 
 function providerAt(base: string, overrides: Record<string, unknown> = {}) {
@@ -30,11 +32,22 @@ function providerAt(base: string, overrides: Record<string, unknown> = {}) {
   };
 }
 
-const credentialBody = (instanceUrl: string) => ({ name: 'Docs', type: 'DocumentSystem', instanceUrl, username: 'alice', password: 'pw', scope: 'Tenant' });
+const credentialBody = (instanceUrl: string) => ({
+  name: 'Docs',
+  type: 'DocumentSystem',
+  instanceUrl,
+  username: 'alice',
+  password: 'pw',
+  scope: 'Tenant',
+});
 
 /** POST /v2/OAuth/authorize, then the provider's redirect back with a code: the connector calls the token endpoint. */
 async function exchangeAt(sut: ConnectorTestApp, caller: TestCaller, providerId: string) {
-  const started = await request(sut.app.getHttpServer()).post('/v2/OAuth/authorize').set(caller.auth).send({ providerId }).expect(200);
+  const started = await request(sut.app.getHttpServer())
+    .post('/v2/OAuth/authorize')
+    .set(caller.auth)
+    .send({ providerId })
+    .expect(200);
   return callback(sut, { code: 'the-code', state: started.body.state }).then((res) => res);
 }
 
@@ -59,12 +72,24 @@ describe('Outbound URL policy, ALLOW_PRIVATE_NETWORKS off', () => {
     ['localhost', 'http://localhost:8080'],
   ])('refuses a credential instanceUrl at %s with 400 URL_NOT_ALLOWED', async (_what, instanceUrl) => {
     const res = await http().post('/v1/credentials').set(admin.auth).send(credentialBody(instanceUrl)).expect(400);
-    expect(res.body).toMatchObject({ statusCode: 400, code: 'URL_NOT_ALLOWED', details: [{ field: 'instanceUrl', problems: [expect.stringMatching(/loopback, private/)] }] });
+    expect(res.body).toMatchObject({
+      statusCode: 400,
+      code: 'URL_NOT_ALLOWED',
+      details: [{ field: 'instanceUrl', problems: [expect.stringMatching(/loopback, private/)] }],
+    });
   });
 
   it('refuses such an instanceUrl on update and in an inline credential of a new data source', async () => {
-    const created = await http().post('/v1/credentials').set(admin.auth).send(credentialBody('https://docs.example.com')).expect(201);
-    const update = await http().put(`/v1/credentials/${created.body.id}`).set(admin.auth).send(credentialBody('http://169.254.169.254')).expect(400);
+    const created = await http()
+      .post('/v1/credentials')
+      .set(admin.auth)
+      .send(credentialBody('https://docs.example.com'))
+      .expect(201);
+    const update = await http()
+      .put(`/v1/credentials/${created.body.id}`)
+      .set(admin.auth)
+      .send(credentialBody('http://169.254.169.254'))
+      .expect(400);
     expect(update.body).toMatchObject({ code: 'URL_NOT_ALLOWED', details: [{ field: 'instanceUrl' }] });
     const inline = await http()
       .post(`/v1/projects/${randomUUID()}/data-sources`)
@@ -75,18 +100,30 @@ describe('Outbound URL policy, ALLOW_PRIVATE_NETWORKS off', () => {
   });
 
   it('refuses provider endpoints at private, metadata or unique-local addresses, naming each field', async () => {
-    const token = await http().post('/v2/OAuth/providers').set(admin.auth).send(providerAt('https://idp.example.com', { tokenEndpoint: 'http://10.0.0.1/token' })).expect(400);
+    const token = await http()
+      .post('/v2/OAuth/providers')
+      .set(admin.auth)
+      .send(providerAt('https://idp.example.com', { tokenEndpoint: 'http://10.0.0.1/token' }))
+      .expect(400);
     expect(token.body).toMatchObject({ code: 'URL_NOT_ALLOWED', details: [{ field: 'tokenEndpoint' }] });
     const all = await http()
       .post('/v2/OAuth/providers')
       .set(admin.auth)
       .send(providerAt('http://169.254.169.254', { revokeEndpoint: 'https://[fd00::1]/revoke' }))
       .expect(400);
-    expect(all.body.details.map((d: { field: string }) => d.field).sort()).toEqual(['authorizationEndpoint', 'revokeEndpoint', 'tokenEndpoint']);
+    expect(all.body.details.map((d: { field: string }) => d.field).sort()).toEqual([
+      'authorizationEndpoint',
+      'revokeEndpoint',
+      'tokenEndpoint',
+    ]);
   });
 
   it('refuses the same endpoints when a saved provider is updated', async () => {
-    const saved = await http().post('/v2/OAuth/providers').set(admin.auth).send(providerAt('https://idp.example.com')).expect(201);
+    const saved = await http()
+      .post('/v2/OAuth/providers')
+      .set(admin.auth)
+      .send(providerAt('https://idp.example.com'))
+      .expect(201);
     const res = await http()
       .put(`/v2/OAuth/providers/${saved.body.id}`)
       .set(admin.auth)
@@ -102,7 +139,10 @@ describe('Outbound URL policy, ALLOW_PRIVATE_NETWORKS off', () => {
       const provider = await http().post('/v2/OAuth/providers').set(admin.auth).send(providerAt(base)).expect(201);
       const res = await exchangeAt(sut, admin, provider.body.id);
       expect(res.status).toBe(502);
-      expect(res.body).toMatchObject({ code: 'OAUTH_PROVIDER_UNAVAILABLE', message: expect.stringMatching(/outbound URL policy/) });
+      expect(res.body).toMatchObject({
+        code: 'OAUTH_PROVIDER_UNAVAILABLE',
+        message: expect.stringMatching(/outbound URL policy/),
+      });
       expect(JSON.stringify(res.body)).not.toMatch(SOCKET_DETAILS);
       expect(idp.received).toHaveLength(0);
     } finally {
@@ -116,8 +156,14 @@ describe('Outbound URL policy, ALLOW_PRIVATE_NETWORKS off', () => {
     }).start();
     const adapter = new HttpDocumentSystemAdapter({ allowInsecure: true, allowPrivate: false });
     try {
-      const login = { instanceUrl: `http://${LOOPBACK_NAME}:${new URL(docs.url).port}`, username: 'alice', password: 'pw' };
-      const error = await adapter.openSession(login, { current: async () => 'at', refreshed: async () => 'at' }).catch((e: Error) => e);
+      const login = {
+        instanceUrl: `http://${LOOPBACK_NAME}:${new URL(docs.url).port}`,
+        username: 'alice',
+        password: 'pw',
+      };
+      const error = await adapter
+        .openSession(login, { current: async () => 'at', refreshed: async () => 'at' })
+        .catch((e: Error) => e);
       expect(error).toMatchObject({ message: expect.stringMatching(/outbound URL policy/) });
       expect((error as Error).message).not.toMatch(SOCKET_DETAILS);
       expect(docs.received).toHaveLength(0);
@@ -133,7 +179,11 @@ describe('Outbound URL policy, ALLOW_PRIVATE_NETWORKS off', () => {
     await idp.stop();
     const open = await startConnectorApp({ env: { PUBLIC_BASE_URL: TEST_PUBLIC_BASE_URL } });
     try {
-      const provider = await request(open.app.getHttpServer()).post('/v2/OAuth/providers').set(admin.auth).send(providerAt(base)).expect(201);
+      const provider = await request(open.app.getHttpServer())
+        .post('/v2/OAuth/providers')
+        .set(admin.auth)
+        .send(providerAt(base))
+        .expect(201);
       const res = await exchangeAt(open, admin, provider.body.id);
       expect(res.status).toBe(502);
       expect(res.body.code).toBe('OAUTH_PROVIDER_UNAVAILABLE');
@@ -164,9 +214,13 @@ describe('Outbound calls never follow redirects nor an environment proxy', () =>
   });
 
   it('does not follow a token endpoint that answers 302 to another server', async () => {
-    const provider = await request(sut.app.getHttpServer()).post('/v2/OAuth/providers').set(admin.auth).send(providerAt(redirector.url)).expect(201);
+    const provider = await request(sut.app.getHttpServer())
+      .post('/v2/OAuth/providers')
+      .set(admin.auth)
+      .send(providerAt(redirector.url))
+      .expect(201);
     const res = await exchangeAt(sut, admin, provider.body.id);
-      expect(res.status).toBe(502);
+    expect(res.status).toBe(502);
     expect(res.body.message).toMatch(/HTTP 302/);
     expect(redirector.received).toHaveLength(1);
     expect(target.received).toHaveLength(0);
@@ -176,7 +230,9 @@ describe('Outbound calls never follow redirects nor an environment proxy', () =>
     const adapter = new HttpDocumentSystemAdapter({ allowInsecure: true, allowPrivate: true });
     try {
       const login = { instanceUrl: redirector.url, username: 'alice', password: 'pw' };
-      await expect(adapter.openSession(login, { current: async () => 'at', refreshed: async () => 'at' })).rejects.toMatchObject({ code: 'CREDENTIALS_INVALID' });
+      await expect(
+        adapter.openSession(login, { current: async () => 'at', refreshed: async () => 'at' }),
+      ).rejects.toMatchObject({ code: 'CREDENTIALS_INVALID' });
       expect(target.received).toHaveLength(0);
     } finally {
       adapter.onModuleDestroy();
@@ -185,10 +241,19 @@ describe('Outbound calls never follow redirects nor an environment proxy', () =>
 
   it('calls the token endpoint directly even when HTTP_PROXY is set', async () => {
     const proxy = await new HttpPeer((_req, res) => tokenAnswer(res)).start();
-    const saved = { HTTP_PROXY: process.env.HTTP_PROXY, http_proxy: process.env.http_proxy, NO_PROXY: process.env.NO_PROXY, no_proxy: process.env.no_proxy };
+    const saved = {
+      HTTP_PROXY: process.env.HTTP_PROXY,
+      http_proxy: process.env.http_proxy,
+      NO_PROXY: process.env.NO_PROXY,
+      no_proxy: process.env.no_proxy,
+    };
     Object.assign(process.env, { HTTP_PROXY: proxy.url, http_proxy: proxy.url, NO_PROXY: '', no_proxy: '' });
     try {
-      const provider = await request(sut.app.getHttpServer()).post('/v2/OAuth/providers').set(admin.auth).send(providerAt(target.url)).expect(201);
+      const provider = await request(sut.app.getHttpServer())
+        .post('/v2/OAuth/providers')
+        .set(admin.auth)
+        .send(providerAt(target.url))
+        .expect(201);
       await exchangeAt(sut, admin, provider.body.id);
       expect(proxy.received).toHaveLength(0);
       expect(target.received.map((r) => r.path)).toContain('/token');

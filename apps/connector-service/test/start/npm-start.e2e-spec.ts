@@ -13,8 +13,11 @@ const STACK_FRAME = /\n\s+at .+:\d+:\d+\)?\n/;
  * appears under a 0700 directory, with `.data` replaced by an empty directory of the test's own.
  */
 describe('npm start with nothing but Node, as root, from a directory only root can enter', () => {
-  const missing = ['unshare', 'nsenter', 'ip', 'curl', 'redis-server'].filter((cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`]).status !== 0);
-  const canRun = missing.length === 0 && process.getuid?.() === 0 && spawnSync('unshare', ['-n', '-m', 'true']).status === 0;
+  const missing = ['unshare', 'nsenter', 'ip', 'curl', 'redis-server'].filter(
+    (cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`]).status !== 0,
+  );
+  const canRun =
+    missing.length === 0 && process.getuid?.() === 0 && spawnSync('unshare', ['-n', '-m', 'true']).status === 0;
   let work: string;
   let tmp: string;
   const started: NpmStart[] = [];
@@ -47,9 +50,20 @@ describe('npm start with nothing but Node, as root, from a directory only root c
       `exec env PATH=${path} ${process.execPath} scripts/start.js`,
     ].join('\n');
     const env: NodeJS.ProcessEnv = { ...process.env, TMPDIR: tmp };
-    for (const key of ['REDIS_URL', 'DATABASE_URL', 'AUTH_JWT_SECRET', 'ENCRYPTION_KEY', 'WEBHOOK_SIGNING_SECRET']) delete env[key];
-    const child = spawn('unshare', ['-n', '-m', '--fork', 'bash', '-c', script], { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-    const run: NpmStart = { child, data, output: '', closed: false, exited: new Promise((done) => child.once('close', (code) => done(code))) };
+    for (const key of ['REDIS_URL', 'DATABASE_URL', 'AUTH_JWT_SECRET', 'ENCRYPTION_KEY', 'WEBHOOK_SIGNING_SECRET'])
+      delete env[key];
+    const child = spawn('unshare', ['-n', '-m', '--fork', 'bash', '-c', script], {
+      env,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const run: NpmStart = {
+      child,
+      data,
+      output: '',
+      closed: false,
+      exited: new Promise((done) => child.once('close', (code) => done(code))),
+    };
     void run.exited.then(() => (run.closed = true));
     child.stdout!.on('data', (chunk) => (run.output += chunk));
     child.stderr!.on('data', (chunk) => (run.output += chunk));
@@ -58,7 +72,10 @@ describe('npm start with nothing but Node, as root, from a directory only root c
   }
 
   it('starts an embedded Redis and PostgreSQL, comes up ready, and stops everything on Ctrl-C', async () => {
-    if (!canRun) return console.log(`npm start test not run here: needs root, namespaces and ${missing.join(', ') || 'unshare -n -m'}`);
+    if (!canRun)
+      return console.log(
+        `npm start test not run here: needs root, namespaces and ${missing.join(', ') || 'unshare -n -m'}`,
+      );
     const sut = npmStart('full');
 
     // About 30 s once built; a fresh clone (CI) first builds everything (npm start does), which is slower.
@@ -79,14 +96,19 @@ describe('npm start with nothing but Node, as root, from a directory only root c
   }, 540_000);
 
   it('says in one line how to get Redis when none answers and there is no redis-server to start', async () => {
-    if (!canRun) return console.log(`npm start test not run here: needs root, namespaces and ${missing.join(', ') || 'unshare -n -m'}`);
+    if (!canRun)
+      return console.log(
+        `npm start test not run here: needs root, namespaces and ${missing.join(', ') || 'unshare -n -m'}`,
+      );
     const onlyNode = join(work, 'only-node-bin');
     mkdirSync(onlyNode);
     symlinkSync(process.execPath, join(onlyNode, 'node'));
     const sut = npmStart('no-redis', onlyNode);
 
     expect(await sut.exited).toBe(1);
-    expect(sut.output).toMatch(/^No Redis answered at redis:\/\/127\.0\.0\.1:6379 and none could be started: no redis-server on PATH: install one \(.*apt-get install -y redis-server.*\) or set REDIS_URL.*$/m);
+    expect(sut.output).toMatch(
+      /^No Redis answered at redis:\/\/127\.0\.0\.1:6379 and none could be started: no redis-server on PATH: install one \(.*apt-get install -y redis-server.*\) or set REDIS_URL.*$/m,
+    );
     expect(sut.output).not.toMatch(STACK_FRAME);
     expect(sut.output).toMatch(/^Stopped\.$/m);
   }, 60_000);
@@ -103,7 +125,18 @@ interface NpmStart {
 
 /** The HTTP status of /health/ready on the loopback of the namespace `pid` lives in. */
 function readyStatus(pid: number, port: number): string {
-  const curl = spawnSync('nsenter', [`--net=/proc/${pid}/ns/net`, 'curl', '-s', '-o', '/dev/null', '-w', '%{http_code}', '--max-time', '5', `http://127.0.0.1:${port}/health/ready`]);
+  const curl = spawnSync('nsenter', [
+    `--net=/proc/${pid}/ns/net`,
+    'curl',
+    '-s',
+    '-o',
+    '/dev/null',
+    '-w',
+    '%{http_code}',
+    '--max-time',
+    '5',
+    `http://127.0.0.1:${port}/health/ready`,
+  ]);
   return curl.stdout.toString();
 }
 

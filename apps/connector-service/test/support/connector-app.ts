@@ -33,12 +33,25 @@ export interface ConnectorAppOptions {
 }
 
 /** The connector-service on a real port, with its own database, Redis prefix and blob directory, plain-http URLs allowed. */
-export async function startConnectorApp(envOrOptions: Record<string, unknown> | ConnectorAppOptions = {}, role: ProcessRole = 'all'): Promise<ConnectorTestApp> {
-  const options: ConnectorAppOptions = 'env' in envOrOptions || 'overrides' in envOrOptions || 'role' in envOrOptions || 'logLines' in envOrOptions ? (envOrOptions as ConnectorAppOptions) : { env: envOrOptions as Record<string, unknown>, role };
+export async function startConnectorApp(
+  envOrOptions: Record<string, unknown> | ConnectorAppOptions = {},
+  role: ProcessRole = 'all',
+): Promise<ConnectorTestApp> {
+  const options: ConnectorAppOptions =
+    'env' in envOrOptions || 'overrides' in envOrOptions || 'role' in envOrOptions || 'logLines' in envOrOptions
+      ? (envOrOptions as ConnectorAppOptions)
+      : { env: envOrOptions as Record<string, unknown>, role };
   // A database of its own: blobs are content-addressed per store, and one database means one store.
   const database = options.env?.DATABASE_URL ? {} : { DATABASE_URL: await isolatedDatabase() };
-  const env = testEnv({ ALLOW_INSECURE_URLS: true, BLOB_DIR: join(tmpdir(), `blobs-${randomBytes(6).toString('hex')}`), ...database, ...options.env });
-  let builder = Test.createTestingModule({ imports: [AppModule.forRoot({ role: options.role ?? role, env, logDestination: logSink(options.logLines) })] });
+  const env = testEnv({
+    ALLOW_INSECURE_URLS: true,
+    BLOB_DIR: join(tmpdir(), `blobs-${randomBytes(6).toString('hex')}`),
+    ...database,
+    ...options.env,
+  });
+  let builder = Test.createTestingModule({
+    imports: [AppModule.forRoot({ role: options.role ?? role, env, logDestination: logSink(options.logLines) })],
+  });
   for (const [token, value] of options.overrides ?? []) builder = builder.overrideProvider(token).useValue(value);
   const moduleRef = await builder.compile();
   const app = moduleRef.createNestApplication({ bodyParser: false, logger: false, abortOnError: false });
@@ -64,7 +77,9 @@ export async function allStoredText(db: DataSource): Promise<string> {
   );
   const parts: string[] = [];
   for (const { table_name, column_name } of columns) {
-    const rows: Array<{ v: string | null }> = await db.query(`SELECT "${column_name}"::text AS v FROM connector."${table_name}"`);
+    const rows: Array<{ v: string | null }> = await db.query(
+      `SELECT "${column_name}"::text AS v FROM connector."${table_name}"`,
+    );
     parts.push(...rows.map((r) => r.v ?? ''));
   }
   return parts.join('\n');

@@ -45,8 +45,17 @@ export interface Redirected {
 }
 
 /** POST /v2/OAuth/authorize, then the browser's trip to the provider, which redirects (auto-approve mode). */
-export async function authorizeAtProvider(sut: ConnectorTestApp, caller: TestCaller, providerId: string, tamper?: (url: URL) => void): Promise<Redirected> {
-  const started = await request(sut.app.getHttpServer()).post('/v2/OAuth/authorize').set(caller.auth).send({ providerId }).expect(200);
+export async function authorizeAtProvider(
+  sut: ConnectorTestApp,
+  caller: TestCaller,
+  providerId: string,
+  tamper?: (url: URL) => void,
+): Promise<Redirected> {
+  const started = await request(sut.app.getHttpServer())
+    .post('/v2/OAuth/authorize')
+    .set(caller.auth)
+    .send({ providerId })
+    .expect(200);
   const authorizationUrl = new URL(started.body.authorizationUrl);
   tamper?.(authorizationUrl);
   const res = await fetch(authorizationUrl, { redirect: 'manual' });
@@ -65,5 +74,11 @@ export function callback(sut: ConnectorTestApp, query: Record<string, string>) {
 /** The whole flow as one user: returns the new connection's body. */
 export async function connect(sut: ConnectorTestApp, caller: TestCaller, providerId: string) {
   const { query } = await authorizeAtProvider(sut, caller, providerId);
-  return (await callback(sut, query).expect(200)).body as { id: string; status: string; hasRefreshToken: boolean; secretVersion: number; scopes: string[] };
+  return (await callback(sut, query).expect(200)).body as {
+    id: string;
+    status: string;
+    hasRefreshToken: boolean;
+    secretVersion: number;
+    scopes: string[];
+  };
 }

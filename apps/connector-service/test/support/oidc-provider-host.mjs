@@ -42,12 +42,22 @@ server.on('request', async (req, res) => {
   try {
     const details = await provider.interactionDetails(req, res);
     if (details.prompt.name === 'login') {
-      return await provider.interactionFinished(req, res, { login: { accountId: config.accountId } }, { mergeWithLastSubmission: false });
+      return await provider.interactionFinished(
+        req,
+        res,
+        { login: { accountId: config.accountId } },
+        { mergeWithLastSubmission: false },
+      );
     }
     const grant = new provider.Grant({ accountId: details.session.accountId, clientId: details.params.client_id });
     const missing = details.prompt.details.missingOIDCScope ?? [];
     if (missing.length) grant.addOIDCScope(missing.join(' '));
-    await provider.interactionFinished(req, res, { consent: { grantId: await grant.save() } }, { mergeWithLastSubmission: true });
+    await provider.interactionFinished(
+      req,
+      res,
+      { consent: { grantId: await grant.save() } },
+      { mergeWithLastSubmission: true },
+    );
   } catch (error) {
     res.statusCode = 500;
     res.end(String(error));

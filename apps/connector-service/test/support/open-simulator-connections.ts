@@ -11,8 +11,18 @@ export class OpenSimulatorConnections extends ConnectionTokens {
     super();
   }
 
-  async ownConnection(principal: { tenantId: string; userId: string }, connectionId: string): Promise<ConnectionSummary> {
-    return { id: connectionId, tenantId: principal.tenantId, userId: principal.userId, providerId: 'simulator', subject: null, status: 'Active' };
+  async ownConnection(
+    principal: { tenantId: string; userId: string },
+    connectionId: string,
+  ): Promise<ConnectionSummary> {
+    return {
+      id: connectionId,
+      tenantId: principal.tenantId,
+      userId: principal.userId,
+      providerId: 'simulator',
+      subject: null,
+      status: 'Active',
+    };
   }
 
   async tenantConnection(tenantId: string, connectionId: string): Promise<ConnectionSummary> {
@@ -27,7 +37,11 @@ export class OpenSimulatorConnections extends ConnectionTokens {
   }
 
   private async fresh(connectionId: string): Promise<string> {
-    const res = await fetch(`${this.simulatorUrl}/admin/tokens`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ subject: 'worker', ttlSeconds: 3600 }) });
+    const res = await fetch(`${this.simulatorUrl}/admin/tokens`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ subject: 'worker', ttlSeconds: 3600 }),
+    });
     const { accessToken } = (await res.json()) as { accessToken: string };
     this.tokens.set(connectionId, accessToken);
     return accessToken;

@@ -56,7 +56,14 @@ export class SimulatorConnections extends ConnectionTokens {
 
   private summary(id: string): ConnectionSummary {
     const owner = this.owners.get(id)!;
-    return { id, tenantId: owner.tenantId, userId: owner.userId, providerId: 'simulator', subject: owner.subject, status: 'Active' };
+    return {
+      id,
+      tenantId: owner.tenantId,
+      userId: owner.userId,
+      providerId: 'simulator',
+      subject: owner.subject,
+      status: 'Active',
+    };
   }
 }
 

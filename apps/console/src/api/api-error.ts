@@ -22,7 +22,11 @@ export class ApiError extends Error {
     const text = await response.text();
     const body = parseBody(text);
     if (body) return new ApiError(body.statusCode, body.code, body.message, body.details ?? [], body);
-    return new ApiError(response.status, `HTTP_${response.status}`, text.trim().slice(0, 300) || response.statusText || `HTTP ${response.status}`);
+    return new ApiError(
+      response.status,
+      `HTTP_${response.status}`,
+      text.trim().slice(0, 300) || response.statusText || `HTTP ${response.status}`,
+    );
   }
 
   static unreachable(service: string, cause: unknown): ApiError {
@@ -35,14 +39,17 @@ export class ApiError extends Error {
     const byField: Record<string, string[]> = {};
     for (const detail of this.details) {
       const problem = detail as Partial<FieldProblem>;
-      if (typeof problem.field === 'string' && Array.isArray(problem.problems)) byField[problem.field] = [...(byField[problem.field] ?? []), ...problem.problems];
+      if (typeof problem.field === 'string' && Array.isArray(problem.problems))
+        byField[problem.field] = [...(byField[problem.field] ?? []), ...problem.problems];
     }
     return byField;
   }
 
   /** What the service says to do about it (`details: [{resolution}]`), if it says. */
   get resolution(): string | undefined {
-    const found = this.details.find((d): d is { resolution: string } => typeof (d as { resolution?: unknown })?.resolution === 'string');
+    const found = this.details.find(
+      (d): d is { resolution: string } => typeof (d as { resolution?: unknown })?.resolution === 'string',
+    );
     return found?.resolution;
   }
 }
@@ -50,7 +57,9 @@ export class ApiError extends Error {
 function parseBody(text: string): ErrorBody | null {
   try {
     const value = JSON.parse(text) as Partial<ErrorBody>;
-    return typeof value?.code === 'string' && typeof value.message === 'string' && typeof value.statusCode === 'number' ? (value as ErrorBody) : null;
+    return typeof value?.code === 'string' && typeof value.message === 'string' && typeof value.statusCode === 'number'
+      ? (value as ErrorBody)
+      : null;
   } catch {
     return null;
   }

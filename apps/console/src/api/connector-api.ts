@@ -37,7 +37,8 @@ export function connectorApi(http: HttpClient) {
     providers: {
       list: () => http.get<Provider[]>('/v2/OAuth/providers'),
       create: (input: ProviderInput) => http.post<Provider>('/v2/OAuth/providers', input),
-      update: (providerId: string, input: ProviderInput) => http.put<Provider>(`/v2/OAuth/providers/${id(providerId)}`, input),
+      update: (providerId: string, input: ProviderInput) =>
+        http.put<Provider>(`/v2/OAuth/providers/${id(providerId)}`, input),
       remove: (providerId: string) => http.delete(`/v2/OAuth/providers/${id(providerId)}`),
     },
     connections: {
@@ -47,25 +48,35 @@ export function connectorApi(http: HttpClient) {
     credentials: {
       list: () => http.get<Credential[]>('/v1/credentials'),
       create: (input: CredentialInput) => http.post<Credential>('/v1/credentials', input),
-      update: (credentialId: string, input: CredentialInput) => http.put<Credential>(`/v1/credentials/${id(credentialId)}`, input),
+      update: (credentialId: string, input: CredentialInput) =>
+        http.put<Credential>(`/v1/credentials/${id(credentialId)}`, input),
       remove: (credentialId: string) => http.delete(`/v1/credentials/${id(credentialId)}`),
-      validate: (credentialId: string, connectionId: string) => http.post<{ valid: true }>(`/v1/credentials/${id(credentialId)}/validate`, { connectionId }),
+      validate: (credentialId: string, connectionId: string) =>
+        http.post<{ valid: true }>(`/v1/credentials/${id(credentialId)}/validate`, { connectionId }),
     },
     dataSources: {
       list: (projectId: string) => http.get<DataSource[]>(`/v1/projects/${id(projectId)}/data-sources`),
       get: (dataSourceId: string) => http.get<DataSource>(`/v1/data-sources/${id(dataSourceId)}`),
-      create: (projectId: string, input: NewDataSource) => http.post<DataSource>(`/v1/projects/${id(projectId)}/data-sources`, input),
-      update: (dataSourceId: string, changes: DataSourceChanges) => http.patch<DataSource>(`/v1/data-sources/${id(dataSourceId)}`, changes),
+      create: (projectId: string, input: NewDataSource) =>
+        http.post<DataSource>(`/v1/projects/${id(projectId)}/data-sources`, input),
+      update: (dataSourceId: string, changes: DataSourceChanges) =>
+        http.patch<DataSource>(`/v1/data-sources/${id(dataSourceId)}`, changes),
       remove: (dataSourceId: string) => http.delete(`/v1/data-sources/${id(dataSourceId)}`),
-      folders: (dataSourceId: string, parentId?: string, cursor?: string | null) => http.get<PickerPage>(`/v1/data-sources/${id(dataSourceId)}/folders`, { parentId, cursor }),
-      select: (dataSourceId: string, selection: Selection) => http.put<DataSource>(`/v1/data-sources/${id(dataSourceId)}/selection`, selection),
-      tree: (dataSourceId: string, folderId?: string) => http.get<TreeView>(`/v1/data-sources/${id(dataSourceId)}/tree`, { folderId }),
+      folders: (dataSourceId: string, parentId?: string, cursor?: string | null) =>
+        http.get<PickerPage>(`/v1/data-sources/${id(dataSourceId)}/folders`, { parentId, cursor }),
+      select: (dataSourceId: string, selection: Selection) =>
+        http.put<DataSource>(`/v1/data-sources/${id(dataSourceId)}/selection`, selection),
+      tree: (dataSourceId: string, folderId?: string) =>
+        http.get<TreeView>(`/v1/data-sources/${id(dataSourceId)}/tree`, { folderId }),
       members: (dataSourceId: string) => http.get<Member[]>(`/v1/data-sources/${id(dataSourceId)}/members`),
-      addMember: (dataSourceId: string, userId: string) => http.post<Member>(`/v1/data-sources/${id(dataSourceId)}/members`, { userId }),
-      removeMember: (dataSourceId: string, userId: string) => http.delete(`/v1/data-sources/${id(dataSourceId)}/members/${id(userId)}`),
+      addMember: (dataSourceId: string, userId: string) =>
+        http.post<Member>(`/v1/data-sources/${id(dataSourceId)}/members`, { userId }),
+      removeMember: (dataSourceId: string, userId: string) =>
+        http.delete(`/v1/data-sources/${id(dataSourceId)}/members/${id(userId)}`),
     },
     sync: {
-      start: (dataSourceId: string) => http.post<{ syncRunId: string; mode: SyncRun['mode'] }>(`/v1/data-sources/${id(dataSourceId)}/sync`),
+      start: (dataSourceId: string) =>
+        http.post<{ syncRunId: string; mode: SyncRun['mode'] }>(`/v1/data-sources/${id(dataSourceId)}/sync`),
       runs: (dataSourceId: string) => http.get<SyncRun[]>(`/v1/data-sources/${id(dataSourceId)}/sync-runs`),
       run: (syncRunId: string) => http.get<SyncRun>(`/v1/sync-runs/${id(syncRunId)}`),
       cancel: (syncRunId: string) => http.post<SyncRun>(`/v1/sync-runs/${id(syncRunId)}/cancel`),
@@ -74,7 +85,8 @@ export function connectorApi(http: HttpClient) {
       text: (documentId: string) => http.get<DocumentText>(`/v1/documents/${id(documentId)}/text`),
       content: (documentId: string) => http.blob(`/v1/documents/${id(documentId)}/content`),
     },
-    search: (projectId: string, q: string, cursor?: string | null) => http.get<SearchPage>(`/v1/projects/${id(projectId)}/search`, { q, cursor }),
+    search: (projectId: string, q: string, cursor?: string | null) =>
+      http.get<SearchPage>(`/v1/projects/${id(projectId)}/search`, { q, cursor }),
   };
 }
 

@@ -16,7 +16,11 @@ export async function loadConsoleConfig(): Promise<ConsoleConfig> {
 export async function requestDevToken(tenantId: string, userId: string, roles: string[]): Promise<string> {
   let response: Response;
   try {
-    response = await fetch('/console/dev-token', { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json' }, body: JSON.stringify({ tenantId, userId, roles }) });
+    response = await fetch('/console/dev-token', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+      body: JSON.stringify({ tenantId, userId, roles }),
+    });
   } catch (cause) {
     throw ApiError.unreachable('connector-service', cause);
   }

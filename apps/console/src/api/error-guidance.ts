@@ -8,7 +8,8 @@ export interface Guidance {
 
 /** Every error the console shows says what happened and what to do (SPEC.md's error table first). */
 export function guidanceFor(error: unknown): Guidance {
-  if (!(error instanceof ApiError)) return { title: error instanceof Error ? error.message : String(error), action: 'Reload the page and try again.' };
+  if (!(error instanceof ApiError))
+    return { title: error instanceof Error ? error.message : String(error), action: 'Reload the page and try again.' };
   const said = error.resolution;
   switch (error.code) {
     case 'CREDENTIALS_INVALID':
@@ -35,8 +36,14 @@ export function guidanceFor(error: unknown): Guidance {
     case 'SYNC_IN_PROGRESS':
       return { title: error.message, action: 'Wait for the running sync to end.' };
     case 'INTERNAL_ERROR':
-      return { title: 'The service failed unexpectedly', action: `Try again; if it keeps failing, give the operator this: ${error.message}` };
+      return {
+        title: 'The service failed unexpectedly',
+        action: `Try again; if it keeps failing, give the operator this: ${error.message}`,
+      };
     default:
-      return { title: error.message, action: said ?? (error.status >= 500 ? 'Try again in a moment.' : 'Check what you entered and try again.') };
+      return {
+        title: error.message,
+        action: said ?? (error.status >= 500 ? 'Try again in a moment.' : 'Check what you entered and try again.'),
+      };
   }
 }

@@ -16,7 +16,12 @@ export interface HttpClient {
  * A small JSON client for one service: bearer token on every call, the contract's error body turned
  * into an ApiError, and `onUnauthenticated` told when the token is refused.
  */
-export function createHttpClient(service: string, baseUrl: string, token: TokenSource, onUnauthenticated: () => void): HttpClient {
+export function createHttpClient(
+  service: string,
+  baseUrl: string,
+  token: TokenSource,
+  onUnauthenticated: () => void,
+): HttpClient {
   async function send(method: string, path: string, body?: unknown): Promise<Response> {
     const headers: Record<string, string> = { Accept: 'application/json' };
     const bearer = token();
@@ -24,7 +29,11 @@ export function createHttpClient(service: string, baseUrl: string, token: TokenS
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     let response: Response;
     try {
-      response = await fetch(`${baseUrl}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+      response = await fetch(`${baseUrl}${path}`, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
     } catch (cause) {
       throw ApiError.unreachable(service, cause);
     }
@@ -34,7 +43,8 @@ export function createHttpClient(service: string, baseUrl: string, token: TokenS
     throw error;
   }
 
-  const json = async <T>(response: Response): Promise<T> => (response.status === 204 ? (undefined as T) : ((await response.json()) as T));
+  const json = async <T>(response: Response): Promise<T> =>
+    response.status === 204 ? (undefined as T) : ((await response.json()) as T);
 
   return {
     get: async (path, query) => json(await send('GET', path + queryString(query))),
@@ -51,7 +61,8 @@ export function createHttpClient(service: string, baseUrl: string, token: TokenS
 
 function queryString(query?: Record<string, string | number | null | undefined>): string {
   const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query ?? {})) if (value !== undefined && value !== null && value !== '') params.set(key, String(value));
+  for (const [key, value] of Object.entries(query ?? {}))
+    if (value !== undefined && value !== null && value !== '') params.set(key, String(value));
   const text = params.toString();
   return text ? `?${text}` : '';
 }

@@ -72,7 +72,8 @@ export interface Credential extends Omit<CredentialInput, 'password' | 'projectI
   updatedAt: string;
 }
 
-export type IngestionStatus = 'NotConfigured' | 'Pending' | 'Syncing' | 'Synced' | 'PartiallySynced' | 'Failed' | 'NeedsReauth';
+export type IngestionStatus =
+  'NotConfigured' | 'Pending' | 'Syncing' | 'Synced' | 'PartiallySynced' | 'Failed' | 'NeedsReauth';
 export type FolderSelectionState = 'Selected' | 'Partial' | 'None';
 export type MarkMode = 'include' | 'exclude';
 
@@ -202,12 +203,28 @@ export interface DocumentText {
   text: string;
 }
 
-export const APPROVAL_STATUSES = ['Pending', 'AwaitingDecision', 'Approved', 'Denied', 'DeliveryFailed', 'Cancelled', 'TimedOut'] as const;
+export const APPROVAL_STATUSES = [
+  'Pending',
+  'AwaitingDecision',
+  'Approved',
+  'Denied',
+  'DeliveryFailed',
+  'Cancelled',
+  'TimedOut',
+] as const;
 export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];
 
 export interface ApprovalLogEntry {
   at: string;
-  type: 'Requested' | 'DeliveryAttempt' | 'Delivered' | 'DeliveryFailed' | 'CallbackRejected' | 'Decided' | 'Cancelled' | 'TimedOut';
+  type:
+    | 'Requested'
+    | 'DeliveryAttempt'
+    | 'Delivered'
+    | 'DeliveryFailed'
+    | 'CallbackRejected'
+    | 'Decided'
+    | 'Cancelled'
+    | 'TimedOut';
   attempt: number | null;
   httpStatus: number | null;
   durationMs: number | null;

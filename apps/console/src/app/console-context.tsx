@@ -15,7 +15,13 @@ export interface ConsoleContextValue {
 
 const Context = createContext<ConsoleContextValue | null>(null);
 
-export function ConsoleProvider(props: { config: ConsoleConfig; session: Session; projectId: string; onUnauthenticated: () => void; children: ReactNode }) {
+export function ConsoleProvider(props: {
+  config: ConsoleConfig;
+  session: Session;
+  projectId: string;
+  onUnauthenticated: () => void;
+  children: ReactNode;
+}) {
   const { config, session, projectId, onUnauthenticated } = props;
   const value = useMemo<ConsoleContextValue>(() => {
     const token = () => session.token;

@@ -36,7 +36,17 @@ export function match(pattern: string, path: string): Record<string, string> | n
   return params;
 }
 
-export function Link({ to, children, className, current }: { to: string; children: ReactNode; className?: string; current?: boolean }) {
+export function Link({
+  to,
+  children,
+  className,
+  current,
+}: {
+  to: string;
+  children: ReactNode;
+  className?: string;
+  current?: boolean;
+}) {
   const follow = (event: MouseEvent<HTMLAnchorElement>) => {
     if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
     event.preventDefault();

@@ -20,10 +20,21 @@ export function sessionFromToken(token: string): Session | null {
   const payload = token.split('.')[1];
   if (!payload) return null;
   try {
-    const claims = JSON.parse(atob(payload.replace(/-/g, '+').replace(/_/g, '/'))) as { sub?: unknown; tenant?: unknown; roles?: unknown; exp?: unknown };
+    const claims = JSON.parse(atob(payload.replace(/-/g, '+').replace(/_/g, '/'))) as {
+      sub?: unknown;
+      tenant?: unknown;
+      roles?: unknown;
+      exp?: unknown;
+    };
     if (typeof claims.sub !== 'string' || typeof claims.tenant !== 'string') return null;
     const roles = Array.isArray(claims.roles) ? claims.roles.filter((r): r is string => typeof r === 'string') : [];
-    return { token, userId: claims.sub, tenantId: claims.tenant, roles, expiresAt: typeof claims.exp === 'number' ? claims.exp * 1000 : null };
+    return {
+      token,
+      userId: claims.sub,
+      tenantId: claims.tenant,
+      roles,
+      expiresAt: typeof claims.exp === 'number' ? claims.exp * 1000 : null,
+    };
   } catch {
     return null;
   }
@@ -48,4 +59,5 @@ export function storeProjectId(projectId: string): void {
   sessionStorage.setItem(PROJECT_KEY, projectId);
 }
 
-export const canManageConnectors = (session: Session) => session.roles.includes('admin') || session.roles.includes('oauth-connectors:manage');
+export const canManageConnectors = (session: Session) =>
+  session.roles.includes('admin') || session.roles.includes('oauth-connectors:manage');

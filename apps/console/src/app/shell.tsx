@@ -14,7 +14,15 @@ const NAV = [
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Header with the sections, the project in use and the signed-in person. */
-export function Shell({ children, onSignOut, onProjectChange }: { children: ReactNode; onSignOut: () => void; onProjectChange: (projectId: string) => void }) {
+export function Shell({
+  children,
+  onSignOut,
+  onProjectChange,
+}: {
+  children: ReactNode;
+  onSignOut: () => void;
+  onProjectChange: (projectId: string) => void;
+}) {
   const { session, projectId } = useConsole();
   const path = usePath();
   const [draft, setDraft] = useState(projectId);
@@ -31,7 +39,12 @@ export function Shell({ children, onSignOut, onProjectChange }: { children: Reac
         <div className="brand">Connector console</div>
         <nav aria-label="Sections">
           {NAV.map((item) => (
-            <Link key={item.to} to={item.to} className="nav-link" current={path === item.to || path.startsWith(`${item.to}/`)}>
+            <Link
+              key={item.to}
+              to={item.to}
+              className="nav-link"
+              current={path === item.to || path.startsWith(`${item.to}/`)}
+            >
               {item.label}
             </Link>
           ))}
@@ -47,11 +60,21 @@ export function Shell({ children, onSignOut, onProjectChange }: { children: Reac
       </header>
       <form className="project-bar" onSubmit={submit}>
         <label htmlFor="project-id">Project</label>
-        <input id="project-id" value={draft} onChange={(e) => setDraft(e.target.value)} spellCheck={false} aria-invalid={problem ? true : undefined} />
+        <input
+          id="project-id"
+          value={draft}
+          onChange={(e) => setDraft(e.target.value)}
+          spellCheck={false}
+          aria-invalid={problem ? true : undefined}
+        />
         <Button type="submit" disabled={draft.trim() === projectId}>
           Use project
         </Button>
-        {problem ? <span className="field-problems">{problem}</span> : <span className="muted">tenant {short(session.tenantId)}</span>}
+        {problem ? (
+          <span className="field-problems">{problem}</span>
+        ) : (
+          <span className="muted">tenant {short(session.tenantId)}</span>
+        )}
       </form>
       <main className="content">{children}</main>
     </div>

@@ -17,7 +17,8 @@ export function ApprovalTimeline({ approval }: { approval: Approval }) {
         <dd>{approval.stepId}</dd>
         <dt>Webhook</dt>
         <dd className="break">
-          {approval.webhook.url} ({approval.webhook.authentication.type}, {approval.webhook.timeoutSeconds} s timeout, {approval.webhook.maxRetryAttempts} retries)
+          {approval.webhook.url} ({approval.webhook.authentication.type}, {approval.webhook.timeoutSeconds} s timeout,{' '}
+          {approval.webhook.maxRetryAttempts} retries)
         </dd>
         {approval.message ? (
           <>

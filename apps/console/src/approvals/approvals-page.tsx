@@ -19,19 +19,33 @@ export function ApprovalsPage({ approvalId }: { approvalId?: string }) {
     <section>
       <div className="page-head">
         <h1>Approvals</h1>
-        <Button onClick={() => void (list.reload(), one.reload())} busy={list.loading && !!list.data} busyLabel="Refreshing…">
+        <Button
+          onClick={() => void (list.reload(), one.reload())}
+          busy={list.loading && !!list.data}
+          busyLabel="Refreshing…"
+        >
           Refresh
         </Button>
       </div>
       <p className="muted">From the approval-service at {config.approvalServiceUrl}. Read-only.</p>
       <div className="split">
         <div>
-          <SelectField<ApprovalStatus | ''> label="Status" value={status} onChange={setStatus} options={[{ value: '', label: 'All' }, ...APPROVAL_STATUSES.map((s) => ({ value: s, label: spaced(s) }))]} />
-          <ErrorNotice error={list.error} title={list.error ? `The approval-service at ${config.approvalServiceUrl} did not answer` : undefined}>
+          <SelectField<ApprovalStatus | ''>
+            label="Status"
+            value={status}
+            onChange={setStatus}
+            options={[{ value: '', label: 'All' }, ...APPROVAL_STATUSES.map((s) => ({ value: s, label: spaced(s) }))]}
+          />
+          <ErrorNotice
+            error={list.error}
+            title={list.error ? `The approval-service at ${config.approvalServiceUrl} did not answer` : undefined}
+          >
             <Button onClick={() => void list.reload()}>Try again</Button>
           </ErrorNotice>
           {list.loading && !list.data ? <Spinner label="Loading approvals…" /> : null}
-          {list.data && !list.data.length ? <p className="empty">No approvals{status ? ` with status ${spaced(status)}` : ''}.</p> : null}
+          {list.data && !list.data.length ? (
+            <p className="empty">No approvals{status ? ` with status ${spaced(status)}` : ''}.</p>
+          ) : null}
           {list.data?.length ? (
             <div className="table-wrap">
               <table aria-label="Approvals">
@@ -45,7 +59,11 @@ export function ApprovalsPage({ approvalId }: { approvalId?: string }) {
                 </thead>
                 <tbody>
                   {list.data.map((a) => (
-                    <tr key={a.id} aria-current={a.id === approvalId || undefined} className={a.id === approvalId ? 'row-current' : ''}>
+                    <tr
+                      key={a.id}
+                      aria-current={a.id === approvalId || undefined}
+                      className={a.id === approvalId ? 'row-current' : ''}
+                    >
                       <td>
                         <Link to={`/approvals/${a.id}`}>{a.agentName}</Link>
                       </td>
@@ -67,7 +85,11 @@ export function ApprovalsPage({ approvalId }: { approvalId?: string }) {
           {approvalId ? (
             <>
               <ErrorNotice error={one.error} />
-              {one.data ? <ApprovalTimeline approval={one.data} /> : one.loading ? <Spinner label="Loading the approval…" /> : null}
+              {one.data ? (
+                <ApprovalTimeline approval={one.data} />
+              ) : one.loading ? (
+                <Spinner label="Loading the approval…" />
+              ) : null}
               <Button kind="link" onClick={() => navigate('/approvals')}>
                 Close
               </Button>

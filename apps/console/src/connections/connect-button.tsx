@@ -7,7 +7,12 @@ import { connectInPopup, ConnectionOutcome, PopupConnection } from './oauth-popu
  * "Connect": runs the OAuth popup for a provider and reports the new connection; while it waits it
  * says so, and a failure shows the provider's message with what to do.
  */
-export function ConnectButton(props: { providerId: string; label?: string; onConnected: (connectionId: string) => void; disabled?: boolean }) {
+export function ConnectButton(props: {
+  providerId: string;
+  label?: string;
+  onConnected: (connectionId: string) => void;
+  disabled?: boolean;
+}) {
   const { connector } = useConsole();
   const [waiting, setWaiting] = useState<PopupConnection | null>(null);
   const [failure, setFailure] = useState<Extract<ConnectionOutcome, { ok: false }> | null>(null);
@@ -28,7 +33,13 @@ export function ConnectButton(props: { providerId: string; label?: string; onCon
   return (
     <div className="connect">
       <div className="row">
-        <Button kind="primary" onClick={start} busy={waiting !== null} busyLabel="Waiting for the sign-in window…" disabled={props.disabled || !props.providerId}>
+        <Button
+          kind="primary"
+          onClick={start}
+          busy={waiting !== null}
+          busyLabel="Waiting for the sign-in window…"
+          disabled={props.disabled || !props.providerId}
+        >
           {props.label ?? 'Connect'}
         </Button>
         {waiting ? (

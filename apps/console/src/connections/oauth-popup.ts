@@ -32,7 +32,12 @@ export function connectInPopup(connector: ConnectorApi, providerId: string): Pop
   let settle: (outcome: ConnectionOutcome) => void = () => undefined;
   const outcome = new Promise<ConnectionOutcome>((resolve) => (settle = resolve));
   if (!popup) {
-    settle({ ok: false, code: 'POPUP_BLOCKED', message: 'The browser blocked the sign-in window.', resolution: 'Allow popups for this site, then click Connect again.' });
+    settle({
+      ok: false,
+      code: 'POPUP_BLOCKED',
+      message: 'The browser blocked the sign-in window.',
+      resolution: 'Allow popups for this site, then click Connect again.',
+    });
     return { outcome, cancel: () => undefined };
   }
 
@@ -47,15 +52,31 @@ export function connectInPopup(connector: ConnectorApi, providerId: string): Pop
   const onMessage = (event: MessageEvent) => {
     const data = event.data as Partial<CallbackMessage> | null;
     if (event.origin !== location.origin || event.source !== popup || data?.type !== 'oauth-connection') return;
-    if (data.ok && data.connectionId) finish({ ok: true, connectionId: data.connectionId, providerId: data.providerId ?? providerId });
-    else finish({ ok: false, code: data.code ?? 'OAUTH_FAILED', message: data.message ?? 'The connection failed.', resolution: data.resolution });
+    if (data.ok && data.connectionId)
+      finish({ ok: true, connectionId: data.connectionId, providerId: data.providerId ?? providerId });
+    else
+      finish({
+        ok: false,
+        code: data.code ?? 'OAUTH_FAILED',
+        message: data.message ?? 'The connection failed.',
+        resolution: data.resolution,
+      });
   };
   window.addEventListener('message', onMessage);
   // The page closes itself after posting; a window closed without a message was closed by the person.
   const watch = window.setInterval(() => {
     if (popup.closed) {
       clearInterval(watch);
-      window.setTimeout(() => finish({ ok: false, code: 'POPUP_CLOSED', message: 'The sign-in window was closed before the connection was made.', resolution: 'Click Connect again and finish signing in.' }), CLOSED_GRACE_MS);
+      window.setTimeout(
+        () =>
+          finish({
+            ok: false,
+            code: 'POPUP_CLOSED',
+            message: 'The sign-in window was closed before the connection was made.',
+            resolution: 'Click Connect again and finish signing in.',
+          }),
+        CLOSED_GRACE_MS,
+      );
     }
   }, 300);
 
@@ -65,7 +86,12 @@ export function connectInPopup(connector: ConnectorApi, providerId: string): Pop
     },
     (error: Error & { resolution?: string; code?: string }) => {
       popup.close();
-      finish({ ok: false, code: error.code ?? 'OAUTH_FAILED', message: error.message, resolution: error.resolution ?? 'Check the connector, then click Connect again.' });
+      finish({
+        ok: false,
+        code: error.code ?? 'OAUTH_FAILED',
+        message: error.message,
+        resolution: error.resolution ?? 'Check the connector, then click Connect again.',
+      });
     },
   );
 
@@ -73,7 +99,12 @@ export function connectInPopup(connector: ConnectorApi, providerId: string): Pop
     outcome,
     cancel: () => {
       popup.close();
-      finish({ ok: false, code: 'CANCELLED', message: 'Connecting was cancelled.', resolution: 'Click Connect to start again.' });
+      finish({
+        ok: false,
+        code: 'CANCELLED',
+        message: 'Connecting was cancelled.',
+        resolution: 'Click Connect to start again.',
+      });
     },
   };
 }

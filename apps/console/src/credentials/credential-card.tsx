@@ -11,7 +11,17 @@ import { CredentialValidation } from './credential-validation';
 type Mode = 'view' | 'validate' | 'rotate' | 'delete';
 
 /** One credential: where and who it signs in as; validate, rotate the password, delete. */
-export function CredentialCard({ credential, canManage, onChanged, onDeleted }: { credential: Credential; canManage: boolean; onChanged: (c: Credential) => void; onDeleted: () => void }) {
+export function CredentialCard({
+  credential,
+  canManage,
+  onChanged,
+  onDeleted,
+}: {
+  credential: Credential;
+  canManage: boolean;
+  onChanged: (c: Credential) => void;
+  onDeleted: () => void;
+}) {
   const { connector } = useConsole();
   const [mode, setMode] = useState<Mode>('view');
   const [password, setPassword] = useState('');
@@ -22,7 +32,17 @@ export function CredentialCard({ credential, canManage, onChanged, onDeleted }: 
     event.preventDefault();
     const { name, type, instanceUrl, username, scope, projectId } = credential;
     void action.run(async () => {
-      onChanged(await connector.credentials.update(credential.id, { name, type, instanceUrl, username, scope, password, ...(projectId ? { projectId } : {}) }));
+      onChanged(
+        await connector.credentials.update(credential.id, {
+          name,
+          type,
+          instanceUrl,
+          username,
+          scope,
+          password,
+          ...(projectId ? { projectId } : {}),
+        }),
+      );
       setPassword('');
       setMode('view');
       setRotated(true);
@@ -66,7 +86,15 @@ export function CredentialCard({ credential, canManage, onChanged, onDeleted }: 
       {mode === 'validate' ? <CredentialValidation credential={credential} /> : null}
       {mode === 'rotate' ? (
         <form className="inline-form" onSubmit={rotate}>
-          <TextField label="New password" type="password" value={password} onChange={setPassword} required autoComplete="new-password" problems={action.error instanceof ApiError ? action.error.fieldProblems.password : undefined} />
+          <TextField
+            label="New password"
+            type="password"
+            value={password}
+            onChange={setPassword}
+            required
+            autoComplete="new-password"
+            problems={action.error instanceof ApiError ? action.error.fieldProblems.password : undefined}
+          />
           <Button type="submit" kind="primary" busy={action.busy} busyLabel="Saving…" disabled={!password}>
             Save password
           </Button>

@@ -38,11 +38,20 @@ export function CredentialsPage() {
           </Button>
         ) : null}
       </div>
-      {!canManage ? <Notice title="Read-only">You need the admin role (or oauth-connectors:manage) to create or change credentials; you can still enter one in the data-source wizard.</Notice> : null}
+      {!canManage ? (
+        <Notice title="Read-only">
+          You need the admin role (or oauth-connectors:manage) to create or change credentials; you can still enter one
+          in the data-source wizard.
+        </Notice>
+      ) : null}
       {creating ? (
         <form className="card form" onSubmit={create} aria-labelledby="new-credential" noValidate>
           <h2 id="new-credential">New document-system credential</h2>
-          <CredentialFields draft={draft} onChange={setDraft} problems={action.error instanceof ApiError ? action.error.fieldProblems : {}} />
+          <CredentialFields
+            draft={draft}
+            onChange={setDraft}
+            problems={action.error instanceof ApiError ? action.error.fieldProblems : {}}
+          />
           <ErrorNotice error={action.error} />
           <div className="row">
             <Button type="submit" kind="primary" busy={action.busy} busyLabel="Saving…">
@@ -61,7 +70,13 @@ export function CredentialsPage() {
       {credentials.data && !list.length && !creating ? <p className="empty">No credential is saved yet.</p> : null}
       <div className="cards">
         {list.map((c) => (
-          <CredentialCard key={c.id} credential={c} canManage={canManage} onChanged={(next) => credentials.setData(list.map((x) => (x.id === next.id ? next : x)))} onDeleted={() => credentials.setData(list.filter((x) => x.id !== c.id))} />
+          <CredentialCard
+            key={c.id}
+            credential={c}
+            canManage={canManage}
+            onChanged={(next) => credentials.setData(list.map((x) => (x.id === next.id ? next : x)))}
+            onDeleted={() => credentials.setData(list.filter((x) => x.id !== c.id))}
+          />
         ))}
       </div>
     </section>

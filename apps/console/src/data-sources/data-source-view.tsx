@@ -27,7 +27,12 @@ export function DataSourceView({ dataSourceId }: { dataSourceId: string }) {
     return () => clearTimeout(timer);
   }, [status, extracting, source.data, source.reload]);
 
-  if (source.error && !source.data) return <ErrorNotice error={source.error}><Button onClick={() => navigate('/data-sources')}>Back to the data sources</Button></ErrorNotice>;
+  if (source.error && !source.data)
+    return (
+      <ErrorNotice error={source.error}>
+        <Button onClick={() => navigate('/data-sources')}>Back to the data sources</Button>
+      </ErrorNotice>
+    );
   if (!source.data) return <Spinner label="Loading the data source…" />;
   const ds = source.data;
   const runEnded = () => {
@@ -46,8 +51,16 @@ export function DataSourceView({ dataSourceId }: { dataSourceId: string }) {
           </span>
         </div>
       </div>
-      {ds.ingestionStatus === 'NeedsReauth' ? <Notice kind="warning" title="Re-authenticate">The document-system authorization expired or its refresh failed. Open the folders to connect again.</Notice> : null}
-      {ds.ingestionStatus === 'NotConfigured' ? <Notice kind="warning" title="No folders selected">Choose folders before the first sync.</Notice> : null}
+      {ds.ingestionStatus === 'NeedsReauth' ? (
+        <Notice kind="warning" title="Re-authenticate">
+          The document-system authorization expired or its refresh failed. Open the folders to connect again.
+        </Notice>
+      ) : null}
+      {ds.ingestionStatus === 'NotConfigured' ? (
+        <Notice kind="warning" title="No folders selected">
+          Choose folders before the first sync.
+        </Notice>
+      ) : null}
       <section className="card" aria-labelledby="folders-title">
         <div className="card-head">
           <h2 id="folders-title">Folders</h2>
@@ -58,7 +71,13 @@ export function DataSourceView({ dataSourceId }: { dataSourceId: string }) {
         <p className="muted">
           {ds.selection.include.length} folder(s) included, {ds.selection.exclude.length} excluded.
         </p>
-        {picking ? <FolderPicker dataSource={ds} onSaved={source.setData} recovery={(error) => <PickerRecovery error={error} dataSource={ds} onChanged={source.setData} />} /> : null}
+        {picking ? (
+          <FolderPicker
+            dataSource={ds}
+            onSaved={source.setData}
+            recovery={(error) => <PickerRecovery error={error} dataSource={ds} onChanged={source.setData} />}
+          />
+        ) : null}
       </section>
       <SyncPanel dataSource={ds} onRunEnded={runEnded} onChooseFolders={() => setPicking(true)} />
       <IngestedTree dataSourceId={ds.id} version={treeVersion} />
@@ -68,7 +87,14 @@ export function DataSourceView({ dataSourceId }: { dataSourceId: string }) {
           <div className="confirm">
             <p>Delete “{ds.name}” with every file, text and search entry it ingested?</p>
             <div className="row">
-              <Button kind="danger" busy={remove.busy} busyLabel="Deleting…" onClick={() => void remove.run(async () => (await connector.dataSources.remove(ds.id), navigate('/data-sources')))}>
+              <Button
+                kind="danger"
+                busy={remove.busy}
+                busyLabel="Deleting…"
+                onClick={() =>
+                  void remove.run(async () => (await connector.dataSources.remove(ds.id), navigate('/data-sources')))
+                }
+              >
                 Yes, delete
               </Button>
               <Button kind="link" onClick={() => setDeleting(false)}>

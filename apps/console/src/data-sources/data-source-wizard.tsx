@@ -22,7 +22,14 @@ const STEPS: Array<[Step, string]> = [
 /** New data source: name and credential, the OAuth popup, then the folder picker. */
 export function DataSourceWizard() {
   const { connector, projectId } = useConsole();
-  const known = useLoad(async () => ({ providers: await connector.providers.list(), credentials: await connector.credentials.list(), connections: await connector.connections.list() }), [connector]);
+  const known = useLoad(
+    async () => ({
+      providers: await connector.providers.list(),
+      credentials: await connector.credentials.list(),
+      connections: await connector.connections.list(),
+    }),
+    [connector],
+  );
   const [step, setStep] = useState<Step>('details');
   const [name, setName] = useState('');
   const [providerId, setProviderId] = useState('');
@@ -32,7 +39,12 @@ export function DataSourceWizard() {
   const [dataSource, setDataSource] = useState<DataSource | null>(null);
   const create = useAction();
 
-  if (known.error) return <ErrorNotice error={known.error}><Button onClick={() => void known.reload()}>Try again</Button></ErrorNotice>;
+  if (known.error)
+    return (
+      <ErrorNotice error={known.error}>
+        <Button onClick={() => void known.reload()}>Try again</Button>
+      </ErrorNotice>
+    );
   if (!known.data) return <Spinner label="Loading connectors and credentials…" />;
   const { providers, credentials, connections } = known.data;
   const provider = providerId || providers[0]?.id || '';
@@ -48,7 +60,11 @@ export function DataSourceWizard() {
   };
   const connected = (connectionId: string) =>
     create.run(async () => {
-      const input: NewDataSource = { name, connectionId, ...(mode === 'saved' ? { credentialId: savedCredential } : { credential: credentialInput(draft, projectId) }) };
+      const input: NewDataSource = {
+        name,
+        connectionId,
+        ...(mode === 'saved' ? { credentialId: savedCredential } : { credential: credentialInput(draft, projectId) }),
+      };
       try {
         setDataSource(await connector.dataSources.create(projectId, input));
         setStep('folders');
@@ -70,20 +86,52 @@ export function DataSourceWizard() {
       </ol>
       {step === 'details' ? (
         <form className="card form" onSubmit={next} aria-label="Name and credential" noValidate>
-          {!providers.length ? <Notice kind="warning" title="No OAuth connector is registered">An admin registers one under OAuth connectors first.</Notice> : null}
+          {!providers.length ? (
+            <Notice kind="warning" title="No OAuth connector is registered">
+              An admin registers one under OAuth connectors first.
+            </Notice>
+          ) : null}
           <TextField label="Data source name" value={name} onChange={setName} problems={problems.name} required />
-          <SelectField label="OAuth connector" value={provider} onChange={setProviderId} options={providers.map((p) => ({ value: p.id, label: p.name }))} required />
+          <SelectField
+            label="OAuth connector"
+            value={provider}
+            onChange={setProviderId}
+            options={providers.map((p) => ({ value: p.id, label: p.name }))}
+            required
+          />
           <fieldset className="choice">
             <legend>Document-system credential</legend>
             <label>
-              <input type="radio" name="credential-mode" checked={mode === 'saved'} onChange={() => setCredentialMode('saved')} disabled={!credentials.length} /> Use a saved credential
+              <input
+                type="radio"
+                name="credential-mode"
+                checked={mode === 'saved'}
+                onChange={() => setCredentialMode('saved')}
+                disabled={!credentials.length}
+              />{' '}
+              Use a saved credential
             </label>
             <label>
-              <input type="radio" name="credential-mode" checked={mode === 'new'} onChange={() => setCredentialMode('new')} /> Enter a new credential
+              <input
+                type="radio"
+                name="credential-mode"
+                checked={mode === 'new'}
+                onChange={() => setCredentialMode('new')}
+              />{' '}
+              Enter a new credential
             </label>
           </fieldset>
           {mode === 'saved' ? (
-            <SelectField label="Saved credential" value={savedCredential} onChange={setCredentialId} options={credentials.map((c) => ({ value: c.id, label: `${c.name} (${c.username} at ${c.instanceUrl})` }))} problems={problems.credentialId} />
+            <SelectField
+              label="Saved credential"
+              value={savedCredential}
+              onChange={setCredentialId}
+              options={credentials.map((c) => ({
+                value: c.id,
+                label: `${c.name} (${c.username} at ${c.instanceUrl})`,
+              }))}
+              problems={problems.credentialId}
+            />
           ) : (
             <CredentialFields draft={draft} onChange={setDraft} problems={problems} prefix="credential." />
           )}
@@ -96,9 +144,16 @@ export function DataSourceWizard() {
       {step === 'connect' ? (
         <div className="card">
           <h2>Connect to the document system</h2>
-          <p>A sign-in window of the document system opens; sign in there and allow access. It closes by itself when the connection is made.</p>
+          <p>
+            A sign-in window of the document system opens; sign in there and allow access. It closes by itself when the
+            connection is made.
+          </p>
           <div className="row">
-            <ConnectButton providerId={provider} label={existing ? 'Connect again' : 'Connect'} onConnected={(id) => void connected(id)} />
+            <ConnectButton
+              providerId={provider}
+              label={existing ? 'Connect again' : 'Connect'}
+              onConnected={(id) => void connected(id)}
+            />
             {existing ? (
               <Button onClick={() => void connected(existing.id)} busy={create.busy} busyLabel="Creating…">
                 Use my existing connection
@@ -115,8 +170,14 @@ export function DataSourceWizard() {
       {step === 'folders' && dataSource ? (
         <div className="card">
           <h2>Pick folders</h2>
-          <p className="muted">A checked folder takes everything below it; uncheck a subfolder to leave it out. Changes are saved at once.</p>
-          <FolderPicker dataSource={dataSource} onSaved={setDataSource} recovery={(error) => <PickerRecovery error={error} dataSource={dataSource} onChanged={setDataSource} />} />
+          <p className="muted">
+            A checked folder takes everything below it; uncheck a subfolder to leave it out. Changes are saved at once.
+          </p>
+          <FolderPicker
+            dataSource={dataSource}
+            onSaved={setDataSource}
+            recovery={(error) => <PickerRecovery error={error} dataSource={dataSource} onChanged={setDataSource} />}
+          />
           <div className="row">
             <Button kind="primary" onClick={() => navigate(`/data-sources/${dataSource.id}`)}>
               Done: open the data source

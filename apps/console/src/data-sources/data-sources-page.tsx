@@ -21,7 +21,11 @@ export function DataSourcesPage() {
         <Button onClick={() => void sources.reload()}>Try again</Button>
       </ErrorNotice>
       {sources.loading && !sources.data ? <Spinner label="Loading data sources…" /> : null}
-      {sources.data && !sources.data.length ? <p className="empty">This project has no data source yet. Create one to connect a document system and pick folders.</p> : null}
+      {sources.data && !sources.data.length ? (
+        <p className="empty">
+          This project has no data source yet. Create one to connect a document system and pick folders.
+        </p>
+      ) : null}
       {sources.data?.length ? (
         <div className="table-wrap">
           <table>

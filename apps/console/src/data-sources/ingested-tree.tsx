@@ -16,17 +16,42 @@ export function IngestedTree({ dataSourceId, version }: { dataSourceId: string; 
       <ul className="ingested" role="tree" aria-label="Ingested files">
         <TreeLevel key={version} dataSourceId={dataSourceId} onOpen={setOpened} />
       </ul>
-      {opened ? <DocumentViewer documentId={opened.documentId} name={opened.name} onClose={() => setOpened(null)} /> : null}
+      {opened ? (
+        <DocumentViewer documentId={opened.documentId} name={opened.name} onClose={() => setOpened(null)} />
+      ) : null}
     </section>
   );
 }
 
-function TreeLevel({ dataSourceId, folderId, onOpen }: { dataSourceId: string; folderId?: string; onOpen: (file: TreeFile) => void }) {
+function TreeLevel({
+  dataSourceId,
+  folderId,
+  onOpen,
+}: {
+  dataSourceId: string;
+  folderId?: string;
+  onOpen: (file: TreeFile) => void;
+}) {
   const { connector } = useConsole();
   const view = useLoad(() => connector.dataSources.tree(dataSourceId, folderId), [connector, dataSourceId, folderId]);
-  if (view.error) return <li role="none"><ErrorNotice error={view.error} /></li>;
-  if (!view.data) return <li role="none"><Spinner label="Loading…" /></li>;
-  if (!folderId && !view.data.folders.length) return <li role="none" className="empty">Nothing ingested yet: pick folders and sync.</li>;
+  if (view.error)
+    return (
+      <li role="none">
+        <ErrorNotice error={view.error} />
+      </li>
+    );
+  if (!view.data)
+    return (
+      <li role="none">
+        <Spinner label="Loading…" />
+      </li>
+    );
+  if (!folderId && !view.data.folders.length)
+    return (
+      <li role="none" className="empty">
+        Nothing ingested yet: pick folders and sync.
+      </li>
+    );
   return (
     <>
       {view.data.folders.map((f) => (
@@ -44,7 +69,17 @@ function TreeLevel({ dataSourceId, folderId, onOpen }: { dataSourceId: string; f
   );
 }
 
-function FolderNode({ dataSourceId, id, name, onOpen }: { dataSourceId: string; id: string; name: string; onOpen: (file: TreeFile) => void }) {
+function FolderNode({
+  dataSourceId,
+  id,
+  name,
+  onOpen,
+}: {
+  dataSourceId: string;
+  id: string;
+  name: string;
+  onOpen: (file: TreeFile) => void;
+}) {
   const [open, setOpen] = useState(false);
   return (
     <li role="treeitem" aria-label={name} aria-expanded={open} className="folder-node">

@@ -19,7 +19,8 @@ export function MembersPanel({ dataSourceId }: { dataSourceId: string }) {
       await members.reload();
     });
   };
-  const remove = (id: string) => action.run(async () => (await connector.dataSources.removeMember(dataSourceId, id), await members.reload()));
+  const remove = (id: string) =>
+    action.run(async () => (await connector.dataSources.removeMember(dataSourceId, id), await members.reload()));
   return (
     <section className="card" aria-labelledby="members-title">
       <h2 id="members-title">Members</h2>

@@ -12,7 +12,15 @@ const ACTIVE = ['Queued', 'Running'];
 const COUNTS = ['discovered', 'added', 'updated', 'unchanged', 'deleted', 'failed'] as const;
 
 /** "Sync now", the running sync's live progress (counts and bytes, polled), and the run history. */
-export function SyncPanel({ dataSource, onRunEnded, onChooseFolders }: { dataSource: DataSource; onRunEnded: () => void; onChooseFolders: () => void }) {
+export function SyncPanel({
+  dataSource,
+  onRunEnded,
+  onChooseFolders,
+}: {
+  dataSource: DataSource;
+  onRunEnded: () => void;
+  onChooseFolders: () => void;
+}) {
   const { connector } = useConsole();
   const runs = useLoad(() => connector.sync.runs(dataSource.id), [connector, dataSource.id]);
   const [activeId, setActiveId] = useState<string | null>(null);
@@ -57,7 +65,10 @@ export function SyncPanel({ dataSource, onRunEnded, onChooseFolders }: { dataSou
         setActiveId(started.syncRunId);
         onRunEnded();
       } catch (error) {
-        const runId = error instanceof ApiError && error.code === 'SYNC_IN_PROGRESS' ? (error.body?.syncRunId as string | undefined) : undefined;
+        const runId =
+          error instanceof ApiError && error.code === 'SYNC_IN_PROGRESS'
+            ? (error.body?.syncRunId as string | undefined)
+            : undefined;
         if (!runId) throw error;
         setActiveId(runId);
       }
@@ -69,7 +80,12 @@ export function SyncPanel({ dataSource, onRunEnded, onChooseFolders }: { dataSou
     <section className="card" aria-labelledby="sync-title">
       <div className="card-head">
         <h2 id="sync-title">Sync</h2>
-        <Button kind="primary" onClick={syncNow} busy={start.busy || followed !== null} busyLabel={followed ? 'Syncing…' : 'Starting…'}>
+        <Button
+          kind="primary"
+          onClick={syncNow}
+          busy={start.busy || followed !== null}
+          busyLabel={followed ? 'Syncing…' : 'Starting…'}
+        >
           Sync now
         </Button>
       </div>
@@ -103,8 +119,19 @@ function RunProgress({ run }: { run: SyncRun }) {
           {run.mode} sync · {done} of {counts.discovered} files · {formatBytes(run.bytesDownloaded)} downloaded
         </span>
       </div>
-      <div className="progress" role="progressbar" aria-label="Sync progress" aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent} aria-valuetext={`${percent}% · ${run.status}`}>
-        <div className={`progress-fill ${finished ? `progress-${run.status.toLowerCase()}` : ''}`} style={{ width: `${percent}%` }} />
+      <div
+        className="progress"
+        role="progressbar"
+        aria-label="Sync progress"
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={percent}
+        aria-valuetext={`${percent}% · ${run.status}`}
+      >
+        <div
+          className={`progress-fill ${finished ? `progress-${run.status.toLowerCase()}` : ''}`}
+          style={{ width: `${percent}%` }}
+        />
       </div>
       <dl className="counts">
         {COUNTS.map((key) => (

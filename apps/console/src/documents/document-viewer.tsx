@@ -6,7 +6,15 @@ import { useAction, useLoad } from '../ui/hooks';
 import { downloadDocument } from './download';
 
 /** A document's extracted text in a dialog, with the original one click away. */
-export function DocumentViewer({ documentId, name, onClose }: { documentId: string; name: string; onClose: () => void }) {
+export function DocumentViewer({
+  documentId,
+  name,
+  onClose,
+}: {
+  documentId: string;
+  name: string;
+  onClose: () => void;
+}) {
   const { connector } = useConsole();
   const text = useLoad(() => connector.documents.text(documentId), [connector, documentId]);
   const download = useAction();
@@ -22,13 +30,23 @@ export function DocumentViewer({ documentId, name, onClose }: { documentId: stri
 
   return (
     <div className="overlay" onClick={onClose}>
-      <div className="dialog" role="dialog" aria-modal="true" aria-labelledby="viewer-title" onClick={(e) => e.stopPropagation()}>
+      <div
+        className="dialog"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby="viewer-title"
+        onClick={(e) => e.stopPropagation()}
+      >
         <header className="dialog-head">
           <h2 id="viewer-title" tabIndex={-1} ref={heading}>
             {name}
           </h2>
           <div className="row">
-            <Button onClick={() => void download.run(() => downloadDocument(connector, documentId, name))} busy={download.busy} busyLabel="Downloading…">
+            <Button
+              onClick={() => void download.run(() => downloadDocument(connector, documentId, name))}
+              busy={download.busy}
+              busyLabel="Downloading…"
+            >
               Download original
             </Button>
             <Button kind="link" onClick={onClose}>
@@ -45,7 +63,10 @@ export function DocumentViewer({ documentId, name, onClose }: { documentId: stri
               {text.data.text}
             </pre>
           ) : (
-            <p className="muted">No text could be extracted ({text.data.extraction.error ?? text.data.extraction.status}); download the original instead.</p>
+            <p className="muted">
+              No text could be extracted ({text.data.extraction.error ?? text.data.extraction.status}); download the
+              original instead.
+            </p>
           )
         ) : null}
       </div>

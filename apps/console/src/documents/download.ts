@@ -1,7 +1,11 @@
 import type { ConnectorApi } from '../api/connector-api';
 
 /** The original file: fetched with the bearer header (a plain link cannot carry it), then saved. */
-export async function downloadDocument(connector: ConnectorApi, documentId: string, fallbackName: string): Promise<void> {
+export async function downloadDocument(
+  connector: ConnectorApi,
+  documentId: string,
+  fallbackName: string,
+): Promise<void> {
   const { blob, fileName } = await connector.documents.content(documentId);
   const url = URL.createObjectURL(blob);
   const link = document.createElement('a');

@@ -48,7 +48,8 @@ export function FolderPicker({ dataSource, onSaved, recovery }: FolderPickerProp
   const root = levels.get(ROOT);
   const focused = focusedId ?? visible[0]?.folder.id ?? null;
 
-  const stateFor = (node: VisibleNode): FolderSelectionState => (pending ? stateOf({ id: node.folder.id, ancestorIds: node.ancestorIds }, pending) : node.folder.selection);
+  const stateFor = (node: VisibleNode): FolderSelectionState =>
+    pending ? stateOf({ id: node.folder.id, ancestorIds: node.ancestorIds }, pending) : node.folder.selection;
 
   const select = async (node: VisibleNode) => {
     if (pending) return;
@@ -94,7 +95,12 @@ export function FolderPicker({ dataSource, onSaved, recovery }: FolderPickerProp
       ArrowUp: () => moveFocus(visible[index - 1]?.folder.id),
       Home: () => moveFocus(visible[0]?.folder.id),
       End: () => moveFocus(visible[visible.length - 1]?.folder.id),
-      ArrowRight: () => (node.folder.hasChildren && !isOpen ? setOpen(node, true) : isOpen ? moveFocus(visible[index + 1]?.folder.id) : undefined),
+      ArrowRight: () =>
+        node.folder.hasChildren && !isOpen
+          ? setOpen(node, true)
+          : isOpen
+            ? moveFocus(visible[index + 1]?.folder.id)
+            : undefined,
       ArrowLeft: () => (isOpen ? setOpen(node, false) : moveFocus(node.ancestorIds[node.ancestorIds.length - 1])),
       Enter: () => node.folder.hasChildren && setOpen(node, !isOpen),
       ' ': () => void select(node),
@@ -126,7 +132,9 @@ export function FolderPicker({ dataSource, onSaved, recovery }: FolderPickerProp
               onToggleExpanded={() => setOpen(node, !open)}
               onFocus={() => setFocusedId(node.folder.id)}
               onKeyDown={onKeyDown(node, index)}
-              itemRef={(el) => (el ? elements.current.set(node.folder.id, el) : elements.current.delete(node.folder.id))}
+              itemRef={(el) =>
+                el ? elements.current.set(node.folder.id, el) : elements.current.delete(node.folder.id)
+              }
             >
               {open ? (
                 <ul role="group" className="tree-group">
@@ -170,14 +178,24 @@ export function FolderPicker({ dataSource, onSaved, recovery }: FolderPickerProp
         {renderLevel(ROOT, 1)}
       </ul>
       <p className="picker-status" role="status">
-        {pending ? 'Saving the selection…' : `${summary.include.length} folder(s) included, ${summary.exclude.length} excluded. Saved.`}
+        {pending
+          ? 'Saving the selection…'
+          : `${summary.include.length} folder(s) included, ${summary.exclude.length} excluded. Saved.`}
       </p>
       <ErrorNotice error={saveError} />
     </div>
   );
 }
 
-function LevelFooter({ level, onMore, onRetry }: { level: Level | undefined; onMore: () => void; onRetry: () => void }) {
+function LevelFooter({
+  level,
+  onMore,
+  onRetry,
+}: {
+  level: Level | undefined;
+  onMore: () => void;
+  onRetry: () => void;
+}) {
   if (!level) return null;
   if (level.error) {
     return (
@@ -188,7 +206,12 @@ function LevelFooter({ level, onMore, onRetry }: { level: Level | undefined; onM
       </li>
     );
   }
-  if (level.loading) return <li className="tree-footer muted" role="none">Loading…</li>;
+  if (level.loading)
+    return (
+      <li className="tree-footer muted" role="none">
+        Loading…
+      </li>
+    );
   if (level.nextCursor) {
     return (
       <li className="tree-footer" role="none">

@@ -1,7 +1,11 @@
 import type { KeyboardEvent, MouseEvent, ReactNode } from 'react';
 import type { PickerFolder, FolderSelectionState } from '../api/types';
 
-const ARIA_CHECKED: Record<FolderSelectionState, 'true' | 'false' | 'mixed'> = { Selected: 'true', Partial: 'mixed', None: 'false' };
+const ARIA_CHECKED: Record<FolderSelectionState, 'true' | 'false' | 'mixed'> = {
+  Selected: 'true',
+  Partial: 'mixed',
+  None: 'false',
+};
 
 export interface TreeItemProps {
   folder: PickerFolder;
@@ -41,10 +45,19 @@ export function FolderTreeItem(props: TreeItemProps) {
       className="tree-item"
     >
       <div className="tree-row" onClick={stop(() => undefined)} title={folder.path}>
-        <span className={`twisty ${folder.hasChildren ? '' : 'twisty-leaf'}`} aria-hidden="true" onClick={folder.hasChildren ? stop(props.onToggleExpanded) : undefined}>
+        <span
+          className={`twisty ${folder.hasChildren ? '' : 'twisty-leaf'}`}
+          aria-hidden="true"
+          onClick={folder.hasChildren ? stop(props.onToggleExpanded) : undefined}
+        >
           {folder.hasChildren ? (props.expanded ? '▾' : '▸') : ''}
         </span>
-        <span className={`check check-${state.toLowerCase()}`} aria-hidden="true" data-check={folder.name} onClick={stop(props.onToggleSelection)} />
+        <span
+          className={`check check-${state.toLowerCase()}`}
+          aria-hidden="true"
+          data-check={folder.name}
+          onClick={stop(props.onToggleSelection)}
+        />
         <span className="tree-name" onClick={stop(props.onToggleSelection)}>
           {folder.name}
         </span>

@@ -26,17 +26,29 @@ export function usePickerLevels(connector: ConnectorApi, dataSourceId: string) {
   current.current = levels;
 
   const patch = useCallback((key: string, change: (level: Level) => Level) => {
-    setLevels((all) => new Map(all).set(key, change(all.get(key) ?? { pages: [], nextCursor: null, loading: false, error: null })));
+    setLevels((all) =>
+      new Map(all).set(key, change(all.get(key) ?? { pages: [], nextCursor: null, loading: false, error: null })),
+    );
   }, []);
 
-  const fetchPage = useCallback((key: string, cursor: string | null): Promise<PickerPage> => connector.dataSources.folders(dataSourceId, key || undefined, cursor), [connector, dataSourceId]);
+  const fetchPage = useCallback(
+    (key: string, cursor: string | null): Promise<PickerPage> =>
+      connector.dataSources.folders(dataSourceId, key || undefined, cursor),
+    [connector, dataSourceId],
+  );
 
   const load = useCallback(
     async (key: string, cursor: string | null = null) => {
       patch(key, (l) => ({ ...l, loading: true, error: null }));
       try {
         const page = await fetchPage(key, cursor);
-        patch(key, (l) => ({ pages: cursor ? [...l.pages, { cursor, items: page.items }] : [{ cursor: null, items: page.items }], nextCursor: page.nextCursor, loading: false, error: null, notice: page.notice }));
+        patch(key, (l) => ({
+          pages: cursor ? [...l.pages, { cursor, items: page.items }] : [{ cursor: null, items: page.items }],
+          nextCursor: page.nextCursor,
+          loading: false,
+          error: null,
+          notice: page.notice,
+        }));
       } catch (error) {
         patch(key, (l) => ({ ...l, loading: false, error }));
       }
@@ -49,7 +61,9 @@ export function usePickerLevels(connector: ConnectorApi, dataSourceId: string) {
     const snapshot = [...current.current.entries()].filter(([, level]) => level.pages.length > 0);
     const fresh = await Promise.all(
       snapshot.map(async ([key, level]) => {
-        const pages = await Promise.all(level.pages.map(async (p) => ({ cursor: p.cursor, page: await fetchPage(key, p.cursor) })));
+        const pages = await Promise.all(
+          level.pages.map(async (p) => ({ cursor: p.cursor, page: await fetchPage(key, p.cursor) })),
+        );
         return [key, pages] as const;
       }),
     );
@@ -57,7 +71,12 @@ export function usePickerLevels(connector: ConnectorApi, dataSourceId: string) {
       const next = new Map(all);
       for (const [key, pages] of fresh) {
         const level = next.get(key);
-        if (level) next.set(key, { ...level, pages: pages.map((p) => ({ cursor: p.cursor, items: p.page.items })), nextCursor: pages[pages.length - 1].page.nextCursor });
+        if (level)
+          next.set(key, {
+            ...level,
+            pages: pages.map((p) => ({ cursor: p.cursor, items: p.page.items })),
+            nextCursor: pages[pages.length - 1].page.nextCursor,
+          });
       }
       return next;
     });

@@ -11,23 +11,50 @@ import { useAction, useLoad } from '../ui/hooks';
  * The ways out of SPEC.md's folder-picker errors: "Credentials are invalid" → use another credential;
  * a generic authentication error → re-authenticate (a new connection for the same connector).
  */
-export function PickerRecovery({ error, dataSource, onChanged }: { error: ApiError; dataSource: DataSource; onChanged: (dataSource: DataSource) => void }) {
+export function PickerRecovery({
+  error,
+  dataSource,
+  onChanged,
+}: {
+  error: ApiError;
+  dataSource: DataSource;
+  onChanged: (dataSource: DataSource) => void;
+}) {
   if (error.code === 'CREDENTIALS_INVALID') return <OtherCredential dataSource={dataSource} onChanged={onChanged} />;
   if (error.code === 'REAUTH_REQUIRED') return <Reauthenticate dataSource={dataSource} onChanged={onChanged} />;
   return null;
 }
 
-function OtherCredential({ dataSource, onChanged }: { dataSource: DataSource; onChanged: (dataSource: DataSource) => void }) {
+function OtherCredential({
+  dataSource,
+  onChanged,
+}: {
+  dataSource: DataSource;
+  onChanged: (dataSource: DataSource) => void;
+}) {
   const { connector } = useConsole();
   const credentials = useLoad(() => connector.credentials.list(), [connector]);
   const others = (credentials.data ?? []).filter((c) => c.id !== dataSource.credentialId);
   const [chosen, setChosen] = useState('');
   const action = useAction();
-  const use = () => action.run(async () => onChanged(await connector.dataSources.update(dataSource.id, { credentialId: chosen || others[0].id })));
-  if (!others.length) return <p className="muted">No other credential is saved: an admin can rotate this credential's password under Credentials.</p>;
+  const use = () =>
+    action.run(async () =>
+      onChanged(await connector.dataSources.update(dataSource.id, { credentialId: chosen || others[0].id })),
+    );
+  if (!others.length)
+    return (
+      <p className="muted">
+        No other credential is saved: an admin can rotate this credential's password under Credentials.
+      </p>
+    );
   return (
     <div className="recovery">
-      <SelectField label="Use another credential" value={chosen || others[0].id} onChange={setChosen} options={others.map((c) => ({ value: c.id, label: `${c.name} (${c.username} at ${c.instanceUrl})` }))} />
+      <SelectField
+        label="Use another credential"
+        value={chosen || others[0].id}
+        onChange={setChosen}
+        options={others.map((c) => ({ value: c.id, label: `${c.name} (${c.username} at ${c.instanceUrl})` }))}
+      />
       <Button kind="primary" onClick={use} busy={action.busy} busyLabel="Switching…">
         Use this credential
       </Button>
@@ -36,18 +63,33 @@ function OtherCredential({ dataSource, onChanged }: { dataSource: DataSource; on
   );
 }
 
-function Reauthenticate({ dataSource, onChanged }: { dataSource: DataSource; onChanged: (dataSource: DataSource) => void }) {
+function Reauthenticate({
+  dataSource,
+  onChanged,
+}: {
+  dataSource: DataSource;
+  onChanged: (dataSource: DataSource) => void;
+}) {
   const { connector } = useConsole();
-  const known = useLoad(async () => ({ connections: await connector.connections.list(), providers: await connector.providers.list() }), [connector]);
+  const known = useLoad(
+    async () => ({ connections: await connector.connections.list(), providers: await connector.providers.list() }),
+    [connector],
+  );
   const [providerId, setProviderId] = useState('');
   const action = useAction();
   const own = known.data?.connections.find((c) => c.id === dataSource.connectionId);
   const chosen = providerId || own?.providerId || known.data?.providers[0]?.id || '';
-  const connected = (connectionId: string) => action.run(async () => onChanged(await connector.dataSources.update(dataSource.id, { connectionId })));
+  const connected = (connectionId: string) =>
+    action.run(async () => onChanged(await connector.dataSources.update(dataSource.id, { connectionId })));
   return (
     <div className="recovery">
       {!own && (known.data?.providers.length ?? 0) > 1 ? (
-        <SelectField label="Connector" value={chosen} onChange={setProviderId} options={known.data!.providers.map((p) => ({ value: p.id, label: p.name }))} />
+        <SelectField
+          label="Connector"
+          value={chosen}
+          onChange={setProviderId}
+          options={known.data!.providers.map((p) => ({ value: p.id, label: p.name }))}
+        />
       ) : null}
       <ConnectButton providerId={chosen} label="Re-authenticate" onConnected={connected} />
       <ErrorNotice error={action.error ?? known.error} />

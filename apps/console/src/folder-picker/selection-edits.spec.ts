@@ -16,19 +16,32 @@ describe('folder picker selection edits', () => {
   it('checking a folder includes it; its parent then shows Partial, its children Selected', () => {
     const marks = click([], drawings);
     expect(selectionOf(marks)).toEqual({ include: ['drawings'], exclude: [] });
-    expect([stateOf(arch, marks), stateOf(drawings, marks), stateOf(details, marks), stateOf(rfis, marks)]).toEqual(['Partial', 'Selected', 'Selected', 'None']);
+    expect([stateOf(arch, marks), stateOf(drawings, marks), stateOf(details, marks), stateOf(rfis, marks)]).toEqual([
+      'Partial',
+      'Selected',
+      'Selected',
+      'None',
+    ]);
   });
 
   it('unchecking a folder under an included one excludes it, and the included one shows Partial', () => {
     const marks = click([], arch, rfis);
     expect(selectionOf(marks)).toEqual({ include: ['arch'], exclude: ['rfis'] });
-    expect([stateOf(arch, marks), stateOf(rfis, marks), stateOf(drawings, marks)]).toEqual(['Partial', 'None', 'Selected']);
+    expect([stateOf(arch, marks), stateOf(rfis, marks), stateOf(drawings, marks)]).toEqual([
+      'Partial',
+      'None',
+      'Selected',
+    ]);
   });
 
   it('checking a folder under an excluded one includes it again', () => {
     const marks = click([], arch, drawings, details);
     expect(selectionOf(marks)).toEqual({ include: ['arch', 'details'], exclude: ['drawings'] });
-    expect([stateOf(drawings, marks), stateOf(details, marks), stateOf(facade, marks)]).toEqual(['Partial', 'Selected', 'Selected']);
+    expect([stateOf(drawings, marks), stateOf(details, marks), stateOf(facade, marks)]).toEqual([
+      'Partial',
+      'Selected',
+      'Selected',
+    ]);
   });
 
   it('checking a Partial folder takes all of it: the marks below it go', () => {

@@ -8,7 +8,17 @@ import { formatTime } from '../ui/format';
 import { useAction } from '../ui/hooks';
 
 /** One registered connector: its settings, redirect URI, warnings, and (for managers) rotate and delete. */
-export function ProviderCard({ provider, canManage, onChanged, onDeleted }: { provider: Provider; canManage: boolean; onChanged: (p: Provider) => void; onDeleted: () => void }) {
+export function ProviderCard({
+  provider,
+  canManage,
+  onChanged,
+  onDeleted,
+}: {
+  provider: Provider;
+  canManage: boolean;
+  onChanged: (p: Provider) => void;
+  onDeleted: () => void;
+}) {
   const { connector } = useConsole();
   const [mode, setMode] = useState<'view' | 'rotate' | 'delete'>('view');
   const [secret, setSecret] = useState('');
@@ -17,9 +27,32 @@ export function ProviderCard({ provider, canManage, onChanged, onDeleted }: { pr
 
   const rotate = (event: FormEvent) => {
     event.preventDefault();
-    const { name, provider: kind, authenticationType, clientId, authorizationEndpoint, tokenEndpoint, revokeEndpoint, supportedScopes, behaviour } = provider;
+    const {
+      name,
+      provider: kind,
+      authenticationType,
+      clientId,
+      authorizationEndpoint,
+      tokenEndpoint,
+      revokeEndpoint,
+      supportedScopes,
+      behaviour,
+    } = provider;
     void action.run(async () => {
-      onChanged(await connector.providers.update(provider.id, { name, provider: kind, authenticationType, clientId, clientSecret: secret, authorizationEndpoint, tokenEndpoint, revokeEndpoint, supportedScopes, behaviour }));
+      onChanged(
+        await connector.providers.update(provider.id, {
+          name,
+          provider: kind,
+          authenticationType,
+          clientId,
+          clientSecret: secret,
+          authorizationEndpoint,
+          tokenEndpoint,
+          revokeEndpoint,
+          supportedScopes,
+          behaviour,
+        }),
+      );
       setSecret('');
       setMode('view');
       setRotated(true);
@@ -53,7 +86,11 @@ export function ProviderCard({ provider, canManage, onChanged, onDeleted }: { pr
           <p>{w}</p>
         </Notice>
       ))}
-      {rotated ? <Notice kind="success" title={`Client secret rotated (version ${provider.secretVersion})`}><p>Existing connections keep working until their tokens expire; new ones use the new secret.</p></Notice> : null}
+      {rotated ? (
+        <Notice kind="success" title={`Client secret rotated (version ${provider.secretVersion})`}>
+          <p>Existing connections keep working until their tokens expire; new ones use the new secret.</p>
+        </Notice>
+      ) : null}
       {canManage && mode === 'view' ? (
         <div className="row">
           <Button onClick={() => (setMode('rotate'), setRotated(false))}>Rotate client secret</Button>
@@ -64,7 +101,15 @@ export function ProviderCard({ provider, canManage, onChanged, onDeleted }: { pr
       ) : null}
       {mode === 'rotate' ? (
         <form className="inline-form" onSubmit={rotate}>
-          <TextField label="New client secret" type="password" value={secret} onChange={setSecret} required autoComplete="new-password" problems={action.error instanceof ApiError ? action.error.fieldProblems.clientSecret : undefined} />
+          <TextField
+            label="New client secret"
+            type="password"
+            value={secret}
+            onChange={setSecret}
+            required
+            autoComplete="new-password"
+            problems={action.error instanceof ApiError ? action.error.fieldProblems.clientSecret : undefined}
+          />
           <div className="row">
             <Button type="submit" kind="primary" busy={action.busy} busyLabel="Rotating…" disabled={!secret}>
               Save new secret

@@ -20,7 +20,13 @@ const EMPTY = {
 export const scopesOf = (text: string) => text.split(/[\s,]+/).filter(Boolean);
 
 /** Registers an OAuth connector with every field of SPEC.md's table; the service's field problems show beside each field. */
-export function ProviderForm({ onRegistered, onCancel }: { onRegistered: (provider: Provider) => void; onCancel: () => void }) {
+export function ProviderForm({
+  onRegistered,
+  onCancel,
+}: {
+  onRegistered: (provider: Provider) => void;
+  onCancel: () => void;
+}) {
   const { connector, config } = useConsole();
   const [form, setForm] = useState(EMPTY);
   const action = useAction();
@@ -47,18 +53,84 @@ export function ProviderForm({ onRegistered, onCancel }: { onRegistered: (provid
   return (
     <form className="card form" onSubmit={submit} aria-labelledby="register-title" noValidate>
       <h2 id="register-title">Register an OAuth connector</h2>
-      <p className="muted">Register the client at the document system first, with this redirect URI, grant types Authorization Code and Refresh Token, and the scopes openid and offline_access.</p>
+      <p className="muted">
+        Register the client at the document system first, with this redirect URI, grant types Authorization Code and
+        Refresh Token, and the scopes openid and offline_access.
+      </p>
       <CopyValue label="Redirect URI" value={config.redirectUri} />
       <div className="grid-2">
-        <TextField label="Name" value={form.name} onChange={set('name')} problems={problems.name} required hint="Shown to users when they connect." />
-        <SelectField label="Provider" value="GenericOAuth" onChange={() => undefined} options={[{ value: 'GenericOAuth', label: 'GenericOAuth' }]} problems={problems.provider} required />
-        <SelectField label="Authentication type" value="StaticUserOauth" onChange={() => undefined} options={[{ value: 'StaticUserOauth', label: 'StaticUserOauth (per-user OAuth)' }]} problems={problems.authenticationType} required />
-        <TextField label="Client ID" value={form.clientId} onChange={set('clientId')} problems={problems.clientId} required />
-        <TextField label="Client secret" type="password" value={form.clientSecret} onChange={set('clientSecret')} problems={problems.clientSecret} required autoComplete="new-password" hint="Encrypted at rest; never shown again." />
-        <TextField label="Authorization endpoint" value={form.authorizationEndpoint} onChange={set('authorizationEndpoint')} problems={problems.authorizationEndpoint} required placeholder="https://auth.example.com/oauth/authorize" />
-        <TextField label="Token endpoint" value={form.tokenEndpoint} onChange={set('tokenEndpoint')} problems={problems.tokenEndpoint} required placeholder="https://auth.example.com/oauth/token" />
-        <TextField label="Revoke endpoint" value={form.revokeEndpoint} onChange={set('revokeEndpoint')} problems={problems.revokeEndpoint} hint="Leave empty: the document system has none." />
-        <TextField label="Supported scopes" value={form.scopes} onChange={set('scopes')} problems={problems.supportedScopes} required hint="Space-separated. At least openid; offline_access lets access tokens be refreshed." />
+        <TextField
+          label="Name"
+          value={form.name}
+          onChange={set('name')}
+          problems={problems.name}
+          required
+          hint="Shown to users when they connect."
+        />
+        <SelectField
+          label="Provider"
+          value="GenericOAuth"
+          onChange={() => undefined}
+          options={[{ value: 'GenericOAuth', label: 'GenericOAuth' }]}
+          problems={problems.provider}
+          required
+        />
+        <SelectField
+          label="Authentication type"
+          value="StaticUserOauth"
+          onChange={() => undefined}
+          options={[{ value: 'StaticUserOauth', label: 'StaticUserOauth (per-user OAuth)' }]}
+          problems={problems.authenticationType}
+          required
+        />
+        <TextField
+          label="Client ID"
+          value={form.clientId}
+          onChange={set('clientId')}
+          problems={problems.clientId}
+          required
+        />
+        <TextField
+          label="Client secret"
+          type="password"
+          value={form.clientSecret}
+          onChange={set('clientSecret')}
+          problems={problems.clientSecret}
+          required
+          autoComplete="new-password"
+          hint="Encrypted at rest; never shown again."
+        />
+        <TextField
+          label="Authorization endpoint"
+          value={form.authorizationEndpoint}
+          onChange={set('authorizationEndpoint')}
+          problems={problems.authorizationEndpoint}
+          required
+          placeholder="https://auth.example.com/oauth/authorize"
+        />
+        <TextField
+          label="Token endpoint"
+          value={form.tokenEndpoint}
+          onChange={set('tokenEndpoint')}
+          problems={problems.tokenEndpoint}
+          required
+          placeholder="https://auth.example.com/oauth/token"
+        />
+        <TextField
+          label="Revoke endpoint"
+          value={form.revokeEndpoint}
+          onChange={set('revokeEndpoint')}
+          problems={problems.revokeEndpoint}
+          hint="Leave empty: the document system has none."
+        />
+        <TextField
+          label="Supported scopes"
+          value={form.scopes}
+          onChange={set('scopes')}
+          problems={problems.supportedScopes}
+          required
+          hint="Space-separated. At least openid; offline_access lets access tokens be refreshed."
+        />
         <SelectField<TokenEndpointAuthMethod>
           label="Token endpoint auth method"
           value={form.method}

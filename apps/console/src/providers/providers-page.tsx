@@ -27,7 +27,11 @@ export function ProvidersPage() {
           </Button>
         ) : null}
       </div>
-      {!canManage ? <Notice title="Read-only">You need the admin role (or oauth-connectors:manage) to register or change connectors.</Notice> : null}
+      {!canManage ? (
+        <Notice title="Read-only">
+          You need the admin role (or oauth-connectors:manage) to register or change connectors.
+        </Notice>
+      ) : null}
       {registering ? (
         <ProviderForm
           onCancel={() => setRegistering(false)}
@@ -52,7 +56,12 @@ export function ProvidersPage() {
         <Button onClick={() => void providers.reload()}>Try again</Button>
       </ErrorNotice>
       {providers.loading && !providers.data ? <Spinner label="Loading connectors…" /> : null}
-      {providers.data && !list.length && !registering ? <p className="empty">No connector is registered yet.{canManage ? ' Register one to let users connect their document system.' : ' Ask an admin to register one.'}</p> : null}
+      {providers.data && !list.length && !registering ? (
+        <p className="empty">
+          No connector is registered yet.
+          {canManage ? ' Register one to let users connect their document system.' : ' Ask an admin to register one.'}
+        </p>
+      ) : null}
       <div className="cards">
         {list.map((p) => (
           <ProviderCard

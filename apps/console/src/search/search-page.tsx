@@ -47,13 +47,23 @@ export function SearchPage() {
         <label htmlFor="search-q" className="visually-hidden">
           Search the project's documents
         </label>
-        <input id="search-q" type="search" value={query} onChange={(e) => setQuery(e.target.value)} placeholder='Words, "a phrase", or part of a file name' />
+        <input
+          id="search-q"
+          type="search"
+          value={query}
+          onChange={(e) => setQuery(e.target.value)}
+          placeholder='Words, "a phrase", or part of a file name'
+        />
         <Button type="submit" kind="primary" busy={search.busy} busyLabel="Searching…">
           Search
         </Button>
       </form>
       <ErrorNotice error={search.error ?? download.error} />
-      {hits && !hits.length ? <p className="empty">Nothing found for “{asked}”. Try other words, or check that the data sources have synced.</p> : null}
+      {hits && !hits.length ? (
+        <p className="empty">
+          Nothing found for “{asked}”. Try other words, or check that the data sources have synced.
+        </p>
+      ) : null}
       {hits?.length ? (
         <ol className="hits" aria-label="Search results">
           {hits.map((hit) => (
@@ -70,7 +80,10 @@ export function SearchPage() {
               <Snippet text={hit.snippet} />
               <div className="row">
                 <Button onClick={() => setOpened(hit)}>Open text</Button>
-                <Button onClick={() => void download.run(() => downloadDocument(connector, hit.documentId, hit.name))} disabled={download.busy}>
+                <Button
+                  onClick={() => void download.run(() => downloadDocument(connector, hit.documentId, hit.name))}
+                  disabled={download.busy}
+                >
                   Download original
                 </Button>
               </div>
@@ -83,7 +96,9 @@ export function SearchPage() {
           More results
         </Button>
       ) : null}
-      {opened ? <DocumentViewer documentId={opened.documentId} name={opened.name} onClose={() => setOpened(null)} /> : null}
+      {opened ? (
+        <DocumentViewer documentId={opened.documentId} name={opened.name} onClose={() => setOpened(null)} />
+      ) : null}
     </section>
   );
 }

@@ -10,7 +10,15 @@ import { useAction } from '../ui/hooks';
 type RoleChoice = 'admin' | 'oauth-connectors:manage' | 'member';
 
 /** Sign-in: paste a platform token, or (development only) get one for a tenant, user and role. */
-export function SignInPage({ config, onSignedIn, ended }: { config: ConsoleConfig; onSignedIn: (session: Session) => void; ended: boolean }) {
+export function SignInPage({
+  config,
+  onSignedIn,
+  ended,
+}: {
+  config: ConsoleConfig;
+  onSignedIn: (session: Session) => void;
+  ended: boolean;
+}) {
   const [token, setToken] = useState('');
   const [tokenProblem, setTokenProblem] = useState<string[]>();
   const [tenantId, setTenantId] = useState(DEMO_TENANT_ID);
@@ -21,8 +29,10 @@ export function SignInPage({ config, onSignedIn, ended }: { config: ConsoleConfi
   const usePasted = (event: FormEvent) => {
     event.preventDefault();
     const session = sessionFromToken(token.trim());
-    if (!session) return setTokenProblem(['This is not a platform token: paste the whole JWT (three parts separated by dots).']);
-    if (session.expiresAt !== null && session.expiresAt <= Date.now()) return setTokenProblem(['This token has expired: get a new one (npm run token).']);
+    if (!session)
+      return setTokenProblem(['This is not a platform token: paste the whole JWT (three parts separated by dots).']);
+    if (session.expiresAt !== null && session.expiresAt <= Date.now())
+      return setTokenProblem(['This token has expired: get a new one (npm run token).']);
     onSignedIn(session);
   };
 
@@ -39,12 +49,21 @@ export function SignInPage({ config, onSignedIn, ended }: { config: ConsoleConfi
   return (
     <main className="sign-in">
       <h1>Connector console</h1>
-      <p className="muted">Register OAuth connectors, connect document systems, pick folders, watch syncs, search, and follow approvals.</p>
+      <p className="muted">
+        Register OAuth connectors, connect document systems, pick folders, watch syncs, search, and follow approvals.
+      </p>
       {ended ? <ErrorNotice error={new ApiError(401, 'UNAUTHENTICATED', 'Your session has ended')} /> : null}
       <div className="sign-in-options">
         <form className="card" onSubmit={usePasted} aria-labelledby="paste-title">
           <h2 id="paste-title">Sign in with a platform token</h2>
-          <TextField label="Platform token (JWT)" value={token} onChange={(v) => (setToken(v), setTokenProblem(undefined))} problems={tokenProblem} hint="Kept in this browser tab only; closing the tab signs you out." required />
+          <TextField
+            label="Platform token (JWT)"
+            value={token}
+            onChange={(v) => (setToken(v), setTokenProblem(undefined))}
+            problems={tokenProblem}
+            hint="Kept in this browser tab only; closing the tab signs you out."
+            required
+          />
           <Button type="submit" kind="primary">
             Sign in
           </Button>
@@ -53,8 +72,20 @@ export function SignInPage({ config, onSignedIn, ended }: { config: ConsoleConfi
           <form className="card" onSubmit={useDev} aria-labelledby="dev-title">
             <h2 id="dev-title">Development sign-in</h2>
             <p className="muted">On because CONSOLE_DEV_LOGIN=true. Never turn it on in production.</p>
-            <TextField label="Tenant" value={tenantId} onChange={setTenantId} problems={problemsOf(dev.error, 'tenantId')} required />
-            <TextField label="User" value={userId} onChange={setUserId} problems={problemsOf(dev.error, 'userId')} required />
+            <TextField
+              label="Tenant"
+              value={tenantId}
+              onChange={setTenantId}
+              problems={problemsOf(dev.error, 'tenantId')}
+              required
+            />
+            <TextField
+              label="User"
+              value={userId}
+              onChange={setUserId}
+              problems={problemsOf(dev.error, 'userId')}
+              required
+            />
             <SelectField<RoleChoice>
               label="Role"
               value={role}
@@ -68,7 +99,9 @@ export function SignInPage({ config, onSignedIn, ended }: { config: ConsoleConfi
             <Button type="submit" kind="primary" busy={dev.busy} busyLabel="Signing in…">
               Sign in for development
             </Button>
-            {dev.error instanceof ApiError && dev.error.code === 'VALIDATION_FAILED' ? null : <ErrorNotice error={dev.error} />}
+            {dev.error instanceof ApiError && dev.error.code === 'VALIDATION_FAILED' ? null : (
+              <ErrorNotice error={dev.error} />
+            )}
           </form>
         ) : null}
       </div>
@@ -76,4 +109,5 @@ export function SignInPage({ config, onSignedIn, ended }: { config: ConsoleConfi
   );
 }
 
-const problemsOf = (error: unknown, field: string) => (error instanceof ApiError ? error.fieldProblems[field] : undefined);
+const problemsOf = (error: unknown, field: string) =>
+  error instanceof ApiError ? error.fieldProblems[field] : undefined;

@@ -1,11 +1,30 @@
 import { ButtonHTMLAttributes, ReactNode, useId, useState } from 'react';
 
-type ButtonProps = ButtonHTMLAttributes<HTMLButtonElement> & { busy?: boolean; busyLabel?: string; kind?: 'primary' | 'secondary' | 'danger' | 'link' };
+type ButtonProps = ButtonHTMLAttributes<HTMLButtonElement> & {
+  busy?: boolean;
+  busyLabel?: string;
+  kind?: 'primary' | 'secondary' | 'danger' | 'link';
+};
 
 /** A button that shows it is working and cannot be pressed twice meanwhile. */
-export function Button({ busy, busyLabel, kind = 'secondary', children, className, disabled, type = 'button', ...rest }: ButtonProps) {
+export function Button({
+  busy,
+  busyLabel,
+  kind = 'secondary',
+  children,
+  className,
+  disabled,
+  type = 'button',
+  ...rest
+}: ButtonProps) {
   return (
-    <button {...rest} type={type} className={`button button-${kind} ${className ?? ''}`} disabled={disabled || busy} aria-busy={busy || undefined}>
+    <button
+      {...rest}
+      type={type}
+      className={`button button-${kind} ${className ?? ''}`}
+      disabled={disabled || busy}
+      aria-busy={busy || undefined}
+    >
       {busy ? (
         <>
           <span className="spinner" aria-hidden="true" /> {busyLabel ?? 'Working…'}
@@ -31,9 +50,21 @@ interface FieldProps {
 }
 
 /** A labelled input with its hint and, next to it, the service's problems with it. */
-export function TextField({ label, value, onChange, problems, hint, type = 'text', required, placeholder, autoComplete, name }: FieldProps) {
+export function TextField({
+  label,
+  value,
+  onChange,
+  problems,
+  hint,
+  type = 'text',
+  required,
+  placeholder,
+  autoComplete,
+  name,
+}: FieldProps) {
   const id = useId();
-  const described = [hint ? `${id}-hint` : '', problems?.length ? `${id}-problems` : ''].filter(Boolean).join(' ') || undefined;
+  const described =
+    [hint ? `${id}-hint` : '', problems?.length ? `${id}-problems` : ''].filter(Boolean).join(' ') || undefined;
   return (
     <div className={`field ${problems?.length ? 'field-invalid' : ''}`}>
       <label htmlFor={id}>{label}</label>
@@ -59,12 +90,27 @@ export function TextField({ label, value, onChange, problems, hint, type = 'text
   );
 }
 
-export function SelectField<T extends string>(props: { label: string; value: T; onChange: (value: T) => void; options: Array<{ value: T; label: string }>; problems?: string[]; hint?: ReactNode; required?: boolean }) {
+export function SelectField<T extends string>(props: {
+  label: string;
+  value: T;
+  onChange: (value: T) => void;
+  options: Array<{ value: T; label: string }>;
+  problems?: string[];
+  hint?: ReactNode;
+  required?: boolean;
+}) {
   const id = useId();
   return (
     <div className={`field ${props.problems?.length ? 'field-invalid' : ''}`}>
       <label htmlFor={id}>{props.label}</label>
-      <select id={id} required={props.required} value={props.value} onChange={(e) => props.onChange(e.target.value as T)} aria-invalid={props.problems?.length ? true : undefined} aria-describedby={props.problems?.length ? `${id}-problems` : undefined}>
+      <select
+        id={id}
+        required={props.required}
+        value={props.value}
+        onChange={(e) => props.onChange(e.target.value as T)}
+        aria-invalid={props.problems?.length ? true : undefined}
+        aria-describedby={props.problems?.length ? `${id}-problems` : undefined}
+      >
         {props.options.map((o) => (
           <option key={o.value} value={o.value}>
             {o.label}

@@ -16,7 +16,15 @@ export function ErrorNotice({ error, children, title }: { error: unknown; childr
   );
 }
 
-export function Notice({ kind = 'info', title, children }: { kind?: 'info' | 'warning' | 'success'; title: string; children?: ReactNode }) {
+export function Notice({
+  kind = 'info',
+  title,
+  children,
+}: {
+  kind?: 'info' | 'warning' | 'success';
+  title: string;
+  children?: ReactNode;
+}) {
   return (
     <div className={`notice notice-${kind}`} role={kind === 'warning' ? 'alert' : 'status'}>
       <p className="notice-title">{title}</p>

@@ -18,5 +18,9 @@ export function formatTime(iso: string | null | undefined): string {
 export function formatDuration(fromIso: string | null, toIso: string | null): string {
   if (!fromIso) return '—';
   const ms = (toIso ? Date.parse(toIso) : Date.now()) - Date.parse(fromIso);
-  return ms < 1000 ? `${ms} ms` : ms < 60_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
+  return ms < 1000
+    ? `${ms} ms`
+    : ms < 60_000
+      ? `${(ms / 1000).toFixed(1)} s`
+      : `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
 }

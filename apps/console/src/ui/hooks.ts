@@ -46,7 +46,7 @@ export interface Action {
 export function useAction(): Action {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
-  const run = useCallback(async <T,>(work: () => Promise<T>) => {
+  const run = useCallback(async <T>(work: () => Promise<T>) => {
     setBusy(true);
     setError(null);
     try {

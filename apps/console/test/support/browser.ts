@@ -15,7 +15,15 @@ export async function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }
 
@@ -34,10 +42,20 @@ export async function freePort(): Promise<number> {
 }
 
 /** The folder picker's row for a folder (its accessible name is the folder's name). */
-export const treeItem = (page: Page, name: string): Locator => page.locator(`li[role="treeitem"][aria-label="${name}"]`).first();
+export const treeItem = (page: Page, name: string): Locator =>
+  page.locator(`li[role="treeitem"][aria-label="${name}"]`).first();
 
-export async function waitForChecked(page: Page, name: string, checked: 'true' | 'false' | 'mixed', timeout = 15_000): Promise<void> {
-  await page.locator(`li[role="treeitem"][aria-label="${name}"][aria-checked="${checked}"]`).first().waitFor({ timeout });
+export async function waitForChecked(
+  page: Page,
+  name: string,
+  checked: 'true' | 'false' | 'mixed',
+  timeout = 15_000,
+): Promise<void> {
+  await page
+    .locator(`li[role="treeitem"][aria-label="${name}"][aria-checked="${checked}"]`)
+    .first()
+    .waitFor({ timeout });
 }
 
-export const alertWith = (page: Page, text: string): Locator => page.getByRole('alert').filter({ hasText: text }).first();
+export const alertWith = (page: Page, text: string): Locator =>
+  page.getByRole('alert').filter({ hasText: text }).first();

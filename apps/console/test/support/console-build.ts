@@ -16,7 +16,15 @@ export function freshConsoleBuild(): string {
   if (existsSync(index) && statSync(index).mtimeMs >= newestSource()) return BUILT;
   const outDir = mkdtempSync(join(tmpdir(), 'console-build-'));
   const vite = join(ROOT, 'node_modules/vite/bin/vite.js');
-  const built = spawnSync(process.execPath, [vite, 'build', '--config', join(CONSOLE, 'vite.config.mts'), '--outDir', outDir, '--emptyOutDir'], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NODE_ENV: 'production', VITE_CONFIG_NATIVE_IGNORE_WARNING: 'true' } });
+  const built = spawnSync(
+    process.execPath,
+    [vite, 'build', '--config', join(CONSOLE, 'vite.config.mts'), '--outDir', outDir, '--emptyOutDir'],
+    {
+      cwd: ROOT,
+      encoding: 'utf8',
+      env: { ...process.env, NODE_ENV: 'production', VITE_CONFIG_NATIVE_IGNORE_WARNING: 'true' },
+    },
+  );
   if (built.status !== 0) throw new Error(`vite build of the console failed:\n${built.stdout}\n${built.stderr}`);
   return outDir;
 }

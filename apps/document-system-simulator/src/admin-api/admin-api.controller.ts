@@ -35,7 +35,9 @@ export class AdminApiController {
   }
 
   @Put('faults')
-  @ApiOperation({ summary: 'Inject latency, 429s, 503s, dropped connections and missing content into the document API' })
+  @ApiOperation({
+    summary: 'Inject latency, 429s, 503s, dropped connections and missing content into the document API',
+  })
   setFaults(@Body() body: FaultsDto) {
     const { seed, ...faults } = body;
     this.store.faults = { ...this.store.faults, ...definedOnly(faults) };

@@ -32,7 +32,9 @@ export class AdminTreeController {
     if (!workgroup) throw new NotFoundException(`Workgroup ${parts[0] ?? '(none given)'}`);
     let id = workgroup.rootFolderId;
     for (const name of parts.slice(1)) {
-      const child = (this.store.children.get(id) ?? []).map((c) => this.store.nodes.get(c)!).find((n) => n.kind === 'folder' && n.name === name);
+      const child = (this.store.children.get(id) ?? [])
+        .map((c) => this.store.nodes.get(c)!)
+        .find((n) => n.kind === 'folder' && n.name === name);
       if (!child) throw new NotFoundException(`Folder ${name} in ${this.store.pathOf(id)}`);
       id = child.id;
     }
@@ -44,7 +46,17 @@ export class AdminTreeController {
   @ApiQuery({ name: 'under', description: 'A folder id' })
   filesUnder(@Query('under') under: string) {
     this.folderOr404(under);
-    return this.store.filesUnder(under).map((f) => ({ id: f.id, name: f.name, path: f.path, size: f.size, version: f.version, mimeType: f.mimeType, sha256: f.sha256 ?? null }));
+    return this.store
+      .filesUnder(under)
+      .map((f) => ({
+        id: f.id,
+        name: f.name,
+        path: f.path,
+        size: f.size,
+        version: f.version,
+        mimeType: f.mimeType,
+        sha256: f.sha256 ?? null,
+      }));
   }
 
   @Post('folders')
@@ -75,10 +87,16 @@ export class AdminTreeController {
   relocate(@Param('id') id: string, @Body() body: RelocateDto) {
     const node = this.store.nodes.get(id);
     if (!node) throw new NotFoundException(`Node ${id}`);
-    if (node.parentId === null) throw new ValidationFailedException('A workgroup’s root folder cannot be renamed or moved', [{ field: 'id', problems: ['is a workgroup root'] }]);
+    if (node.parentId === null)
+      throw new ValidationFailedException('A workgroup’s root folder cannot be renamed or moved', [
+        { field: 'id', problems: ['is a workgroup root'] },
+      ]);
     if (body.parentId) {
       this.folderOr404(body.parentId);
-      if (this.isWithin(body.parentId, id)) throw new ValidationFailedException('A folder cannot move into itself or below itself', [{ field: 'parentId', problems: ['is inside the node moved'] }]);
+      if (this.isWithin(body.parentId, id))
+        throw new ValidationFailedException('A folder cannot move into itself or below itself', [
+          { field: 'parentId', problems: ['is inside the node moved'] },
+        ]);
     }
     const moved = this.store.relocate(id, body);
     return moved.kind === 'file' ? view(moved) : moved;
@@ -93,7 +111,9 @@ export class AdminTreeController {
   }
 
   @Post('bulk-files')
-  @ApiOperation({ summary: 'Many generated files at once (benchmarks): sizes spread evenly between minSize and maxSize' })
+  @ApiOperation({
+    summary: 'Many generated files at once (benchmarks): sizes spread evenly between minSize and maxSize',
+  })
   bulk(@Body() body: BulkFilesDto) {
     this.folderOr404(body.parentId);
     const min = body.minSize ?? 2048;
@@ -102,11 +122,17 @@ export class AdminTreeController {
     let folderId = body.parentId;
     let totalBytes = 0;
     for (let i = 0; i < body.count; i++) {
-      if (i % perFolder === 0) folderId = this.store.addFolder(body.parentId, `batch-${String(i / perFolder).padStart(3, '0')}`).id;
+      if (i % perFolder === 0)
+        folderId = this.store.addFolder(body.parentId, `batch-${String(i / perFolder).padStart(3, '0')}`).id;
       const format = body.format === 'mixed' || !body.format ? (i % 2 ? 'pdf' : 'text') : body.format;
       const size = Math.round(min + ((max - min) * ((i * 7919) % 1000)) / 999);
       const seed = (body.seed ?? 1) * 100_000 + i;
-      const file = this.store.addFile(folderId, `gen-${String(i).padStart(5, '0')}.${format === 'pdf' ? 'pdf' : 'txt'}`, MIME_BY_FORMAT[format], { type: 'generated', format, size, seed });
+      const file = this.store.addFile(
+        folderId,
+        `gen-${String(i).padStart(5, '0')}.${format === 'pdf' ? 'pdf' : 'txt'}`,
+        MIME_BY_FORMAT[format],
+        { type: 'generated', format, size, seed },
+      );
       totalBytes += file.size;
     }
     return { created: body.count, totalBytes };
@@ -118,7 +144,11 @@ export class AdminTreeController {
 
   /** Whether `folderId` is `ancestorId` or lies below it. */
   private isWithin(folderId: string, ancestorId: string): boolean {
-    for (let node = this.store.nodes.get(folderId); node; node = node.parentId ? this.store.nodes.get(node.parentId) : undefined) {
+    for (
+      let node = this.store.nodes.get(folderId);
+      node;
+      node = node.parentId ? this.store.nodes.get(node.parentId) : undefined
+    ) {
       if (node.id === ancestorId) return true;
     }
     return false;
@@ -128,11 +158,24 @@ export class AdminTreeController {
 function fileBody(input: FileContentDto): { content: FileBody; mimeType: string } {
   if (input.generate) {
     const { format, size, seed } = input.generate;
-    return { content: { type: 'generated', format, size, seed: seed ?? 1 }, mimeType: input.mimeType ?? MIME_BY_FORMAT[format] };
+    return {
+      content: { type: 'generated', format, size, seed: seed ?? 1 },
+      mimeType: input.mimeType ?? MIME_BY_FORMAT[format],
+    };
   }
-  if (input.text !== undefined) return { content: { type: 'bytes', data: Buffer.from(input.text, 'utf8') }, mimeType: input.mimeType ?? 'text/plain' };
-  if (input.base64 !== undefined) return { content: { type: 'bytes', data: Buffer.from(input.base64, 'base64') }, mimeType: input.mimeType ?? 'application/octet-stream' };
-  throw new ValidationFailedException('Give the content: text, base64 or generate', [{ field: 'content', problems: ['give text, base64 or generate'] }]);
+  if (input.text !== undefined)
+    return {
+      content: { type: 'bytes', data: Buffer.from(input.text, 'utf8') },
+      mimeType: input.mimeType ?? 'text/plain',
+    };
+  if (input.base64 !== undefined)
+    return {
+      content: { type: 'bytes', data: Buffer.from(input.base64, 'base64') },
+      mimeType: input.mimeType ?? 'application/octet-stream',
+    };
+  throw new ValidationFailedException('Give the content: text, base64 or generate', [
+    { field: 'content', problems: ['give text, base64 or generate'] },
+  ]);
 }
 
 function view(file: FileNode) {

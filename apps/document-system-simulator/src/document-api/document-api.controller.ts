@@ -39,11 +39,17 @@ export class DocumentApiController {
   }
 
   @Get('folders/:id/children')
-  children(@Req() req: Request, @Param('id') id: string, @Query('cursor') cursor: string | undefined, @Res() res: Response) {
+  children(
+    @Req() req: Request,
+    @Param('id') id: string,
+    @Query('cursor') cursor: string | undefined,
+    @Res() res: Response,
+  ) {
     const user = this.authorize(req, res);
     if (!user) return;
     const folder = this.store.nodes.get(id);
-    if (!folder || folder.kind !== 'folder' || !user.workgroupIds.includes(folder.workgroupId)) return res.status(404).json({ error: 'not_found' });
+    if (!folder || folder.kind !== 'folder' || !user.workgroupIds.includes(folder.workgroupId))
+      return res.status(404).json({ error: 'not_found' });
     const page = this.store.childrenPage(id, cursor);
     res.json({ items: page.items.map(entry), nextCursor: page.nextCursor });
   }
@@ -53,7 +59,8 @@ export class DocumentApiController {
     const user = this.authorize(req, res);
     if (!user) return;
     const file = this.store.nodes.get(id);
-    if (!file || file.kind !== 'file' || !user.workgroupIds.includes(file.workgroupId)) return res.status(404).json({ error: 'not_found' });
+    if (!file || file.kind !== 'file' || !user.workgroupIds.includes(file.workgroupId))
+      return res.status(404).json({ error: 'not_found' });
     if (this.store.faults.missingContent?.includes?.(id)) return res.status(404).json({ error: 'not_found' });
     res.writeHead(200, { 'Content-Type': file.mimeType, 'Content-Length': String(file.size) });
     const stream = this.store.content(file);

@@ -15,6 +15,8 @@ export class DocumentApiModule implements NestModule {
 
   configure(consumer: MiddlewareConsumer): void {
     // The same instance as the admin API's, so reseeding reaches it.
-    consumer.apply((req: never, res: never, next: () => void) => this.faults.use(req, res, next)).forRoutes('api/v1/*path');
+    consumer
+      .apply((req: never, res: never, next: () => void) => this.faults.use(req, res, next))
+      .forRoutes('api/v1/*path');
   }
 }

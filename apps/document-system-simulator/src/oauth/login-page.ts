@@ -1,6 +1,16 @@
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-const FORWARDED = ['response_type', 'client_id', 'redirect_uri', 'scope', 'state', 'code_challenge', 'code_challenge_method', 'prompt', 'nonce'];
+const FORWARDED = [
+  'response_type',
+  'client_id',
+  'redirect_uri',
+  'scope',
+  'state',
+  'code_challenge',
+  'code_challenge_method',
+  'prompt',
+  'nonce',
+];
 
 /** The simulated document system's sign-in and consent page. */
 export function loginPage(params: Record<string, string | undefined>, error?: string): string {

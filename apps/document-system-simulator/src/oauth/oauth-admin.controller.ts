@@ -41,7 +41,9 @@ export class OAuthAdminController {
 
   @Post('revoke-refresh-tokens')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Every refresh token stops working (the user revoked the app): the next refresh gets invalid_grant' })
+  @ApiOperation({
+    summary: 'Every refresh token stops working (the user revoked the app): the next refresh gets invalid_grant',
+  })
   revokeRefreshTokens() {
     return { revoked: this.state.revokeRefreshTokens() };
   }

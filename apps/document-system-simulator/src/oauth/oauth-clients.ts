@@ -62,7 +62,9 @@ export class OAuthState {
   }
 
   reset(): void {
-    this.clients = new Map([[DEMO_CLIENT.clientId, { ...DEMO_CLIENT, clientSecretHashes: [...DEMO_CLIENT.clientSecretHashes] }]]);
+    this.clients = new Map([
+      [DEMO_CLIENT.clientId, { ...DEMO_CLIENT, clientSecretHashes: [...DEMO_CLIENT.clientSecretHashes] }],
+    ]);
     this.codes.clear();
     this.refreshTokens.clear();
     this.autoApproveUser = null;

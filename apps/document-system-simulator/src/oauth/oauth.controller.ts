@@ -52,36 +52,73 @@ export class OAuthController {
   login(@Body() body: Params, @Res() res: Response) {
     const checked = this.check(body, res);
     if (!checked) return;
-    if (body.decision === 'deny') return redirect(res, body.redirect_uri!, { error: 'access_denied', state: body.state });
+    if (body.decision === 'deny')
+      return redirect(res, body.redirect_uri!, { error: 'access_denied', state: body.state });
     const user = this.store.users.get(body.username ?? '');
-    if (!user || user.password !== body.password) return res.status(200).type('html').send(loginPage(body, 'Wrong username or password.'));
+    if (!user || user.password !== body.password)
+      return res.status(200).type('html').send(loginPage(body, 'Wrong username or password.'));
     this.approve(res, body, checked.scope, user.username);
   }
 
   @Post('oauth/token')
   @HttpCode(200)
   @Header('Cache-Control', 'no-store')
-  async token(@Body() body: Params, @Headers('authorization') authorization: string | undefined, @Req() req: Request, @Res() res: Response) {
-    this.state.tokenCalls[body.grant_type ?? 'unknown'] = (this.state.tokenCalls[body.grant_type ?? 'unknown'] ?? 0) + 1;
+  async token(
+    @Body() body: Params,
+    @Headers('authorization') authorization: string | undefined,
+    @Req() req: Request,
+    @Res() res: Response,
+  ) {
+    this.state.tokenCalls[body.grant_type ?? 'unknown'] =
+      (this.state.tokenCalls[body.grant_type ?? 'unknown'] ?? 0) + 1;
     const client = this.authenticate(body, authorization);
-    if (!client) return res.status(401).setHeader('WWW-Authenticate', 'Basic realm="oauth"').json({ error: 'invalid_client', error_description: 'Client authentication failed' });
+    if (!client)
+      return res
+        .status(401)
+        .setHeader('WWW-Authenticate', 'Basic realm="oauth"')
+        .json({ error: 'invalid_client', error_description: 'Client authentication failed' });
     if (body.grant_type === 'authorization_code') {
       const grant = body.code ? this.state.takeCode(body.code) : null;
-      if (!grant || grant.clientId !== client.clientId) return res.status(400).json({ error: 'invalid_grant', error_description: 'Unknown, used or expired code' });
-      if (grant.redirectUri !== body.redirect_uri) return res.status(400).json({ error: 'invalid_grant', error_description: 'redirect_uri mismatch' });
+      if (!grant || grant.clientId !== client.clientId)
+        return res.status(400).json({ error: 'invalid_grant', error_description: 'Unknown, used or expired code' });
+      if (grant.redirectUri !== body.redirect_uri)
+        return res.status(400).json({ error: 'invalid_grant', error_description: 'redirect_uri mismatch' });
       if (grant.codeChallenge && (!body.code_verifier || s256(body.code_verifier) !== grant.codeChallenge)) {
         return res.status(400).json({ error: 'invalid_grant', error_description: 'PKCE verification failed' });
       }
-      return res.json(await this.tokens(req, client, grant.subject, grant.scope, body.client_secret ?? basicSecret(authorization), grant.nonce));
+      return res.json(
+        await this.tokens(
+          req,
+          client,
+          grant.subject,
+          grant.scope,
+          body.client_secret ?? basicSecret(authorization),
+          grant.nonce,
+        ),
+      );
     }
     if (body.grant_type === 'refresh_token') {
       const bound = body.refresh_token ? this.state.peekRefreshToken(body.refresh_token) : null;
-      if (bound && client.refreshTokensBoundToSecret && bound.secretHash !== sha256(body.client_secret ?? basicSecret(authorization))) {
-        return res.status(401).json({ error: 'invalid_client', error_description: 'The refresh token was issued to another client secret' });
+      if (
+        bound &&
+        client.refreshTokensBoundToSecret &&
+        bound.secretHash !== sha256(body.client_secret ?? basicSecret(authorization))
+      ) {
+        return res
+          .status(401)
+          .json({
+            error: 'invalid_client',
+            error_description: 'The refresh token was issued to another client secret',
+          });
       }
       const grant = body.refresh_token ? this.state.takeRefreshToken(body.refresh_token) : null;
-      if (!grant || grant.clientId !== client.clientId) return res.status(400).json({ error: 'invalid_grant', error_description: 'Unknown or already used refresh token' });
-      return res.json(await this.tokens(req, client, grant.subject, grant.scope, body.client_secret ?? basicSecret(authorization)));
+      if (!grant || grant.clientId !== client.clientId)
+        return res
+          .status(400)
+          .json({ error: 'invalid_grant', error_description: 'Unknown or already used refresh token' });
+      return res.json(
+        await this.tokens(req, client, grant.subject, grant.scope, body.client_secret ?? basicSecret(authorization)),
+      );
     }
     return res.status(400).json({ error: 'unsupported_grant_type' });
   }
@@ -94,7 +131,10 @@ export class OAuthController {
       return null;
     }
     if (!params.redirect_uri || !client.redirectUris.includes(params.redirect_uri)) {
-      res.status(400).type('html').send('<h1>redirect_uri mismatch</h1><p>The redirect URI is not registered for this client.</p>');
+      res
+        .status(400)
+        .type('html')
+        .send('<h1>redirect_uri mismatch</h1><p>The redirect URI is not registered for this client.</p>');
       return null;
     }
     if (params.response_type !== 'code') {
@@ -103,18 +143,33 @@ export class OAuthController {
     }
     const scope = (params.scope ?? '').split(' ').filter(Boolean);
     if (scope.some((s) => !client.scopes.includes(s))) {
-      redirect(res, params.redirect_uri, { error: 'invalid_scope', error_description: 'The client may not request these scopes', state: params.state });
+      redirect(res, params.redirect_uri, {
+        error: 'invalid_scope',
+        error_description: 'The client may not request these scopes',
+        state: params.state,
+      });
       return null;
     }
     if (params.code_challenge && params.code_challenge_method !== 'S256') {
-      redirect(res, params.redirect_uri, { error: 'invalid_request', error_description: 'Only S256 PKCE is supported', state: params.state });
+      redirect(res, params.redirect_uri, {
+        error: 'invalid_request',
+        error_description: 'Only S256 PKCE is supported',
+        state: params.state,
+      });
       return null;
     }
     return { scope };
   }
 
   private approve(res: Response, params: Params, scope: string[], subject: string): void {
-    const code = this.state.issueCode({ clientId: params.client_id!, redirectUri: params.redirect_uri!, scope, subject, codeChallenge: params.code_challenge ?? null, nonce: params.nonce ?? null });
+    const code = this.state.issueCode({
+      clientId: params.client_id!,
+      redirectUri: params.redirect_uri!,
+      scope,
+      subject,
+      codeChallenge: params.code_challenge ?? null,
+      nonce: params.nonce ?? null,
+    });
     redirect(res, params.redirect_uri!, { code, state: params.state, iss: this.config.get<string>('PUBLIC_BASE_URL') });
   }
 
@@ -130,14 +185,38 @@ export class OAuthController {
       method = 'client_secret_basic';
     }
     const client = this.state.clients.get(clientId ?? '');
-    if (!client || !secret || !client.clientSecretHashes.includes(sha256(secret)) || !client.tokenEndpointAuthMethods.includes(method)) return null;
+    if (
+      !client ||
+      !secret ||
+      !client.clientSecretHashes.includes(sha256(secret)) ||
+      !client.tokenEndpointAuthMethods.includes(method)
+    )
+      return null;
     return client;
   }
 
-  private async tokens(req: Request, client: OAuthClient, subject: string, scope: string[], secret: string, nonce: string | null = null) {
+  private async tokens(
+    req: Request,
+    client: OAuthClient,
+    subject: string,
+    scope: string[],
+    secret: string,
+    nonce: string | null = null,
+  ) {
     const accessToken = this.store.issueAccessToken(subject, client.accessTokenTtlSeconds);
-    const response: Record<string, unknown> = { access_token: accessToken, token_type: 'Bearer', expires_in: client.accessTokenTtlSeconds, scope: scope.join(' ') };
-    if (scope.includes('offline_access')) response.refresh_token = this.state.issueRefreshToken({ clientId: client.clientId, scope, subject, secretHash: sha256(secret) });
+    const response: Record<string, unknown> = {
+      access_token: accessToken,
+      token_type: 'Bearer',
+      expires_in: client.accessTokenTtlSeconds,
+      scope: scope.join(' '),
+    };
+    if (scope.includes('offline_access'))
+      response.refresh_token = this.state.issueRefreshToken({
+        clientId: client.clientId,
+        scope,
+        subject,
+        secretHash: sha256(secret),
+      });
     if (scope.includes('openid')) {
       response.id_token = await new SignJWT(nonce ? { nonce } : {})
         .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })

@@ -14,7 +14,14 @@ type SavedNode = FolderNode | (Omit<FileNode, 'body'> & { body: SavedBody });
 export interface SimulatorSnapshot {
   version: 1;
   savedAt: string;
-  store: { counter: number; clock: number; users: SimUser[]; workgroups: Workgroup[]; nodes: SavedNode[]; children: Record<string, string[]> };
+  store: {
+    counter: number;
+    clock: number;
+    users: SimUser[];
+    workgroups: Workgroup[];
+    nodes: SavedNode[];
+    children: Record<string, string[]>;
+  };
   oauth: { clients: OAuthClient[]; refreshGrants: Array<[tokenHash: string, grant: RefreshGrant]> };
 }
 
@@ -26,7 +33,9 @@ export function takeSnapshot(store: SimulatorStore, oauth: OAuthState): Simulato
       ...store.checkpoint(),
       users: [...store.users.values()],
       workgroups: store.workgroups,
-      nodes: [...store.nodes.values()].map((node) => (node.kind === 'folder' ? node : { ...node, body: saveBody(node.body) })),
+      nodes: [...store.nodes.values()].map((node) =>
+        node.kind === 'folder' ? node : { ...node, body: saveBody(node.body) },
+      ),
       children: Object.fromEntries(store.children),
     },
     oauth: { clients: [...oauth.clients.values()], refreshGrants: [...oauth.refreshTokens] },
@@ -36,12 +45,16 @@ export function takeSnapshot(store: SimulatorStore, oauth: OAuthState): Simulato
 /** Replaces the seeded state with a saved one; throws on a snapshot of another shape or version. */
 export function restoreSnapshot(store: SimulatorStore, oauth: OAuthState, saved: unknown): void {
   const snapshot = saved as SimulatorSnapshot;
-  if (snapshot?.version !== 1) throw new Error(`unknown state version ${JSON.stringify(snapshot?.version)} (this simulator writes version 1)`);
+  if (snapshot?.version !== 1)
+    throw new Error(`unknown state version ${JSON.stringify(snapshot?.version)} (this simulator writes version 1)`);
   const { store: tree, oauth: host } = snapshot;
-  if (![tree?.users, tree?.workgroups, tree?.nodes, host?.clients, host?.refreshGrants].every(Array.isArray)) throw new Error('the state is incomplete');
+  if (![tree?.users, tree?.workgroups, tree?.nodes, host?.clients, host?.refreshGrants].every(Array.isArray))
+    throw new Error('the state is incomplete');
   store.users = new Map(tree.users.map((user) => [user.username, user]));
   store.workgroups = tree.workgroups;
-  store.nodes = new Map(tree.nodes.map((node) => [node.id, node.kind === 'folder' ? node : { ...node, body: loadBody(node.body) }]));
+  store.nodes = new Map(
+    tree.nodes.map((node) => [node.id, node.kind === 'folder' ? node : { ...node, body: loadBody(node.body) }]),
+  );
   store.children = new Map(Object.entries(tree.children ?? {}));
   store.resume({ counter: tree.counter, clock: tree.clock });
   oauth.clients = new Map(host.clients.map((client) => [client.clientId, client]));

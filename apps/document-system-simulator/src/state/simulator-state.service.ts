@@ -36,7 +36,9 @@ export class SimulatorStateService implements OnModuleInit, OnApplicationShutdow
       if (saved === null) return this.changed();
       restoreSnapshot(this.store, this.oauth, saved);
     } catch (error) {
-      throw new Error(`The simulator's state file ${this.file.path} cannot be used: ${(error as Error).message}. Fix it, or delete it to start from the seeded project.`);
+      throw new Error(
+        `The simulator's state file ${this.file.path} cannot be used: ${(error as Error).message}. Fix it, or delete it to start from the seeded project.`,
+      );
     }
     this.logger.log(`State loaded from ${this.file.path}`);
   }

@@ -16,6 +16,8 @@ describe('simulator file formats', () => {
 
   it('makes DOCX files mammoth reads', async () => {
     const docx = docxDocument(['Seismic notes', 'seismic bracing detail SB-7 & anchors <M12>']);
-    expect((await mammoth.extractRawText({ buffer: docx })).value).toContain('seismic bracing detail SB-7 & anchors <M12>');
+    expect((await mammoth.extractRawText({ buffer: docx })).value).toContain(
+      'seismic bracing detail SB-7 & anchors <M12>',
+    );
   });
 });

@@ -3,13 +3,19 @@ import { crc32, deflateRawSync } from 'node:zlib';
 /** A valid PDF 1.4 with one page per entry of `pages`, each line in Helvetica: text pdf.js can extract. */
 export function pdfDocument(pages: string[][]): Buffer {
   const escape = (line: string) => line.replace(/[\\()]/g, (c) => `\\${c}`).replace(/[^\x20-\x7e]/g, '?');
-  const objects: string[] = ['<< /Type /Catalog /Pages 2 0 R >>', '', '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>'];
+  const objects: string[] = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '',
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+  ];
   const pageRefs: string[] = [];
   for (const lines of pages) {
     const stream = `BT /F1 11 Tf 14 TL 56 760 Td ${lines.map((l) => `(${escape(l)}) '`).join(' ')} ET`;
     objects.push(`<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`);
     const contentRef = objects.length;
-    objects.push(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents ${contentRef} 0 R /Resources << /Font << /F1 3 0 R >> >> >>`);
+    objects.push(
+      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents ${contentRef} 0 R /Resources << /Font << /F1 3 0 R >> >> >>`,
+    );
     pageRefs.push(`${objects.length} 0 R`);
   }
   objects[1] = `<< /Type /Pages /Kids [${pageRefs.join(' ')}] /Count ${pageRefs.length} >>`;

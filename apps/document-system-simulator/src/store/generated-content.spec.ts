@@ -11,7 +11,8 @@ describe('generated PDFs', () => {
     const failures: string[] = [];
     for (const [seed, size] of asked.entries()) {
       const result = await extractor.extract(generatedPdf(size, seed), 'application/pdf', `generated-${seed}.pdf`);
-      if (result.status !== 'Succeeded' || !result.text.includes(`Generated sheet ${seed}`)) failures.push(`size ${size}, seed ${seed}: ${result.status} ${result.error ?? ''}`);
+      if (result.status !== 'Succeeded' || !result.text.includes(`Generated sheet ${seed}`))
+        failures.push(`size ${size}, seed ${seed}: ${result.status} ${result.error ?? ''}`);
     }
     expect(failures).toEqual([]);
   }, 120000);

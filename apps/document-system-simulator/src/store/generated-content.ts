@@ -1,7 +1,38 @@
 import { Readable } from 'node:stream';
 import { pdfDocument } from './file-formats';
 
-const WORDS = ['concrete', 'rebar', 'beam', 'column', 'slab', 'footing', 'drywall', 'stud', 'joist', 'truss', 'duct', 'conduit', 'panel', 'valve', 'pump', 'riser', 'sprinkler', 'damper', 'anchor', 'bracing', 'façade', 'glazing', 'membrane', 'insulation', 'grout', 'mortar', 'lintel', 'parapet', 'curtainwall', 'elevation'];
+const WORDS = [
+  'concrete',
+  'rebar',
+  'beam',
+  'column',
+  'slab',
+  'footing',
+  'drywall',
+  'stud',
+  'joist',
+  'truss',
+  'duct',
+  'conduit',
+  'panel',
+  'valve',
+  'pump',
+  'riser',
+  'sprinkler',
+  'damper',
+  'anchor',
+  'bracing',
+  'façade',
+  'glazing',
+  'membrane',
+  'insulation',
+  'grout',
+  'mortar',
+  'lintel',
+  'parapet',
+  'curtainwall',
+  'elevation',
+];
 
 /** A small deterministic PRNG (mulberry32): the same seed always gives the same content. */
 export function rng(seed: number): () => number {
@@ -30,7 +61,14 @@ export function textStream(size: number, seed: number): Readable {
         length += Buffer.byteLength(word) + 1;
       }
       let chunk = Buffer.from(`${words.join(' ')}\n`, 'utf8');
-      if (chunk.length > left) chunk = Buffer.from(chunk.subarray(0, left).toString('latin1').replace(/[^\x20-\x7e\n]/g, 'x'), 'latin1');
+      if (chunk.length > left)
+        chunk = Buffer.from(
+          chunk
+            .subarray(0, left)
+            .toString('latin1')
+            .replace(/[^\x20-\x7e\n]/g, 'x'),
+          'latin1',
+        );
       left -= chunk.length;
       this.push(chunk);
     },
@@ -43,7 +81,9 @@ export function generatedPdf(size: number, seed: number): Buffer {
   const pages: string[][] = [];
   let approx = 600;
   while (approx < size) {
-    const lines = Array.from({ length: 40 }, () => Array.from({ length: 10 }, () => WORDS[Math.floor(random() * WORDS.length)]).join(' '));
+    const lines = Array.from({ length: 40 }, () =>
+      Array.from({ length: 10 }, () => WORDS[Math.floor(random() * WORDS.length)]).join(' '),
+    );
     pages.push([`Generated sheet ${seed}-${pages.length + 1}`, ...lines]);
     approx += lines.join('').length + 400;
   }

@@ -20,7 +20,8 @@ export interface FolderNode {
 }
 
 /** File bytes held in memory, or generated on the fly from a seed (large and bulk files). */
-export type FileBody = { type: 'bytes'; data: Buffer } | { type: 'generated'; format: 'text' | 'pdf'; size: number; seed: number };
+export type FileBody =
+  { type: 'bytes'; data: Buffer } | { type: 'generated'; format: 'text' | 'pdf'; size: number; seed: number };
 
 export interface FileNode {
   kind: 'file';
@@ -53,4 +54,11 @@ export interface Faults {
   missingContent: string[];
 }
 
-export const NO_FAULTS: Faults = { rate429: 0, rate5xx: 0, dropRate: 0, latencyMs: 0, retryAfterSeconds: 1, missingContent: [] };
+export const NO_FAULTS: Faults = {
+  rate429: 0,
+  rate5xx: 0,
+  dropRate: 0,
+  latencyMs: 0,
+  retryAfterSeconds: 1,
+  missingContent: [],
+};

@@ -88,14 +88,31 @@ export class SimulatorStore {
 
   addFolder(parentId: string, name: string): FolderNode {
     const parent = this.folder(parentId);
-    const folder: FolderNode = { kind: 'folder', id: this.nextId('fld'), name, parentId, workgroupId: parent.workgroupId };
+    const folder: FolderNode = {
+      kind: 'folder',
+      id: this.nextId('fld'),
+      name,
+      parentId,
+      workgroupId: parent.workgroupId,
+    };
     this.link(folder);
     return folder;
   }
 
   addFile(parentId: string, name: string, mimeType: string, body: FileBody): FileNode {
     const parent = this.folder(parentId);
-    const file: FileNode = { kind: 'file', id: this.nextId('file'), name, parentId, workgroupId: parent.workgroupId, mimeType, version: 1, modifiedAt: this.tick(), body, size: 0 };
+    const file: FileNode = {
+      kind: 'file',
+      id: this.nextId('file'),
+      name,
+      parentId,
+      workgroupId: parent.workgroupId,
+      mimeType,
+      version: 1,
+      modifiedAt: this.tick(),
+      body,
+      size: 0,
+    };
     this.setBody(file, body);
     this.link(file);
     return file;
@@ -159,7 +176,9 @@ export class SimulatorStore {
   filesUnder(folderId: string, path = `/${this.pathOf(folderId)}`): Array<FileNode & { path: string }> {
     return (this.children.get(folderId) ?? []).flatMap((id) => {
       const node = this.nodes.get(id)!;
-      return node.kind === 'file' ? [{ ...node, path: `${path}/${node.name}` }] : this.filesUnder(node.id, `${path}/${node.name}`);
+      return node.kind === 'file'
+        ? [{ ...node, path: `${path}/${node.name}` }]
+        : this.filesUnder(node.id, `${path}/${node.name}`);
     });
   }
 
@@ -233,7 +252,10 @@ export class SimulatorStore {
 
   private unlink(node: SimNode): void {
     const siblings = this.children.get(node.parentId!) ?? [];
-    this.children.set(node.parentId!, siblings.filter((id) => id !== node.id));
+    this.children.set(
+      node.parentId!,
+      siblings.filter((id) => id !== node.id),
+    );
   }
 
   private sortKey(id: string): string {

@@ -43,8 +43,14 @@ export class QueueDashboardAuth implements NestMiddleware {
 
   private async refusal(token: string | undefined): Promise<DomainException | null> {
     const principal = token ? await this.verifier.verify(token) : null;
-    if (!principal) return new DomainException(401, 'UNAUTHENTICATED', `A valid admin token is required (a bearer header, or sign in at ${LOGIN})`);
-    if (!principal.roles.includes(ADMIN_ROLE)) return new DomainException(403, 'FORBIDDEN', `This action needs one of the roles: ${ADMIN_ROLE}`);
+    if (!principal)
+      return new DomainException(
+        401,
+        'UNAUTHENTICATED',
+        `A valid admin token is required (a bearer header, or sign in at ${LOGIN})`,
+      );
+    if (!principal.roles.includes(ADMIN_ROLE))
+      return new DomainException(403, 'FORBIDDEN', `This action needs one of the roles: ${ADMIN_ROLE}`);
     return null;
   }
 }

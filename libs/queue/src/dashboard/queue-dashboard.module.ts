@@ -21,13 +21,17 @@ class DashboardQueues implements OnModuleInit {
       const instance = wrapper.instance as unknown;
       if (instance instanceof Bull && !byName.has(instance.name)) byName.set(instance.name, instance);
     }
-    for (const queue of [...byName.values()].sort((a, b) => a.name.localeCompare(b.name))) this.board.addQueue(new BullAdapter(queue));
+    for (const queue of [...byName.values()].sort((a, b) => a.name.localeCompare(b.name)))
+      this.board.addQueue(new BullAdapter(queue));
   }
 }
 
 /** Bull Board at /admin/queues, behind the platform token with role `admin` (QueueDashboardAuth). */
 @Module({
-  imports: [DiscoveryModule, BullBoardModule.forRoot({ route: QUEUE_DASHBOARD_ROUTE, adapter: ExpressAdapter, middleware: QueueDashboardAuth })],
+  imports: [
+    DiscoveryModule,
+    BullBoardModule.forRoot({ route: QUEUE_DASHBOARD_ROUTE, adapter: ExpressAdapter, middleware: QueueDashboardAuth }),
+  ],
   providers: [DashboardQueues],
 })
 export class QueueDashboardModule {}

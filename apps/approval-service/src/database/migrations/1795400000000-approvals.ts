@@ -43,7 +43,9 @@ export class Approvals1795400000000 implements MigrationInterface {
         comment text
       )`);
     await q.query(`CREATE INDEX approval_log_approval ON approval.approval_log ("approvalId", id)`);
-    await q.query(`CREATE UNIQUE INDEX approval_log_one_attempt ON approval.approval_log ("approvalId", attempt) WHERE type = 'DeliveryAttempt'`);
+    await q.query(
+      `CREATE UNIQUE INDEX approval_log_one_attempt ON approval.approval_log ("approvalId", attempt) WHERE type = 'DeliveryAttempt'`,
+    );
     await q.query(`
       CREATE TABLE approval.decision_outbox (
         "approvalId" text PRIMARY KEY,
@@ -51,7 +53,9 @@ export class Approvals1795400000000 implements MigrationInterface {
         "createdAt" timestamptz NOT NULL DEFAULT now(),
         "publishedAt" timestamptz
       )`);
-    await q.query(`CREATE INDEX decision_outbox_unpublished ON approval.decision_outbox ("createdAt") WHERE "publishedAt" IS NULL`);
+    await q.query(
+      `CREATE INDEX decision_outbox_unpublished ON approval.decision_outbox ("createdAt") WHERE "publishedAt" IS NULL`,
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {

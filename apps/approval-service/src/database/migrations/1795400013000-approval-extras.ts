@@ -7,7 +7,9 @@ export class ApprovalExtras1795400013000 implements MigrationInterface {
   async up(q: QueryRunner): Promise<void> {
     await q.query(`ALTER TABLE approval.approvals ADD COLUMN "decisionDueAt" timestamptz, ADD COLUMN "decidedBy" text`);
     await q.query(`ALTER TABLE approval.approval_log ADD COLUMN "decidedBy" text`);
-    await q.query(`CREATE INDEX approvals_decision_due ON approval.approvals ("decisionDueAt") WHERE "decisionDueAt" IS NOT NULL AND status IN ('Pending', 'AwaitingDecision')`);
+    await q.query(
+      `CREATE INDEX approvals_decision_due ON approval.approvals ("decisionDueAt") WHERE "decisionDueAt" IS NOT NULL AND status IN ('Pending', 'AwaitingDecision')`,
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {

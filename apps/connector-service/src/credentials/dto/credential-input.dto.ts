@@ -29,7 +29,11 @@ export class CreateCredentialDto {
   @MaxLength(1000)
   password: string;
 
-  @ApiProperty({ enum: ['Tenant', 'Project'], description: "An inline credential of a user who may not manage credentials belongs to its data source, whatever the scope" })
+  @ApiProperty({
+    enum: ['Tenant', 'Project'],
+    description:
+      'An inline credential of a user who may not manage credentials belongs to its data source, whatever the scope',
+  })
   @IsIn(['Tenant', 'Project'])
   scope: 'Tenant' | 'Project';
 

@@ -23,7 +23,9 @@ export class DataSources1795300001000 implements MigrationInterface {
       )`);
     await q.query(`CREATE INDEX data_sources_project ON connector.data_sources ("tenantId", "projectId")`);
     await q.query(`CREATE INDEX data_sources_connection ON connector.data_sources ("connectionId")`);
-    await q.query(`CREATE INDEX data_sources_schedule ON connector.data_sources ("nextScheduledSyncAt") WHERE "nextScheduledSyncAt" IS NOT NULL`);
+    await q.query(
+      `CREATE INDEX data_sources_schedule ON connector.data_sources ("nextScheduledSyncAt") WHERE "nextScheduledSyncAt" IS NOT NULL`,
+    );
     await q.query(`
       CREATE TABLE connector.data_source_members (
         "dataSourceId" uuid NOT NULL REFERENCES connector.data_sources(id) ON DELETE CASCADE,

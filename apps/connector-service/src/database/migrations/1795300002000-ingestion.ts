@@ -28,7 +28,9 @@ export class Ingestion1795300002000 implements MigrationInterface {
       )`);
     await q.query(`CREATE INDEX sync_runs_source ON connector.sync_runs ("dataSourceId", "createdAt" DESC)`);
     // One run at a time per data source, enforced by the database.
-    await q.query(`CREATE UNIQUE INDEX sync_runs_one_active ON connector.sync_runs ("dataSourceId") WHERE status IN ('Queued', 'Running')`);
+    await q.query(
+      `CREATE UNIQUE INDEX sync_runs_one_active ON connector.sync_runs ("dataSourceId") WHERE status IN ('Queued', 'Running')`,
+    );
 
     // Every unit of work of a run; a task completes once, whatever its job's retries.
     await q.query(`
@@ -101,6 +103,7 @@ export class Ingestion1795300002000 implements MigrationInterface {
   }
 
   async down(q: QueryRunner): Promise<void> {
-    for (const table of ['document_chunks', 'documents', 'synced_folders', 'sync_tasks', 'sync_runs']) await q.query(`DROP TABLE connector.${table}`);
+    for (const table of ['document_chunks', 'documents', 'synced_folders', 'sync_tasks', 'sync_runs'])
+      await q.query(`DROP TABLE connector.${table}`);
   }
 }

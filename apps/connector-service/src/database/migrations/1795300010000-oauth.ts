@@ -50,7 +50,9 @@ export class OAuth1795300010000 implements MigrationInterface {
         "consumedAt" timestamptz,
         "createdAt" timestamptz NOT NULL DEFAULT now()
       )`);
-    await q.query(`CREATE INDEX oauth_authorization_requests_expiry ON connector.oauth_authorization_requests ("expiresAt")`);
+    await q.query(
+      `CREATE INDEX oauth_authorization_requests_expiry ON connector.oauth_authorization_requests ("expiresAt")`,
+    );
 
     await q.query(`
       CREATE TABLE connector.oauth_connections (
@@ -70,8 +72,12 @@ export class OAuth1795300010000 implements MigrationInterface {
         "createdAt" timestamptz NOT NULL DEFAULT now(),
         "updatedAt" timestamptz NOT NULL DEFAULT now()
       )`);
-    await q.query(`CREATE INDEX oauth_connections_owner ON connector.oauth_connections ("tenantId", "userId", "createdAt")`);
-    await q.query(`CREATE INDEX oauth_connections_provider ON connector.oauth_connections ("providerId", "secretVersion")`);
+    await q.query(
+      `CREATE INDEX oauth_connections_owner ON connector.oauth_connections ("tenantId", "userId", "createdAt")`,
+    );
+    await q.query(
+      `CREATE INDEX oauth_connections_provider ON connector.oauth_connections ("providerId", "secretVersion")`,
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {

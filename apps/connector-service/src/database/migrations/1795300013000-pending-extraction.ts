@@ -8,7 +8,9 @@ export class PendingExtraction1795300013000 implements MigrationInterface {
   name = 'PendingExtraction1795300013000';
 
   async up(q: QueryRunner): Promise<void> {
-    await q.query(`CREATE INDEX documents_extraction_pending ON connector.documents ("dataSourceId", "updatedAt") WHERE "extractionStatus" = 'Pending'`);
+    await q.query(
+      `CREATE INDEX documents_extraction_pending ON connector.documents ("dataSourceId", "updatedAt") WHERE "extractionStatus" = 'Pending'`,
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {

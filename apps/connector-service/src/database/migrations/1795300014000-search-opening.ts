@@ -10,7 +10,9 @@ export class SearchOpening1795300014000 implements MigrationInterface {
   name = 'SearchOpening1795300014000';
 
   async up(q: QueryRunner): Promise<void> {
-    await q.query(`ALTER TABLE connector.documents ADD COLUMN "openingSearch" tsvector GENERATED ALWAYS AS (to_tsvector('english', left(text, 2000))) STORED`);
+    await q.query(
+      `ALTER TABLE connector.documents ADD COLUMN "openingSearch" tsvector GENERATED ALWAYS AS (to_tsvector('english', left(text, 2000))) STORED`,
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {

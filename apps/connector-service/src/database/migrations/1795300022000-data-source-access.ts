@@ -10,9 +10,15 @@ export class DataSourceAccess1795300022000 implements MigrationInterface {
       ALTER TABLE connector.credentials
         ADD COLUMN "dataSourceId" uuid REFERENCES connector.data_sources(id) ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED`);
     await q.query(`ALTER TABLE connector.credentials DROP CONSTRAINT credentials_scope_check`);
-    await q.query(`ALTER TABLE connector.credentials ADD CONSTRAINT credentials_scope_check CHECK (scope IN ('Tenant', 'Project', 'DataSource'))`);
-    await q.query(`ALTER TABLE connector.credentials ADD CONSTRAINT credentials_data_source_check CHECK ((scope = 'DataSource') = ("dataSourceId" IS NOT NULL))`);
-    await q.query(`CREATE INDEX credentials_data_source ON connector.credentials ("dataSourceId") WHERE "dataSourceId" IS NOT NULL`);
+    await q.query(
+      `ALTER TABLE connector.credentials ADD CONSTRAINT credentials_scope_check CHECK (scope IN ('Tenant', 'Project', 'DataSource'))`,
+    );
+    await q.query(
+      `ALTER TABLE connector.credentials ADD CONSTRAINT credentials_data_source_check CHECK ((scope = 'DataSource') = ("dataSourceId" IS NOT NULL))`,
+    );
+    await q.query(
+      `CREATE INDEX credentials_data_source ON connector.credentials ("dataSourceId") WHERE "dataSourceId" IS NOT NULL`,
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {
@@ -22,7 +28,9 @@ export class DataSourceAccess1795300022000 implements MigrationInterface {
       UPDATE connector.credentials c SET scope = 'Project', "projectId" = ds."projectId"
       FROM connector.data_sources ds WHERE ds.id = c."dataSourceId"`);
     await q.query(`ALTER TABLE connector.credentials DROP CONSTRAINT credentials_scope_check`);
-    await q.query(`ALTER TABLE connector.credentials ADD CONSTRAINT credentials_scope_check CHECK (scope IN ('Tenant', 'Project'))`);
+    await q.query(
+      `ALTER TABLE connector.credentials ADD CONSTRAINT credentials_scope_check CHECK (scope IN ('Tenant', 'Project'))`,
+    );
     await q.query(`ALTER TABLE connector.credentials DROP COLUMN "dataSourceId"`);
   }
 }

@@ -12,7 +12,9 @@ export class ConnectorEventOutbox1795300024000 implements MigrationInterface {
       "createdAt" timestamptz NOT NULL DEFAULT now(),
       "publishedAt" timestamptz
     )`);
-    await q.query(`CREATE INDEX connector_event_outbox_unpublished ON connector.connector_event_outbox ("createdAt") WHERE "publishedAt" IS NULL`);
+    await q.query(
+      `CREATE INDEX connector_event_outbox_unpublished ON connector.connector_event_outbox ("createdAt") WHERE "publishedAt" IS NULL`,
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {

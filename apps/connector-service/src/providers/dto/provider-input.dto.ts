@@ -23,7 +23,9 @@ const SCOPE_TOKEN = /^[\x21\x23-\x5B\x5D-\x7E]+$/;
 export class ProviderBehaviourDto {
   @ApiPropertyOptional({ enum: TOKEN_ENDPOINT_AUTH_METHODS, default: 'CLIENT_SECRET_POST' })
   @IsOptional()
-  @IsIn(TOKEN_ENDPOINT_AUTH_METHODS, { message: `tokenEndpointAuthMethod must be one of ${TOKEN_ENDPOINT_AUTH_METHODS.join(', ')}` })
+  @IsIn(TOKEN_ENDPOINT_AUTH_METHODS, {
+    message: `tokenEndpointAuthMethod must be one of ${TOKEN_ENDPOINT_AUTH_METHODS.join(', ')}`,
+  })
   tokenEndpointAuthMethod?: TokenEndpointAuthMethod;
 }
 

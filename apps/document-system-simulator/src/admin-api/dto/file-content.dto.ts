@@ -1,6 +1,17 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsBase64, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import {
+  IsBase64,
+  IsIn,
+  IsInt,
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+  Max,
+  MaxLength,
+  Min,
+  ValidateNested,
+} from 'class-validator';
 
 /** Files above this are generated, never held: up to 64 GiB of deterministic content. */
 export const MAX_GENERATED_BYTES = 64 * 1024 ** 3;
@@ -10,7 +21,12 @@ export class GenerateContentDto {
   @IsIn(['text', 'pdf'])
   format: 'text' | 'pdf';
 
-  @ApiProperty({ description: 'Bytes (a PDF comes out about this size)', minimum: 0, maximum: MAX_GENERATED_BYTES, example: 1048576 })
+  @ApiProperty({
+    description: 'Bytes (a PDF comes out about this size)',
+    minimum: 0,
+    maximum: MAX_GENERATED_BYTES,
+    example: 1048576,
+  })
   @IsInt()
   @Min(0)
   @Max(MAX_GENERATED_BYTES)
@@ -34,13 +50,19 @@ export class FileContentDto {
   @IsBase64()
   base64?: string;
 
-  @ApiPropertyOptional({ type: GenerateContentDto, description: 'Content generated from a seed (large files, benchmarks); only the seed is kept' })
+  @ApiPropertyOptional({
+    type: GenerateContentDto,
+    description: 'Content generated from a seed (large files, benchmarks); only the seed is kept',
+  })
   @IsOptional()
   @ValidateNested()
   @Type(() => GenerateContentDto)
   generate?: GenerateContentDto;
 
-  @ApiPropertyOptional({ description: 'Default: text/plain, application/octet-stream, or that of the generated format', example: 'text/markdown' })
+  @ApiPropertyOptional({
+    description: 'Default: text/plain, application/octet-stream, or that of the generated format',
+    example: 'text/markdown',
+  })
   @IsOptional()
   @IsString()
   @MaxLength(200)

@@ -1,8 +1,23 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsBoolean, IsInt, IsNumber, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsInt,
+  IsNumber,
+  IsOptional,
+  IsString,
+  Max,
+  MaxLength,
+  Min,
+} from 'class-validator';
 
 export class FaultsDto {
-  @ApiPropertyOptional({ description: 'Share of document-API calls answered 429 with Retry-After', minimum: 0, maximum: 1 })
+  @ApiPropertyOptional({
+    description: 'Share of document-API calls answered 429 with Retry-After',
+    minimum: 0,
+    maximum: 1,
+  })
   @IsOptional()
   @IsNumber()
   @Min(0)

@@ -1,5 +1,18 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Max, MaxLength, Min } from 'class-validator';
+import {
+  ArrayMaxSize,
+  ArrayNotEmpty,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  IsUrl,
+  Max,
+  MaxLength,
+  Min,
+} from 'class-validator';
 import type { ClientAuthMethod } from '../oauth-clients';
 
 export class RegisterClientDto {
@@ -8,7 +21,11 @@ export class RegisterClientDto {
   @MaxLength(200)
   clientId: string;
 
-  @ApiPropertyOptional({ type: [String], description: 'Every secret listed is valid (rotation). Default ["secret"]. Never returned.', writeOnly: true })
+  @ApiPropertyOptional({
+    type: [String],
+    description: 'Every secret listed is valid (rotation). Default ["secret"]. Never returned.',
+    writeOnly: true,
+  })
   @IsOptional()
   @IsArray()
   @ArrayNotEmpty()
@@ -24,14 +41,21 @@ export class RegisterClientDto {
   @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true }, { each: true })
   redirectUris?: string[];
 
-  @ApiPropertyOptional({ type: [String], description: 'Scopes the client may ask for. Default ["openid", "offline_access"].' })
+  @ApiPropertyOptional({
+    type: [String],
+    description: 'Scopes the client may ask for. Default ["openid", "offline_access"].',
+  })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(20)
   @IsString({ each: true })
   scopes?: string[];
 
-  @ApiPropertyOptional({ enum: ['client_secret_post', 'client_secret_basic'], isArray: true, description: 'Default: both.' })
+  @ApiPropertyOptional({
+    enum: ['client_secret_post', 'client_secret_basic'],
+    isArray: true,
+    description: 'Default: both.',
+  })
   @IsOptional()
   @IsArray()
   @IsIn(['client_secret_post', 'client_secret_basic'], { each: true })
@@ -51,7 +75,12 @@ export class RegisterClientDto {
 }
 
 export class OAuthSettingsDto {
-  @ApiPropertyOptional({ type: String, nullable: true, description: 'Approve every authorization at once as this user; null shows the login page.', example: 'alice' })
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    description: 'Approve every authorization at once as this user; null shows the login page.',
+    example: 'alice',
+  })
   @IsOptional()
   @IsString()
   @MaxLength(200)
