@@ -3,6 +3,7 @@ import { ConfigService } from '@nestjs/config';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource, DataSourceOptions, MixedList } from 'typeorm';
 import { migrateWithLock } from './migrate';
+import { Transactions } from './transaction';
 
 export interface ServiceDatabaseOptions {
   /** The PostgreSQL schema this service owns; no other service writes to it. */
@@ -32,6 +33,10 @@ export class DatabaseModule {
   static forService(options: ServiceDatabaseOptions): DynamicModule {
     return {
       module: DatabaseModule,
+      // Like TypeORM's DataSource, the transaction runner is the app's infrastructure: every repository may use it.
+      global: true,
+      providers: [Transactions],
+      exports: [Transactions],
       imports: [
         TypeOrmModule.forRootAsync({
           inject: [ConfigService],

@@ -1,2 +1,3 @@
 export * from './migrate';
 export * from './database.module';
+export * from './transaction';
