@@ -2,7 +2,8 @@ import Bull, { Job, Queue } from 'bull';
 import { randomUUID } from 'node:crypto';
 import { IsInt, IsString } from 'class-validator';
 import { eventually } from '@app/testing';
-import { JobHandlers, QueueProcessor, queueContract } from './queue-processor';
+import { queueContract } from './queue-contract';
+import { JobHandlers, QueueProcessor } from './queue-processor';
 
 class GreetJob {
   @IsString()
@@ -46,7 +47,7 @@ describe(QueueProcessor.name, () => {
 
   const settled = async (job: Job) => {
     await eventually(async () => ['completed', 'failed'].includes(await job.getState()), 10_000, 50);
-    return Job.fromId(queue, job.id) as Promise<Job>;
+    return (await queue.getJob(job.id)) as Job;
   };
 
   it('refuses to start when a job name has no handler', () => {
