@@ -34,8 +34,7 @@ export class ApprovalRequestsProcessor {
   ) {}
 
   // Enough requests in flight to keep the database busy. More only add work in front of the callbacks on
-  // this event loop: with callbacks first (the gate), the bench measured p99 callback → decision 30 ms at
-  // 8, 50–80 ms at 16 and 130 ms at 32, for 8% more throughput at 16.
+  // this event loop (docs/approval-performance.md has the measurements).
   @Process({ concurrency: 8 })
   async handle(job: Job): Promise<{ approvalId: string; created: boolean }> {
     await this.gate.turn();
