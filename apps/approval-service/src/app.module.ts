@@ -11,8 +11,8 @@ import { ApprovalEnv } from './approval-env';
 import { ApprovalsModule } from './approvals/approvals.module';
 import { CallbacksModule } from './callbacks/callbacks.module';
 import { ApprovalMetricsModule } from './metrics/approval-metrics.module';
-import { OutboxModule } from './outbox/outbox.module';
-import { approvalDatabase } from './database/approval-database';
+import { OutboxPollerModule } from './outbox/outbox-poller.module';
+import { approvalDatabase } from './approval-database';
 
 export interface AppOptions {
   role: ProcessRole;
@@ -38,7 +38,7 @@ export class AppModule {
         QueueDashboardModule,
         ApprovalsModule.forRole(role),
         CallbacksModule,
-        OutboxModule.forRole(role),
+        OutboxPollerModule.forRole(role),
       ],
     };
   }

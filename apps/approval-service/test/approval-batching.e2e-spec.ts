@@ -1,7 +1,8 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { eventually, HttpPeer, testCaller, TestCaller } from '@app/testing';
-import { ApprovalsRepository } from '../src/approvals/approvals.repository';
+import { BatchedApprovals } from '../src/approval-store/batched-approvals';
+import { ApprovalListRepository } from '../src/approvals/approval-list.repository';
 import { ApprovalTestApp, approvalRequest, startApprovalApp } from './support/approval-app';
 
 /** Calls made in the same turn of the event loop share one statement: each must still get its own answer. */
@@ -9,7 +10,8 @@ describe('Approval statements shared by concurrent calls', () => {
   let sut: ApprovalTestApp;
   let runtime: TestCaller;
   let receiver: HttpPeer;
-  let repository: ApprovalsRepository;
+  let repository: BatchedApprovals;
+  let listing: ApprovalListRepository;
   const http = () => request(sut.app.getHttpServer());
 
   beforeAll(async () => {
@@ -17,7 +19,8 @@ describe('Approval statements shared by concurrent calls', () => {
     runtime = await testCaller({ roles: ['agent-runtime'] });
     receiver = await new HttpPeer().start();
     receiver.handler = (_req, res) => void res.writeHead(202).end();
-    repository = sut.app.get(ApprovalsRepository);
+    repository = sut.app.get(BatchedApprovals);
+    listing = sut.app.get(ApprovalListRepository);
   });
   afterAll(async () => {
     await receiver.stop();
@@ -67,14 +70,14 @@ describe('Approval statements shared by concurrent calls', () => {
     ]);
 
     expect(logged).toEqual([true, false]);
-    expect((await repository.entries(id)).filter((e) => e.type === 'DeliveryAttempt' && e.attempt === 7)).toHaveLength(
-      1,
-    );
+    expect((await listing.entries(id)).filter((e) => e.type === 'DeliveryAttempt' && e.attempt === 7)).toHaveLength(1);
   });
 
   it('answers each of several callback lookups made at once with its own approval, and null for an unknown id', async () => {
     const ids = [await awaitingDecision(), await awaitingDecision()];
-    const approvals = await Promise.all(ids.map((id) => repository.approvals.findOneByOrFail({ id })));
+    const approvals = await Promise.all(
+      ids.map(async (id) => (await http().get(`/v1/approvals/${id}`).set(runtime.auth).expect(200)).body),
+    );
 
     const found = await Promise.all([
       ...approvals.map((a) => repository.forCallback(a.callbackId)),

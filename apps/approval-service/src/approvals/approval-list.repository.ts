@@ -2,9 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
 import { ApprovalCursor } from './approval-cursor';
-import { ApprovalLogEntity } from './approval-log.entity';
-import { ApprovalStatus } from './approval-state';
-import { ApprovalEntity } from './approval.entity';
+import { ApprovalLogEntity } from '../approval-store/approval-log.entity';
+import { ApprovalStatus } from '../approval-store/approval-state';
+import { ApprovalEntity } from '../approval-store/approval.entity';
 
 export interface ApprovalFilter {
   executionId?: string;
@@ -23,11 +23,12 @@ export interface RecentLog {
   truncated: boolean;
 }
 
-/** The approval list: keyset pages newest first, each approval with a bounded tail of its log. */
+/** What the API reads: keyset pages newest first, each approval with a bounded tail of its log, and one approval's whole log. */
 @Injectable()
 export class ApprovalListRepository {
   constructor(
     @InjectRepository(ApprovalEntity) private readonly approvals: Repository<ApprovalEntity>,
+    @InjectRepository(ApprovalLogEntity) private readonly log: Repository<ApprovalLogEntity>,
     @InjectDataSource() private readonly db: DataSource,
   ) {}
 
@@ -71,5 +72,9 @@ export class ApprovalListRepository {
       if (log.truncated) log.entries.shift();
     }
     return logs;
+  }
+
+  entries(approvalId: string): Promise<ApprovalLogEntity[]> {
+    return this.log.find({ where: { approvalId }, order: { at: 'ASC', id: 'ASC' } });
   }
 }

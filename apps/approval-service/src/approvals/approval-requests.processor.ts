@@ -2,16 +2,17 @@ import { Process, Processor } from '@nestjs/bull';
 import { Logger } from '@nestjs/common';
 import type { Job } from 'bull';
 import { createHash } from 'node:crypto';
-import { ApprovalDecisionEvent, ApprovalRequestJob, SharedQueue } from '@app/contracts';
+import { ApprovalRequestJob, SharedQueue } from '@app/contracts';
 import { DomainException } from '@app/errors';
 import { echoable, jobDataProblems } from '@app/queue';
-import { ApprovalsRepository } from './approvals.repository';
-import { ApprovalsService } from './approvals.service';
-import { withoutAuthValues } from './auth-values-redaction';
-import { DecisionRelay } from '../outbox/decision-relay';
+import { decisionEvent } from '../approval-store/decision-event';
 import { CallbacksFirstGate } from '../callbacks/callbacks-first.gate';
 import { OutageRider } from '../database/outage-rider';
 import { DeliveryService } from '../delivery/delivery.service';
+import { DecisionOutboxRepository } from '../outbox/decision-outbox.repository';
+import { DecisionRelay } from '../outbox/decision-relay';
+import { ApprovalsService } from './approvals.service';
+import { withoutAuthValues } from './auth-values-redaction';
 
 /**
  * The agent runtime's way in. A request that fails validation is final: the job fails with the
@@ -25,7 +26,7 @@ export class ApprovalRequestsProcessor {
 
   constructor(
     private readonly approvals: ApprovalsService,
-    private readonly repository: ApprovalsRepository,
+    private readonly outbox: DecisionOutboxRepository,
     private readonly relay: DecisionRelay,
     private readonly delivery: DeliveryService,
     private readonly gate: CallbacksFirstGate,
@@ -33,8 +34,7 @@ export class ApprovalRequestsProcessor {
   ) {}
 
   // Enough requests in flight to keep the database busy. More only add work in front of the callbacks on
-  // this event loop: with callbacks first (the gate), the bench measured p99 callback → decision 30 ms at
-  // 8, 50–80 ms at 16 and 130 ms at 32, for 8% more throughput at 16.
+  // this event loop (docs/approval-performance.md has the measurements).
   @Process({ concurrency: 8 })
   async handle(job: Job): Promise<{ approvalId: string; created: boolean }> {
     await this.gate.turn();
@@ -67,21 +67,19 @@ export class ApprovalRequestsProcessor {
 
   private async refuse(job: Job, reason: string): Promise<never> {
     const data = (job.data ?? {}) as Partial<ApprovalRequestJob>;
-    const approvalId = invalidRequestId(job);
-    const event: ApprovalDecisionEvent = {
-      approvalId,
+    // An event with no approval behind it, written once per id.
+    const event = decisionEvent({
+      id: invalidRequestId(job),
       tenantId: echoable(data.tenantId),
       executionId: echoable(data.executionId),
       stepId: echoable(data.stepId),
-      outcome: 'InvalidRequest',
+      status: 'InvalidRequest',
       comment: echoable(reason).slice(0, 2000),
       decidedBy: null,
-      decidedAt: new Date().toISOString(),
-    };
+      decidedAt: new Date(),
+    });
     await this.forgetAuthValues(job);
-    await this.outage.ride(() =>
-      this.repository.transaction((manager) => this.repository.enqueueDecision(manager, event)),
-    );
+    await this.outage.ride(() => this.outbox.add([event]));
     await this.relay.publish(event);
     this.logger.warn({ jobId: job.id, reason }, 'invalid approval request');
     await job.discard();

@@ -6,7 +6,6 @@ import { ApprovalRequestDto, TestWebhookDto } from '@app/contracts';
 import { DEFAULT_PAGE_SIZE, ListApprovalsQuery, MAX_PAGE_SIZE } from './list-approvals.query';
 import { decodeCursor, encodeCursor } from './approval-cursor';
 import { ApprovalListRepository } from './approval-list.repository';
-import { ApprovalsRepository } from './approvals.repository';
 import { approvalResponse } from './approval.response';
 import { ApprovalsService } from './approvals.service';
 import { WebhookTester } from '../delivery/webhook-tester';
@@ -20,7 +19,6 @@ export const LIST_LOG_ENTRIES = 20;
 export class ApprovalsController {
   constructor(
     private readonly approvals: ApprovalsService,
-    private readonly repository: ApprovalsRepository,
     private readonly tester: WebhookTester,
     private readonly listing: ApprovalListRepository,
   ) {}
@@ -88,7 +86,7 @@ export class ApprovalsController {
   @Get(':id')
   async get(@CurrentPrincipal() principal: Principal, @Param('id', ParseUUIDPipe) id: string) {
     const approval = await this.approvals.get(principal.tenantId, id);
-    return approvalResponse(approval, await this.repository.entries(id));
+    return approvalResponse(approval, await this.listing.entries(id));
   }
 
   /** 202: one more attempt is queued; the approval stays AwaitingDecision. */
@@ -104,7 +102,7 @@ export class ApprovalsController {
   @HttpCode(200)
   async cancel(@CurrentPrincipal() principal: Principal, @Param('id', ParseUUIDPipe) id: string) {
     const approval = await this.approvals.cancel(principal.tenantId, id, principal.userId);
-    return approvalResponse(approval, await this.repository.entries(id));
+    return approvalResponse(approval, await this.listing.entries(id));
   }
 }
 

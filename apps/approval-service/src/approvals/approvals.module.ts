@@ -1,12 +1,18 @@
 import { BullModule } from '@nestjs/bull';
 import { DynamicModule, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
 import { ProcessRole, runsWorkers } from '@app/config';
 import { SharedQueue } from '@app/contracts';
+import { ApprovalLogEntity } from '../approval-store/approval-log.entity';
+import { ApprovalStoreModule } from '../approval-store/approval-store.module';
+import { ApprovalEntity } from '../approval-store/approval.entity';
 import { CallbacksModule } from '../callbacks/callbacks.module';
+import { OutageModule } from '../database/outage.module';
 import { DecisionTimeoutsModule } from '../decision-timeouts/decision-timeouts.module';
 import { DeliveryModule } from '../delivery/delivery.module';
+import { OutboxModule } from '../outbox/outbox.module';
+import { ApprovalListRepository } from './approval-list.repository';
 import { ApprovalRequestsProcessor } from './approval-requests.processor';
-import { ApprovalStoreModule } from './approval-store.module';
 import { ApprovalsController } from './approvals.controller';
 import { ApprovalsService } from './approvals.service';
 
@@ -16,14 +22,17 @@ export class ApprovalsModule {
     return {
       module: ApprovalsModule,
       imports: [
+        TypeOrmModule.forFeature([ApprovalEntity, ApprovalLogEntity]),
         ApprovalStoreModule,
+        OutboxModule,
+        OutageModule,
         CallbacksModule,
         DeliveryModule.forRole(role),
         DecisionTimeoutsModule.forRole(role),
         BullModule.registerQueue({ name: SharedQueue.ApprovalRequests }),
       ],
       controllers: [ApprovalsController],
-      providers: [ApprovalsService, ...(runsWorkers(role) ? [ApprovalRequestsProcessor] : [])],
+      providers: [ApprovalsService, ApprovalListRepository, ...(runsWorkers(role) ? [ApprovalRequestsProcessor] : [])],
     };
   }
 }

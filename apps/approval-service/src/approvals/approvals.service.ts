@@ -3,13 +3,16 @@ import { ConfigService } from '@nestjs/config';
 import { randomUUID } from 'node:crypto';
 import { ApprovalRequestDto, MESSAGE_WARN_AT, WebhookAuthenticationDto } from '@app/contracts';
 import { randomToken, SecretCipher, sha256Hex } from '@app/crypto';
+import { ApprovalEntity } from '../approval-store/approval.entity';
+import { ApprovalException } from '../approval-store/approval.exception';
+import { ApprovalsRepository } from '../approval-store/approvals.repository';
+import { BatchedApprovals } from '../approval-store/batched-approvals';
+import { RecentCallbackCredentials } from '../callbacks/recent-callback-credentials';
 import { DecisionTimeoutProducer } from '../decision-timeouts/decision-timeout.producer';
 import { DeliveryProducer } from '../delivery/delivery.producer';
+import { AttemptView } from '../delivery/handed-off-attempts';
 import { WebhookUrlPolicy } from '../delivery/webhook-url-policy';
 import { DecisionRelay } from '../outbox/decision-relay';
-import { ApprovalEntity } from './approval.entity';
-import { ApprovalException } from './approval.exception';
-import { ApprovalsRepository, DeliveryView } from './approvals.repository';
 import { requestIdentity } from './request-fingerprint';
 
 export type RequestedApproval = Pick<ApprovalEntity, 'id' | 'callbackId' | 'status'>;
@@ -18,7 +21,7 @@ export type RequestedApproval = Pick<ApprovalEntity, 'id' | 'callbackId' | 'stat
 export interface RequestOutcome {
   approval: RequestedApproval;
   created: boolean;
-  fresh?: DeliveryView;
+  fresh?: AttemptView;
 }
 
 /** What a repeat of (executionId, stepId) that differs from the first gets: 409 over REST; on the queue the first stands. */
@@ -35,6 +38,8 @@ export class ApprovalsService {
   constructor(
     config: ConfigService,
     private readonly repository: ApprovalsRepository,
+    private readonly approvals: BatchedApprovals,
+    private readonly recentCredentials: RecentCallbackCredentials,
     private readonly policy: WebhookUrlPolicy,
     private readonly cipher: SecretCipher,
     private readonly delivery: DeliveryProducer,
@@ -70,7 +75,8 @@ export class ApprovalsService {
       maxRetryAttempts: DEFAULT_MAX_RETRY_ATTEMPTS,
     });
     const token = randomToken(32);
-    const created = await this.repository.insertRequested({
+    const callbackTokenHash = sha256Hex(token);
+    const created = await this.approvals.insertRequested({
       tenantId,
       executionId: input.executionId,
       stepId: input.stepId,
@@ -85,11 +91,12 @@ export class ApprovalsService {
       timeoutSeconds: input.webhook.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS,
       maxRetryAttempts: input.webhook.maxRetryAttempts ?? DEFAULT_MAX_RETRY_ATTEMPTS,
       callbackId: randomUUID(),
-      callbackTokenHash: sha256Hex(token),
+      callbackTokenHash,
       callbackTokenSealed: this.cipher.encrypt(token),
       decisionTimeoutSeconds,
     });
     if (created) {
+      this.recentCredentials.remember(created.callbackId, { id: created.id, callbackTokenHash });
       // Lost if this process dies right here: the workers' sweep times the approval out instead.
       if (decisionTimeoutSeconds !== null) await this.deadlines.schedule(created.id, decisionTimeoutSeconds);
       if (options.queueFirstAttempt !== false) await this.delivery.attempt(created.id, 1);
@@ -100,17 +107,13 @@ export class ApprovalsService {
         fresh,
       };
     }
-    const existing = await this.repository.approvals.findOneByOrFail({
-      tenantId,
-      executionId: input.executionId,
-      stepId: input.stepId,
-    });
+    const existing = await this.repository.findByStep(tenantId, input.executionId, input.stepId);
     if (!this.sameRequest(existing, identity)) this.conflicting(existing, options.onConflict ?? 'refuse');
     return { approval: { id: existing.id, callbackId: existing.callbackId, status: existing.status }, created: false };
   }
 
   async get(tenantId: string, id: string): Promise<ApprovalEntity> {
-    const approval = await this.repository.approvals.findOneBy({ id, tenantId });
+    const approval = await this.repository.findForTenant(tenantId, id);
     if (!approval) throw ApprovalException.notFound();
     return approval;
   }
@@ -118,7 +121,7 @@ export class ApprovalsService {
   /** Pending or AwaitingDecision → Cancelled, with its decision event. */
   async cancel(tenantId: string, id: string, by: string): Promise<ApprovalEntity> {
     await this.get(tenantId, id);
-    const decided = await this.repository.decide(id, 'Cancelled', { type: 'Cancelled', comment: `Cancelled by ${by}` });
+    const decided = await this.approvals.decide(id, 'Cancelled', { type: 'Cancelled', comment: `Cancelled by ${by}` });
     if (!decided) throw ApprovalException.notPending((await this.get(tenantId, id)).status);
     await this.relay.publish(decided.event);
     return this.get(tenantId, id);

@@ -1,7 +1,7 @@
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { IsApprovalCursor } from './approval-cursor';
-import { APPROVAL_STATUSES, ApprovalStatus } from './approval-state';
+import { APPROVAL_STATUSES, ApprovalStatus } from '../approval-store/approval-state';
 
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 200;

@@ -1,12 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { constantTimeEqual, sha256Hex } from '@app/crypto';
-import { ApprovalEntity } from '../approvals/approval.entity';
-import { ApprovalException } from '../approvals/approval.exception';
-import { ApprovalsRepository } from '../approvals/approvals.repository';
+import { ApprovalEntity } from '../approval-store/approval.entity';
+import { ApprovalException } from '../approval-store/approval.exception';
+import { BatchedApprovals } from '../approval-store/batched-approvals';
 import { ApprovalMetrics } from '../metrics/approval-metrics';
 import { DecisionRelay } from '../outbox/decision-relay';
 import { ApprovalCallbackDto } from './callback.dto';
 import { CallbackRejectionsRepository } from './callback-rejections.repository';
+import { CallbackCredential, RecentCallbackCredentials } from './recent-callback-credentials';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -18,7 +19,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 @Injectable()
 export class CallbacksService {
   constructor(
-    private readonly repository: ApprovalsRepository,
+    private readonly approvals: BatchedApprovals,
+    private readonly recentCredentials: RecentCallbackCredentials,
     private readonly relay: DecisionRelay,
     private readonly rejections: CallbackRejectionsRepository,
     private readonly metrics: ApprovalMetrics,
@@ -26,27 +28,32 @@ export class CallbacksService {
 
   async decide(input: ApprovalCallbackDto) {
     const decisionPublished = this.metrics.callbackReceived();
-    const credential = UUID.test(input.callbackId) ? await this.repository.callbackCredential(input.callbackId) : null;
+    const credential = UUID.test(input.callbackId) ? await this.credential(input.callbackId) : null;
     if (!credential) throw ApprovalException.callbackNotFound();
     if (!constantTimeEqual(sha256Hex(input.callbackToken), credential.callbackTokenHash)) {
       await this.rejections.record(credential.id, 'callbackToken did not match');
       throw ApprovalException.callbackTokenInvalid();
     }
-    const decided = await this.repository.decide(credential.id, input.status, {
+    const decided = await this.approvals.decide(credential.id, input.status, {
       type: 'Decided',
       comment: input.comment ?? null,
       decidedBy: input.decidedBy ?? null,
     });
     if (decided) {
-      this.repository.forgetCallbackCredential(input.callbackId);
+      this.recentCredentials.forget(input.callbackId);
       await this.relay.publish(decided.event);
       decisionPublished(decided.event.outcome);
       return response(decided);
     }
-    const current = await this.repository.forCallback(input.callbackId);
+    const current = await this.approvals.forCallback(input.callbackId);
     if (!current) throw ApprovalException.callbackNotFound();
     if (current.status === input.status) return response(current);
     throw ApprovalException.notPending(current.status);
+  }
+
+  /** What a callback's token is checked against: from memory when this process created the approval lately. */
+  private async credential(callbackId: string): Promise<CallbackCredential | null> {
+    return this.recentCredentials.get(callbackId) ?? (await this.approvals.forCallback(callbackId));
   }
 }
 

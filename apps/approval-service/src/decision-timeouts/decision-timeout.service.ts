@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { ApprovalsRepository } from '../approvals/approvals.repository';
+import { ApprovalsRepository } from '../approval-store/approvals.repository';
+import { BatchedApprovals } from '../approval-store/batched-approvals';
 import { OutageRider } from '../database/outage-rider';
 import { DecisionRelay } from '../outbox/decision-relay';
 import { SWEEP_BATCH } from './decision-timeout.jobs';
@@ -14,6 +15,7 @@ export class DecisionTimeoutService {
 
   constructor(
     private readonly repository: ApprovalsRepository,
+    private readonly approvals: BatchedApprovals,
     private readonly relay: DecisionRelay,
     private readonly outage: OutageRider,
   ) {}
@@ -24,7 +26,7 @@ export class DecisionTimeoutService {
     let moved = 0;
     for (const id of due) {
       const decided = await this.outage.ride(() =>
-        this.repository.decide(id, 'TimedOut', { type: 'TimedOut', error: 'No decision before the decision deadline' }),
+        this.approvals.decide(id, 'TimedOut', { type: 'TimedOut', error: 'No decision before the decision deadline' }),
       );
       if (!decided) continue;
       moved++;

@@ -1,7 +1,9 @@
 import { BullModule } from '@nestjs/bull';
 import { DynamicModule, Module } from '@nestjs/common';
 import { ProcessRole, runsWorkers } from '@app/config';
-import { ApprovalStoreModule } from '../approvals/approval-store.module';
+import { ApprovalStoreModule } from '../approval-store/approval-store.module';
+import { OutageModule } from '../database/outage.module';
+import { OutboxModule } from '../outbox/outbox.module';
 import { DECISION_TIMEOUT_QUEUE } from './decision-timeout.jobs';
 import { DecisionTimeoutProcessor } from './decision-timeout.processor';
 import { DecisionTimeoutProducer } from './decision-timeout.producer';
@@ -14,7 +16,12 @@ export class DecisionTimeoutsModule {
   static forRole(role: ProcessRole): DynamicModule {
     return {
       module: DecisionTimeoutsModule,
-      imports: [ApprovalStoreModule, BullModule.registerQueue({ name: DECISION_TIMEOUT_QUEUE })],
+      imports: [
+        ApprovalStoreModule,
+        OutboxModule,
+        OutageModule,
+        BullModule.registerQueue({ name: DECISION_TIMEOUT_QUEUE }),
+      ],
       providers: [
         DecisionTimeoutProducer,
         DecisionTimeoutService,

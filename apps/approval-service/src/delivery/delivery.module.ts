@@ -1,8 +1,10 @@
 import { BullModule } from '@nestjs/bull';
 import { DynamicModule, Module } from '@nestjs/common';
 import { ProcessRole, runsWorkers } from '@app/config';
-import { ApprovalStoreModule } from '../approvals/approval-store.module';
+import { ApprovalStoreModule } from '../approval-store/approval-store.module';
 import { CallbacksModule } from '../callbacks/callbacks.module';
+import { OutageModule } from '../database/outage.module';
+import { OutboxModule } from '../outbox/outbox.module';
 import { DELIVERY_QUEUE } from './delivery.jobs';
 import { DeliveryProcessor } from './delivery.processor';
 import { DeliveryProducer } from './delivery.producer';
@@ -17,7 +19,13 @@ export class DeliveryModule {
   static forRole(role: ProcessRole): DynamicModule {
     return {
       module: DeliveryModule,
-      imports: [ApprovalStoreModule, CallbacksModule, BullModule.registerQueue({ name: DELIVERY_QUEUE })],
+      imports: [
+        ApprovalStoreModule,
+        OutboxModule,
+        OutageModule,
+        CallbacksModule,
+        BullModule.registerQueue({ name: DELIVERY_QUEUE }),
+      ],
       providers: [
         WebhookUrlPolicy,
         WebhookSender,

@@ -2,13 +2,15 @@ import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { SecretCipher } from '@app/crypto';
 import type { WebhookAuthenticationDto } from '@app/contracts';
-import { ApprovalsRepository, DeliveryView } from '../approvals/approvals.repository';
+import type { DeliveryView } from '../approval-store/approval-rows';
+import { ApprovalsRepository } from '../approval-store/approvals.repository';
+import { BatchedApprovals } from '../approval-store/batched-approvals';
 import { OutageRider } from '../database/outage-rider';
 import { ApprovalMetrics } from '../metrics/approval-metrics';
 import { DecisionRelay } from '../outbox/decision-relay';
 import { DELIVERY_CONCURRENCY, DeliveryAttemptJob } from './delivery.jobs';
 import { DeliveryProducer } from './delivery.producer';
-import { HandedOffAttempts } from './handed-off-attempts';
+import { AttemptView, HandedOffAttempts } from './handed-off-attempts';
 import { delayAfterFailedAttemptMs, hasRetryLeft } from './retry-schedule';
 import { TenantSlots } from './tenant-slots';
 import { WebhookSender } from './webhook-sender';
@@ -34,6 +36,7 @@ export class DeliveryService {
   constructor(
     config: ConfigService,
     private readonly repository: ApprovalsRepository,
+    private readonly approvals: BatchedApprovals,
     private readonly sender: WebhookSender,
     private readonly producer: DeliveryProducer,
     private readonly cipher: SecretCipher,
@@ -50,7 +53,7 @@ export class DeliveryService {
    * Intake's hand-off: the first attempt goes to the delivery queue at once, so taking a request in never
    * waits on its receiver. `fresh` (the approval as just created here) spares the worker reading it back.
    */
-  async handOff(approvalId: string, tenantId: string, fresh?: DeliveryView): Promise<void> {
+  async handOff(approvalId: string, tenantId: string, fresh?: AttemptView): Promise<void> {
     if (fresh) this.handOffs.keep(fresh);
     await this.producer.attempt(approvalId, 1, 0, tenantId);
   }
@@ -80,7 +83,7 @@ export class DeliveryService {
    * `known` is the approval as just inserted, which spares the read. A redelivery is one attempt to an
    * approval awaiting its decision: whatever its answer, nothing follows and the status stays.
    */
-  private async attempt(approvalId: string, attempt: number, known?: DeliveryView, redelivery = false): Promise<void> {
+  private async attempt(approvalId: string, attempt: number, known?: AttemptView, redelivery = false): Promise<void> {
     const approval = known ?? (await this.view(approvalId, attempt));
     // A decision (even one that arrived while an earlier attempt was in flight) or a cancel stops delivery.
     if (!approval || approval.status !== (redelivery ? 'AwaitingDecision' : 'Pending')) return;
@@ -98,7 +101,7 @@ export class DeliveryService {
 
   private async fail(approvalId: string, reason: string): Promise<void> {
     const decided = await this.outage.ride(() =>
-      this.repository.decide(approvalId, 'DeliveryFailed', { type: 'DeliveryFailed', error: reason }),
+      this.approvals.decide(approvalId, 'DeliveryFailed', { type: 'DeliveryFailed', error: reason }),
     );
     if (decided) await this.relay.publish(decided.event);
   }
@@ -108,7 +111,7 @@ export class DeliveryService {
    * already (a crashed worker sent it, or the database went away before confirming our record), goes
    * on from what was logged. Null when there is nothing more to do.
    */
-  private async outcomeOf(approval: DeliveryView, attempt: number): Promise<AttemptOutcome | null> {
+  private async outcomeOf(approval: AttemptView, attempt: number): Promise<AttemptOutcome | null> {
     if (approval.loggedAttempt) return this.fromLog(approval.id, approval.loggedAttempt);
     if (!approval.callbackTokenSealed) return null;
     const result = await this.sender.send({
@@ -131,7 +134,7 @@ export class DeliveryService {
       },
     });
     this.metrics.deliveryAttempted(result);
-    if (await this.outage.ride(() => this.repository.recordAttempt(approval.id, attempt, result))) return result;
+    if (await this.outage.ride(() => this.approvals.recordAttempt(approval.id, attempt, result))) return result;
     const logged = (await this.view(approval.id, attempt))?.loggedAttempt;
     return logged ? this.fromLog(approval.id, logged) : null;
   }

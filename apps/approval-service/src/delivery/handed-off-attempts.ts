@@ -1,5 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import type { DeliveryView } from '../approvals/approvals.repository';
+import type { WebhookAuthenticationDto } from '@app/contracts';
+import type { DeliveryView } from '../approval-store/approval-rows';
+
+/** An approval as a delivery attempt sees it; with the secrets in the clear only when this process has just created it. */
+export type AttemptView = DeliveryView & { inHand?: SecretsInHand };
+
+/** Spares decrypting what intake had in hand a moment ago. Kept in memory only, never stored. */
+export interface SecretsInHand {
+  callbackToken: string;
+  authentication: WebhookAuthenticationDto;
+}
 
 /** A hand-off not taken within this time went to another worker process, which reads the approval itself. */
 const KEEP_MS = 60_000;
@@ -10,9 +20,9 @@ const KEEP_MS = 60_000;
  */
 @Injectable()
 export class HandedOffAttempts {
-  private readonly views = new Map<string, { view: DeliveryView; at: number }>();
+  private readonly views = new Map<string, { view: AttemptView; at: number }>();
 
-  keep(view: DeliveryView): void {
+  keep(view: AttemptView): void {
     this.views.set(view.id, { view, at: Date.now() });
     const oldest = Date.now() - KEEP_MS;
     for (const [id, entry] of this.views) {
@@ -21,7 +31,7 @@ export class HandedOffAttempts {
     }
   }
 
-  take(approvalId: string): DeliveryView | undefined {
+  take(approvalId: string): AttemptView | undefined {
     const entry = this.views.get(approvalId);
     this.views.delete(approvalId);
     return entry?.view;

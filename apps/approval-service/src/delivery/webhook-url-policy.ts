@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { OutboundUrlPolicy, URL_RULES } from '@app/outbound';
-import { ApprovalException } from '../approvals/approval.exception';
+import { ApprovalException } from '../approval-store/approval.exception';
 
 /**
  * Where webhooks may go: the shared outbound URL policy, with the approval-service's own switches

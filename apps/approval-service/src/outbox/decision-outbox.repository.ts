@@ -2,42 +2,41 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { ApprovalDecisionEvent } from '@app/contracts';
+import { managerOf, Transaction } from '@app/database';
 
-/** The decision outbox's queries: rows are written with their decision (ApprovalsRepository.decide) and marked once published. */
+export interface OutboxRow {
+  approvalId: string;
+  payload: ApprovalDecisionEvent;
+}
+
+/** The decision outbox: one event per approval id, written with its decision and marked once published. */
 @Injectable()
 export class DecisionOutboxRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  async markPublished(approvalIds: string[]): Promise<void> {
-    await this.db.query(
+  /** Adds events not in the outbox yet; in the caller's transaction when given (a decision and its event commit together). */
+  async add(events: ApprovalDecisionEvent[], transaction?: Transaction): Promise<void> {
+    await (transaction ? managerOf(transaction) : this.db).query(
+      `INSERT INTO approval.decision_outbox ("approvalId", payload)
+       SELECT e->>'approvalId', e FROM jsonb_array_elements($1::jsonb) e ON CONFLICT DO NOTHING`,
+      [JSON.stringify(events)],
+    );
+  }
+
+  async markPublished(approvalIds: string[], transaction?: Transaction): Promise<void> {
+    await (transaction ? managerOf(transaction) : this.db).query(
       'UPDATE approval.decision_outbox SET "publishedAt" = now() WHERE "approvalId" = ANY($1::text[]) AND "publishedAt" IS NULL',
       [approvalIds],
     );
   }
 
-  /**
-   * Hands up to `limit` unpublished events older than `minAgeMs` to `publish` and marks them, in one
-   * transaction; rows another relay holds are skipped. Returns how many were published.
-   */
-  publishLeftovers(
-    limit: number,
-    minAgeMs: number,
-    publish: (events: ApprovalDecisionEvent[]) => Promise<void>,
-  ): Promise<number> {
-    return this.db.transaction(async (manager) => {
-      const rows: Array<{ approvalId: string; payload: ApprovalDecisionEvent }> = await manager.query(
-        `SELECT "approvalId", payload FROM approval.decision_outbox
-         WHERE "publishedAt" IS NULL AND "createdAt" < now() - make_interval(secs => $1)
-         ORDER BY "createdAt" LIMIT $2 FOR UPDATE SKIP LOCKED`,
-        [minAgeMs / 1000, limit],
-      );
-      if (!rows.length) return 0;
-      await publish(rows.map((r) => r.payload));
-      await manager.query(
-        'UPDATE approval.decision_outbox SET "publishedAt" = now() WHERE "approvalId" = ANY($1::text[])',
-        [rows.map((r) => r.approvalId)],
-      );
-      return rows.length;
-    });
+  /** Up to `limit` unpublished events older than `minAgeMs`, locked until the transaction ends; rows another relay holds are skipped. */
+  leftovers(limit: number, minAgeMs: number, transaction: Transaction): Promise<OutboxRow[]> {
+    return managerOf(transaction).query(
+      `SELECT "approvalId", payload FROM approval.decision_outbox
+       WHERE "publishedAt" IS NULL AND "createdAt" < now() - make_interval(secs => $1)
+       ORDER BY "createdAt" LIMIT $2 FOR UPDATE SKIP LOCKED`,
+      [minAgeMs / 1000, limit],
+    );
   }
 }

@@ -2,10 +2,11 @@ import { InjectQueue } from '@nestjs/bull';
 import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import type { Queue } from 'bull';
 import { ApprovalDecisionEvent, SharedQueue } from '@app/contracts';
-import { OutageRider } from '../database/outage-rider';
-import { ApprovalMetrics } from '../metrics/approval-metrics';
+import { Transactions } from '@app/database';
 import { addJobs } from '@app/queue';
+import { OutageRider } from '../database/outage-rider';
 import { StatementBatcher } from '../database/statement-batcher';
+import { ApprovalMetrics } from '../metrics/approval-metrics';
 import { DecisionOutboxRepository } from './decision-outbox.repository';
 
 const BATCH = 200;
@@ -29,6 +30,7 @@ export class DecisionRelay implements OnModuleDestroy {
 
   constructor(
     private readonly outbox: DecisionOutboxRepository,
+    private readonly transactions: Transactions,
     @InjectQueue(SharedQueue.ApprovalDecisions) private readonly decisions: Queue,
     private readonly outage: OutageRider,
     private readonly metrics: ApprovalMetrics,
@@ -101,8 +103,18 @@ export class DecisionRelay implements OnModuleDestroy {
     }
   }
 
+  /** Publishes up to BATCH leftovers and marks them, in one transaction that holds their rows. */
   private publishBatch(): Promise<number> {
-    return this.outbox.publishLeftovers(BATCH, LEFTOVER_AGE_MS, (events) => this.enqueue(events));
+    return this.transactions.run(async (transaction) => {
+      const rows = await this.outbox.leftovers(BATCH, LEFTOVER_AGE_MS, transaction);
+      if (!rows.length) return 0;
+      await this.enqueue(rows.map((r) => r.payload));
+      await this.outbox.markPublished(
+        rows.map((r) => r.approvalId),
+        transaction,
+      );
+      return rows.length;
+    });
   }
 
   private async enqueue(events: ApprovalDecisionEvent[]): Promise<void> {

@@ -1,26 +1,14 @@
-import { DynamicModule, Injectable, Module, OnApplicationBootstrap } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
-import { ProcessRole, runsWorkers } from '@app/config';
-import { ApprovalStoreModule } from '../approvals/approval-store.module';
+import { BullModule } from '@nestjs/bull';
+import { Module } from '@nestjs/common';
+import { SharedQueue } from '@app/contracts';
+import { OutageModule } from '../database/outage.module';
+import { DecisionOutboxRepository } from './decision-outbox.repository';
 import { DecisionRelay } from './decision-relay';
 
-/** In worker processes, relays on a timer whatever a crashed writer left in the outbox. */
-@Injectable()
-class OutboxPoller implements OnApplicationBootstrap {
-  constructor(
-    private readonly relay: DecisionRelay,
-    private readonly config: ConfigService,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    this.relay.poll(this.config.get<number>('OUTBOX_POLL_MS') ?? 1000);
-    void this.relay.relayLeftovers();
-  }
-}
-
-@Module({})
-export class OutboxModule {
-  static forRole(role: ProcessRole): DynamicModule {
-    return { module: OutboxModule, imports: [ApprovalStoreModule], providers: runsWorkers(role) ? [OutboxPoller] : [] };
-  }
-}
+/** Decision events: the outbox they are written to with their decision, and the relay that publishes them. */
+@Module({
+  imports: [OutageModule, BullModule.registerQueue({ name: SharedQueue.ApprovalDecisions })],
+  providers: [DecisionOutboxRepository, DecisionRelay],
+  exports: [DecisionOutboxRepository, DecisionRelay],
+})
+export class OutboxModule {}

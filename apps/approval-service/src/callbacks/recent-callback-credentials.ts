@@ -7,7 +7,7 @@ export interface CallbackCredential {
 /**
  * The credentials of the approvals this process created lately, so that their callbacks skip a database
  * read. Bounded (the oldest go first); a miss reads the database, so a callback that reaches another
- * process, or comes late, is checked the same way.
+ * process, or comes late, is checked the same way. One per process (CallbacksModule provides it).
  */
 export class RecentCallbackCredentials {
   private readonly byCallbackId = new Map<string, CallbackCredential>();

@@ -7,8 +7,8 @@ export enum ApprovalErrorCode {
   Conflict = 'APPROVAL_CONFLICT',
   CallbackNotFound = 'CALLBACK_NOT_FOUND',
   CallbackTokenInvalid = 'CALLBACK_TOKEN_INVALID',
-  WebhookUrlRefused = 'VALIDATION_FAILED',
-  DecisionTimeoutTooShort = 'VALIDATION_FAILED',
+  /** A webhook URL refused by the outbound policy, or a decision deadline shorter than allowed. */
+  ValidationFailed = 'VALIDATION_FAILED',
 }
 
 export class ApprovalException extends DomainException {
@@ -38,7 +38,7 @@ export class ApprovalException extends DomainException {
 
   static decisionTimeoutTooShort(min: number) {
     const rule = `decisionTimeoutSeconds must not be less than ${min}`;
-    return new ApprovalException(400, ApprovalErrorCode.DecisionTimeoutTooShort, rule, [
+    return new ApprovalException(400, ApprovalErrorCode.ValidationFailed, rule, [
       { field: 'decisionTimeoutSeconds', problems: [rule] },
     ]);
   }
@@ -60,7 +60,7 @@ export class ApprovalException extends DomainException {
   }
 
   static webhookUrlRefused(rule: string) {
-    return new ApprovalException(400, ApprovalErrorCode.WebhookUrlRefused, rule, [
+    return new ApprovalException(400, ApprovalErrorCode.ValidationFailed, rule, [
       { field: 'webhook.url', problems: [rule] },
     ]);
   }

@@ -27,6 +27,9 @@ export const APPROVAL_MOVES: Record<ApprovalStatus, ApprovalStatus[]> = {
 
 export const OPEN_STATUSES: ApprovalStatus[] = ['Pending', 'AwaitingDecision'];
 
+/** The final states: the move into each comes with its decision event. */
+export type DecisionStatus = Exclude<ApprovalStatus, 'Pending' | 'AwaitingDecision'>;
+
 export type LogEntryType =
   | 'Requested'
   | 'DeliveryAttempt'

@@ -1,0 +1,22 @@
+import { ServiceDatabaseOptions } from '@app/database';
+import { ApprovalLogEntity } from './approval-store/approval-log.entity';
+import { ApprovalEntity } from './approval-store/approval.entity';
+import { DecisionOutboxEntity } from './outbox/decision-outbox.entity';
+import { Approvals1795400000000 } from './database/migrations/1795400000000-approvals';
+import { RequestFingerprint1795400011000 } from './database/migrations/1795400011000-request-fingerprint';
+import { ApprovalLimits1795400012000 } from './database/migrations/1795400012000-approval-limits';
+import { ApprovalExtras1795400013000 } from './database/migrations/1795400013000-approval-extras';
+
+/** The approval-service owns the `approval` schema. Features add their entities and migrations here. */
+export const APPROVAL_SCHEMA = 'approval';
+
+export const approvalDatabase: ServiceDatabaseOptions = {
+  schema: APPROVAL_SCHEMA,
+  entities: [ApprovalEntity, ApprovalLogEntity, DecisionOutboxEntity],
+  migrations: [
+    Approvals1795400000000,
+    RequestFingerprint1795400011000,
+    ApprovalLimits1795400012000,
+    ApprovalExtras1795400013000,
+  ],
+};

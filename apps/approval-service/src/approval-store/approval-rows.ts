@@ -1,0 +1,87 @@
+import type { WebhookAuthType } from '@app/contracts';
+import type { ApprovalLogEntity } from './approval-log.entity';
+import type { ApprovalStatus, DecisionStatus, LogEntryType } from './approval-state';
+import type { ApprovalEntity } from './approval.entity';
+
+/** The rows the approval statements take and give back. Secrets appear only sealed or hashed. */
+
+export type LogEntry = Partial<
+  Pick<ApprovalLogEntity, 'attempt' | 'httpStatus' | 'durationMs' | 'error' | 'comment' | 'decidedBy'>
+> & { type: LogEntryType };
+
+export interface NewApproval {
+  tenantId: string;
+  executionId: string;
+  stepId: string;
+  agentName: string;
+  message: string;
+  stepInput: unknown;
+  previousResults: unknown;
+  webhookUrl: string;
+  authType: WebhookAuthType;
+  authEncrypted: string | null;
+  requestFingerprint: string;
+  timeoutSeconds: number;
+  maxRetryAttempts: number;
+  callbackId: string;
+  callbackTokenHash: string;
+  callbackTokenSealed: string;
+  /** No decision within this many seconds: TimedOut. Null: no limit. */
+  decisionTimeoutSeconds: number | null;
+}
+
+/** What a delivery attempt needs, read in one query, with what a crashed worker may have logged already. */
+export interface DeliveryView {
+  id: string;
+  tenantId: string;
+  executionId: string;
+  stepId: string;
+  agentName: string;
+  message: string;
+  stepInput: unknown;
+  previousResults: unknown;
+  webhookUrl: string;
+  authType: WebhookAuthType;
+  authEncrypted: string | null;
+  timeoutSeconds: number;
+  maxRetryAttempts: number;
+  callbackId: string;
+  callbackTokenSealed: string | null;
+  status: ApprovalStatus;
+  createdAt: Date;
+  loggedAttempt: { httpStatus: number | null; durationMs: number | null; error: string | null } | null;
+}
+
+export interface AttemptRecord {
+  delivered: boolean;
+  httpStatus: number | null;
+  durationMs: number;
+  error: string | null;
+}
+
+export type AttemptToRecord = { id: string; attempt: number } & AttemptRecord;
+
+/** A final move asked for: the approval, the state it goes to, and its log entry. */
+export interface DecisionMove {
+  id: string;
+  to: DecisionStatus;
+  entry: LogEntry;
+}
+
+/** An approval as a final move left it: what its decision event is built from. */
+export interface DecidedApproval {
+  id: string;
+  tenantId: string;
+  executionId: string;
+  stepId: string;
+  callbackId: string;
+  status: DecisionStatus;
+  comment: string | null;
+  decidedBy: string | null;
+  decidedAt: Date;
+}
+
+export type CallbackView = Pick<
+  ApprovalEntity,
+  'id' | 'callbackTokenHash' | 'status' | 'callbackId' | 'executionId' | 'decidedAt'
+>;

@@ -1,0 +1,201 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { DataSource, Repository } from 'typeorm';
+import { managerOf, Transaction } from '@app/database';
+import type {
+  AttemptToRecord,
+  CallbackView,
+  DecidedApproval,
+  DecisionMove,
+  DeliveryView,
+  NewApproval,
+} from './approval-rows';
+import { APPROVAL_MOVES } from './approval-state';
+import { ApprovalEntity } from './approval.entity';
+
+/**
+ * The approval statements, one method per query. Every state move is one conditional UPDATE; the batch
+ * statements take many approvals at once (BatchedApprovals shares them between concurrent callers) and
+ * each is atomic on its own, so a batch replayed after an outage reports what was done already as not done now.
+ */
+@Injectable()
+export class ApprovalsRepository {
+  constructor(
+    @InjectRepository(ApprovalEntity) private readonly approvals: Repository<ApprovalEntity>,
+    @InjectDataSource() private readonly db: DataSource,
+  ) {}
+
+  /**
+   * Inserts Pending approvals with their Requested entries and returns each as its first delivery attempt
+   * sees it (no second read); null for one whose (tenant, execution, step) exists.
+   */
+  async insertRequested(batch: NewApproval[]): Promise<Array<DeliveryView | null>> {
+    const column = <K extends keyof NewApproval>(key: K) => batch.map((a) => a[key]);
+    const rows: Array<{ id: string; callbackId: string; createdAt: Date }> = await this.db.query(
+      `WITH inserted AS (
+         INSERT INTO approval.approvals ("tenantId", "executionId", "stepId", "agentName", message, "stepInput", "previousResults", "webhookUrl",
+           "authType", "authEncrypted", "timeoutSeconds", "maxRetryAttempts", "callbackId", "callbackTokenHash", "callbackTokenSealed", "requestFingerprint", status, "decisionDueAt")
+         SELECT t, e, s, n, m, si::jsonb, pr::jsonb, u, at, ae, ts, mr, c, h, cs, f, 'Pending', clock_timestamp() + make_interval(secs => dt)
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
+           $9::text[], $10::text[], $11::int[], $12::int[], $13::uuid[], $14::text[], $15::text[], $16::text[], $17::int[]) AS i(t, e, s, n, m, si, pr, u, at, ae, ts, mr, c, h, cs, f, dt)
+         ON CONFLICT ("tenantId", "executionId", "stepId") DO NOTHING RETURNING id, "callbackId", "createdAt"),
+       logged AS (INSERT INTO approval.approval_log ("approvalId", at, type) SELECT id, clock_timestamp(), 'Requested' FROM inserted)
+       SELECT id, "callbackId"::text AS "callbackId", "createdAt" FROM inserted`,
+      [
+        column('tenantId'),
+        column('executionId'),
+        column('stepId'),
+        column('agentName'),
+        column('message'),
+        batch.map((a) => JSON.stringify(a.stepInput ?? null)),
+        batch.map((a) => JSON.stringify(a.previousResults ?? null)),
+        column('webhookUrl'),
+        column('authType'),
+        column('authEncrypted'),
+        column('timeoutSeconds'),
+        column('maxRetryAttempts'),
+        column('callbackId'),
+        column('callbackTokenHash'),
+        column('callbackTokenSealed'),
+        column('requestFingerprint'),
+        column('decisionTimeoutSeconds'),
+      ],
+    );
+    const byCallback = new Map(rows.map((r) => [r.callbackId, r]));
+    return batch.map((a) => {
+      const row = byCallback.get(a.callbackId);
+      return row ? { ...a, id: row.id, createdAt: row.createdAt, status: 'Pending', loggedAttempt: null } : null;
+    });
+  }
+
+  async deliveryView(id: string, attempt: number): Promise<DeliveryView | null> {
+    const rows: DeliveryView[] = await this.db.query(
+      `SELECT a.id, a."tenantId", a."executionId", a."stepId", a."agentName", a.message, a."stepInput", a."previousResults", a."webhookUrl",
+         a."authType", a."authEncrypted", a."timeoutSeconds", a."maxRetryAttempts", a."callbackId", a."callbackTokenSealed", a.status, a."createdAt",
+         CASE WHEN l.id IS NULL THEN NULL ELSE json_build_object('httpStatus', l."httpStatus", 'durationMs', l."durationMs", 'error', l.error) END AS "loggedAttempt"
+       FROM approval.approvals a
+       LEFT JOIN approval.approval_log l ON l."approvalId" = a.id AND l.type = 'DeliveryAttempt' AND l.attempt = $2
+       WHERE a.id = $1`,
+      [id, attempt],
+    );
+    return rows[0] ?? null;
+  }
+
+  /**
+   * Logs delivery attempts once each (a retried job finds its attempt logged) and, for those that succeeded,
+   * moves Pending → AwaitingDecision with a Delivered entry. False for an attempt that was logged already.
+   */
+  async recordAttempts(batch: AttemptToRecord[]): Promise<boolean[]> {
+    const rows: Array<{ id: string; attempt: number }> = await this.db.query(
+      `WITH input AS (
+         SELECT * FROM unnest($1::uuid[], $2::int[], $3::int[], $4::int[], $5::text[], $6::bool[]) AS i(id, attempt, "httpStatus", "durationMs", error, delivered)),
+       attempt AS (
+         INSERT INTO approval.approval_log ("approvalId", at, type, attempt, "httpStatus", "durationMs", error)
+         SELECT id, clock_timestamp(), 'DeliveryAttempt', attempt, "httpStatus", "durationMs", error FROM input
+         ON CONFLICT DO NOTHING RETURNING "approvalId", attempt),
+       moved AS (
+         UPDATE approval.approvals a SET status = 'AwaitingDecision', "updatedAt" = now()
+         FROM input i JOIN attempt t ON t."approvalId" = i.id AND t.attempt = i.attempt
+         WHERE a.id = i.id AND i.delivered AND a.status = ANY($7::text[]) RETURNING a.id, i.attempt),
+       delivered AS (INSERT INTO approval.approval_log ("approvalId", at, type, attempt) SELECT id, clock_timestamp() + interval '1 microsecond', 'Delivered', attempt FROM moved)
+       SELECT "approvalId"::text AS id, attempt FROM attempt`,
+      [
+        batch.map((b) => b.id),
+        batch.map((b) => b.attempt),
+        batch.map((b) => b.httpStatus),
+        batch.map((b) => b.durationMs),
+        batch.map((b) => b.error),
+        batch.map((b) => b.delivered),
+        APPROVAL_MOVES.AwaitingDecision,
+      ],
+    );
+    // The same attempt twice in one batch (a redelivered job) is logged once: only its first call owns it.
+    const unclaimed = new Set(rows.map((r) => `${r.id}:${r.attempt}`));
+    return batch.map((b) => unclaimed.delete(`${b.id}:${b.attempt}`));
+  }
+
+  /** Marks a Pending approval delivered after a crash found its successful attempt already logged. */
+  async markDelivered(id: string): Promise<void> {
+    await this.db.query(
+      `WITH moved AS (UPDATE approval.approvals SET status = 'AwaitingDecision', "updatedAt" = now()
+         WHERE id = $1 AND status = 'Pending' RETURNING id)
+       INSERT INTO approval.approval_log ("approvalId", at, type) SELECT id, clock_timestamp(), 'Delivered' FROM moved`,
+      [id],
+    );
+  }
+
+  /**
+   * Final moves (Approved, Denied, DeliveryFailed, Cancelled, TimedOut) with their log entries, in the
+   * caller's transaction, which adds their decision events to the outbox. Null for a move whose approval
+   * was not open; of several moves of one approval, exactly one wins.
+   */
+  async decide(batch: DecisionMove[], transaction: Transaction): Promise<Array<DecidedApproval | null>> {
+    const rows: Array<DecidedApproval & { n: string }> = await managerOf(transaction).query(
+      `WITH input AS (
+         SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[]) WITH ORDINALITY AS i(id, "to", comment, type, error, allowed, "decidedBy", n)),
+       moved AS (
+         UPDATE approval.approvals a SET status = i."to", comment = i.comment, "decidedBy" = i."decidedBy", "decidedAt" = clock_timestamp(), "callbackTokenSealed" = NULL, "updatedAt" = now()
+         FROM input i WHERE a.id = i.id AND a.status = ANY(string_to_array(i.allowed, ','))
+         RETURNING a.id, a."tenantId", a."executionId", a."stepId", a."callbackId", a.status, a.comment, a."decidedBy", a."decidedAt", i.type AS "logType", i.error AS "logError", i.n),
+       logged AS (
+         INSERT INTO approval.approval_log ("approvalId", at, type, comment, error, "decidedBy") SELECT id, clock_timestamp(), "logType", comment, "logError", "decidedBy" FROM moved)
+       SELECT id, "tenantId", "executionId", "stepId", "callbackId", status, comment, "decidedBy", "decidedAt", n FROM moved`,
+      [
+        batch.map((b) => b.id),
+        batch.map((b) => b.to),
+        batch.map((b) => b.entry.comment ?? null),
+        batch.map((b) => b.entry.type),
+        batch.map((b) => b.entry.error ?? null),
+        batch.map((b) => APPROVAL_MOVES[b.to].join(',')),
+        batch.map((b) => b.entry.decidedBy ?? null),
+      ],
+    );
+    const byOrdinal = new Map(rows.map(({ n, ...decided }) => [Number(n), decided]));
+    return batch.map((_, i) => byOrdinal.get(i + 1) ?? null);
+  }
+
+  /** Open approvals whose decision deadline has passed (of `ids` when given), oldest deadline first. */
+  async dueForTimeOut(limit: number, ids?: string[]): Promise<string[]> {
+    const rows: Array<{ id: string }> = await this.db.query(
+      `SELECT id FROM approval.approvals
+       WHERE "decisionDueAt" IS NOT NULL AND "decisionDueAt" <= clock_timestamp() AND status IN ('Pending', 'AwaitingDecision')
+         AND ($2::uuid[] IS NULL OR id = ANY($2::uuid[]))
+       ORDER BY "decisionDueAt" LIMIT $1`,
+      [limit, ids ?? null],
+    );
+    return rows.map((r) => r.id);
+  }
+
+  /**
+   * The number the next delivery attempt of an approval takes (one more than the last logged), or null
+   * when it cannot be sent again: the callback token is gone (delivered before tokens were kept while awaiting).
+   */
+  async nextAttempt(approvalId: string): Promise<number | null> {
+    const [row]: Array<{ n: number; sendable: boolean }> = await this.db.query(
+      `SELECT coalesce(max(l.attempt), 0)::int + 1 AS n, bool_and(a."callbackTokenSealed" IS NOT NULL) AS sendable
+       FROM approval.approvals a LEFT JOIN approval.approval_log l ON l."approvalId" = a.id AND l.type = 'DeliveryAttempt'
+       WHERE a.id = $1`,
+      [approvalId],
+    );
+    return row?.sendable ? row.n : null;
+  }
+
+  /** The approvals as their callbacks see them, read now; null for an unknown callbackId. */
+  async forCallbacks(callbackIds: string[]): Promise<Array<CallbackView | null>> {
+    const rows: CallbackView[] = await this.db.query(
+      'SELECT id, "callbackTokenHash", status, "callbackId"::text AS "callbackId", "executionId", "decidedAt" FROM approval.approvals WHERE "callbackId" = ANY($1::uuid[])',
+      [callbackIds],
+    );
+    const byId = new Map(rows.map((r) => [r.callbackId, r]));
+    return callbackIds.map((id) => byId.get(id) ?? null);
+  }
+
+  findForTenant(tenantId: string, id: string): Promise<ApprovalEntity | null> {
+    return this.approvals.findOneBy({ id, tenantId });
+  }
+
+  /** The approval of a request step; it must exist. */
+  findByStep(tenantId: string, executionId: string, stepId: string): Promise<ApprovalEntity> {
+    return this.approvals.findOneByOrFail({ tenantId, executionId, stepId });
+  }
+}

@@ -1,0 +1,88 @@
+import { Injectable } from '@nestjs/common';
+import type { ApprovalDecisionEvent } from '@app/contracts';
+import { Transactions } from '@app/database';
+import { OutageRider } from '../database/outage-rider';
+import { StatementBatcher } from '../database/statement-batcher';
+import { DecisionOutboxRepository } from '../outbox/decision-outbox.repository';
+import type {
+  AttemptRecord,
+  AttemptToRecord,
+  CallbackView,
+  DecidedApproval,
+  DecisionMove,
+  DeliveryView,
+  LogEntry,
+  NewApproval,
+} from './approval-rows';
+import type { DecisionStatus } from './approval-state';
+import { ApprovalsRepository } from './approvals.repository';
+import { decisionEvent } from './decision-event';
+
+/** A final move as its caller sees it: the approval as decided, and the event to publish. */
+export type Decided = DecidedApproval & { event: ApprovalDecisionEvent };
+
+/**
+ * How long a batched statement waits out an outage before its callers see the error (an HTTP caller waits
+ * this long): an outage of up to a minute, or two restarts close together, fails no request or callback.
+ */
+const HOLD_STATEMENTS_MS = 60_000;
+const MAX_BATCH = 100;
+
+/**
+ * The hot paths (request, attempt, callback lookup, decision): the calls that arrive together share one
+ * statement (StatementBatcher), so one round trip and one commit serve many approvals.
+ */
+@Injectable()
+export class BatchedApprovals {
+  constructor(
+    private readonly approvals: ApprovalsRepository,
+    private readonly outbox: DecisionOutboxRepository,
+    private readonly transactions: Transactions,
+    private readonly outage: OutageRider,
+  ) {}
+
+  // A statement that meets a short outage waits for the database instead of failing its callers; a
+  // replayed batch is safe: each statement reports what was done already (inserted, logged, decided) as not done now.
+  private readonly hold = <T>(run: () => Promise<T>) => this.outage.ride(run, HOLD_STATEMENTS_MS);
+  private readonly inserts = this.batcher((batch: NewApproval[]) => this.approvals.insertRequested(batch));
+  private readonly attempts = this.batcher((batch: AttemptToRecord[]) => this.approvals.recordAttempts(batch));
+  private readonly decisions = this.batcher((batch: DecisionMove[]) => this.decideBatch(batch));
+  private readonly callbackLookups = this.batcher((ids: string[]) => this.approvals.forCallbacks(ids));
+
+  /** Inserts a Pending approval with its Requested entry, as its first attempt sees it; null when (tenant, execution, step) exists. */
+  insertRequested(approval: NewApproval): Promise<DeliveryView | null> {
+    return this.inserts.submit(approval);
+  }
+
+  /** Logs a delivery attempt once; a 2xx moves Pending → AwaitingDecision. False if the attempt was logged already. */
+  recordAttempt(id: string, attempt: number, result: AttemptRecord): Promise<boolean> {
+    return this.attempts.submit({ id, attempt, ...result });
+  }
+
+  /**
+   * A final move with its log entry and its decision event in the outbox: either all happen or none.
+   * Null when the approval was not open; of several moves of one approval in a batch, exactly one wins.
+   */
+  decide(id: string, to: DecisionStatus, entry: LogEntry): Promise<Decided | null> {
+    return this.decisions.submit({ id, to, entry });
+  }
+
+  /** The approval as a callback sees it, read now. */
+  forCallback(callbackId: string): Promise<CallbackView | null> {
+    return this.callbackLookups.submit(callbackId);
+  }
+
+  private decideBatch(batch: DecisionMove[]): Promise<Array<Decided | null>> {
+    return this.transactions.run(async (transaction) => {
+      const moved = await this.approvals.decide(batch, transaction);
+      const decided = moved.map((row) => row && { ...row, event: decisionEvent(row) });
+      const events = decided.flatMap((d) => (d ? [d.event] : []));
+      if (events.length) await this.outbox.add(events, transaction);
+      return decided;
+    });
+  }
+
+  private batcher<I, O>(run: (batch: I[]) => Promise<O[]>): StatementBatcher<I, O> {
+    return new StatementBatcher(run, MAX_BATCH, this.hold);
+  }
+}

@@ -1,0 +1,26 @@
+import { DynamicModule, Injectable, Module, OnApplicationBootstrap } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { ProcessRole, runsWorkers } from '@app/config';
+import { DecisionRelay } from './decision-relay';
+import { OutboxModule } from './outbox.module';
+
+/** In worker processes, relays on a timer whatever a crashed writer left in the outbox. */
+@Injectable()
+class OutboxPoller implements OnApplicationBootstrap {
+  constructor(
+    private readonly relay: DecisionRelay,
+    private readonly config: ConfigService,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.relay.poll(this.config.get<number>('OUTBOX_POLL_MS') ?? 1000);
+    void this.relay.relayLeftovers();
+  }
+}
+
+@Module({})
+export class OutboxPollerModule {
+  static forRole(role: ProcessRole): DynamicModule {
+    return { module: OutboxPollerModule, imports: [OutboxModule], providers: runsWorkers(role) ? [OutboxPoller] : [] };
+  }
+}
