@@ -1,3 +1,4 @@
+// The pure decisions of a sync run: which tasks a listing makes, which files to download, how they are saved.
 import { sha256Hex } from '@app/crypto';
 import type { StoredBlob } from '../blobs/blob-store';
 import type { DataSourceEntity } from '../data-sources/data-source.entity';
@@ -18,8 +19,6 @@ import {
   SyncJobName,
   SyncTask,
 } from './sync.jobs';
-
-/** The pure decisions of a sync run: which tasks a listing makes, which files to download, how they are saved. */
 
 export function listTask(
   syncRunId: string,
