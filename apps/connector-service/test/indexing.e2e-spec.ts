@@ -2,6 +2,7 @@ import { getQueueToken } from '@nestjs/bull';
 import type { Queue } from 'bull';
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
+import { Transactions } from '@app/database';
 import { eventually, RunningSimulator, startSimulator, testCaller, TestCaller } from '@app/testing';
 import { ConnectionTokens } from '../src/document-system/connection-tokens.port';
 import { DocumentsRepository } from '../src/documents/documents.repository';
@@ -148,14 +149,16 @@ describe('Text extraction on the indexing queue', () => {
       const repository = sut.app.get(DocumentsRepository);
       const stale = { status: 'Succeeded' as const, error: null, text: 'stale text' };
       expect(
-        await repository.transaction((manager) =>
-          repository.saveExtraction(
-            manager,
-            { id: before.id, contentSha256: before.contentSha256 },
-            stale,
-            chunkText(stale.text),
+        await sut.app
+          .get(Transactions)
+          .run((transaction) =>
+            repository.saveExtraction(
+              transaction,
+              { id: before.id, contentSha256: before.contentSha256 },
+              stale,
+              chunkText(stale.text),
+            ),
           ),
-        ),
       ).toBe(false);
       expect(await doc('notes.txt')).toMatchObject({
         contentSha256: changed.contentSha256,

@@ -4,6 +4,7 @@ import type { Queue } from 'bull';
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { SharedQueue } from '@app/contracts';
+import { Transactions } from '@app/database';
 import { eventually, RunningSimulator, startSimulator, testCaller, TestCaller } from '@app/testing';
 import { ConnectionTokens } from '../src/document-system/connection-tokens.port';
 import { DocumentsRepository } from '../src/documents/documents.repository';
@@ -214,12 +215,12 @@ describe('DataSourceSearchable', () => {
     const bothSaved = barrier(2);
     const recorded = await Promise.all(
       pending.map((d) =>
-        documents.transaction(async (manager) => {
+        sut.app.get(Transactions).run(async (transaction) => {
           expect(
-            await documents.saveExtraction(manager, d, { status: 'Succeeded', error: null, text: 'revised' }, []),
+            await documents.saveExtraction(transaction, d, { status: 'Succeeded', error: null, text: 'revised' }, []),
           ).toBe(true);
           await bothSaved();
-          return announcer.afterExtraction(manager, dataSourceId);
+          return announcer.afterExtraction(transaction, dataSourceId);
         }),
       ),
     );

@@ -12,7 +12,7 @@ import {
 } from '@app/testing';
 import { sha256Hex } from '@app/crypto';
 import { ConnectionTokens } from '../src/document-system/connection-tokens.port';
-import { SyncEngine } from '../src/sync/sync-engine';
+import { ListFolderStep } from '../src/sync/list-folder.step';
 import { SyncJobName } from '../src/sync/sync.jobs';
 import { SEED_USERS } from '../../document-system-simulator/src/store/seed';
 import { ConnectorTestApp, startConnectorApp } from './support/connector-app';
@@ -208,7 +208,7 @@ describe('Sync when a listing job is delivered again after its page was done', (
       ],
     );
 
-    await sut.app.get(SyncEngine).listFolder(first, `folder:${folderId}`);
+    await sut.app.get(ListFolderStep).listFolder(first, `folder:${folderId}`);
 
     const ended = await waitForRun(sut.app, caller, run.id, 60000);
     expect(ended.status).toBe('Succeeded');

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager, Repository } from 'typeorm';
+import { managerOf, Transaction } from '@app/database';
 import { CredentialEntity } from '../credentials/credential.entity';
 import type { CredentialDraft } from '../credentials/credentials.service';
 import { DataSourceMemberEntity } from './data-source-member.entity';
@@ -57,6 +58,15 @@ export class DataSourcesRepository {
     return this.sources.findOneBy({ tenantId, id });
   }
 
+  find(id: string): Promise<DataSourceEntity | null> {
+    return this.sources.findOneBy({ id });
+  }
+
+  /** Throws when there is no such data source. */
+  get(id: string): Promise<DataSourceEntity> {
+    return this.sources.findOneByOrFail({ id });
+  }
+
   async isMember(dataSourceId: string, userId: string): Promise<boolean> {
     return this.members.existsBy({ dataSourceId, userId });
   }
@@ -91,7 +101,8 @@ export class DataSourcesRepository {
    * Moves the ingestion status if the current one allows it; a conditional UPDATE, so concurrent
    * workers cannot both win. Returns whether this caller moved it.
    */
-  async moveStatus(id: string, to: IngestionStatus, manager: EntityManager = this.db.manager): Promise<boolean> {
+  async moveStatus(id: string, to: IngestionStatus, within?: EntityManager | Transaction): Promise<boolean> {
+    const manager = within ? managerOf(within as Transaction) : this.db.manager;
     const [, affected] = await manager.query(
       `UPDATE connector.data_sources SET "ingestionStatus" = $2, "updatedAt" = now()
        WHERE id = $1 AND "ingestionStatus" = ANY($3::text[])`,

@@ -21,7 +21,7 @@ export class DocumentsService {
   ) {}
 
   async get(principal: Principal, id: string): Promise<DocumentEntity> {
-    const doc = await this.repository.documents.findOneBy({ id, tenantId: principal.tenantId });
+    const doc = await this.repository.findInTenant(principal.tenantId, id);
     if (!doc) throw documentNotFound();
     await this.access.readable(principal, doc.dataSourceId).catch(() => {
       throw documentNotFound();
@@ -37,7 +37,6 @@ export class DocumentsService {
 
   async text(principal: Principal, id: string): Promise<{ doc: DocumentEntity; text: string }> {
     const doc = await this.get(principal, id);
-    const row = await this.repository.documents.findOne({ where: { id }, select: { id: true, text: true } });
-    return { doc, text: row?.text ?? '' };
+    return { doc, text: await this.repository.textOf(id) };
   }
 }

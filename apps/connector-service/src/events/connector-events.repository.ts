@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
+import { managerOf, Transaction } from '@app/database';
 import { ConnectorEvent } from './connector-event';
 
 /** The outbox of events to the agent runtime. */
@@ -9,8 +10,8 @@ export class ConnectorEventsRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   /** Records an event in the caller's transaction; recording the same event again changes nothing. */
-  async record(manager: EntityManager, event: ConnectorEvent): Promise<void> {
-    await manager.query(
+  async record(transaction: Transaction, event: ConnectorEvent): Promise<void> {
+    await managerOf(transaction).query(
       'INSERT INTO connector.connector_event_outbox ("eventId", type, payload) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING',
       [event.eventId, event.type, event.payload],
     );

@@ -6,7 +6,7 @@ const SIZE = 2_000_000;
 const former = {
   normalise: (t: string) =>
     t
-      .replace(/\u0000/g, '')
+      .replaceAll('\u0000', '')
       .replace(/[ \t\f\v]+/g, ' ')
       .replace(/\s*\n\s*/g, '\n')
       .trim(),

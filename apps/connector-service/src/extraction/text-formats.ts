@@ -28,7 +28,7 @@ export function jsonText(json: string): string {
 /** Single spaces, and one newline for any run of blanks with a line break in it; no NULs, no blanks at the ends. */
 export function normalise(text: string): string {
   return text
-    .replace(/\u0000/g, '')
+    .replaceAll('\u0000', '')
     .replace(/[ \t\f\v]+/g, ' ')
     .replace(/[^\S ]\s*|\s{2,}/g, (blanks) => (blanks.includes('\n') ? '\n' : blanks))
     .trim();

@@ -1,4 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { Transactions } from '@app/database';
 import { BlobStore } from '../blobs/blob-store';
 import { DocumentEntity } from '../documents/document.entity';
 import { DocumentsRepository } from '../documents/documents.repository';
@@ -31,6 +32,7 @@ export class IndexingService {
 
   constructor(
     private readonly documents: DocumentsRepository,
+    private readonly transactions: Transactions,
     private readonly blobs: BlobStore,
     private readonly extractor: TextExtractor,
     private readonly producer: IndexingProducer,
@@ -40,7 +42,7 @@ export class IndexingService {
   ) {}
 
   async extractText(job: ExtractTextJob): Promise<IndexingOutcome> {
-    const doc = await this.documents.documents.findOneBy({ id: job.documentId });
+    const doc = await this.documents.find(job.documentId);
     if (!doc || doc.contentSha256 !== job.contentSha256) return 'Superseded';
     if (doc.extractionStatus !== 'Pending') return 'AlreadyExtracted';
     let extraction;
@@ -65,7 +67,7 @@ export class IndexingService {
       text: '',
       error: `Text extraction did not finish: ${(error as Error).message}`.slice(0, 500),
     };
-    const doc = await this.documents.documents.findOneBy({ id: job.documentId });
+    const doc = await this.documents.find(job.documentId);
     if (doc)
       await this.save({ id: doc.id, dataSourceId: doc.dataSourceId, contentSha256: job.contentSha256 }, failed, []);
   }
@@ -84,9 +86,9 @@ export class IndexingService {
     extraction: Extraction,
     chunks: Chunk[],
   ): Promise<boolean> {
-    const result = await this.documents.transaction(async (manager) => {
-      if (!(await this.documents.saveExtraction(manager, doc, extraction, chunks))) return null;
-      return { event: await this.searchable.afterExtraction(manager, doc.dataSourceId) };
+    const result = await this.transactions.run(async (transaction) => {
+      if (!(await this.documents.saveExtraction(transaction, doc, extraction, chunks))) return null;
+      return { event: await this.searchable.afterExtraction(transaction, doc.dataSourceId) };
     });
     if (result?.event) await this.relay.publish(result.event);
     return result !== null;
@@ -103,10 +105,6 @@ export class IndexingService {
   }
 
   private async isCurrent(job: ExtractTextJob): Promise<boolean> {
-    const doc: Pick<DocumentEntity, 'contentSha256'> | null = await this.documents.documents.findOne({
-      where: { id: job.documentId },
-      select: { contentSha256: true },
-    });
-    return doc?.contentSha256 === job.contentSha256;
+    return (await this.documents.contentSha256Of(job.documentId)) === job.contentSha256;
   }
 }

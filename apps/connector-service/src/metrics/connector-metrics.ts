@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { InjectMetric } from '@willsoto/nestjs-prometheus';
 import type { Counter, Histogram } from 'prom-client';
 import { extractionKind } from '../extraction/text-extractor';
-import { COUNT_NAMES, RunCounts } from '../sync/sync-run-state';
 
 export const SYNC_RUNS = 'sync_runs_total';
 export const SYNC_FILES = 'sync_files_total';
@@ -23,11 +22,10 @@ export class ConnectorMetrics {
     @InjectMetric(TOKEN_REFRESHES) private readonly refreshes: Counter<'result'>,
   ) {}
 
-  /** A run ended (its ending committed): its status, its files by result and its bytes. */
-  syncRunEnded(run: RunCounts & { status: string; bytesDownloaded: number }): void {
+  /** A run ended (its ending committed): its status, its files by result (added, updated, …) and its bytes. */
+  syncRunEnded(run: { status: string; files: Record<string, number>; bytesDownloaded: number }): void {
     this.runs.inc({ status: run.status });
-    for (const result of COUNT_NAMES.filter((name) => name !== 'discovered'))
-      if (run[result]) this.files.inc({ result }, run[result]);
+    for (const [result, count] of Object.entries(run.files)) if (count) this.files.inc({ result }, count);
     if (run.bytesDownloaded) this.bytes.inc(run.bytesDownloaded);
   }
 

@@ -1,11 +1,12 @@
 import { Module } from '@nestjs/common';
 import { DataSourcesModule } from '../data-sources/data-sources.module';
 import { SearchController } from './search.controller';
+import { SearchRepository } from './search.repository';
 import { SearchService } from './search.service';
 
 @Module({
   imports: [DataSourcesModule],
   controllers: [SearchController],
-  providers: [SearchService],
+  providers: [SearchRepository, SearchService],
 })
 export class SearchModule {}

@@ -1,10 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { Principal } from '@app/auth';
 import { DataSourceAccess } from '../data-sources/data-source-access';
-import { preparedQuery } from './prepared-query';
 import { MAX_SEARCH_OFFSET, SearchQueryDto } from './search.dto';
+import { SearchRepository } from './search.repository';
 
 export interface SearchHit {
   documentId: string;
@@ -29,7 +27,7 @@ export interface SearchHit {
 export class SearchService {
   constructor(
     private readonly access: DataSourceAccess,
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly repository: SearchRepository,
   ) {}
 
   async search(
@@ -42,87 +40,20 @@ export class SearchService {
     if (!ids.length) return { hits: [], nextCursor: null };
     const limit = query.limit ?? 20;
     const offset = Number(query.cursor ?? 0);
-    const rows = await preparedQuery<Omit<SearchHit, 'textUrl' | 'contentUrl'>>(this.db, SEARCH_STATEMENT, SEARCH_SQL, [
-      ids,
-      query.q,
-      query.pathPrefix ?? null,
-      limit + 1,
+    const rows = await this.repository.search({
+      dataSourceIds: ids,
+      q: query.q,
+      pathPrefix: query.pathPrefix ?? null,
+      limit: limit + 1,
       offset,
-    ]);
-    const hits = rows
-      .slice(0, limit)
-      .map((r) => ({
-        ...r,
-        score: Number(r.score),
-        textUrl: `/v1/documents/${r.documentId}/text`,
-        contentUrl: `/v1/documents/${r.documentId}/content`,
-      }));
+    });
+    const hits = rows.slice(0, limit).map((r) => ({
+      ...r,
+      score: Number(r.score),
+      textUrl: `/v1/documents/${r.documentId}/text`,
+      contentUrl: `/v1/documents/${r.documentId}/content`,
+    }));
     const next = offset + limit;
     return { hits, nextCursor: rows.length > limit && next <= MAX_SEARCH_OFFSET ? String(next) : null };
   }
 }
-
-const SEARCH_STATEMENT = 'connector-search';
-
-// The query terms come from a CTE on purpose: the planner cannot see them, so it keeps to the GIN indexes.
-// Written out inline, statistics that say "this word is in every document" made it scan and detoast
-// every 10,000-character vector (20 ms → 500 ms on the bench corpus).
-const SEARCH_SQL = `
-WITH q AS (
-  SELECT websearch_to_tsquery('english', $2) AS words, websearch_to_tsquery('simple', $2) AS names, lower($2) AS raw
-),
--- Only the best text hits can make the page: a document's score is its text rank plus its name rank
--- (never negative), so any other text hit ranks below all of these unless its name matches too, and
--- every name match is taken below. This keeps a word found in every document from grouping them all.
-text_hits AS (
-  SELECT id, name, path, rank FROM (
-    SELECT d.id, d.name, d.path, round(ts_rank(d."openingSearch", q.words)::numeric, 6) AS rank
-    FROM connector.documents d, q
-    WHERE d."dataSourceId" = ANY($1::uuid[]) AND d.search @@ q.words
-  ) hits
-  WHERE $3::text IS NULL OR path LIKE replace(replace(replace($3, '\\', '\\\\'), '%', '\\%'), '_', '\\_') || '%'
-  ORDER BY rank DESC, name, id
-  LIMIT $4::int + $5::int
-),
-first_pages AS (
-  SELECT id, name, path, true AS in_text, rank::real AS text_rank, 0::real AS name_rank FROM text_hits
-  UNION ALL
-  SELECT d.id, d.name, d.path, false, 0, ts_rank(d."nameSearch", q.names) + similarity(lower(d.name), q.raw)
-  FROM connector.documents d, q
-  WHERE d."dataSourceId" = ANY($1::uuid[])
-    AND (d."nameSearch" @@ q.names OR lower(d.name) LIKE '%' || q.raw || '%' OR lower(d.name) % q.raw)
-),
-ranked AS (
-  SELECT id, name, path, 0 AS tier, bool_or(in_text) AS in_text, round((max(text_rank) + max(name_rank))::numeric, 6) AS score
-  FROM first_pages GROUP BY id, name, path
-),
--- Documents that match only past their first pages rank after all others, so they are looked for only
--- when the others do not fill the page (a common word never pays for scanning every chunk).
-deep AS (
-  SELECT d.id, d.name, d.path, 1 AS tier, true AS in_text, round(h.rank::numeric, 6) AS score
-  FROM (
-    SELECT c."documentId", max(ts_rank_cd(c.search, q.words)) AS rank
-    FROM connector.document_chunks c, q
-    WHERE c."dataSourceId" = ANY($1::uuid[]) AND c.index >= 8 AND c.search @@ q.words
-    GROUP BY c."documentId"
-  ) h JOIN connector.documents d ON d.id = h."documentId"
-  WHERE (SELECT count(*) FROM ranked) < $4::int + $5::int AND NOT EXISTS (SELECT 1 FROM ranked r WHERE r.id = d.id)
-),
-page AS (
-  SELECT * FROM (SELECT * FROM ranked UNION ALL SELECT * FROM deep) hits
-  WHERE $3::text IS NULL OR path LIKE replace(replace(replace($3, '\\', '\\\\'), '%', '\\%'), '_', '\\_') || '%'
-  ORDER BY tier, score DESC, name, id
-  LIMIT $4::int OFFSET $5::int
-)
-SELECT d.id AS "documentId", d."dataSourceId", d.name, d.path, d."mimeType", p.score,
-  COALESCE(
-    CASE WHEN p.in_text THEN (
-      SELECT ts_headline('english', c.text, q.words, 'StartSel=<mark>, StopSel=</mark>, MaxFragments=2, MaxWords=30, MinWords=12, FragmentDelimiter=" … "')
-      -- In chunk order, computing vectors the table does not store only until the first match.
-      FROM (SELECT text, search FROM connector.document_chunks WHERE "documentId" = d.id ORDER BY index LIMIT 100000) c
-      WHERE COALESCE(c.search, to_tsvector('english', c.text)) @@ q.words
-      LIMIT 1
-    ) END,
-    left(d.text, 200)) AS snippet
-FROM page p JOIN connector.documents d ON d.id = p.id CROSS JOIN q
-ORDER BY p.tier, p.score DESC, p.name, p.id`;

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
+import { Transaction } from '@app/database';
 import { ConnectorEvent, dataSourceSearchable } from '../events/connector-event';
 import { ConnectorEventsRepository } from '../events/connector-events.repository';
-import { SearchableRepository, SearchableTransaction } from './searchable.repository';
+import { SearchableRepository } from './searchable.repository';
 
 /**
  * Records DataSourceSearchable in the outbox, in the transaction that leaves the data source with nothing pending:
@@ -16,24 +17,24 @@ export class SearchableAnnouncer {
   ) {}
 
   /** At the end of `syncRunId`, in its ending transaction. */
-  atRunEnd(manager: SearchableTransaction, dataSourceId: string, syncRunId: string): Promise<ConnectorEvent | null> {
-    return this.announce(manager, dataSourceId, syncRunId);
+  atRunEnd(transaction: Transaction, dataSourceId: string, syncRunId: string): Promise<ConnectorEvent | null> {
+    return this.announce(transaction, dataSourceId, syncRunId);
   }
 
-  /** After an extraction result of the data source was saved in `manager`: for its last ended run. */
-  afterExtraction(manager: SearchableTransaction, dataSourceId: string): Promise<ConnectorEvent | null> {
-    return this.announce(manager, dataSourceId, null);
+  /** After an extraction result of the data source was saved in `transaction`: for its last ended run. */
+  afterExtraction(transaction: Transaction, dataSourceId: string): Promise<ConnectorEvent | null> {
+    return this.announce(transaction, dataSourceId, null);
   }
 
   private async announce(
-    manager: SearchableTransaction,
+    transaction: Transaction,
     dataSourceId: string,
     syncRunId: string | null,
   ): Promise<ConnectorEvent | null> {
-    const run = await this.runs.claim(manager, dataSourceId, syncRunId);
+    const run = await this.runs.claim(transaction, dataSourceId, syncRunId);
     if (!run) return null;
     const event = dataSourceSearchable({ type: 'DataSourceSearchable', dataSourceId, ...run });
-    await this.outbox.record(manager, event);
+    await this.outbox.record(transaction, event);
     return event;
   }
 }

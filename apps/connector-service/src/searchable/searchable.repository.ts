@@ -1,8 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
-
-/** A transaction of another repository, handed on to `claim`. */
-export type SearchableTransaction = EntityManager;
+import { managerOf, Transaction } from '@app/database';
 
 /** The run a DataSourceSearchable is recorded for, with what the event needs. */
 export interface SearchableRun {
@@ -23,7 +20,8 @@ export class SearchableRepository {
    * (a fresh snapshot), so exactly one of them sees nothing pending. An advisory lock, not the data source's row
    * lock: a transaction deleting the data source holds that row and waits for the document rows these callers hold.
    */
-  async claim(manager: EntityManager, dataSourceId: string, syncRunId: string | null): Promise<SearchableRun | null> {
+  async claim(transaction: Transaction, dataSourceId: string, syncRunId: string | null): Promise<SearchableRun | null> {
+    const manager = managerOf(transaction);
     await manager.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`searchable:${dataSourceId}`]);
     // An UPDATE … RETURNING answers [rows, count] through TypeORM.
     const [rows]: [Array<{ syncRunId: string; tenantId: string; projectId: string }>, number] = await manager.query(

@@ -1,6 +1,6 @@
-import type { KnownDocument } from '../documents/documents.repository';
+import type { KnownDocument } from '../documents/synced-documents.repository';
 import type { FileEntry } from '../document-system/document-system.adapter';
-import { batches, planFiles } from './sync-engine';
+import { batches, planFiles } from './sync-plan';
 import { FileToIngest, INGEST_BATCH_BYTES, INGEST_BATCH_FILES } from './sync.jobs';
 import { outcomeOf } from './sync-run-state';
 

@@ -35,8 +35,8 @@ export class RunSessions {
   }
 
   private async load(syncRunId: string) {
-    const run = await this.runs.runs.findOneByOrFail({ id: syncRunId });
-    const source = await this.sources.sources.findOneByOrFail({ id: run.dataSourceId });
+    const run = await this.runs.get(syncRunId);
+    const source = await this.sources.get(run.dataSourceId);
     return { source, docs: await this.sessions.forDataSource(source) };
   }
 

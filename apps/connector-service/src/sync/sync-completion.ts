@@ -1,8 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { SyncCompletedEvent } from '@app/contracts';
+import { Transaction, Transactions } from '@app/database';
 import { DataSourcesRepository } from '../data-sources/data-sources.repository';
 import { IngestionStatus } from '../data-sources/ingestion-status';
 import { DocumentsRepository } from '../documents/documents.repository';
+import { SyncedDocumentsRepository } from '../documents/synced-documents.repository';
 import { UnreferencedBlobs } from '../documents/unreferenced-blobs';
 import { ConnectorEvent, syncCompleted } from '../events/connector-event';
 import { ConnectorEventRelay } from '../events/connector-event-relay';
@@ -10,8 +12,8 @@ import { ConnectorEventsRepository } from '../events/connector-events.repository
 import { ConnectorMetrics } from '../metrics/connector-metrics';
 import { SyncRunEntity } from './sync-run.entity';
 import { SearchableAnnouncer } from '../searchable/searchable-announcer';
-import { outcomeOf, SyncRunStatus } from './sync-run-state';
-import { RunTransaction, SyncRunsRepository } from './sync-runs.repository';
+import { COUNT_NAMES, outcomeOf, SyncRunStatus } from './sync-run-state';
+import { SyncRunsRepository } from './sync-runs.repository';
 
 const INGESTION_AFTER: Record<'Succeeded' | 'PartiallySucceeded' | 'Failed', IngestionStatus> = {
   Succeeded: 'Synced',
@@ -28,8 +30,10 @@ const INGESTION_AFTER: Record<'Succeeded' | 'PartiallySucceeded' | 'Failed', Ing
 export class SyncCompletion {
   constructor(
     private readonly runs: SyncRunsRepository,
+    private readonly transactions: Transactions,
     private readonly sources: DataSourcesRepository,
     private readonly documents: DocumentsRepository,
+    private readonly synced: SyncedDocumentsRepository,
     private readonly blobGarbage: UnreferencedBlobs,
     private readonly outbox: ConnectorEventsRepository,
     private readonly relay: ConnectorEventRelay,
@@ -39,26 +43,26 @@ export class SyncCompletion {
 
   async finishIfDone(syncRunId: string): Promise<void> {
     if ((await this.runs.pendingTasks(syncRunId)) > 0) return;
-    const ended = await this.runs.transaction(async (manager) => {
-      const run = await this.runs.lock(manager, syncRunId);
+    const ended = await this.transactions.run(async (transaction) => {
+      const run = await this.runs.lock(transaction, syncRunId);
       if (!run || run.status !== 'Running' || run.pendingTasks > 0) return null;
       const dropped =
-        run.failedListings === 0 ? await this.documents.deleteUnseen(manager, run.dataSourceId, syncRunId) : [];
-      await this.documents.forgetSightings(syncRunId, manager);
-      if (dropped.length) await this.runs.settle(manager, syncRunId, { deleted: dropped.length });
+        run.failedListings === 0 ? await this.synced.deleteUnseen(transaction, run.dataSourceId, syncRunId) : [];
+      await this.synced.forgetSightings(transaction, syncRunId);
+      if (dropped.length) await this.runs.settle(transaction, syncRunId, { deleted: dropped.length });
       const outcome = outcomeOf(
         { ...run, deleted: run.deleted + dropped.length },
         run.failedListings,
       ) as keyof typeof INGESTION_AFTER;
       await this.runs.move(syncRunId, outcome, {
-        manager,
+        transaction,
         error: run.failedListings ? `${run.failedListings} folder listing(s) failed; deletions were not applied` : null,
       });
-      await this.sources.moveStatus(run.dataSourceId, INGESTION_AFTER[outcome], manager);
-      return { dropped, ...(await this.recordCompletion(manager, syncRunId)) };
+      await this.sources.moveStatus(run.dataSourceId, INGESTION_AFTER[outcome], transaction);
+      return { dropped, ...(await this.recordCompletion(transaction, syncRunId)) };
     });
     if (!ended) return;
-    if (ended.run) this.metrics.syncRunEnded(ended.run);
+    if (ended.run) this.metrics.syncRunEnded(endedRun(ended.run));
     if (ended.events.length) await this.relay.publish(...ended.events);
     await this.blobGarbage.collect(ended.dropped.filter((sha): sha is string => sha !== null));
   }
@@ -70,14 +74,14 @@ export class SyncCompletion {
     error: string,
     runStatus: SyncRunStatus = 'Failed',
   ): Promise<void> {
-    const ended = await this.runs.transaction(async (manager) => {
-      const run = await this.runs.find(syncRunId, manager);
-      if (!run || !(await this.runs.move(syncRunId, runStatus, { error, manager }))) return null;
-      await this.documents.forgetSightings(syncRunId, manager);
-      await this.sources.moveStatus(run.dataSourceId, dataSourceStatus, manager);
-      return this.recordCompletion(manager, syncRunId);
+    const ended = await this.transactions.run(async (transaction) => {
+      const run = await this.runs.find(syncRunId, transaction);
+      if (!run || !(await this.runs.move(syncRunId, runStatus, { error, transaction }))) return null;
+      await this.synced.forgetSightings(transaction, syncRunId);
+      await this.sources.moveStatus(run.dataSourceId, dataSourceStatus, transaction);
+      return this.recordCompletion(transaction, syncRunId);
     });
-    if (ended?.run) this.metrics.syncRunEnded(ended.run);
+    if (ended?.run) this.metrics.syncRunEnded(endedRun(ended.run));
     if (ended?.events.length) await this.relay.publish(...ended.events);
   }
 
@@ -87,13 +91,13 @@ export class SyncCompletion {
    * run as it ended and the events to publish after the commit.
    */
   private async recordCompletion(
-    manager: RunTransaction,
+    transaction: Transaction,
     syncRunId: string,
   ): Promise<{ run: SyncRunEntity | null; events: ConnectorEvent[] }> {
-    const run = await this.runs.find(syncRunId, manager);
-    const source = run && (await this.sources.sources.findOneBy({ id: run.dataSourceId }));
+    const run = await this.runs.find(syncRunId, transaction);
+    const source = run && (await this.sources.find(run.dataSourceId));
     if (!run || !source) return { run, events: [] };
-    const searchable = await this.searchable.atRunEnd(manager, run.dataSourceId, syncRunId);
+    const searchable = await this.searchable.atRunEnd(transaction, run.dataSourceId, syncRunId);
     const event = syncCompleted({
       type: 'SyncCompleted',
       tenantId: run.tenantId,
@@ -110,9 +114,15 @@ export class SyncCompletion {
         failed: run.failed,
         skipped: run.skipped,
       },
-      pendingExtractions: searchable ? 0 : await this.documents.countPendingExtractions(run.dataSourceId, manager),
+      pendingExtractions: searchable ? 0 : await this.documents.countPendingExtractions(run.dataSourceId, transaction),
     });
-    await this.outbox.record(manager, event);
+    await this.outbox.record(transaction, event);
     return { run, events: searchable ? [event, searchable] : [event] };
   }
+}
+
+/** The ended run as the metrics count it: every count but `discovered` is a file result. */
+function endedRun(run: SyncRunEntity) {
+  const files = Object.fromEntries(COUNT_NAMES.filter((name) => name !== 'discovered').map((n) => [n, run[n]]));
+  return { status: run.status, files, bytesDownloaded: run.bytesDownloaded };
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, Repository } from 'typeorm';
+import { managerOf, Transaction } from '@app/database';
 import { SyncJobName, SyncTask } from './sync.jobs';
 import { ACTIVE_RUN_STATUSES, COUNT_NAMES, RunCounts, SYNC_RUN_MOVES, SyncMode, SyncRunStatus } from './sync-run-state';
 import { SyncRunEntity } from './sync-run.entity';
@@ -9,20 +10,13 @@ export type CountDeltas = Partial<RunCounts & { bytesDownloaded: number; failedL
 
 const UNIQUE_VIOLATION = '23505';
 
-/** A transaction begun by `transaction`, handed on to other repositories' methods. */
-export type RunTransaction = EntityManager;
-
 /** Sync runs and their tasks. Every state move is a conditional UPDATE that reports whether it won. */
 @Injectable()
 export class SyncRunsRepository {
   constructor(
-    @InjectRepository(SyncRunEntity) readonly runs: Repository<SyncRunEntity>,
+    @InjectRepository(SyncRunEntity) private readonly runs: Repository<SyncRunEntity>,
     @InjectDataSource() private readonly db: DataSource,
   ) {}
-
-  transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    return this.db.transaction(work);
-  }
 
   /** A new Queued run, or null when one is already active (the partial unique index decides). */
   async create(tenantId: string, dataSourceId: string, mode: SyncMode): Promise<SyncRunEntity | null> {
@@ -34,15 +28,30 @@ export class SyncRunsRepository {
     }
   }
 
-  find(id: string, manager: EntityManager = this.db.manager): Promise<SyncRunEntity | null> {
-    return manager.findOneBy(SyncRunEntity, { id });
+  find(id: string, transaction?: Transaction): Promise<SyncRunEntity | null> {
+    return this.manager(transaction).findOneBy(SyncRunEntity, { id });
+  }
+
+  /** Throws when there is no such run. */
+  get(id: string): Promise<SyncRunEntity> {
+    return this.runs.findOneByOrFail({ id });
+  }
+
+  findInTenant(tenantId: string, id: string): Promise<SyncRunEntity | null> {
+    return this.runs.findOneBy({ id, tenantId });
+  }
+
+  /** The data source's latest runs, newest first. */
+  latestOf(dataSourceId: string, limit: number): Promise<SyncRunEntity[]> {
+    return this.runs.find({ where: { dataSourceId }, order: { createdAt: 'DESC' }, take: limit });
   }
 
   /** The run, its row locked for the rest of the transaction. */
-  async lock(manager: EntityManager, id: string): Promise<SyncRunEntity | null> {
-    const rows: SyncRunEntity[] = await manager.query('SELECT * FROM connector.sync_runs WHERE id = $1 FOR UPDATE', [
-      id,
-    ]);
+  async lock(transaction: Transaction, id: string): Promise<SyncRunEntity | null> {
+    const rows: SyncRunEntity[] = await managerOf(transaction).query(
+      'SELECT * FROM connector.sync_runs WHERE id = $1 FOR UPDATE',
+      [id],
+    );
     return rows[0] ?? null;
   }
 
@@ -68,10 +77,9 @@ export class SyncRunsRepository {
   async move(
     id: string,
     to: SyncRunStatus,
-    extra: { error?: string | null; manager?: EntityManager } = {},
+    extra: { error?: string | null; transaction?: Transaction } = {},
   ): Promise<boolean> {
-    const manager = extra.manager ?? this.db.manager;
-    const [, affected] = await manager.query(
+    const [, affected] = await this.manager(extra.transaction).query(
       `UPDATE connector.sync_runs SET status = $2,
          "startedAt" = CASE WHEN $2 = 'Running' THEN now() ELSE "startedAt" END,
          "finishedAt" = CASE WHEN $2 IN ('Succeeded', 'PartiallySucceeded', 'Failed', 'Cancelled') THEN now() ELSE "finishedAt" END,
@@ -91,9 +99,9 @@ export class SyncRunsRepository {
   }
 
   /** Inserts tasks not already known; returns only the new ones (whose jobs must be added and which `settle` counts). */
-  async addTasks(manager: EntityManager, runId: string, tasks: SyncTask[]): Promise<SyncTask[]> {
+  async addTasks(transaction: Transaction, runId: string, tasks: SyncTask[]): Promise<SyncTask[]> {
     if (!tasks.length) return [];
-    const rows: Array<{ key: string }> = await manager.query(
+    const rows: Array<{ key: string }> = await managerOf(transaction).query(
       `INSERT INTO connector.sync_tasks ("syncRunId", key, "jobName", payload)
        SELECT $1, t.key, t.name, t.data FROM jsonb_to_recordset($2::jsonb) AS t(key text, name text, data jsonb)
        ON CONFLICT DO NOTHING RETURNING key`,
@@ -104,8 +112,8 @@ export class SyncRunsRepository {
   }
 
   /** Marks a task done; false when it already was (a retried or duplicated job). `settle` counts it. */
-  async completeTask(manager: EntityManager, runId: string, key: string): Promise<boolean> {
-    const [, affected] = await manager.query(
+  async completeTask(transaction: Transaction, runId: string, key: string): Promise<boolean> {
+    const [, affected] = await managerOf(transaction).query(
       'UPDATE connector.sync_tasks SET done = true WHERE "syncRunId" = $1 AND key = $2 AND NOT done',
       [runId, key],
     );
@@ -132,16 +140,16 @@ export class SyncRunsRepository {
   }
 
   /** Locks a task's row for the rest of the transaction; false when the task is done already. */
-  async lockOpenTask(manager: EntityManager, runId: string, key: string): Promise<boolean> {
-    const rows: Array<{ done: boolean }> = await manager.query(
+  async lockOpenTask(transaction: Transaction, runId: string, key: string): Promise<boolean> {
+    const rows: Array<{ done: boolean }> = await managerOf(transaction).query(
       'SELECT done FROM connector.sync_tasks WHERE "syncRunId" = $1 AND key = $2 FOR UPDATE',
       [runId, key],
     );
     return rows.length > 0 && !rows[0].done;
   }
 
-  async pendingTasks(runId: string, manager: EntityManager = this.db.manager): Promise<number> {
-    const rows: Array<{ n: number }> = await manager.query(
+  async pendingTasks(runId: string): Promise<number> {
+    const rows: Array<{ n: number }> = await this.db.query(
       'SELECT "pendingTasks" AS n FROM connector.sync_runs WHERE id = $1',
       [runId],
     );
@@ -163,10 +171,11 @@ export class SyncRunsRepository {
    * Returns the tasks still pending; the step that brings them to 0 ends the run.
    */
   async settle(
-    manager: EntityManager,
+    transaction: Transaction,
     runId: string,
     deltas: CountDeltas & { pendingTasks?: number },
   ): Promise<number> {
+    const manager = managerOf(transaction);
     const names = [...COUNT_NAMES, 'bytesDownloaded', 'failedListings', 'pendingTasks'] as const;
     const sets = names.filter((n) => deltas[n]).map((n) => `"${n}" = "${n}" + ${Math.trunc(Number(deltas[n]))}`);
     const rows: Array<{ pendingTasks: number }> = sets.length
@@ -178,5 +187,9 @@ export class SyncRunsRepository {
         )[0]
       : await manager.query('SELECT "pendingTasks" FROM connector.sync_runs WHERE id = $1', [runId]);
     return rows[0]?.pendingTasks ?? 0;
+  }
+
+  private manager(transaction?: Transaction): EntityManager {
+    return transaction ? managerOf(transaction) : this.db.manager;
   }
 }

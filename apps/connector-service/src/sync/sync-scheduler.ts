@@ -1,9 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { DomainException } from '@app/errors';
 import { SyncProducer } from './sync.producer';
 import { SyncRunsRepository } from './sync-runs.repository';
+import { SyncScheduleRepository } from './sync-schedule.repository';
 import { SyncStarter } from './sync-starter';
 
 const STRANDED_AFTER_MS = 2 * 60_000;
@@ -14,7 +13,7 @@ export class SyncScheduler {
   private readonly logger = new Logger(SyncScheduler.name);
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly schedules: SyncScheduleRepository,
     private readonly runs: SyncRunsRepository,
     private readonly producer: SyncProducer,
     private readonly starter: SyncStarter,
@@ -26,12 +25,7 @@ export class SyncScheduler {
   }
 
   async startDueSyncs(): Promise<void> {
-    // Claiming the schedule slot is a conditional update: one worker starts each due sync.
-    const [due]: [Array<{ id: string }>, number] = await this.db.query(
-      `UPDATE connector.data_sources SET "nextScheduledSyncAt" = now() + make_interval(mins => "scheduleIntervalMinutes")
-       WHERE "nextScheduledSyncAt" <= now() AND "scheduleIntervalMinutes" IS NOT NULL RETURNING id`,
-    );
-    for (const { id } of due) {
+    for (const id of await this.schedules.claimDue()) {
       await this.starter.startFor(id).catch((error) => {
         if (!(error instanceof DomainException)) throw error;
         this.logger.log({ dataSourceId: id, code: error.code }, 'scheduled sync skipped');

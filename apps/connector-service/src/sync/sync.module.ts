@@ -7,15 +7,20 @@ import { DocumentStoreModule } from '../documents/document-store.module';
 import { ConnectorEventsModule } from '../events/connector-events.module';
 import { IndexingModule } from '../indexing/indexing.module';
 import { SearchableModule } from '../searchable/searchable.module';
+import { FailedSteps } from './failed-steps';
 import { FileDownloads } from './file-downloads';
+import { IngestFilesStep } from './ingest-files.step';
+import { ListFolderStep } from './list-folder.step';
 import { RunSessions } from './run-sessions';
 import { SyncCompletion } from './sync-completion';
 import { SyncController } from './sync.controller';
-import { SyncEngine } from './sync-engine';
 import { SYNC_QUEUE } from './sync.jobs';
 import { SyncProducer } from './sync.producer';
 import { SyncRunEntity } from './sync-run.entity';
 import { SyncRunsRepository } from './sync-runs.repository';
+import { StartRunStep } from './start-run.step';
+import { StepGuard } from './step-guard';
+import { SyncScheduleRepository } from './sync-schedule.repository';
 import { SyncScheduler } from './sync-scheduler';
 import { SyncService } from './sync.service';
 import { SyncStarter } from './sync-starter';
@@ -26,7 +31,18 @@ export class SyncModule {
   /** The API always; the engine and its worker only in processes that run workers. */
   static forRole(role: ProcessRole): DynamicModule {
     const workers: Provider[] = runsWorkers(role)
-      ? [SyncEngine, FileDownloads, RunSessions, SyncScheduler, SyncWorker]
+      ? [
+          StartRunStep,
+          ListFolderStep,
+          IngestFilesStep,
+          FailedSteps,
+          StepGuard,
+          FileDownloads,
+          RunSessions,
+          SyncScheduleRepository,
+          SyncScheduler,
+          SyncWorker,
+        ]
       : [];
     return {
       module: SyncModule,

@@ -22,11 +22,11 @@ export class SyncService {
 
   async list(principal: Principal, dataSourceId: string): Promise<SyncRunEntity[]> {
     await this.access.readable(principal, dataSourceId);
-    return this.runs.runs.find({ where: { dataSourceId }, order: { createdAt: 'DESC' }, take: 100 });
+    return this.runs.latestOf(dataSourceId, 100);
   }
 
   async get(principal: Principal, id: string): Promise<SyncRunEntity> {
-    const run = await this.runs.runs.findOneBy({ id, tenantId: principal.tenantId });
+    const run = await this.runs.findInTenant(principal.tenantId, id);
     if (!run) throw new DomainException(404, SyncErrorCode.RunNotFound, 'Sync run not found');
     await this.access.readable(principal, run.dataSourceId).catch(() => {
       throw new DomainException(404, SyncErrorCode.RunNotFound, 'Sync run not found');
@@ -42,6 +42,6 @@ export class SyncService {
     }
     const back = (await this.runs.hasCompletedRun(run.dataSourceId)) ? 'Synced' : 'Pending';
     await this.completion.abort(run.id, back, 'Cancelled by a user', 'Cancelled');
-    return this.runs.runs.findOneByOrFail({ id });
+    return this.runs.get(id);
   }
 }

@@ -5,7 +5,10 @@ import type { Job, Queue } from 'bull';
 import { validJobData } from '@app/queue';
 import { ExtractionGate } from '../indexing/extraction-gate';
 import { isReauthRequired as isReauth } from '../document-system/document-system.exception';
-import { SyncEngine } from './sync-engine';
+import { FailedSteps } from './failed-steps';
+import { IngestFilesStep } from './ingest-files.step';
+import { ListFolderStep } from './list-folder.step';
+import { StartRunStep } from './start-run.step';
 import { SyncCompletion } from './sync-completion';
 import { IngestFilesJob, ListFolderJob, StartRunJob, SYNC_JOB_ATTEMPTS, SYNC_QUEUE, SyncJobName } from './sync.jobs';
 import { SyncProducer } from './sync.producer';
@@ -21,7 +24,10 @@ export class SyncWorker implements OnApplicationBootstrap {
   constructor(
     @InjectQueue(SYNC_QUEUE) private readonly queue: Queue,
     private readonly config: ConfigService,
-    private readonly engine: SyncEngine,
+    private readonly startRunStep: StartRunStep,
+    private readonly listFolderStep: ListFolderStep,
+    private readonly ingestFilesStep: IngestFilesStep,
+    private readonly failedSteps: FailedSteps,
     private readonly completion: SyncCompletion,
     private readonly producer: SyncProducer,
     private readonly scheduler: SyncScheduler,
@@ -44,7 +50,7 @@ export class SyncWorker implements OnApplicationBootstrap {
   private async startRun(job: Job): Promise<void> {
     const { syncRunId } = await validJobData(job, StartRunJob);
     try {
-      await this.engine.start(syncRunId);
+      await this.startRunStep.start(syncRunId);
     } catch (error) {
       if (!isLastAttempt(job) && !isReauth(error)) throw error;
       await this.completion.abort(syncRunId, isReauth(error) ? 'NeedsReauth' : 'Failed', (error as Error).message);
@@ -58,11 +64,11 @@ export class SyncWorker implements OnApplicationBootstrap {
         : await validJobData(job, IngestFilesJob);
     const key = String(job.id).slice(data.syncRunId.length + 1);
     try {
-      if (kind === SyncJobName.ListFolder) await this.engine.listFolder(data as ListFolderJob, key);
-      else await this.engine.ingestFiles(data as IngestFilesJob, key, isLastAttempt(job));
+      if (kind === SyncJobName.ListFolder) await this.listFolderStep.listFolder(data as ListFolderJob, key);
+      else await this.ingestFilesStep.ingestFiles(data as IngestFilesJob, key, isLastAttempt(job));
     } catch (error) {
       if (!isLastAttempt(job) && !isReauth(error)) throw error;
-      await this.engine.giveUp(
+      await this.failedSteps.giveUp(
         data.syncRunId,
         key,
         'files' in data ? { kind: SyncJobName.IngestFiles, files: data.files } : { kind: SyncJobName.ListFolder },

@@ -1,0 +1,202 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { managerOf, Transaction } from '@app/database';
+
+export interface KnownDocument {
+  id: string;
+  externalId: string;
+  folderId: string;
+  name: string;
+  path: string;
+  size: number;
+  version: string | null;
+  modifiedAt: Date | null;
+  remoteSha256: string | null;
+  /** False when its content was not stored (Skipped): a later run looks at it again. */
+  stored: boolean;
+  lastSeenRunId: string;
+}
+
+export interface IngestedDocument {
+  tenantId: string;
+  dataSourceId: string;
+  externalId: string;
+  folderId: string;
+  name: string;
+  path: string;
+  mimeType: string;
+  size: number;
+  version: string | null;
+  modifiedAt: string | null;
+  remoteSha256: string | null;
+  contentSha256: string;
+  lastSeenRunId: string;
+}
+
+/** A listed file whose content is not stored (larger than MAX_FILE_BYTES). */
+export type SkippedDocument = Omit<IngestedDocument, 'contentSha256'>;
+
+export interface SavedDocument {
+  id: string;
+  contentSha256: string;
+  extractionPending: boolean;
+  replacedSha256: string | null;
+}
+
+export interface SyncedFolderRow {
+  folderId: string;
+  parentId: string | null;
+  name: string;
+  path: string;
+}
+
+export interface DocumentMove {
+  id: string;
+  name: string;
+  path: string;
+  folderId: string;
+}
+
+/** What sync writes: documents as listed and downloaded, the synced folder tree, and a run's sightings. */
+@Injectable()
+export class SyncedDocumentsRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  async known(dataSourceId: string, externalIds: string[]): Promise<Map<string, KnownDocument>> {
+    if (!externalIds.length) return new Map();
+    const rows: KnownDocument[] = await this.db.query(
+      `SELECT id, "externalId", "folderId", name, path, size::float8 AS size, version, "modifiedAt", "remoteSha256", "contentSha256" IS NOT NULL AS stored, "lastSeenRunId"
+       FROM connector.documents WHERE "dataSourceId" = $1 AND "externalId" = ANY($2::text[])`,
+      [dataSourceId, externalIds],
+    );
+    return new Map(rows.map((r) => [r.externalId, r]));
+  }
+
+  /** Records that a run saw these files listed (a narrow insert: the document rows are not rewritten). */
+  async markSeen(transaction: Transaction, externalIds: string[], runId: string): Promise<void> {
+    if (!externalIds.length) return;
+    await managerOf(transaction).query(
+      `INSERT INTO connector.sync_sightings ("syncRunId", "externalId") SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING`,
+      [runId, externalIds],
+    );
+  }
+
+  /** Renamed or moved with the same content: new place, no download. */
+  async relocate(transaction: Transaction, moves: DocumentMove[], runId: string): Promise<void> {
+    if (!moves.length) return;
+    await managerOf(transaction).query(
+      `UPDATE connector.documents d SET name = m.name, path = m.path, "folderId" = m."folderId", "lastSeenRunId" = $2, "updatedAt" = now()
+       FROM jsonb_to_recordset($1::jsonb) AS m(id uuid, name text, path text, "folderId" text) WHERE d.id = m.id`,
+      [JSON.stringify(moves), runId],
+    );
+  }
+
+  /**
+   * Inserts or replaces documents (keyed by data source and external id) in one statement. New content is
+   * `Pending` until the indexing queue saves its text (saveExtraction); until then the previous content's
+   * text and chunks stay searchable. The same content keeps its extraction. Each row says whether its
+   * extraction is due, and the hash of the content it replaced, if any, so that blob can be collected.
+   */
+  async saveIngested(transaction: Transaction, docs: IngestedDocument[]): Promise<SavedDocument[]> {
+    if (!docs.length) return [];
+    return managerOf(transaction).query(
+      `WITH input AS (
+         SELECT * FROM jsonb_to_recordset($1::jsonb) AS t("tenantId" text, "dataSourceId" uuid, "externalId" text, "folderId" text, name text,
+           path text, "mimeType" text, size bigint, version text, "modifiedAt" timestamptz, "remoteSha256" text, "contentSha256" text, "lastSeenRunId" uuid)
+       ),
+       previous AS (
+         SELECT d."externalId", d."contentSha256" FROM connector.documents d JOIN input i ON d."dataSourceId" = i."dataSourceId" AND d."externalId" = i."externalId"
+       ),
+       saved AS (
+         INSERT INTO connector.documents AS d ("tenantId", "dataSourceId", "externalId", "folderId", name, path, "mimeType", size, version,
+           "modifiedAt", "remoteSha256", "contentSha256", "extractionStatus", "extractionError", "lastSeenRunId", "ingestedAt", "updatedAt")
+         SELECT "tenantId", "dataSourceId", "externalId", "folderId", name, path, "mimeType", size, version,
+           "modifiedAt", "remoteSha256", "contentSha256", 'Pending', NULL, "lastSeenRunId", now(), now() FROM input
+         ON CONFLICT ("dataSourceId", "externalId") DO UPDATE SET "folderId" = EXCLUDED."folderId", name = EXCLUDED.name, path = EXCLUDED.path,
+           "mimeType" = EXCLUDED."mimeType", size = EXCLUDED.size, version = EXCLUDED.version, "modifiedAt" = EXCLUDED."modifiedAt",
+           "remoteSha256" = EXCLUDED."remoteSha256", "contentSha256" = EXCLUDED."contentSha256",
+           "extractionStatus" = CASE WHEN d."contentSha256" = EXCLUDED."contentSha256" THEN d."extractionStatus" ELSE 'Pending' END,
+           "extractionError" = CASE WHEN d."contentSha256" = EXCLUDED."contentSha256" THEN d."extractionError" END,
+           "lastSeenRunId" = EXCLUDED."lastSeenRunId", "updatedAt" = now()
+         RETURNING id, "externalId", "contentSha256", "extractionStatus"
+       )
+       SELECT s.id, s."contentSha256", s."extractionStatus" = 'Pending' AS "extractionPending",
+         CASE WHEN p."contentSha256" IS DISTINCT FROM s."contentSha256" THEN p."contentSha256" END AS "replacedSha256"
+       FROM saved s LEFT JOIN previous p USING ("externalId")`,
+      [JSON.stringify(docs)],
+    );
+  }
+
+  /**
+   * Upserts files listed but not stored: no content, extraction `Skipped` with error `TooLarge`, and no
+   * text or chunks of an earlier version left to find. Returns the hashes of the content they replaced.
+   */
+  async saveSkipped(transaction: Transaction, docs: SkippedDocument[]): Promise<string[]> {
+    if (!docs.length) return [];
+    const manager = managerOf(transaction);
+    const rows: Array<{ id: string; replacedSha256: string | null }> = await manager.query(
+      `WITH input AS (
+         SELECT * FROM jsonb_to_recordset($1::jsonb) AS t("tenantId" text, "dataSourceId" uuid, "externalId" text, "folderId" text, name text,
+           path text, "mimeType" text, size bigint, version text, "modifiedAt" timestamptz, "remoteSha256" text, "lastSeenRunId" uuid)
+       ),
+       previous AS (
+         SELECT d."externalId", d."contentSha256" FROM connector.documents d JOIN input i ON d."dataSourceId" = i."dataSourceId" AND d."externalId" = i."externalId"
+       ),
+       saved AS (
+         INSERT INTO connector.documents AS d ("tenantId", "dataSourceId", "externalId", "folderId", name, path, "mimeType", size, version,
+           "modifiedAt", "remoteSha256", "contentSha256", "extractionStatus", "extractionError", text, "lastSeenRunId", "ingestedAt", "updatedAt")
+         SELECT "tenantId", "dataSourceId", "externalId", "folderId", name, path, "mimeType", size, version,
+           "modifiedAt", "remoteSha256", NULL, 'Skipped', 'TooLarge', '', "lastSeenRunId", now(), now() FROM input
+         ON CONFLICT ("dataSourceId", "externalId") DO UPDATE SET "folderId" = EXCLUDED."folderId", name = EXCLUDED.name, path = EXCLUDED.path,
+           "mimeType" = EXCLUDED."mimeType", size = EXCLUDED.size, version = EXCLUDED.version, "modifiedAt" = EXCLUDED."modifiedAt",
+           "remoteSha256" = EXCLUDED."remoteSha256", "contentSha256" = NULL, "extractionStatus" = 'Skipped', "extractionError" = 'TooLarge',
+           text = '', "lastSeenRunId" = EXCLUDED."lastSeenRunId", "updatedAt" = now()
+         RETURNING id, "externalId"
+       )
+       SELECT s.id, p."contentSha256" AS "replacedSha256" FROM saved s LEFT JOIN previous p USING ("externalId")`,
+      [JSON.stringify(docs)],
+    );
+    await manager.query('DELETE FROM connector.document_chunks WHERE "documentId" = ANY($1::uuid[])', [
+      rows.map((r) => r.id),
+    ]);
+    return rows.flatMap((r) => (r.replacedSha256 ? [r.replacedSha256] : []));
+  }
+
+  /** Drops documents and folders not seen by `runId` (deleted, or no longer selected); returns the documents' content hashes (null: none stored). */
+  async deleteUnseen(transaction: Transaction, dataSourceId: string, runId: string): Promise<Array<string | null>> {
+    const manager = managerOf(transaction);
+    // A DELETE … RETURNING answers [rows, count] through TypeORM.
+    const [rows]: [Array<{ contentSha256: string | null }>, number] = await manager.query(
+      `DELETE FROM connector.documents d WHERE d."dataSourceId" = $1 AND d."lastSeenRunId" <> $2
+         AND NOT EXISTS (SELECT 1 FROM connector.sync_sightings s WHERE s."syncRunId" = $2 AND s."externalId" = d."externalId")
+       RETURNING "contentSha256"`,
+      [dataSourceId, runId],
+    );
+    await manager.query(`DELETE FROM connector.synced_folders WHERE "dataSourceId" = $1 AND "lastSeenRunId" <> $2`, [
+      dataSourceId,
+      runId,
+    ]);
+    return rows.map((r) => r.contentSha256);
+  }
+
+  /** A run's sightings matter only until it ends. */
+  async forgetSightings(transaction: Transaction, runId: string): Promise<void> {
+    await managerOf(transaction).query('DELETE FROM connector.sync_sightings WHERE "syncRunId" = $1', [runId]);
+  }
+
+  async upsertFolders(
+    transaction: Transaction,
+    dataSourceId: string,
+    folders: SyncedFolderRow[],
+    runId: string,
+  ): Promise<void> {
+    if (!folders.length) return;
+    await managerOf(transaction).query(
+      `INSERT INTO connector.synced_folders ("dataSourceId", "folderId", "parentId", name, path, "lastSeenRunId")
+       SELECT $1, f."folderId", f."parentId", f.name, f.path, $2 FROM jsonb_to_recordset($3::jsonb) AS f("folderId" text, "parentId" text, name text, path text)
+       ON CONFLICT ("dataSourceId", "folderId") DO UPDATE SET "parentId" = EXCLUDED."parentId", name = EXCLUDED.name, path = EXCLUDED.path, "lastSeenRunId" = EXCLUDED."lastSeenRunId"`,
+      [dataSourceId, runId, JSON.stringify(folders)],
+    );
+  }
+}

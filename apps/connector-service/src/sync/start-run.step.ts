@@ -1,0 +1,54 @@
+import { Injectable } from '@nestjs/common';
+import { Transactions } from '@app/database';
+import { DataSourcesRepository } from '../data-sources/data-sources.repository';
+import { SyncedDocumentsRepository } from '../documents/synced-documents.repository';
+import { FolderLocator } from '../folders/folder-locator';
+import { syncRoots } from '../selection/selection-rules';
+import { SyncCompletion } from './sync-completion';
+import { listTask } from './sync-plan';
+import { SyncTask } from './sync.jobs';
+import { SyncProducer } from './sync.producer';
+import { SyncRunsRepository } from './sync-runs.repository';
+
+/** A run's first step: Queued → Running; the data source starts Syncing and one task per selection root is created. */
+@Injectable()
+export class StartRunStep {
+  constructor(
+    private readonly runs: SyncRunsRepository,
+    private readonly sources: DataSourcesRepository,
+    private readonly synced: SyncedDocumentsRepository,
+    private readonly locator: FolderLocator,
+    private readonly transactions: Transactions,
+    private readonly producer: SyncProducer,
+    private readonly completion: SyncCompletion,
+  ) {}
+
+  async start(syncRunId: string): Promise<void> {
+    const run = await this.runs.find(syncRunId);
+    if (!run || !(await this.runs.move(syncRunId, 'Running'))) return;
+    const source = await this.sources.get(run.dataSourceId);
+    await this.sources.moveStatus(source.id, 'Syncing');
+    const roots = syncRoots(source.selection);
+    const places = await this.locator.known(
+      source.id,
+      roots.flatMap((r) => [...r.ancestorIds, r.folderId]),
+    );
+    const tasks: SyncTask[] = roots.map((root) => {
+      const place = places.find((p) => p.folderId === root.folderId);
+      return listTask(syncRunId, root.folderId, place?.path ?? `/${root.folderId}`);
+    });
+    const fresh = await this.transactions.run(async (transaction) => {
+      await this.synced.upsertFolders(
+        transaction,
+        source.id,
+        places.map((p) => ({ folderId: p.folderId, parentId: p.parentId, name: p.name, path: p.path })),
+        syncRunId,
+      );
+      const added = await this.runs.addTasks(transaction, syncRunId, tasks);
+      await this.runs.settle(transaction, syncRunId, { pendingTasks: added.length });
+      return added;
+    });
+    await this.producer.tasks(syncRunId, fresh);
+    if (!tasks.length) await this.completion.finishIfDone(syncRunId);
+  }
+}
