@@ -1,3 +1,4 @@
+import { queueContract } from '@app/queue';
 import { IsUUID, Matches } from 'class-validator';
 
 /**
@@ -24,6 +25,15 @@ export class ExtractTextJob {
 export function extractTextJobId(job: ExtractTextJob): string {
   return `${job.documentId}:${job.contentSha256}`;
 }
+
+/** The sweep carries nothing: it re-adds the extractions still pending. */
+export class IndexingSweepJob {}
+
+export const INDEXING_JOBS = queueContract(INDEXING_QUEUE, {
+  [IndexingJobName.ExtractText]: ExtractTextJob,
+  [IndexingJobName.Sweep]: IndexingSweepJob,
+});
+export type IndexingJobs = typeof INDEXING_JOBS.payloads;
 
 export const INDEXING_JOB_ATTEMPTS = 4;
 export const INDEXING_JOB_BACKOFF = { type: 'exponential', delay: 2000 } as const;

@@ -1,11 +1,13 @@
 import { InjectQueue } from '@nestjs/bull';
 import { Injectable } from '@nestjs/common';
 import type { Queue } from 'bull';
+import { addJob } from '@app/queue';
 import {
   ExtractTextJob,
   extractTextJobId,
   INDEXING_JOB_ATTEMPTS,
   INDEXING_JOB_BACKOFF,
+  INDEXING_JOBS,
   INDEXING_QUEUE,
   IndexingJobName,
 } from './indexing.jobs';
@@ -35,7 +37,9 @@ export class IndexingProducer {
 
   /** A repeating sweep that re-adds extraction work a lost job or a crashed process left behind. */
   async scheduleSweep(everyMs: number): Promise<void> {
-    await this.queue.add(
+    await addJob(
+      this.queue,
+      INDEXING_JOBS,
       IndexingJobName.Sweep,
       {},
       { repeat: { every: everyMs }, jobId: 'sweep', removeOnComplete: true, removeOnFail: true },

@@ -1,3 +1,4 @@
+import { JobOf, queueContract } from '@app/queue';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -104,12 +105,18 @@ export class IngestFilesJob {
   files: FileToIngest[];
 }
 
-export interface SyncJobPayloads {
-  [SyncJobName.StartRun]: StartRunJob;
-  [SyncJobName.ListFolder]: ListFolderJob;
-  [SyncJobName.IngestFiles]: IngestFilesJob;
-  [SyncJobName.Sweep]: Record<string, never>;
-}
+/** The sweep carries nothing: it looks for due schedules and lost work itself. */
+export class SweepJob {}
+
+export const SYNC_JOBS = queueContract(SYNC_QUEUE, {
+  [SyncJobName.StartRun]: StartRunJob,
+  [SyncJobName.ListFolder]: ListFolderJob,
+  [SyncJobName.IngestFiles]: IngestFilesJob,
+  [SyncJobName.Sweep]: SweepJob,
+});
+
+export type SyncJobs = typeof SYNC_JOBS.payloads;
+export type SyncJobPayloads = { [N in keyof SyncJobs]: JobOf<SyncJobs, N> };
 
 export type SyncTask<
   N extends SyncJobName.ListFolder | SyncJobName.IngestFiles = SyncJobName.ListFolder | SyncJobName.IngestFiles,

@@ -1,7 +1,8 @@
 import { InjectQueue } from '@nestjs/bull';
 import { Injectable } from '@nestjs/common';
 import type { Queue } from 'bull';
-import { SYNC_JOB_ATTEMPTS, SYNC_JOB_BACKOFF, SYNC_QUEUE, SyncJobName, SyncTask } from './sync.jobs';
+import { addJob } from '@app/queue';
+import { SYNC_JOB_ATTEMPTS, SYNC_JOB_BACKOFF, SYNC_JOBS, SYNC_QUEUE, SyncJobName, SyncTask } from './sync.jobs';
 
 /** The only place that adds jobs to the sync queue. Job ids make adding the same work twice a no-op. */
 @Injectable()
@@ -9,7 +10,7 @@ export class SyncProducer {
   constructor(@InjectQueue(SYNC_QUEUE) private readonly queue: Queue) {}
 
   async startRun(syncRunId: string): Promise<void> {
-    await this.queue.add(SyncJobName.StartRun, { syncRunId }, this.options(`${syncRunId}:start`));
+    await addJob(this.queue, SYNC_JOBS, SyncJobName.StartRun, { syncRunId }, this.options(`${syncRunId}:start`));
   }
 
   async tasks(syncRunId: string, tasks: SyncTask[]): Promise<void> {
@@ -21,7 +22,9 @@ export class SyncProducer {
 
   /** A repeating sweep that starts scheduled syncs and re-adds work a crashed process may have lost. */
   async scheduleSweep(everyMs: number): Promise<void> {
-    await this.queue.add(
+    await addJob(
+      this.queue,
+      SYNC_JOBS,
       SyncJobName.Sweep,
       {},
       { repeat: { every: everyMs }, jobId: 'sweep', removeOnComplete: true, removeOnFail: true },

@@ -1,8 +1,8 @@
 import { InjectQueue } from '@nestjs/bull';
-import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { Job, Queue } from 'bull';
-import { validJobData } from '@app/queue';
+import { isLastAttempt, JobHandlers, QueueProcessor } from '@app/queue';
 import { ExtractionGate } from '../indexing/extraction-gate';
 import { isReauthRequired as isReauth } from '../document-system/document-system.exception';
 import { FailedSteps } from './failed-steps';
@@ -10,7 +10,7 @@ import { IngestFilesStep } from './ingest-files.step';
 import { ListFolderStep } from './list-folder.step';
 import { StartRunStep } from './start-run.step';
 import { SyncCompletion } from './sync-completion';
-import { IngestFilesJob, ListFolderJob, StartRunJob, SYNC_JOB_ATTEMPTS, SYNC_QUEUE, SyncJobName } from './sync.jobs';
+import { SYNC_JOBS, SYNC_QUEUE, SyncJobName, SyncJobs } from './sync.jobs';
 import { SyncProducer } from './sync.producer';
 import { SyncScheduler } from './sync-scheduler';
 
@@ -18,11 +18,9 @@ const SWEEP_EVERY_MS = 60_000;
 
 /** Runs the sync queue's jobs in worker processes (PROCESS_ROLE worker or all). Thin: validate, delegate. */
 @Injectable()
-export class SyncWorker implements OnApplicationBootstrap {
-  private readonly logger = new Logger(SyncWorker.name);
-
+export class SyncWorker extends QueueProcessor<SyncJobs> {
   constructor(
-    @InjectQueue(SYNC_QUEUE) private readonly queue: Queue,
+    @InjectQueue(SYNC_QUEUE) queue: Queue,
     private readonly config: ConfigService,
     private readonly startRunStep: StartRunStep,
     private readonly listFolderStep: ListFolderStep,
@@ -32,52 +30,56 @@ export class SyncWorker implements OnApplicationBootstrap {
     private readonly producer: SyncProducer,
     private readonly scheduler: SyncScheduler,
     private readonly gate: ExtractionGate,
-  ) {}
+  ) {
+    super(queue, SYNC_JOBS);
+  }
 
   async onApplicationBootstrap(): Promise<void> {
-    const concurrency = this.config.get<number>('SYNC_CONCURRENCY') ?? 8;
-    void this.queue.process(SyncJobName.StartRun, 2, (job) => this.startRun(job));
-    void this.queue.process(SyncJobName.ListFolder, concurrency, (job) =>
-      this.gate.first(() => this.step(job, SyncJobName.ListFolder)),
-    );
-    void this.queue.process(SyncJobName.IngestFiles, concurrency, (job) =>
-      this.gate.first(() => this.step(job, SyncJobName.IngestFiles)),
-    );
-    void this.queue.process(SyncJobName.Sweep, 1, () => this.scheduler.sweep());
+    super.onApplicationBootstrap();
     await this.producer.scheduleSweep(SWEEP_EVERY_MS);
   }
 
-  private async startRun(job: Job): Promise<void> {
-    const { syncRunId } = await validJobData(job, StartRunJob);
-    try {
-      await this.startRunStep.start(syncRunId);
-    } catch (error) {
-      if (!isLastAttempt(job) && !isReauth(error)) throw error;
-      await this.completion.abort(syncRunId, isReauth(error) ? 'NeedsReauth' : 'Failed', (error as Error).message);
-    }
-  }
-
-  private async step(job: Job, kind: SyncJobName.ListFolder | SyncJobName.IngestFiles): Promise<void> {
-    const data =
-      kind === SyncJobName.ListFolder
-        ? await validJobData(job, ListFolderJob)
-        : await validJobData(job, IngestFilesJob);
-    const key = String(job.id).slice(data.syncRunId.length + 1);
-    try {
-      if (kind === SyncJobName.ListFolder) await this.listFolderStep.listFolder(data as ListFolderJob, key);
-      else await this.ingestFilesStep.ingestFiles(data as IngestFilesJob, key, isLastAttempt(job));
-    } catch (error) {
-      if (!isLastAttempt(job) && !isReauth(error)) throw error;
-      await this.failedSteps.giveUp(
-        data.syncRunId,
-        key,
-        'files' in data ? { kind: SyncJobName.IngestFiles, files: data.files } : { kind: SyncJobName.ListFolder },
-        error,
-      );
-    }
+  protected handlers(): JobHandlers<SyncJobs> {
+    const concurrency = this.config.get<number>('SYNC_CONCURRENCY') ?? 8;
+    // A sync step goes before text extraction in this process; a step the document system refused for
+    // want of a new authorization is not tried again.
+    const step = { concurrency, isFinal: isReauth, around: <R>(work: () => Promise<R>) => this.gate.first(work) };
+    return {
+      [SyncJobName.StartRun]: {
+        concurrency: 2,
+        isFinal: isReauth,
+        run: ({ syncRunId }) => this.startRunStep.start(syncRunId),
+        giveUp: ({ syncRunId }, error) =>
+          this.completion.abort(syncRunId, isReauth(error) ? 'NeedsReauth' : 'Failed', (error as Error).message),
+      },
+      [SyncJobName.ListFolder]: {
+        ...step,
+        run: (data, job) => this.listFolderStep.listFolder(data, stepKey(job, data.syncRunId)),
+        giveUp: (data, error, job) =>
+          this.failedSteps.giveUp(
+            data.syncRunId,
+            stepKey(job, data.syncRunId),
+            { kind: SyncJobName.ListFolder },
+            error,
+          ),
+      },
+      [SyncJobName.IngestFiles]: {
+        ...step,
+        run: (data, job) => this.ingestFilesStep.ingestFiles(data, stepKey(job, data.syncRunId), isLastAttempt(job)),
+        giveUp: (data, error, job) =>
+          this.failedSteps.giveUp(
+            data.syncRunId,
+            stepKey(job, data.syncRunId),
+            { kind: SyncJobName.IngestFiles, files: data.files },
+            error,
+          ),
+      },
+      [SyncJobName.Sweep]: { concurrency: 1, run: () => this.scheduler.sweep() },
+    };
   }
 }
 
-function isLastAttempt(job: Job): boolean {
-  return job.attemptsMade + 1 >= (job.opts.attempts ?? SYNC_JOB_ATTEMPTS);
+/** A step's task key: its job id without the run's id in front. */
+function stepKey(job: Job, syncRunId: string): string {
+  return String(job.id).slice(syncRunId.length + 1);
 }
