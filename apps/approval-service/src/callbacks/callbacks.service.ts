@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { CallbackDecisionView } from '@app/contracts';
 import { constantTimeEqual, sha256Hex } from '@app/crypto';
 import { ApprovalEntity } from '../approvals/approval.entity';
 import { ApprovalException } from '../approvals/approval.exception';
@@ -24,7 +25,7 @@ export class CallbacksService {
     private readonly metrics: ApprovalMetrics,
   ) {}
 
-  async decide(input: ApprovalCallbackDto) {
+  async decide(input: ApprovalCallbackDto): Promise<CallbackDecisionView> {
     const decisionPublished = this.metrics.callbackReceived();
     const credential = UUID.test(input.callbackId) ? await this.repository.callbackCredential(input.callbackId) : null;
     if (!credential) throw ApprovalException.callbackNotFound();
@@ -50,7 +51,9 @@ export class CallbacksService {
   }
 }
 
-function response(approval: Pick<ApprovalEntity, 'id' | 'callbackId' | 'executionId' | 'status' | 'decidedAt'>) {
+function response(
+  approval: Pick<ApprovalEntity, 'id' | 'callbackId' | 'executionId' | 'status' | 'decidedAt'>,
+): CallbackDecisionView {
   return {
     callbackId: approval.callbackId,
     approvalId: approval.id,
