@@ -1,3 +1,4 @@
+import type { ErrorBody } from '@app/errors';
 import type * as views from '../views';
 import type * as approval from './approval.responses';
 import type * as credential from './credential.responses';
@@ -16,6 +17,7 @@ type Check<T extends true> = T;
 
 export type SchemasMatchViews = [
   Check<Same<ErrorResponse, views.ErrorView>>,
+  Check<Same<ErrorBody, views.ErrorView>>,
   Check<Same<oauth.ProviderResponse, views.ProviderView>>,
   Check<Same<oauth.AuthorizationStartResponse, views.AuthorizationStartView>>,
   Check<Same<oauth.ConnectionResponse, views.ConnectionView>>,
