@@ -16,19 +16,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { FreeForm } from '@app/errors';
-
-export const WEBHOOK_AUTH_TYPES = ['None', 'ApiKey', 'BearerToken', 'BasicAuth', 'CustomHeader'] as const;
-export type WebhookAuthType = (typeof WEBHOOK_AUTH_TYPES)[number];
-
-export const APPROVAL_OUTCOMES = [
-  'Approved',
-  'Denied',
-  'DeliveryFailed',
-  'Cancelled',
-  'TimedOut',
-  'InvalidRequest',
-] as const;
-export type ApprovalOutcome = (typeof APPROVAL_OUTCOMES)[number];
+import { APPROVAL_OUTCOMES, ApprovalOutcome, WEBHOOK_AUTH_TYPES, WebhookAuthType } from './views/approval.view';
 
 export const MESSAGE_MAX = 2000;
 /** The longest decision deadline (30 days); the shortest is the service's DECISION_TIMEOUT_MIN_SECONDS (default 60). */

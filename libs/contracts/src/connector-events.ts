@@ -1,7 +1,8 @@
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsString, IsUUID, Min, ValidateNested } from 'class-validator';
+import { EndedSyncRunStatus, SyncCountsView } from './views/sync-run.view';
 
-export class SyncCountsPayload {
+export class SyncCountsPayload implements SyncCountsView {
   @IsInt() @Min(0) discovered: number;
   @IsInt() @Min(0) added: number;
   @IsInt() @Min(0) updated: number;
@@ -29,7 +30,7 @@ export class SyncCompletedEvent {
   syncRunId: string;
 
   @IsIn(['Succeeded', 'PartiallySucceeded', 'Failed', 'Cancelled'])
-  status: 'Succeeded' | 'PartiallySucceeded' | 'Failed' | 'Cancelled';
+  status: EndedSyncRunStatus;
 
   @ValidateNested()
   @Type(() => SyncCountsPayload)

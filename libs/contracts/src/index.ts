@@ -3,3 +3,5 @@ export * from './queue-names';
 export * from './connector-events';
 export * from './approvals';
 export * from './approval-runtime-client';
+export * from './views';
+export * from './openapi';

@@ -7,3 +7,4 @@ export * from './simulator';
 export * from './isolated-database';
 export * from './kubernetes-manifests';
 export * from './metrics-text';
+export * from './openapi-coverage';

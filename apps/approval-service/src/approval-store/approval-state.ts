@@ -4,16 +4,10 @@
  * Pending → DeliveryFailed; Pending | AwaitingDecision → Cancelled | TimedOut (the decision deadline
  * passed); Pending may go straight to a decision (the receiver called back before answering).
  */
-export const APPROVAL_STATUSES = [
-  'Pending',
-  'AwaitingDecision',
-  'Approved',
-  'Denied',
-  'DeliveryFailed',
-  'Cancelled',
-  'TimedOut',
-] as const;
-export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];
+import type { ApprovalStatus } from '@app/contracts';
+
+export { APPROVAL_STATUSES } from '@app/contracts';
+export type { ApprovalStatus };
 
 export const APPROVAL_MOVES: Record<ApprovalStatus, ApprovalStatus[]> = {
   Pending: [],
@@ -30,12 +24,4 @@ export const OPEN_STATUSES: ApprovalStatus[] = ['Pending', 'AwaitingDecision'];
 /** The final states: the move into each comes with its decision event. */
 export type DecisionStatus = Exclude<ApprovalStatus, 'Pending' | 'AwaitingDecision'>;
 
-export type LogEntryType =
-  | 'Requested'
-  | 'DeliveryAttempt'
-  | 'Delivered'
-  | 'DeliveryFailed'
-  | 'CallbackRejected'
-  | 'Decided'
-  | 'Cancelled'
-  | 'TimedOut';
+export type { ApprovalLogEntryType as LogEntryType } from '@app/contracts';

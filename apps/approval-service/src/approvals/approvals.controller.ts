@@ -1,8 +1,29 @@
 import { Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
+import {
+  ApiAcceptedResponse,
+  ApiBearerAuth,
+  ApiCreatedResponse,
+  ApiOkResponse,
+  ApiQuery,
+  ApiTags,
+} from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { ADMIN_ROLE, AGENT_RUNTIME_ROLE, CurrentPrincipal, Principal, RequireAnyRole } from '@app/auth';
-import { ApprovalRequestDto, TestWebhookDto } from '@app/contracts';
+import {
+  ApiErrorResponses,
+  ApprovalCreatedResponse,
+  ApprovalCreatedView,
+  ApprovalListItemResponse,
+  ApprovalListItemView,
+  ApprovalRequestDto,
+  ApprovalResponse,
+  ApprovalView,
+  RedeliveryResponse,
+  RedeliveryView,
+  TestWebhookDto,
+  WebhookTestResponse,
+  WebhookTestView,
+} from '@app/contracts';
 import { DEFAULT_PAGE_SIZE, ListApprovalsQuery, MAX_PAGE_SIZE } from './list-approvals.query';
 import { decodeCursor, encodeCursor } from './approval-cursor';
 import { ApprovalListRepository } from './approval-list.repository';
@@ -15,6 +36,7 @@ export const LIST_LOG_ENTRIES = 20;
 
 @ApiTags('approvals')
 @ApiBearerAuth()
+@ApiErrorResponses()
 @Controller('v1/approvals')
 export class ApprovalsController {
   constructor(
@@ -26,11 +48,13 @@ export class ApprovalsController {
   /** 201 for a new approval; 200 with the existing one for a repeated (executionId, stepId); 409 if the repeat differs. */
   @Post()
   @RequireAnyRole(AGENT_RUNTIME_ROLE, ADMIN_ROLE)
+  @ApiCreatedResponse({ type: ApprovalCreatedResponse, description: 'A new approval' })
+  @ApiOkResponse({ type: ApprovalCreatedResponse, description: 'The existing approval of a repeated request' })
   async request(
     @CurrentPrincipal() principal: Principal,
     @Body() body: ApprovalRequestDto,
     @Res({ passthrough: true }) res: Response,
-  ) {
+  ): Promise<ApprovalCreatedView> {
     const { approval, created } = await this.approvals.request(principal.tenantId, body);
     res.status(created ? 201 : 200);
     return { approvalId: approval.id, callbackId: approval.callbackId, status: approval.status };
@@ -40,7 +64,8 @@ export class ApprovalsController {
   @Post('test-webhook')
   @RequireAnyRole(AGENT_RUNTIME_ROLE, ADMIN_ROLE)
   @HttpCode(200)
-  testWebhook(@Body() body: TestWebhookDto) {
+  @ApiOkResponse({ type: WebhookTestResponse })
+  testWebhook(@Body() body: TestWebhookDto): Promise<WebhookTestView> {
     return this.tester.test(body.webhook);
   }
 
@@ -51,6 +76,7 @@ export class ApprovalsController {
   @ApiQuery({ name: 'limit', required: false, description: `1..${MAX_PAGE_SIZE}, default ${DEFAULT_PAGE_SIZE}` })
   @ApiQuery({ name: 'cursor', required: false, description: 'X-Next-Cursor of the previous page' })
   @ApiOkResponse({
+    type: [ApprovalListItemResponse],
     headers: {
       'X-Next-Cursor': { description: 'Cursor of the next page; absent on the last page' },
       Link: { description: '<next page>; rel="next"' },
@@ -61,7 +87,7 @@ export class ApprovalsController {
     @Query() query: ListApprovalsQuery,
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
-  ) {
+  ): Promise<ApprovalListItemView[]> {
     const { approvals, next } = await this.listing.page(
       principal.tenantId,
       query,
@@ -84,7 +110,8 @@ export class ApprovalsController {
   }
 
   @Get(':id')
-  async get(@CurrentPrincipal() principal: Principal, @Param('id', ParseUUIDPipe) id: string) {
+  @ApiOkResponse({ type: ApprovalResponse })
+  async get(@CurrentPrincipal() principal: Principal, @Param('id', ParseUUIDPipe) id: string): Promise<ApprovalView> {
     const approval = await this.approvals.get(principal.tenantId, id);
     return approvalResponse(approval, await this.listing.entries(id));
   }
@@ -93,14 +120,19 @@ export class ApprovalsController {
   @Post(':id/redeliver')
   @RequireAnyRole(AGENT_RUNTIME_ROLE, ADMIN_ROLE)
   @HttpCode(202)
-  redeliver(@CurrentPrincipal() principal: Principal, @Param('id', ParseUUIDPipe) id: string) {
+  @ApiAcceptedResponse({ type: RedeliveryResponse })
+  redeliver(@CurrentPrincipal() principal: Principal, @Param('id', ParseUUIDPipe) id: string): Promise<RedeliveryView> {
     return this.approvals.redeliver(principal.tenantId, id);
   }
 
   @Post(':id/cancel')
   @RequireAnyRole(AGENT_RUNTIME_ROLE, ADMIN_ROLE)
   @HttpCode(200)
-  async cancel(@CurrentPrincipal() principal: Principal, @Param('id', ParseUUIDPipe) id: string) {
+  @ApiOkResponse({ type: ApprovalResponse })
+  async cancel(
+    @CurrentPrincipal() principal: Principal,
+    @Param('id', ParseUUIDPipe) id: string,
+  ): Promise<ApprovalView> {
     const approval = await this.approvals.cancel(principal.tenantId, id, principal.userId);
     return approvalResponse(approval, await this.listing.entries(id));
   }

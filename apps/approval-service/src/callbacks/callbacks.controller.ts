@@ -1,7 +1,8 @@
 import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { ThrottlerGuard } from '@nestjs/throttler';
 import { Public } from '@app/auth';
+import { ApiErrorResponses, CallbackDecisionResponse, CallbackDecisionView } from '@app/contracts';
 import { ApprovalCallbackDto } from './callback.dto';
 import { CallbacksFirstGate } from './callbacks-first.gate';
 import { CallbacksService } from './callbacks.service';
@@ -10,6 +11,7 @@ import { CallbacksService } from './callbacks.service';
 @ApiTags('approvals')
 @Public()
 @UseGuards(ThrottlerGuard)
+@ApiErrorResponses()
 @Controller('v1/AgentExecutionWebhookApproval')
 export class CallbacksController {
   constructor(
@@ -19,7 +21,8 @@ export class CallbacksController {
 
   @Post('callback')
   @HttpCode(200)
-  decide(@Body() body: ApprovalCallbackDto) {
+  @ApiOkResponse({ type: CallbackDecisionResponse })
+  decide(@Body() body: ApprovalCallbackDto): Promise<CallbackDecisionView> {
     return this.gate.first(() => this.callbacks.decide(body));
   }
 }

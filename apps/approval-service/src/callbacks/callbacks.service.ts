@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { CallbackDecisionView } from '@app/contracts';
 import { constantTimeEqual, sha256Hex } from '@app/crypto';
 import { ApprovalEntity } from '../approval-store/approval.entity';
 import { ApprovalException } from '../approval-store/approval.exception';
@@ -26,7 +27,7 @@ export class CallbacksService {
     private readonly metrics: ApprovalMetrics,
   ) {}
 
-  async decide(input: ApprovalCallbackDto) {
+  async decide(input: ApprovalCallbackDto): Promise<CallbackDecisionView> {
     const decisionPublished = this.metrics.callbackReceived();
     const credential = UUID.test(input.callbackId) ? await this.credential(input.callbackId) : null;
     if (!credential) throw ApprovalException.callbackNotFound();
@@ -57,7 +58,9 @@ export class CallbacksService {
   }
 }
 
-function response(approval: Pick<ApprovalEntity, 'id' | 'callbackId' | 'executionId' | 'status' | 'decidedAt'>) {
+function response(
+  approval: Pick<ApprovalEntity, 'id' | 'callbackId' | 'executionId' | 'status' | 'decidedAt'>,
+): CallbackDecisionView {
   return {
     callbackId: approval.callbackId,
     approvalId: approval.id,

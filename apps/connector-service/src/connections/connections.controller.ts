@@ -1,6 +1,13 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Post } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal } from '@app/auth';
+import {
+  ApiErrorResponses,
+  AuthorizationStartResponse,
+  AuthorizationStartView,
+  ConnectionResponse,
+  ConnectionView,
+} from '@app/contracts';
 import { AuthorizationService } from './authorization.service';
 import { ConnectionsService } from './connections.service';
 import { AuthorizeDto } from './dto/authorize.dto';
@@ -9,6 +16,7 @@ import { connectionResponse } from './dto/connection.response';
 /** A user's own OAuth connections: start an authorization, list, disconnect. */
 @ApiTags('OAuth connections')
 @ApiBearerAuth()
+@ApiErrorResponses()
 @Controller('v2/OAuth')
 export class ConnectionsController {
   constructor(
@@ -18,18 +26,21 @@ export class ConnectionsController {
 
   @Post('authorize')
   @HttpCode(200)
-  authorize(@CurrentPrincipal() principal: Principal, @Body() body: AuthorizeDto) {
+  @ApiOkResponse({ type: AuthorizationStartResponse })
+  authorize(@CurrentPrincipal() principal: Principal, @Body() body: AuthorizeDto): Promise<AuthorizationStartView> {
     return this.authorization.start(principal, body.providerId);
   }
 
   @Get('connections')
-  async list(@CurrentPrincipal() principal: Principal) {
+  @ApiOkResponse({ type: [ConnectionResponse] })
+  async list(@CurrentPrincipal() principal: Principal): Promise<ConnectionView[]> {
     return (await this.connections.listOwn(principal)).map(connectionResponse);
   }
 
   @Delete('connections/:id')
   @HttpCode(204)
-  async remove(@CurrentPrincipal() principal: Principal, @Param('id', ParseUUIDPipe) id: string) {
+  @ApiNoContentResponse()
+  async remove(@CurrentPrincipal() principal: Principal, @Param('id', ParseUUIDPipe) id: string): Promise<void> {
     await this.connections.remove(principal, id);
   }
 }

@@ -1,4 +1,5 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import type { ConnectionStatus } from '@app/contracts';
 
 /** A user's authorization of a provider: the tokens it issued (encrypted) and under which secret version. */
 @Entity('oauth_connections')
@@ -53,7 +54,7 @@ export class OAuthConnectionEntity {
   updatedAt: Date;
 }
 
-export type ConnectionStatus = 'Active' | 'Expired' | 'NeedsReauth';
+export type { ConnectionStatus };
 
 export function connectionStatus(
   c: Pick<OAuthConnectionEntity, 'status' | 'refreshTokenEncrypted' | 'expiresAt'>,

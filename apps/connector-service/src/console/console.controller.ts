@@ -3,19 +3,13 @@ import { ConfigService } from '@nestjs/config';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Public, signPlatformToken } from '@app/auth';
+import type { ConsoleConfigView, DevTokenView } from '@app/contracts';
 import { DomainException } from '@app/errors';
 import { OAuthCallbackUrl } from '../providers/oauth-callback-url';
 import { ConsoleFiles } from './console-files';
 import { DevTokenDto } from './dev-token.dto';
 
 const LOOPBACK = /^(127\.|::1$|::ffff:127\.)/;
-
-/** What the console's browser code needs to know before it signs in. */
-export interface ConsoleConfig {
-  approvalServiceUrl: string;
-  devLogin: boolean;
-  redirectUri: string;
-}
 
 /**
  * The console is a static single-page app that talks to the public API only; this controller serves
@@ -28,7 +22,7 @@ export class ConsoleController {
   private readonly devLogin: boolean;
   private readonly secret: string;
   private readonly audience: { issuer?: string; audience?: string };
-  private readonly settings: ConsoleConfig;
+  private readonly settings: ConsoleConfigView;
 
   constructor(
     private readonly files: ConsoleFiles,
@@ -49,7 +43,7 @@ export class ConsoleController {
   }
 
   @Get('config.json')
-  config(@Res({ passthrough: true }) res: Response): ConsoleConfig {
+  config(@Res({ passthrough: true }) res: Response): ConsoleConfigView {
     res.setHeader('Cache-Control', 'no-store');
     return this.settings;
   }
@@ -60,7 +54,7 @@ export class ConsoleController {
    */
   @Post('dev-token')
   @HttpCode(200)
-  async devToken(@Body() body: DevTokenDto, @Req() req: Request): Promise<{ token: string }> {
+  async devToken(@Body() body: DevTokenDto, @Req() req: Request): Promise<DevTokenView> {
     if (!this.devLogin)
       throw new DomainException(404, 'NOT_FOUND', 'Development sign-in is off (CONSOLE_DEV_LOGIN is not true)');
     if (!LOOPBACK.test(req.socket.remoteAddress ?? ''))

@@ -1,7 +1,8 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 
-/** `DataSource`: a plain user's inline credential, usable by its own data source only and deleted with it. */
-export type CredentialScope = 'Tenant' | 'Project' | 'DataSource';
+import type { CredentialScope } from '@app/contracts';
+
+export type { CredentialScope };
 
 /** A tenant-level document-system login (instance URL, username, password), reusable across data sources. */
 @Entity('credentials')

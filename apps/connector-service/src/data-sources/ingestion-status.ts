@@ -2,16 +2,10 @@
  * A data source's ingestion status and the moves allowed between them (CONTRACT.md):
  * NotConfigured → Pending → Syncing → Synced | PartiallySynced | Failed | NeedsReauth.
  */
-export const INGESTION_STATUSES = [
-  'NotConfigured',
-  'Pending',
-  'Syncing',
-  'Synced',
-  'PartiallySynced',
-  'Failed',
-  'NeedsReauth',
-] as const;
-export type IngestionStatus = (typeof INGESTION_STATUSES)[number];
+import type { IngestionStatus } from '@app/contracts';
+
+export { INGESTION_STATUSES } from '@app/contracts';
+export type { IngestionStatus };
 
 const SETTLED: IngestionStatus[] = ['Synced', 'PartiallySynced', 'Failed', 'NeedsReauth'];
 

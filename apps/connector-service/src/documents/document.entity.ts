@@ -1,11 +1,7 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
-import type { ExtractionStatus } from '../extraction/text-extractor';
+import type { DocumentExtractionStatus } from '@app/contracts';
 
-/**
- * `Pending` from ingestion until the indexing queue has extracted the current content's text; `Skipped`
- * when the content was not stored (larger than MAX_FILE_BYTES, error `TooLarge`).
- */
-export type DocumentExtractionStatus = ExtractionStatus | 'Pending' | 'Skipped';
+export type { DocumentExtractionStatus };
 
 const bigint = { to: (v: number) => v, from: (v: string) => Number(v) };
 

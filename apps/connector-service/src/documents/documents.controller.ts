@@ -1,12 +1,19 @@
 import { Controller, Get, Param, ParseUUIDPipe, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { pipeline } from 'node:stream/promises';
 import { CurrentPrincipal, Principal } from '@app/auth';
+import {
+  ApiErrorResponses,
+  DocumentResponse,
+  DocumentTextResponse,
+  DocumentTextView,
+  DocumentView,
+} from '@app/contracts';
 import { DocumentEntity } from './document.entity';
 import { DocumentsService } from './documents.service';
 
-export function documentResponse(doc: DocumentEntity) {
+export function documentResponse(doc: DocumentEntity): DocumentView {
   return {
     id: doc.id,
     dataSourceId: doc.dataSourceId,
@@ -31,22 +38,29 @@ export function contentDisposition(name: string): string {
 
 @ApiTags('documents')
 @ApiBearerAuth()
+@ApiErrorResponses()
 @Controller('v1/documents/:id')
 export class DocumentsController {
   constructor(private readonly documents: DocumentsService) {}
 
   @Get()
-  async get(@CurrentPrincipal() principal: Principal, @Param('id', ParseUUIDPipe) id: string) {
+  @ApiOkResponse({ type: DocumentResponse })
+  async get(@CurrentPrincipal() principal: Principal, @Param('id', ParseUUIDPipe) id: string): Promise<DocumentView> {
     return documentResponse(await this.documents.get(principal, id));
   }
 
   /** The original bytes, streamed. */
   @Get('content')
+  @ApiProduces('application/octet-stream')
+  @ApiOkResponse({
+    description: 'The original bytes, with their Content-Type and a Content-Disposition naming the file',
+    schema: { type: 'string', format: 'binary' },
+  })
   async content(
     @CurrentPrincipal() principal: Principal,
     @Param('id', ParseUUIDPipe) id: string,
     @Res() res: Response,
-  ) {
+  ): Promise<void> {
     const { doc, stream } = await this.documents.content(principal, id);
     res.status(200);
     res.setHeader('Content-Type', doc.mimeType);
@@ -58,7 +72,11 @@ export class DocumentsController {
 
   /** The extracted text, with what an agent needs to cite it. */
   @Get('text')
-  async text(@CurrentPrincipal() principal: Principal, @Param('id', ParseUUIDPipe) id: string) {
+  @ApiOkResponse({ type: DocumentTextResponse })
+  async text(
+    @CurrentPrincipal() principal: Principal,
+    @Param('id', ParseUUIDPipe) id: string,
+  ): Promise<DocumentTextView> {
     const { doc, text } = await this.documents.text(principal, id);
     return {
       documentId: doc.id,

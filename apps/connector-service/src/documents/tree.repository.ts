@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import type { TreeFileView } from '@app/contracts';
 
 /** A position in a name-ordered listing: the page goes on after this name (and id, for equal names). */
 export interface TreeKey {
@@ -44,13 +45,8 @@ export class TreeRepository {
     );
   }
 
-  files(
-    dataSourceId: string,
-    folderId: string,
-    after: TreeKey | null,
-    limit: number,
-  ): Promise<Array<Record<string, unknown> & { documentId: string; name: string }>> {
-    return this.db.query(
+  async files(dataSourceId: string, folderId: string, after: TreeKey | null, limit: number): Promise<TreeFileView[]> {
+    const rows: Array<Omit<TreeFileView, 'modifiedAt'> & { modifiedAt: Date | null }> = await this.db.query(
       `SELECT id AS "documentId", name, path, size::float8 AS size, "modifiedAt", CASE WHEN "extractionStatus" = 'Skipped' THEN 'Skipped' ELSE 'Ingested' END AS status, "extractionStatus"
        FROM connector.documents
        WHERE "dataSourceId" = $1 AND "folderId" = $2
@@ -58,5 +54,6 @@ export class TreeRepository {
        ORDER BY name, id LIMIT $5`,
       [dataSourceId, folderId, after?.name ?? null, after?.id ?? null, limit],
     );
+    return rows.map((row) => ({ ...row, modifiedAt: row.modifiedAt?.toISOString() ?? null }));
   }
 }

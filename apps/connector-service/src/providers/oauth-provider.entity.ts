@@ -1,7 +1,9 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 
-export const TOKEN_ENDPOINT_AUTH_METHODS = ['CLIENT_SECRET_POST', 'CLIENT_SECRET_BASIC'] as const;
-export type TokenEndpointAuthMethod = (typeof TOKEN_ENDPOINT_AUTH_METHODS)[number];
+import type { TokenEndpointAuthMethod } from '@app/contracts';
+
+export { TOKEN_ENDPOINT_AUTH_METHODS } from '@app/contracts';
+export type { TokenEndpointAuthMethod };
 
 /** An OAuth 2.0 / OpenID Connect client registration of a tenant (the admin's "OAuth connector"). */
 @Entity('oauth_providers')

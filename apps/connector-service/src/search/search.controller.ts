@@ -1,22 +1,25 @@
 import { Controller, Get, Param, ParseUUIDPipe, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal } from '@app/auth';
+import { ApiErrorResponses, SearchPageResponse, SearchPageView } from '@app/contracts';
 import { SearchQueryDto } from './search.dto';
 import { SearchService } from './search.service';
 
 @ApiTags('search')
 @ApiBearerAuth()
+@ApiErrorResponses()
 @Controller('v1/projects/:projectId/search')
 export class SearchController {
   constructor(private readonly searchService: SearchService) {}
 
   /** Hits carry the document id, data source and path so an agent can cite and fetch them. */
   @Get()
+  @ApiOkResponse({ type: SearchPageResponse })
   search(
     @CurrentPrincipal() principal: Principal,
     @Param('projectId', ParseUUIDPipe) projectId: string,
     @Query() query: SearchQueryDto,
-  ) {
+  ): Promise<SearchPageView> {
     return this.searchService.search(principal, projectId, query);
   }
 }

@@ -1,6 +1,7 @@
 import { Body, Controller, Param, ParseUUIDPipe, Put } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal } from '@app/auth';
+import { ApiErrorResponses, DataSourceResponse, DataSourceView } from '@app/contracts';
 import { DataSourceAccess } from '../data-sources/data-source-access';
 import { dataSourceResponse } from '../data-sources/dto/data-source.response';
 import { SelectionDto } from '../data-sources/dto/data-source-input.dto';
@@ -9,6 +10,7 @@ import { SelectionService } from './selection.service';
 
 @ApiTags('data sources')
 @ApiBearerAuth()
+@ApiErrorResponses()
 @Controller('v1/data-sources/:id/selection')
 export class SelectionController {
   constructor(
@@ -19,11 +21,12 @@ export class SelectionController {
 
   /** An included folder takes its whole subtree; an excluded folder inside it is left out. */
   @Put()
+  @ApiOkResponse({ type: DataSourceResponse })
   async replace(
     @CurrentPrincipal() principal: Principal,
     @Param('id', ParseUUIDPipe) id: string,
     @Body() body: SelectionDto,
-  ) {
+  ): Promise<DataSourceView> {
     const source = await this.access.manageable(principal, id);
     const connection = await this.connections.tenantConnection(source.tenantId, source.connectionId);
     return dataSourceResponse(await this.selection.replace(source, body, connection.subject));

@@ -1,14 +1,8 @@
 /** The sync-run state machine: the states and, for each, the states it may be entered from. */
-export const SYNC_RUN_STATUSES = [
-  'Queued',
-  'Running',
-  'Succeeded',
-  'PartiallySucceeded',
-  'Failed',
-  'Cancelled',
-] as const;
-export type SyncRunStatus = (typeof SYNC_RUN_STATUSES)[number];
-export type SyncMode = 'Full' | 'Incremental';
+import type { SyncRunStatus } from '@app/contracts';
+
+export { SYNC_RUN_STATUSES } from '@app/contracts';
+export type { SyncMode, SyncRunStatus } from '@app/contracts';
 
 export const ACTIVE_RUN_STATUSES: SyncRunStatus[] = ['Queued', 'Running'];
 

@@ -1,10 +1,11 @@
 import { Controller, Get, HttpCode, Param, ParseUUIDPipe, Post } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiAcceptedResponse, ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal } from '@app/auth';
+import { ApiErrorResponses, SyncRunResponse, SyncRunView, SyncStartResponse, SyncStartView } from '@app/contracts';
 import { SyncRunEntity } from './sync-run.entity';
 import { SyncService } from './sync.service';
 
-export function syncRunResponse(run: SyncRunEntity) {
+export function syncRunResponse(run: SyncRunEntity): SyncRunView {
   return {
     id: run.id,
     dataSourceId: run.dataSourceId,
@@ -29,30 +30,38 @@ export function syncRunResponse(run: SyncRunEntity) {
 
 @ApiTags('sync')
 @ApiBearerAuth()
+@ApiErrorResponses()
 @Controller('v1')
 export class SyncController {
   constructor(private readonly sync: SyncService) {}
 
   @Post('data-sources/:id/sync')
   @HttpCode(202)
-  async start(@CurrentPrincipal() principal: Principal, @Param('id', ParseUUIDPipe) id: string) {
+  @ApiAcceptedResponse({ type: SyncStartResponse })
+  async start(
+    @CurrentPrincipal() principal: Principal,
+    @Param('id', ParseUUIDPipe) id: string,
+  ): Promise<SyncStartView> {
     const run = await this.sync.start(principal, id);
     return { syncRunId: run.id, mode: run.mode };
   }
 
   @Get('data-sources/:id/sync-runs')
-  async list(@CurrentPrincipal() principal: Principal, @Param('id', ParseUUIDPipe) id: string) {
+  @ApiOkResponse({ type: [SyncRunResponse] })
+  async list(@CurrentPrincipal() principal: Principal, @Param('id', ParseUUIDPipe) id: string): Promise<SyncRunView[]> {
     return (await this.sync.list(principal, id)).map(syncRunResponse);
   }
 
   @Get('sync-runs/:id')
-  async get(@CurrentPrincipal() principal: Principal, @Param('id', ParseUUIDPipe) id: string) {
+  @ApiOkResponse({ type: SyncRunResponse })
+  async get(@CurrentPrincipal() principal: Principal, @Param('id', ParseUUIDPipe) id: string): Promise<SyncRunView> {
     return syncRunResponse(await this.sync.get(principal, id));
   }
 
   @Post('sync-runs/:id/cancel')
   @HttpCode(200)
-  async cancel(@CurrentPrincipal() principal: Principal, @Param('id', ParseUUIDPipe) id: string) {
+  @ApiOkResponse({ type: SyncRunResponse })
+  async cancel(@CurrentPrincipal() principal: Principal, @Param('id', ParseUUIDPipe) id: string): Promise<SyncRunView> {
     return syncRunResponse(await this.sync.cancel(principal, id));
   }
 }

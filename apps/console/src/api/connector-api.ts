@@ -1,10 +1,12 @@
 import type { HttpClient } from './http-client';
 import type {
   AuthorizationStart,
+  CredentialValidation,
   Connection,
   Credential,
   CredentialInput,
   DataSource,
+  DataSourceDetail,
   DocumentText,
   Member,
   PickerPage,
@@ -13,7 +15,8 @@ import type {
   SearchPage,
   Selection,
   SyncRun,
-  TreeView,
+  SyncStart,
+  TreePage,
 } from './types';
 
 export interface NewDataSource {
@@ -52,11 +55,11 @@ export function connectorApi(http: HttpClient) {
         http.put<Credential>(`/v1/credentials/${id(credentialId)}`, input),
       remove: (credentialId: string) => http.delete(`/v1/credentials/${id(credentialId)}`),
       validate: (credentialId: string, connectionId: string) =>
-        http.post<{ valid: true }>(`/v1/credentials/${id(credentialId)}/validate`, { connectionId }),
+        http.post<CredentialValidation>(`/v1/credentials/${id(credentialId)}/validate`, { connectionId }),
     },
     dataSources: {
       list: (projectId: string) => http.get<DataSource[]>(`/v1/projects/${id(projectId)}/data-sources`),
-      get: (dataSourceId: string) => http.get<DataSource>(`/v1/data-sources/${id(dataSourceId)}`),
+      get: (dataSourceId: string) => http.get<DataSourceDetail>(`/v1/data-sources/${id(dataSourceId)}`),
       create: (projectId: string, input: NewDataSource) =>
         http.post<DataSource>(`/v1/projects/${id(projectId)}/data-sources`, input),
       update: (dataSourceId: string, changes: DataSourceChanges) =>
@@ -67,7 +70,7 @@ export function connectorApi(http: HttpClient) {
       select: (dataSourceId: string, selection: Selection) =>
         http.put<DataSource>(`/v1/data-sources/${id(dataSourceId)}/selection`, selection),
       tree: (dataSourceId: string, folderId?: string) =>
-        http.get<TreeView>(`/v1/data-sources/${id(dataSourceId)}/tree`, { folderId }),
+        http.get<TreePage>(`/v1/data-sources/${id(dataSourceId)}/tree`, { folderId }),
       members: (dataSourceId: string) => http.get<Member[]>(`/v1/data-sources/${id(dataSourceId)}/members`),
       addMember: (dataSourceId: string, userId: string) =>
         http.post<Member>(`/v1/data-sources/${id(dataSourceId)}/members`, { userId }),
@@ -75,8 +78,7 @@ export function connectorApi(http: HttpClient) {
         http.delete(`/v1/data-sources/${id(dataSourceId)}/members/${id(userId)}`),
     },
     sync: {
-      start: (dataSourceId: string) =>
-        http.post<{ syncRunId: string; mode: SyncRun['mode'] }>(`/v1/data-sources/${id(dataSourceId)}/sync`),
+      start: (dataSourceId: string) => http.post<SyncStart>(`/v1/data-sources/${id(dataSourceId)}/sync`),
       runs: (dataSourceId: string) => http.get<SyncRun[]>(`/v1/data-sources/${id(dataSourceId)}/sync-runs`),
       run: (syncRunId: string) => http.get<SyncRun>(`/v1/sync-runs/${id(syncRunId)}`),
       cancel: (syncRunId: string) => http.post<SyncRun>(`/v1/sync-runs/${id(syncRunId)}/cancel`),

@@ -38,7 +38,8 @@ export function CredentialCard({
           type,
           instanceUrl,
           username,
-          scope,
+          // A data source's own credential keeps its scope whatever is sent; the request must name one of the two.
+          scope: scope === 'DataSource' ? 'Tenant' : scope,
           password,
           ...(projectId ? { projectId } : {}),
         }),

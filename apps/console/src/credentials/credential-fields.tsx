@@ -1,4 +1,7 @@
-import type { CredentialInput, CredentialScope } from '../api/types';
+import type { CredentialInput } from '../api/types';
+
+/** The scopes one may ask for; `DataSource` is the server's answer for a plain user's inline credential. */
+type RequestedScope = CredentialInput['scope'];
 import { SelectField, TextField } from '../ui/controls';
 
 export interface CredentialDraft {
@@ -6,7 +9,7 @@ export interface CredentialDraft {
   instanceUrl: string;
   username: string;
   password: string;
-  scope: CredentialScope;
+  scope: RequestedScope;
 }
 
 export const EMPTY_CREDENTIAL: CredentialDraft = {
@@ -84,7 +87,7 @@ export function CredentialFields({
         autoComplete="new-password"
         hint="Stored encrypted; never shown again."
       />
-      <SelectField<CredentialScope>
+      <SelectField<RequestedScope>
         label="Scope"
         value={draft.scope}
         onChange={set('scope')}

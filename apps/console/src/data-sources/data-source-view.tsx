@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import type { DataSource } from '../api/types';
 import { useConsole } from '../app/console-context';
 import { navigate } from '../app/router';
 import { FolderPicker } from '../folder-picker/folder-picker';
@@ -19,7 +20,7 @@ export function DataSourceView({ dataSourceId }: { dataSourceId: string }) {
   const [deleting, setDeleting] = useState(false);
   const remove = useAction();
   const status = source.data?.ingestionStatus;
-  const extracting = (source.data?.extraction?.pending ?? 0) > 0;
+  const extracting = (source.data?.extraction.pending ?? 0) > 0;
   // The status and the text extraction follow the worker: look again while a sync or an extraction is running.
   useEffect(() => {
     if (status !== 'Syncing' && !extracting) return;
@@ -35,6 +36,8 @@ export function DataSourceView({ dataSourceId }: { dataSourceId: string }) {
     );
   if (!source.data) return <Spinner label="Loading the data source…" />;
   const ds = source.data;
+  // A change answers the data source without its extraction progress: keep the last one shown until the next look.
+  const changed = (updated: DataSource) => source.setData({ ...ds, ...updated });
   const runEnded = () => {
     void source.reload();
     setTreeVersion((v) => v + 1);
@@ -74,8 +77,8 @@ export function DataSourceView({ dataSourceId }: { dataSourceId: string }) {
         {picking ? (
           <FolderPicker
             dataSource={ds}
-            onSaved={source.setData}
-            recovery={(error) => <PickerRecovery error={error} dataSource={ds} onChanged={source.setData} />}
+            onSaved={changed}
+            recovery={(error) => <PickerRecovery error={error} dataSource={ds} onChanged={changed} />}
           />
         ) : null}
       </section>

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { ApiError } from '../api/api-error';
-import type { DataSource, ExtractionProgress, SyncRun } from '../api/types';
+import type { DataSourceDetail, ExtractionProgress, SyncRun } from '../api/types';
 import { useConsole } from '../app/console-context';
 import { Button, StatusBadge } from '../ui/controls';
 import { ErrorNotice } from '../ui/error-notice';
@@ -17,7 +17,7 @@ export function SyncPanel({
   onRunEnded,
   onChooseFolders,
 }: {
-  dataSource: DataSource;
+  dataSource: DataSourceDetail;
   onRunEnded: () => void;
   onChooseFolders: () => void;
 }) {
@@ -97,7 +97,7 @@ export function SyncPanel({
         <ErrorNotice error={start.error ?? pollError} />
       )}
       {shown ? <RunProgress run={shown} /> : null}
-      {dataSource.extraction ? <TextExtraction progress={dataSource.extraction} /> : null}
+      <TextExtraction progress={dataSource.extraction} />
       <h3>Run history</h3>
       <ErrorNotice error={runs.error} />
       {runs.data && !runs.data.length ? <p className="empty">No sync has run yet.</p> : null}

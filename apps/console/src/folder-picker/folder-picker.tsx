@@ -6,7 +6,7 @@ import { Button, Spinner } from '../ui/controls';
 import { ErrorNotice, Notice } from '../ui/error-notice';
 import { FolderTreeItem } from './folder-tree-item';
 import { itemsOf, Level, ROOT, usePickerLevels } from './picker-levels';
-import { Mark, selectionOf, stateOf, toggle } from './selection-edits';
+import { folderState, SelectionMark, selectionOf, toggle } from '@app/contracts/views';
 
 interface VisibleNode {
   folder: PickerFolder;
@@ -23,16 +23,16 @@ export interface FolderPickerProps {
 
 /**
  * The folder picker: workgroups at the root, subfolders loaded when opened (page by page), tri-state
- * checkboxes. A click edits include/exclude (selection-edits.ts), saves at once, then shows the
+ * checkboxes. A click edits include/exclude (the shared selection rules), saves at once, then shows the
  * server's tri-state for everything loaded. Keyboard: arrows, Home/End, Enter or → opens, Space selects.
  */
 export function FolderPicker({ dataSource, onSaved, recovery }: FolderPickerProps) {
   const { connector } = useConsole();
   const { levels, load, refresh, reset } = usePickerLevels(connector, dataSource.id);
-  const [marks, setMarks] = useState<Mark[]>(dataSource.selectionMarks);
+  const [marks, setMarks] = useState<SelectionMark[]>(dataSource.selectionMarks);
   const [expanded, setExpanded] = useState<Set<string>>(new Set());
   const [focusedId, setFocusedId] = useState<string | null>(null);
-  const [pending, setPending] = useState<Mark[] | null>(null);
+  const [pending, setPending] = useState<SelectionMark[] | null>(null);
   const [saveError, setSaveError] = useState<unknown>(null);
   const elements = useRef(new Map<string, HTMLLIElement>());
 
@@ -49,7 +49,7 @@ export function FolderPicker({ dataSource, onSaved, recovery }: FolderPickerProp
   const focused = focusedId ?? visible[0]?.folder.id ?? null;
 
   const stateFor = (node: VisibleNode): FolderSelectionState =>
-    pending ? stateOf({ id: node.folder.id, ancestorIds: node.ancestorIds }, pending) : node.folder.selection;
+    pending ? folderState(node.folder.id, node.ancestorIds, pending) : node.folder.selection;
 
   const select = async (node: VisibleNode) => {
     if (pending) return;

@@ -36,6 +36,7 @@ function newestSource(): number {
     if (stat.isDirectory()) readdirSync(path).forEach((name) => walk(join(path, name)));
     else newest = Math.max(newest, stat.mtimeMs);
   };
-  [join(CONSOLE, 'src'), join(CONSOLE, 'index.html'), join(CONSOLE, 'vite.config.mts')].forEach(walk);
+  const views = join(ROOT, 'libs/contracts/src/views');
+  [join(CONSOLE, 'src'), join(CONSOLE, 'index.html'), join(CONSOLE, 'vite.config.mts'), views].forEach(walk);
   return newest;
 }

@@ -1,7 +1,8 @@
+import type { ConnectionView } from '@app/contracts';
 import { connectionStatus, OAuthConnectionEntity } from '../oauth-connection.entity';
 
 /** A connection as its owner sees it: never a token, only whether a refresh token is held. */
-export function connectionResponse(c: OAuthConnectionEntity) {
+export function connectionResponse(c: OAuthConnectionEntity): ConnectionView {
   return {
     id: c.id,
     providerId: c.providerId,

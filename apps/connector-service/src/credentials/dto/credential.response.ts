@@ -1,7 +1,8 @@
+import type { CredentialView } from '@app/contracts';
 import type { CredentialEntity } from '../credential.entity';
 
 /** A credential as the API shows it: never the password. */
-export function credentialResponse(c: CredentialEntity) {
+export function credentialResponse(c: CredentialEntity): CredentialView {
   return {
     id: c.id,
     name: c.name,

@@ -1,21 +1,15 @@
+import { DataSourceView, selectionOf } from '@app/contracts';
 import type { DataSourceEntity } from '../data-source.entity';
 
-export function selectionView(entity: Pick<DataSourceEntity, 'selection'>) {
-  return {
-    include: entity.selection.filter((m) => m.mode === 'include').map((m) => m.folderId),
-    exclude: entity.selection.filter((m) => m.mode === 'exclude').map((m) => m.folderId),
-  };
-}
-
 /** `selectionMarks` adds each mark's ancestors (outermost first), so a picker can tell which marks lie below a folder. */
-export function dataSourceResponse(entity: DataSourceEntity) {
+export function dataSourceResponse(entity: DataSourceEntity): DataSourceView {
   return {
     id: entity.id,
     projectId: entity.projectId,
     name: entity.name,
     credentialId: entity.credentialId,
     connectionId: entity.connectionId,
-    selection: selectionView(entity),
+    selection: selectionOf(entity.selection),
     selectionMarks: entity.selection.map((m) => ({ folderId: m.folderId, mode: m.mode, ancestorIds: m.ancestorIds })),
     schedule: entity.scheduleIntervalMinutes ? { intervalMinutes: entity.scheduleIntervalMinutes } : null,
     ingestionStatus: entity.ingestionStatus,

@@ -1,10 +1,11 @@
+import type { ProviderView } from '@app/contracts';
 import type { OAuthProviderEntity } from '../oauth-provider.entity';
 
 export const OFFLINE_ACCESS_WARNING =
   'supportedScopes lacks offline_access: the provider will issue no refresh tokens, so users will have to re-authenticate when their access tokens expire';
 
 /** What an admin sees of a provider: never the client secret, only that one is configured. */
-export function providerResponse(p: OAuthProviderEntity, redirectUri: string) {
+export function providerResponse(p: OAuthProviderEntity, redirectUri: string): ProviderView {
   return {
     id: p.id,
     name: p.name,

@@ -1,0 +1,45 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { CREDENTIAL_SCOPES, CredentialScope, CredentialValidationView, CredentialView } from '../views/credential.view';
+
+export class CredentialResponse implements CredentialView {
+  @ApiProperty({ format: 'uuid' })
+  id: string;
+
+  @ApiProperty()
+  name: string;
+
+  @ApiProperty({ enum: ['DocumentSystem'] })
+  type: 'DocumentSystem';
+
+  @ApiProperty()
+  instanceUrl: string;
+
+  @ApiProperty()
+  username: string;
+
+  @ApiProperty()
+  passwordConfigured: boolean;
+
+  @ApiProperty({ enum: CREDENTIAL_SCOPES })
+  scope: CredentialScope;
+
+  @ApiProperty({ type: String, format: 'uuid', nullable: true })
+  projectId: string | null;
+
+  @ApiPropertyOptional({ type: String, format: 'uuid', nullable: true, description: 'Only for scope DataSource' })
+  dataSourceId?: string | null;
+
+  @ApiProperty()
+  createdBy: string;
+
+  @ApiProperty({ format: 'date-time' })
+  createdAt: string;
+
+  @ApiProperty({ format: 'date-time' })
+  updatedAt: string;
+}
+
+export class CredentialValidationResponse implements CredentialValidationView {
+  @ApiProperty({ enum: [true] })
+  valid: true;
+}

@@ -1,0 +1,167 @@
+import { ApiProperty } from '@nestjs/swagger';
+import {
+  DOCUMENT_EXTRACTION_STATUSES,
+  DocumentExtractionStatus,
+  DocumentTextView,
+  DocumentView,
+  ExtractionView,
+  SearchHitView,
+  SearchPageView,
+  TreeFileView,
+  TreeFolderView,
+  TreePageView,
+} from '../views/document.view';
+
+export class ExtractionResponse implements ExtractionView {
+  @ApiProperty({ enum: DOCUMENT_EXTRACTION_STATUSES })
+  status: DocumentExtractionStatus;
+
+  @ApiProperty({ type: String, nullable: true })
+  error: string | null;
+}
+
+export class DocumentResponse implements DocumentView {
+  @ApiProperty({ format: 'uuid' })
+  id: string;
+
+  @ApiProperty({ format: 'uuid' })
+  dataSourceId: string;
+
+  @ApiProperty()
+  externalId: string;
+
+  @ApiProperty()
+  name: string;
+
+  @ApiProperty()
+  path: string;
+
+  @ApiProperty()
+  mimeType: string;
+
+  @ApiProperty()
+  size: number;
+
+  @ApiProperty({ type: String, nullable: true })
+  version: string | null;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  modifiedAt: string | null;
+
+  @ApiProperty({ type: String, nullable: true, description: 'Null when the content was not stored' })
+  contentSha256: string | null;
+
+  @ApiProperty({ type: () => ExtractionResponse })
+  extraction: ExtractionResponse;
+
+  @ApiProperty({ format: 'date-time' })
+  ingestedAt: string;
+}
+
+export class DocumentTextResponse implements DocumentTextView {
+  @ApiProperty({ format: 'uuid' })
+  documentId: string;
+
+  @ApiProperty({ format: 'uuid' })
+  dataSourceId: string;
+
+  @ApiProperty()
+  name: string;
+
+  @ApiProperty()
+  path: string;
+
+  @ApiProperty({ type: () => ExtractionResponse })
+  extraction: ExtractionResponse;
+
+  @ApiProperty()
+  text: string;
+}
+
+export class TreeFolderResponse implements TreeFolderView {
+  @ApiProperty()
+  id: string;
+
+  @ApiProperty()
+  name: string;
+
+  @ApiProperty()
+  path: string;
+
+  @ApiProperty({ type: String, nullable: true })
+  parentId: string | null;
+}
+
+export class TreeFileResponse implements TreeFileView {
+  @ApiProperty({ format: 'uuid' })
+  documentId: string;
+
+  @ApiProperty()
+  name: string;
+
+  @ApiProperty()
+  path: string;
+
+  @ApiProperty()
+  size: number;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  modifiedAt: string | null;
+
+  @ApiProperty({ enum: ['Ingested', 'Skipped'], description: 'Skipped: listed, its content not stored' })
+  status: 'Ingested' | 'Skipped';
+
+  @ApiProperty({ enum: DOCUMENT_EXTRACTION_STATUSES })
+  extractionStatus: DocumentExtractionStatus;
+}
+
+export class TreePageResponse implements TreePageView {
+  @ApiProperty({ type: () => TreeFolderResponse, nullable: true, description: 'Null at the root (the workgroups)' })
+  folder: TreeFolderResponse | null;
+
+  @ApiProperty({ type: () => [TreeFolderResponse] })
+  folders: TreeFolderResponse[];
+
+  @ApiProperty({ type: () => [TreeFileResponse] })
+  files: TreeFileResponse[];
+
+  @ApiProperty({ type: String, nullable: true })
+  nextCursor: string | null;
+}
+
+export class SearchHitResponse implements SearchHitView {
+  @ApiProperty({ format: 'uuid' })
+  documentId: string;
+
+  @ApiProperty({ format: 'uuid' })
+  dataSourceId: string;
+
+  @ApiProperty()
+  name: string;
+
+  @ApiProperty()
+  path: string;
+
+  @ApiProperty()
+  mimeType: string;
+
+  @ApiProperty({ description: 'The first matching passage, matches between <mark> and </mark>' })
+  snippet: string;
+
+  @ApiProperty()
+  score: number;
+
+  @ApiProperty({ example: '/v1/documents/{id}/text' })
+  textUrl: string;
+
+  @ApiProperty({ example: '/v1/documents/{id}/content' })
+  contentUrl: string;
+}
+
+export class SearchPageResponse implements SearchPageView {
+  @ApiProperty({ type: () => [SearchHitResponse] })
+  hits: SearchHitResponse[];
+
+  @ApiProperty({ type: String, nullable: true })
+  nextCursor: string | null;
+}

@@ -1,0 +1,9 @@
+/** OpenAPI schemas of the views (server only: they carry @nestjs/swagger decorators). */
+export * from './error.response';
+export * from './oauth.responses';
+export * from './credential.responses';
+export * from './data-source.responses';
+export * from './sync-run.responses';
+export * from './document.responses';
+export * from './approval.responses';
+export * from './views-match';

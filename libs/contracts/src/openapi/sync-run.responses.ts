@@ -1,0 +1,73 @@
+import { ApiProperty } from '@nestjs/swagger';
+import {
+  SYNC_MODES,
+  SYNC_RUN_STATUSES,
+  SyncCountsView,
+  SyncMode,
+  SyncRunStatus,
+  SyncRunView,
+  SyncStartView,
+} from '../views/sync-run.view';
+
+export class SyncCountsResponse implements SyncCountsView {
+  @ApiProperty()
+  discovered: number;
+
+  @ApiProperty()
+  added: number;
+
+  @ApiProperty()
+  updated: number;
+
+  @ApiProperty()
+  unchanged: number;
+
+  @ApiProperty()
+  deleted: number;
+
+  @ApiProperty()
+  failed: number;
+
+  @ApiProperty({ description: 'Files listed but not stored (larger than MAX_FILE_BYTES)' })
+  skipped: number;
+}
+
+export class SyncRunResponse implements SyncRunView {
+  @ApiProperty({ format: 'uuid' })
+  id: string;
+
+  @ApiProperty({ format: 'uuid' })
+  dataSourceId: string;
+
+  @ApiProperty({ enum: SYNC_MODES })
+  mode: SyncMode;
+
+  @ApiProperty({ enum: SYNC_RUN_STATUSES })
+  status: SyncRunStatus;
+
+  @ApiProperty({ type: () => SyncCountsResponse })
+  counts: SyncCountsResponse;
+
+  @ApiProperty()
+  bytesDownloaded: number;
+
+  @ApiProperty({ format: 'date-time' })
+  createdAt: string;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  startedAt: string | null;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  finishedAt: string | null;
+
+  @ApiProperty({ type: String, nullable: true })
+  error: string | null;
+}
+
+export class SyncStartResponse implements SyncStartView {
+  @ApiProperty({ format: 'uuid' })
+  syncRunId: string;
+
+  @ApiProperty({ enum: SYNC_MODES })
+  mode: SyncMode;
+}

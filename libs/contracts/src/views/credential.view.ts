@@ -1,0 +1,25 @@
+/** `DataSource`: a plain user's inline credential, usable by its own data source only and deleted with it. */
+export const CREDENTIAL_SCOPES = ['Tenant', 'Project', 'DataSource'] as const;
+export type CredentialScope = (typeof CREDENTIAL_SCOPES)[number];
+
+/** A document-system credential as the API shows it: never the password. */
+export interface CredentialView {
+  id: string;
+  name: string;
+  type: 'DocumentSystem';
+  instanceUrl: string;
+  username: string;
+  passwordConfigured: boolean;
+  scope: CredentialScope;
+  projectId: string | null;
+  /** Only for scope `DataSource`. */
+  dataSourceId?: string | null;
+  createdBy: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** `POST /v1/credentials/{id}/validate`; invalid credentials answer 422 instead. */
+export interface CredentialValidationView {
+  valid: true;
+}

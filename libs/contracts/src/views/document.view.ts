@@ -1,0 +1,89 @@
+/**
+ * `Pending` from ingestion until its text is extracted; `Skipped` when the content was not stored
+ * (larger than MAX_FILE_BYTES, error `TooLarge`).
+ */
+export const DOCUMENT_EXTRACTION_STATUSES = [
+  'Pending',
+  'Succeeded',
+  'Unsupported',
+  'Failed',
+  'TooLarge',
+  'Skipped',
+] as const;
+export type DocumentExtractionStatus = (typeof DOCUMENT_EXTRACTION_STATUSES)[number];
+
+export interface ExtractionView {
+  status: DocumentExtractionStatus;
+  error: string | null;
+}
+
+export interface DocumentView {
+  id: string;
+  dataSourceId: string;
+  externalId: string;
+  name: string;
+  path: string;
+  mimeType: string;
+  size: number;
+  version: string | null;
+  modifiedAt: string | null;
+  contentSha256: string | null;
+  extraction: ExtractionView;
+  ingestedAt: string;
+}
+
+/** `GET /v1/documents/{id}/text`: the extracted text, with what an agent needs to cite it. */
+export interface DocumentTextView {
+  documentId: string;
+  dataSourceId: string;
+  name: string;
+  path: string;
+  extraction: ExtractionView;
+  text: string;
+}
+
+/** A folder of the ingested hierarchy. */
+export interface TreeFolderView {
+  id: string;
+  name: string;
+  path: string;
+  parentId: string | null;
+}
+
+export interface TreeFileView {
+  documentId: string;
+  name: string;
+  path: string;
+  size: number;
+  modifiedAt: string | null;
+  /** `Skipped`: listed but its content not stored (too large). */
+  status: 'Ingested' | 'Skipped';
+  extractionStatus: DocumentExtractionStatus;
+}
+
+/** `GET /v1/data-sources/{id}/tree`: a folder's subfolders first, then its files, a page at a time. */
+export interface TreePageView {
+  /** The folder asked for; null at the root (the workgroups). */
+  folder: TreeFolderView | null;
+  folders: TreeFolderView[];
+  files: TreeFileView[];
+  nextCursor: string | null;
+}
+
+export interface SearchHitView {
+  documentId: string;
+  dataSourceId: string;
+  name: string;
+  path: string;
+  mimeType: string;
+  /** The first matching passage, matches between `<mark>` and `</mark>` in otherwise raw text. */
+  snippet: string;
+  score: number;
+  textUrl: string;
+  contentUrl: string;
+}
+
+export interface SearchPageView {
+  hits: SearchHitView[];
+  nextCursor: string | null;
+}

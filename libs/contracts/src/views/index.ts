@@ -1,0 +1,13 @@
+/**
+ * What the services answer over HTTP, as plain types, and the pure selection rules. The console imports
+ * this folder alone (alias `@app/contracts/views`), so nothing here may import a server package.
+ */
+export * from './error.view';
+export * from './oauth.view';
+export * from './credential.view';
+export * from './selection-rules';
+export * from './data-source.view';
+export * from './sync-run.view';
+export * from './document.view';
+export * from './approval.view';
+export * from './console.view';

@@ -1,0 +1,42 @@
+export const SYNC_RUN_STATUSES = [
+  'Queued',
+  'Running',
+  'Succeeded',
+  'PartiallySucceeded',
+  'Failed',
+  'Cancelled',
+] as const;
+export type SyncRunStatus = (typeof SYNC_RUN_STATUSES)[number];
+export type EndedSyncRunStatus = Exclude<SyncRunStatus, 'Queued' | 'Running'>;
+export const SYNC_MODES = ['Full', 'Incremental'] as const;
+export type SyncMode = (typeof SYNC_MODES)[number];
+
+export interface SyncCountsView {
+  discovered: number;
+  added: number;
+  updated: number;
+  unchanged: number;
+  deleted: number;
+  failed: number;
+  /** Files listed but not stored (larger than MAX_FILE_BYTES). */
+  skipped: number;
+}
+
+export interface SyncRunView {
+  id: string;
+  dataSourceId: string;
+  mode: SyncMode;
+  status: SyncRunStatus;
+  counts: SyncCountsView;
+  bytesDownloaded: number;
+  createdAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+  error: string | null;
+}
+
+/** `POST /v1/data-sources/{id}/sync` (202). */
+export interface SyncStartView {
+  syncRunId: string;
+  mode: SyncMode;
+}
