@@ -14,6 +14,9 @@ import { ConnectorEnv } from './connector-env';
 import { ConnectionsModule } from './connections/connections.module';
 import { CredentialsModule } from './credentials/credentials.module';
 import { DataSourcesModule } from './data-sources/data-sources.module';
+import { FoldersModule } from './data-sources/folders/folders.module';
+import { DataSourceManagementModule } from './data-sources/management/data-source-management.module';
+import { SelectionModule } from './data-sources/selection/selection.module';
 import { DocumentsModule } from './documents/documents.module';
 import { ConnectorMetricsModule } from './metrics/connector-metrics.module';
 import { ProvidersModule } from './providers/providers.module';
@@ -51,6 +54,9 @@ export class AppModule {
         ConnectionsModule,
         CredentialsModule,
         DataSourcesModule,
+        FoldersModule,
+        SelectionModule,
+        DataSourceManagementModule,
         SyncModule.forRole(role),
         DocumentsModule,
         SearchModule,

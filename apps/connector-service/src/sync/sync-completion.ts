@@ -91,7 +91,7 @@ export class SyncCompletion {
     syncRunId: string,
   ): Promise<{ run: SyncRunEntity | null; events: ConnectorEvent[] }> {
     const run = await this.runs.find(syncRunId, manager);
-    const source = run && (await this.sources.sources.findOneBy({ id: run.dataSourceId }));
+    const source = run && (await this.sources.find(run.dataSourceId));
     if (!run || !source) return { run, events: [] };
     const searchable = await this.searchable.atRunEnd(manager, run.dataSourceId, syncRunId);
     const event = syncCompleted({

@@ -14,9 +14,9 @@ import {
 import { UnreferencedBlobs } from '../documents/unreferenced-blobs';
 import type { ChildEntry, DocumentSystemSession, FileEntry } from '../document-system/document-system.adapter';
 import { isReauthRequired } from '../document-system/document-system.exception';
-import { FolderLocator } from '../folders/folder-locator';
+import { FolderLocator } from '../data-sources/folders/folder-locator';
 import { IndexingProducer } from '../indexing/indexing.producer';
-import { excludedIds, syncRoots } from '../selection/selection-rules';
+import { excludedIds, syncRoots } from '../data-sources/selection-rules';
 import { FetchedFile, FileDownloads, SkippedFile } from './file-downloads';
 import { RunSessions } from './run-sessions';
 import { SyncCompletion } from './sync-completion';
@@ -68,7 +68,7 @@ export class SyncEngine {
   async start(syncRunId: string): Promise<void> {
     const run = await this.runs.runs.findOneBy({ id: syncRunId });
     if (!run || !(await this.runs.move(syncRunId, 'Running'))) return;
-    const source = await this.sources.sources.findOneByOrFail({ id: run.dataSourceId });
+    const source = await this.sources.get(run.dataSourceId);
     await this.sources.moveStatus(source.id, 'Syncing');
     const roots = syncRoots(source.selection);
     const places = await this.locator.known(

@@ -23,7 +23,7 @@ export class SyncStarter {
   ) {}
 
   async startFor(dataSourceId: string): Promise<SyncRunEntity> {
-    return this.start(await this.sources.sources.findOneByOrFail({ id: dataSourceId }));
+    return this.start(await this.sources.get(dataSourceId));
   }
 
   /** The first run that succeeds is Full; every later one is Incremental. */

@@ -3,7 +3,7 @@ import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal } from '@app/auth';
 import { DataSourcesService } from './data-sources.service';
 import { AddMemberDto, CreateDataSourceDto, UpdateDataSourceDto } from './dto/data-source-input.dto';
-import { dataSourceResponse } from './dto/data-source.response';
+import { dataSourceResponse } from '../dto/data-source.response';
 
 const memberView = (m: { userId: string; addedBy: string; createdAt: Date }) => ({
   userId: m.userId,
@@ -56,7 +56,7 @@ export class DataSourcesController {
 
   @Get('data-sources/:id/members')
   async members(@CurrentPrincipal() principal: Principal, @Param('id', ParseUUIDPipe) id: string) {
-    return (await this.service.members(principal, id)).map(memberView);
+    return (await this.service.listMembers(principal, id)).map(memberView);
   }
 
   @Post('data-sources/:id/members')
