@@ -8,7 +8,6 @@ import { LoggingModule } from '@app/logging';
 import { MetricsModule } from '@app/metrics';
 import { QueueDashboardModule, QueueModule } from '@app/queue';
 import { BlobsModule } from './blobs/blobs.module';
-import { CommonModule } from './common/common.module';
 import { ConsoleModule } from './console/console.module';
 import { ConnectorEnv } from './connector-env';
 import { ConnectionsModule } from './connections/connections.module';
@@ -48,7 +47,6 @@ export class AppModule {
         MetricsModule.forRole(role),
         ConnectorMetricsModule,
         QueueDashboardModule,
-        CommonModule,
         BlobsModule,
         ProvidersModule,
         ConnectionsModule,

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { CommonModule } from '../common/common.module';
 import { ConnectionTokens } from '../document-system/connection-tokens.port';
 import { ProvidersModule } from '../providers/providers.module';
 import { AuthorizationRequestsRepository } from './authorization-requests.repository';
@@ -19,7 +20,7 @@ import { TokenRefresher } from './token-refresher';
  * and tells ConnectionEvents' listeners when a connection needs re-authorization or was authorized again.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([OAuthConnectionEntity]), ProvidersModule],
+  imports: [TypeOrmModule.forFeature([OAuthConnectionEntity]), CommonModule, ProvidersModule],
   controllers: [ConnectionsController, OAuthCallbackController],
   providers: [
     AuthorizationRequestsRepository,

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { CommonModule } from '../common/common.module';
 import { ConnectionsModule } from '../connections/connections.module';
 import { DocumentSystemModule } from '../document-system/document-system.module';
 import { CredentialEntity } from './credential.entity';
@@ -8,7 +9,7 @@ import { CredentialsRepository } from './credentials.repository';
 import { CredentialsService } from './credentials.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([CredentialEntity]), ConnectionsModule, DocumentSystemModule],
+  imports: [TypeOrmModule.forFeature([CredentialEntity]), CommonModule, ConnectionsModule, DocumentSystemModule],
   controllers: [CredentialsController],
   providers: [CredentialsRepository, CredentialsService],
   exports: [CredentialsService],
