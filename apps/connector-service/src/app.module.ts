@@ -8,12 +8,14 @@ import { LoggingModule } from '@app/logging';
 import { MetricsModule } from '@app/metrics';
 import { QueueDashboardModule, QueueModule } from '@app/queue';
 import { BlobsModule } from './blobs/blobs.module';
-import { CommonModule } from './common/common.module';
 import { ConsoleModule } from './console/console.module';
 import { ConnectorEnv } from './connector-env';
 import { ConnectionsModule } from './connections/connections.module';
 import { CredentialsModule } from './credentials/credentials.module';
 import { DataSourcesModule } from './data-sources/data-sources.module';
+import { FoldersModule } from './data-sources/folders/folders.module';
+import { DataSourceManagementModule } from './data-sources/management/data-source-management.module';
+import { SelectionModule } from './data-sources/selection/selection.module';
 import { DocumentsModule } from './documents/documents.module';
 import { ConnectorMetricsModule } from './metrics/connector-metrics.module';
 import { ProvidersModule } from './providers/providers.module';
@@ -45,12 +47,14 @@ export class AppModule {
         MetricsModule.forRole(role),
         ConnectorMetricsModule,
         QueueDashboardModule,
-        CommonModule,
         BlobsModule,
         ProvidersModule,
         ConnectionsModule,
         CredentialsModule,
         DataSourcesModule,
+        FoldersModule,
+        SelectionModule,
+        DataSourceManagementModule,
         SyncModule.forRole(role),
         DocumentsModule,
         SearchModule,

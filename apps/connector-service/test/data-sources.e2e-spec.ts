@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { RunningSimulator, startSimulator, testCaller, TestCaller } from '@app/testing';
 import { ConnectionTokens } from '../src/document-system/connection-tokens.port';
-import { NO_WORKGROUPS_NOTICE } from '../src/folders/folder-picker.service';
+import { NO_WORKGROUPS_NOTICE } from '../src/data-sources/folders/folder-picker.service';
 import { SEED_USERS } from '../../document-system-simulator/src/store/seed';
 import { ConnectorTestApp, startConnectorApp } from './support/connector-app';
 import { SimulatorConnections } from './support/simulator-connections';

@@ -3,12 +3,12 @@ import { ConfigService } from '@nestjs/config';
 import { decodeJwt } from 'jose';
 import { Principal } from '@app/auth';
 import { SecretCipher } from '@app/crypto';
-import { ConnectionChanges } from '../data-sources/connection-changes';
 import { OAuthCallbackUrl } from '../providers/oauth-callback-url';
 import { OAuthProviderEntity } from '../providers/oauth-provider.entity';
 import { ProviderSecretsRepository } from '../providers/provider-secrets.repository';
 import { ProvidersService } from '../providers/providers.service';
 import { AuthorizationRequest, AuthorizationRequestsRepository } from './authorization-requests.repository';
+import { ConnectionEvents } from './connection-events';
 import { ConnectionErrorCode, ConnectionException } from './connection.exception';
 import { ConnectionsRepository } from './connections.repository';
 import { OAuthConnectionEntity } from './oauth-connection.entity';
@@ -40,7 +40,7 @@ export class AuthorizationService {
     private readonly client: OAuthTokenClient,
     private readonly cipher: SecretCipher,
     private readonly callbackUrl: OAuthCallbackUrl,
-    private readonly dataSources: ConnectionChanges,
+    private readonly events: ConnectionEvents,
     config: ConfigService,
   ) {
     this.stateTtlMs = (config.get<number>('OAUTH_STATE_TTL_SECONDS') ?? 600) * 1000;
@@ -95,7 +95,7 @@ export class AuthorizationService {
       secretVersion: provider.secretVersion,
     });
     await this.secrets.prune(provider.id);
-    await this.dataSources.reauthorized(connection.id, subject);
+    await this.events.publish({ type: 'Reauthorized', connectionId: connection.id, subject });
     return connection;
   }
 

@@ -1,10 +1,11 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { DataSourcesModule } from '../data-sources/data-sources.module';
+import { CommonModule } from '../common/common.module';
 import { ConnectionTokens } from '../document-system/connection-tokens.port';
 import { ProvidersModule } from '../providers/providers.module';
 import { AuthorizationRequestsRepository } from './authorization-requests.repository';
 import { AuthorizationService } from './authorization.service';
+import { ConnectionEvents } from './connection-events';
 import { ConnectionsController } from './connections.controller';
 import { ConnectionsRepository } from './connections.repository';
 import { ConnectionsService } from './connections.service';
@@ -14,20 +15,23 @@ import { OAuthConnectionTokens } from './oauth-connection-tokens';
 import { OAuthTokenClient } from './oauth-token-client';
 import { TokenRefresher } from './token-refresher';
 
-/** Per-user OAuth connections; provides ConnectionTokens to data sources, the picker and sync. */
-@Global()
+/**
+ * Per-user OAuth connections: provides ConnectionTokens to credentials, data sources and the picker,
+ * and tells ConnectionEvents' listeners when a connection needs re-authorization or was authorized again.
+ */
 @Module({
-  imports: [TypeOrmModule.forFeature([OAuthConnectionEntity]), ProvidersModule, DataSourcesModule],
+  imports: [TypeOrmModule.forFeature([OAuthConnectionEntity]), CommonModule, ProvidersModule],
   controllers: [ConnectionsController, OAuthCallbackController],
   providers: [
     AuthorizationRequestsRepository,
     AuthorizationService,
+    ConnectionEvents,
     ConnectionsRepository,
     ConnectionsService,
     OAuthTokenClient,
     TokenRefresher,
     { provide: ConnectionTokens, useClass: OAuthConnectionTokens },
   ],
-  exports: [ConnectionTokens],
+  exports: [ConnectionTokens, ConnectionEvents],
 })
 export class ConnectionsModule {}

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, EntityManager, Repository } from 'typeorm';
+import { DataSource, Repository } from 'typeorm';
+import { managerOf, Transaction } from '@app/database';
 import { OAuthConnectionEntity } from './oauth-connection.entity';
 
 export type AuthorizedConnection = Pick<
@@ -19,13 +20,9 @@ export type AuthorizedConnection = Pick<
 @Injectable()
 export class ConnectionsRepository {
   constructor(
-    @InjectRepository(OAuthConnectionEntity) readonly connections: Repository<OAuthConnectionEntity>,
+    @InjectRepository(OAuthConnectionEntity) private readonly connections: Repository<OAuthConnectionEntity>,
     @InjectDataSource() private readonly db: DataSource,
   ) {}
-
-  transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    return this.db.transaction(work);
-  }
 
   /** One connection per user and provider: authorizing again renews it in place, Active again. */
   async saveAuthorized(c: AuthorizedConnection): Promise<OAuthConnectionEntity> {
@@ -76,8 +73,41 @@ export class ConnectionsRepository {
     return this.connections.find({ where: { tenantId, userId }, order: { createdAt: 'ASC' } });
   }
 
+  async countDataSourcesUsing(id: string): Promise<number> {
+    const [{ count }]: Array<{ count: number }> = await this.db.query(
+      `SELECT count(*)::int AS count FROM connector.data_sources WHERE "connectionId" = $1`,
+      [id],
+    );
+    return count;
+  }
+
   /** The row, locked until the transaction ends: concurrent refreshers of one connection queue here. */
-  lockForRefresh(manager: EntityManager, id: string): Promise<OAuthConnectionEntity | null> {
-    return manager.findOne(OAuthConnectionEntity, { where: { id }, lock: { mode: 'pessimistic_write' } });
+  lockForRefresh(transaction: Transaction, id: string): Promise<OAuthConnectionEntity | null> {
+    return managerOf(transaction).findOne(OAuthConnectionEntity, {
+      where: { id },
+      lock: { mode: 'pessimistic_write' },
+    });
+  }
+
+  /** Stores the tokens of a refresh and returns the connection as it now is. */
+  async storeRefreshed(
+    transaction: Transaction,
+    id: string,
+    tokens: Pick<
+      OAuthConnectionEntity,
+      'accessTokenEncrypted' | 'refreshTokenEncrypted' | 'expiresAt' | 'scopes' | 'tokensIssuedAt' | 'secretVersion'
+    >,
+  ): Promise<OAuthConnectionEntity> {
+    const manager = managerOf(transaction);
+    await manager.update(OAuthConnectionEntity, { id }, { ...tokens, lastRefreshError: null });
+    return manager.findOneByOrFail(OAuthConnectionEntity, { id });
+  }
+
+  async markNeedsReauth(transaction: Transaction, id: string, reason: string): Promise<void> {
+    await managerOf(transaction).update(
+      OAuthConnectionEntity,
+      { id },
+      { status: 'NeedsReauth', lastRefreshError: reason },
+    );
   }
 }

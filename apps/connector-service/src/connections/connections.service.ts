@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Principal } from '@app/auth';
 import { SecretCipher } from '@app/crypto';
-import { DataSourcesRepository } from '../data-sources/data-sources.repository';
 import { ProviderSecretsRepository } from '../providers/provider-secrets.repository';
 import { ProvidersService } from '../providers/providers.service';
 import { ConnectionException } from './connection.exception';
@@ -13,7 +12,6 @@ import { OAuthTokenClient } from './oauth-token-client';
 export class ConnectionsService {
   constructor(
     private readonly repository: ConnectionsRepository,
-    private readonly dataSources: DataSourcesRepository,
     private readonly providers: ProvidersService,
     private readonly secrets: ProviderSecretsRepository,
     private readonly client: OAuthTokenClient,
@@ -31,7 +29,7 @@ export class ConnectionsService {
       throw ConnectionException.notFound();
     const deleted = await this.repository.deleteUnused(id);
     if (!deleted) {
-      const users = await this.dataSources.sources.countBy({ connectionId: id });
+      const users = await this.repository.countDataSourcesUsing(id);
       // Nobody uses it, yet it was not deleted: a concurrent disconnect deleted it first.
       throw users ? ConnectionException.inUse(users) : ConnectionException.notFound();
     }

@@ -1,12 +1,12 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { EntityManager } from 'typeorm';
 import { SecretCipher } from '@app/crypto';
-import { ConnectionChanges } from '../data-sources/connection-changes';
+import { Transaction, Transactions } from '@app/database';
 import { DocumentSystemException } from '../document-system/document-system.exception';
 import { ConnectorMetrics } from '../metrics/connector-metrics';
 import { ProviderSecretsRepository } from '../providers/provider-secrets.repository';
 import { ProvidersService } from '../providers/providers.service';
+import { ConnectionEvents } from './connection-events';
 import { GUIDANCE } from './connection.exception';
 import { ConnectionsRepository } from './connections.repository';
 import { OAuthConnectionEntity } from './oauth-connection.entity';
@@ -36,11 +36,12 @@ export class TokenRefresher {
 
   constructor(
     private readonly repository: ConnectionsRepository,
+    private readonly transactions: Transactions,
     private readonly providers: ProvidersService,
     private readonly secrets: ProviderSecretsRepository,
     private readonly client: OAuthTokenClient,
     private readonly cipher: SecretCipher,
-    private readonly dataSources: ConnectionChanges,
+    private readonly events: ConnectionEvents,
     private readonly metrics: ConnectorMetrics,
     config: ConfigService,
   ) {
@@ -57,8 +58,8 @@ export class TokenRefresher {
    * has done so meanwhile. Throws REAUTH_REQUIRED when the user must authorize again.
    */
   async refresh(connectionId: string, seenIssuedAt: Date | null): Promise<IssuedToken> {
-    const outcome = await this.repository.transaction((manager) =>
-      this.refreshLocked(manager, connectionId, seenIssuedAt),
+    const outcome = await this.transactions.run((transaction) =>
+      this.refreshLocked(transaction, connectionId, seenIssuedAt),
     );
     this.metrics.tokenRefreshed(
       'token' in outcome ? 'succeeded' : 'unavailable' in outcome ? 'unavailable' : 'needs_reauth',
@@ -66,12 +67,12 @@ export class TokenRefresher {
     if ('token' in outcome) return outcome.token;
     if ('unavailable' in outcome) throw DocumentSystemException.unavailable(outcome.unavailable);
     this.logger.warn({ connectionId, reason: outcome.reauth }, 'OAuth connection needs re-authentication');
-    await this.dataSources.needsReauth(connectionId);
+    await this.events.publish({ type: 'NeedsReauth', connectionId });
     throw DocumentSystemException.reauthRequired();
   }
 
-  private async refreshLocked(manager: EntityManager, id: string, seenIssuedAt: Date | null): Promise<Outcome> {
-    const c = await this.repository.lockForRefresh(manager, id);
+  private async refreshLocked(transaction: Transaction, id: string, seenIssuedAt: Date | null): Promise<Outcome> {
+    const c = await this.repository.lockForRefresh(transaction, id);
     if (!c || c.status === 'NeedsReauth') return { reauth: c?.lastRefreshError ?? 'connection is gone' };
     const someoneRefreshed = seenIssuedAt !== null && c.tokensIssuedAt.getTime() > seenIssuedAt.getTime();
     if ((someoneRefreshed || seenIssuedAt === null) && this.isFresh(c)) return { token: this.issued(c) };
@@ -82,30 +83,22 @@ export class TokenRefresher {
     }
     try {
       const { tokens, secretVersion } = await this.callTokenEndpoint(c);
-      await manager.update(
-        OAuthConnectionEntity,
-        { id },
-        {
-          accessTokenEncrypted: this.cipher.encrypt(tokens.accessToken),
-          // RFC 6749 §6: a response without a refresh token keeps the old one usable.
-          refreshTokenEncrypted: tokens.refreshToken
-            ? this.cipher.encrypt(tokens.refreshToken)
-            : c.refreshTokenEncrypted,
-          expiresAt: tokens.expiresAt,
-          scopes: tokens.scopes ?? c.scopes,
-          tokensIssuedAt: new Date(Math.max(Date.now(), c.tokensIssuedAt.getTime() + 1)),
-          secretVersion,
-          lastRefreshError: null,
-        },
-      );
-      if (secretVersion !== c.secretVersion) await this.secrets.prune(c.providerId, manager);
-      const fresh = await manager.findOneByOrFail(OAuthConnectionEntity, { id });
+      const fresh = await this.repository.storeRefreshed(transaction, id, {
+        accessTokenEncrypted: this.cipher.encrypt(tokens.accessToken),
+        // RFC 6749 §6: a response without a refresh token keeps the old one usable.
+        refreshTokenEncrypted: tokens.refreshToken ? this.cipher.encrypt(tokens.refreshToken) : c.refreshTokenEncrypted,
+        expiresAt: tokens.expiresAt,
+        scopes: tokens.scopes ?? c.scopes,
+        tokensIssuedAt: new Date(Math.max(Date.now(), c.tokensIssuedAt.getTime() + 1)),
+        secretVersion,
+      });
+      if (secretVersion !== c.secretVersion) await this.secrets.prune(c.providerId, transaction);
       return { token: this.issued(fresh) };
     } catch (error) {
       if (error instanceof OAuthUnavailable) return { unavailable: error.message };
       if (!(error instanceof OAuthErrorResponse)) throw error;
       const reason = `refresh failed (${error.message}). ${GUIDANCE.refreshFailed}`;
-      await manager.update(OAuthConnectionEntity, { id }, { status: 'NeedsReauth', lastRefreshError: reason });
+      await this.repository.markNeedsReauth(transaction, id, reason);
       return { reauth: reason };
     }
   }

@@ -3,7 +3,6 @@ import { DomainException } from '@app/errors';
 export enum CredentialErrorCode {
   NotFound = 'CREDENTIAL_NOT_FOUND',
   InUse = 'CREDENTIAL_IN_USE',
-  Invalid = 'CREDENTIALS_INVALID',
   ProjectMismatch = 'CREDENTIAL_SCOPE_MISMATCH',
   SecretRequired = 'SECRET_REQUIRED',
 }
@@ -19,13 +18,6 @@ export class CredentialException extends DomainException {
       CredentialErrorCode.InUse,
       `Credential is used by ${dataSourceCount} data source(s); remove them first`,
     );
-  }
-
-  /** The SPEC's folder-picker message, word for word. */
-  static invalid() {
-    return new CredentialException(422, CredentialErrorCode.Invalid, 'Credentials are invalid', [
-      { resolution: 'Re-enter the username and password, and check the instance URL.' },
-    ]);
   }
 
   /** The stored password never goes to an instance or account it was not entered for. */

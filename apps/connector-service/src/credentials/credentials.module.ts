@@ -1,21 +1,17 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { DataSourceEntity } from '../data-sources/data-source.entity';
+import { CommonModule } from '../common/common.module';
+import { ConnectionsModule } from '../connections/connections.module';
 import { DocumentSystemModule } from '../document-system/document-system.module';
 import { CredentialEntity } from './credential.entity';
 import { CredentialsController } from './credentials.controller';
 import { CredentialsRepository } from './credentials.repository';
-import { CredentialsService, CredentialUsage } from './credentials.service';
-import { DataSourceCredentialUsage } from './data-source-credential-usage';
+import { CredentialsService } from './credentials.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([CredentialEntity, DataSourceEntity]), DocumentSystemModule],
+  imports: [TypeOrmModule.forFeature([CredentialEntity]), CommonModule, ConnectionsModule, DocumentSystemModule],
   controllers: [CredentialsController],
-  providers: [
-    CredentialsRepository,
-    CredentialsService,
-    { provide: CredentialUsage, useClass: DataSourceCredentialUsage },
-  ],
+  providers: [CredentialsRepository, CredentialsService],
   exports: [CredentialsService],
 })
 export class CredentialsModule {}

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository, SelectQueryBuilder } from 'typeorm';
+import { managerOf, Transaction } from '@app/database';
 import { CredentialEntity } from './credential.entity';
 
 /**
@@ -30,6 +31,32 @@ export class CredentialsRepository {
 
   async delete(id: string): Promise<void> {
     await this.credentials.delete({ id });
+  }
+
+  /** Saves a data source's own credential in the transaction that creates the data source. */
+  async saveForDataSource(
+    transaction: Transaction,
+    credential: Partial<CredentialEntity>,
+    dataSourceId: string,
+  ): Promise<string> {
+    const manager = managerOf(transaction);
+    return (await manager.save(manager.create(CredentialEntity, { ...credential, dataSourceId }))).id;
+  }
+
+  /** A data source's own credentials other than the one it now uses: nothing else may use them. */
+  async deleteOwnedByDataSourceBut(transaction: Transaction, dataSourceId: string, credentialId: string) {
+    await managerOf(transaction).query(`DELETE FROM connector.credentials WHERE "dataSourceId" = $1 AND id <> $2`, [
+      dataSourceId,
+      credentialId,
+    ]);
+  }
+
+  async countDataSourcesUsing(credentialId: string): Promise<number> {
+    const [{ count }]: Array<{ count: number }> = await this.credentials.query(
+      `SELECT count(*)::int AS count FROM connector.data_sources WHERE "credentialId" = $1`,
+      [credentialId],
+    );
+    return count;
   }
 
   private visibleQuery(tenantId: string, userId: string, admin: boolean): SelectQueryBuilder<CredentialEntity> {

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { isTenantAdmin, Principal } from '@app/auth';
 import { SecretCipher } from '@app/crypto';
+import { Transaction } from '@app/database';
 import { UrlPolicy } from '../common/url-policy';
 import { ConnectionTokens } from '../document-system/connection-tokens.port';
 import { DocumentSystemAdapter } from '../document-system/document-system.adapter';
@@ -12,17 +13,11 @@ import { CreateCredentialDto, UpdateCredentialDto } from './dto/credential-input
 /** A credential not saved yet, its password already encrypted: a data source's own, saved with it. */
 export type CredentialDraft = Omit<CredentialEntity, 'id' | 'dataSourceId' | 'createdAt' | 'updatedAt'>;
 
-/** Counts the data sources that use a credential; the data-sources feature provides it. */
-export abstract class CredentialUsage {
-  abstract countDataSourcesUsing(credentialId: string): Promise<number>;
-}
-
 @Injectable()
 export class CredentialsService {
   constructor(
     private readonly credentials: CredentialsRepository,
     private readonly cipher: SecretCipher,
-    private readonly usage: CredentialUsage,
     private readonly urlPolicy: UrlPolicy,
     private readonly adapter: DocumentSystemAdapter,
     private readonly connections: ConnectionTokens,
@@ -42,6 +37,16 @@ export class CredentialsService {
   draftForDataSource(principal: Principal, input: CreateCredentialDto): CredentialDraft {
     this.assertInstanceUrl(input.instanceUrl, 'credential.instanceUrl');
     return { ...this.draft(principal, input), scope: 'DataSource', projectId: null };
+  }
+
+  /** Saves a draft as the data source's own credential (deleted with it); returns its id. */
+  saveForDataSource(transaction: Transaction, draft: CredentialDraft, dataSourceId: string): Promise<string> {
+    return this.credentials.saveForDataSource(transaction, draft, dataSourceId);
+  }
+
+  /** The data source now uses `keptId`: its other own credentials go, nothing else may use them. */
+  async dropDataSourceCredentialsBut(transaction: Transaction, dataSourceId: string, keptId: string): Promise<void> {
+    await this.credentials.deleteOwnedByDataSourceBut(transaction, dataSourceId, keptId);
   }
 
   list(principal: Principal): Promise<CredentialEntity[]> {
@@ -74,7 +79,7 @@ export class CredentialsService {
 
   async remove(principal: Principal, id: string): Promise<void> {
     const credential = await this.get(principal, id);
-    const users = await this.usage.countDataSourcesUsing(credential.id);
+    const users = await this.credentials.countDataSourcesUsing(credential.id);
     if (users > 0) throw CredentialException.inUse(users);
     await this.credentials.delete(credential.id);
   }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { isTenantAdmin, Principal } from '@app/auth';
 import { DataSourceEntity } from './data-source.entity';
 import { DataSourceException } from './data-source.exception';
+import { DataSourceMembersRepository } from './data-source-members.repository';
 import { DataSourcesRepository } from './data-sources.repository';
 
 /**
@@ -11,12 +12,15 @@ import { DataSourcesRepository } from './data-sources.repository';
  */
 @Injectable()
 export class DataSourceAccess {
-  constructor(private readonly repository: DataSourcesRepository) {}
+  constructor(
+    private readonly repository: DataSourcesRepository,
+    private readonly members: DataSourceMembersRepository,
+  ) {}
 
   async readable(principal: Principal, id: string): Promise<DataSourceEntity> {
     const source = await this.repository.findInTenant(principal.tenantId, id);
     if (!source) throw DataSourceException.notFound();
-    if (isTenantAdmin(principal) || (await this.repository.isMember(id, principal.userId))) return source;
+    if (isTenantAdmin(principal) || (await this.members.isMember(id, principal.userId))) return source;
     throw DataSourceException.notFound();
   }
 

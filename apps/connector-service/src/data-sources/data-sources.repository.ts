@@ -1,61 +1,27 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager, Repository } from 'typeorm';
 import { managerOf, Transaction } from '@app/database';
-import { CredentialEntity } from '../credentials/credential.entity';
-import type { CredentialDraft } from '../credentials/credentials.service';
-import { DataSourceMemberEntity } from './data-source-member.entity';
 import { DataSourceEntity } from './data-source.entity';
 import { INGESTION_MOVES, IngestionStatus } from './ingestion-status';
+import type { SelectionMark } from '@app/contracts';
 
-/** Queries of data sources and their members, and the conditional ingestion-status moves. */
+export type DataSourceFields = Omit<DataSourceEntity, 'createdAt' | 'updatedAt'>;
+export type DataSourceChanges = Partial<
+  Pick<DataSourceEntity, 'name' | 'credentialId' | 'connectionId' | 'scheduleIntervalMinutes' | 'nextScheduledSyncAt'>
+>;
+
+/** Queries of data sources, and the conditional ingestion-status moves. */
 @Injectable()
 export class DataSourcesRepository {
   constructor(
-    @InjectRepository(DataSourceEntity) readonly sources: Repository<DataSourceEntity>,
-    @InjectRepository(DataSourceMemberEntity) readonly members: Repository<DataSourceMemberEntity>,
+    @InjectRepository(DataSourceEntity) private readonly sources: Repository<DataSourceEntity>,
     @InjectDataSource() private readonly db: DataSource,
   ) {}
 
-  transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    return this.db.transaction(work);
-  }
-
-  /**
-   * Saves a new data source with its creator as a member; with a credential draft, that credential is
-   * saved as the data source's own (deleted with it).
-   */
-  create(
-    fields: Omit<DataSourceEntity, 'id' | 'credentialId' | 'createdAt' | 'updatedAt'>,
-    credential: string | CredentialDraft,
-  ): Promise<DataSourceEntity> {
-    return this.db.transaction(async (manager) => {
-      const id = randomUUID();
-      const credentialId =
-        typeof credential === 'string'
-          ? credential
-          : (await manager.save(manager.create(CredentialEntity, { ...credential, dataSourceId: id }))).id;
-      const created = await manager.save(manager.create(DataSourceEntity, { ...fields, id, credentialId }));
-      await manager.insert(DataSourceMemberEntity, {
-        dataSourceId: id,
-        userId: fields.createdBy,
-        addedBy: fields.createdBy,
-      });
-      return created;
-    });
-  }
-
-  /** A data source's own credentials other than the one it now uses: nothing else may use them. */
-  async dropOwnCredentialsBut(manager: EntityManager, dataSourceId: string, credentialId: string): Promise<void> {
-    await manager.query(`DELETE FROM connector.credentials WHERE "dataSourceId" = $1 AND id <> $2`, [
-      dataSourceId,
-      credentialId,
-    ]);
-  }
-
-  findInTenant(tenantId: string, id: string): Promise<DataSourceEntity | null> {
-    return this.sources.findOneBy({ tenantId, id });
+  create(transaction: Transaction, fields: DataSourceFields): Promise<DataSourceEntity> {
+    const manager = managerOf(transaction);
+    return manager.save(manager.create(DataSourceEntity, fields));
   }
 
   find(id: string): Promise<DataSourceEntity | null> {
@@ -63,12 +29,17 @@ export class DataSourcesRepository {
   }
 
   /** Throws when there is no such data source. */
-  get(id: string): Promise<DataSourceEntity> {
-    return this.sources.findOneByOrFail({ id });
+  get(id: string, transaction?: Transaction): Promise<DataSourceEntity> {
+    const manager = transaction ? managerOf(transaction) : this.db.manager;
+    return manager.findOneByOrFail(DataSourceEntity, { id });
   }
 
-  async isMember(dataSourceId: string, userId: string): Promise<boolean> {
-    return this.members.existsBy({ dataSourceId, userId });
+  findInTenant(tenantId: string, id: string): Promise<DataSourceEntity | null> {
+    return this.sources.findOneBy({ tenantId, id });
+  }
+
+  usingConnection(connectionId: string): Promise<DataSourceEntity[]> {
+    return this.sources.findBy({ connectionId });
   }
 
   /** The project's data sources the user may read (all of them for a tenant admin). */
@@ -97,6 +68,25 @@ export class DataSourcesRepository {
     return rows.map((r) => r.id);
   }
 
+  async update(transaction: Transaction, id: string, changes: DataSourceChanges): Promise<void> {
+    if (Object.keys(changes).length) await managerOf(transaction).update(DataSourceEntity, { id }, changes);
+  }
+
+  /** The selection and the document-system identity it was made as (null: discarded). */
+  async saveSelection(
+    transaction: Transaction,
+    id: string,
+    selection: SelectionMark[],
+    selectionSubject: string | null,
+  ): Promise<void> {
+    await managerOf(transaction).update(DataSourceEntity, { id }, { selection, selectionSubject });
+  }
+
+  /** Its documents, runs, members and own credential go with it (ON DELETE CASCADE). */
+  async delete(id: string): Promise<void> {
+    await this.sources.delete({ id });
+  }
+
   /**
    * Moves the ingestion status if the current one allows it; a conditional UPDATE, so concurrent
    * workers cannot both win. Returns whether this caller moved it.
@@ -109,10 +99,6 @@ export class DataSourcesRepository {
       [id, to, INGESTION_MOVES[to]],
     );
     return affected > 0;
-  }
-
-  countUsingCredential(credentialId: string): Promise<number> {
-    return this.sources.countBy({ credentialId });
   }
 
   async markNeedsReauthForConnection(connectionId: string): Promise<number> {

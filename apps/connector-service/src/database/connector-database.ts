@@ -6,7 +6,7 @@ import { DataSourceEntity } from '../data-sources/data-source.entity';
 import { DocumentEntity } from '../documents/document.entity';
 import { OAuthProviderEntity } from '../providers/oauth-provider.entity';
 import { ProviderSecretEntity } from '../providers/provider-secret.entity';
-import { PickerFolderEntity } from '../folders/picker-folder.entity';
+import { PickerFolderEntity } from '../data-sources/folders/picker-folder.entity';
 import { SyncRunEntity } from '../sync/sync-run.entity';
 import { ConnectorEventOutboxEntity } from '../events/connector-event-outbox.entity';
 import { Credentials1795300000000 } from './migrations/1795300000000-credentials';

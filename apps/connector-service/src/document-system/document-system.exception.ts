@@ -1,5 +1,4 @@
 import { DomainException } from '@app/errors';
-import { CredentialException } from '../credentials/credential.exception';
 
 export enum DocumentSystemErrorCode {
   ReauthRequired = 'REAUTH_REQUIRED',
@@ -7,6 +6,7 @@ export enum DocumentSystemErrorCode {
   AnswerTooLarge = 'DOCUMENT_SYSTEM_ANSWER_TOO_LARGE',
   FolderNotFound = 'FOLDER_NOT_FOUND',
   FileNotFound = 'FILE_NOT_FOUND',
+  CredentialsInvalid = 'CREDENTIALS_INVALID',
 }
 
 /** The authorization is gone: the user must connect again (no retry can help). */
@@ -61,7 +61,10 @@ export class DocumentSystemException extends DomainException {
     );
   }
 
+  /** The document system refused the credential's login: the SPEC's folder-picker message, word for word. */
   static credentialsInvalid() {
-    return CredentialException.invalid();
+    return new DocumentSystemException(422, DocumentSystemErrorCode.CredentialsInvalid, 'Credentials are invalid', [
+      { resolution: 'Re-enter the username and password, and check the instance URL.' },
+    ]);
   }
 }

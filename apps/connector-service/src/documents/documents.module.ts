@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { DataSourcesModule } from '../data-sources/data-sources.module';
+import { DataSourceDocuments } from './data-source-documents';
 import { DocumentStoreModule } from './document-store.module';
 import { DocumentsController } from './documents.controller';
 import { DocumentsService } from './documents.service';
@@ -10,6 +11,6 @@ import { TreeService } from './tree.service';
 @Module({
   imports: [DocumentStoreModule, DataSourcesModule],
   controllers: [DocumentsController, TreeController],
-  providers: [DocumentsService, TreeRepository, TreeService],
+  providers: [DataSourceDocuments, DocumentsService, TreeRepository, TreeService],
 })
 export class DocumentsModule {}

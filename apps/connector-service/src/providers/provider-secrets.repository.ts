@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { SecretCipher } from '@app/crypto';
+import { managerOf, Transaction } from '@app/database';
 import { ProviderSecretEntity } from './provider-secret.entity';
 
 /**
@@ -15,8 +16,12 @@ export class ProviderSecretsRepository {
     private readonly cipher: SecretCipher,
   ) {}
 
-  async add(manager: EntityManager, providerId: string, version: number, secret: string): Promise<void> {
-    await manager.insert(ProviderSecretEntity, { providerId, version, secretEncrypted: this.cipher.encrypt(secret) });
+  async add(transaction: Transaction, providerId: string, version: number, secret: string): Promise<void> {
+    await managerOf(transaction).insert(ProviderSecretEntity, {
+      providerId,
+      version,
+      secretEncrypted: this.cipher.encrypt(secret),
+    });
   }
 
   /** The secret of one version in the clear, or null when that version is gone. */
@@ -26,7 +31,8 @@ export class ProviderSecretsRepository {
   }
 
   /** Drops the versions older than the current one that no connection was issued under. */
-  async prune(providerId: string, manager: EntityManager = this.db.manager): Promise<void> {
+  async prune(providerId: string, transaction?: Transaction): Promise<void> {
+    const manager = transaction ? managerOf(transaction) : this.db.manager;
     await manager.query(
       `DELETE FROM connector.oauth_provider_secrets s
        USING connector.oauth_providers p

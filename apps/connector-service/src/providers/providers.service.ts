@@ -1,43 +1,39 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, Repository } from 'typeorm';
 import { Principal } from '@app/auth';
+import { Transactions } from '@app/database';
 import { ValidationFailedException } from '@app/errors';
 import { UrlPolicy } from '../common/url-policy';
 import { CreateProviderDto, UpdateProviderDto } from './dto/provider-input.dto';
 import { OAuthProviderEntity } from './oauth-provider.entity';
 import { ProviderException } from './provider.exception';
 import { ProviderSecretsRepository } from './provider-secrets.repository';
-import { ProviderUsage } from './provider-usage';
+import { ProviderFields, ProvidersRepository } from './providers.repository';
 
 @Injectable()
 export class ProvidersService {
   constructor(
-    @InjectRepository(OAuthProviderEntity) private readonly providers: Repository<OAuthProviderEntity>,
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly providers: ProvidersRepository,
+    private readonly transactions: Transactions,
     private readonly secrets: ProviderSecretsRepository,
-    private readonly usage: ProviderUsage,
     private readonly urlPolicy: UrlPolicy,
   ) {}
 
   async create(principal: Principal, input: CreateProviderDto): Promise<OAuthProviderEntity> {
     this.assertEndpoints(input);
-    return this.db.transaction(async (manager) => {
-      const provider = await manager.save(
-        manager.create(OAuthProviderEntity, {
-          ...fields(input),
-          tenantId: principal.tenantId,
-          secretVersion: 1,
-          createdBy: principal.userId,
-        }),
-      );
-      await this.secrets.add(manager, provider.id, 1, input.clientSecret);
+    return this.transactions.run(async (transaction) => {
+      const provider = await this.providers.create(transaction, {
+        ...fields(input),
+        tenantId: principal.tenantId,
+        secretVersion: 1,
+        createdBy: principal.userId,
+      });
+      await this.secrets.add(transaction, provider.id, 1, input.clientSecret);
       return provider;
     });
   }
 
   list(principal: Principal): Promise<OAuthProviderEntity[]> {
-    return this.providers.find({ where: { tenantId: principal.tenantId }, order: { createdAt: 'ASC' } });
+    return this.providers.listInTenant(principal.tenantId);
   }
 
   async get(principal: Principal, id: string): Promise<OAuthProviderEntity> {
@@ -46,7 +42,7 @@ export class ProvidersService {
 
   /** Loads a provider of the tenant (404 otherwise), for work done without a caller. */
   async inTenant(tenantId: string, id: string): Promise<OAuthProviderEntity> {
-    const provider = await this.providers.findOneBy({ id, tenantId });
+    const provider = await this.providers.findInTenant(tenantId, id);
     if (!provider) throw ProviderException.notFound();
     return provider;
   }
@@ -55,30 +51,26 @@ export class ProvidersService {
   async update(principal: Principal, id: string, input: UpdateProviderDto): Promise<OAuthProviderEntity> {
     await this.get(principal, id);
     this.assertEndpoints(input);
-    return this.db.transaction(async (manager) => {
-      const provider = await manager.findOne(OAuthProviderEntity, {
-        where: { id, tenantId: principal.tenantId },
-        lock: { mode: 'pessimistic_write' },
-      });
+    return this.transactions.run(async (transaction) => {
+      const provider = await this.providers.lockInTenant(transaction, principal.tenantId, id);
       if (!provider) throw ProviderException.notFound();
       assertSecretFollowsEndpoints(provider, input);
       Object.assign(provider, fields(input));
       if (input.clientSecret !== undefined) {
         provider.secretVersion += 1;
-        await this.secrets.add(manager, provider.id, provider.secretVersion, input.clientSecret);
+        await this.secrets.add(transaction, provider.id, provider.secretVersion, input.clientSecret);
       }
-      const saved = await manager.save(provider);
-      await this.secrets.prune(provider.id, manager);
+      const saved = await this.providers.save(transaction, provider);
+      await this.secrets.prune(provider.id, transaction);
       return saved;
     });
   }
 
   async remove(principal: Principal, id: string): Promise<void> {
     const provider = await this.get(principal, id);
-    const users = await this.usage.countDataSourcesUsing(provider.id);
+    const users = await this.providers.countDataSourcesUsing(provider.id);
     if (users > 0) throw ProviderException.inUse(users);
-    // Its secrets, pending authorizations and connections go with it (ON DELETE CASCADE).
-    await this.providers.delete({ id: provider.id });
+    await this.providers.delete(provider.id);
   }
 
   private assertEndpoints(input: CreateProviderDto): void {
@@ -106,7 +98,7 @@ function assertSecretFollowsEndpoints(provider: OAuthProviderEntity, input: Upda
   if (changed.length) throw ProviderException.secretRequired(changed);
 }
 
-function fields(input: CreateProviderDto) {
+function fields(input: CreateProviderDto): Omit<ProviderFields, 'tenantId' | 'secretVersion' | 'createdBy'> {
   return {
     name: input.name,
     provider: input.provider,

@@ -3,6 +3,7 @@ import { DynamicModule, Module, Provider } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ProcessRole, runsWorkers } from '@app/config';
 import { DataSourcesModule } from '../data-sources/data-sources.module';
+import { FoldersModule } from '../data-sources/folders/folders.module';
 import { DocumentStoreModule } from '../documents/document-store.module';
 import { ConnectorEventsModule } from '../events/connector-events.module';
 import { IndexingModule } from '../indexing/indexing.module';
@@ -52,6 +53,7 @@ export class SyncModule {
         ConnectorEventsModule.forRole(role),
         SearchableModule.forRole(role),
         DataSourcesModule,
+        FoldersModule,
         DocumentStoreModule,
         // Text extraction of ingested files runs on its own queue, after the run's steps.
         IndexingModule.forRole(role),

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { In, Repository } from 'typeorm';
-import type { DocumentSystemSession, Workgroup } from '../document-system/document-system.adapter';
+import type { DocumentSystemSession, Workgroup } from '../../document-system/document-system.adapter';
 import { PickerFolderEntity } from './picker-folder.entity';
+import { PickerFolder, PickerFoldersRepository } from './picker-folders.repository';
 
 /**
  * Document-system calls (pages) one request may spend looking for folders the picker has not shown, and
@@ -17,7 +16,7 @@ const FOLDER_WALK_MS = 10_000;
  */
 @Injectable()
 export class FolderLocator {
-  constructor(@InjectRepository(PickerFolderEntity) private readonly folders: Repository<PickerFolderEntity>) {}
+  constructor(private readonly folders: PickerFoldersRepository) {}
 
   recordWorkgroups(dataSourceId: string, workgroups: Workgroup[]): Promise<PickerFolderEntity[]> {
     return this.record(
@@ -49,11 +48,11 @@ export class FolderLocator {
   }
 
   known(dataSourceId: string, folderIds: string[]): Promise<PickerFolderEntity[]> {
-    return folderIds.length ? this.folders.findBy({ dataSourceId, folderId: In(folderIds) }) : Promise.resolve([]);
+    return this.folders.known(dataSourceId, folderIds);
   }
 
-  async forget(dataSourceId: string): Promise<void> {
-    await this.folders.delete({ dataSourceId });
+  forget(dataSourceId: string): Promise<void> {
+    return this.folders.forget(dataSourceId);
   }
 
   /**
@@ -95,12 +94,8 @@ export class FolderLocator {
     return found;
   }
 
-  private async record(rows: Array<Omit<PickerFolderEntity, 'seenAt'>>): Promise<PickerFolderEntity[]> {
-    if (rows.length)
-      await this.folders.upsert(
-        rows.map((r) => ({ ...r, seenAt: new Date() })),
-        ['dataSourceId', 'folderId'],
-      );
+  private async record(rows: PickerFolder[]): Promise<PickerFolderEntity[]> {
+    await this.folders.record(rows);
     return rows.map((r) => Object.assign(new PickerFolderEntity(), r));
   }
 }

@@ -1,32 +1,31 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
-import { DataSourceEntity } from '../data-sources/data-source.entity';
-import { DataSourceException } from '../data-sources/data-source.exception';
-import { DataSourcesRepository } from '../data-sources/data-sources.repository';
-import { SelectionDto } from '../data-sources/dto/data-source-input.dto';
+import { Transactions } from '@app/database';
+import { DataSourceEntity } from '../data-source.entity';
+import { DataSourceException } from '../data-source.exception';
+import { DataSourcesRepository } from '../data-sources.repository';
 import { DocumentSystemSessions } from '../folders/document-system-sessions';
 import { FolderLocator } from '../folders/folder-locator';
-import { SelectionMark } from './selection-rules';
+import { SelectionMark } from '@app/contracts';
+import { SelectionDto } from './dto/selection.dto';
 
 /** Saves a data source's include/exclude selection and moves its ingestion status accordingly. */
 @Injectable()
 export class SelectionService {
   constructor(
     private readonly repository: DataSourcesRepository,
+    private readonly transactions: Transactions,
     private readonly locator: FolderLocator,
     private readonly sessions: DocumentSystemSessions,
   ) {}
 
   async replace(source: DataSourceEntity, input: SelectionDto, subject: string | null): Promise<DataSourceEntity> {
     const marks = await this.resolve(source, input);
-    return this.repository.transaction(async (manager) => {
-      await manager.update(DataSourceEntity, { id: source.id }, { selection: marks, selectionSubject: subject });
-      await this.settleStatus(
-        source.id,
-        marks.some((m) => m.mode === 'include'),
-        manager,
-      );
-      return manager.findOneByOrFail(DataSourceEntity, { id: source.id });
+    return this.transactions.run(async (transaction) => {
+      await this.repository.saveSelection(transaction, source.id, marks, subject);
+      // Pending only from NotConfigured, Pending or NeedsReauth (INGESTION_MOVES).
+      const status = marks.some((m) => m.mode === 'include') ? 'Pending' : 'NotConfigured';
+      await this.repository.moveStatus(source.id, status, transaction);
+      return this.repository.get(source.id, transaction);
     });
   }
 
@@ -46,10 +45,5 @@ export class SelectionService {
       mode,
     });
     return [...include.map(mark('include')), ...exclude.map(mark('exclude'))];
-  }
-
-  private async settleStatus(id: string, anythingIncluded: boolean, manager: EntityManager): Promise<void> {
-    if (!anythingIncluded) await this.repository.moveStatus(id, 'NotConfigured', manager);
-    else await this.repository.moveStatus(id, 'Pending', manager); // only from NotConfigured/Pending/NeedsReauth
   }
 }

@@ -12,7 +12,7 @@ import {
 } from '@app/contracts';
 import { DataSourcesService } from './data-sources.service';
 import { AddMemberDto, CreateDataSourceDto, UpdateDataSourceDto } from './dto/data-source-input.dto';
-import { dataSourceResponse } from './dto/data-source.response';
+import { dataSourceResponse } from '../dto/data-source.response';
 
 const memberView = (m: { userId: string; addedBy: string; createdAt: Date }): MemberView => ({
   userId: m.userId,
@@ -81,7 +81,7 @@ export class DataSourcesController {
     @CurrentPrincipal() principal: Principal,
     @Param('id', ParseUUIDPipe) id: string,
   ): Promise<MemberView[]> {
-    return (await this.service.members(principal, id)).map(memberView);
+    return (await this.service.listMembers(principal, id)).map(memberView);
   }
 
   @Post('data-sources/:id/members')

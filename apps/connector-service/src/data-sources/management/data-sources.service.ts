@@ -1,50 +1,62 @@
 import { Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
 import { canManageConnectors, isTenantAdmin, Principal } from '@app/auth';
-import { CredentialException } from '../credentials/credential.exception';
-import { CredentialDraft, CredentialsService } from '../credentials/credentials.service';
-import { DocumentsRepository } from '../documents/documents.repository';
-import { UnreferencedBlobs } from '../documents/unreferenced-blobs';
-import { ConnectionSummary, ConnectionTokens } from '../document-system/connection-tokens.port';
+import { Transactions } from '@app/database';
+import { CredentialException } from '../../credentials/credential.exception';
+import { CredentialDraft, CredentialsService } from '../../credentials/credentials.service';
+import { ConnectionSummary, ConnectionTokens } from '../../document-system/connection-tokens.port';
+import { DataSourceAccess } from '../data-source-access';
+import { DataSourceContentsRegistry, ExtractionProgress } from '../data-source-contents';
+import { DataSourceMemberEntity } from '../data-source-member.entity';
+import { DataSourceMembersRepository } from '../data-source-members.repository';
+import { DataSourceEntity } from '../data-source.entity';
+import { DataSourceException } from '../data-source.exception';
+import { DataSourceChanges, DataSourcesRepository } from '../data-sources.repository';
 import { SelectionReset } from '../selection/selection-reset';
 import { SelectionService } from '../selection/selection.service';
-import { DataSourceMemberEntity } from './data-source-member.entity';
-import { DataSourceAccess } from './data-source-access';
-import { DataSourceEntity } from './data-source.entity';
-import { DataSourceException } from './data-source.exception';
-import { DataSourcesRepository } from './data-sources.repository';
 import { CreateDataSourceDto, UpdateDataSourceDto } from './dto/data-source-input.dto';
 
 @Injectable()
 export class DataSourcesService {
   constructor(
     private readonly repository: DataSourcesRepository,
+    private readonly members: DataSourceMembersRepository,
+    private readonly transactions: Transactions,
     private readonly access: DataSourceAccess,
     private readonly credentials: CredentialsService,
     private readonly connections: ConnectionTokens,
     private readonly selection: SelectionService,
     private readonly selectionReset: SelectionReset,
-    private readonly documents: DocumentsRepository,
-    private readonly blobGarbage: UnreferencedBlobs,
+    private readonly contents: DataSourceContentsRegistry,
   ) {}
 
   async create(principal: Principal, projectId: string, input: CreateDataSourceDto): Promise<DataSourceEntity> {
     if (input.credential) this.credentials.assertInstanceUrl(input.credential.instanceUrl, 'credential.instanceUrl');
     const connection = await this.usableConnection(principal, input.connectionId);
     const credential = await this.credentialFor(principal, projectId, input);
-    let source = await this.repository.create(
-      {
+    let source = await this.transactions.run(async (transaction) => {
+      const id = randomUUID();
+      // A draft is saved as the data source's own credential, deleted with it.
+      const credentialId =
+        typeof credential === 'string'
+          ? credential
+          : await this.credentials.saveForDataSource(transaction, credential, id);
+      const created = await this.repository.create(transaction, {
+        id,
         tenantId: principal.tenantId,
         projectId,
         name: input.name,
+        credentialId,
         connectionId: connection.id,
         selection: [],
         ingestionStatus: 'NotConfigured',
         ...schedule(input.schedule),
         selectionSubject: null,
         createdBy: principal.userId,
-      },
-      credential,
-    );
+      });
+      await this.members.addCreator(transaction, id, principal.userId);
+      return created;
+    });
     if (input.selection) source = await this.selection.replace(source, input.selection, connection.subject);
     return source;
   }
@@ -57,8 +69,8 @@ export class DataSourcesService {
     return this.access.readable(principal, id);
   }
 
-  extractionProgress(dataSourceId: string): Promise<{ done: number; pending: number; failed: number }> {
-    return this.documents.extractionProgress(dataSourceId);
+  extractionProgress(dataSourceId: string): Promise<ExtractionProgress> {
+    return this.contents.registered.extractionProgress(dataSourceId);
   }
 
   /**
@@ -78,15 +90,16 @@ export class DataSourcesService {
       (input.credentialId !== undefined && input.credentialId !== source.credentialId) ||
       (connection !== null && identityChanged(previous, connection, source.selectionSubject));
 
-    await this.repository.transaction(async (manager) => {
-      const changes: Partial<DataSourceEntity> = {};
+    await this.transactions.run(async (transaction) => {
+      const changes: DataSourceChanges = {};
       if (input.name !== undefined) changes.name = input.name;
       if (input.credentialId !== undefined) changes.credentialId = input.credentialId;
       if (connection) changes.connectionId = connection.id;
       if (input.schedule !== undefined) Object.assign(changes, schedule(input.schedule));
-      if (Object.keys(changes).length) await manager.update(DataSourceEntity, { id }, changes);
-      if (changes.credentialId) await this.repository.dropOwnCredentialsBut(manager, id, changes.credentialId);
-      if (discard) await this.selectionReset.discard(source, manager);
+      await this.repository.update(transaction, id, changes);
+      if (changes.credentialId)
+        await this.credentials.dropDataSourceCredentialsBut(transaction, id, changes.credentialId);
+      if (discard) await this.selectionReset.discard(transaction, source.id);
     });
     const updated = await this.access.readable(principal, id);
     if (input.selection)
@@ -101,29 +114,23 @@ export class DataSourcesService {
   /** Removes the data source with everything it ingested: documents, text, chunks, runs, blobs and its own credential. */
   async remove(principal: Principal, id: string): Promise<void> {
     const source = await this.access.manageable(principal, id);
-    const hashes = await this.documents.contentHashes(source.id);
-    await this.repository.sources.delete({ id: source.id });
-    await this.blobGarbage.collect(hashes);
+    await this.contents.registered.removeWith(source.id, () => this.repository.delete(source.id));
   }
 
-  async members(principal: Principal, id: string): Promise<DataSourceMemberEntity[]> {
+  async listMembers(principal: Principal, id: string): Promise<DataSourceMemberEntity[]> {
     await this.access.readable(principal, id);
-    return this.repository.members.find({ where: { dataSourceId: id }, order: { createdAt: 'ASC' } });
+    return this.members.list(id);
   }
 
   async addMember(principal: Principal, id: string, userId: string): Promise<DataSourceMemberEntity> {
     await this.access.manageable(principal, id);
-    await this.repository.members.upsert(
-      { dataSourceId: id, userId, addedBy: principal.userId },
-      { conflictPaths: ['dataSourceId', 'userId'], skipUpdateIfNoValuesChanged: true },
-    );
-    return this.repository.members.findOneByOrFail({ dataSourceId: id, userId });
+    return this.members.add(id, userId, principal.userId);
   }
 
   async removeMember(principal: Principal, id: string, userId: string): Promise<void> {
     const source = await this.access.manageable(principal, id);
     if (userId === source.createdBy) throw DataSourceException.creatorIsMember();
-    await this.repository.members.delete({ dataSourceId: id, userId });
+    await this.members.remove(id, userId);
   }
 
   private async usableConnection(principal: Principal, connectionId: string): Promise<ConnectionSummary> {

@@ -2,10 +2,10 @@ import { Body, Controller, Param, ParseUUIDPipe, Put } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal } from '@app/auth';
 import { ApiErrorResponses, DataSourceResponse, DataSourceView } from '@app/contracts';
-import { DataSourceAccess } from '../data-sources/data-source-access';
-import { dataSourceResponse } from '../data-sources/dto/data-source.response';
-import { SelectionDto } from '../data-sources/dto/data-source-input.dto';
-import { ConnectionTokens } from '../document-system/connection-tokens.port';
+import { ConnectionTokens } from '../../document-system/connection-tokens.port';
+import { DataSourceAccess } from '../data-source-access';
+import { dataSourceResponse } from '../dto/data-source.response';
+import { SelectionDto } from './dto/selection.dto';
 import { SelectionService } from './selection.service';
 
 @ApiTags('data sources')

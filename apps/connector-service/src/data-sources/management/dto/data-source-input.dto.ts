@@ -1,8 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
-  ArrayMaxSize,
-  IsArray,
   IsInt,
   IsNotEmpty,
   IsOptional,
@@ -14,23 +12,8 @@ import {
   ValidateIf,
   ValidateNested,
 } from 'class-validator';
-import { CreateCredentialDto } from '../../credentials/dto/credential-input.dto';
-
-export class SelectionDto {
-  @ApiProperty({ type: [String], description: 'Folders whose whole subtree is taken' })
-  @IsArray()
-  @ArrayMaxSize(5000)
-  @IsString({ each: true })
-  @IsNotEmpty({ each: true })
-  include: string[];
-
-  @ApiProperty({ type: [String], description: 'Folders left out of an included subtree' })
-  @IsArray()
-  @ArrayMaxSize(5000)
-  @IsString({ each: true })
-  @IsNotEmpty({ each: true })
-  exclude: string[];
-}
+import { CreateCredentialDto } from '../../../credentials/dto/credential-input.dto';
+import { SelectionDto } from '../../selection/dto/selection.dto';
 
 export class ScheduleDto {
   @ApiProperty({ minimum: 5, maximum: 10080 })

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { Principal } from '@app/auth';
-import { DataSourceAccess } from '../data-sources/data-source-access';
-import type { DocumentSystemSession } from '../document-system/document-system.adapter';
-import { DocumentSystemException } from '../document-system/document-system.exception';
-import { folderState, FolderSelectionState, SelectionMark } from '../selection/selection-rules';
+import type { DocumentSystemSession } from '../../document-system/document-system.adapter';
+import { DocumentSystemException } from '../../document-system/document-system.exception';
+import { DataSourceAccess } from '../data-source-access';
+import { folderState, FolderSelectionState, SelectionMark } from '@app/contracts';
 import { DocumentSystemSessions } from './document-system-sessions';
 import { FolderLocator } from './folder-locator';
 import { PickerFolderEntity } from './picker-folder.entity';

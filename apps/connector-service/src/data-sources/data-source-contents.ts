@@ -1,0 +1,32 @@
+import { Injectable } from '@nestjs/common';
+
+export interface ExtractionProgress {
+  done: number;
+  pending: number;
+  failed: number;
+}
+
+/** What another feature keeps for each data source: its documents, their text and their blobs. */
+export interface DataSourceContents {
+  extractionProgress(dataSourceId: string): Promise<ExtractionProgress>;
+  /** Runs `drop`, which deletes the data source (its documents go by cascade), then clears what it left behind. */
+  removeWith(dataSourceId: string, drop: () => Promise<void>): Promise<void>;
+}
+
+/**
+ * Where the feature that stores documents registers its DataSourceContents, so data sources use their
+ * documents without depending on the documents feature (which depends on them for access).
+ */
+@Injectable()
+export class DataSourceContentsRegistry {
+  private contents?: DataSourceContents;
+
+  register(contents: DataSourceContents): void {
+    this.contents = contents;
+  }
+
+  get registered(): DataSourceContents {
+    if (!this.contents) throw new Error('No DataSourceContents registered: the documents module is not loaded');
+    return this.contents;
+  }
+}

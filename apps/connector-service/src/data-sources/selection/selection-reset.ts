@@ -1,0 +1,22 @@
+import { Injectable } from '@nestjs/common';
+import { Transaction } from '@app/database';
+import { DataSourcesRepository } from '../data-sources.repository';
+import { FolderLocator } from '../folders/folder-locator';
+
+/**
+ * Drops a data source's selection (credential changed, or another document-system identity authorized).
+ * Needs no document-system session, so a connection change can use it without opening one.
+ */
+@Injectable()
+export class SelectionReset {
+  constructor(
+    private readonly repository: DataSourcesRepository,
+    private readonly locator: FolderLocator,
+  ) {}
+
+  async discard(transaction: Transaction, dataSourceId: string): Promise<void> {
+    await this.repository.saveSelection(transaction, dataSourceId, [], null);
+    await this.repository.moveStatus(dataSourceId, 'NotConfigured', transaction);
+    await this.locator.forget(dataSourceId);
+  }
+}

@@ -1,2 +1,0 @@
-export { excludedIds, folderState, isCovered, syncRoots } from '@app/contracts';
-export type { FolderSelectionState, MarkMode, SelectionMark } from '@app/contracts';
