@@ -1,6 +1,5 @@
 import { Global, Module } from '@nestjs/common';
-import { makeCounterProvider, makeGaugeProvider, makeHistogramProvider } from '@willsoto/nestjs-prometheus';
-import { DocumentStoreModule } from '../documents/document-store.module';
+import { makeCounterProvider, makeHistogramProvider } from '@willsoto/nestjs-prometheus';
 import {
   ConnectorMetrics,
   EXTRACTION_DURATION,
@@ -9,14 +8,11 @@ import {
   SYNC_RUNS,
   TOKEN_REFRESHES,
 } from './connector-metrics';
-import { EXTRACTION_BACKLOG, ExtractionBacklogCollector } from './extraction-backlog.collector';
 
 @Global()
 @Module({
-  imports: [DocumentStoreModule],
   providers: [
     ConnectorMetrics,
-    ExtractionBacklogCollector,
     makeCounterProvider({ name: SYNC_RUNS, help: 'Sync runs ended, by final status', labelNames: ['status'] }),
     makeCounterProvider({
       name: SYNC_FILES,
@@ -30,7 +26,6 @@ import { EXTRACTION_BACKLOG, ExtractionBacklogCollector } from './extraction-bac
       labelNames: ['format', 'status'],
       buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
     }),
-    makeGaugeProvider({ name: EXTRACTION_BACKLOG, help: 'Documents waiting for text extraction, counted at scrape' }),
     makeCounterProvider({
       name: TOKEN_REFRESHES,
       help: 'OAuth connection token refreshes, by result',

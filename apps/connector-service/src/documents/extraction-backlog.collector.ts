@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectMetric } from '@willsoto/nestjs-prometheus';
 import type { Gauge } from 'prom-client';
 import { ScrapeCollector } from '@app/metrics';
-import { DocumentsRepository } from '../documents/documents.repository';
+import { DocumentsRepository } from './documents.repository';
 
 export const EXTRACTION_BACKLOG = 'extraction_backlog_documents';
 
