@@ -6,6 +6,7 @@ import { Approvals1795400000000 } from './database/migrations/1795400000000-appr
 import { RequestFingerprint1795400011000 } from './database/migrations/1795400011000-request-fingerprint';
 import { ApprovalLimits1795400012000 } from './database/migrations/1795400012000-approval-limits';
 import { ApprovalExtras1795400013000 } from './database/migrations/1795400013000-approval-extras';
+import { DecisionOutboxRowsWithoutPayload1795400014000 } from './database/migrations/1795400014000-decision-outbox-rows-without-payload';
 
 /** The approval-service owns the `approval` schema. Features add their entities and migrations here. */
 export const APPROVAL_SCHEMA = 'approval';
@@ -18,5 +19,6 @@ export const approvalDatabase: ServiceDatabaseOptions = {
     RequestFingerprint1795400011000,
     ApprovalLimits1795400012000,
     ApprovalExtras1795400013000,
+    DecisionOutboxRowsWithoutPayload1795400014000,
   ],
 };

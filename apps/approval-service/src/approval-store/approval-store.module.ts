@@ -1,15 +1,14 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { OutageModule } from '../database/outage.module';
-import { OutboxModule } from '../outbox/outbox.module';
 import { ApprovalLogEntity } from './approval-log.entity';
 import { ApprovalEntity } from './approval.entity';
 import { ApprovalsRepository } from './approvals.repository';
 import { BatchedApprovals } from './batched-approvals';
 
-/** Approvals and their log, shared by intake, delivery, callbacks and deadlines; a decision's event goes to the outbox with it. */
+/** Approvals and their log, shared by intake, delivery, callbacks and deadlines; a decision's outbox row is written with it. */
 @Module({
-  imports: [TypeOrmModule.forFeature([ApprovalEntity, ApprovalLogEntity]), OutboxModule, OutageModule],
+  imports: [TypeOrmModule.forFeature([ApprovalEntity, ApprovalLogEntity]), OutageModule],
   providers: [ApprovalsRepository, BatchedApprovals],
   exports: [ApprovalsRepository, BatchedApprovals],
 })

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
-import { managerOf, Transaction } from '@app/database';
 import type {
   AttemptToRecord,
   CallbackView,
@@ -125,12 +124,13 @@ export class ApprovalsRepository {
   }
 
   /**
-   * Final moves (Approved, Denied, DeliveryFailed, Cancelled, TimedOut) with their log entries, in the
-   * caller's transaction, which adds their decision events to the outbox. Null for a move whose approval
-   * was not open; of several moves of one approval, exactly one wins.
+   * Final moves (Approved, Denied, DeliveryFailed, Cancelled, TimedOut) with their log entries and their
+   * outbox rows, in one statement: all or none. An approval's outbox row holds no payload; its event is built
+   * from the decided row (here by the caller, later by the relay). Null for a move whose approval was not
+   * open; of several moves of one approval, exactly one wins.
    */
-  async decide(batch: DecisionMove[], transaction: Transaction): Promise<Array<DecidedApproval | null>> {
-    const rows: Array<DecidedApproval & { n: string }> = await managerOf(transaction).query(
+  async decide(batch: DecisionMove[]): Promise<Array<DecidedApproval | null>> {
+    const rows: Array<DecidedApproval & { n: string }> = await this.db.query(
       `WITH input AS (
          SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[]) WITH ORDINALITY AS i(id, "to", comment, type, error, allowed, "decidedBy", n)),
        moved AS (
@@ -138,7 +138,8 @@ export class ApprovalsRepository {
          FROM input i WHERE a.id = i.id AND a.status = ANY(string_to_array(i.allowed, ','))
          RETURNING a.id, a."tenantId", a."executionId", a."stepId", a."callbackId", a.status, a.comment, a."decidedBy", a."decidedAt", i.type AS "logType", i.error AS "logError", i.n),
        logged AS (
-         INSERT INTO approval.approval_log ("approvalId", at, type, comment, error, "decidedBy") SELECT id, clock_timestamp(), "logType", comment, "logError", "decidedBy" FROM moved)
+         INSERT INTO approval.approval_log ("approvalId", at, type, comment, error, "decidedBy") SELECT id, clock_timestamp(), "logType", comment, "logError", "decidedBy" FROM moved),
+       queued AS (INSERT INTO approval.decision_outbox ("approvalId") SELECT id::text FROM moved ON CONFLICT DO NOTHING)
        SELECT id, "tenantId", "executionId", "stepId", "callbackId", status, comment, "decidedBy", "decidedAt", n FROM moved`,
       [
         batch.map((b) => b.id),

@@ -1,9 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { ApprovalDecisionEvent } from '@app/contracts';
-import { Transactions } from '@app/database';
 import { OutageRider } from '../database/outage-rider';
 import { StatementBatcher } from '../database/statement-batcher';
-import { DecisionOutboxRepository } from '../outbox/decision-outbox.repository';
 import type {
   AttemptRecord,
   AttemptToRecord,
@@ -36,8 +34,6 @@ const MAX_BATCH = 100;
 export class BatchedApprovals {
   constructor(
     private readonly approvals: ApprovalsRepository,
-    private readonly outbox: DecisionOutboxRepository,
-    private readonly transactions: Transactions,
     private readonly outage: OutageRider,
   ) {}
 
@@ -60,8 +56,8 @@ export class BatchedApprovals {
   }
 
   /**
-   * A final move with its log entry and its decision event in the outbox: either all happen or none.
-   * Null when the approval was not open; of several moves of one approval in a batch, exactly one wins.
+   * A final move with its log entry and its outbox row, in one statement: either all happen or none; the
+   * event to publish is built from the decided row. Null when the approval was not open; of several moves of one approval in a batch, exactly one wins.
    */
   decide(id: string, to: DecisionStatus, entry: LogEntry): Promise<Decided | null> {
     return this.decisions.submit({ id, to, entry });
@@ -72,14 +68,9 @@ export class BatchedApprovals {
     return this.callbackLookups.submit(callbackId);
   }
 
-  private decideBatch(batch: DecisionMove[]): Promise<Array<Decided | null>> {
-    return this.transactions.run(async (transaction) => {
-      const moved = await this.approvals.decide(batch, transaction);
-      const decided = moved.map((row) => row && { ...row, event: decisionEvent(row) });
-      const events = decided.flatMap((d) => (d ? [d.event] : []));
-      if (events.length) await this.outbox.add(events, transaction);
-      return decided;
-    });
+  private async decideBatch(batch: DecisionMove[]): Promise<Array<Decided | null>> {
+    const moved = await this.approvals.decide(batch);
+    return moved.map((row) => row && { ...row, event: decisionEvent(row) });
   }
 
   private batcher<I, O>(run: (batch: I[]) => Promise<O[]>): StatementBatcher<I, O> {

@@ -3,20 +3,29 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { ApprovalDecisionEvent } from '@app/contracts';
 import { managerOf, Transaction } from '@app/database';
+import type { DecisionFacts } from '../approval-store/decision-event';
 
-export interface OutboxRow {
-  approvalId: string;
-  payload: ApprovalDecisionEvent;
-}
+/**
+ * An unpublished outbox row: the event it stores (a refused request, which has no approval), or, for an
+ * approval's decision, the decided approval its event is built from.
+ */
+export type OutboxRow =
+  | { approvalId: string; payload: ApprovalDecisionEvent }
+  | { approvalId: string; payload: null; decided: DecisionFacts };
 
-/** The decision outbox: one event per approval id, written with its decision and marked once published. */
+type LeftoverRow = Omit<DecisionFacts, 'id'> & { approvalId: string; payload: ApprovalDecisionEvent | null };
+
+/**
+ * The decision outbox: one row per approval id, written with its decision and marked once published. The
+ * decision statement (ApprovalsRepository.decide) writes an approval's row without a payload.
+ */
 @Injectable()
 export class DecisionOutboxRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  /** Adds events not in the outbox yet; in the caller's transaction when given (a decision and its event commit together). */
-  async add(events: ApprovalDecisionEvent[], transaction?: Transaction): Promise<void> {
-    await (transaction ? managerOf(transaction) : this.db).query(
+  /** Stores events that have no approval behind them, once per id. */
+  async add(events: ApprovalDecisionEvent[]): Promise<void> {
+    await this.db.query(
       `INSERT INTO approval.decision_outbox ("approvalId", payload)
        SELECT e->>'approvalId', e FROM jsonb_array_elements($1::jsonb) e ON CONFLICT DO NOTHING`,
       [JSON.stringify(events)],
@@ -30,13 +39,22 @@ export class DecisionOutboxRepository {
     );
   }
 
-  /** Up to `limit` unpublished events older than `minAgeMs`, locked until the transaction ends; rows another relay holds are skipped. */
-  leftovers(limit: number, minAgeMs: number, transaction: Transaction): Promise<OutboxRow[]> {
-    return managerOf(transaction).query(
-      `SELECT "approvalId", payload FROM approval.decision_outbox
-       WHERE "publishedAt" IS NULL AND "createdAt" < now() - make_interval(secs => $1)
-       ORDER BY "createdAt" LIMIT $2 FOR UPDATE SKIP LOCKED`,
+  /**
+   * Up to `limit` unpublished rows older than `minAgeMs`, with the decided approval of each row that stores
+   * no payload; the outbox rows stay locked until the transaction ends, and rows another relay holds are skipped.
+   */
+  async leftovers(limit: number, minAgeMs: number, transaction: Transaction): Promise<OutboxRow[]> {
+    // Only a row without a payload names an approval: a refused request's id is no approval's (nor always a uuid).
+    const rows: LeftoverRow[] = await managerOf(transaction).query(
+      `SELECT o."approvalId", o.payload, a."tenantId", a."executionId", a."stepId", a.status, a.comment, a."decidedBy", a."decidedAt"
+       FROM approval.decision_outbox o
+       LEFT JOIN approval.approvals a ON a.id = CASE WHEN o.payload IS NULL THEN o."approvalId"::uuid END
+       WHERE o."publishedAt" IS NULL AND o."createdAt" < now() - make_interval(secs => $1)
+       ORDER BY o."createdAt" LIMIT $2 FOR UPDATE OF o SKIP LOCKED`,
       [minAgeMs / 1000, limit],
+    );
+    return rows.map(({ approvalId, payload, ...decided }) =>
+      payload ? { approvalId, payload } : { approvalId, payload, decided: { id: approvalId, ...decided } },
     );
   }
 }

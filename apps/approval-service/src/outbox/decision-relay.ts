@@ -4,10 +4,11 @@ import type { Queue } from 'bull';
 import { ApprovalDecisionEvent, SharedQueue } from '@app/contracts';
 import { Transactions } from '@app/database';
 import { addJobs } from '@app/queue';
+import { decisionEvent } from '../approval-store/decision-event';
 import { OutageRider } from '../database/outage-rider';
 import { StatementBatcher } from '../database/statement-batcher';
 import { ApprovalMetrics } from '../metrics/approval-metrics';
-import { DecisionOutboxRepository } from './decision-outbox.repository';
+import { DecisionOutboxRepository, OutboxRow } from './decision-outbox.repository';
 
 const BATCH = 200;
 /** A consumed decision job is kept at most this long and this many deep: Redis keeps no history of decisions. */
@@ -108,7 +109,7 @@ export class DecisionRelay implements OnModuleDestroy {
     return this.transactions.run(async (transaction) => {
       const rows = await this.outbox.leftovers(BATCH, LEFTOVER_AGE_MS, transaction);
       if (!rows.length) return 0;
-      await this.enqueue(rows.map((r) => r.payload));
+      await this.enqueue(rows.map(eventOf));
       await this.outbox.markPublished(
         rows.map((r) => r.approvalId),
         transaction,
@@ -127,4 +128,12 @@ export class DecisionRelay implements OnModuleDestroy {
       })),
     );
   }
+}
+
+/**
+ * A leftover's event: the one it stores, or the one built from its decided approval. A decided approval
+ * never moves again, so this is the event its writer built and may have published already.
+ */
+function eventOf(row: OutboxRow): ApprovalDecisionEvent {
+  return row.payload === null ? decisionEvent(row.decided) : row.payload;
 }
