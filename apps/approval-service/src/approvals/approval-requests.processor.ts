@@ -1,10 +1,10 @@
-import { Process, Processor } from '@nestjs/bull';
-import { Logger } from '@nestjs/common';
-import type { Job } from 'bull';
+import { InjectQueue } from '@nestjs/bull';
+import { Injectable, Logger } from '@nestjs/common';
+import type { Job, Queue } from 'bull';
 import { createHash } from 'node:crypto';
 import { ApprovalRequestJob, SharedQueue } from '@app/contracts';
 import { DomainException } from '@app/errors';
-import { echoable, jobDataProblems } from '@app/queue';
+import { DEFAULT_JOB_NAME, echoable, JobHandlers, QueueProcessor, queueContract } from '@app/queue';
 import { decisionEvent } from '../approval-store/decision-event';
 import { CallbacksFirstGate } from '../callbacks/callbacks-first.gate';
 import { OutageRider } from '../database/outage-rider';
@@ -20,26 +20,49 @@ import { withoutAuthValues } from './auth-values-redaction';
  * meets an outage of the database is held (the job keeps its lock) until it is back, never failed:
  * the runtime's jobs have one attempt. Taking a request in never waits on its receiver.
  */
-@Processor(SharedQueue.ApprovalRequests)
-export class ApprovalRequestsProcessor {
+/** The runtime adds its requests without a job name (Bull's default). */
+const REQUEST_JOBS = queueContract(SharedQueue.ApprovalRequests, { [DEFAULT_JOB_NAME]: ApprovalRequestJob });
+type RequestJobs = typeof REQUEST_JOBS.payloads;
+
+@Injectable()
+export class ApprovalRequestsProcessor extends QueueProcessor<RequestJobs> {
   private readonly logger = new Logger(ApprovalRequestsProcessor.name);
 
   constructor(
+    @InjectQueue(SharedQueue.ApprovalRequests) queue: Queue,
     private readonly approvals: ApprovalsService,
     private readonly outbox: DecisionOutboxRepository,
     private readonly relay: DecisionRelay,
     private readonly delivery: DeliveryService,
     private readonly gate: CallbacksFirstGate,
     private readonly outage: OutageRider,
-  ) {}
+  ) {
+    super(queue, REQUEST_JOBS);
+  }
 
-  // Enough requests in flight to keep the database busy. More only add work in front of the callbacks on
-  // this event loop (docs/approval-performance.md has the measurements).
-  @Process({ concurrency: 8 })
-  async handle(job: Job): Promise<{ approvalId: string; created: boolean }> {
-    await this.gate.turn();
-    const { value, problems } = jobDataProblems(ApprovalRequestJob, job.data);
-    if (problems.length) return this.refuse(job, problems.join(' | '));
+  protected handlers(): JobHandlers<RequestJobs> {
+    return {
+      [DEFAULT_JOB_NAME]: {
+        // Enough requests in flight to keep the database busy. More only add work in front of the callbacks
+        // on this event loop (docs/approval-performance.md has the measurements).
+        concurrency: 8,
+        around: async <R>(work: () => Promise<R>) => {
+          await this.gate.turn();
+          return work();
+        },
+        run: (value, job) => this.take(value, job),
+        refuse: (problems, job) => this.refuse(job, problems.join(' | ')),
+        // A job that fails for good stays in Redis (the runtime keeps failed jobs): not with auth values in it.
+        // One that will be retried keeps them, since its approval may not be stored yet.
+        giveUp: async (_value, error, job) => {
+          await this.forgetAuthValues(job).catch(() => undefined);
+          throw error;
+        },
+      },
+    };
+  }
+
+  private async take(value: ApprovalRequestJob, job: Job): Promise<{ approvalId: string; created: boolean }> {
     try {
       // A redelivered job finds the approval and hands its first attempt off again (attempts are idempotent).
       const { approval, created, fresh } = await this.outage.ride(() =>
@@ -52,9 +75,6 @@ export class ApprovalRequestsProcessor {
     } catch (error) {
       if (error instanceof DomainException && error.statusCode === 400) return this.refuse(job, error.message);
       this.logger.error({ jobId: job.id, error: (error as Error).message }, 'approval request failed');
-      // A job that fails for good stays in Redis (the runtime keeps failed jobs): not with auth values in it.
-      // One that will be retried keeps them, since its approval may not be stored yet.
-      if (job.attemptsMade + 1 >= (job.opts.attempts ?? 1)) await this.forgetAuthValues(job).catch(() => undefined);
       throw error;
     }
   }

@@ -1,3 +1,4 @@
+import { DEFAULT_JOB_NAME, queueContract } from '@app/queue';
 import { IsUUID } from 'class-validator';
 
 /** Internal queue of decision deadlines. WARNING: renaming needs a migration plan (drain it first). */
@@ -8,6 +9,9 @@ export class DecisionTimeoutJob {
   @IsUUID()
   approvalId: string;
 }
+
+export const DECISION_TIMEOUT_JOBS = queueContract(DECISION_TIMEOUT_QUEUE, { [DEFAULT_JOB_NAME]: DecisionTimeoutJob });
+export type DecisionTimeoutJobs = typeof DECISION_TIMEOUT_JOBS.payloads;
 
 export const DECISION_TIMEOUT_JOB_OPTIONS = {
   attempts: 5,

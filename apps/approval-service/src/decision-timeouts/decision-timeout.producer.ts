@@ -1,9 +1,11 @@
 import { InjectQueue } from '@nestjs/bull';
 import { Injectable } from '@nestjs/common';
 import type { Queue } from 'bull';
+import { addJob, DEFAULT_JOB_NAME } from '@app/queue';
 import {
   DEADLINE_MARGIN_MS,
   DECISION_TIMEOUT_JOB_OPTIONS,
+  DECISION_TIMEOUT_JOBS,
   DECISION_TIMEOUT_QUEUE,
   DecisionTimeoutJob,
 } from './decision-timeout.jobs';
@@ -14,7 +16,10 @@ export class DecisionTimeoutProducer {
   constructor(@InjectQueue(DECISION_TIMEOUT_QUEUE) private readonly queue: Queue<DecisionTimeoutJob>) {}
 
   async schedule(approvalId: string, afterSeconds: number): Promise<void> {
-    await this.queue.add(
+    await addJob(
+      this.queue,
+      DECISION_TIMEOUT_JOBS,
+      DEFAULT_JOB_NAME,
       { approvalId },
       { ...DECISION_TIMEOUT_JOB_OPTIONS, jobId: approvalId, delay: afterSeconds * 1000 + DEADLINE_MARGIN_MS },
     );

@@ -1,3 +1,4 @@
+import { DEFAULT_JOB_NAME, queueContract } from '@app/queue';
 import { IsBoolean, IsInt, IsOptional, IsString, IsUUID, MaxLength, Min } from 'class-validator';
 
 /** Internal queue of delivery attempts. WARNING: renaming needs a migration plan (drain it first). */
@@ -28,6 +29,10 @@ export class DeliveryAttemptJob {
   @Min(1)
   held?: number;
 }
+
+/** Attempts are added without a job name (Bull's default), as they always were. */
+export const DELIVERY_JOBS = queueContract(DELIVERY_QUEUE, { [DEFAULT_JOB_NAME]: DeliveryAttemptJob });
+export type DeliveryJobs = typeof DELIVERY_JOBS.payloads;
 
 /** Bull-level retries cover our own failures (database, Redis), not the receiver's. */
 export const DELIVERY_JOB_OPTIONS = {

@@ -1,7 +1,14 @@
 import { InjectQueue } from '@nestjs/bull';
 import { Injectable } from '@nestjs/common';
 import type { Queue } from 'bull';
-import { DELIVERY_JOB_OPTIONS, DELIVERY_QUEUE, DeliveryAttemptJob, HELD_ATTEMPT_DELAY_MS } from './delivery.jobs';
+import { addJob, DEFAULT_JOB_NAME } from '@app/queue';
+import {
+  DELIVERY_JOB_OPTIONS,
+  DELIVERY_JOBS,
+  DELIVERY_QUEUE,
+  DeliveryAttemptJob,
+  HELD_ATTEMPT_DELAY_MS,
+} from './delivery.jobs';
 
 /** The only place that adds delivery attempts. The job id makes an attempt's job unique. */
 @Injectable()
@@ -9,7 +16,10 @@ export class DeliveryProducer {
   constructor(@InjectQueue(DELIVERY_QUEUE) private readonly queue: Queue<DeliveryAttemptJob>) {}
 
   async attempt(approvalId: string, attempt: number, delayMs = 0, tenantId?: string): Promise<void> {
-    await this.queue.add(
+    await addJob(
+      this.queue,
+      DELIVERY_JOBS,
+      DEFAULT_JOB_NAME,
       { approvalId, attempt, ...(tenantId ? { tenantId } : {}) },
       { ...DELIVERY_JOB_OPTIONS, jobId: `${approvalId}:${attempt}`, delay: delayMs },
     );
@@ -17,7 +27,10 @@ export class DeliveryProducer {
 
   /** An extra attempt of an approval awaiting its decision. */
   async redeliver(approvalId: string, attempt: number, tenantId: string): Promise<void> {
-    await this.queue.add(
+    await addJob(
+      this.queue,
+      DELIVERY_JOBS,
+      DEFAULT_JOB_NAME,
       { approvalId, attempt, tenantId, redelivery: true },
       { ...DELIVERY_JOB_OPTIONS, jobId: `${approvalId}:${attempt}` },
     );
@@ -27,7 +40,10 @@ export class DeliveryProducer {
   async putBack(job: DeliveryAttemptJob, tenantId: string): Promise<void> {
     const held = (job.held ?? 0) + 1;
     const delay = Math.min(HELD_ATTEMPT_DELAY_MS.first * 2 ** (held - 1), HELD_ATTEMPT_DELAY_MS.last);
-    await this.queue.add(
+    await addJob(
+      this.queue,
+      DELIVERY_JOBS,
+      DEFAULT_JOB_NAME,
       {
         approvalId: job.approvalId,
         attempt: job.attempt,
