@@ -1,7 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource, DataSourceOptions, MixedList } from 'typeorm';
+import { BaseEnv } from '@app/config';
 import { migrateWithLock } from './migrate';
 import { Transactions } from './transaction';
 
@@ -39,8 +39,8 @@ export class DatabaseModule {
       exports: [Transactions],
       imports: [
         TypeOrmModule.forRootAsync({
-          inject: [ConfigService],
-          useFactory: (config: ConfigService) => dataSourceOptions(config.getOrThrow('DATABASE_URL'), options),
+          inject: [BaseEnv],
+          useFactory: (env: BaseEnv) => dataSourceOptions(env.DATABASE_URL, options),
           // Migrations finish before any provider can touch the DataSource.
           dataSourceFactory: async (dsOptions) => {
             const dataSource = await new DataSource(dsOptions!).initialize();

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import { ApprovalEnv } from '../approval-env';
 import { ThrottlerModule } from '@nestjs/throttler';
 import { ApprovalStoreModule } from '../approvals/approval-store.module';
 import { CallbackRejectionsRepository } from './callback-rejections.repository';
@@ -12,10 +12,10 @@ import { CallbacksService } from './callbacks.service';
   imports: [
     ApprovalStoreModule,
     ThrottlerModule.forRootAsync({
-      inject: [ConfigService],
-      useFactory: (config: ConfigService) => ({
-        throttlers: [{ ttl: 60_000, limit: config.get<number>('CALLBACK_RATE_LIMIT_PER_MINUTE') ?? 1200 }],
-        storage: new CallbackRateLimitStorage(config),
+      inject: [ApprovalEnv],
+      useFactory: (env: ApprovalEnv) => ({
+        throttlers: [{ ttl: 60_000, limit: env.CALLBACK_RATE_LIMIT_PER_MINUTE }],
+        storage: new CallbackRateLimitStorage(env),
       }),
     }),
   ],

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import { ConnectorEnv } from '../connector-env';
 import { OutboundUrlPolicy } from '@app/outbound';
 import { callLimitsFrom } from './call-limits';
 import { DocumentSystemAdapter } from './document-system.adapter';
@@ -9,9 +9,9 @@ import { HttpDocumentSystemAdapter } from './http-document-system.adapter';
   providers: [
     {
       provide: DocumentSystemAdapter,
-      inject: [OutboundUrlPolicy, ConfigService],
-      useFactory: (outbound: OutboundUrlPolicy, config: ConfigService) =>
-        new HttpDocumentSystemAdapter(outbound.options, undefined, callLimitsFrom(config)),
+      inject: [OutboundUrlPolicy, ConnectorEnv],
+      useFactory: (outbound: OutboundUrlPolicy, env: ConnectorEnv) =>
+        new HttpDocumentSystemAdapter(outbound.options, undefined, callLimitsFrom(env)),
     },
   ],
   exports: [DocumentSystemAdapter],

@@ -1,6 +1,6 @@
 import { InjectQueue } from '@nestjs/bull';
 import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import { ConnectorEnv } from '../connector-env';
 import type { Job, Queue } from 'bull';
 import { validJobData } from '@app/queue';
 import { ExtractionGate } from './extraction-gate';
@@ -24,12 +24,12 @@ export class IndexingProcessor implements OnApplicationBootstrap {
     private readonly indexing: IndexingService,
     private readonly producer: IndexingProducer,
     private readonly gate: ExtractionGate,
-    private readonly config: ConfigService,
+    private readonly env: ConnectorEnv,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     // Enough jobs to keep every extraction thread busy while another job saves its text.
-    const concurrency = Math.max(INDEXING_CONCURRENCY, this.config.getOrThrow<number>('EXTRACTION_WORKERS'));
+    const concurrency = Math.max(INDEXING_CONCURRENCY, this.env.EXTRACTION_WORKERS);
     void this.queue.process(IndexingJobName.ExtractText, concurrency, (job) => this.extractText(job));
     void this.queue.process(IndexingJobName.Sweep, 1, () => this.indexing.requeuePending());
     await this.producer.scheduleSweep(SWEEP_EVERY_MS);

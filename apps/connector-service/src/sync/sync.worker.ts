@@ -1,6 +1,6 @@
 import { InjectQueue } from '@nestjs/bull';
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import { ConnectorEnv } from '../connector-env';
 import type { Job, Queue } from 'bull';
 import { validJobData } from '@app/queue';
 import { ExtractionGate } from '../indexing/extraction-gate';
@@ -20,7 +20,7 @@ export class SyncWorker implements OnApplicationBootstrap {
 
   constructor(
     @InjectQueue(SYNC_QUEUE) private readonly queue: Queue,
-    private readonly config: ConfigService,
+    private readonly env: ConnectorEnv,
     private readonly engine: SyncEngine,
     private readonly completion: SyncCompletion,
     private readonly producer: SyncProducer,
@@ -29,7 +29,7 @@ export class SyncWorker implements OnApplicationBootstrap {
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    const concurrency = this.config.get<number>('SYNC_CONCURRENCY') ?? 8;
+    const concurrency = this.env.SYNC_CONCURRENCY;
     void this.queue.process(SyncJobName.StartRun, 2, (job) => this.startRun(job));
     void this.queue.process(SyncJobName.ListFolder, concurrency, (job) =>
       this.gate.first(() => this.step(job, SyncJobName.ListFolder)),
