@@ -5,11 +5,14 @@ import { BaseEnv } from '@app/config';
 import { migrateWithLock } from './migrate';
 import { Transactions } from './transaction';
 
+/** An entity or migration class. */
+type Constructor = new (...args: never[]) => object;
+
 export interface ServiceDatabaseOptions {
   /** The PostgreSQL schema this service owns; no other service writes to it. */
   schema: string;
-  entities: MixedList<Function>;
-  migrations: MixedList<Function>;
+  entities: MixedList<Constructor>;
+  migrations: MixedList<Constructor>;
 }
 
 export function dataSourceOptions(url: string, options: ServiceDatabaseOptions): DataSourceOptions {

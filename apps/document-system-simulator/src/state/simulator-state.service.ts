@@ -38,6 +38,7 @@ export class SimulatorStateService implements OnModuleInit, OnApplicationShutdow
     } catch (error) {
       throw new Error(
         `The simulator's state file ${this.file.path} cannot be used: ${(error as Error).message}. Fix it, or delete it to start from the seeded project.`,
+        { cause: error },
       );
     }
     this.logger.log(`State loaded from ${this.file.path}`);
