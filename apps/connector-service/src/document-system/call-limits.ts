@@ -33,7 +33,7 @@ export function callLimitsFrom(env: ConnectorEnv): CallLimits {
 
 /**
  * The deadline of one download: `deadlineMs` to start, plus the time its bytes so far would take at
- * `minBytesPerSecond`. So a 524 MB file over loopback passes, and a trickle ends once it falls behind.
+ * `minBytesPerSecond`. So a large file passes at any healthy rate, and a trickle ends once it falls behind.
  * `expired` runs once, when the download falls behind (before or after its answer arrived).
  */
 export class DownloadDeadline {
