@@ -15,7 +15,6 @@ import { dirname, join } from 'node:path';
 import { ModuleKind, ScriptTarget, transpileModule } from 'typescript';
 import { Client } from 'pg';
 import { ApprovalRuntimeClient } from '@app/contracts';
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { startEmbeddedPostgres } = require('../scripts/embedded-postgres');
 
 const ROOT = join(__dirname, '..');

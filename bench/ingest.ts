@@ -35,7 +35,7 @@ const BIG_FILE_BYTES = Number(process.env.BENCH_BIG_FILE_MB ?? 500) * 1024 * 102
 async function main(): Promise<void> {
   const db = await database();
   const simPort = await freePort();
-  const sim = await startChildApp('document-system-simulator', {
+  const sim = await startChildApp('apps/document-system-simulator/test/support/run-simulator.ts', {
     PORT: simPort,
     PUBLIC_BASE_URL: `http://127.0.0.1:${simPort}`,
     LOG_LEVEL: 'silent',
@@ -83,17 +83,14 @@ async function main(): Promise<void> {
   const projectId = randomUUID();
   const connectionId = await connectThroughOAuth(http, caller, admin, simUrl, publicBaseUrl);
   const credentialId = (
-    await http()
-      .post('/v1/credentials')
-      .set(caller.auth)
-      .send({
-        name: 'Sim',
-        type: 'DocumentSystem',
-        instanceUrl: simUrl,
-        username: 'alice',
-        password: 'alice-password',
-        scope: 'Tenant',
-      })
+    await http().post('/v1/credentials').set(caller.auth).send({
+      name: 'Sim',
+      type: 'DocumentSystem',
+      instanceUrl: simUrl,
+      username: 'alice',
+      password: 'alice-password',
+      scope: 'Tenant',
+    })
   ).body.id;
   const ds = (
     await http()

@@ -20,11 +20,9 @@ import { Client } from 'pg';
 import { ApprovalRequestJob, ApprovalRuntimeClient, SharedQueue } from '@app/contracts';
 import { configureHttpApp } from '@app/http';
 import { AppModule } from '../apps/approval-service/src/app.module';
-/* eslint-disable @typescript-eslint/no-require-imports */
 const { startEmbeddedPostgres } = require('./embedded-postgres');
 const { devSecrets } = require('./dev-secrets');
 const { signToken, DEMO_TENANT, DEMO_ADMIN } = require('./token');
-/* eslint-enable @typescript-eslint/no-require-imports */
 
 const DECISION_WAIT_MS = 60_000;
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';

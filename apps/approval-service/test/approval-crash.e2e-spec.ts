@@ -38,13 +38,13 @@ describe('Approval durability', () => {
       ids.push(res.body.approvalId);
     }
     // All 200 wait in the queue; the worker starts now and is killed while deliveries are in flight.
-    worker = await startChildApp('approval-service', api.env, 'worker');
+    worker = await startChildApp('apps/approval-service/test/support/run-approval.ts', api.env, 'worker');
     await eventually(() => receiver.received.length >= 30, 60000);
     await killChild(worker, 'SIGKILL');
     const deliveredBeforeCrash = receiver.received.length;
     expect(deliveredBeforeCrash).toBeLessThan(N);
 
-    worker = await startChildApp('approval-service', api.env, 'worker');
+    worker = await startChildApp('apps/approval-service/test/support/run-approval.ts', api.env, 'worker');
     const statuses = await eventually(async () => {
       const rows: Array<{ status: string }> = await api.db.query(
         'SELECT status FROM approval.approvals WHERE id = ANY($1::uuid[])',

@@ -3,7 +3,8 @@ import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { SharedQueue, SyncCompletedEvent } from '@app/contracts';
-import { eventually, killChild, RunningSimulator, startChildApp, startSimulator, testCaller } from '@app/testing';
+import { eventually, killChild, RunningSimulator, startChildApp, testCaller } from '@app/testing';
+import { startSimulator } from '../../document-system-simulator/test/support/start-simulator';
 import { ConnectionTokens } from '../src/document-system/connection-tokens.port';
 import { SEED_USERS } from '../../document-system-simulator/src/store/seed';
 import { ConnectorTestApp, startConnectorApp } from './support/connector-app';
@@ -63,7 +64,7 @@ describe('SyncCompleted when the worker dies between the run’s commit and the 
     const redis = await events.client;
     await redis.set(`${prefix}:${SharedQueue.ConnectorEvents}:id`, 'unpublishable');
     const workerEnv = { TEST_SIMULATOR_URL: sim.url };
-    worker = await startChildApp('connector-service', api.env, 'worker', workerEnv);
+    worker = await startChildApp('apps/connector-service/test/support/run-connector.ts', api.env, 'worker', workerEnv);
     const started = await http().post(`/v1/data-sources/${dataSourceId}/sync`).set(caller.auth).expect(202);
     const run = await waitForRun(api.app, caller, started.body.syncRunId, 60000);
     expect(run.status).toBe('Succeeded');
@@ -72,7 +73,7 @@ describe('SyncCompleted when the worker dies between the run’s commit and the 
     expect(await events.getJobCounts()).toMatchObject({ waiting: 0, active: 0, completed: 0, failed: 0, delayed: 0 });
 
     await redis.del(`${prefix}:${SharedQueue.ConnectorEvents}:id`);
-    worker = await startChildApp('connector-service', api.env, 'worker', workerEnv);
+    worker = await startChildApp('apps/connector-service/test/support/run-connector.ts', api.env, 'worker', workerEnv);
     const event = await eventually(async () => (await events.getJob(`sync-completed:${run.id}`))?.data, 30000);
     expect(event).toEqual({
       type: 'SyncCompleted',

@@ -7,10 +7,10 @@ import {
   metricSamples,
   metricValue,
   RunningSimulator,
-  startSimulator,
   testCaller,
   TestCaller,
 } from '@app/testing';
+import { startSimulator } from '../../document-system-simulator/test/support/start-simulator';
 import { SEED_USERS } from '../../document-system-simulator/src/store/seed';
 import { ConnectorTestApp, startConnectorApp } from './support/connector-app';
 import { connect, providerBody, registerClient, TEST_PUBLIC_BASE_URL } from './support/oauth-flow';

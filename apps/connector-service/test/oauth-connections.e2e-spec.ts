@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
-import { RunningSimulator, startSimulator, testCaller, TestCaller } from '@app/testing';
+import { RunningSimulator, testCaller, TestCaller } from '@app/testing';
+import { startSimulator } from '../../document-system-simulator/test/support/start-simulator';
 import { SEED_USERS } from '../../document-system-simulator/src/store/seed';
 import { ConnectionTokens } from '../src/document-system/connection-tokens.port';
 import { allStoredText, ConnectorTestApp, startConnectorApp } from './support/connector-app';

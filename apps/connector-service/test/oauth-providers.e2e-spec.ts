@@ -1,5 +1,6 @@
 import request from 'supertest';
-import { RunningSimulator, startSimulator, testCaller, TestCaller } from '@app/testing';
+import { RunningSimulator, testCaller, TestCaller } from '@app/testing';
+import { startSimulator } from '../../document-system-simulator/test/support/start-simulator';
 import { allStoredText, ConnectorTestApp, startConnectorApp } from './support/connector-app';
 import { providerBody, TEST_PUBLIC_BASE_URL, TEST_REDIRECT_URI } from './support/oauth-flow';
 

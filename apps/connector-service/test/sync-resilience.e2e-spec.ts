@@ -1,15 +1,8 @@
 import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
-import {
-  eventually,
-  killChild,
-  RunningSimulator,
-  startChildApp,
-  startSimulator,
-  testCaller,
-  TestCaller,
-} from '@app/testing';
+import { eventually, killChild, RunningSimulator, startChildApp, testCaller, TestCaller } from '@app/testing';
+import { startSimulator } from '../../document-system-simulator/test/support/start-simulator';
 import { sha256Hex } from '@app/crypto';
 import { ConnectionTokens } from '../src/document-system/connection-tokens.port';
 import { ListFolderStep } from '../src/sync/list-folder.step';
@@ -243,7 +236,7 @@ describe('Sync when a worker is killed', () => {
     const { dataSourceId, files } = await bulkDataSource(sim, api, caller, connections.connect(caller), 400);
     await sim.admin.put('/faults', { latencyMs: 15 });
     const workerEnv = { TEST_SIMULATOR_URL: sim.url };
-    worker = await startChildApp('connector-service', api.env, 'worker', workerEnv);
+    worker = await startChildApp('apps/connector-service/test/support/run-connector.ts', api.env, 'worker', workerEnv);
     const started = await request(api.app.getHttpServer())
       .post(`/v1/data-sources/${dataSourceId}/sync`)
       .set(caller.auth)
@@ -261,7 +254,7 @@ describe('Sync when a worker is killed', () => {
     expect(midway.status).toBe('Running');
     expect(midway.counts.added).toBeLessThan(files.length);
 
-    worker = await startChildApp('connector-service', api.env, 'worker', workerEnv);
+    worker = await startChildApp('apps/connector-service/test/support/run-connector.ts', api.env, 'worker', workerEnv);
     const run = await waitForRun(api.app, caller, started.body.syncRunId, 120000);
     expect(run.status).toBe('Succeeded');
     expect(run.counts).toMatchObject({ discovered: files.length, added: files.length, failed: 0 });

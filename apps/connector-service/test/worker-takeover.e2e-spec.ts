@@ -2,15 +2,8 @@ import Bull from 'bull';
 import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
-import {
-  eventually,
-  HttpPeer,
-  killChild,
-  RunningSimulator,
-  startChildApp,
-  startSimulator,
-  testCaller,
-} from '@app/testing';
+import { eventually, HttpPeer, killChild, RunningSimulator, startChildApp, testCaller } from '@app/testing';
+import { startSimulator } from '../../document-system-simulator/test/support/start-simulator';
 import { ConnectionTokens } from '../src/document-system/connection-tokens.port';
 import { SYNC_QUEUE } from '../src/sync/sync.jobs';
 import { SEED_USERS } from '../../document-system-simulator/src/store/seed';
@@ -83,8 +76,8 @@ describe('Workers killed while they hold jobs (default lock and stalled-check se
     const workerEnv = { TEST_SIMULATOR_URL: sim.url };
 
     const [approvalWorker, syncWorker] = await Promise.all([
-      startChildApp('approval-service', approvals.env, 'worker'),
-      startChildApp('connector-service', connector.env, 'worker', workerEnv),
+      startChildApp('apps/approval-service/test/support/run-approval.ts', approvals.env, 'worker'),
+      startChildApp('apps/connector-service/test/support/run-connector.ts', connector.env, 'worker', workerEnv),
     ]);
     children.push(approvalWorker, syncWorker);
     const runtime = await testCaller({ roles: ['agent-runtime'] });
@@ -104,8 +97,20 @@ describe('Workers killed while they hold jobs (default lock and stalled-check se
     const syncLog: string[] = [];
     children.push(
       ...(await Promise.all([
-        startChildApp('approval-service', { ...approvals.env, LOG_LEVEL: 'warn' }, 'worker', {}, approvalLog),
-        startChildApp('connector-service', { ...connector.env, LOG_LEVEL: 'warn' }, 'worker', workerEnv, syncLog),
+        startChildApp(
+          'apps/approval-service/test/support/run-approval.ts',
+          { ...approvals.env, LOG_LEVEL: 'warn' },
+          'worker',
+          {},
+          approvalLog,
+        ),
+        startChildApp(
+          'apps/connector-service/test/support/run-connector.ts',
+          { ...connector.env, LOG_LEVEL: 'warn' },
+          'worker',
+          workerEnv,
+          syncLog,
+        ),
       ])),
     );
     const deliveries = new Bull(DELIVERY_QUEUE, String(approvals.env.REDIS_URL), {

@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { validatedConfig } from '@app/config';
 import { HealthModule } from '@app/health';
 import { LoggingModule } from '@app/logging';
+import { AdminApiModule } from './admin-api/admin-api.module';
 import { DocumentApiModule } from './document-api/document-api.module';
 import { OAuthModule } from './oauth/oauth.module';
 import { SimulatorEnv } from './simulator-env';
@@ -24,6 +25,7 @@ export class AppModule {
         LoggingModule.forRoot('document-system-simulator', undefined, { quietReads: [DOCUMENT_API_READS] }),
         HealthModule.standalone(),
         DocumentApiModule,
+        AdminApiModule,
         OAuthModule,
         SimulatorStateModule,
       ],

@@ -1,5 +1,6 @@
 import axios from 'axios';
-import { RunningSimulator, startSimulator } from '@app/testing';
+import { RunningSimulator } from '@app/testing';
+import { startSimulator } from './support/start-simulator';
 
 describe('Simulator admin API: validated bodies, documented in OpenAPI', () => {
   let sim: RunningSimulator;

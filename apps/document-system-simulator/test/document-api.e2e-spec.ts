@@ -1,5 +1,6 @@
 import axios from 'axios';
-import { RunningSimulator, startSimulator } from '@app/testing';
+import { RunningSimulator } from '@app/testing';
+import { startSimulator } from './support/start-simulator';
 import { SEED_PHRASES, SEED_USERS } from '../src/store/seed';
 
 describe('Simulated document API', () => {

@@ -1,7 +1,8 @@
 import axios from 'axios';
 import { createHash, randomBytes } from 'node:crypto';
 import { decodeJwt } from 'jose';
-import { RunningSimulator, startSimulator } from '@app/testing';
+import { RunningSimulator } from '@app/testing';
+import { startSimulator } from './support/start-simulator';
 
 describe('Simulated OAuth host', () => {
   let sim: RunningSimulator;

@@ -6,15 +6,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import axios from 'axios';
 import request from 'supertest';
-import {
-  eventually,
-  killChild,
-  RunningSimulator,
-  startChildApp,
-  startSimulator,
-  testCaller,
-  TestCaller,
-} from '@app/testing';
+import { eventually, killChild, RunningSimulator, startChildApp, testCaller, TestCaller } from '@app/testing';
+import { startSimulator } from './support/start-simulator';
 import { ConnectorTestApp, startConnectorApp } from '../../connector-service/test/support/connector-app';
 import {
   connect,
@@ -124,7 +117,7 @@ describe('The simulator keeps its state across a restart (SIMULATOR_STATE_FILE)'
   it('saves a change within a moment, so it survives a killed process (no shutdown to flush it)', async () => {
     const killedState = join(dir, 'killed.json');
     const port = await freePort();
-    const child = await startChildApp('document-system-simulator', {
+    const child = await startChildApp('apps/document-system-simulator/test/support/run-simulator.ts', {
       PORT: port,
       SIMULATOR_STATE_FILE: killedState,
       LOG_LEVEL: 'silent',

@@ -1,7 +1,7 @@
-import { ConfigService } from '@nestjs/config';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import type { BaseEnv } from '@app/config';
 import { TokenVerifier } from './token-verifier';
 
 const ROOT = resolve(__dirname, '../../..');
@@ -23,7 +23,7 @@ function startScriptConstant(name: string): string {
 }
 
 describe('scripts/token.js (npm run token)', () => {
-  const verifier = new TokenVerifier({ getOrThrow: () => SECRET, get: () => undefined } as unknown as ConfigService);
+  const verifier = new TokenVerifier({ AUTH_JWT_SECRET: SECRET } as BaseEnv);
 
   it('prints its usage for --help and exits 0', () => {
     const res = token('--help');

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import { createRemoteJWKSet, decodeProtectedHeader, JWTPayload, jwtVerify, JWTVerifyOptions } from 'jose';
+import { BaseEnv } from '@app/config';
 import type { Principal } from './principal';
 
 /**
@@ -13,14 +13,14 @@ export class TokenVerifier {
   private readonly jwks?: ReturnType<typeof createRemoteJWKSet>;
   private readonly rules: JWTVerifyOptions;
 
-  constructor(config: ConfigService) {
-    this.secret = new TextEncoder().encode(config.getOrThrow<string>('AUTH_JWT_SECRET'));
-    const jwksUrl = config.get<string>('AUTH_JWKS_URL');
+  constructor(env: BaseEnv) {
+    this.secret = new TextEncoder().encode(env.AUTH_JWT_SECRET);
+    const jwksUrl = env.AUTH_JWKS_URL;
     if (jwksUrl) this.jwks = createRemoteJWKSet(new URL(jwksUrl), { timeoutDuration: 5000 });
     this.rules = {
       requiredClaims: ['exp'],
-      ...(config.get<string>('AUTH_JWT_ISSUER') ? { issuer: config.get<string>('AUTH_JWT_ISSUER') } : {}),
-      ...(config.get<string>('AUTH_JWT_AUDIENCE') ? { audience: config.get<string>('AUTH_JWT_AUDIENCE') } : {}),
+      ...(env.AUTH_JWT_ISSUER ? { issuer: env.AUTH_JWT_ISSUER } : {}),
+      ...(env.AUTH_JWT_AUDIENCE ? { audience: env.AUTH_JWT_AUDIENCE } : {}),
     };
   }
 

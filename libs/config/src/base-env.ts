@@ -41,8 +41,32 @@ const SecureUrlUnlessInsecureAllowed = () =>
     },
   });
 
-/** Variables every service reads. Each app extends this with its own. */
-export class BaseEnv {
+/** Variables every app reads, the simulator included: its port and address, logging and the HTTP setup. */
+export class AppEnv {
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  PORT: number;
+
+  @IsUrl({ require_tld: false, protocols: ['http', 'https'] })
+  PUBLIC_BASE_URL: string;
+
+  @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+  LOG_LEVEL = 'info';
+
+  /** Browser origins allowed to call this service (comma-separated); empty: no CORS headers at all. */
+  @Matches(/^\s*$|^\s*https?:\/\/[^/,\s]+\s*(,\s*https?:\/\/[^/,\s]+\s*)*$/, {
+    message: 'CORS_ORIGINS must be comma-separated origins such as https://console.example.com',
+  })
+  CORS_ORIGINS = '';
+
+  /** Forwarding proxies whose X-Forwarded-For is believed: a hop count or addresses/CIDR ranges; empty: none. */
+  @IsTrustProxy()
+  TRUST_PROXY: string = '';
+}
+
+/** Variables every service with a database and Redis reads. Each app extends this with its own. */
+export class BaseEnv extends AppEnv {
   @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_URL must be a postgres:// connection string' })
   DATABASE_URL: string;
 
@@ -98,27 +122,6 @@ export class BaseEnv {
 
   @IsIn(PROCESS_ROLES)
   PROCESS_ROLE: ProcessRole = 'all';
-
-  @IsInt()
-  @Min(0)
-  @Max(65535)
-  PORT: number;
-
-  @IsUrl({ require_tld: false, protocols: ['http', 'https'] })
-  PUBLIC_BASE_URL: string;
-
-  @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
-  LOG_LEVEL = 'info';
-
-  /** Browser origins allowed to call this service (comma-separated); empty: no CORS headers at all. */
-  @Matches(/^\s*$|^\s*https?:\/\/[^/,\s]+\s*(,\s*https?:\/\/[^/,\s]+\s*)*$/, {
-    message: 'CORS_ORIGINS must be comma-separated origins such as https://console.example.com',
-  })
-  CORS_ORIGINS = '';
-
-  /** Forwarding proxies whose X-Forwarded-For is believed: a hop count or addresses/CIDR ranges; empty: none. */
-  @IsTrustProxy()
-  TRUST_PROXY: string = '';
 
   /** When set, GET /metrics needs `Authorization: Bearer <METRICS_TOKEN>`; empty: open to whoever reaches the port. */
   @IsOptional()

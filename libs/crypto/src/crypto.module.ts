@@ -1,5 +1,5 @@
 import { Global, Module } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import { BaseEnv } from '@app/config';
 import { SecretCipher } from './secret-cipher';
 
 @Global()
@@ -7,8 +7,8 @@ import { SecretCipher } from './secret-cipher';
   providers: [
     {
       provide: SecretCipher,
-      inject: [ConfigService],
-      useFactory: (config: ConfigService) => new SecretCipher(config.getOrThrow<string>('ENCRYPTION_KEY')),
+      inject: [BaseEnv],
+      useFactory: (env: BaseEnv) => new SecretCipher(env.ENCRYPTION_KEY),
     },
   ],
   exports: [SecretCipher],

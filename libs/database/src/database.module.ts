@@ -1,15 +1,18 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource, DataSourceOptions, MixedList } from 'typeorm';
+import { BaseEnv } from '@app/config';
 import { migrateWithLock } from './migrate';
 import { Transactions } from './transaction';
+
+/** An entity or migration class. */
+type Constructor = new (...args: never[]) => object;
 
 export interface ServiceDatabaseOptions {
   /** The PostgreSQL schema this service owns; no other service writes to it. */
   schema: string;
-  entities: MixedList<Function>;
-  migrations: MixedList<Function>;
+  entities: MixedList<Constructor>;
+  migrations: MixedList<Constructor>;
 }
 
 export function dataSourceOptions(url: string, options: ServiceDatabaseOptions): DataSourceOptions {
@@ -39,8 +42,8 @@ export class DatabaseModule {
       exports: [Transactions],
       imports: [
         TypeOrmModule.forRootAsync({
-          inject: [ConfigService],
-          useFactory: (config: ConfigService) => dataSourceOptions(config.getOrThrow('DATABASE_URL'), options),
+          inject: [BaseEnv],
+          useFactory: (env: BaseEnv) => dataSourceOptions(env.DATABASE_URL, options),
           // Migrations finish before any provider can touch the DataSource.
           dataSourceFactory: async (dsOptions) => {
             const dataSource = await new DataSource(dsOptions!).initialize();

@@ -31,7 +31,7 @@ class QueuedOrder extends Order {
 }
 
 const json = (text: string) => JSON.parse(text) as unknown;
-const fields = (body: unknown, type: Function = Order) =>
+const fields = (body: unknown, type: new () => object = Order) =>
   bodyPolicyProblems(body, type)
     .map((p) => p.field)
     .sort();

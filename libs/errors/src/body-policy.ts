@@ -1,12 +1,11 @@
 import { applyDecorators } from '@nestjs/common';
 import { Exclude } from 'class-transformer';
+import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
 import { Allow } from 'class-validator';
 import type { FieldProblem } from './domain.exception';
 
-// class-transformer keeps the @Type() of every nested field here; it has no public accessor.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { defaultMetadataStorage } =
-  require('class-transformer/cjs/storage') as typeof import('class-transformer/types/storage');
+/** A DTO class: the type whose declared fields are walked. */
+type DtoClass = abstract new (...args: never[]) => object;
 
 const FREE_FORM = 'body-policy:free-form';
 /** Keys that name an object's prototype machinery: never a field, at any depth of declared fields. */
@@ -25,7 +24,7 @@ export const FreeForm = () =>
 
 interface Frame {
   value: object;
-  type?: Function;
+  type?: DtoClass;
   /** Where the value sits, built only when a problem is reported. */
   path: () => string;
   freeForm: boolean;
@@ -37,7 +36,7 @@ interface Frame {
  * a prototype key in a declared field, nesting deeper than MAX_NESTING. Iterative, so depth cannot
  * exhaust the stack. Empty means the payload may go on to class validation.
  */
-export function bodyPolicyProblems(body: unknown, type?: Function): FieldProblem[] {
+export function bodyPolicyProblems(body: unknown, type?: DtoClass): FieldProblem[] {
   const problems: FieldProblem[] = [];
   if (typeof body === 'string' && body.includes('\u0000')) problems.push(problem('', 'must not contain U+0000'));
   const stack: Frame[] = isObject(body) ? [{ value: body, type, path: () => '', freeForm: false, depth: 0 }] : [];
@@ -51,7 +50,7 @@ export function bodyPolicyProblems(body: unknown, type?: Function): FieldProblem
 }
 
 function visitChildren({ value, type, path, freeForm, depth }: Frame, stack: Frame[], problems: FieldProblem[]): void {
-  const visit = (child: unknown, childPath: () => string, childType: Function | undefined, free: boolean) => {
+  const visit = (child: unknown, childPath: () => string, childType: DtoClass | undefined, free: boolean) => {
     if (typeof child === 'string') {
       if (child.includes('\u0000')) problems.push(problem(childPath(), 'must not contain U+0000'));
     } else if (isObject(child) && !ArrayBuffer.isView(child))
@@ -76,7 +75,7 @@ function visitChildren({ value, type, path, freeForm, depth }: Frame, stack: Fra
 }
 
 /** Puts free-form values back, exactly as sent, on an instance class-transformer built without them. */
-export function restoreFreeForm(target: unknown, plain: unknown, type?: Function): void {
+export function restoreFreeForm(target: unknown, plain: unknown, type?: DtoClass): void {
   if (!type || !isObject(target) || !isObject(plain)) return;
   if (Array.isArray(plain)) {
     if (Array.isArray(target)) plain.forEach((item, i) => restoreFreeForm(target[i], item, type));
@@ -89,15 +88,15 @@ export function restoreFreeForm(target: unknown, plain: unknown, type?: Function
   }
 }
 
-function isFreeForm(type: Function | undefined, key: string): boolean {
+function isFreeForm(type: DtoClass | undefined, key: string): boolean {
   return !!type?.prototype && Reflect.getMetadata(FREE_FORM, type.prototype, key) === true;
 }
 
-function nestedType(type: Function | undefined, key: string): Function | undefined {
+function nestedType(type: DtoClass | undefined, key: string): DtoClass | undefined {
   if (!type) return undefined;
   const metadata = defaultMetadataStorage.findTypeMetadata(type, key);
   const nested: unknown = metadata?.typeFunction ? metadata.typeFunction() : metadata?.reflectedType;
-  return typeof nested === 'function' && nested !== Object && nested !== Array ? nested : undefined;
+  return typeof nested === 'function' && nested !== Object && nested !== Array ? (nested as DtoClass) : undefined;
 }
 
 function join(parent: string, key: string): string {
@@ -113,7 +112,9 @@ function problem(field: string, rule: string): FieldProblem {
   return { field: name, problems: [`${name} ${rule}`] };
 }
 
-/** A key as it may appear in a message or log: control characters escaped. */
+/** A key as it may appear in a message or log: control characters (below U+0020) escaped. */
 function printable(key: string): string {
-  return key.replace(/[\u0000-\u001f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  let out = '';
+  for (const c of key) out += c.charCodeAt(0) < 0x20 ? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}` : c;
+  return out;
 }

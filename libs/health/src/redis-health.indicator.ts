@@ -1,17 +1,17 @@
 import { Injectable, OnModuleDestroy } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import { HealthIndicatorService } from '@nestjs/terminus';
 import Redis from 'ioredis';
+import { BaseEnv } from '@app/config';
 
 @Injectable()
 export class RedisHealthIndicator implements OnModuleDestroy {
   private readonly redis: Redis;
 
   constructor(
-    config: ConfigService,
+    env: BaseEnv,
     private readonly indicators: HealthIndicatorService,
   ) {
-    this.redis = new Redis(config.getOrThrow<string>('REDIS_URL'), {
+    this.redis = new Redis(env.REDIS_URL, {
       lazyConnect: true,
       maxRetriesPerRequest: 1,
       connectTimeout: 2000,

@@ -1,8 +1,8 @@
 import { INestApplication } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import type { NextFunction, Request, Response } from 'express';
+import { AppEnv } from '@app/config';
 import { AllExceptionsFilter, strictValidationPipe, toErrorBody } from '@app/errors';
 import { trustProxies } from './trust-proxy';
 
@@ -44,9 +44,9 @@ export function configureHttpApp(app: INestApplication, options: HttpAppOptions)
 
 /** CORS only for the origins listed in CORS_ORIGINS (the console calling another service); none by default. */
 function enableCors(app: INestApplication): void {
-  const raw = app.get(ConfigService, { strict: false }).get<string>('CORS_ORIGINS') ?? '';
-  const origins = raw
-    .split(',')
+  const origins = app
+    .get(AppEnv, { strict: false })
+    .CORS_ORIGINS.split(',')
     .map((o) => o.trim())
     .filter(Boolean);
   if (!origins.length) return;

@@ -1,8 +1,8 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { LoggerModule } from 'nestjs-pino';
+import { AppEnv } from '@app/config';
 import { REDACTED_PATHS } from './redaction';
 import { QUIET_READS, requestLogLevel } from './request-log-level';
 
@@ -20,11 +20,11 @@ export class LoggingModule {
       module: LoggingModule,
       imports: [
         LoggerModule.forRootAsync({
-          inject: [ConfigService],
-          useFactory: (config: ConfigService) => ({
+          inject: [AppEnv],
+          useFactory: (env: AppEnv) => ({
             pinoHttp: [
               {
-                level: config.get<string>('LOG_LEVEL') ?? 'info',
+                level: env.LOG_LEVEL,
                 base: { service },
                 redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
                 genReqId: (req: IncomingMessage) => headerValue(req, 'x-request-id') ?? randomUUID(),

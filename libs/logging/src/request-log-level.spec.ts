@@ -1,9 +1,9 @@
 import { Controller, Get, HttpCode, INestApplication, Module, Post } from '@nestjs/common';
-import { ConfigModule } from '@nestjs/config';
 import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
 import { PassThrough } from 'node:stream';
 import request from 'supertest';
+import { AppEnv, validatedConfig } from '@app/config';
 import { LoggingModule } from './logging.module';
 
 @Controller()
@@ -51,7 +51,7 @@ async function appLoggingAt(
   );
   @Module({
     imports: [
-      ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, load: [() => ({ LOG_LEVEL: level })] }),
+      validatedConfig(AppEnv, { PORT: 0, PUBLIC_BASE_URL: 'http://localhost', LOG_LEVEL: level }),
       LoggingModule.forRoot('probe', sink),
     ],
     controllers: [ProbeController],

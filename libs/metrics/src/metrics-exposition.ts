@@ -1,7 +1,7 @@
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import { DiscoveryService } from '@nestjs/core';
 import { register } from 'prom-client';
+import { BaseEnv } from '@app/config';
 import { constantTimeEqual } from '@app/crypto';
 import { DomainException } from '@app/errors';
 import { COLLECT_TIMEOUT_MS, ScrapeCollector, withTimeout } from './scrape-collector';
@@ -15,9 +15,9 @@ export class MetricsExposition implements OnApplicationBootstrap {
 
   constructor(
     private readonly discovery: DiscoveryService,
-    config: ConfigService,
+    env: BaseEnv,
   ) {
-    this.token = config.get<string>('METRICS_TOKEN') || undefined;
+    this.token = env.METRICS_TOKEN || undefined;
   }
 
   readonly contentType = register.contentType;

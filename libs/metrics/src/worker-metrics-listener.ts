@@ -1,7 +1,7 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
+import { BaseEnv } from '@app/config';
 import { toErrorBody } from '@app/errors';
 import { MetricsExposition } from './metrics-exposition';
 
@@ -16,11 +16,11 @@ export class WorkerMetricsListener implements OnApplicationBootstrap, OnApplicat
 
   constructor(
     private readonly exposition: MetricsExposition,
-    private readonly config: ConfigService,
+    private readonly env: BaseEnv,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    const port = this.config.get<number>('METRICS_PORT');
+    const port = this.env.METRICS_PORT;
     if (port === undefined || port === null) return;
     this.server = createServer((req, res) => void this.answer(req, res));
     await new Promise<void>((resolve, reject) => this.server!.once('error', reject).listen(port, resolve));

@@ -1,30 +1,5 @@
 import ipaddr from 'ipaddr.js';
 
-/** ipaddr.js range names an outbound call may never reach unless private networks are allowed (SSRF). */
-const REFUSED_RANGES = new Set([
-  'unspecified',
-  'broadcast',
-  'multicast',
-  'linkLocal', // includes 169.254.169.254, the cloud metadata address
-  'loopback',
-  'carrierGradeNat',
-  'private',
-  'reserved',
-  'uniqueLocal', // includes fd00:ec2::254, the AWS IPv6 metadata address
-  'ipv4Mapped',
-  'rfc6145',
-  '6to4',
-  'teredo',
-  'benchmarking',
-  'amt',
-  'as112',
-  'as112v6',
-  'deprecated',
-  'orchid2',
-  'droneRemoteIdProtocolEntityTags',
-  'discard',
-]);
-
 /** IPv6 classes ipaddr.js calls plain "unicast" but that reach local or deprecated targets. */
 const REFUSED_IPV6_CLASSES = (
   [
@@ -55,7 +30,11 @@ export function addressClass(address: string): string {
   return range === 'unicast' && !v6.match(GLOBAL_UNICAST) ? 'nonGlobal' : range;
 }
 
-/** Whether an IP address is on the public internet (not loopback, private, link-local, metadata…). */
+/**
+ * Whether an IP address is on the public internet. Only unicast passes, so every other range is refused,
+ * among them link-local (169.254.169.254, the cloud metadata address) and unique-local (fd00:ec2::254,
+ * the AWS IPv6 metadata address).
+ */
 export function isPublicAddress(address: string): boolean {
   return addressClass(address).split(':').at(-1) === 'unicast';
 }

@@ -38,5 +38,5 @@ export async function validJobData<T extends object>(job: Job, payloadClass: new
 
 /** A field of a refused payload as it may be echoed into an event or a row: U+0000 becomes U+FFFD. */
 export function echoable(value: unknown): string {
-  return String(value ?? '').replace(/\u0000/g, '\ufffd');
+  return String(value ?? '').replaceAll('\u0000', '\ufffd');
 }

@@ -1,7 +1,7 @@
 import { BullModule } from '@nestjs/bull';
 import { DynamicModule, Module } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import { DiscoveryModule } from '@nestjs/core';
+import { BaseEnv } from '@app/config';
 import { StalledJobLog } from './stalled-job-log';
 
 /**
@@ -12,7 +12,6 @@ import { StalledJobLog } from './stalled-job-log';
  * long CPU step, runs in worker threads). A job taken over is run again, not failed: it fails only
  * after stalling more than MAX_STALLED_COUNT times (a job that kills every worker that runs it).
  */
-const QUEUE_DEFAULTS = { lockDurationMs: 8000, stalledIntervalMs: 2000 } as const;
 const MAX_STALLED_COUNT = 2;
 
 /** Bull on REDIS_URL with QUEUE_PREFIX, shared by every queue of a service. */
@@ -24,14 +23,14 @@ export class QueueModule {
       imports: [
         DiscoveryModule,
         BullModule.forRootAsync({
-          inject: [ConfigService],
-          useFactory: (config: ConfigService) => ({
-            url: config.getOrThrow<string>('REDIS_URL'),
-            prefix: config.getOrThrow<string>('QUEUE_PREFIX'),
+          inject: [BaseEnv],
+          useFactory: (env: BaseEnv) => ({
+            url: env.REDIS_URL,
+            prefix: env.QUEUE_PREFIX,
             redis: { maxRetriesPerRequest: null, enableReadyCheck: false },
             settings: {
-              lockDuration: config.get<number>('QUEUE_LOCK_DURATION_MS') ?? QUEUE_DEFAULTS.lockDurationMs,
-              stalledInterval: config.get<number>('QUEUE_STALLED_INTERVAL_MS') ?? QUEUE_DEFAULTS.stalledIntervalMs,
+              lockDuration: env.QUEUE_LOCK_DURATION_MS,
+              stalledInterval: env.QUEUE_STALLED_INTERVAL_MS,
               maxStalledCount: MAX_STALLED_COUNT,
             },
           }),

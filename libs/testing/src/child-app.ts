@@ -1,25 +1,27 @@
 import { ChildProcess, fork } from 'node:child_process';
-import { resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
+import type { ProcessRole } from '@app/config';
 
 const ROOT = resolve(__dirname, '../../..');
 
 /**
- * An app running in a child process (ts-node), so a test can SIGKILL it mid-work. With `logLines`, its
- * stdout (its log, at the env's LOG_LEVEL) is collected there line by line.
+ * An app running in a child process (ts-node), so a test can SIGKILL it mid-work. `runner` is the app's
+ * start script, relative to the repository root, which hands its start to `runAsChild`. With `logLines`,
+ * its stdout (its log, at the env's LOG_LEVEL) is collected there line by line.
  */
 export async function startChildApp(
-  app: 'approval-service' | 'connector-service' | 'document-system-simulator',
+  runner: string,
   env: Record<string, unknown>,
-  role = 'worker',
+  role: ProcessRole = 'worker',
   extraEnv: Record<string, string> = {},
   logLines?: string[],
 ): Promise<ChildProcess> {
-  const child = fork(resolve(ROOT, 'test/support/run-app.ts'), [], {
+  const name = basename(runner, '.ts');
+  const child = fork(resolve(ROOT, runner), [], {
     cwd: ROOT,
     env: {
       ...process.env,
       ...extraEnv,
-      APP: app,
       PROCESS_ROLE: role,
       TEST_APP_ENV: JSON.stringify(env),
       TS_NODE_TRANSPILE_ONLY: 'true',
@@ -32,17 +34,32 @@ export async function startChildApp(
   let stderr = '';
   child.stderr?.on('data', (chunk) => (stderr += chunk));
   await new Promise<void>((ready, fail) => {
-    const timer = setTimeout(() => fail(new Error(`${app} child did not start in 150 s: ${stderr}`)), 150_000);
+    const timer = setTimeout(() => fail(new Error(`${name} child did not start in 150 s: ${stderr}`)), 150_000);
     child.once('message', () => {
       clearTimeout(timer);
       ready();
     });
     child.once('exit', (code) => {
       clearTimeout(timer);
-      fail(new Error(`${app} child exited with ${code}: ${stderr}`));
+      fail(new Error(`${name} child exited with ${code}: ${stderr}`));
     });
   });
   return child;
+}
+
+/**
+ * The child's side of startChildApp: starts the app with the configuration and role the parent gave
+ * (TEST_APP_ENV, PROCESS_ROLE), then tells the parent it is ready; a failure to start ends the process.
+ */
+export function runAsChild(start: (env: Record<string, unknown>, role: ProcessRole) => Promise<void>): void {
+  const env = JSON.parse(process.env.TEST_APP_ENV ?? '{}') as Record<string, unknown>;
+  const role = (process.env.PROCESS_ROLE ?? 'worker') as ProcessRole;
+  start(env, role)
+    .then(() => process.send?.('ready'))
+    .catch((error: Error) => {
+      process.stderr.write(`${error.stack ?? error}\n`);
+      process.exit(1);
+    });
 }
 
 export async function killChild(child: ChildProcess, signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {

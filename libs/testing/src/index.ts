@@ -3,7 +3,7 @@ export * from './tokens';
 export * from './http-peer';
 export * from './eventually';
 export * from './child-app';
-export * from './simulator';
+export * from './simulator-client';
 export * from './isolated-database';
 export * from './kubernetes-manifests';
 export * from './metrics-text';

@@ -1,10 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { getMetadataStorage } from 'class-validator';
+import * as yaml from 'js-yaml';
 import { validateEnv } from '@app/config';
-
-// js-yaml ships no types and @types/js-yaml is not installed; this is all the specs use of it.
-const yaml: { loadAll(text: string): unknown[]; load(text: string): unknown } = require('js-yaml');
 
 const KUBERNETES = resolve(__dirname, '../../../deploy/kubernetes');
 const HEALTH = { liveness: '/health/live', readiness: '/health/ready' };
@@ -18,12 +16,28 @@ const SAMPLE_SECRETS: Record<string, string> = {
   WEBHOOK_SIGNING_SECRET: `whsec_${Buffer.alloc(24, 7).toString('base64')}`,
 };
 
+interface Container {
+  env: unknown;
+  envFrom: unknown;
+  resources: { requests: unknown; limits: unknown };
+  ports: Array<{ name: string; containerPort: number }>;
+  livenessProbe: { httpGet: unknown };
+  readinessProbe: { httpGet: unknown };
+}
+
 interface Manifest {
   kind: string;
   metadata: { name: string; labels?: Record<string, string> };
   data?: Record<string, string>;
-  /** Read field by field by the checks, which fail on any shape they do not expect. */
-  spec: any;
+  /** The fields the checks read, of whichever kind of manifest has them: a check fails on a shape it does not expect. */
+  spec: {
+    template: { metadata: { labels: unknown }; spec: { containers: Container[] } };
+    /** A Service's labels, or a Deployment's or budget's `matchLabels`. */
+    selector: { matchLabels?: unknown };
+    ports: Array<{ targetPort: unknown }>;
+    scaleTargetRef: unknown;
+    minReplicas: number;
+  };
 }
 
 /**
@@ -56,7 +70,7 @@ export function describeKubernetesManifests(service: string, envClass: new () =>
 
     it('probes the API on /health/live and /health/ready at the port the service listens on (PORT)', () => {
       const api = container('api');
-      const port = api.ports.find((p: { name: string }) => p.name === 'http');
+      const port = api.ports.find((p) => p.name === 'http')!;
       expect(port.containerPort).toBe(Number(config.PORT));
       expect(api.livenessProbe.httpGet).toEqual({ path: HEALTH.liveness, port: 'http' });
       expect(api.readinessProbe.httpGet).toEqual({ path: HEALTH.readiness, port: 'http' });

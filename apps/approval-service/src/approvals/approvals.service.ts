@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import { ApprovalEnv } from '../approval-env';
 import { randomUUID } from 'node:crypto';
 import { ApprovalRequestDto, MESSAGE_WARN_AT, WebhookAuthenticationDto } from '@app/contracts';
 import { randomToken, SecretCipher, sha256Hex } from '@app/crypto';
@@ -36,7 +36,7 @@ export class ApprovalsService {
   private readonly minDecisionTimeoutSeconds: number;
 
   constructor(
-    config: ConfigService,
+    env: ApprovalEnv,
     private readonly repository: ApprovalsRepository,
     private readonly approvals: BatchedApprovals,
     private readonly recentCredentials: RecentCallbackCredentials,
@@ -46,7 +46,7 @@ export class ApprovalsService {
     private readonly relay: DecisionRelay,
     private readonly deadlines: DecisionTimeoutProducer,
   ) {
-    this.minDecisionTimeoutSeconds = config.get<number>('DECISION_TIMEOUT_MIN_SECONDS') ?? 60;
+    this.minDecisionTimeoutSeconds = env.DECISION_TIMEOUT_MIN_SECONDS;
   }
 
   /**

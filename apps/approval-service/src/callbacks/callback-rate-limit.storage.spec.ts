@@ -1,11 +1,10 @@
-import { ConfigService } from '@nestjs/config';
 import { testEnv } from '@app/testing';
 import { CallbackRateLimitStorage } from './callback-rate-limit.storage';
 
 describe(CallbackRateLimitStorage.name, () => {
   const storages: CallbackRateLimitStorage[] = [];
   const storage = (env: Record<string, unknown>) => {
-    const sut = new CallbackRateLimitStorage(new ConfigService(env));
+    const sut = new CallbackRateLimitStorage(env as { REDIS_URL: string; QUEUE_PREFIX: string });
     storages.push(sut);
     return sut;
   };

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import type { ApprovalEnv } from '../approval-env';
 import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
 import type { ThrottlerStorageRecord } from '@nestjs/throttler/dist/throttler-storage-record.interface';
 
@@ -14,9 +14,9 @@ export class CallbackRateLimitStorage extends ThrottlerStorageRedisService {
   private readonly logger = new Logger(CallbackRateLimitStorage.name);
   private lastWarnedAt = 0;
 
-  constructor(config: ConfigService) {
-    super(config.getOrThrow<string>('REDIS_URL'), {
-      keyPrefix: `${config.getOrThrow<string>('QUEUE_PREFIX')}:callback-rate:`,
+  constructor(env: Pick<ApprovalEnv, 'REDIS_URL' | 'QUEUE_PREFIX'>) {
+    super(env.REDIS_URL, {
+      keyPrefix: `${env.QUEUE_PREFIX}:callback-rate:`,
       connectTimeout: REDIS_DEADLINE_MS,
       commandTimeout: REDIS_DEADLINE_MS,
       maxRetriesPerRequest: 1,

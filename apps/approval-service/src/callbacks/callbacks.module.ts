@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import { ApprovalEnv } from '../approval-env';
 import { ThrottlerModule } from '@nestjs/throttler';
 import { ApprovalStoreModule } from '../approval-store/approval-store.module';
 import { OutboxModule } from '../outbox/outbox.module';
@@ -15,10 +15,10 @@ import { RecentCallbackCredentials } from './recent-callback-credentials';
     ApprovalStoreModule,
     OutboxModule,
     ThrottlerModule.forRootAsync({
-      inject: [ConfigService],
-      useFactory: (config: ConfigService) => ({
-        throttlers: [{ ttl: 60_000, limit: config.get<number>('CALLBACK_RATE_LIMIT_PER_MINUTE') ?? 1200 }],
-        storage: new CallbackRateLimitStorage(config),
+      inject: [ApprovalEnv],
+      useFactory: (env: ApprovalEnv) => ({
+        throttlers: [{ ttl: 60_000, limit: env.CALLBACK_RATE_LIMIT_PER_MINUTE }],
+        storage: new CallbackRateLimitStorage(env),
       }),
     }),
   ],

@@ -1,5 +1,5 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import { ApprovalEnv } from '../approval-env';
 import { DecisionTimeoutService } from './decision-timeout.service';
 
 /** In worker processes: catches every due approval whose deadline job was lost (Redis flushed, never added). */
@@ -11,11 +11,11 @@ export class DecisionTimeoutSweeper implements OnApplicationBootstrap, OnModuleD
 
   constructor(
     private readonly timeouts: DecisionTimeoutService,
-    private readonly config: ConfigService,
+    private readonly env: ApprovalEnv,
   ) {}
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => this.sweep(), this.config.get<number>('DECISION_TIMEOUT_SWEEP_MS') ?? 2000);
+    this.timer = setInterval(() => this.sweep(), this.env.DECISION_TIMEOUT_SWEEP_MS);
     this.timer.unref();
     this.sweep();
   }

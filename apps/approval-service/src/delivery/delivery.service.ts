@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import { ApprovalEnv } from '../approval-env';
 import { SecretCipher } from '@app/crypto';
 import type { WebhookAuthenticationDto } from '@app/contracts';
 import type { DeliveryView } from '../approval-store/approval-rows';
@@ -34,7 +34,7 @@ export class DeliveryService {
   private running = 0;
 
   constructor(
-    config: ConfigService,
+    env: ApprovalEnv,
     private readonly repository: ApprovalsRepository,
     private readonly approvals: BatchedApprovals,
     private readonly sender: WebhookSender,
@@ -45,8 +45,8 @@ export class DeliveryService {
     private readonly outage: OutageRider,
     private readonly metrics: ApprovalMetrics,
   ) {
-    this.callbackUrl = `${config.getOrThrow<string>('PUBLIC_BASE_URL').replace(/\/+$/, '')}${CALLBACK_PATH}`;
-    this.slots = new TenantSlots(config.get<number>('DELIVERY_SLOTS_PER_TENANT') ?? 20, SLOT_WAIT_MS);
+    this.callbackUrl = `${env.PUBLIC_BASE_URL.replace(/\/+$/, '')}${CALLBACK_PATH}`;
+    this.slots = new TenantSlots(env.DELIVERY_SLOTS_PER_TENANT, SLOT_WAIT_MS);
   }
 
   /**

@@ -1,5 +1,5 @@
 import { Injectable, OnModuleDestroy } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import { ApprovalEnv } from '../approval-env';
 import axios, { isAxiosError } from 'axios';
 import type { Readable } from 'node:stream';
 import { Webhook } from 'standardwebhooks';
@@ -31,10 +31,10 @@ export class WebhookSender implements OnModuleDestroy {
   private readonly agents: GuardedAgents;
 
   constructor(
-    config: ConfigService,
+    env: ApprovalEnv,
     private readonly policy: WebhookUrlPolicy,
   ) {
-    const secret = config.get<string>('WEBHOOK_SIGNING_SECRET');
+    const secret = env.WEBHOOK_SIGNING_SECRET;
     this.signers = (secret ?? '')
       .split(/\s+/)
       .filter(Boolean)

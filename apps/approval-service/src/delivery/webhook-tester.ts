@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import { ApprovalEnv } from '../approval-env';
 import { randomUUID } from 'node:crypto';
 import type { WebhookConfigDto } from '@app/contracts';
 import { CALLBACK_PATH } from './delivery.service';
@@ -12,11 +12,11 @@ export class WebhookTester {
   private readonly callbackUrl: string;
 
   constructor(
-    config: ConfigService,
+    env: ApprovalEnv,
     private readonly policy: WebhookUrlPolicy,
     private readonly sender: WebhookSender,
   ) {
-    this.callbackUrl = `${config.getOrThrow<string>('PUBLIC_BASE_URL').replace(/\/+$/, '')}${CALLBACK_PATH}`;
+    this.callbackUrl = `${env.PUBLIC_BASE_URL.replace(/\/+$/, '')}${CALLBACK_PATH}`;
   }
 
   async test(webhook: WebhookConfigDto): Promise<AttemptResult> {

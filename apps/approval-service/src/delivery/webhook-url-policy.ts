@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import { ApprovalEnv } from '../approval-env';
 import { OutboundUrlPolicy, URL_RULES } from '@app/outbound';
 import { ApprovalException } from '../approval-store/approval.exception';
 
@@ -10,10 +10,10 @@ import { ApprovalException } from '../approval-store/approval.exception';
  */
 @Injectable()
 export class WebhookUrlPolicy extends OutboundUrlPolicy {
-  constructor(config: ConfigService) {
+  constructor(env: ApprovalEnv) {
     super({
-      allowInsecure: config.get<boolean>('WEBHOOK_ALLOW_INSECURE') === true,
-      allowPrivate: config.get<boolean>('WEBHOOK_ALLOW_PRIVATE_NETWORKS') === true,
+      allowInsecure: env.WEBHOOK_ALLOW_INSECURE,
+      allowPrivate: env.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
     });
   }
 

@@ -1,5 +1,5 @@
 import { DynamicModule, Injectable, Module, OnApplicationBootstrap } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import { ApprovalEnv } from '../approval-env';
 import { ProcessRole, runsWorkers } from '@app/config';
 import { DecisionRelay } from './decision-relay';
 import { OutboxModule } from './outbox.module';
@@ -9,11 +9,11 @@ import { OutboxModule } from './outbox.module';
 class OutboxPoller implements OnApplicationBootstrap {
   constructor(
     private readonly relay: DecisionRelay,
-    private readonly config: ConfigService,
+    private readonly env: ApprovalEnv,
   ) {}
 
   onApplicationBootstrap(): void {
-    this.relay.poll(this.config.get<number>('OUTBOX_POLL_MS') ?? 1000);
+    this.relay.poll(this.env.OUTBOX_POLL_MS);
     void this.relay.relayLeftovers();
   }
 }

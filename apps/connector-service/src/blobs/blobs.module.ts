@@ -1,30 +1,30 @@
 import { Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import { ConnectorEnv } from '../connector-env';
 import { resolve } from 'node:path';
 import { BlobStore } from './blob-store';
 import { FsBlobStore } from './fs-blob-store';
 import { S3BlobStore } from './s3-blob-store';
 
-function blobStoreFrom(config: ConfigService): BlobStore {
-  if (config.get<string>('BLOB_STORE') !== 's3') return new FsBlobStore(resolve(config.getOrThrow<string>('BLOB_DIR')));
-  const accessKeyId = config.get<string>('S3_ACCESS_KEY_ID');
-  const secretAccessKey = config.get<string>('S3_SECRET_ACCESS_KEY');
+function blobStoreFrom(env: ConnectorEnv): BlobStore {
+  if (env.BLOB_STORE !== 's3') return new FsBlobStore(resolve(env.BLOB_DIR));
+  const accessKeyId = env.S3_ACCESS_KEY_ID;
+  const secretAccessKey = env.S3_SECRET_ACCESS_KEY;
   return new S3BlobStore({
-    bucket: config.getOrThrow<string>('S3_BUCKET'),
-    prefix: config.get<string>('S3_PREFIX') ?? '',
-    endpoint: config.get<string>('S3_ENDPOINT'),
-    region: config.get<string>('S3_REGION') ?? 'us-east-1',
-    forcePathStyle: config.get<boolean>('S3_FORCE_PATH_STYLE') ?? true,
+    bucket: env.S3_BUCKET!,
+    prefix: env.S3_PREFIX,
+    endpoint: env.S3_ENDPOINT,
+    region: env.S3_REGION,
+    forcePathStyle: env.S3_FORCE_PATH_STYLE,
     credentials: accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey } : undefined,
-    requestTimeoutMs: config.get<number>('S3_REQUEST_TIMEOUT_MS') ?? 60_000,
-    stagingDir: resolve(config.getOrThrow<string>('BLOB_DIR'), 'staging'),
+    requestTimeoutMs: env.S3_REQUEST_TIMEOUT_MS,
+    stagingDir: resolve(env.BLOB_DIR, 'staging'),
   });
 }
 
 /** The blob store chosen by BLOB_STORE: files under BLOB_DIR (default) or an S3-compatible bucket. */
 @Global()
 @Module({
-  providers: [{ provide: BlobStore, inject: [ConfigService], useFactory: blobStoreFrom }],
+  providers: [{ provide: BlobStore, inject: [ConnectorEnv], useFactory: blobStoreFrom }],
   exports: [BlobStore],
 })
 export class BlobsModule implements OnApplicationShutdown {

@@ -1,16 +1,16 @@
 import { Injectable } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import { ConnectorEnv } from '../connector-env';
 import { DomainException, FieldProblem, ValidationFailedException } from '@app/errors';
 import { OutboundUrlPolicy, URL_RULES } from '@app/outbound';
 
 /** The connector's outbound policy, from ALLOW_INSECURE_URLS and ALLOW_PRIVATE_NETWORKS. */
 export const outboundUrlPolicyProvider = {
   provide: OutboundUrlPolicy,
-  inject: [ConfigService],
-  useFactory: (config: ConfigService) =>
+  inject: [ConnectorEnv],
+  useFactory: (env: ConnectorEnv) =>
     new OutboundUrlPolicy({
-      allowInsecure: config.get<boolean>('ALLOW_INSECURE_URLS') === true,
-      allowPrivate: config.get<boolean>('ALLOW_PRIVATE_NETWORKS') === true,
+      allowInsecure: env.ALLOW_INSECURE_URLS,
+      allowPrivate: env.ALLOW_PRIVATE_NETWORKS,
     }),
 };
 

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import { ConnectorEnv } from '../connector-env';
 import { decodeJwt } from 'jose';
 import { Principal } from '@app/auth';
 import { SecretCipher } from '@app/crypto';
@@ -41,9 +41,9 @@ export class AuthorizationService {
     private readonly cipher: SecretCipher,
     private readonly callbackUrl: OAuthCallbackUrl,
     private readonly events: ConnectionEvents,
-    config: ConfigService,
+    env: ConnectorEnv,
   ) {
-    this.stateTtlMs = (config.get<number>('OAUTH_STATE_TTL_SECONDS') ?? 600) * 1000;
+    this.stateTtlMs = env.OAUTH_STATE_TTL_SECONDS * 1000;
   }
 
   async start(principal: Principal, providerId: string): Promise<StartedAuthorization> {

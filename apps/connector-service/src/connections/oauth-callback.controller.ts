@@ -1,5 +1,5 @@
 import { Controller, Get, Query, Req, Res } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import { ConnectorEnv } from '../connector-env';
 import { ApiExcludeEndpoint, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Public } from '@app/auth';
@@ -20,9 +20,9 @@ export class OAuthCallbackController {
 
   constructor(
     private readonly authorization: AuthorizationService,
-    config: ConfigService,
+    env: ConnectorEnv,
   ) {
-    this.openerOrigin = new URL(config.getOrThrow<string>('PUBLIC_BASE_URL')).origin;
+    this.openerOrigin = new URL(env.PUBLIC_BASE_URL).origin;
   }
 
   @Public()

@@ -1,5 +1,5 @@
 import { Injectable, OnModuleDestroy } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import { ConnectorEnv } from '../connector-env';
 import axios, { AxiosInstance, isAxiosError } from 'axios';
 import { GuardedAgents, guardedAgents, isOutboundRefusal, outboundAxiosConfig, OutboundUrlPolicy } from '@app/outbound';
 import type { TokenEndpointAuthMethod } from '../providers/oauth-provider.entity';
@@ -45,8 +45,8 @@ export class OAuthTokenClient implements OnModuleDestroy {
   private readonly http: AxiosInstance;
   private readonly timeoutMs: number;
 
-  constructor(config: ConfigService, policy: OutboundUrlPolicy) {
-    this.timeoutMs = config.get<number>('OAUTH_HTTP_TIMEOUT_MS') ?? 10_000;
+  constructor(env: ConnectorEnv, policy: OutboundUrlPolicy) {
+    this.timeoutMs = env.OAUTH_HTTP_TIMEOUT_MS;
     this.agents = guardedAgents(policy);
     this.http = axios.create({
       ...outboundAxiosConfig(this.agents),

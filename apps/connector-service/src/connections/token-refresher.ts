@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import { ConnectorEnv } from '../connector-env';
 import { SecretCipher } from '@app/crypto';
 import { Transaction, Transactions } from '@app/database';
 import { DocumentSystemException } from '../document-system/document-system.exception';
@@ -43,9 +43,9 @@ export class TokenRefresher {
     private readonly cipher: SecretCipher,
     private readonly events: ConnectionEvents,
     private readonly metrics: ConnectorMetrics,
-    config: ConfigService,
+    env: ConnectorEnv,
   ) {
-    this.aheadMs = (config.get<number>('OAUTH_REFRESH_AHEAD_SECONDS') ?? 60) * 1000;
+    this.aheadMs = env.OAUTH_REFRESH_AHEAD_SECONDS * 1000;
   }
 
   /** Still usable without a refresh (no expiry known, or not within the refresh-ahead window). */

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import { ConnectorEnv } from '../connector-env';
 import type { Response } from 'express';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -13,9 +13,9 @@ export class ConsoleFiles {
   private readonly dir: string;
   private readonly csp: string;
 
-  constructor(config: ConfigService) {
-    this.dir = resolve(process.cwd(), config.getOrThrow<string>('CONSOLE_DIR'));
-    const approvals = new URL(config.getOrThrow<string>('APPROVAL_SERVICE_URL')).origin;
+  constructor(env: ConnectorEnv) {
+    this.dir = resolve(process.cwd(), env.CONSOLE_DIR);
+    const approvals = new URL(env.APPROVAL_SERVICE_URL).origin;
     this.csp = [
       "default-src 'self'",
       `connect-src 'self' ${approvals}`,

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import { ConnectorEnv } from '../connector-env';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Public, signPlatformToken } from '@app/auth';
@@ -26,17 +26,17 @@ export class ConsoleController {
 
   constructor(
     private readonly files: ConsoleFiles,
-    config: ConfigService,
+    env: ConnectorEnv,
     callbackUrl: OAuthCallbackUrl,
   ) {
-    this.devLogin = config.get<boolean>('CONSOLE_DEV_LOGIN') === true;
-    this.secret = config.getOrThrow<string>('AUTH_JWT_SECRET');
+    this.devLogin = env.CONSOLE_DEV_LOGIN;
+    this.secret = env.AUTH_JWT_SECRET;
     this.audience = {
-      issuer: config.get<string>('AUTH_JWT_ISSUER'),
-      audience: config.get<string>('AUTH_JWT_AUDIENCE'),
+      issuer: env.AUTH_JWT_ISSUER,
+      audience: env.AUTH_JWT_AUDIENCE,
     };
     this.settings = {
-      approvalServiceUrl: config.getOrThrow<string>('APPROVAL_SERVICE_URL').replace(/\/+$/, ''),
+      approvalServiceUrl: env.APPROVAL_SERVICE_URL.replace(/\/+$/, ''),
       devLogin: this.devLogin,
       redirectUri: callbackUrl.value,
     };

@@ -1,4 +1,4 @@
-import type { ConfigService } from '@nestjs/config';
+import type { ConnectorEnv } from '../connector-env';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream';
 
@@ -23,18 +23,17 @@ export const DEFAULT_CALL_LIMITS: CallLimits = {
   maxAnswerBytes: MAX_ANSWER_BYTES,
 };
 
-export function callLimitsFrom(config: ConfigService): CallLimits {
+export function callLimitsFrom(env: ConnectorEnv): CallLimits {
   return {
-    deadlineMs: config.get<number>('DOCUMENT_SYSTEM_DEADLINE_MS') ?? DEFAULT_CALL_LIMITS.deadlineMs,
-    minBytesPerSecond:
-      config.get<number>('DOCUMENT_SYSTEM_MIN_BYTES_PER_SECOND') ?? DEFAULT_CALL_LIMITS.minBytesPerSecond,
+    deadlineMs: env.DOCUMENT_SYSTEM_DEADLINE_MS,
+    minBytesPerSecond: env.DOCUMENT_SYSTEM_MIN_BYTES_PER_SECOND,
     maxAnswerBytes: MAX_ANSWER_BYTES,
   };
 }
 
 /**
  * The deadline of one download: `deadlineMs` to start, plus the time its bytes so far would take at
- * `minBytesPerSecond`. So a 524 MB file over loopback passes, and a trickle ends once it falls behind.
+ * `minBytesPerSecond`. So a large file passes at any healthy rate, and a trickle ends once it falls behind.
  * `expired` runs once, when the download falls behind (before or after its answer arrived).
  */
 export class DownloadDeadline {

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import { ConnectorEnv } from '../connector-env';
 import { OutboundUrlPolicy } from '@app/outbound';
 import { CommonModule } from '../common/common.module';
 import { callLimitsFrom } from './call-limits';
@@ -11,9 +11,9 @@ import { HttpDocumentSystemAdapter } from './http-document-system.adapter';
   providers: [
     {
       provide: DocumentSystemAdapter,
-      inject: [OutboundUrlPolicy, ConfigService],
-      useFactory: (outbound: OutboundUrlPolicy, config: ConfigService) =>
-        new HttpDocumentSystemAdapter(outbound.options, undefined, callLimitsFrom(config)),
+      inject: [OutboundUrlPolicy, ConnectorEnv],
+      useFactory: (outbound: OutboundUrlPolicy, env: ConnectorEnv) =>
+        new HttpDocumentSystemAdapter(outbound.options, undefined, callLimitsFrom(env)),
     },
   ],
   exports: [DocumentSystemAdapter],

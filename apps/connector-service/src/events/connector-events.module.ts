@@ -1,6 +1,6 @@
 import { BullModule } from '@nestjs/bull';
 import { DynamicModule, Injectable, Module, OnApplicationBootstrap } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import { ConnectorEnv } from '../connector-env';
 import { SharedQueue } from '@app/contracts';
 import { ProcessRole, runsWorkers } from '@app/config';
 import { ConnectorEventRelay } from './connector-event-relay';
@@ -11,11 +11,11 @@ import { ConnectorEventsRepository } from './connector-events.repository';
 class OutboxPoller implements OnApplicationBootstrap {
   constructor(
     private readonly relay: ConnectorEventRelay,
-    private readonly config: ConfigService,
+    private readonly env: ConnectorEnv,
   ) {}
 
   onApplicationBootstrap(): void {
-    this.relay.poll(this.config.get<number>('OUTBOX_POLL_MS') ?? 1000);
+    this.relay.poll(this.env.OUTBOX_POLL_MS);
     void this.relay.relayLeftovers();
   }
 }

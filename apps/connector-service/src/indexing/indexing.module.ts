@@ -1,6 +1,6 @@
 import { BullModule } from '@nestjs/bull';
 import { DynamicModule, Module, Provider } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import { ConnectorEnv } from '../connector-env';
 import { ProcessRole, runsWorkers } from '@app/config';
 import { DocumentStoreModule } from '../documents/document-store.module';
 import { TextExtractor } from '../extraction/text-extractor';
@@ -18,7 +18,7 @@ export class IndexingModule {
    * makes extraction give way to sync steps only in processes that run workers.
    */
   static forRole(role: ProcessRole): DynamicModule {
-    const extractor: Provider = { provide: TextExtractor, inject: [ConfigService], useFactory: textExtractorFrom };
+    const extractor: Provider = { provide: TextExtractor, inject: [ConnectorEnv], useFactory: textExtractorFrom };
     const workers: Provider[] = runsWorkers(role)
       ? [extractor, IndexingService, IndexingProcessor, ExtractionGate]
       : [];
@@ -35,12 +35,12 @@ export class IndexingModule {
   }
 }
 
-function textExtractorFrom(config: ConfigService): TextExtractor {
+function textExtractorFrom(env: ConnectorEnv): TextExtractor {
   return new TextExtractor({
-    threads: config.getOrThrow<number>('EXTRACTION_WORKERS'),
-    timeoutMs: config.getOrThrow<number>('EXTRACTION_TIMEOUT_MS'),
-    maxHeapMb: config.getOrThrow<number>('EXTRACTION_MAX_HEAP_MB'),
-    maxTextBytes: config.getOrThrow<number>('MAX_TEXT_BYTES'),
-    nice: config.getOrThrow<number>('EXTRACTION_NICE'),
+    threads: env.EXTRACTION_WORKERS,
+    timeoutMs: env.EXTRACTION_TIMEOUT_MS,
+    maxHeapMb: env.EXTRACTION_MAX_HEAP_MB,
+    maxTextBytes: env.MAX_TEXT_BYTES,
+    nice: env.EXTRACTION_NICE,
   });
 }

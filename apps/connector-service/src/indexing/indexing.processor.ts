@@ -1,6 +1,6 @@
 import { InjectQueue } from '@nestjs/bull';
 import { Injectable } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import { ConnectorEnv } from '../connector-env';
 import type { Queue } from 'bull';
 import { JobHandlers, QueueProcessor } from '@app/queue';
 import { ExtractionGate } from './extraction-gate';
@@ -18,7 +18,7 @@ export class IndexingProcessor extends QueueProcessor<IndexingJobs> {
     private readonly indexing: IndexingService,
     private readonly producer: IndexingProducer,
     private readonly gate: ExtractionGate,
-    private readonly config: ConfigService,
+    private readonly env: ConnectorEnv,
   ) {
     super(queue, INDEXING_JOBS);
   }
@@ -32,7 +32,7 @@ export class IndexingProcessor extends QueueProcessor<IndexingJobs> {
     return {
       [IndexingJobName.ExtractText]: {
         // Enough jobs to keep every extraction thread busy while another job saves its text.
-        concurrency: Math.max(INDEXING_CONCURRENCY, this.config.getOrThrow<number>('EXTRACTION_WORKERS')),
+        concurrency: Math.max(INDEXING_CONCURRENCY, this.env.EXTRACTION_WORKERS),
         // Extraction waits while this process has a sync step in hand.
         around: async <R>(work: () => Promise<R>) => {
           await this.gate.turn();

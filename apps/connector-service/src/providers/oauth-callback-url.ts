@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import { ConnectorEnv } from '../connector-env';
 
 export const OAUTH_CALLBACK_PATH = '/v2/OAuth/callback';
 
@@ -8,7 +8,7 @@ export const OAUTH_CALLBACK_PATH = '/v2/OAuth/callback';
 export class OAuthCallbackUrl {
   readonly value: string;
 
-  constructor(config: ConfigService) {
-    this.value = `${config.getOrThrow<string>('PUBLIC_BASE_URL').replace(/\/+$/, '')}${OAUTH_CALLBACK_PATH}`;
+  constructor(env: ConnectorEnv) {
+    this.value = `${env.PUBLIC_BASE_URL.replace(/\/+$/, '')}${OAUTH_CALLBACK_PATH}`;
   }
 }

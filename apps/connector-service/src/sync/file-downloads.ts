@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import { ConnectorEnv } from '../connector-env';
 import { BlobStore, StoredBlob } from '../blobs/blob-store';
 import { UnreferencedBlobs } from '../documents/unreferenced-blobs';
 import type { DocumentSystemSession } from '../document-system/document-system.adapter';
@@ -19,9 +19,9 @@ export class FileDownloads {
   constructor(
     private readonly blobs: BlobStore,
     private readonly blobGarbage: UnreferencedBlobs,
-    config: ConfigService,
+    env: ConnectorEnv,
   ) {
-    this.maxFileBytes = config.get<number>('MAX_FILE_BYTES') ?? 2 * 1024 ** 3;
+    this.maxFileBytes = env.MAX_FILE_BYTES;
   }
 
   /**

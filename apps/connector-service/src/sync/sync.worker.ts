@@ -1,6 +1,6 @@
 import { InjectQueue } from '@nestjs/bull';
 import { Injectable } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import { ConnectorEnv } from '../connector-env';
 import type { Job, Queue } from 'bull';
 import { isLastAttempt, JobHandlers, QueueProcessor } from '@app/queue';
 import { ExtractionGate } from '../indexing/extraction-gate';
@@ -21,7 +21,7 @@ const SWEEP_EVERY_MS = 60_000;
 export class SyncWorker extends QueueProcessor<SyncJobs> {
   constructor(
     @InjectQueue(SYNC_QUEUE) queue: Queue,
-    private readonly config: ConfigService,
+    private readonly env: ConnectorEnv,
     private readonly startRunStep: StartRunStep,
     private readonly listFolderStep: ListFolderStep,
     private readonly ingestFilesStep: IngestFilesStep,
@@ -40,7 +40,7 @@ export class SyncWorker extends QueueProcessor<SyncJobs> {
   }
 
   protected handlers(): JobHandlers<SyncJobs> {
-    const concurrency = this.config.get<number>('SYNC_CONCURRENCY') ?? 8;
+    const concurrency = this.env.SYNC_CONCURRENCY;
     // A sync step goes before text extraction in this process; a step the document system refused for
     // want of a new authorization is not tried again.
     const step = { concurrency, isFinal: isReauth, around: <R>(work: () => Promise<R>) => this.gate.first(work) };

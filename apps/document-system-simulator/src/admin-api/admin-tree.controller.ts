@@ -46,17 +46,15 @@ export class AdminTreeController {
   @ApiQuery({ name: 'under', description: 'A folder id' })
   filesUnder(@Query('under') under: string) {
     this.folderOr404(under);
-    return this.store
-      .filesUnder(under)
-      .map((f) => ({
-        id: f.id,
-        name: f.name,
-        path: f.path,
-        size: f.size,
-        version: f.version,
-        mimeType: f.mimeType,
-        sha256: f.sha256 ?? null,
-      }));
+    return this.store.filesUnder(under).map((f) => ({
+      id: f.id,
+      name: f.name,
+      path: f.path,
+      size: f.size,
+      version: f.version,
+      mimeType: f.mimeType,
+      sha256: f.sha256 ?? null,
+    }));
   }
 
   @Post('folders')

@@ -1,14 +1,12 @@
 import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
-import { AdminApiController } from '../admin-api/admin-api.controller';
-import { AdminTreeController } from '../admin-api/admin-tree.controller';
 import { SimulatorStore } from '../store/simulator-store';
 import { DocumentApiController } from './document-api.controller';
 import { FaultInjectionMiddleware } from './fault-injection.middleware';
 
 @Module({
-  controllers: [DocumentApiController, AdminApiController, AdminTreeController],
+  controllers: [DocumentApiController],
   providers: [SimulatorStore, FaultInjectionMiddleware],
-  exports: [SimulatorStore],
+  exports: [SimulatorStore, FaultInjectionMiddleware],
 })
 export class DocumentApiModule implements NestModule {
   constructor(private readonly faults: FaultInjectionMiddleware) {}

@@ -1,8 +1,8 @@
-import { Body, Controller, Get, Header, Headers, HttpCode, Post, Query, Req, Res } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import { Body, Controller, Get, Header, Headers, HttpCode, Post, Query, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
+import type { Response } from 'express';
 import { SignJWT } from 'jose';
+import { SimulatorEnv } from '../simulator-env';
 import { SimulatorStore } from '../store/simulator-store';
 import { OAuthClient, OAuthState, s256, sha256 } from './oauth-clients';
 import { loginPage } from './login-page';
@@ -19,12 +19,12 @@ export class OAuthController {
   constructor(
     private readonly state: OAuthState,
     private readonly store: SimulatorStore,
-    private readonly config: ConfigService,
+    private readonly env: SimulatorEnv,
   ) {}
 
   @Get('.well-known/openid-configuration')
-  discovery(@Req() req: Request) {
-    const issuer = this.issuer(req);
+  discovery() {
+    const issuer = this.env.PUBLIC_BASE_URL;
     return {
       issuer,
       authorization_endpoint: `${issuer}/oauth/authorize`,
@@ -63,12 +63,7 @@ export class OAuthController {
   @Post('oauth/token')
   @HttpCode(200)
   @Header('Cache-Control', 'no-store')
-  async token(
-    @Body() body: Params,
-    @Headers('authorization') authorization: string | undefined,
-    @Req() req: Request,
-    @Res() res: Response,
-  ) {
+  async token(@Body() body: Params, @Headers('authorization') authorization: string | undefined, @Res() res: Response) {
     this.state.tokenCalls[body.grant_type ?? 'unknown'] =
       (this.state.tokenCalls[body.grant_type ?? 'unknown'] ?? 0) + 1;
     const client = this.authenticate(body, authorization);
@@ -88,7 +83,6 @@ export class OAuthController {
       }
       return res.json(
         await this.tokens(
-          req,
           client,
           grant.subject,
           grant.scope,
@@ -104,12 +98,10 @@ export class OAuthController {
         client.refreshTokensBoundToSecret &&
         bound.secretHash !== sha256(body.client_secret ?? basicSecret(authorization))
       ) {
-        return res
-          .status(401)
-          .json({
-            error: 'invalid_client',
-            error_description: 'The refresh token was issued to another client secret',
-          });
+        return res.status(401).json({
+          error: 'invalid_client',
+          error_description: 'The refresh token was issued to another client secret',
+        });
       }
       const grant = body.refresh_token ? this.state.takeRefreshToken(body.refresh_token) : null;
       if (!grant || grant.clientId !== client.clientId)
@@ -117,7 +109,7 @@ export class OAuthController {
           .status(400)
           .json({ error: 'invalid_grant', error_description: 'Unknown or already used refresh token' });
       return res.json(
-        await this.tokens(req, client, grant.subject, grant.scope, body.client_secret ?? basicSecret(authorization)),
+        await this.tokens(client, grant.subject, grant.scope, body.client_secret ?? basicSecret(authorization)),
       );
     }
     return res.status(400).json({ error: 'unsupported_grant_type' });
@@ -170,7 +162,7 @@ export class OAuthController {
       codeChallenge: params.code_challenge ?? null,
       nonce: params.nonce ?? null,
     });
-    redirect(res, params.redirect_uri!, { code, state: params.state, iss: this.config.get<string>('PUBLIC_BASE_URL') });
+    redirect(res, params.redirect_uri!, { code, state: params.state, iss: this.env.PUBLIC_BASE_URL });
   }
 
   private authenticate(body: Params, authorization: string | undefined): OAuthClient | null {
@@ -196,7 +188,6 @@ export class OAuthController {
   }
 
   private async tokens(
-    req: Request,
     client: OAuthClient,
     subject: string,
     scope: string[],
@@ -220,7 +211,7 @@ export class OAuthController {
     if (scope.includes('openid')) {
       response.id_token = await new SignJWT(nonce ? { nonce } : {})
         .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-        .setIssuer(this.issuer(req))
+        .setIssuer(this.env.PUBLIC_BASE_URL)
         .setSubject(subject)
         .setAudience(client.clientId)
         .setIssuedAt()
@@ -228,10 +219,6 @@ export class OAuthController {
         .sign(new TextEncoder().encode(secret));
     }
     return response;
-  }
-
-  private issuer(req: Request): string {
-    return this.config.get<string>('PUBLIC_BASE_URL') ?? `${req.protocol}://${req.get('host')}`;
   }
 }
 

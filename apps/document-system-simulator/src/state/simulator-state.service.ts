@@ -1,7 +1,7 @@
 import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import { resolve } from 'node:path';
 import { OAuthState } from '../oauth/oauth-clients';
+import { SimulatorEnv } from '../simulator-env';
 import { SimulatorStore } from '../store/simulator-store';
 import { restoreSnapshot, takeSnapshot } from './simulator-snapshot';
 import { StateFile } from './state-file';
@@ -23,9 +23,9 @@ export class SimulatorStateService implements OnModuleInit, OnApplicationShutdow
   constructor(
     private readonly store: SimulatorStore,
     private readonly oauth: OAuthState,
-    config: ConfigService,
+    env: SimulatorEnv,
   ) {
-    const path = config.get<string>('SIMULATOR_STATE_FILE');
+    const path = env.SIMULATOR_STATE_FILE;
     this.file = path ? new StateFile(resolve(path)) : null;
   }
 
@@ -38,6 +38,7 @@ export class SimulatorStateService implements OnModuleInit, OnApplicationShutdow
     } catch (error) {
       throw new Error(
         `The simulator's state file ${this.file.path} cannot be used: ${(error as Error).message}. Fix it, or delete it to start from the seeded project.`,
+        { cause: error },
       );
     }
     this.logger.log(`State loaded from ${this.file.path}`);

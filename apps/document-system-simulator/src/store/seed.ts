@@ -1,5 +1,5 @@
 import { docxDocument, pdfDocument } from './file-formats';
-import type { SimulatorStore } from './simulator-store';
+import type { FileBody, FileNode, FolderNode, SimUser, Workgroup } from './sim-types';
 
 /** Phrases tests and demos search for; each appears in exactly one seeded file. */
 export const SEED_PHRASES = {
@@ -24,8 +24,16 @@ const bytes = (data: Buffer | string) => ({
   data: Buffer.isBuffer(data) ? data : Buffer.from(data, 'utf8'),
 });
 
+/** What seeding needs of the simulator's store. */
+export interface ProjectBuilder {
+  addWorkgroup(name: string): Workgroup;
+  addUser(user: SimUser): void;
+  addFolder(parentId: string, name: string): FolderNode;
+  addFile(parentId: string, name: string, mimeType: string, body: FileBody): FileNode;
+}
+
 /** A deterministic construction project: three workgroups, drawings by level, specs, RFIs, submittals. */
-export function seedProject(store: SimulatorStore): void {
+export function seedProject(store: ProjectBuilder): void {
   const arch = store.addWorkgroup('Architecture');
   const struct = store.addWorkgroup('Structural');
   const mep = store.addWorkgroup('MEP');
