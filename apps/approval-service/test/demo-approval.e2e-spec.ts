@@ -6,7 +6,6 @@ import { testCaller, TEST_JWT_SECRET } from '@app/testing';
 import { ApprovalTestApp, startApprovalApp } from './support/approval-app';
 
 const ROOT = resolve(__dirname, '../../..');
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { DEMO_TENANT } = require('../../../scripts/token');
 
 /** `npm run demo:approval -- <args>`, as a newcomer runs it. */
