@@ -31,6 +31,13 @@ module.exports = {
       from: { path: '^apps/(connector-service|approval-service|document-system-simulator)/src/', pathNot: '/dto$' },
       to: { circular: true, pathNot: '/dto$' },
     },
+    {
+      name: 'parent-knows-no-subfeature',
+      severity: 'error',
+      comment: "A feature's own files import none of its sub-features; the sub-features build on their parent.",
+      from: { path: '^apps/[^/]+/src/([^/]+)/[^/]+$' },
+      to: { path: '^apps/[^/]+/src/$1/(?!dto/|migrations/)[^/]+/' },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
