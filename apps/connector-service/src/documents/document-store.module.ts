@@ -4,7 +4,8 @@ import { makeGaugeProvider } from '@willsoto/nestjs-prometheus';
 import { DocumentContentsRepository } from './document-contents.repository';
 import { DocumentEntity } from './document.entity';
 import { DocumentsRepository } from './documents.repository';
-import { EXTRACTION_BACKLOG, ExtractionBacklogCollector } from './extraction-backlog.collector';
+import { EXTRACTION_BACKLOG } from '../metrics/connector-metrics';
+import { ExtractionBacklogCollector } from './extraction-backlog.collector';
 import { SyncedDocumentsRepository } from './synced-documents.repository';
 import { UnreferencedBlobs } from './unreferenced-blobs';
 

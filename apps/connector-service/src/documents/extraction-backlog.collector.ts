@@ -2,9 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectMetric } from '@willsoto/nestjs-prometheus';
 import type { Gauge } from 'prom-client';
 import { ScrapeCollector } from '@app/metrics';
+import { EXTRACTION_BACKLOG } from '../metrics/connector-metrics';
 import { DocumentsRepository } from './documents.repository';
-
-export const EXTRACTION_BACKLOG = 'extraction_backlog_documents';
 
 /** Documents still waiting for their text, counted on each scrape. */
 @Injectable()

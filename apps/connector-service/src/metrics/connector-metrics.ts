@@ -8,6 +8,8 @@ export const SYNC_FILES = 'sync_files_total';
 export const SYNC_BYTES = 'sync_bytes_downloaded_total';
 export const EXTRACTION_DURATION = 'extraction_duration_seconds';
 export const TOKEN_REFRESHES = 'oauth_token_refreshes_total';
+/** Collected by the documents store on each scrape. */
+export const EXTRACTION_BACKLOG = 'extraction_backlog_documents';
 
 export type TokenRefreshResult = 'succeeded' | 'needs_reauth' | 'unavailable';
 
