@@ -79,7 +79,12 @@ function buildIfNeeded() {
   const builtAt = Math.min(...mains.map((m) => (fs.existsSync(m) ? fs.statSync(m).mtimeMs : 0)));
   if (builtAt > newestSource(['apps', 'libs'].map((d) => path.join(ROOT, d)))) return;
   console.log('Building the services and the console (first start or sources changed)…');
-  const result = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
+  // A production build whatever NODE_ENV the caller has (a test runner's 'test' would make React a development build).
+  const result = spawnSync('npm', ['run', 'build'], {
+    cwd: ROOT,
+    stdio: 'inherit',
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
   if (result.status !== 0)
     fail(result.signal ? `The build was stopped (${result.signal}).` : 'The build failed; see the output above.');
 }

@@ -17,7 +17,11 @@ export function ConnectButton(props: {
   const [waiting, setWaiting] = useState<PopupConnection | null>(null);
   const [failure, setFailure] = useState<Extract<ConnectionOutcome, { ok: false }> | null>(null);
   const mounted = useRef(true);
-  useEffect(() => () => void (mounted.current = false), []);
+  // Set on every mount: React's StrictMode mounts, unmounts and mounts again in development.
+  useEffect(() => {
+    mounted.current = true;
+    return () => void (mounted.current = false);
+  }, []);
 
   const start = async () => {
     setFailure(null);
