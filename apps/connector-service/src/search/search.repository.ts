@@ -2,18 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { PoolClient } from 'pg';
 import { DataSource } from 'typeorm';
+import type { SearchHitView } from '@app/contracts';
 
 /** A hit as the search statement returns it, ranked; the service adds the links. */
-export interface SearchRow {
-  documentId: string;
-  dataSourceId: string;
-  name: string;
-  path: string;
-  snippet: string;
+export type SearchRow = Omit<SearchHitView, 'score' | 'textUrl' | 'contentUrl'> & {
   /** A numeric, as PostgreSQL returns it. */
   score: number | string;
-  mimeType: string;
-}
+};
 
 export interface SearchTerms {
   dataSourceIds: string[];
