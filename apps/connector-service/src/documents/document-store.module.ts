@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { makeGaugeProvider } from '@willsoto/nestjs-prometheus';
+import { BlobsModule } from '../blobs/blobs.module';
 import { DocumentContentsRepository } from './document-contents.repository';
 import { DocumentEntity } from './document.entity';
 import { DocumentsRepository } from './documents.repository';
@@ -10,7 +11,7 @@ import { UnreferencedBlobs } from './unreferenced-blobs';
 
 /** Persistence of documents, shared by data sources (deletion), sync (ingestion) and retrieval. */
 @Module({
-  imports: [TypeOrmModule.forFeature([DocumentEntity])],
+  imports: [TypeOrmModule.forFeature([DocumentEntity]), BlobsModule],
   providers: [
     DocumentsRepository,
     SyncedDocumentsRepository,
