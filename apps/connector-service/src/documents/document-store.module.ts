@@ -17,7 +17,6 @@ import { UnreferencedBlobs } from './unreferenced-blobs';
     SyncedDocumentsRepository,
     DocumentContentsRepository,
     UnreferencedBlobs,
-    // The extraction backlog, counted on each scrape of /metrics.
     ExtractionBacklogCollector,
     makeGaugeProvider({ name: EXTRACTION_BACKLOG, help: 'Documents waiting for text extraction, counted at scrape' }),
   ],

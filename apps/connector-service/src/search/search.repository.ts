@@ -55,7 +55,7 @@ const SEARCH_STATEMENT = 'connector-search';
 
 // The query terms come from a CTE on purpose: the planner cannot see them, so it keeps to the GIN indexes.
 // Written out inline, statistics that say "this word is in every document" made it scan and detoast
-// every 10,000-character vector (20 ms → 500 ms on the bench corpus).
+// every 10,000-character vector (docs/ingestion.md, "Measured choices").
 const SEARCH_SQL = `
 WITH q AS (
   SELECT websearch_to_tsquery('english', $2) AS words, websearch_to_tsquery('simple', $2) AS names, lower($2) AS raw
