@@ -10,7 +10,6 @@ import { QueueDashboardModule, QueueModule } from '@app/queue';
 import { ApprovalEnv } from './approval-env';
 import { ApprovalsModule } from './approvals/approvals.module';
 import { CallbacksModule } from './callbacks/callbacks.module';
-import { ApprovalMetricsModule } from './metrics/approval-metrics.module';
 import { OutboxPollerModule } from './outbox/outbox-poller.module';
 import { approvalDatabase } from './approval-database';
 
@@ -34,7 +33,6 @@ export class AppModule {
         QueueModule.forRoot(),
         HealthModule.withStores(),
         MetricsModule.forRole(role),
-        ApprovalMetricsModule,
         QueueDashboardModule,
         ApprovalsModule.forRole(role),
         CallbacksModule,

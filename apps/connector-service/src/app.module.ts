@@ -7,7 +7,6 @@ import { HealthModule } from '@app/health';
 import { LoggingModule } from '@app/logging';
 import { MetricsModule } from '@app/metrics';
 import { QueueDashboardModule, QueueModule } from '@app/queue';
-import { BlobsModule } from './blobs/blobs.module';
 import { ConsoleModule } from './console/console.module';
 import { ConnectorEnv } from './connector-env';
 import { ConnectionsModule } from './connections/connections.module';
@@ -17,7 +16,6 @@ import { FoldersModule } from './data-sources/folders/folders.module';
 import { DataSourceManagementModule } from './data-sources/management/data-source-management.module';
 import { SelectionModule } from './data-sources/selection/selection.module';
 import { DocumentsModule } from './documents/documents.module';
-import { ConnectorMetricsModule } from './metrics/connector-metrics.module';
 import { ProvidersModule } from './providers/providers.module';
 import { SearchModule } from './search/search.module';
 import { SyncModule } from './sync/sync.module';
@@ -45,9 +43,7 @@ export class AppModule {
         QueueModule.forRoot(),
         HealthModule.withStores(),
         MetricsModule.forRole(role),
-        ConnectorMetricsModule,
         QueueDashboardModule,
-        BlobsModule,
         ProvidersModule,
         ConnectionsModule,
         CredentialsModule,

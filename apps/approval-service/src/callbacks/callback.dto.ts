@@ -1,5 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
+import type { ApprovalStatus } from '@app/contracts';
+
+const CALLBACK_DECISIONS = ['Approved', 'Denied'] as const satisfies readonly ApprovalStatus[];
 
 export class ApprovalCallbackDto {
   @ApiProperty()
@@ -14,9 +17,9 @@ export class ApprovalCallbackDto {
   @MaxLength(200)
   callbackToken: string;
 
-  @ApiProperty({ enum: ['Approved', 'Denied'], description: 'Exactly Approved or Denied (case-sensitive)' })
-  @IsIn(['Approved', 'Denied'], { message: 'status must be exactly "Approved" or "Denied"' })
-  status: 'Approved' | 'Denied';
+  @ApiProperty({ enum: CALLBACK_DECISIONS, description: 'Exactly Approved or Denied (case-sensitive)' })
+  @IsIn(CALLBACK_DECISIONS, { message: 'status must be exactly "Approved" or "Denied"' })
+  status: (typeof CALLBACK_DECISIONS)[number];
 
   @ApiPropertyOptional({ maxLength: 2000 })
   @IsOptional()

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { ApprovalEnv } from '../approval-env';
 import { ThrottlerModule } from '@nestjs/throttler';
 import { ApprovalStoreModule } from '../approval-store/approval-store.module';
+import { ApprovalMetricsModule } from '../metrics/approval-metrics.module';
 import { OutboxModule } from '../outbox/outbox.module';
 import { CallbackRejectionsRepository } from './callback-rejections.repository';
 import { CallbackRateLimitStorage } from './callback-rate-limit.storage';
@@ -14,6 +15,7 @@ import { RecentCallbackCredentials } from './recent-callback-credentials';
   imports: [
     ApprovalStoreModule,
     OutboxModule,
+    ApprovalMetricsModule,
     ThrottlerModule.forRootAsync({
       inject: [ApprovalEnv],
       useFactory: (env: ApprovalEnv) => ({

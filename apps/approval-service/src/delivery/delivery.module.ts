@@ -4,6 +4,7 @@ import { ProcessRole, runsWorkers } from '@app/config';
 import { ApprovalStoreModule } from '../approval-store/approval-store.module';
 import { CallbacksModule } from '../callbacks/callbacks.module';
 import { OutageModule } from '../database/outage.module';
+import { ApprovalMetricsModule } from '../metrics/approval-metrics.module';
 import { OutboxModule } from '../outbox/outbox.module';
 import { DELIVERY_QUEUE } from './delivery.jobs';
 import { DeliveryProcessor } from './delivery.processor';
@@ -24,6 +25,7 @@ export class DeliveryModule {
         OutboxModule,
         OutageModule,
         CallbacksModule,
+        ApprovalMetricsModule,
         BullModule.registerQueue({ name: DELIVERY_QUEUE }),
       ],
       providers: [

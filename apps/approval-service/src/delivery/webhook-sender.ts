@@ -3,7 +3,7 @@ import { ApprovalEnv } from '../approval-env';
 import axios, { isAxiosError } from 'axios';
 import type { Readable } from 'node:stream';
 import { Webhook } from 'standardwebhooks';
-import type { WebhookAuthenticationDto } from '@app/contracts';
+import type { WebhookAuthenticationDto, WebhookTestView } from '@app/contracts';
 import { GuardedAgents, guardedAgents, isOutboundRefusal, outboundAxiosConfig } from '@app/outbound';
 import { WebhookUrlPolicy } from './webhook-url-policy';
 
@@ -16,12 +16,8 @@ export interface WebhookDelivery {
   timeoutSeconds: number;
 }
 
-export interface AttemptResult {
-  delivered: boolean;
-  httpStatus: number | null;
-  durationMs: number;
-  error: string | null;
-}
+/** One attempt's outcome; the test endpoint answers it as is. */
+export type AttemptResult = WebhookTestView;
 
 /** One POST of a webhook: auth headers, Standard Webhooks headers, a wall-clock deadline, no redirects. */
 @Injectable()

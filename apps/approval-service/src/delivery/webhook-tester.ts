@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { ApprovalEnv } from '../approval-env';
 import { randomUUID } from 'node:crypto';
-import type { WebhookConfigDto } from '@app/contracts';
+import type { WebhookConfigDto, WebhookTestView } from '@app/contracts';
 import { CALLBACK_PATH } from './delivery.service';
-import { AttemptResult, WebhookSender } from './webhook-sender';
+import { WebhookSender } from './webhook-sender';
 import { WebhookUrlPolicy } from './webhook-url-policy';
 
 /** A signed test delivery while configuring the step: one attempt, no retry, nothing stored. */
@@ -19,7 +19,7 @@ export class WebhookTester {
     this.callbackUrl = `${env.PUBLIC_BASE_URL.replace(/\/+$/, '')}${CALLBACK_PATH}`;
   }
 
-  async test(webhook: WebhookConfigDto): Promise<AttemptResult> {
+  async test(webhook: WebhookConfigDto): Promise<WebhookTestView> {
     this.policy.assertAllowed(webhook.url);
     return this.sender.send({
       url: webhook.url,

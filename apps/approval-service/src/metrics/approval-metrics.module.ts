@@ -1,4 +1,4 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { makeCounterProvider, makeHistogramProvider } from '@willsoto/nestjs-prometheus';
 import {
   ApprovalMetrics,
@@ -8,7 +8,6 @@ import {
   DELIVERY_DURATION,
 } from './approval-metrics';
 
-@Global()
 @Module({
   providers: [
     ApprovalMetrics,

@@ -2,12 +2,13 @@ import { BullModule } from '@nestjs/bull';
 import { Module } from '@nestjs/common';
 import { SharedQueue } from '@app/contracts';
 import { OutageModule } from '../database/outage.module';
+import { ApprovalMetricsModule } from '../metrics/approval-metrics.module';
 import { DecisionOutboxRepository } from './decision-outbox.repository';
 import { DecisionRelay } from './decision-relay';
 
 /** Decision events: the outbox they are written to with their decision, and the relay that publishes them. */
 @Module({
-  imports: [OutageModule, BullModule.registerQueue({ name: SharedQueue.ApprovalDecisions })],
+  imports: [OutageModule, ApprovalMetricsModule, BullModule.registerQueue({ name: SharedQueue.ApprovalDecisions })],
   providers: [DecisionOutboxRepository, DecisionRelay],
   exports: [DecisionOutboxRepository, DecisionRelay],
 })

@@ -1,4 +1,4 @@
-import { Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Module, OnApplicationShutdown } from '@nestjs/common';
 import { ConnectorEnv } from '../connector-env';
 import { resolve } from 'node:path';
 import { BlobStore } from './blob-store';
@@ -22,7 +22,6 @@ function blobStoreFrom(env: ConnectorEnv): BlobStore {
 }
 
 /** The blob store chosen by BLOB_STORE: files under BLOB_DIR (default) or an S3-compatible bucket. */
-@Global()
 @Module({
   providers: [{ provide: BlobStore, inject: [ConnectorEnv], useFactory: blobStoreFrom }],
   exports: [BlobStore],

@@ -103,7 +103,6 @@ export class S3BlobStore extends BlobStore {
     await this.client.send(new DeleteObjectCommand({ Bucket: this.options.bucket, Key: this.keyOf(sha256) }));
   }
 
-  /** Closes the client's sockets. */
   close(): void {
     this.client.destroy();
   }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ConnectorEnv } from '../connector-env';
 import { decodeJwt } from 'jose';
 import { Principal } from '@app/auth';
+import type { AuthorizationStartView } from '@app/contracts';
 import { SecretCipher } from '@app/crypto';
 import { OAuthCallbackUrl } from '../providers/oauth-callback-url';
 import { OAuthProviderEntity } from '../providers/oauth-provider.entity';
@@ -14,12 +15,6 @@ import { ConnectionsRepository } from './connections.repository';
 import { OAuthConnectionEntity } from './oauth-connection.entity';
 import { OAuthErrorResponse, OAuthTokenClient, OAuthUnavailable, TokenSet } from './oauth-token-client';
 import { randomToken, s256, sha256Hex } from './pkce';
-
-export interface StartedAuthorization {
-  authorizationUrl: string;
-  state: string;
-  expiresAt: string;
-}
 
 const STATE_PROBLEMS = {
   unknown: ConnectionErrorCode.StateInvalid,
@@ -46,7 +41,7 @@ export class AuthorizationService {
     this.stateTtlMs = env.OAUTH_STATE_TTL_SECONDS * 1000;
   }
 
-  async start(principal: Principal, providerId: string): Promise<StartedAuthorization> {
+  async start(principal: Principal, providerId: string): Promise<AuthorizationStartView> {
     const provider = await this.providers.get(principal, providerId);
     const [state, verifier, nonce] = [randomToken(), randomToken(), randomToken(16)];
     const expiresAt = new Date(Date.now() + this.stateTtlMs);

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CommonModule } from '../common/common.module';
 import { ConnectionTokens } from '../document-system/connection-tokens.port';
+import { ConnectorMetricsModule } from '../metrics/connector-metrics.module';
 import { ProvidersModule } from '../providers/providers.module';
 import { AuthorizationRequestsRepository } from './authorization-requests.repository';
 import { AuthorizationService } from './authorization.service';
@@ -20,7 +21,7 @@ import { TokenRefresher } from './token-refresher';
  * and tells ConnectionEvents' listeners when a connection needs re-authorization or was authorized again.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([OAuthConnectionEntity]), CommonModule, ProvidersModule],
+  imports: [TypeOrmModule.forFeature([OAuthConnectionEntity]), CommonModule, ProvidersModule, ConnectorMetricsModule],
   controllers: [ConnectionsController, OAuthCallbackController],
   providers: [
     AuthorizationRequestsRepository,

@@ -18,7 +18,7 @@ export class OAuthConnectionEntity {
 
   /** Stored states; `Expired` is derived (no refresh token and the access token has expired). */
   @Column('text')
-  status: 'Active' | 'NeedsReauth';
+  status: Exclude<ConnectionStatus, 'Expired'>;
 
   /** The document-system identity (OpenID Connect `sub`), when the provider issued an id_token. */
   @Column('text', { nullable: true })

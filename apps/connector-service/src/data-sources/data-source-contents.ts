@@ -1,14 +1,10 @@
 import { Injectable } from '@nestjs/common';
 
-export interface ExtractionProgress {
-  done: number;
-  pending: number;
-  failed: number;
-}
+import type { ExtractionProgressView } from '@app/contracts';
 
 /** What another feature keeps for each data source: its documents, their text and their blobs. */
 export interface DataSourceContents {
-  extractionProgress(dataSourceId: string): Promise<ExtractionProgress>;
+  extractionProgress(dataSourceId: string): Promise<ExtractionProgressView>;
   /** Runs `drop`, which deletes the data source (its documents go by cascade), then clears what it left behind. */
   removeWith(dataSourceId: string, drop: () => Promise<void>): Promise<void>;
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, EntityManager, Repository } from 'typeorm';
+import { DataSource, Repository } from 'typeorm';
 import { managerOf, Transaction } from '@app/database';
 import { DataSourceEntity } from './data-source.entity';
 import { INGESTION_MOVES, IngestionStatus } from './ingestion-status';
@@ -91,8 +91,8 @@ export class DataSourcesRepository {
    * Moves the ingestion status if the current one allows it; a conditional UPDATE, so concurrent
    * workers cannot both win. Returns whether this caller moved it.
    */
-  async moveStatus(id: string, to: IngestionStatus, within?: EntityManager | Transaction): Promise<boolean> {
-    const manager = within ? managerOf(within as Transaction) : this.db.manager;
+  async moveStatus(id: string, to: IngestionStatus, transaction?: Transaction): Promise<boolean> {
+    const manager = transaction ? managerOf(transaction) : this.db.manager;
     const [, affected] = await manager.query(
       `UPDATE connector.data_sources SET "ingestionStatus" = $2, "updatedAt" = now()
        WHERE id = $1 AND "ingestionStatus" = ANY($3::text[])`,

@@ -1,4 +1,5 @@
 import type { Principal } from '@app/auth';
+import type { ConnectionStatus } from '@app/contracts';
 import type { AccessTokenSource } from './document-system.adapter';
 
 export interface ConnectionSummary {
@@ -8,7 +9,7 @@ export interface ConnectionSummary {
   providerId: string;
   /** The document-system identity the user authorized as, when the provider told us (OIDC `sub`). */
   subject: string | null;
-  status: 'Active' | 'Expired' | 'NeedsReauth';
+  status: ConnectionStatus;
 }
 
 /**

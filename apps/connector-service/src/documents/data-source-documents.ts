@@ -1,9 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import {
-  DataSourceContents,
-  DataSourceContentsRegistry,
-  ExtractionProgress,
-} from '../data-sources/data-source-contents';
+import type { ExtractionProgressView } from '@app/contracts';
+import { DataSourceContents, DataSourceContentsRegistry } from '../data-sources/data-source-contents';
 import { DocumentsRepository } from './documents.repository';
 import { UnreferencedBlobs } from './unreferenced-blobs';
 
@@ -20,7 +17,7 @@ export class DataSourceDocuments implements DataSourceContents, OnModuleInit {
     this.registry.register(this);
   }
 
-  extractionProgress(dataSourceId: string): Promise<ExtractionProgress> {
+  extractionProgress(dataSourceId: string): Promise<ExtractionProgressView> {
     return this.documents.extractionProgress(dataSourceId);
   }
 

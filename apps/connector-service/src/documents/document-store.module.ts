@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { makeGaugeProvider } from '@willsoto/nestjs-prometheus';
+import { BlobsModule } from '../blobs/blobs.module';
 import { DocumentContentsRepository } from './document-contents.repository';
 import { DocumentEntity } from './document.entity';
 import { DocumentsRepository } from './documents.repository';
@@ -11,13 +12,12 @@ import { UnreferencedBlobs } from './unreferenced-blobs';
 
 /** Persistence of documents, shared by data sources (deletion), sync (ingestion) and retrieval. */
 @Module({
-  imports: [TypeOrmModule.forFeature([DocumentEntity])],
+  imports: [TypeOrmModule.forFeature([DocumentEntity]), BlobsModule],
   providers: [
     DocumentsRepository,
     SyncedDocumentsRepository,
     DocumentContentsRepository,
     UnreferencedBlobs,
-    // The extraction backlog, counted on each scrape of /metrics.
     ExtractionBacklogCollector,
     makeGaugeProvider({ name: EXTRACTION_BACKLOG, help: 'Documents waiting for text extraction, counted at scrape' }),
   ],

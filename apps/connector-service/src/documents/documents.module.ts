@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { BlobsModule } from '../blobs/blobs.module';
 import { DataSourcesModule } from '../data-sources/data-sources.module';
 import { DataSourceDocuments } from './data-source-documents';
 import { DocumentStoreModule } from './document-store.module';
@@ -9,7 +10,7 @@ import { TreeRepository } from './tree.repository';
 import { TreeService } from './tree.service';
 
 @Module({
-  imports: [DocumentStoreModule, DataSourcesModule],
+  imports: [DocumentStoreModule, DataSourcesModule, BlobsModule],
   controllers: [DocumentsController, TreeController],
   providers: [DataSourceDocuments, DocumentsService, TreeRepository, TreeService],
 })

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import type { TreeFileView } from '@app/contracts';
+import type { TreeFileView, TreeFolderView } from '@app/contracts';
 
 /** A position in a name-ordered listing: the page goes on after this name (and id, for equal names). */
 export interface TreeKey {
@@ -9,19 +9,12 @@ export interface TreeKey {
   id: string;
 }
 
-export interface TreeFolder {
-  id: string;
-  name: string;
-  path: string;
-  parentId: string | null;
-}
-
 /** Queries of the ingested hierarchy, in name order, a page at a time. */
 @Injectable()
 export class TreeRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  async folder(dataSourceId: string, folderId: string): Promise<TreeFolder | null> {
+  async folder(dataSourceId: string, folderId: string): Promise<TreeFolderView | null> {
     const [folder] = await this.db.query(
       `SELECT "folderId" AS id, name, path, "parentId" FROM connector.synced_folders WHERE "dataSourceId" = $1 AND "folderId" = $2`,
       [dataSourceId, folderId],
@@ -35,7 +28,7 @@ export class TreeRepository {
     parentId: string | null,
     after: TreeKey | null,
     limit: number,
-  ): Promise<TreeFolder[]> {
+  ): Promise<TreeFolderView[]> {
     return this.db.query(
       `SELECT "folderId" AS id, name, path, "parentId" FROM connector.synced_folders
        WHERE "dataSourceId" = $1 AND "parentId" IS NOT DISTINCT FROM $2

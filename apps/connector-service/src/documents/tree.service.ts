@@ -4,7 +4,8 @@ import { DomainException } from '@app/errors';
 import { DataSourceAccess } from '../data-sources/data-source-access';
 import { decodeTreeCursor, encodeTreeCursor, TreeCursor } from './tree-cursor';
 import { TREE_PAGE_DEFAULT, TreeQueryDto } from './tree.dto';
-import { TreeFolder, TreeKey, TreeRepository } from './tree.repository';
+import type { TreeFolderView, TreePageView } from '@app/contracts';
+import { TreeKey, TreeRepository } from './tree.repository';
 
 /**
  * The ingested hierarchy as in the document system: workgroups at the root, then folders and files.
@@ -17,7 +18,7 @@ export class TreeService {
     private readonly tree: TreeRepository,
   ) {}
 
-  async view(principal: Principal, dataSourceId: string, query: TreeQueryDto) {
+  async view(principal: Principal, dataSourceId: string, query: TreeQueryDto): Promise<TreePageView> {
     await this.access.readable(principal, dataSourceId);
     const folderId = query.folderId || null;
     const limit = query.limit ?? TREE_PAGE_DEFAULT;
@@ -46,4 +47,4 @@ export class TreeService {
   }
 }
 
-const keyOf = (folder: TreeFolder): TreeKey => ({ name: folder.name, id: folder.id });
+const keyOf = (folder: TreeFolderView): TreeKey => ({ name: folder.name, id: folder.id });

@@ -1,12 +1,12 @@
 // pdf.js is ESM-only: the extraction worker (CommonJS) imports this module with a real dynamic import.
 import { getDocumentProxy } from 'unpdf';
 
-// pdf.js keeps every page it has read until cleanup(): a 6,000-page PDF then needs more than 256 MB of heap.
+// pdf.js keeps every page it has read until cleanup(): a long PDF would outgrow the thread's heap bound.
 const CLEANUP_EVERY_PAGES = 100;
 
 /**
  * The text of unpdf's extractText(pdf, { mergePages: true }), read one page at a time: extractText
- * reads every page at once, which took 1.3 GB for a 20 MB PDF.
+ * reads every page at once, so its memory grows with the whole document (docs/ingestion.md).
  */
 export async function pdfText(data) {
   // Errors only: pdf.js warns about malformed PDFs on stdout, between the service's JSON log lines.

@@ -1,5 +1,6 @@
 import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import { extname } from 'node:path';
+import type { DocumentExtractionStatus } from '@app/contracts';
 import {
   ExtractionLimitExceeded,
   ExtractionPool,
@@ -8,7 +9,8 @@ import {
 } from './extraction-pool';
 import { ExtractionKind } from './read-text';
 
-export type ExtractionStatus = 'Succeeded' | 'Unsupported' | 'Failed' | 'TooLarge';
+/** An extraction's end: `Pending` and `Skipped` are set by ingestion, never by the extractor. */
+export type ExtractionStatus = Exclude<DocumentExtractionStatus, 'Pending' | 'Skipped'>;
 
 export interface Extraction {
   status: ExtractionStatus;

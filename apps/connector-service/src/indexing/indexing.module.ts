@@ -2,8 +2,10 @@ import { BullModule } from '@nestjs/bull';
 import { DynamicModule, Module, Provider } from '@nestjs/common';
 import { ConnectorEnv } from '../connector-env';
 import { ProcessRole, runsWorkers } from '@app/config';
+import { BlobsModule } from '../blobs/blobs.module';
 import { DocumentStoreModule } from '../documents/document-store.module';
 import { TextExtractor } from '../extraction/text-extractor';
+import { ConnectorMetricsModule } from '../metrics/connector-metrics.module';
 import { SearchableModule } from '../searchable/searchable.module';
 import { ExtractionGate } from './extraction-gate';
 import { INDEXING_QUEUE } from './indexing.jobs';
@@ -27,6 +29,8 @@ export class IndexingModule {
       imports: [
         BullModule.registerQueue({ name: INDEXING_QUEUE }),
         DocumentStoreModule,
+        BlobsModule,
+        ConnectorMetricsModule,
         SearchableModule.forRole(role),
       ],
       providers: [IndexingProducer, ...workers],

@@ -1,4 +1,4 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { makeCounterProvider, makeHistogramProvider } from '@willsoto/nestjs-prometheus';
 import {
   ConnectorMetrics,
@@ -9,7 +9,6 @@ import {
   TOKEN_REFRESHES,
 } from './connector-metrics';
 
-@Global()
 @Module({
   providers: [
     ConnectorMetrics,

@@ -2,18 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { PoolClient } from 'pg';
 import { DataSource } from 'typeorm';
+import type { SearchHitView } from '@app/contracts';
 
 /** A hit as the search statement returns it, ranked; the service adds the links. */
-export interface SearchRow {
-  documentId: string;
-  dataSourceId: string;
-  name: string;
-  path: string;
-  snippet: string;
+export type SearchRow = Omit<SearchHitView, 'score' | 'textUrl' | 'contentUrl'> & {
   /** A numeric, as PostgreSQL returns it. */
   score: number | string;
-  mimeType: string;
-}
+};
 
 export interface SearchTerms {
   dataSourceIds: string[];
@@ -60,7 +55,7 @@ const SEARCH_STATEMENT = 'connector-search';
 
 // The query terms come from a CTE on purpose: the planner cannot see them, so it keeps to the GIN indexes.
 // Written out inline, statistics that say "this word is in every document" made it scan and detoast
-// every 10,000-character vector (20 ms → 500 ms on the bench corpus).
+// every 10,000-character vector (docs/ingestion.md, "Measured choices").
 const SEARCH_SQL = `
 WITH q AS (
   SELECT websearch_to_tsquery('english', $2) AS words, websearch_to_tsquery('simple', $2) AS names, lower($2) AS raw

@@ -1,20 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { Principal } from '@app/auth';
+import type { SearchPageView } from '@app/contracts';
 import { DataSourceAccess } from '../data-sources/data-source-access';
 import { MAX_SEARCH_OFFSET, SearchQueryDto } from './search.dto';
 import { SearchRepository } from './search.repository';
-
-export interface SearchHit {
-  documentId: string;
-  dataSourceId: string;
-  name: string;
-  path: string;
-  snippet: string;
-  score: number;
-  mimeType: string;
-  textUrl: string;
-  contentUrl: string;
-}
 
 /**
  * Full-text search over extracted text together with file-name and path matching that tolerates partial
@@ -30,11 +19,7 @@ export class SearchService {
     private readonly repository: SearchRepository,
   ) {}
 
-  async search(
-    principal: Principal,
-    projectId: string,
-    query: SearchQueryDto,
-  ): Promise<{ hits: SearchHit[]; nextCursor: string | null }> {
+  async search(principal: Principal, projectId: string, query: SearchQueryDto): Promise<SearchPageView> {
     let ids = await this.access.readableIds(principal, projectId);
     if (query.dataSourceId) ids = ids.filter((id) => id === query.dataSourceId);
     if (!ids.length) return { hits: [], nextCursor: null };

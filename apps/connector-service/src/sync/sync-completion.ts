@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { SyncCompletedEvent } from '@app/contracts';
+import { EndedSyncRunStatus, SyncCompletedEvent } from '@app/contracts';
 import { Transaction, Transactions } from '@app/database';
 import { DataSourcesRepository } from '../data-sources/data-sources.repository';
 import { IngestionStatus } from '../data-sources/ingestion-status';
@@ -15,7 +15,7 @@ import { SearchableAnnouncer } from '../searchable/searchable-announcer';
 import { COUNT_NAMES, outcomeOf, SyncRunStatus } from './sync-run-state';
 import { SyncRunsRepository } from './sync-runs.repository';
 
-const INGESTION_AFTER: Record<'Succeeded' | 'PartiallySucceeded' | 'Failed', IngestionStatus> = {
+const INGESTION_AFTER: Record<Exclude<EndedSyncRunStatus, 'Cancelled'>, IngestionStatus> = {
   Succeeded: 'Synced',
   PartiallySucceeded: 'PartiallySynced',
   Failed: 'Failed',

@@ -1,5 +1,5 @@
 /** The sync-run state machine: the states and, for each, the states it may be entered from. */
-import type { SyncRunStatus } from '@app/contracts';
+import type { SyncCountsView, SyncRunStatus } from '@app/contracts';
 
 export { SYNC_RUN_STATUSES } from '@app/contracts';
 export type { SyncMode, SyncRunStatus } from '@app/contracts';
@@ -15,17 +15,7 @@ export const SYNC_RUN_MOVES: Record<SyncRunStatus, SyncRunStatus[]> = {
   Cancelled: ['Queued', 'Running'],
 };
 
-export interface RunCounts {
-  discovered: number;
-  added: number;
-  updated: number;
-  unchanged: number;
-  deleted: number;
-  failed: number;
-  skipped: number;
-}
-
-export const COUNT_NAMES: Array<keyof RunCounts> = [
+export const COUNT_NAMES: Array<keyof SyncCountsView> = [
   'discovered',
   'added',
   'updated',
@@ -36,7 +26,7 @@ export const COUNT_NAMES: Array<keyof RunCounts> = [
 ];
 
 /** How a finished run ends: any failed file makes it partial; failed listings or nothing done, Failed. */
-export function outcomeOf(counts: RunCounts, failedListings: number): SyncRunStatus {
+export function outcomeOf(counts: SyncCountsView, failedListings: number): SyncRunStatus {
   if (failedListings > 0) return counts.added + counts.updated + counts.unchanged > 0 ? 'PartiallySucceeded' : 'Failed';
   if (counts.failed === 0) return 'Succeeded';
   return counts.added + counts.updated + counts.unchanged > 0 ? 'PartiallySucceeded' : 'Failed';

@@ -3,10 +3,11 @@ import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, Repository } from 'typeorm';
 import { managerOf, Transaction } from '@app/database';
 import { SyncJobName, SyncTask } from './sync.jobs';
-import { ACTIVE_RUN_STATUSES, COUNT_NAMES, RunCounts, SYNC_RUN_MOVES, SyncMode, SyncRunStatus } from './sync-run-state';
+import type { SyncCountsView } from '@app/contracts';
+import { ACTIVE_RUN_STATUSES, COUNT_NAMES, SYNC_RUN_MOVES, SyncMode, SyncRunStatus } from './sync-run-state';
 import { SyncRunEntity } from './sync-run.entity';
 
-export type CountDeltas = Partial<RunCounts & { bytesDownloaded: number; failedListings: number }>;
+export type CountDeltas = Partial<SyncCountsView & { bytesDownloaded: number; failedListings: number }>;
 
 const UNIQUE_VIOLATION = '23505';
 

@@ -2,11 +2,13 @@ import { BullModule } from '@nestjs/bull';
 import { DynamicModule, Module, Provider } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ProcessRole, runsWorkers } from '@app/config';
+import { BlobsModule } from '../blobs/blobs.module';
 import { DataSourcesModule } from '../data-sources/data-sources.module';
 import { FoldersModule } from '../data-sources/folders/folders.module';
 import { DocumentStoreModule } from '../documents/document-store.module';
 import { ConnectorEventsModule } from '../events/connector-events.module';
 import { IndexingModule } from '../indexing/indexing.module';
+import { ConnectorMetricsModule } from '../metrics/connector-metrics.module';
 import { SearchableModule } from '../searchable/searchable.module';
 import { FailedSteps } from './failed-steps';
 import { FileDownloads } from './file-downloads';
@@ -55,6 +57,8 @@ export class SyncModule {
         DataSourcesModule,
         FoldersModule,
         DocumentStoreModule,
+        BlobsModule,
+        ConnectorMetricsModule,
         // Text extraction of ingested files runs on its own queue, after the run's steps.
         IndexingModule.forRole(role),
       ],

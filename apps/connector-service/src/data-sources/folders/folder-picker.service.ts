@@ -3,24 +3,10 @@ import { Principal } from '@app/auth';
 import type { DocumentSystemSession } from '../../document-system/document-system.adapter';
 import { DocumentSystemException } from '../../document-system/document-system.exception';
 import { DataSourceAccess } from '../data-source-access';
-import { folderState, FolderSelectionState, SelectionMark } from '@app/contracts';
+import { folderState, PickerFolderView, PickerPageView, SelectionMark } from '@app/contracts';
 import { DocumentSystemSessions } from './document-system-sessions';
 import { FolderLocator } from './folder-locator';
 import { PickerFolderEntity } from './picker-folder.entity';
-
-export interface PickerItem {
-  id: string;
-  name: string;
-  path: string;
-  hasChildren: boolean;
-  selection: FolderSelectionState;
-}
-
-export interface PickerPage {
-  items: PickerItem[];
-  nextCursor: string | null;
-  notice?: string;
-}
 
 export const NO_WORKGROUPS_NOTICE =
   'No workgroups are visible to this account. Confirm the account has workgroup access in the document system.';
@@ -36,7 +22,7 @@ export class FolderPickerService {
     private readonly locator: FolderLocator,
   ) {}
 
-  async list(principal: Principal, dataSourceId: string, parentId?: string, cursor?: string): Promise<PickerPage> {
+  async list(principal: Principal, dataSourceId: string, parentId?: string, cursor?: string): Promise<PickerPageView> {
     const source = await this.access.readable(principal, dataSourceId);
     const docs = await this.sessions.forDataSource(source);
     if (!parentId) return this.workgroups(docs, source.id, source.selection, cursor);
@@ -56,7 +42,7 @@ export class FolderPickerService {
     dataSourceId: string,
     marks: SelectionMark[],
     cursor?: string,
-  ): Promise<PickerPage> {
+  ): Promise<PickerPageView> {
     const page = await docs.listWorkgroups(cursor);
     if (!cursor && page.items.length === 0) return { items: [], nextCursor: null, notice: NO_WORKGROUPS_NOTICE };
     const roots = await this.locator.recordWorkgroups(dataSourceId, page.items);
@@ -67,7 +53,7 @@ export class FolderPickerService {
     docs: DocumentSystemSession,
     folders: PickerFolderEntity[],
     marks: SelectionMark[],
-  ): Promise<PickerItem[]> {
+  ): Promise<PickerFolderView[]> {
     const hasChildren = await mapLimited(folders, PROBE_CONCURRENCY, (f) => hasSubfolders(docs, f.folderId));
     return folders.map((f, i) => ({
       id: f.folderId,

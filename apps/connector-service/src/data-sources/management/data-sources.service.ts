@@ -1,12 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { canManageConnectors, isTenantAdmin, Principal } from '@app/auth';
+import type { ExtractionProgressView } from '@app/contracts';
 import { Transactions } from '@app/database';
 import { CredentialException } from '../../credentials/credential.exception';
 import { CredentialDraft, CredentialsService } from '../../credentials/credentials.service';
 import { ConnectionSummary, ConnectionTokens } from '../../document-system/connection-tokens.port';
 import { DataSourceAccess } from '../data-source-access';
-import { DataSourceContentsRegistry, ExtractionProgress } from '../data-source-contents';
+import { DataSourceContentsRegistry } from '../data-source-contents';
 import { DataSourceMemberEntity } from '../data-source-member.entity';
 import { DataSourceMembersRepository } from '../data-source-members.repository';
 import { DataSourceEntity } from '../data-source.entity';
@@ -69,7 +70,7 @@ export class DataSourcesService {
     return this.access.readable(principal, id);
   }
 
-  extractionProgress(dataSourceId: string): Promise<ExtractionProgress> {
+  extractionProgress(dataSourceId: string): Promise<ExtractionProgressView> {
     return this.contents.registered.extractionProgress(dataSourceId);
   }
 

@@ -3,8 +3,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 /**
  * Relevance is judged on a document's opening 2,000 characters (title block, first page): a small vector
  * that usually stays in the row. Ranking on the 10,000-character match vector made a common word that
- * matches every document cost a TOAST fetch and thousands of positions per document (p95 ~ 300 ms over
- * 5,000 documents); matching still uses the 10,000-character vector and the deep chunk vectors.
+ * matches every document cost a TOAST fetch and thousands of positions per document (docs/ingestion.md,
+ * "Measured choices"); matching still uses the 10,000-character vector and the deep chunk vectors.
  */
 export class SearchOpening1795300014000 implements MigrationInterface {
   name = 'SearchOpening1795300014000';
