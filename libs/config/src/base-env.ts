@@ -48,10 +48,8 @@ export class AppEnv {
   @Max(65535)
   PORT: number;
 
-  /** The address clients reach this app at; each service has a default, the simulator none (see its env). */
-  @IsOptional()
   @IsUrl({ require_tld: false, protocols: ['http', 'https'] })
-  PUBLIC_BASE_URL?: string;
+  PUBLIC_BASE_URL: string;
 
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL = 'info';

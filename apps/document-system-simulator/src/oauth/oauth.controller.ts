@@ -1,8 +1,8 @@
-import { Body, Controller, Get, Header, Headers, HttpCode, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, Header, Headers, HttpCode, Post, Query, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
-import { SimulatorEnv } from '../simulator-env';
+import type { Response } from 'express';
 import { SignJWT } from 'jose';
+import { SimulatorEnv } from '../simulator-env';
 import { SimulatorStore } from '../store/simulator-store';
 import { OAuthClient, OAuthState, s256, sha256 } from './oauth-clients';
 import { loginPage } from './login-page';
@@ -23,8 +23,8 @@ export class OAuthController {
   ) {}
 
   @Get('.well-known/openid-configuration')
-  discovery(@Req() req: Request) {
-    const issuer = this.issuer(req);
+  discovery() {
+    const issuer = this.env.PUBLIC_BASE_URL;
     return {
       issuer,
       authorization_endpoint: `${issuer}/oauth/authorize`,
@@ -63,12 +63,7 @@ export class OAuthController {
   @Post('oauth/token')
   @HttpCode(200)
   @Header('Cache-Control', 'no-store')
-  async token(
-    @Body() body: Params,
-    @Headers('authorization') authorization: string | undefined,
-    @Req() req: Request,
-    @Res() res: Response,
-  ) {
+  async token(@Body() body: Params, @Headers('authorization') authorization: string | undefined, @Res() res: Response) {
     this.state.tokenCalls[body.grant_type ?? 'unknown'] =
       (this.state.tokenCalls[body.grant_type ?? 'unknown'] ?? 0) + 1;
     const client = this.authenticate(body, authorization);
@@ -88,7 +83,6 @@ export class OAuthController {
       }
       return res.json(
         await this.tokens(
-          req,
           client,
           grant.subject,
           grant.scope,
@@ -115,7 +109,7 @@ export class OAuthController {
           .status(400)
           .json({ error: 'invalid_grant', error_description: 'Unknown or already used refresh token' });
       return res.json(
-        await this.tokens(req, client, grant.subject, grant.scope, body.client_secret ?? basicSecret(authorization)),
+        await this.tokens(client, grant.subject, grant.scope, body.client_secret ?? basicSecret(authorization)),
       );
     }
     return res.status(400).json({ error: 'unsupported_grant_type' });
@@ -194,7 +188,6 @@ export class OAuthController {
   }
 
   private async tokens(
-    req: Request,
     client: OAuthClient,
     subject: string,
     scope: string[],
@@ -218,7 +211,7 @@ export class OAuthController {
     if (scope.includes('openid')) {
       response.id_token = await new SignJWT(nonce ? { nonce } : {})
         .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-        .setIssuer(this.issuer(req))
+        .setIssuer(this.env.PUBLIC_BASE_URL)
         .setSubject(subject)
         .setAudience(client.clientId)
         .setIssuedAt()
@@ -226,10 +219,6 @@ export class OAuthController {
         .sign(new TextEncoder().encode(secret));
     }
     return response;
-  }
-
-  private issuer(req: Request): string {
-    return this.env.PUBLIC_BASE_URL ?? `${req.protocol}://${req.get('host')}`;
   }
 }
 
