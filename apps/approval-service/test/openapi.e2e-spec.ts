@@ -2,7 +2,7 @@ import { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import request from 'supertest';
 import { configureHttpApp } from '@app/http';
-import { testEnv, undocumentedResponses } from '@app/testing';
+import { testEnv, undocumentedResponses, unsummarizedOperations } from '@app/testing';
 import { AppModule } from '../src/app.module';
 
 describe('approval-service OpenAPI document', () => {
@@ -24,6 +24,11 @@ describe('approval-service OpenAPI document', () => {
     const spec = await request(app.getHttpServer()).get('/docs/openapi.json').expect(200);
     expect(Object.keys(spec.body.paths).length).toBeGreaterThan(4);
     expect(undocumentedResponses(spec.body)).toEqual([]);
+  });
+
+  it('says in a summary what every operation is for', async () => {
+    const spec = await request(app.getHttpServer()).get('/docs/openapi.json').expect(200);
+    expect(unsummarizedOperations(spec.body)).toEqual([]);
   });
 
   it('shows an approval with its log, and the error body', async () => {

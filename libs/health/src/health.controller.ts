@@ -1,5 +1,5 @@
 import { Controller, Get, Inject } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckService, HealthIndicatorFunction } from '@nestjs/terminus';
 import { DomainException } from '@app/errors';
 import { Public } from '@app/auth';
@@ -15,15 +15,15 @@ export class HealthController {
     @Inject(READINESS_CHECKS) private readonly readinessChecks: HealthIndicatorFunction[],
   ) {}
 
-  /** The process is up. */
   @Get('live')
+  @ApiOperation({ summary: 'Whether the process is up' })
   @HealthCheck()
   live() {
     return this.health.check([]);
   }
 
-  /** The process can serve: its stores answer (503 otherwise). */
   @Get('ready')
+  @ApiOperation({ summary: 'Whether the process can serve: its stores answer (503 NOT_READY otherwise)' })
   @HealthCheck()
   async ready() {
     try {

@@ -4,6 +4,7 @@ import {
   ApiBearerAuth,
   ApiCreatedResponse,
   ApiOkResponse,
+  ApiOperation,
   ApiQuery,
   ApiTags,
 } from '@nestjs/swagger';
@@ -45,9 +46,15 @@ export class ApprovalsController {
     private readonly listing: ApprovalListRepository,
   ) {}
 
-  /** 201 for a new approval; 200 with the existing one for a repeated (executionId, stepId); 409 if the repeat differs. */
   @Post()
   @RequireAnyRole(AGENT_RUNTIME_ROLE, ADMIN_ROLE)
+  @ApiOperation({
+    summary: 'Ask a person to approve an agent step, through a webhook',
+    description:
+      'Needs role agent-runtime or admin. Idempotent per (executionId, stepId): 201 for a new approval; a ' +
+      'repeat answers 200 with the existing approval and sends nothing new, or 409 APPROVAL_CONFLICT when ' +
+      'its webhook, agentName or message differ.',
+  })
   @ApiCreatedResponse({ type: ApprovalCreatedResponse, description: 'A new approval' })
   @ApiOkResponse({ type: ApprovalCreatedResponse, description: 'The existing approval of a repeated request' })
   async request(
@@ -60,17 +67,23 @@ export class ApprovalsController {
     return { approvalId: approval.id, callbackId: approval.callbackId, status: approval.status };
   }
 
-  /** One signed test delivery, one attempt, nothing stored. */
   @Post('test-webhook')
   @RequireAnyRole(AGENT_RUNTIME_ROLE, ADMIN_ROLE)
+  @ApiOperation({
+    summary: 'Send one signed test delivery to a webhook while configuring the step',
+    description: 'Needs role agent-runtime or admin. One attempt, no retry, nothing stored.',
+  })
   @HttpCode(200)
   @ApiOkResponse({ type: WebhookTestResponse })
   testWebhook(@Body() body: TestWebhookDto): Promise<WebhookTestView> {
     return this.tester.test(body.webhook);
   }
 
-  /** Newest first, one page at a time; each approval shows the latest LIST_LOG_ENTRIES of its log. */
   @Get()
+  @ApiOperation({
+    summary: 'List the approvals of the tenant, by execution or status',
+    description: `Newest first, a page at a time; each shows the latest ${LIST_LOG_ENTRIES} entries of its log.`,
+  })
   @ApiQuery({ name: 'executionId', required: false })
   @ApiQuery({ name: 'status', required: false })
   @ApiQuery({ name: 'limit', required: false, description: `1..${MAX_PAGE_SIZE}, default ${DEFAULT_PAGE_SIZE}` })
@@ -110,15 +123,21 @@ export class ApprovalsController {
   }
 
   @Get(':id')
+  @ApiOperation({ summary: 'Show an approval with its whole log' })
   @ApiOkResponse({ type: ApprovalResponse })
   async get(@CurrentPrincipal() principal: Principal, @Param('id', ParseUUIDPipe) id: string): Promise<ApprovalView> {
     const approval = await this.approvals.get(principal.tenantId, id);
     return approvalResponse(approval, await this.listing.entries(id));
   }
 
-  /** 202: one more attempt is queued; the approval stays AwaitingDecision. */
   @Post(':id/redeliver')
   @RequireAnyRole(AGENT_RUNTIME_ROLE, ADMIN_ROLE)
+  @ApiOperation({
+    summary: 'Send the webhook of an approval awaiting a decision once more',
+    description:
+      'Needs role agent-runtime or admin. Same body, callback credentials and webhook-id; the approval stays ' +
+      'AwaitingDecision. 409 APPROVAL_NOT_AWAITING in any other status.',
+  })
   @HttpCode(202)
   @ApiAcceptedResponse({ type: RedeliveryResponse })
   redeliver(@CurrentPrincipal() principal: Principal, @Param('id', ParseUUIDPipe) id: string): Promise<RedeliveryView> {
@@ -127,6 +146,10 @@ export class ApprovalsController {
 
   @Post(':id/cancel')
   @RequireAnyRole(AGENT_RUNTIME_ROLE, ADMIN_ROLE)
+  @ApiOperation({
+    summary: 'Cancel an approval that is still pending or awaiting a decision',
+    description: 'Needs role agent-runtime or admin. The agent run gets a Cancelled decision.',
+  })
   @HttpCode(200)
   @ApiOkResponse({ type: ApprovalResponse })
   async cancel(

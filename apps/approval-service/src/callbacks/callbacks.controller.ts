@@ -1,5 +1,5 @@
 import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
-import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ThrottlerGuard } from '@nestjs/throttler';
 import { Public } from '@app/auth';
 import { ApiErrorResponses, CallbackDecisionResponse, CallbackDecisionView } from '@app/contracts';
@@ -21,6 +21,14 @@ export class CallbacksController {
 
   @Post('callback')
   @HttpCode(200)
+  @ApiOperation({
+    summary: "Record the approver's decision on an approval",
+    description:
+      'Called by the webhook receiver with the callbackId and callbackToken it was sent; no platform token. ' +
+      'Idempotent: the same decision repeated answers the same 200; another decision, or any once the ' +
+      'approval is no longer pending, gets 409 APPROVAL_NOT_PENDING. 401 CALLBACK_TOKEN_INVALID for a wrong ' +
+      'token. Rate-limited per client address.',
+  })
   @ApiOkResponse({ type: CallbackDecisionResponse })
   decide(@Body() body: ApprovalCallbackDto): Promise<CallbackDecisionView> {
     return this.gate.first(() => this.callbacks.decide(body));

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Post } from '@nestjs/common';
-import { ApiBearerAuth, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal } from '@app/auth';
 import {
   ApiErrorResponses,
@@ -26,12 +26,19 @@ export class ConnectionsController {
 
   @Post('authorize')
   @HttpCode(200)
+  @ApiOperation({
+    summary: 'Start connecting my account to an OAuth provider',
+    description:
+      'Answers the URL to open in the browser; its state is single use and expires after 10 minutes. The ' +
+      'provider then redirects to the callback, which stores the connection.',
+  })
   @ApiOkResponse({ type: AuthorizationStartResponse })
   authorize(@CurrentPrincipal() principal: Principal, @Body() body: AuthorizeDto): Promise<AuthorizationStartView> {
     return this.authorization.start(principal, body.providerId);
   }
 
   @Get('connections')
+  @ApiOperation({ summary: 'List my OAuth connections and whether they still work' })
   @ApiOkResponse({ type: [ConnectionResponse] })
   async list(@CurrentPrincipal() principal: Principal): Promise<ConnectionView[]> {
     return (await this.connections.listOwn(principal)).map(connectionResponse);
@@ -39,6 +46,7 @@ export class ConnectionsController {
 
   @Delete('connections/:id')
   @HttpCode(204)
+  @ApiOperation({ summary: 'Disconnect one of my OAuth connections' })
   @ApiNoContentResponse()
   async remove(@CurrentPrincipal() principal: Principal, @Param('id', ParseUUIDPipe) id: string): Promise<void> {
     await this.connections.remove(principal, id);

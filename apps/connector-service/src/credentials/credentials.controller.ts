@@ -1,5 +1,12 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Post, Put } from '@nestjs/common';
-import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBearerAuth,
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
 import { CurrentPrincipal, Principal, RequireAnyRole } from '@app/auth';
 import {
   ApiErrorResponses,
@@ -23,19 +30,27 @@ export class CredentialsController {
 
   @Post()
   @RequireAnyRole(...MANAGERS)
+  @ApiOperation({
+    summary: 'Save the document-system login of the tenant or of one project',
+    description: 'Needs role admin or oauth-connectors:manage. The password is stored encrypted and never returned.',
+  })
   @ApiCreatedResponse({ type: CredentialResponse })
   async create(@CurrentPrincipal() principal: Principal, @Body() body: CreateCredentialDto): Promise<CredentialView> {
     return credentialResponse(await this.service.create(principal, body));
   }
 
-  /** Any member of the tenant may list credentials (to pick one); passwords are never shown. */
   @Get()
+  @ApiOperation({
+    summary: 'List the credentials of the tenant, to pick one for a data source',
+    description: 'Any member of the tenant may list them; passwords are never shown.',
+  })
   @ApiOkResponse({ type: [CredentialResponse] })
   async list(@CurrentPrincipal() principal: Principal): Promise<CredentialView[]> {
     return (await this.service.list(principal)).map(credentialResponse);
   }
 
   @Get(':id')
+  @ApiOperation({ summary: 'Show one credential, without its password' })
   @ApiOkResponse({ type: CredentialResponse })
   async get(@CurrentPrincipal() principal: Principal, @Param('id', ParseUUIDPipe) id: string): Promise<CredentialView> {
     return credentialResponse(await this.service.get(principal, id));
@@ -43,6 +58,12 @@ export class CredentialsController {
 
   @Put(':id')
   @RequireAnyRole(...MANAGERS)
+  @ApiOperation({
+    summary: 'Replace a credential',
+    description:
+      'Needs role admin or oauth-connectors:manage. The password may be left out, except when instanceUrl or ' +
+      'username change (400 SECRET_REQUIRED), so a stored password never goes where it was not entered for.',
+  })
   @ApiOkResponse({ type: CredentialResponse })
   async update(
     @CurrentPrincipal() principal: Principal,
@@ -55,14 +76,21 @@ export class CredentialsController {
   @Delete(':id')
   @HttpCode(204)
   @RequireAnyRole(...MANAGERS)
+  @ApiOperation({
+    summary: 'Delete a credential',
+    description: 'Needs role admin or oauth-connectors:manage; 409 CREDENTIAL_IN_USE while a data source uses it.',
+  })
   @ApiNoContentResponse()
   async remove(@CurrentPrincipal() principal: Principal, @Param('id', ParseUUIDPipe) id: string): Promise<void> {
     await this.service.remove(principal, id);
   }
 
-  /** Any member may check a credential with their own connection: 200 {valid: true} or 422. */
   @Post(':id/validate')
   @HttpCode(200)
+  @ApiOperation({
+    summary: 'Check that a credential logs in to the document system, through one of my connections',
+    description: 'Any member may check a credential: 200 {valid: true}, or 422 CREDENTIALS_INVALID.',
+  })
   @ApiOkResponse({ type: CredentialValidationResponse })
   validate(
     @CurrentPrincipal() principal: Principal,

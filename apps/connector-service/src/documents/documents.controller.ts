@@ -1,5 +1,5 @@
 import { Controller, Get, Param, ParseUUIDPipe, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { pipeline } from 'node:stream/promises';
 import { CurrentPrincipal, Principal } from '@app/auth';
@@ -44,13 +44,14 @@ export class DocumentsController {
   constructor(private readonly documents: DocumentsService) {}
 
   @Get()
+  @ApiOperation({ summary: 'Show a document: where it is, its version and how its text extraction went' })
   @ApiOkResponse({ type: DocumentResponse })
   async get(@CurrentPrincipal() principal: Principal, @Param('id', ParseUUIDPipe) id: string): Promise<DocumentView> {
     return documentResponse(await this.documents.get(principal, id));
   }
 
-  /** The original bytes, streamed. */
   @Get('content')
+  @ApiOperation({ summary: 'Download the original file of a document' })
   @ApiProduces('application/octet-stream')
   @ApiOkResponse({
     description: 'The original bytes, with their Content-Type and a Content-Disposition naming the file',
@@ -70,8 +71,8 @@ export class DocumentsController {
     await pipeline(stream, res);
   }
 
-  /** The extracted text, with what an agent needs to cite it. */
   @Get('text')
+  @ApiOperation({ summary: 'Read the extracted text of a document, with what an agent needs to cite it' })
   @ApiOkResponse({ type: DocumentTextResponse })
   async text(
     @CurrentPrincipal() principal: Principal,

@@ -1,5 +1,5 @@
 import { Controller, Get, Param, ParseUUIDPipe, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal } from '@app/auth';
 import { ApiErrorResponses, TreePageResponse, TreePageView } from '@app/contracts';
 import { TreeQueryDto } from './tree.dto';
@@ -12,8 +12,13 @@ import { TreeService } from './tree.service';
 export class TreeController {
   constructor(private readonly tree: TreeService) {}
 
-  /** Without folderId: the workgroups. With it: that folder's subfolders and files, a page at a time (`nextCursor`). */
   @Get()
+  @ApiOperation({
+    summary: 'Browse what a data source has ingested, folder by folder',
+    description:
+      "Without folderId: the workgroups. With it: that folder's subfolders and files with their status, " +
+      'a page at a time (nextCursor).',
+  })
   @ApiOkResponse({ type: TreePageResponse })
   view(
     @CurrentPrincipal() principal: Principal,

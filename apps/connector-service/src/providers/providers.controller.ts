@@ -1,5 +1,12 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Post, Put } from '@nestjs/common';
-import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBearerAuth,
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
 import { CurrentPrincipal, Principal, RequireAnyRole } from '@app/auth';
 import { ApiErrorResponses, ProviderResponse, ProviderView } from '@app/contracts';
 import { CreateProviderDto, UpdateProviderDto } from './dto/provider-input.dto';
@@ -22,19 +29,29 @@ export class ProvidersController {
 
   @Post()
   @RequireAnyRole(...MANAGERS)
+  @ApiOperation({
+    summary: 'Register an OAuth provider for the tenant',
+    description:
+      'Needs role admin or oauth-connectors:manage. The answer carries the redirectUri to enter at the ' +
+      'provider, and warnings (such as a missing offline_access scope).',
+  })
   @ApiCreatedResponse({ type: ProviderResponse })
   async create(@CurrentPrincipal() principal: Principal, @Body() body: CreateProviderDto): Promise<ProviderView> {
     return this.view(await this.service.create(principal, body));
   }
 
-  /** Any member of the tenant may list providers (to connect to one); secrets are never shown. */
   @Get()
+  @ApiOperation({
+    summary: 'List the OAuth providers of the tenant, to connect to one',
+    description: 'Any member of the tenant may list them; client secrets are never shown.',
+  })
   @ApiOkResponse({ type: [ProviderResponse] })
   async list(@CurrentPrincipal() principal: Principal): Promise<ProviderView[]> {
     return (await this.service.list(principal)).map((p) => this.view(p));
   }
 
   @Get(':id')
+  @ApiOperation({ summary: 'Show one OAuth provider, without its client secret' })
   @ApiOkResponse({ type: ProviderResponse })
   async get(@CurrentPrincipal() principal: Principal, @Param('id', ParseUUIDPipe) id: string): Promise<ProviderView> {
     return this.view(await this.service.get(principal, id));
@@ -42,6 +59,13 @@ export class ProvidersController {
 
   @Put(':id')
   @RequireAnyRole(...MANAGERS)
+  @ApiOperation({
+    summary: 'Replace an OAuth provider, or rotate its client secret',
+    description:
+      'Needs role admin or oauth-connectors:manage. clientSecret may be left out, except when tokenEndpoint ' +
+      'or revokeEndpoint change (400 SECRET_REQUIRED). A new clientSecret increments secretVersion; existing ' +
+      'connections keep working.',
+  })
   @ApiOkResponse({ type: ProviderResponse })
   async update(
     @CurrentPrincipal() principal: Principal,
@@ -54,6 +78,10 @@ export class ProvidersController {
   @Delete(':id')
   @HttpCode(204)
   @RequireAnyRole(...MANAGERS)
+  @ApiOperation({
+    summary: 'Delete an OAuth provider',
+    description: 'Needs role admin or oauth-connectors:manage; 409 PROVIDER_IN_USE while data sources use it.',
+  })
   @ApiNoContentResponse()
   async remove(@CurrentPrincipal() principal: Principal, @Param('id', ParseUUIDPipe) id: string): Promise<void> {
     await this.service.remove(principal, id);

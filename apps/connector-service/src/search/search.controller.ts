@@ -1,5 +1,5 @@
 import { Controller, Get, Param, ParseUUIDPipe, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal } from '@app/auth';
 import { ApiErrorResponses, SearchPageResponse, SearchPageView } from '@app/contracts';
 import { SearchQueryDto } from './search.dto';
@@ -12,8 +12,13 @@ import { SearchService } from './search.service';
 export class SearchController {
   constructor(private readonly searchService: SearchService) {}
 
-  /** Hits carry the document id, data source and path so an agent can cite and fetch them. */
   @Get()
+  @ApiOperation({
+    summary: 'Search the documents of a project by name, path and text',
+    description:
+      'Only in the data sources the caller may read. Hits carry the document id, data source and path so an ' +
+      'agent can cite and fetch them.',
+  })
   @ApiOkResponse({ type: SearchPageResponse })
   search(
     @CurrentPrincipal() principal: Principal,

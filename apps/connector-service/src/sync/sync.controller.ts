@@ -1,5 +1,5 @@
 import { Controller, Get, HttpCode, Param, ParseUUIDPipe, Post } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiAcceptedResponse, ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal } from '@app/auth';
 import { ApiErrorResponses, SyncRunResponse, SyncRunView, SyncStartResponse, SyncStartView } from '@app/contracts';
 import { SyncRunEntity } from './sync-run.entity';
@@ -37,6 +37,12 @@ export class SyncController {
 
   @Post('data-sources/:id/sync')
   @HttpCode(202)
+  @ApiOperation({
+    summary: 'Start syncing a data source now',
+    description:
+      'Any member may start one: Full until a run has completed, Incremental after. 409 SYNC_IN_PROGRESS ' +
+      "(with the running run's id) while one runs, 409 NOTHING_SELECTED before a selection is saved.",
+  })
   @ApiAcceptedResponse({ type: SyncStartResponse })
   async start(
     @CurrentPrincipal() principal: Principal,
@@ -47,12 +53,14 @@ export class SyncController {
   }
 
   @Get('data-sources/:id/sync-runs')
+  @ApiOperation({ summary: 'List the sync runs of a data source' })
   @ApiOkResponse({ type: [SyncRunResponse] })
   async list(@CurrentPrincipal() principal: Principal, @Param('id', ParseUUIDPipe) id: string): Promise<SyncRunView[]> {
     return (await this.sync.list(principal, id)).map(syncRunResponse);
   }
 
   @Get('sync-runs/:id')
+  @ApiOperation({ summary: 'Show how a sync run stands: status, counts and bytes downloaded' })
   @ApiOkResponse({ type: SyncRunResponse })
   async get(@CurrentPrincipal() principal: Principal, @Param('id', ParseUUIDPipe) id: string): Promise<SyncRunView> {
     return syncRunResponse(await this.sync.get(principal, id));
@@ -60,6 +68,10 @@ export class SyncController {
 
   @Post('sync-runs/:id/cancel')
   @HttpCode(200)
+  @ApiOperation({
+    summary: 'Cancel a queued or running sync run',
+    description: 'The data source returns to where it was before the run; 409 once the run has ended.',
+  })
   @ApiOkResponse({ type: SyncRunResponse })
   async cancel(@CurrentPrincipal() principal: Principal, @Param('id', ParseUUIDPipe) id: string): Promise<SyncRunView> {
     return syncRunResponse(await this.sync.cancel(principal, id));

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { pipeline } from 'node:stream/promises';
 import { SimulatorStore } from '../store/simulator-store';
@@ -17,6 +17,10 @@ export class DocumentApiController {
   constructor(private readonly store: SimulatorStore) {}
 
   @Post('session')
+  @ApiOperation({
+    summary: 'Open a document-system session with a username and password',
+    description: 'Needs a bearer access token; 401 invalid_token or invalid_credentials.',
+  })
   @HttpCode(200)
   session(@Req() req: Request, @Body() body: { username?: unknown; password?: unknown }, @Res() res: Response) {
     if (!this.store.validAccessToken(bearer(req))) return res.status(401).json({ error: 'invalid_token' });
@@ -26,6 +30,10 @@ export class DocumentApiController {
   }
 
   @Get('workgroups')
+  @ApiOperation({
+    summary: "List the workgroups the session's user may see, a page at a time",
+    description: 'Needs a bearer access token and X-Session-Token; 401 invalid_token or invalid_session.',
+  })
   workgroups(@Req() req: Request, @Query('cursor') cursor: string | undefined, @Res() res: Response) {
     const user = this.authorize(req, res);
     if (!user) return;
@@ -39,6 +47,7 @@ export class DocumentApiController {
   }
 
   @Get('folders/:id/children')
+  @ApiOperation({ summary: 'List the folders and files in a folder, a page at a time' })
   children(
     @Req() req: Request,
     @Param('id') id: string,
@@ -55,6 +64,7 @@ export class DocumentApiController {
   }
 
   @Get('files/:id/content')
+  @ApiOperation({ summary: 'Download the bytes of a file' })
   async content(@Req() req: Request, @Param('id') id: string, @Res() res: Response) {
     const user = this.authorize(req, res);
     if (!user) return;

@@ -1,5 +1,5 @@
 import { Controller, Get, Param, ParseUUIDPipe, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal } from '@app/auth';
 import { ApiErrorResponses, PickerPageResponse, PickerPageView } from '@app/contracts';
 import { FolderPickerService } from './folder-picker.service';
@@ -11,8 +11,14 @@ import { FolderPickerService } from './folder-picker.service';
 export class FoldersController {
   constructor(private readonly picker: FolderPickerService) {}
 
-  /** Without parentId: the workgroups. With it: that folder's subfolders. */
   @Get()
+  @ApiOperation({
+    summary: 'List the folders of a workgroup for the folder picker, with what is selected',
+    description:
+      "Live from the document system. Without parentId: the workgroups; with it: that folder's subfolders. " +
+      '422 CREDENTIALS_INVALID when the credential is refused; 409 REAUTH_REQUIRED when the connection ' +
+      'must be re-authenticated; 200 with no items and a notice for an account without workgroup access.',
+  })
   @ApiQuery({ name: 'parentId', required: false })
   @ApiQuery({ name: 'cursor', required: false })
   @ApiOkResponse({ type: PickerPageResponse })

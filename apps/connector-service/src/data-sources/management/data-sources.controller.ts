@@ -1,5 +1,12 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Patch, Post } from '@nestjs/common';
-import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBearerAuth,
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
 import { CurrentPrincipal, Principal } from '@app/auth';
 import {
   ApiErrorResponses,
@@ -20,6 +27,9 @@ const memberView = (m: { userId: string; addedBy: string; createdAt: Date }): Me
   createdAt: m.createdAt.toISOString(),
 });
 
+/** Who may change a data source; members only read, browse, search and start syncs. */
+const MANAGE_RULE = 'Only its creator or a tenant admin; other members get 403 DATA_SOURCE_MANAGE_FORBIDDEN.';
+
 @ApiTags('data sources')
 @ApiBearerAuth()
 @ApiErrorResponses()
@@ -28,6 +38,12 @@ export class DataSourcesController {
   constructor(private readonly service: DataSourcesService) {}
 
   @Post('projects/:projectId/data-sources')
+  @ApiOperation({
+    summary: 'Connect a part of the document system to a project as a data source',
+    description:
+      'The caller becomes its creator and first member. An inline credential is tenant-wide when the caller ' +
+      'may manage credentials, otherwise it belongs to this data source alone (scope DataSource).',
+  })
   @ApiCreatedResponse({ type: DataSourceResponse })
   async create(
     @CurrentPrincipal() principal: Principal,
@@ -38,6 +54,10 @@ export class DataSourcesController {
   }
 
   @Get('projects/:projectId/data-sources')
+  @ApiOperation({
+    summary: 'List the data sources of a project that I may read',
+    description: 'Members see the data sources they belong to; tenant admins see all.',
+  })
   @ApiOkResponse({ type: [DataSourceResponse] })
   async list(
     @CurrentPrincipal() principal: Principal,
@@ -46,8 +66,11 @@ export class DataSourcesController {
     return (await this.service.list(principal, projectId)).map(dataSourceResponse);
   }
 
-  /** With where the text extraction of its documents stands (a document is searchable by name meanwhile). */
   @Get('data-sources/:id')
+  @ApiOperation({
+    summary: 'Show a data source with where the text extraction of its documents stands',
+    description: 'A document is searchable by name while its text is still pending. Non-members get 404.',
+  })
   @ApiOkResponse({ type: DataSourceDetailResponse })
   async get(
     @CurrentPrincipal() principal: Principal,
@@ -59,6 +82,10 @@ export class DataSourcesController {
   }
 
   @Patch('data-sources/:id')
+  @ApiOperation({
+    summary: 'Rename a data source or change its credential, connection, selection or schedule',
+    description: `${MANAGE_RULE} A new credential or connection user discards the selection (NotConfigured).`,
+  })
   @ApiOkResponse({ type: DataSourceResponse })
   async update(
     @CurrentPrincipal() principal: Principal,
@@ -70,12 +97,17 @@ export class DataSourcesController {
 
   @Delete('data-sources/:id')
   @HttpCode(204)
+  @ApiOperation({
+    summary: 'Delete a data source with its documents, text and files',
+    description: MANAGE_RULE,
+  })
   @ApiNoContentResponse()
   async remove(@CurrentPrincipal() principal: Principal, @Param('id', ParseUUIDPipe) id: string): Promise<void> {
     await this.service.remove(principal, id);
   }
 
   @Get('data-sources/:id/members')
+  @ApiOperation({ summary: 'List who may read a data source' })
   @ApiOkResponse({ type: [MemberResponse] })
   async members(
     @CurrentPrincipal() principal: Principal,
@@ -85,6 +117,7 @@ export class DataSourcesController {
   }
 
   @Post('data-sources/:id/members')
+  @ApiOperation({ summary: 'Give a user of the tenant access to a data source', description: MANAGE_RULE })
   @ApiCreatedResponse({ type: MemberResponse })
   async addMember(
     @CurrentPrincipal() principal: Principal,
@@ -96,6 +129,7 @@ export class DataSourcesController {
 
   @Delete('data-sources/:id/members/:userId')
   @HttpCode(204)
+  @ApiOperation({ summary: "Take a user's access to a data source away", description: MANAGE_RULE })
   @ApiNoContentResponse()
   async removeMember(
     @CurrentPrincipal() principal: Principal,

@@ -1,5 +1,5 @@
 import { Body, Controller, Param, ParseUUIDPipe, Put } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal } from '@app/auth';
 import { ApiErrorResponses, DataSourceResponse, DataSourceView } from '@app/contracts';
 import { ConnectionTokens } from '../../document-system/connection-tokens.port';
@@ -19,8 +19,13 @@ export class SelectionController {
     private readonly connections: ConnectionTokens,
   ) {}
 
-  /** An included folder takes its whole subtree; an excluded folder inside it is left out. */
   @Put()
+  @ApiOperation({
+    summary: 'Choose the folders a data source ingests',
+    description:
+      'An included folder takes its whole subtree; an excluded folder inside it is left out. Only the data ' +
+      "source's creator or a tenant admin (403 DATA_SOURCE_MANAGE_FORBIDDEN for other members).",
+  })
   @ApiOkResponse({ type: DataSourceResponse })
   async replace(
     @CurrentPrincipal() principal: Principal,
