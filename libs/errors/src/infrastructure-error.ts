@@ -39,3 +39,18 @@ export function isInfrastructureError(error: unknown): boolean {
   }
   return false;
 }
+
+/** Deadlock or serialization failure: the statement lost a race with another and succeeds when run again. */
+const CONFLICT_SQLSTATE = new Set(['40001', '40P01']);
+
+/** Whether an error is a lost race between statements (run it again), not a store that is away. */
+export function isRetryableConflict(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; current && typeof current === 'object' && depth < 5; depth++) {
+    const { code } = current as { code?: unknown };
+    if (typeof code === 'string' && CONFLICT_SQLSTATE.has(code)) return true;
+    current =
+      (current as { driverError?: unknown; cause?: unknown }).driverError ?? (current as { cause?: unknown }).cause;
+  }
+  return false;
+}

@@ -28,6 +28,23 @@ describe(OutageRider.name, () => {
     expect(warnings).toEqual([expect.stringMatching(/unreachable/), expect.stringMatching(/reachable again/)]);
   });
 
+  it('runs work again after a deadlock or a serialization failure without calling it an outage', async () => {
+    const sut = new OutageRider();
+    const conflicts = [
+      Object.assign(new Error('deadlock detected'), { code: '40P01' }),
+      Object.assign(new Error('could not serialize access due to concurrent update'), { code: '40001' }),
+    ];
+    await expect(
+      sut.ride(async () => {
+        const conflict = conflicts.shift();
+        if (conflict) throw conflict;
+        return 'done';
+      }),
+    ).resolves.toBe('done');
+    await new Promise((resolve) => setTimeout(resolve, OUTAGE_SETTLE_MS + 100));
+    expect(warnings).toEqual([]);
+  });
+
   it('fails at once on an error of the work itself', async () => {
     const sut = new OutageRider();
     await expect(sut.ride(() => Promise.reject(new TypeError('bug')))).rejects.toThrow('bug');

@@ -1,5 +1,5 @@
 import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
-import { isInfrastructureError } from '@app/errors';
+import { isInfrastructureError, isRetryableConflict } from '@app/errors';
 
 /** Waits between tries of held work: doubling from the first to the last, so a returning database is used within 2 s. */
 export const OUTAGE_RETRY_MS = { first: 100, last: 2000 } as const;
@@ -39,6 +39,8 @@ export class OutageRider implements OnModuleDestroy {
   /** For work that is tried again by its own schedule (a poller): true when the error is the infrastructure's. */
   report(error: unknown, startedAt = Date.now()): boolean {
     if (!isInfrastructureError(error)) return false;
+    // A deadlock or serialization failure lost a race: it is run again, but the database is not away.
+    if (isRetryableConflict(error)) return true;
     if (this.down) {
       clearTimeout(this.down.back);
       this.down.back = undefined;
