@@ -209,6 +209,22 @@ describe('Approval log and list bounds', () => {
     }
   });
 
+  it('answers 400 VALIDATION_FAILED to an unknown query parameter, on the list and on one approval', async () => {
+    const created = await http()
+      .post('/v1/approvals')
+      .set(runtime.auth)
+      .send(approvalRequest(receiver.url))
+      .expect(201);
+    for (const path of ['/v1/approvals', `/v1/approvals/${created.body.approvalId}`]) {
+      const res = await http().get(path).query({ bogus: '1' }).set(runtime.auth);
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({
+        code: 'VALIDATION_FAILED',
+        details: [expect.objectContaining({ field: 'bogus' })],
+      });
+    }
+  });
+
   it('returns at most 50 approvals when no limit is given', async () => {
     const executionId = `exec-many-${Date.now()}`;
     await Promise.all(

@@ -4,3 +4,4 @@ export * from './validation';
 export * from './error-body';
 export * from './all-exceptions.filter';
 export * from './infrastructure-error';
+export * from './query-parameters';

@@ -3,11 +3,13 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import { PrometheusController } from '@willsoto/nestjs-prometheus';
 import type { Response } from 'express';
 import { Public } from '@app/auth';
+import { AnyQueryParameters } from '@app/errors';
 import { MetricsExposition } from './metrics-exposition';
 
 /** GET /metrics for Prometheus: no platform token (a scraper has none), METRICS_TOKEN when set. */
 @ApiExcludeController()
 @Public()
+@AnyQueryParameters()
 @Controller()
 export class MetricsController extends PrometheusController {
   constructor(private readonly exposition: MetricsExposition) {

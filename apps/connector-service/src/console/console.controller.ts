@@ -4,7 +4,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Public, signPlatformToken } from '@app/auth';
 import type { ConsoleConfigView, DevTokenView } from '@app/contracts';
-import { DomainException } from '@app/errors';
+import { AnyQueryParameters, DomainException } from '@app/errors';
 import { OAuthCallbackUrl } from '../providers/oauth-callback-url';
 import { ConsoleFiles } from './console-files';
 import { DevTokenDto } from './dev-token.dto';
@@ -16,6 +16,7 @@ const LOOPBACK = /^(127\.|::1$|::ffff:127\.)/;
  * its files (client routes fall back to index.html), its configuration and, in development, tokens.
  */
 @Public()
+@AnyQueryParameters()
 @ApiExcludeController()
 @Controller('console')
 export class ConsoleController {

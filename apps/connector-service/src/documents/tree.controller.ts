@@ -17,7 +17,8 @@ export class TreeController {
     summary: 'Browse what a data source has ingested, folder by folder',
     description:
       "Without folderId: the workgroups. With it: that folder's subfolders and files with their status, " +
-      'a page at a time (nextCursor).',
+      'a page at a time (nextCursor). parentId is accepted as an alias of folderId, as the folder picker ' +
+      'names it; both given and different: 400.',
   })
   @ApiOkResponse({ type: TreePageResponse })
   view(

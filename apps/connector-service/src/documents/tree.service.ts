@@ -20,7 +20,7 @@ export class TreeService {
 
   async view(principal: Principal, dataSourceId: string, query: TreeQueryDto): Promise<TreePageView> {
     await this.access.readable(principal, dataSourceId);
-    const folderId = query.folderId || null;
+    const folderId = query.folderId || query.parentId || null;
     const limit = query.limit ?? TREE_PAGE_DEFAULT;
     const cursor: TreeCursor = query.cursor ? decodeTreeCursor(query.cursor) : { stage: 'folders', after: null };
     const folder = folderId ? await this.tree.folder(dataSourceId, folderId) : null;

@@ -1,7 +1,8 @@
 import { Controller, Get, Param, ParseUUIDPipe, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal } from '@app/auth';
 import { ApiErrorResponses, PickerPageResponse, PickerPageView } from '@app/contracts';
+import { FolderPickerQueryDto } from './folder-picker.dto';
 import { FolderPickerService } from './folder-picker.service';
 
 @ApiTags('folder picker')
@@ -19,15 +20,12 @@ export class FoldersController {
       '422 CREDENTIALS_INVALID when the credential is refused; 409 REAUTH_REQUIRED when the connection ' +
       'must be re-authenticated; 200 with no items and a notice for an account without workgroup access.',
   })
-  @ApiQuery({ name: 'parentId', required: false })
-  @ApiQuery({ name: 'cursor', required: false })
   @ApiOkResponse({ type: PickerPageResponse })
   list(
     @CurrentPrincipal() principal: Principal,
     @Param('id', ParseUUIDPipe) id: string,
-    @Query('parentId') parentId?: string,
-    @Query('cursor') cursor?: string,
+    @Query() query: FolderPickerQueryDto,
   ): Promise<PickerPageView> {
-    return this.picker.list(principal, id, parentId || undefined, cursor || undefined);
+    return this.picker.list(principal, id, query.parentId || undefined, query.cursor || undefined);
   }
 }
