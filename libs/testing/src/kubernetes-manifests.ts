@@ -6,6 +6,8 @@ import { validateEnv } from '@app/config';
 
 const KUBERNETES = resolve(__dirname, '../../../deploy/kubernetes');
 const HEALTH = { liveness: '/health/live', readiness: '/health/ready' };
+/** Where a worker, which serves no API, answers Prometheus (METRICS_PORT). */
+const WORKER_METRICS_PORT = 9464;
 
 /** Well-formed stand-ins for the Secret's values, which stay out of git. */
 const SAMPLE_SECRETS: Record<string, string> = {
@@ -31,7 +33,10 @@ interface Manifest {
   data?: Record<string, string>;
   /** The fields the checks read, of whichever kind of manifest has them: a check fails on a shape it does not expect. */
   spec: {
-    template: { metadata: { labels: unknown }; spec: { containers: Container[] } };
+    template: {
+      metadata: { labels: unknown; annotations?: Record<string, string> };
+      spec: { containers: Container[] };
+    };
     /** A Service's labels, or a Deployment's or budget's `matchLabels`. */
     selector: { matchLabels?: unknown };
     ports: Array<{ targetPort: unknown }>;
@@ -56,8 +61,12 @@ export function describeKubernetesManifests(service: string, envClass: new () =>
     it('has one API and one worker Deployment, each with its PROCESS_ROLE, resources and the shared configuration', () => {
       const deployments = manifests.filter((m) => m.kind === 'Deployment').map((m) => m.metadata.name);
       expect(deployments.sort()).toEqual([`${service}-api`, `${service}-worker`]);
+      expect(container('api').env).toEqual([{ name: 'PROCESS_ROLE', value: 'api' }]);
+      expect(container('worker').env).toEqual([
+        { name: 'PROCESS_ROLE', value: 'worker' },
+        { name: 'METRICS_PORT', value: String(WORKER_METRICS_PORT) },
+      ]);
       for (const role of ['api', 'worker']) {
-        expect(container(role).env).toEqual([{ name: 'PROCESS_ROLE', value: role }]);
         expect(container(role).envFrom).toEqual([
           { configMapRef: { name: service } },
           { secretRef: { name: service } },
@@ -74,9 +83,23 @@ export function describeKubernetesManifests(service: string, envClass: new () =>
       expect(port.containerPort).toBe(Number(config.PORT));
       expect(api.livenessProbe.httpGet).toEqual({ path: HEALTH.liveness, port: 'http' });
       expect(api.readinessProbe.httpGet).toEqual({ path: HEALTH.readiness, port: 'http' });
-      // Workers start no HTTP server, so an HTTP probe would fail them forever.
+      // Workers serve nothing but /metrics (on METRICS_PORT), so an HTTP probe of the API's paths would fail them forever.
       expect(container('worker').livenessProbe).toBeUndefined();
-      expect(container('worker').ports).toBeUndefined();
+    });
+
+    it('lets Prometheus scrape /metrics of every pod: the API on its HTTP port, a worker on METRICS_PORT', () => {
+      expect(container('worker').ports).toEqual([{ name: 'metrics', containerPort: WORKER_METRICS_PORT }]);
+      const scrape = (role: string) => deployment(role).spec.template.metadata.annotations;
+      expect(scrape('api')).toEqual({
+        'prometheus.io/scrape': 'true',
+        'prometheus.io/port': config.PORT,
+        'prometheus.io/path': '/metrics',
+      });
+      expect(scrape('worker')).toEqual({
+        'prometheus.io/scrape': 'true',
+        'prometheus.io/port': String(WORKER_METRICS_PORT),
+        'prometheus.io/path': '/metrics',
+      });
     });
 
     it('puts the API behind a Service, a disruption budget on each Deployment and an autoscaler on the workers', () => {
