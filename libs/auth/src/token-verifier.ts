@@ -1,22 +1,23 @@
-import { Injectable } from '@nestjs/common';
-import { createRemoteJWKSet, decodeProtectedHeader, JWTPayload, jwtVerify, JWTVerifyOptions } from 'jose';
+import { Injectable, OnModuleDestroy } from '@nestjs/common';
+import { decodeProtectedHeader, JWTPayload, jwtVerify, JWTVerifyOptions } from 'jose';
 import { BaseEnv } from '@app/config';
 import type { Principal } from './principal';
+import { RemoteKeySet } from './remote-key-set';
 
 /**
  * Verifies platform JWTs: HS256 with AUTH_JWT_SECRET, or RS256 from AUTH_JWKS_URL when set. Every
  * token must expire (`exp`); `iss` and `aud` must match AUTH_JWT_ISSUER / AUTH_JWT_AUDIENCE when set.
  */
 @Injectable()
-export class TokenVerifier {
+export class TokenVerifier implements OnModuleDestroy {
   private readonly secret: Uint8Array;
-  private readonly jwks?: ReturnType<typeof createRemoteJWKSet>;
+  private readonly jwks?: RemoteKeySet;
   private readonly rules: JWTVerifyOptions;
 
   constructor(env: BaseEnv) {
     this.secret = new TextEncoder().encode(env.AUTH_JWT_SECRET);
     const jwksUrl = env.AUTH_JWKS_URL;
-    if (jwksUrl) this.jwks = createRemoteJWKSet(new URL(jwksUrl), { timeoutDuration: 5000 });
+    if (jwksUrl) this.jwks = new RemoteKeySet(jwksUrl);
     this.rules = {
       requiredClaims: ['exp'],
       ...(env.AUTH_JWT_ISSUER ? { issuer: env.AUTH_JWT_ISSUER } : {}),
@@ -30,12 +31,16 @@ export class TokenVerifier {
       const { alg } = decodeProtectedHeader(token);
       const { payload } =
         alg === 'RS256' && this.jwks
-          ? await jwtVerify(token, this.jwks, { ...this.rules, algorithms: ['RS256'] })
+          ? await jwtVerify(token, this.jwks.key, { ...this.rules, algorithms: ['RS256'] })
           : await jwtVerify(token, this.secret, { ...this.rules, algorithms: ['HS256'] });
       return toPrincipal(payload);
     } catch {
       return null;
     }
+  }
+
+  onModuleDestroy(): void {
+    this.jwks?.close();
   }
 }
 
