@@ -61,6 +61,8 @@ async function main() {
       ...CONSOLE_ENV[app.name],
       PORT: String(app.port),
       PUBLIC_BASE_URL: `http://localhost:${app.port}`,
+      // The demo admin is the operator here: it may open the queue dashboard.
+      QUEUE_DASHBOARD_TENANT: DEMO_TENANT,
     };
     children.push(run(app.name, env));
   }

@@ -14,9 +14,9 @@ describe('Approval-service metrics and queue dashboard', () => {
   const http = () => request(sut.app.getHttpServer());
 
   beforeAll(async () => {
-    sut = await startApprovalApp({ METRICS_TOKEN: '' });
     runtime = await testCaller({ roles: ['agent-runtime'] });
     admin = await testCaller({ roles: ['admin'] });
+    sut = await startApprovalApp({ METRICS_TOKEN: '', QUEUE_DASHBOARD_TENANT: admin.tenantId });
     receiver = await new HttpPeer((_req, res) => void res.writeHead(202).end()).start();
   });
   afterAll(async () => {
@@ -100,6 +100,11 @@ describe('Approval-service metrics and queue dashboard', () => {
       code: 'FORBIDDEN',
     });
     await http().get('/admin/queues/api/queues').set(runtime.auth).expect(403);
+    // The board shows every tenant's jobs: an admin of any other tenant than the operators' is refused.
+    const tenantAdmin = await testCaller({ roles: ['admin'] });
+    expect((await http().get('/admin/queues/api/queues').set(tenantAdmin.auth).expect(403)).body).toMatchObject({
+      code: 'FORBIDDEN',
+    });
     const page = await http().get('/admin/queues').set(admin.auth).expect(200);
     expect(page.headers['content-type']).toMatch(/^text\/html/);
     const api = await http().get('/admin/queues/api/queues').set(admin.auth).expect(200);

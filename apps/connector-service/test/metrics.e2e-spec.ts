@@ -30,8 +30,14 @@ describe('Connector-service metrics and queue dashboard', () => {
     sim = await startSimulator();
     await sim.admin.put('/oauth/settings', { autoApproveUser: 'alice' });
     // Access tokens live 6 s and are refreshed within 5 s of their expiry: the sync below refreshes.
-    sut = await startConnectorApp({ env: { PUBLIC_BASE_URL: TEST_PUBLIC_BASE_URL, OAUTH_REFRESH_AHEAD_SECONDS: 5 } });
     admin = await testCaller({ roles: ['admin'] });
+    sut = await startConnectorApp({
+      env: {
+        PUBLIC_BASE_URL: TEST_PUBLIC_BASE_URL,
+        OAUTH_REFRESH_AHEAD_SECONDS: 5,
+        QUEUE_DASHBOARD_TENANT: admin.tenantId,
+      },
+    });
     user = await testCaller({ tenantId: admin.tenantId });
   });
   afterAll(async () => {
@@ -109,6 +115,11 @@ describe('Connector-service metrics and queue dashboard', () => {
   it('lists every queue of the service on the dashboard, for admins only', async () => {
     await http().get('/admin/queues/api/queues').expect(401);
     await http().get('/admin/queues/api/queues').set(user.auth).expect(403);
+    // The board shows every tenant's jobs: an admin of any other tenant than the operators' is refused.
+    await http()
+      .get('/admin/queues/api/queues')
+      .set((await testCaller({ roles: ['admin'] })).auth)
+      .expect(403);
     await http().get('/admin/queues').set(admin.auth).expect(200).expect('content-type', /html/);
     const api = await http().get('/admin/queues/api/queues').set(admin.auth).expect(200);
     expect(api.body.queues.map((q: { name: string }) => q.name).sort()).toEqual(QUEUES);

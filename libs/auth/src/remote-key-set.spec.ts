@@ -35,16 +35,16 @@ describe('TokenVerifier with AUTH_JWKS_URL', () => {
   }
 
   it('accepts a token signed with a key of the set', async () => {
-    const sut = await verifierServedBy((_req, res) =>
-      res.writeHead(200, { 'content-type': 'application/json' }).end(keySet),
+    const sut = await verifierServedBy(
+      (_req, res) => void res.writeHead(200, { 'content-type': 'application/json' }).end(keySet),
     );
     await expect(sut.verify(token)).resolves.toEqual({ userId: 'user-1', tenantId: 'tenant-1', roles: ['admin'] });
   });
 
   it('refuses a key set larger than the size bound', async () => {
     const padded = JSON.stringify({ ...JSON.parse(keySet), padding: 'x'.repeat(KEY_SET_LIMITS.maxBytes) });
-    const sut = await verifierServedBy((_req, res) =>
-      res.writeHead(200, { 'content-type': 'application/json' }).end(padded),
+    const sut = await verifierServedBy(
+      (_req, res) => void res.writeHead(200, { 'content-type': 'application/json' }).end(padded),
     );
     await expect(sut.verify(token)).resolves.toBeNull();
   });
@@ -52,8 +52,8 @@ describe('TokenVerifier with AUTH_JWKS_URL', () => {
   it('does not follow a redirect to a key set', async () => {
     const sut = await verifierServedBy((req, res) =>
       req.path === '/jwks'
-        ? res.writeHead(302, { location: '/elsewhere' }).end()
-        : res.writeHead(200, { 'content-type': 'application/json' }).end(keySet),
+        ? void res.writeHead(302, { location: '/elsewhere' }).end()
+        : void res.writeHead(200, { 'content-type': 'application/json' }).end(keySet),
     );
     await expect(sut.verify(token)).resolves.toBeNull();
   });

@@ -123,6 +123,14 @@ export class BaseEnv extends AppEnv {
   @IsIn(PROCESS_ROLES)
   PROCESS_ROLE: ProcessRole = 'all';
 
+  /**
+   * The platform operators' tenant: only its admins open the queue dashboard, which shows every tenant's
+   * jobs. Unset, the dashboard refuses everyone.
+   */
+  @IsOptional()
+  @IsString()
+  QUEUE_DASHBOARD_TENANT?: string;
+
   /** When set, GET /metrics needs `Authorization: Bearer <METRICS_TOKEN>`; empty: open to whoever reaches the port. */
   @IsOptional()
   @Matches(/^(\S{16,})?$/, { message: 'METRICS_TOKEN must be at least 16 characters, without blanks' })

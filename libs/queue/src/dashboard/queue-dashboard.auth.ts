@@ -2,6 +2,7 @@ import { Injectable, NestMiddleware } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import { decodeJwt } from 'jose';
 import { ADMIN_ROLE, TokenVerifier } from '@app/auth';
+import { BaseEnv } from '@app/config';
 import { DomainException, toErrorBody } from '@app/errors';
 import { QUEUE_DASHBOARD_ROUTE } from './queue-dashboard.route';
 
@@ -12,13 +13,17 @@ const LOGIN = `${QUEUE_DASHBOARD_ROUTE}/login`;
 const LOGOUT = `${QUEUE_DASHBOARD_ROUTE}/logout`;
 
 /**
- * The queue dashboard is for admins: a platform token with role `admin`, as a bearer header or, since a
+ * The queue dashboard shows every tenant's jobs, so it is for the platform operators: a token with role
+ * `admin` of the tenant QUEUE_DASHBOARD_TENANT names (nobody when unset), as a bearer header or, since a
  * browser sends no header when it navigates, as the HttpOnly, SameSite=Strict cookie that POST
  * /admin/queues/login sets (the token in a form body, never in a URL that logs and history keep).
  */
 @Injectable()
 export class QueueDashboardAuth implements NestMiddleware {
-  constructor(private readonly verifier: TokenVerifier) {}
+  constructor(
+    private readonly verifier: TokenVerifier,
+    private readonly env: BaseEnv,
+  ) {}
 
   async use(req: Request, res: Response, next: NextFunction): Promise<void> {
     res.locals.metricsRoute = `${QUEUE_DASHBOARD_ROUTE}/*`;
@@ -51,6 +56,12 @@ export class QueueDashboardAuth implements NestMiddleware {
       );
     if (!principal.roles.includes(ADMIN_ROLE))
       return new DomainException(403, 'FORBIDDEN', `This action needs one of the roles: ${ADMIN_ROLE}`);
+    if (!this.env.QUEUE_DASHBOARD_TENANT || principal.tenantId !== this.env.QUEUE_DASHBOARD_TENANT)
+      return new DomainException(
+        403,
+        'FORBIDDEN',
+        "The queue dashboard shows every tenant's jobs: it is for the admins of the operators' tenant (QUEUE_DASHBOARD_TENANT)",
+      );
     return null;
   }
 }
