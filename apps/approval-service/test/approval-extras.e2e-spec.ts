@@ -41,7 +41,12 @@ describe('Approval decision deadline bounds (default configuration)', () => {
     );
     expect(refused.data).toMatchObject({ outcome: 'InvalidRequest', decidedBy: null });
     expect(refused.data.comment).toContain('decisionTimeoutSeconds');
-    expect(job.id).toBeDefined();
+    // An invalid queued request fails at once and is not tried again.
+    const taken = (await sut.requests.getJob(job.id!))!;
+    expect({ state: await taken.getState(), attemptsMade: taken.attemptsMade }).toEqual({
+      state: 'failed',
+      attemptsMade: 1,
+    });
     await request(sut.app.getHttpServer())
       .post('/v1/approvals')
       .set(runtime.auth)

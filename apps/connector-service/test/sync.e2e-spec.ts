@@ -443,11 +443,13 @@ describe('Sync, tree, search and retrieval', () => {
           [dataSourceId],
         )
       )[0];
+    const blobFiles = async () =>
+      (await readdir(String(sut.env.BLOB_DIR), { recursive: true })).filter((f) => /[0-9a-f]{64}$/.test(String(f)));
     expect((await countRows()).docs).toBeGreaterThan(0);
+    expect((await blobFiles()).length).toBeGreaterThan(0);
     await http().delete(`/v1/data-sources/${dataSourceId}`).set(user.auth).expect(204);
     expect(await countRows()).toEqual({ docs: 0, chunks: 0 });
-    const blobs = await readdir(String(sut.env.BLOB_DIR), { recursive: true }).catch(() => []);
-    expect(blobs.filter((f) => /[0-9a-f]{64}$/.test(String(f)))).toEqual([]);
+    expect(await blobFiles()).toEqual([]);
     await http().get(`/v1/data-sources/${dataSourceId}`).set(user.auth).expect(404);
   });
 });
