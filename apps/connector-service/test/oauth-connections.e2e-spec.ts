@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
-import { RunningSimulator, testCaller, TestCaller } from '@app/testing';
+import { HttpPeer, RunningSimulator, testCaller, TestCaller } from '@app/testing';
 import { startSimulator } from '../../document-system-simulator/test/support/start-simulator';
 import { SEED_USERS } from '../../document-system-simulator/src/store/seed';
 import { ConnectionTokens } from '../src/document-system/connection-tokens.port';
@@ -342,6 +342,36 @@ describe('Per-user OAuth connections against the simulator', () => {
     const fresh = await connect(sut, newcomer, p.id);
     expect(fresh).toMatchObject({ status: 'Active', secretVersion: 2 });
     expect(await allStoredText(sut.db)).not.toContain(newSecret);
+  });
+
+  it('moving the token endpoint sends nothing of the old server there: old connections need a new authorization', async () => {
+    const p = await provider();
+    const old = await connect(sut, user, p.id);
+    const dataSourceId = await dataSourceWithSelection(old.id);
+    const movedTo = await new HttpPeer((_req, res) => {
+      res.writeHead(400, { 'content-type': 'application/json' }).end('{"error":"invalid_grant"}');
+    }).start();
+    try {
+      const newSecret = `moved-${randomUUID()}`;
+      secretsSeen.push(newSecret);
+      await http()
+        .put(`/v2/OAuth/providers/${p.id}`)
+        .set(admin.auth)
+        .send(
+          providerBody(sim, { clientId: p.clientId, clientSecret: newSecret, tokenEndpoint: `${movedTo.url}/token` }),
+        )
+        .expect(200);
+      await sim.admin.post('/expire', { accessTokens: true, sessions: true });
+      const refused = await http().get(`/v1/data-sources/${dataSourceId}/folders`).set(user.auth).expect(409);
+      expect(refused.body.code).toBe('REAUTH_REQUIRED');
+      // Neither the old client secret nor the old server's refresh token went to the new address.
+      expect(movedTo.received).toEqual([]);
+      expect((await connections()).find((c: { id: string }) => c.id === old.id)).toMatchObject({
+        status: 'NeedsReauth',
+      });
+    } finally {
+      await movedTo.stop();
+    }
   });
 
   it('lists only the caller’s connections; DELETE is 404 for others, 409 while a data source uses it, else 204 (once)', async () => {

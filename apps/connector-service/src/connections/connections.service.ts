@@ -41,10 +41,9 @@ export class ConnectionsService {
   private async revoke(c: OAuthConnectionEntity): Promise<void> {
     const provider = await this.providers.inTenant(c.tenantId, c.providerId).catch(() => null);
     if (!provider?.revokeEndpoint) return;
-    const clientSecret =
-      (await this.secrets.secret(provider.id, c.secretVersion)) ??
-      (await this.secrets.secret(provider.id, provider.secretVersion)) ??
-      '';
+    // Its issuing secret is gone only when the provider moved its endpoints since: its tokens are the old server's.
+    const clientSecret = await this.secrets.secret(provider.id, c.secretVersion);
+    if (clientSecret === null) return;
     const client = {
       tokenEndpoint: provider.tokenEndpoint,
       revokeEndpoint: provider.revokeEndpoint,

@@ -106,6 +106,16 @@ export class TokenRefresher {
   /** The current secret first; on invalid_client, once more with the secret the tokens were issued under. */
   private async callTokenEndpoint(c: OAuthConnectionEntity): Promise<{ tokens: TokenSet; secretVersion: number }> {
     const provider = await this.providers.inTenant(c.tenantId, c.providerId);
+    // Its issuing secret is gone only when the provider moved its endpoints since: the refresh token is the old server's.
+    if (
+      c.secretVersion !== provider.secretVersion &&
+      (await this.secrets.secret(provider.id, c.secretVersion)) === null
+    )
+      throw new OAuthErrorResponse(
+        'invalid_grant',
+        'the provider moved its endpoints since this connection was authorized',
+        400,
+      );
     const refreshToken = this.cipher.decrypt(c.refreshTokenEncrypted!);
     const auth = async (version: number): Promise<OAuthClientAuth> => ({
       tokenEndpoint: provider.tokenEndpoint,

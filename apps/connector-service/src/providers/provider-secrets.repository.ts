@@ -30,6 +30,14 @@ export class ProviderSecretsRepository {
     return row ? this.cipher.decrypt(row.secretEncrypted) : null;
   }
 
+  /** Drops every version older than `version`, whoever was issued under it: they belong to endpoints left behind. */
+  async dropOlderThan(transaction: Transaction, providerId: string, version: number): Promise<void> {
+    await managerOf(transaction).query(
+      `DELETE FROM connector.oauth_provider_secrets WHERE "providerId" = $1 AND version < $2`,
+      [providerId, version],
+    );
+  }
+
   /** Drops the versions older than the current one that no connection was issued under. */
   async prune(providerId: string, transaction?: Transaction): Promise<void> {
     const manager = transaction ? managerOf(transaction) : this.db.manager;

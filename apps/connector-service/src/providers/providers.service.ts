@@ -54,14 +54,17 @@ export class ProvidersService {
     return this.transactions.run(async (transaction) => {
       const provider = await this.providers.lockInTenant(transaction, principal.tenantId, id);
       if (!provider) throw ProviderException.notFound();
-      assertSecretFollowsEndpoints(provider, input);
+      const moved = movedEndpoints(provider, input);
+      if (moved.length && input.clientSecret === undefined) throw ProviderException.secretRequired(moved);
       Object.assign(provider, fields(input));
       if (input.clientSecret !== undefined) {
         provider.secretVersion += 1;
         await this.secrets.add(transaction, provider.id, provider.secretVersion, input.clientSecret);
       }
       const saved = await this.providers.save(transaction, provider);
-      await this.secrets.prune(provider.id, transaction);
+      // A secret entered for the old endpoints never goes to the new ones; their connections authorize again.
+      if (moved.length) await this.secrets.dropOlderThan(transaction, provider.id, provider.secretVersion);
+      else await this.secrets.prune(provider.id, transaction);
       return saved;
     });
   }
@@ -91,11 +94,13 @@ export class ProvidersService {
   }
 }
 
-function assertSecretFollowsEndpoints(provider: OAuthProviderEntity, input: UpdateProviderDto): void {
-  if (input.clientSecret !== undefined) return;
+/** The endpoints a stored secret or token would be sent to that the update changes. */
+function movedEndpoints(
+  provider: OAuthProviderEntity,
+  input: UpdateProviderDto,
+): Array<'tokenEndpoint' | 'revokeEndpoint'> {
   const next = fields(input);
-  const changed = (['tokenEndpoint', 'revokeEndpoint'] as const).filter((field) => next[field] !== provider[field]);
-  if (changed.length) throw ProviderException.secretRequired(changed);
+  return (['tokenEndpoint', 'revokeEndpoint'] as const).filter((field) => next[field] !== provider[field]);
 }
 
 function fields(input: CreateProviderDto): Omit<ProviderFields, 'tenantId' | 'secretVersion' | 'createdBy'> {
