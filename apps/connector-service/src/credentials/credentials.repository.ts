@@ -8,6 +8,8 @@ import { CredentialEntity } from './credential.entity';
  * Queries of credentials. A `DataSource`-scoped credential is visible only to those who may read its
  * data source (its members; every tenant admin); the others are visible to the whole tenant.
  */
+const FOREIGN_KEY_VIOLATION = '23503';
+
 @Injectable()
 export class CredentialsRepository {
   constructor(@InjectRepository(CredentialEntity) private readonly credentials: Repository<CredentialEntity>) {}
@@ -29,8 +31,21 @@ export class CredentialsRepository {
     return this.credentials.findOneBy({ id, tenantId });
   }
 
-  async delete(id: string): Promise<void> {
-    await this.credentials.delete({ id });
+  /** Deletes the credential unless a data source uses it; false when one does (or starts to meanwhile). */
+  async deleteUnused(id: string): Promise<boolean> {
+    try {
+      const [rows]: [Array<{ id: string }>, number] = await this.credentials.query(
+        `DELETE FROM connector.credentials c
+         WHERE c.id = $1 AND NOT EXISTS (SELECT 1 FROM connector.data_sources d WHERE d."credentialId" = c.id)
+         RETURNING c.id`,
+        [id],
+      );
+      return rows.length > 0;
+    } catch (error) {
+      // A data source that took it between the check and the delete: the foreign key refuses.
+      if ((error as { driverError?: { code?: string } }).driverError?.code === FOREIGN_KEY_VIOLATION) return false;
+      throw error;
+    }
   }
 
   /** Saves a data source's own credential in the transaction that creates the data source. */

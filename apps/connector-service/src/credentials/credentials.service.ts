@@ -79,9 +79,8 @@ export class CredentialsService {
 
   async remove(principal: Principal, id: string): Promise<void> {
     const credential = await this.get(principal, id);
-    const users = await this.credentials.countDataSourcesUsing(credential.id);
-    if (users > 0) throw CredentialException.inUse(users);
-    await this.credentials.delete(credential.id);
+    if (await this.credentials.deleteUnused(credential.id)) return;
+    throw CredentialException.inUse(Math.max(1, await this.credentials.countDataSourcesUsing(credential.id)));
   }
 
   /**

@@ -36,9 +36,20 @@ export class ProvidersRepository {
     return managerOf(transaction).save(provider);
   }
 
-  /** Its secrets, pending authorizations and connections go with it (ON DELETE CASCADE). */
-  async delete(id: string): Promise<void> {
-    await this.providers.delete({ id });
+  /**
+   * Deletes the provider unless a data source uses it (through a connection), in one statement; its
+   * secrets, pending authorizations and connections go with it (ON DELETE CASCADE). False when in use.
+   */
+  async deleteUnused(id: string): Promise<boolean> {
+    const [rows]: [Array<{ id: string }>, number] = await this.providers.query(
+      `DELETE FROM connector.oauth_providers p
+       WHERE p.id = $1 AND NOT EXISTS (
+         SELECT 1 FROM connector.data_sources ds JOIN connector.oauth_connections c ON c.id = ds."connectionId"
+         WHERE c."providerId" = p.id)
+       RETURNING p.id`,
+      [id],
+    );
+    return rows.length > 0;
   }
 
   /** How many data sources depend on a provider (through their users' connections). */

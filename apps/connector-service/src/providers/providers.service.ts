@@ -71,9 +71,8 @@ export class ProvidersService {
 
   async remove(principal: Principal, id: string): Promise<void> {
     const provider = await this.get(principal, id);
-    const users = await this.providers.countDataSourcesUsing(provider.id);
-    if (users > 0) throw ProviderException.inUse(users);
-    await this.providers.delete(provider.id);
+    if (await this.providers.deleteUnused(provider.id)) return;
+    throw ProviderException.inUse(Math.max(1, await this.providers.countDataSourcesUsing(provider.id)));
   }
 
   private assertEndpoints(input: CreateProviderDto): void {
