@@ -379,6 +379,22 @@ describe('Sync, tree, search and retrieval', () => {
     }
   });
 
+  it('changes nothing of a cancelled run: steps in flight at the cancel do not commit', async () => {
+    await sim.admin.put('/faults', { latencyMs: 300 });
+    try {
+      const run = await http().post(`/v1/data-sources/${dataSourceId}/sync`).set(user.auth).expect(202);
+      const runUrl = `/v1/sync-runs/${run.body.syncRunId}`;
+      await eventually(async () => (await http().get(runUrl).set(user.auth)).body.status === 'Running', 20_000, 50);
+      await new Promise((resolve) => setTimeout(resolve, 400)); // listing steps are waiting on the document system now
+      const cancelled = (await http().post(`${runUrl}/cancel`).set(user.auth).expect(200)).body;
+      await new Promise((resolve) => setTimeout(resolve, 3000)); // every step in flight has ended by now
+      const after = (await http().get(runUrl).set(user.auth).expect(200)).body;
+      expect(after).toMatchObject({ status: 'Cancelled', counts: cancelled.counts });
+    } finally {
+      await sim.admin.put('/faults', { latencyMs: 0 });
+    }
+  });
+
   it('starts a scheduled sync when it is due, once, and sets the next slot', async () => {
     const ds = await http()
       .post(`/v1/projects/${projectId}/data-sources`)

@@ -114,6 +114,7 @@ export class IngestFilesStep {
       skipped: skipped.length,
       bytesDownloaded: fetched.reduce((n, f) => n + f.blob.size, 0),
     });
+    if (pending === null) throw new TaskAlreadyDone(); // the run was cancelled meanwhile
     return { saved, replacedBySkipped, pending };
   }
 

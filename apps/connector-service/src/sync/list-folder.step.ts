@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { SyncedDocumentsRepository } from '../documents/synced-documents.repository';
-import { StepGuard } from './step-guard';
+import { StepGuard, TaskAlreadyDone } from './step-guard';
 import { SyncCompletion } from './sync-completion';
 import { pageEntries, pageTasks, planFiles } from './sync-plan';
 import { ListFolderJob, SyncJobName, SyncTask } from './sync.jobs';
@@ -64,6 +64,7 @@ export class ListFolderStep {
         unchanged: plan.unchanged.length,
         updated: plan.relocated.length,
       });
+      if (pending === null) throw new TaskAlreadyDone(); // the run was cancelled meanwhile
       return { added, pending };
     });
     if (step === null) return null;

@@ -169,25 +169,29 @@ export class SyncRunsRepository {
 
   /**
    * Applies a step's effects on the run in one update: its counts, and tasks added (+) or completed (-).
-   * Returns the tasks still pending; the step that brings them to 0 ends the run.
+   * Returns the tasks still pending (the step that brings them to 0 ends the run), or null when the run
+   * is no longer Running: the caller rolls its step back.
    */
   async settle(
     transaction: Transaction,
     runId: string,
     deltas: CountDeltas & { pendingTasks?: number },
-  ): Promise<number> {
+  ): Promise<number | null> {
     const manager = managerOf(transaction);
     const names = [...COUNT_NAMES, 'bytesDownloaded', 'failedListings', 'pendingTasks'] as const;
     const sets = names.filter((n) => deltas[n]).map((n) => `"${n}" = "${n}" + ${Math.trunc(Number(deltas[n]))}`);
+    // Only a Running run takes a step's effects: one cancelled (or ended) meanwhile keeps the counts it ended with.
     const rows: Array<{ pendingTasks: number }> = sets.length
       ? (
           await manager.query(
-            `UPDATE connector.sync_runs SET ${sets.join(', ')} WHERE id = $1 RETURNING "pendingTasks"`,
+            `UPDATE connector.sync_runs SET ${sets.join(', ')} WHERE id = $1 AND status = 'Running' RETURNING "pendingTasks"`,
             [runId],
           )
         )[0]
-      : await manager.query('SELECT "pendingTasks" FROM connector.sync_runs WHERE id = $1', [runId]);
-    return rows[0]?.pendingTasks ?? 0;
+      : await manager.query(`SELECT "pendingTasks" FROM connector.sync_runs WHERE id = $1 AND status = 'Running'`, [
+          runId,
+        ]);
+    return rows[0]?.pendingTasks ?? null;
   }
 
   private manager(transaction?: Transaction): EntityManager {
