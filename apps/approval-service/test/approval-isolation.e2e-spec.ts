@@ -98,4 +98,15 @@ describe('Delivery isolation', () => {
     expect(event.outcome).toBe('Approved');
     expect(at - callbackAt.get(body.executionId)!).toBeLessThan(1000);
   }, 60_000);
+  it("still delivers a fourth tenant's request at once when three tenants' receivers all hang", async () => {
+    for (const tenant of ['tenant-x', 'tenant-y', 'tenant-z'])
+      for (let i = 0; i < 20; i++) await enqueue(tenant, hanging.url, { timeoutSeconds: 3600, maxRetryAttempts: 0 });
+    await eventually(() => hanging.received.length >= 30, 20_000); // the slots are as full as they get
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+
+    const requested = Date.now();
+    const body = await enqueue('tenant-w', prompt.url, { timeoutSeconds: 30 });
+    await eventually(() => prompt.received.find((r) => JSON.parse(r.body).executionId === body.executionId), 10_000);
+    expect(Date.now() - requested).toBeLessThan(2000);
+  }, 60_000);
 });

@@ -66,7 +66,10 @@ export class DeliveryService {
       if (!job.tenantId && !known) known = (await this.view(job.approvalId, job.attempt)) ?? undefined;
       const tenantId = job.tenantId ?? known?.tenantId;
       if (!tenantId) return;
-      if (!(await this.slots.take(tenantId, this.running <= DELIVERY_CONCURRENCY - RESERVED_SLOTS))) {
+      const crowded = this.running > DELIVERY_CONCURRENCY - RESERVED_SLOTS;
+      // The last slots stay for tenants with nothing in flight: a few tenants' slow receivers cannot hold them all.
+      const yields = crowded && this.slots.inUseBy(tenantId) > 0;
+      if (yields || !(await this.slots.take(tenantId, !crowded))) {
         return await this.outage.ride(() => this.producer.putBack(job, tenantId));
       }
       try {
