@@ -63,6 +63,18 @@ describe('Data sources, folder picker and selection', () => {
       .set(admin.auth)
       .send({ connectionId })
       .expect(200, { valid: true });
+    // Each check signs in anew: a session kept from an earlier check would say nothing of the password now.
+    const sessionCalls = async () =>
+      Object.entries((await sim.admin.get('/stats')).data.calls as Record<string, number>)
+        .filter(([route]) => route.endsWith('/api/v1/session'))
+        .reduce((n, [, calls]) => n + calls, 0);
+    const before = await sessionCalls();
+    await http()
+      .post(`/v1/credentials/${await credential()}/validate`)
+      .set(admin.auth)
+      .send({ connectionId })
+      .expect(200, { valid: true });
+    expect(await sessionCalls()).toBe(before + 1);
     for (const id of [
       await credential({ ...SEED_USERS.alice, password: 'wrong' }),
       await credential(SEED_USERS.alice, 'http://127.0.0.1:1'),

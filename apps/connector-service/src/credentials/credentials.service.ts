@@ -114,6 +114,7 @@ export class CredentialsService {
         password: this.cipher.decrypt(credential.passwordEncrypted),
       },
       this.connections.tokenSource(connectionId),
+      { fresh: true },
     );
     return { valid: true };
   }

@@ -66,6 +66,13 @@ export interface DocumentSystemSession {
  * extends this, nothing else.
  */
 export abstract class DocumentSystemAdapter {
-  /** Opens (or reuses) a session; throws CREDENTIALS_INVALID or REAUTH_REQUIRED as DomainExceptions. */
-  abstract openSession(login: DocumentSystemLogin, tokens: AccessTokenSource): Promise<DocumentSystemSession>;
+  /**
+   * Opens (or reuses) a session; throws CREDENTIALS_INVALID or REAUTH_REQUIRED as DomainExceptions. `fresh`
+   * signs in anew even when a session is kept for the login: a check of the credential as it stands now.
+   */
+  abstract openSession(
+    login: DocumentSystemLogin,
+    tokens: AccessTokenSource,
+    options?: { fresh?: boolean },
+  ): Promise<DocumentSystemSession>;
 }

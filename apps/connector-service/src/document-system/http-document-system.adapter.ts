@@ -37,7 +37,11 @@ export class HttpDocumentSystemAdapter extends DocumentSystemAdapter implements 
     });
   }
 
-  async openSession(login: DocumentSystemLogin, tokens: AccessTokenSource): Promise<DocumentSystemSession> {
+  async openSession(
+    login: DocumentSystemLogin,
+    tokens: AccessTokenSource,
+    options: { fresh?: boolean } = {},
+  ): Promise<DocumentSystemSession> {
     if (!/^https?:\/\//.test(login.instanceUrl)) throw DocumentSystemException.credentialsInvalid();
     const key = sha256Hex(`${login.instanceUrl}\n${login.username}\n${login.password}`);
     const session = new HttpDocumentSystemSession(
@@ -50,7 +54,7 @@ export class HttpDocumentSystemAdapter extends DocumentSystemAdapter implements 
       this.limits,
       this.logger,
     );
-    await session.ensureSessionToken();
+    await session.ensureSessionToken(options.fresh === true);
     return session;
   }
 

@@ -96,10 +96,10 @@ export class HttpDocumentSystemSession implements DocumentSystemSession {
     };
   }
 
-  /** Opens a session unless a live one is cached for this login; either way the access token must be good (or refreshable). */
-  async ensureSessionToken(): Promise<string> {
+  /** Opens a session unless a live one is cached for this login (or `fresh`); either way the access token must be good (or refreshable). */
+  async ensureSessionToken(fresh = false): Promise<string> {
     await this.token();
-    return this.sessions.get(this.key) ?? (await this.openSession());
+    return (fresh ? undefined : this.sessions.get(this.key)) ?? (await this.openSession());
   }
 
   private async openSession(): Promise<string> {
