@@ -1,8 +1,7 @@
 import request from 'supertest';
 import { randomUUID } from 'node:crypto';
-import { testCaller } from '@app/testing';
+import { testCaller, OwnPostgres, startOwnPostgres } from '@app/testing';
 import { ApprovalTestApp, startApprovalApp } from './support/approval-app';
-import { OwnPostgres, startOwnPostgres } from './support/own-postgres';
 
 describe('the API while PostgreSQL restarts', () => {
   let postgres: OwnPostgres;

@@ -1,9 +1,8 @@
 import { Logger, LoggerService } from '@nestjs/common';
 import axios from 'axios';
 import { ApprovalDecisionEvent, ApprovalRequestJob, ApprovalRuntimeClient } from '@app/contracts';
-import { eventually, HttpPeer } from '@app/testing';
+import { eventually, HttpPeer, OwnPostgres, startOwnPostgres } from '@app/testing';
 import { ApprovalTestApp, approvalRequest, startApprovalApp } from './support/approval-app';
-import { OwnPostgres, startOwnPostgres } from './support/own-postgres';
 
 const N = 600;
 const after = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

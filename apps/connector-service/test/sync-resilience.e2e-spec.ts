@@ -1,5 +1,4 @@
 import type { ChildProcess } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { eventually, killChild, RunningSimulator, startChildApp, testCaller, TestCaller } from '@app/testing';
 import { startSimulator } from '../../document-system-simulator/test/support/start-simulator';
@@ -7,55 +6,11 @@ import { sha256Hex } from '@app/crypto';
 import { ConnectionTokens } from '../src/document-system/connection-tokens.port';
 import { ListFolderStep } from '../src/sync/list-folder.step';
 import { SyncJobName } from '../src/sync/sync.jobs';
-import { SEED_USERS } from '../../document-system-simulator/src/store/seed';
 import { ConnectorTestApp, startConnectorApp } from './support/connector-app';
 import { SimulatorConnections } from './support/simulator-connections';
 import { SyncRunView, syncToEnd, waitForRun } from './support/sync-helpers';
-
-/** A data source over a folder of `count` generated files; returns its id and the folder's file ids. */
-async function bulkDataSource(
-  sim: RunningSimulator,
-  app: ConnectorTestApp,
-  caller: TestCaller,
-  connectionId: string,
-  count: number,
-  perFolder = 100,
-) {
-  const http = () => request(app.app.getHttpServer());
-  const root = await sim.folderId('/Structural');
-  const folder = (await sim.admin.post('/folders', { parentId: root, name: `bulk-${randomUUID().slice(0, 8)}` })).data;
-  await sim.admin.post('/bulk-files', {
-    parentId: folder.id,
-    count,
-    format: 'mixed',
-    minSize: 2048,
-    maxSize: 20 * 1024,
-    perFolder,
-  });
-  const files: Array<{ id: string; size: number; path: string }> = (
-    await sim.admin.get('/files', { params: { under: folder.id } })
-  ).data;
-  const credentialId = (
-    await http()
-      .post('/v1/credentials')
-      .set(caller.auth)
-      .send({ name: 'Sim', type: 'DocumentSystem', instanceUrl: sim.url, ...SEED_USERS.alice, scope: 'Tenant' })
-      .expect(201)
-  ).body.id;
-  const ds = (
-    await http()
-      .post(`/v1/projects/${randomUUID()}/data-sources`)
-      .set(caller.auth)
-      .send({ name: 'Bulk', credentialId, connectionId })
-      .expect(201)
-  ).body;
-  await http()
-    .put(`/v1/data-sources/${ds.id}/selection`)
-    .set(caller.auth)
-    .send({ include: [folder.id], exclude: [] })
-    .expect(200);
-  return { dataSourceId: ds.id as string, files };
-}
+import { SEED_USERS } from '../../document-system-simulator/src/store/seed';
+import { bulkDataSource } from './support/bulk-data-source';
 
 /** The simulator and a connector app whose OAuth connections the simulator's tokens stand behind. */
 async function startApps() {
@@ -80,7 +35,14 @@ describe('Sync under faults', () => {
     const connections = new SimulatorConnections(sim, 2);
     sut = await startConnectorApp({ overrides: [[ConnectionTokens, connections]] });
     const caller = await testCaller({ roles: ['admin'] });
-    const { dataSourceId, files } = await bulkDataSource(sim, sut, caller, connections.connect(caller), 300);
+    const { dataSourceId, files } = await bulkDataSource(
+      sim,
+      sut,
+      caller,
+      connections.connect(caller),
+      SEED_USERS.alice,
+      300,
+    );
     await sim.admin.put('/faults', { rate429: 0.1, rate5xx: 0.05, retryAfterSeconds: 0.05, seed: 3 });
     await sim.admin.put('/settings', { sessionTtlSeconds: 1 });
     const started = await request(sut.app.getHttpServer())
@@ -131,7 +93,7 @@ describe('Sync when a file cannot be downloaded', () => {
   it('saves the rest of its batch once, counts it failed after its retries, and ends PartiallySucceeded', async () => {
     ({ sim, sut } = await startApps());
     const caller = await testCaller({ roles: ['admin'] });
-    const { dataSourceId, files } = await bulkDataSource(sim, sut, caller, sut.connect(caller), 20);
+    const { dataSourceId, files } = await bulkDataSource(sim, sut, caller, sut.connect(caller), SEED_USERS.alice, 20);
     const missing = files[3];
     await sim.admin.put('/faults', { missingContent: [missing.id] });
     await sim.admin.post('/stats/reset');
@@ -178,7 +140,15 @@ describe('Sync when a listing job is delivered again after its page was done', (
     ({ sim, sut } = await startApps());
     const caller = await testCaller({ roles: ['admin'] });
     // One folder of 120 files: three pages of 50, 50 and 20.
-    const { dataSourceId, files } = await bulkDataSource(sim, sut, caller, sut.connect(caller), 120, 200);
+    const { dataSourceId, files } = await bulkDataSource(
+      sim,
+      sut,
+      caller,
+      sut.connect(caller),
+      SEED_USERS.alice,
+      120,
+      200,
+    );
     const path = files[0].path.slice(0, files[0].path.lastIndexOf('/'));
     const folderId = await sim.folderId(path);
     // A run whose worker died after committing the folder's first page (which added the second).
@@ -233,7 +203,14 @@ describe('Sync when a worker is killed', () => {
       overrides: [[ConnectionTokens, connections]],
     });
     const caller = await testCaller({ roles: ['admin'] });
-    const { dataSourceId, files } = await bulkDataSource(sim, api, caller, connections.connect(caller), 400);
+    const { dataSourceId, files } = await bulkDataSource(
+      sim,
+      api,
+      caller,
+      connections.connect(caller),
+      SEED_USERS.alice,
+      400,
+    );
     await sim.admin.put('/faults', { latencyMs: 15 });
     const workerEnv = { TEST_SIMULATOR_URL: sim.url };
     worker = await startChildApp('apps/connector-service/test/support/run-connector.ts', api.env, 'worker', workerEnv);

@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource, DataSourceOptions, MixedList } from 'typeorm';
 import { BaseEnv } from '@app/config';
 import { migrateWithLock } from './migrate';
+import { DatabaseProbe } from './database-probe';
 import { Transactions } from './transaction';
 
 /** An entity or migration class. */
@@ -38,8 +39,8 @@ export class DatabaseModule {
       module: DatabaseModule,
       // Like TypeORM's DataSource, the transaction runner is the app's infrastructure: every repository may use it.
       global: true,
-      providers: [Transactions],
-      exports: [Transactions],
+      providers: [Transactions, DatabaseProbe],
+      exports: [Transactions, DatabaseProbe],
       imports: [
         TypeOrmModule.forRootAsync({
           inject: [BaseEnv],

@@ -1,3 +1,7 @@
 export * from './migrate';
 export * from './database.module';
 export * from './transaction';
+export * from './outage-rider';
+export * from './outage.module';
+export * from './database-probe';
+export * from './database-outages';

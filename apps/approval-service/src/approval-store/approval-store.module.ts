@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { OutageModule } from '../database/outage.module';
+import { OutageModule } from '@app/database';
 import { ApprovalLogEntity } from './approval-log.entity';
 import { ApprovalEntity } from './approval.entity';
 import { ApprovalsRepository } from './approvals.repository';

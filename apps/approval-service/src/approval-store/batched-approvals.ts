@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { ApprovalDecisionEvent } from '@app/contracts';
-import { OutageRider } from '../database/outage-rider';
+import { OutageRider } from '@app/database';
 import { StatementBatcher } from '../database/statement-batcher';
 import type {
   AttemptRecord,

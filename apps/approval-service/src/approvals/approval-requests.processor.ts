@@ -7,7 +7,7 @@ import { DomainException } from '@app/errors';
 import { DEFAULT_JOB_NAME, echoable, JobHandlers, QueueProcessor, queueContract } from '@app/queue';
 import { decisionEvent } from '../approval-store/decision-event';
 import { CallbacksFirstGate } from '../callbacks/callbacks-first.gate';
-import { OutageRider } from '../database/outage-rider';
+import { OutageRider } from '@app/database';
 import { DeliveryService } from '../delivery/delivery.service';
 import { DecisionOutboxRepository } from '../outbox/decision-outbox.repository';
 import { DecisionRelay } from '../outbox/decision-relay';

@@ -7,7 +7,7 @@ import { ApprovalLogEntity } from '../approval-store/approval-log.entity';
 import { ApprovalStoreModule } from '../approval-store/approval-store.module';
 import { ApprovalEntity } from '../approval-store/approval.entity';
 import { CallbacksModule } from '../callbacks/callbacks.module';
-import { OutageModule } from '../database/outage.module';
+import { OutageModule } from '@app/database';
 import { DecisionTimeoutsModule } from '../decision-timeouts/decision-timeouts.module';
 import { DeliveryModule } from '../delivery/delivery.module';
 import { OutboxModule } from '../outbox/outbox.module';

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { ApprovalsRepository } from '../approval-store/approvals.repository';
 import { BatchedApprovals } from '../approval-store/batched-approvals';
-import { OutageRider } from '../database/outage-rider';
+import { OutageRider } from '@app/database';
 import { DecisionRelay } from '../outbox/decision-relay';
 import { SWEEP_BATCH } from './decision-timeout.jobs';
 

@@ -2,7 +2,7 @@ import { BullModule } from '@nestjs/bull';
 import { DynamicModule, Module } from '@nestjs/common';
 import { ProcessRole, runsWorkers } from '@app/config';
 import { ApprovalStoreModule } from '../approval-store/approval-store.module';
-import { OutageModule } from '../database/outage.module';
+import { OutageModule } from '@app/database';
 import { OutboxModule } from '../outbox/outbox.module';
 import { DECISION_TIMEOUT_QUEUE } from './decision-timeout.jobs';
 import { DecisionTimeoutProcessor } from './decision-timeout.processor';

@@ -3,7 +3,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { ProcessRole, runsWorkers } from '@app/config';
 import { ApprovalStoreModule } from '../approval-store/approval-store.module';
 import { CallbacksModule } from '../callbacks/callbacks.module';
-import { OutageModule } from '../database/outage.module';
+import { OutageModule } from '@app/database';
 import { ApprovalMetricsModule } from '../metrics/approval-metrics.module';
 import { OutboxModule } from '../outbox/outbox.module';
 import { DELIVERY_QUEUE } from './delivery.jobs';

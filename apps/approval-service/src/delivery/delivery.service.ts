@@ -5,7 +5,7 @@ import type { WebhookAuthenticationDto } from '@app/contracts';
 import type { DeliveryView } from '../approval-store/approval-rows';
 import { ApprovalsRepository } from '../approval-store/approvals.repository';
 import { BatchedApprovals } from '../approval-store/batched-approvals';
-import { OutageRider } from '../database/outage-rider';
+import { OutageRider } from '@app/database';
 import { ApprovalMetrics } from '../metrics/approval-metrics';
 import { DecisionRelay } from '../outbox/decision-relay';
 import { DELIVERY_CONCURRENCY, DeliveryAttemptJob } from './delivery.jobs';

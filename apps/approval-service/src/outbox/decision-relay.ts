@@ -5,7 +5,7 @@ import { ApprovalDecisionEvent, SharedQueue } from '@app/contracts';
 import { Transactions } from '@app/database';
 import { addJobs } from '@app/queue';
 import { decisionEvent } from '../approval-store/decision-event';
-import { OutageRider } from '../database/outage-rider';
+import { OutageRider } from '@app/database';
 import { StatementBatcher } from '../database/statement-batcher';
 import { ApprovalMetrics } from '../metrics/approval-metrics';
 import { DecisionOutboxRepository, OutboxRow } from './decision-outbox.repository';

@@ -1,7 +1,7 @@
 import { BullModule } from '@nestjs/bull';
 import { Module } from '@nestjs/common';
 import { SharedQueue } from '@app/contracts';
-import { OutageModule } from '../database/outage.module';
+import { OutageModule } from '@app/database';
 import { ApprovalMetricsModule } from '../metrics/approval-metrics.module';
 import { DecisionOutboxRepository } from './decision-outbox.repository';
 import { DecisionRelay } from './decision-relay';

@@ -2,6 +2,7 @@ import { BullModule } from '@nestjs/bull';
 import { DynamicModule, Module, Provider } from '@nestjs/common';
 import { ConnectorEnv } from '../connector-env';
 import { ProcessRole, runsWorkers } from '@app/config';
+import { OutageModule } from '@app/database';
 import { BlobsModule } from '../blobs/blobs.module';
 import { DocumentStoreModule } from '../documents/document-store.module';
 import { TextExtractor } from '../extraction/text-extractor';
@@ -31,6 +32,7 @@ export class IndexingModule {
         DocumentStoreModule,
         BlobsModule,
         ConnectorMetricsModule,
+        OutageModule,
         SearchableModule.forRole(role),
       ],
       providers: [IndexingProducer, ...workers],

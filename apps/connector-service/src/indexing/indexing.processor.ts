@@ -2,6 +2,7 @@ import { InjectQueue } from '@nestjs/bull';
 import { Injectable } from '@nestjs/common';
 import { ConnectorEnv } from '../connector-env';
 import type { Queue } from 'bull';
+import { DatabaseOutages } from '@app/database';
 import { JobHandlers, QueueProcessor } from '@app/queue';
 import { ExtractionGate } from './extraction-gate';
 import { INDEXING_CONCURRENCY, INDEXING_JOBS, INDEXING_QUEUE, IndexingJobName, IndexingJobs } from './indexing.jobs';
@@ -19,6 +20,7 @@ export class IndexingProcessor extends QueueProcessor<IndexingJobs> {
     private readonly producer: IndexingProducer,
     private readonly gate: ExtractionGate,
     private readonly env: ConnectorEnv,
+    private readonly outages: DatabaseOutages,
   ) {
     super(queue, INDEXING_JOBS);
   }
@@ -33,10 +35,10 @@ export class IndexingProcessor extends QueueProcessor<IndexingJobs> {
       [IndexingJobName.ExtractText]: {
         // Enough jobs to keep every extraction thread busy while another job saves its text.
         concurrency: Math.max(INDEXING_CONCURRENCY, this.env.EXTRACTION_WORKERS),
-        // Extraction waits while this process has a sync step in hand.
+        // Extraction waits while this process has a sync step in hand, and through an outage of the database.
         around: async <R>(work: () => Promise<R>) => {
           await this.gate.turn();
-          return work();
+          return this.outages.hold(work);
         },
         run: (data) => this.indexing.extractText(data),
         giveUp: async (data, error) => {

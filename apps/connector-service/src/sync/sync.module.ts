@@ -2,6 +2,7 @@ import { BullModule } from '@nestjs/bull';
 import { DynamicModule, Module, Provider } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ProcessRole, runsWorkers } from '@app/config';
+import { OutageModule } from '@app/database';
 import { BlobsModule } from '../blobs/blobs.module';
 import { DataSourcesModule } from '../data-sources/data-sources.module';
 import { FoldersModule } from '../data-sources/folders/folders.module';
@@ -59,6 +60,7 @@ export class SyncModule {
         DocumentStoreModule,
         BlobsModule,
         ConnectorMetricsModule,
+        OutageModule,
         // Text extraction of ingested files runs on its own queue, after the run's steps.
         IndexingModule.forRole(role),
       ],

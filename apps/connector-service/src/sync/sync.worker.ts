@@ -2,6 +2,7 @@ import { InjectQueue } from '@nestjs/bull';
 import { Injectable } from '@nestjs/common';
 import { ConnectorEnv } from '../connector-env';
 import type { Job, Queue } from 'bull';
+import { DatabaseOutages } from '@app/database';
 import { isLastAttempt, JobHandlers, QueueProcessor } from '@app/queue';
 import { ExtractionGate } from '../indexing/extraction-gate';
 import { isReauthRequired as isReauth } from '../document-system/document-system.exception';
@@ -30,6 +31,7 @@ export class SyncWorker extends QueueProcessor<SyncJobs> {
     private readonly producer: SyncProducer,
     private readonly scheduler: SyncScheduler,
     private readonly gate: ExtractionGate,
+    private readonly outages: DatabaseOutages,
   ) {
     super(queue, SYNC_JOBS);
   }
@@ -43,11 +45,16 @@ export class SyncWorker extends QueueProcessor<SyncJobs> {
     const concurrency = this.env.SYNC_CONCURRENCY;
     // A sync step goes before text extraction in this process; a step the document system refused for
     // want of a new authorization is not tried again.
-    const step = { concurrency, isFinal: isReauth, around: <R>(work: () => Promise<R>) => this.gate.first(work) };
+    const step = {
+      concurrency,
+      isFinal: isReauth,
+      around: <R>(work: () => Promise<R>) => this.gate.first(() => this.outages.hold(work)),
+    };
     return {
       [SyncJobName.StartRun]: {
         concurrency: 2,
         isFinal: isReauth,
+        around: (work) => this.outages.hold(work),
         run: ({ syncRunId }) => this.startRunStep.start(syncRunId),
         giveUp: ({ syncRunId }, error) =>
           this.completion.abort(syncRunId, isReauth(error) ? 'NeedsReauth' : 'Failed', (error as Error).message),

@@ -18,7 +18,7 @@ export interface OwnPostgres {
 /** Debian's binaries, run as the `postgres` OS user (PostgreSQL refuses root), on a free loopback port. */
 export async function startOwnPostgres(): Promise<OwnPostgres> {
   const bin = postgresBin();
-  const home = mkdtempSync(join(tmpdir(), 'approval-pg-'));
+  const home = mkdtempSync(join(tmpdir(), 'own-pg-'));
   const data = join(home, 'data');
   const { uid, gid } = await postgresUser();
   chownSync(home, uid, gid);

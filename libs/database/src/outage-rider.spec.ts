@@ -50,4 +50,21 @@ describe(OutageRider.name, () => {
     await expect(sut.ride(() => Promise.reject(new TypeError('bug')))).rejects.toThrow('bug');
     expect(warnings).toEqual([]);
   });
+
+  it('does not hold a network error of another service while the store answers (a document system that is away)', async () => {
+    const sut = new OutageRider();
+    let tries = 0;
+    const work = () =>
+      sut.ride(
+        async () => {
+          tries++;
+          throw Object.assign(new Error('connect ECONNREFUSED 10.0.0.9:443'), { code: 'ECONNREFUSED' });
+        },
+        Infinity,
+        async () => false,
+      );
+    await expect(work()).rejects.toThrow('10.0.0.9');
+    expect(tries).toBe(1);
+    expect(warnings).toEqual([]);
+  });
 });

@@ -19,8 +19,16 @@ export class OutageRider implements OnModuleDestroy {
   private lastRecovery = 0;
   private closing = false;
 
-  /** Runs `work` until it succeeds or fails for a reason of its own; an outage longer than `maxMs` fails it after all. */
-  async ride<T>(work: () => Promise<T>, maxMs = Infinity): Promise<T> {
+  /**
+   * Runs `work` until it succeeds or fails for a reason of its own; an outage longer than `maxMs` fails it
+   * after all. `isOutage`, for work that also calls other services, says whether an infrastructure error
+   * was the store's (a document system that is away is not an outage to hold for).
+   */
+  async ride<T>(
+    work: () => Promise<T>,
+    maxMs = Infinity,
+    isOutage: (error: unknown) => Promise<boolean> = async () => true,
+  ): Promise<T> {
     const deadline = Date.now() + maxMs;
     for (let wait: number = OUTAGE_RETRY_MS.first; ; wait = Math.min(wait * 2, OUTAGE_RETRY_MS.last)) {
       const started = Date.now();
@@ -30,7 +38,8 @@ export class OutageRider implements OnModuleDestroy {
         return value;
       } catch (error) {
         // An application that closes (tests; production exits on SIGTERM) stops holding: the work fails as it would have.
-        if (this.closing || !this.report(error, started) || Date.now() + wait > deadline) throw error;
+        if (this.closing || !isInfrastructureError(error) || Date.now() + wait > deadline) throw error;
+        if (!(await isOutage(error)) || !this.report(error, started)) throw error;
         await new Promise((resolve) => setTimeout(resolve, wait * (0.75 + Math.random() / 2)));
       }
     }
