@@ -59,9 +59,12 @@ describe('A sync run while PostgreSQL restarts twice', () => {
       await postgres.stop();
       const until = Date.now() + OUTAGE_MS;
       while (Date.now() < until) {
-        const res = await http().get(`/v1/data-sources/${dataSourceId}`).set(caller.auth);
-        outageAnswers.push(res.status);
-        if (res.status === 503) expect(res.body).toMatchObject({ statusCode: 503, code: 'NOT_READY' });
+        // The data source and the folder picker.
+        for (const path of [`/v1/data-sources/${dataSourceId}`, `/v1/data-sources/${dataSourceId}/folders`]) {
+          const res = await http().get(path).set(caller.auth);
+          outageAnswers.push(res.status);
+          if (res.status === 503) expect(res.body).toMatchObject({ statusCode: 503, code: 'NOT_READY' });
+        }
         await after(250);
       }
       await postgres.start();
