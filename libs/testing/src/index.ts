@@ -8,3 +8,4 @@ export * from './isolated-database';
 export * from './kubernetes-manifests';
 export * from './metrics-text';
 export * from './openapi-coverage';
+export * from './redis-cluster';
