@@ -8,10 +8,10 @@ type ClientType = 'client' | 'subscriber' | 'bclient';
 export type QueueConnectionOptions = Bull.QueueOptions & { url?: string };
 
 /**
- * Bull on a RedisConnection. On a single server Bull connects by URL as it always did. On a cluster it
- * takes its clients from `createClient`: the queues share one command and one subscriber client, each
- * has its own blocking one (Bull's documented pattern), and since Bull closes none of the clients it
- * did not make, `disconnect()` closes them once the queues are closed.
+ * Bull on a RedisConnection. On a single server Bull connects by URL (with TLS for rediss://). On a
+ * cluster it takes its clients from `createClient`: the queues share one command and one subscriber
+ * client, each has its own blocking one (Bull's documented pattern), and since Bull closes none of the
+ * clients it did not make, `disconnect()` closes them once the queues are closed.
  */
 export class QueueConnection {
   private readonly made: Array<Redis | Cluster> = [];
@@ -20,7 +20,11 @@ export class QueueConnection {
   constructor(private readonly connection: RedisConnection) {}
 
   options(prefix: string, redis: RedisOptions = {}): QueueConnectionOptions {
-    if (!isCluster(this.connection)) return { url: this.connection.url, prefix, redis };
+    if (!isCluster(this.connection)) {
+      // Bull takes host, port, database and login from the URL, but not the TLS that rediss:// asks for.
+      const tls = new URL(this.connection.url).protocol === 'rediss:' ? { tls: {} } : {};
+      return { url: this.connection.url, prefix, redis: { ...tls, ...redis } };
+    }
     return { prefix: keyPrefixOf(this.connection, prefix), createClient: (type) => this.client(type, redis) };
   }
 

@@ -27,6 +27,18 @@ describe('RedisConnection', () => {
     expect(new QueueConnection(cluster).options('bull')).toMatchObject({ prefix: '{bull}' });
   });
 
+  it('gives Bull TLS for a rediss:// URL on a single server (Bull reads only host, port, db and login from a URL)', async () => {
+    const queue = new QueueConnection({ url: 'rediss://:pw@127.0.0.1:1' }).queue('tls-check', 'p');
+    try {
+      expect(queue.client.options).toMatchObject({ tls: {}, password: 'pw' });
+    } finally {
+      queue.client.disconnect();
+    }
+    const plain = new QueueConnection(single).queue('plain-check', 'p');
+    expect(plain.client.options.tls).toBeUndefined();
+    plain.client.disconnect();
+  });
+
   it("gives every node of a cluster REDIS_URL's user, password and TLS", () => {
     const sut = connectRedis(cluster, { lazyConnect: true, keyPrefix: 'p:', connectTimeout: 1000 });
     try {
