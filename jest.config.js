@@ -13,6 +13,7 @@ const libs = [
   'testing',
   'outbound',
   'metrics',
+  'redis',
 ];
 module.exports = {
   rootDir: '.',

@@ -3,14 +3,13 @@
  * request, a local receiver gets the webhook and approves, the decision comes back.
  *
  * By default it starts its own approval-service in this process (an embedded PostgreSQL unless
- * DATABASE_URL is set; Redis from REDIS_URL, queues under a demo-* prefix that is removed at the end).
+ * DATABASE_URL is set; Redis from REDIS_URL, or the cluster of REDIS_CLUSTER_NODES, queues under a demo-*
+ * prefix that is removed at the end).
  * `npm run demo:approval -- --against-running` uses the stack `npm start` runs instead: its
  * approval-service (APPROVAL_SERVICE_URL, default http://localhost:3002), its Redis and queues (REDIS_URL,
  * QUEUE_PREFIX, with npm start's defaults) and the demo tenant, so the console's Approvals page shows it.
  */
 import { NestFactory } from '@nestjs/core';
-import Bull from 'bull';
-import Redis from 'ioredis';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -19,6 +18,7 @@ import { parseArgs } from 'node:util';
 import { Client } from 'pg';
 import { ApprovalRequestJob, ApprovalRuntimeClient, SharedQueue } from '@app/contracts';
 import { configureHttpApp } from '@app/http';
+import { deleteKeys, keyPrefixOf, QueueConnection, RedisConnection } from '@app/redis';
 import { AppModule } from '../apps/approval-service/src/app.module';
 const { startEmbeddedPostgres } = require('./embedded-postgres');
 const { devSecrets } = require('./dev-secrets');
@@ -26,6 +26,7 @@ const { signToken, DEMO_TENANT, DEMO_ADMIN } = require('./token');
 
 const DECISION_WAIT_MS = 60_000;
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const REDIS: RedisConnection = { url: REDIS_URL, clusterNodes: process.env.REDIS_CLUSTER_NODES };
 
 interface Decision {
   outcome: string;
@@ -53,6 +54,7 @@ async function ownStack(): Promise<ApprovalStack> {
   const env = {
     DATABASE_URL: db.url,
     REDIS_URL,
+    ...(REDIS.clusterNodes && { REDIS_CLUSTER_NODES: REDIS.clusterNodes }),
     QUEUE_PREFIX: prefix,
     AUTH_JWT_SECRET: randomBytes(32).toString('hex'),
     ENCRYPTION_KEY: `demo:${randomBytes(32).toString('base64')}`,
@@ -68,7 +70,7 @@ async function ownStack(): Promise<ApprovalStack> {
   });
   configureHttpApp(service, { title: 'Approval service', description: 'demo' });
   await service.listen(port, '127.0.0.1');
-  const runtime = new ApprovalRuntimeClient(REDIS_URL, { prefix });
+  const runtime = new ApprovalRuntimeClient(REDIS_URL, { prefix, clusterNodes: REDIS.clusterNodes });
   return {
     serviceUrl: `http://127.0.0.1:${port}`,
     tenantId: 'demo-tenant',
@@ -79,7 +81,7 @@ async function ownStack(): Promise<ApprovalStack> {
       await runtime.close().catch(() => undefined);
       await service.close().catch(() => undefined);
       await db.stop();
-      await removeKeys(`${prefix}:*`);
+      await deleteKeys(REDIS, `${keyPrefixOf(REDIS, prefix)}:*`);
     },
   };
 }
@@ -103,7 +105,8 @@ async function runningStack(): Promise<ApprovalStack> {
     expires: '10m',
   });
   // Requests only: the decision is read over HTTP, so the stack's decision events stay for its runtime.
-  const requests = new Bull<ApprovalRequestJob>(SharedQueue.ApprovalRequests, REDIS_URL, { prefix });
+  const connection = new QueueConnection(REDIS);
+  const requests = connection.queue<ApprovalRequestJob>(SharedQueue.ApprovalRequests, prefix);
   return {
     serviceUrl,
     tenantId: DEMO_TENANT,
@@ -115,7 +118,10 @@ async function runningStack(): Promise<ApprovalStack> {
         removeOnFail: 1000,
       })),
     decision: (executionId) => decidedOverHttp(serviceUrl, token, executionId),
-    stop: () => requests.close(),
+    stop: async () => {
+      await requests.close();
+      connection.disconnect();
+    },
   };
 }
 
@@ -221,17 +227,6 @@ async function database(): Promise<{ url: string; stop: () => Promise<void> }> {
     await admin.query('CREATE DATABASE demo');
   await admin.end();
   return { url: pg.adminUrl.replace(/\/postgres$/, '/demo'), stop: pg.stop };
-}
-
-/** Deletes every key matching `pattern` (SCAN, never KEYS: the Redis may be shared). */
-async function removeKeys(pattern: string): Promise<void> {
-  const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
-  try {
-    for await (const keys of redis.scanStream({ match: pattern, count: 500 }))
-      if ((keys as string[]).length) await redis.del(...(keys as string[]));
-  } finally {
-    redis.disconnect();
-  }
 }
 
 function freePort(): Promise<number> {

@@ -41,6 +41,20 @@ const SecureUrlUnlessInsecureAllowed = () =>
     },
   });
 
+/** A cluster has database 0 only: a REDIS_URL naming another would be ignored there, not kept apart. */
+const OnlyDatabaseZeroInCluster = () =>
+  ValidateBy({
+    name: 'onlyDatabaseZeroInCluster',
+    validator: {
+      validate: (value: unknown, args?: ValidationArguments) => {
+        const url = (args?.object as BaseEnv | undefined)?.REDIS_URL;
+        if (typeof value !== 'string' || !value.trim() || !url || !URL.canParse(url)) return true;
+        return ['', '/', '/0'].includes(new URL(url).pathname);
+      },
+      defaultMessage: () => 'REDIS_URL must name no database but 0 when REDIS_CLUSTER_NODES is set',
+    },
+  });
+
 /** Variables every app reads, the simulator included: its port and address, logging and the HTTP setup. */
 export class AppEnv {
   @IsInt()
@@ -73,7 +87,21 @@ export class BaseEnv extends AppEnv {
   @Matches(/^rediss?:\/\//, { message: 'REDIS_URL must be a redis:// URL' })
   REDIS_URL = 'redis://127.0.0.1:6379';
 
-  /** Prefix of every Redis key this service writes (Bull queues); lets test runs share one Redis. */
+  /**
+   * When set, Redis is a Redis Cluster reached through these nodes (`host:port`, comma-separated);
+   * REDIS_URL's user, password and TLS then hold for every node, and its host is not used.
+   */
+  @IsOptional()
+  @Matches(/^\s*$|^\s*(\[[\da-f:.]+\]|[\w.-]+):\d{1,5}\s*(,\s*(\[[\da-f:.]+\]|[\w.-]+):\d{1,5}\s*)*$/i, {
+    message: 'REDIS_CLUSTER_NODES must be comma-separated host:port pairs such as redis-0:6379,redis-1:6379',
+  })
+  @OnlyDatabaseZeroInCluster()
+  REDIS_CLUSTER_NODES?: string;
+
+  /**
+   * Prefix of every Redis key this service writes (Bull queues); lets test runs share one Redis. On a
+   * cluster the keys go under `{QUEUE_PREFIX}`, a hash tag.
+   */
   @IsString()
   QUEUE_PREFIX = 'bull';
 

@@ -58,4 +58,21 @@ describe(validateEnv.name, () => {
     });
     expect(() => validateEnv(BaseEnv, { ...valid, AUTH_JWT_ISSUER: '' })).toThrow(/AUTH_JWT_ISSUER/);
   });
+
+  it('takes REDIS_CLUSTER_NODES as host:port pairs, with REDIS_URL naming no database but 0', () => {
+    const nodes = 'redis-0.redis:6379, redis-1.redis:6379,10.0.0.7:7000,[fd00::7]:7001';
+    expect(validateEnv(BaseEnv, { ...valid, REDIS_CLUSTER_NODES: nodes }).REDIS_CLUSTER_NODES).toBe(nodes);
+    expect(validateEnv(BaseEnv, { ...valid, REDIS_CLUSTER_NODES: '' }).REDIS_CLUSTER_NODES).toBe('');
+    expect(
+      validateEnv(BaseEnv, { ...valid, REDIS_URL: 'rediss://:pw@ignored:6379/0', REDIS_CLUSTER_NODES: 'r:6379' }),
+    ).toMatchObject({ REDIS_URL: 'rediss://:pw@ignored:6379/0' });
+    for (const bad of ['redis-0', 'redis-0:6379;redis-1:6379', 'redis://redis-0:6379'])
+      expect(() => validateEnv(BaseEnv, { ...valid, REDIS_CLUSTER_NODES: bad })).toThrow(
+        /REDIS_CLUSTER_NODES must be comma-separated host:port pairs/,
+      );
+    expect(() =>
+      validateEnv(BaseEnv, { ...valid, REDIS_URL: 'redis://r:6379/2', REDIS_CLUSTER_NODES: 'r:6379' }),
+    ).toThrow(/REDIS_URL must name no database but 0 when REDIS_CLUSTER_NODES is set/);
+    expect(validateEnv(BaseEnv, { ...valid, REDIS_URL: 'redis://r:6379/2' }).REDIS_URL).toBe('redis://r:6379/2');
+  });
 });

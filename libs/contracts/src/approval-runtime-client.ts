@@ -1,4 +1,5 @@
 import Bull from 'bull';
+import { QueueConnection } from '@app/redis';
 import { ApprovalDecisionEvent, ApprovalRequestJob } from './approvals';
 import { SharedQueue } from './queue-names';
 
@@ -17,24 +18,29 @@ type Waiter = {
 export class ApprovalRuntimeClient {
   private readonly requests: Bull.Queue<ApprovalRequestJob>;
   private readonly decisions: Bull.Queue<ApprovalDecisionEvent>;
+  private readonly connection: QueueConnection;
   private readonly waiters = new Map<string, Waiter>();
   private readonly early = new Map<string, ApprovalDecisionEvent>();
 
   /**
    * `concurrency`: decisions handled at once (each resumes a different run); 16 unless given.
    * `onDecision` also gets when the service published the event (ms since the epoch), to measure the lag.
+   * `clusterNodes`: the service's REDIS_CLUSTER_NODES, when its Redis is a cluster (`redisUrl` then gives
+   * only the password and TLS), so both sides use the same `{prefix}`.
    */
   constructor(
     redisUrl: string,
     options: {
       prefix?: string;
+      clusterNodes?: string;
       concurrency?: number;
       onDecision?: (event: ApprovalDecisionEvent, published: { at: number }) => void | Promise<void>;
     } = {},
   ) {
     const prefix = options.prefix ?? 'bull';
-    this.requests = new Bull(SharedQueue.ApprovalRequests, redisUrl, { prefix });
-    this.decisions = new Bull(SharedQueue.ApprovalDecisions, redisUrl, { prefix });
+    this.connection = new QueueConnection({ url: redisUrl, clusterNodes: options.clusterNodes });
+    this.requests = this.connection.queue(SharedQueue.ApprovalRequests, prefix);
+    this.decisions = this.connection.queue(SharedQueue.ApprovalDecisions, prefix);
     void this.decisions.process('*', options.concurrency ?? DECISION_CONCURRENCY, async (job) => {
       await options.onDecision?.(job.data, { at: job.timestamp });
       this.settle(job.data);
@@ -80,6 +86,7 @@ export class ApprovalRuntimeClient {
       waiter.reject(new Error('client closed'));
     }
     await Promise.all([this.requests.close(), this.decisions.close()]);
+    this.connection.disconnect();
   }
 
   private settle(event: ApprovalDecisionEvent): void {

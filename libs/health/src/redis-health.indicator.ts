@@ -1,17 +1,18 @@
 import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import { HealthIndicatorService } from '@nestjs/terminus';
-import Redis from 'ioredis';
+import { Cluster, Redis } from 'ioredis';
 import { BaseEnv } from '@app/config';
+import { connectRedis, redisConnectionOf } from '@app/redis';
 
 @Injectable()
 export class RedisHealthIndicator implements OnModuleDestroy {
-  private readonly redis: Redis;
+  private readonly redis: Redis | Cluster;
 
   constructor(
     env: BaseEnv,
     private readonly indicators: HealthIndicatorService,
   ) {
-    this.redis = new Redis(env.REDIS_URL, {
+    this.redis = connectRedis(redisConnectionOf(env), {
       lazyConnect: true,
       maxRetriesPerRequest: 1,
       connectTimeout: 2000,
@@ -22,6 +23,11 @@ export class RedisHealthIndicator implements OnModuleDestroy {
   async isHealthy(key = 'redis') {
     const indicator = this.indicators.check(key);
     try {
+      if (this.redis instanceof Cluster) {
+        // Any node answers a ping; only a cluster with every slot served takes commands for all keys.
+        const info = String(await withTimeout(this.redis.call('CLUSTER', 'INFO'), 2000));
+        return /^cluster_state:ok\b/m.test(info) ? indicator.up() : indicator.down({ message: 'cluster state not ok' });
+      }
       const pong = await withTimeout(this.redis.ping(), 2000);
       return pong === 'PONG' ? indicator.up() : indicator.down({ message: 'unexpected reply' });
     } catch (error) {

@@ -2,6 +2,7 @@ import { BullModule } from '@nestjs/bull';
 import { DynamicModule, Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { BaseEnv } from '@app/config';
+import { AppQueueConnection, QueueConnectionModule } from './queue-connection.provider';
 import { StalledJobLog } from './stalled-job-log';
 
 /**
@@ -14,7 +15,7 @@ import { StalledJobLog } from './stalled-job-log';
  */
 const MAX_STALLED_COUNT = 2;
 
-/** Bull on REDIS_URL with QUEUE_PREFIX, shared by every queue of a service. */
+/** Bull on REDIS_URL (or REDIS_CLUSTER_NODES' cluster) with QUEUE_PREFIX, shared by every queue of a service. */
 @Module({})
 export class QueueModule {
   static forRoot(): DynamicModule {
@@ -22,12 +23,12 @@ export class QueueModule {
       module: QueueModule,
       imports: [
         DiscoveryModule,
+        QueueConnectionModule,
         BullModule.forRootAsync({
-          inject: [BaseEnv],
-          useFactory: (env: BaseEnv) => ({
-            url: env.REDIS_URL,
-            prefix: env.QUEUE_PREFIX,
-            redis: { maxRetriesPerRequest: null, enableReadyCheck: false },
+          imports: [QueueConnectionModule],
+          inject: [BaseEnv, AppQueueConnection],
+          useFactory: (env: BaseEnv, connection: AppQueueConnection) => ({
+            ...connection.options(env.QUEUE_PREFIX, { maxRetriesPerRequest: null, enableReadyCheck: false }),
             settings: {
               lockDuration: env.QUEUE_LOCK_DURATION_MS,
               stalledInterval: env.QUEUE_STALLED_INTERVAL_MS,

@@ -9,3 +9,4 @@ export * from './kubernetes-manifests';
 export * from './metrics-text';
 export * from './openapi-coverage';
 export * from './own-postgres';
+export * from './redis-cluster';

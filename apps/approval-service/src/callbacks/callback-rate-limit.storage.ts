@@ -2,6 +2,8 @@ import { Logger } from '@nestjs/common';
 import type { ApprovalEnv } from '../approval-env';
 import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
 import type { ThrottlerStorageRecord } from '@nestjs/throttler/dist/throttler-storage-record.interface';
+import type { Redis } from 'ioredis';
+import { connectRedis, isCluster, keyPrefixOf, redisConnectionOf } from '@app/redis';
 
 const REDIS_DEADLINE_MS = 1000;
 const WARN_EVERY_MS = 10_000;
@@ -14,13 +16,20 @@ export class CallbackRateLimitStorage extends ThrottlerStorageRedisService {
   private readonly logger = new Logger(CallbackRateLimitStorage.name);
   private lastWarnedAt = 0;
 
-  constructor(env: Pick<ApprovalEnv, 'REDIS_URL' | 'QUEUE_PREFIX'>) {
-    super(env.REDIS_URL, {
-      keyPrefix: `${env.QUEUE_PREFIX}:callback-rate:`,
-      connectTimeout: REDIS_DEADLINE_MS,
-      commandTimeout: REDIS_DEADLINE_MS,
-      maxRetriesPerRequest: 1,
-    });
+  constructor(env: Pick<ApprovalEnv, 'REDIS_URL' | 'REDIS_CLUSTER_NODES' | 'QUEUE_PREFIX'>) {
+    const connection = redisConnectionOf(env);
+    // The base takes a Redis or a Cluster (its overloads name each, not the union).
+    super(
+      connectRedis(connection, {
+        keyPrefix: `${keyPrefixOf(connection, env.QUEUE_PREFIX)}:callback-rate:`,
+        connectTimeout: REDIS_DEADLINE_MS,
+        commandTimeout: REDIS_DEADLINE_MS,
+        maxRetriesPerRequest: 1,
+        // A cluster not (yet) reachable fails a count at once instead of holding it until it is.
+        enableOfflineQueue: !isCluster(connection),
+      }) as Redis,
+    );
+    this.disconnectRequired = true;
     // Connection errors are reported by increment(), where they cost a count; ioredis would print each one.
     this.redis.on('error', () => undefined);
   }

@@ -6,6 +6,7 @@ import { DataSource } from 'typeorm';
 import { ProcessRole } from '@app/config';
 import { ApprovalDecisionEvent, SharedQueue } from '@app/contracts';
 import { configureHttpApp } from '@app/http';
+import { QueueConnection, redisConnectionOf } from '@app/redis';
 import { eventually, testEnv } from '@app/testing';
 import { AppModule } from '../../src/app.module';
 
@@ -45,10 +46,9 @@ export async function startApprovalApp(
   configureHttpApp(app, { title: 'Approval service', description: 'test' });
   await app.listen(0, '127.0.0.1');
   const url = (await app.getUrl()).replace('[::1]', '127.0.0.1');
-  const decisions = new Bull<ApprovalDecisionEvent>(SharedQueue.ApprovalDecisions, String(env.REDIS_URL), {
-    prefix: String(env.QUEUE_PREFIX),
-  });
-  const requests = new Bull(SharedQueue.ApprovalRequests, String(env.REDIS_URL), { prefix: String(env.QUEUE_PREFIX) });
+  const connection = new QueueConnection(redisConnectionOf(env as { REDIS_URL: string; REDIS_CLUSTER_NODES?: string }));
+  const decisions = connection.queue<ApprovalDecisionEvent>(SharedQueue.ApprovalDecisions, String(env.QUEUE_PREFIX));
+  const requests = connection.queue(SharedQueue.ApprovalRequests, String(env.QUEUE_PREFIX));
   return {
     app,
     url,
@@ -65,6 +65,7 @@ export async function startApprovalApp(
     close: async () => {
       await decisions.close();
       await requests.close();
+      connection.disconnect();
       await app.close();
     },
   };

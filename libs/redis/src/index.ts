@@ -1,0 +1,3 @@
+export * from './redis-connection';
+export * from './queue-connection';
+export * from './delete-keys';
