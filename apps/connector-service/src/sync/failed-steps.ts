@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { Transactions } from '@app/database';
 import { SyncedDocumentsRepository } from '../documents/synced-documents.repository';
 import { isReauthRequired } from '../document-system/document-system.exception';
+import { RunListingRepository } from './run-listing.repository';
 import { SyncCompletion } from './sync-completion';
 import { savedByThisRun } from './sync-plan';
 import { FileToIngest, SyncJobName } from './sync.jobs';
@@ -19,6 +20,7 @@ export class FailedSteps {
     private readonly synced: SyncedDocumentsRepository,
     private readonly transactions: Transactions,
     private readonly completion: SyncCompletion,
+    private readonly listing: RunListingRepository,
   ) {}
 
   async giveUp(syncRunId: string, key: string, step: FailedStep, error: unknown): Promise<void> {
@@ -31,7 +33,9 @@ export class FailedSteps {
         : { failed: await this.unsaved(syncRunId, step.files) };
     const pending = await this.transactions.run(async (transaction) => {
       if (!(await this.runs.completeTask(transaction, syncRunId, key))) return null;
-      return this.runs.settle(transaction, syncRunId, { ...deltas, pendingTasks: -1 });
+      const pending = await this.runs.settle(transaction, syncRunId, { ...deltas, pendingTasks: -1 });
+      if (step.kind === SyncJobName.ListFolder) await this.listing.recordListing(transaction, syncRunId);
+      return pending;
     });
     if (pending === 0) await this.completion.finishIfDone(syncRunId);
   }

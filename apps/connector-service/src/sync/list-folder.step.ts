@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { SyncedDocumentsRepository } from '../documents/synced-documents.repository';
+import { listedSize } from './run-progress';
+import { RunListingRepository } from './run-listing.repository';
 import { StepGuard, TaskAlreadyDone } from './step-guard';
 import { SyncCompletion } from './sync-completion';
 import { pageEntries, pageTasks, planFiles } from './sync-plan';
@@ -20,6 +22,7 @@ export class ListFolderStep {
     private readonly guard: StepGuard,
     private readonly producer: SyncProducer,
     private readonly completion: SyncCompletion,
+    private readonly listing: RunListingRepository,
   ) {}
 
   async listFolder(job: ListFolderJob, key: string): Promise<void> {
@@ -65,6 +68,10 @@ export class ListFolderStep {
         updated: plan.relocated.length,
       });
       if (pending === null) throw new TaskAlreadyDone(); // the run was cancelled meanwhile
+      await this.listing.recordListing(transaction, job.syncRunId, {
+        listedBytes: files.reduce((n, f) => n + listedSize(f), 0),
+        plannedBytes: plan.ingest.reduce((n, f) => n + listedSize(f), 0),
+      });
       return { added, pending };
     });
     if (step === null) return null;

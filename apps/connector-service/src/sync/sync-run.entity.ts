@@ -51,6 +51,18 @@ export class SyncRunEntity {
   @Column('bigint', { transformer: { to: (v: number) => v, from: (v: string) => Number(v) } })
   bytesDownloaded: number;
 
+  /** Listed sizes of the files the listing found, summed (the run's `totals.bytes`). */
+  @Column('bigint', { default: 0, transformer: { to: (v: number) => v, from: (v: string) => Number(v) } })
+  listedBytes: number;
+
+  /** Listed sizes of the files queued for download, summed: what the estimate measures `bytesDownloaded` against. */
+  @Column('bigint', { default: 0, transformer: { to: (v: number) => v, from: (v: string) => Number(v) } })
+  plannedBytes: number;
+
+  /** When the last folder listing of the run was done; null before (and for runs older than totals). */
+  @Column('timestamptz', { nullable: true })
+  listedAt: Date | null;
+
   @Column('text', { nullable: true })
   error: string | null;
 

@@ -2,6 +2,7 @@ import { Controller, Get, HttpCode, Param, ParseUUIDPipe, Post } from '@nestjs/c
 import { ApiAcceptedResponse, ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal } from '@app/auth';
 import { ApiErrorResponses, SyncRunResponse, SyncRunView, SyncStartResponse, SyncStartView } from '@app/contracts';
+import { runProgress } from './run-progress';
 import { SyncRunEntity } from './sync-run.entity';
 import { SyncService } from './sync.service';
 
@@ -25,6 +26,7 @@ export function syncRunResponse(run: SyncRunEntity): SyncRunView {
     startedAt: run.startedAt?.toISOString() ?? null,
     finishedAt: run.finishedAt?.toISOString() ?? null,
     error: run.error,
+    ...runProgress(run),
   };
 }
 

@@ -17,7 +17,10 @@ import { IngestFilesStep } from './ingest-files.step';
 import { ListFolderStep } from './list-folder.step';
 import { RunSessions } from './run-sessions';
 import { SyncCompletion } from './sync-completion';
+import { RunListingRepository } from './run-listing.repository';
 import { SyncController } from './sync.controller';
+import { SyncRunEventsController } from './sync-run-events.controller';
+import { SyncRunStreams } from './sync-run-streams';
 import { SYNC_QUEUE } from './sync.jobs';
 import { SyncProducer } from './sync.producer';
 import { SyncRunEntity } from './sync-run.entity';
@@ -64,8 +67,17 @@ export class SyncModule {
         // Text extraction of ingested files runs on its own queue, after the run's steps.
         IndexingModule.forRole(role),
       ],
-      controllers: [SyncController],
-      providers: [SyncRunsRepository, SyncProducer, SyncStarter, SyncCompletion, SyncService, ...workers],
+      controllers: [SyncController, SyncRunEventsController],
+      providers: [
+        SyncRunsRepository,
+        RunListingRepository,
+        SyncRunStreams,
+        SyncProducer,
+        SyncStarter,
+        SyncCompletion,
+        SyncService,
+        ...workers,
+      ],
     };
   }
 }

@@ -116,7 +116,9 @@ function RunProgress({ run }: { run: SyncRun }) {
       <div className="row">
         <StatusBadge status={run.status} />
         <span className="muted">
-          {run.mode} sync · {done} of {counts.discovered} files · {formatBytes(run.bytesDownloaded)} downloaded
+          {run.mode} sync · {done} of {run.totals?.files ?? counts.discovered} files ·{' '}
+          {formatBytes(run.bytesDownloaded)} downloaded
+          {!finished && run.etaSeconds !== null ? ` · about ${run.etaSeconds} s left` : ''}
         </span>
       </div>
       <div

@@ -5,6 +5,7 @@ import {
   SyncCountsView,
   SyncMode,
   SyncRunStatus,
+  SyncRunTotalsView,
   SyncRunView,
   SyncStartView,
 } from '../views/sync-run.view';
@@ -30,6 +31,14 @@ export class SyncCountsResponse implements SyncCountsView {
 
   @ApiProperty({ description: 'Files listed but not stored (larger than MAX_FILE_BYTES)' })
   skipped: number;
+}
+
+export class SyncRunTotalsResponse implements SyncRunTotalsView {
+  @ApiProperty({ description: 'Files the listing found in the selection' })
+  files: number;
+
+  @ApiProperty({ description: 'Their listed sizes, summed' })
+  bytes: number;
 }
 
 export class SyncRunResponse implements SyncRunView {
@@ -62,6 +71,20 @@ export class SyncRunResponse implements SyncRunView {
 
   @ApiProperty({ type: String, nullable: true })
   error: string | null;
+
+  @ApiProperty({
+    type: () => SyncRunTotalsResponse,
+    nullable: true,
+    description: 'What the listing found; null until no folder listing of the run is pending',
+  })
+  totals: SyncRunTotalsResponse | null;
+
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description: 'Estimated seconds left: null while unknown, 0 once the run has ended',
+  })
+  etaSeconds: number | null;
 }
 
 export class SyncStartResponse implements SyncStartView {

@@ -22,6 +22,12 @@ export interface SyncCountsView {
   skipped: number;
 }
 
+/** What the run's listing found: known once no folder listing of the run is pending any more. */
+export interface SyncRunTotalsView {
+  files: number;
+  bytes: number;
+}
+
 export interface SyncRunView {
   id: string;
   dataSourceId: string;
@@ -33,6 +39,10 @@ export interface SyncRunView {
   startedAt: string | null;
   finishedAt: string | null;
   error: string | null;
+  /** Null until the listing is complete. */
+  totals: SyncRunTotalsView | null;
+  /** Seconds left by the estimate: null while unknown, 0 once the run has ended. */
+  etaSeconds: number | null;
 }
 
 /** `POST /v1/data-sources/{id}/sync` (202). */

@@ -1,0 +1,41 @@
+import { Controller, Get, Param, ParseUUIDPipe, Req, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { CurrentPrincipal, Principal } from '@app/auth';
+import { ApiErrorResponses } from '@app/contracts';
+import { SyncRunStreams } from './sync-run-streams';
+import { SyncService } from './sync.service';
+
+@ApiTags('sync')
+@ApiBearerAuth()
+@ApiErrorResponses()
+@Controller('v1')
+export class SyncRunEventsController {
+  constructor(
+    private readonly sync: SyncService,
+    private readonly streams: SyncRunStreams,
+  ) {}
+
+  @Get('sync-runs/:id/events')
+  @ApiOperation({
+    summary: "Follow a sync run's progress live (server-sent events)",
+    description:
+      'Who may read the run may follow it. A `progress` event at once and then whenever the run changes ' +
+      '(its estimate at most every 2 s), each carrying the run as GET /v1/sync-runs/{id} shows it; an `end` ' +
+      'event with the final run once it has ended, then the stream closes. A stream lasts at most 30 minutes; ' +
+      '503 TOO_MANY_RUN_STREAMS when the process has too many open.',
+  })
+  @ApiOkResponse({
+    description:
+      'text/event-stream: `event: progress` / `event: end` lines, each followed by `data:` with the run as JSON',
+    content: { 'text/event-stream': { schema: { type: 'string' } } },
+  })
+  async follow(
+    @CurrentPrincipal() principal: Principal,
+    @Param('id', ParseUUIDPipe) id: string,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
+    this.streams.follow(await this.sync.get(principal, id), req, res);
+  }
+}

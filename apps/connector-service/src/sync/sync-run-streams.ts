@@ -1,0 +1,100 @@
+import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import type { SyncRunView } from '@app/contracts';
+import { DomainException } from '@app/errors';
+import { syncRunResponse } from './sync.controller';
+import { SyncRunEntity } from './sync-run.entity';
+import { SyncRunsRepository } from './sync-runs.repository';
+
+/** Open streams per process; each polls the database, so this bounds the load they add. */
+export const MAX_RUN_STREAMS = 200;
+export const RUN_STREAM_POLL_MS = 1000;
+/** A stream ends after this long whatever its run does; an EventSource reconnects by itself. */
+export const RUN_STREAM_MAX_MS = 30 * 60 * 1000;
+/** A changed estimate alone is sent at most this often; any other change at the next poll. */
+const ESTIMATE_EVERY_MS = 2000;
+/** A comment line now and then keeps proxies from closing a quiet stream. */
+const KEEP_ALIVE_MS = 15000;
+
+export const TOO_MANY_RUN_STREAMS = 'TOO_MANY_RUN_STREAMS';
+
+/** The open `GET /v1/sync-runs/{id}/events` streams of this process: each polls its run and sends what changed. */
+@Injectable()
+export class SyncRunStreams implements OnModuleDestroy {
+  private readonly logger = new Logger(SyncRunStreams.name);
+  private readonly open = new Set<() => void>();
+
+  constructor(private readonly runs: SyncRunsRepository) {}
+
+  get count(): number {
+    return this.open.size;
+  }
+
+  /** Streams the run's progress on `res` until it ends, the client leaves, the lifetime passes or the app stops. */
+  follow(run: SyncRunEntity, req: Request, res: Response): void {
+    if (this.open.size >= MAX_RUN_STREAMS) {
+      res.setHeader('Retry-After', '10');
+      throw new DomainException(503, TOO_MANY_RUN_STREAMS, 'Too many open event streams; try again shortly');
+    }
+    res.writeHead(200, {
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-cache, no-transform',
+      Connection: 'keep-alive',
+      'X-Accel-Buffering': 'no',
+    });
+    res.flushHeaders();
+    const lifetime = setTimeout(() => stop(), RUN_STREAM_MAX_MS);
+    const keepAlive = setInterval(() => res.write(': keep-alive\n\n'), KEEP_ALIVE_MS);
+    let next: NodeJS.Timeout | undefined;
+    let stopped = false;
+    const stop = () => {
+      if (stopped) return;
+      stopped = true;
+      [lifetime, keepAlive, next].forEach(clearTimeout);
+      this.open.delete(stop);
+      if (!res.writableEnded) res.end();
+    };
+    this.open.add(stop);
+    req.on('close', stop);
+    res.on('error', stop);
+
+    let last = { key: '', etaSeconds: null as number | null, at: 0 };
+    const progress = (view: SyncRunView) => {
+      const { etaSeconds, ...rest } = view;
+      const key = JSON.stringify(rest);
+      const now = Date.now();
+      if (key === last.key && (etaSeconds === last.etaSeconds || now - last.at < ESTIMATE_EVERY_MS)) return;
+      res.write(`event: progress\ndata: ${JSON.stringify(view)}\n\n`);
+      last = { key, etaSeconds, at: now };
+    };
+    /** Sends what changed; false once the run has ended (its `end` sent). */
+    const show = (current: SyncRunEntity): boolean => {
+      const view = syncRunResponse(current);
+      if (current.status === 'Queued' || current.status === 'Running') {
+        progress(view);
+        return true;
+      }
+      res.write(`event: end\ndata: ${JSON.stringify(view)}\n\n`);
+      return false;
+    };
+    const poll = async () => {
+      try {
+        const current = await this.runs.find(run.id);
+        if (stopped) return;
+        // A run deleted with its data source has nothing more to show.
+        if (!current || !show(current)) return stop();
+      } catch (error) {
+        this.logger.warn({ syncRunId: run.id, error: (error as Error).message }, 'sync run stream could not poll');
+      }
+      if (!stopped) next = setTimeout(() => void poll(), RUN_STREAM_POLL_MS);
+    };
+
+    progress(syncRunResponse(run));
+    if (show(run)) next = setTimeout(() => void poll(), RUN_STREAM_POLL_MS);
+    else stop();
+  }
+
+  onModuleDestroy(): void {
+    for (const stop of [...this.open]) stop();
+  }
+}

@@ -1,0 +1,150 @@
+import { randomUUID } from 'node:crypto';
+import http from 'node:http';
+import request from 'supertest';
+import { RunningSimulator, testCaller, TestCaller } from '@app/testing';
+import { startSimulator } from '../../document-system-simulator/test/support/start-simulator';
+import { SEED_USERS } from '../../document-system-simulator/src/store/seed';
+import { ConnectionTokens } from '../src/document-system/connection-tokens.port';
+import { bulkDataSource } from './support/bulk-data-source';
+import { ConnectorTestApp, startConnectorApp } from './support/connector-app';
+import { SimulatorConnections } from './support/simulator-connections';
+import { waitForExtraction, waitForRun } from './support/sync-helpers';
+
+interface RunView {
+  status: string;
+  counts: { discovered: number };
+  bytesDownloaded: number;
+  totals: { files: number; bytes: number } | null;
+  etaSeconds: number | null;
+}
+
+interface StreamEvent {
+  event: string;
+  data: RunView;
+}
+
+/** Reads a server-sent event stream over a raw HTTP request until the server closes it. */
+function readEvents(
+  url: string,
+  auth: Record<string, string>,
+): Promise<{ contentType: string; events: StreamEvent[] }> {
+  return new Promise((resolve, reject) => {
+    const req = http.get(url, { headers: auth, agent: false }, (res) => {
+      const events: StreamEvent[] = [];
+      let buffer = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        buffer += chunk;
+        let end: number;
+        while ((end = buffer.indexOf('\n\n')) >= 0) {
+          const block = buffer.slice(0, end).split('\n');
+          buffer = buffer.slice(end + 2);
+          const field = (name: string) =>
+            block
+              .find((line) => line.startsWith(`${name}:`))
+              ?.slice(name.length + 1)
+              .trim();
+          const event = field('event');
+          if (event) events.push({ event, data: JSON.parse(field('data') ?? 'null') });
+        }
+      });
+      res.on('end', () => resolve({ contentType: String(res.headers['content-type']), events }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.setTimeout(60000, () => req.destroy(new Error('the stream did not end')));
+  });
+}
+
+describe('Sync run progress and estimate', () => {
+  let sim: RunningSimulator;
+  let sut: ConnectorTestApp;
+  let caller: TestCaller;
+  let connections: SimulatorConnections;
+  const api = () => request(sut.app.getHttpServer());
+
+  beforeAll(async () => {
+    sim = await startSimulator();
+    connections = new SimulatorConnections(sim);
+    // Two steps at a time: the run's bytes come in several steps rather than all at once.
+    sut = await startConnectorApp({ env: { SYNC_CONCURRENCY: 2 }, overrides: [[ConnectionTokens, connections]] });
+    caller = await testCaller({ roles: ['admin'] });
+  });
+
+  afterAll(async () => {
+    await sim?.admin.put('/faults', { latencyMs: 0 });
+    await sut?.close();
+    await sim?.close();
+  });
+
+  it('shows totals once listed, an estimate while running, and streams progress until the end', async () => {
+    const { dataSourceId, files } = await bulkDataSource(
+      sim,
+      sut,
+      caller,
+      connections.connect(caller),
+      SEED_USERS.alice,
+      24,
+      3,
+    );
+    await sim.admin.put('/faults', { latencyMs: 200 });
+    const runId: string = (await api().post(`/v1/data-sources/${dataSourceId}/sync`).set(caller.auth).expect(202)).body
+      .syncRunId;
+    const stream = readEvents(`${sut.url}/v1/sync-runs/${runId}/events`, caller.auth);
+
+    const seen: RunView[] = [];
+    let run: RunView;
+    do {
+      run = (await api().get(`/v1/sync-runs/${runId}`).set(caller.auth).expect(200)).body;
+      seen.push(run);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    } while (run.status === 'Queued' || run.status === 'Running');
+
+    const totals = { files: files.length, bytes: files.reduce((n, f) => n + f.size, 0) };
+    expect(files.length).toBe(24);
+    expect(seen[0]).toMatchObject({ totals: null, etaSeconds: null });
+    expect(run).toMatchObject({ status: 'Succeeded', totals, etaSeconds: 0 });
+    const running = seen.filter((v) => v.status === 'Running');
+    // Before the listing completes there are no totals and no estimate; after, the totals never change.
+    for (const view of running) {
+      if (view.totals === null) expect(view.etaSeconds).toBeNull();
+      else expect(view.totals).toEqual(totals);
+    }
+    const estimates = running.map((v) => v.etaSeconds).filter((eta): eta is number => typeof eta === 'number');
+    expect(estimates.length).toBeGreaterThan(0);
+    expect(estimates.every((eta) => Number.isInteger(eta) && eta >= 0)).toBe(true);
+
+    const { contentType, events } = await stream;
+    expect(contentType).toMatch(/^text\/event-stream/);
+    const progress = events.filter((e) => e.event === 'progress');
+    expect(progress.length).toBeGreaterThanOrEqual(2);
+    expect(events.at(-1)).toEqual({ event: 'end', data: expect.objectContaining({ status: 'Succeeded', totals }) });
+    expect(events.at(-1)?.data.etaSeconds).toBe(0);
+    expect(events.filter((e) => e.event === 'end')).toHaveLength(1);
+    expect(progress.at(-1)?.data.counts.discovered).toBe(24);
+    await waitForExtraction(sut.app, caller, dataSourceId); // nothing left running when the app closes
+  }, 90000);
+
+  it('answers 401 without a token and 404 for an unknown run or another tenant’s; an ended run streams its end at once', async () => {
+    await sim.admin.put('/faults', { latencyMs: 0 });
+    const { dataSourceId } = await bulkDataSource(sim, sut, caller, connections.connect(caller), SEED_USERS.alice, 2);
+    const runId: string = (await api().post(`/v1/data-sources/${dataSourceId}/sync`).set(caller.auth).expect(202)).body
+      .syncRunId;
+
+    const anonymous = await api().get(`/v1/sync-runs/${runId}/events`).expect(401);
+    expect(anonymous.headers['content-type']).toMatch(/json/);
+    const unknown = await api().get(`/v1/sync-runs/${randomUUID()}/events`).set(caller.auth).expect(404);
+    expect(unknown.body).toMatchObject({ statusCode: 404, code: 'SYNC_RUN_NOT_FOUND' });
+    const stranger = await testCaller({ roles: ['admin'] });
+    await api().get(`/v1/sync-runs/${runId}/events`).set(stranger.auth).expect(404);
+
+    // An ended run: its last progress and its end at once, then the stream closes.
+    await waitForRun(sut.app, caller, runId);
+    const { events } = await readEvents(`${sut.url}/v1/sync-runs/${runId}/events`, caller.auth);
+    expect(events.map((e) => [e.event, e.data.status, e.data.etaSeconds])).toEqual([
+      ['progress', 'Succeeded', 0],
+      ['end', 'Succeeded', 0],
+    ]);
+    await waitForExtraction(sut.app, caller, dataSourceId);
+  }, 60000);
+});
