@@ -240,6 +240,24 @@ describeInBrowser('The console in Chromium: the whole journey against the simula
     await screenshot(page, '07-data-source-synced');
   });
 
+  it('reconnects from the data source page after the document system forgot its authorizations, and syncs again', async () => {
+    // As after a restart of a document system that keeps its grants in memory: no refresh token works any more.
+    await sim.admin.post('/oauth/revoke-refresh-tokens');
+    await sim.admin.post('/expire', { accessTokens: true });
+    await page.getByRole('button', { name: 'Sync now' }).click();
+    await page.getByTestId('ingestion-status').getByText('Needs reauth').waitFor({ timeout: 60_000 });
+    const banner = alertWith(page, 'Reconnect to the document system');
+    await banner.waitFor();
+    await screenshot(page, '07b-reconnect');
+    const popupOpened = page.waitForEvent('popup');
+    await banner.getByRole('button', { name: 'Reconnect', exact: true }).click();
+    await (await popupOpened).waitForEvent('close', { timeout: 20_000 });
+    await banner.waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Sync now' }).click();
+    await page.getByTestId('ingestion-status').getByText('Synced', { exact: true }).waitFor({ timeout: 60_000 });
+    await page.getByRole('table', { name: 'Run history' }).getByText('Succeeded').first().waitFor();
+  });
+
   it('finds a phrase from a PDF, opens its text and downloads the original', async () => {
     // Text is extracted on the indexing queue after the run ends: search sees it once nothing is Pending.
     await eventually(

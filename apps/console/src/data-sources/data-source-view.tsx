@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import type { DataSource } from '../api/types';
 import { useConsole } from '../app/console-context';
 import { navigate } from '../app/router';
+import { Reconnect } from '../connections/reconnect';
 import { FolderPicker } from '../folder-picker/folder-picker';
 import { PickerRecovery } from '../folder-picker/picker-recovery';
 import { Button, Spinner, StatusBadge } from '../ui/controls';
@@ -55,8 +56,12 @@ export function DataSourceView({ dataSourceId }: { dataSourceId: string }) {
         </div>
       </div>
       {ds.ingestionStatus === 'NeedsReauth' ? (
-        <Notice kind="warning" title="Re-authenticate">
-          The document-system authorization expired or its refresh failed. Open the folders to connect again.
+        <Notice kind="warning" title="Reconnect to the document system">
+          <p>
+            The document system no longer accepts this data source's authorization (it expired, was revoked, or the
+            document system forgot it). Reconnect, then sync again.
+          </p>
+          <Reconnect dataSource={ds} onChanged={changed} />
         </Notice>
       ) : null}
       {ds.ingestionStatus === 'NotConfigured' ? (
