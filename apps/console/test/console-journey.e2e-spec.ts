@@ -152,7 +152,8 @@ describeInBrowser('The console in Chromium: the whole journey against the simula
     await nav('Credentials');
     await createCredential('Alice', SEED_USERS.alice.password);
     await createCredential('Alice (typo)', 'not-her-password');
-    await page.getByRole('article', { name: 'Credential Alice (typo)' }).waitFor();
+    // No connection to the document system yet: saved, and said to be unchecked.
+    await page.getByRole('article', { name: 'Credential Alice (typo)' }).getByText('Saved, not checked yet').waitFor();
     await screenshot(page, '04-credentials');
   });
 
@@ -284,6 +285,22 @@ describeInBrowser('The console in Chromium: the whole journey against the simula
     await dialog.getByRole('button', { name: 'Download original' }).click();
     expect((await downloaded).suggestedFilename()).toBe('A-501 Wall Sections.pdf');
     await dialog.getByRole('button', { name: 'Close' }).click();
+  });
+
+  it('checks a credential when it is saved once the user has a connection: accepted, or saved and flagged', async () => {
+    await nav('Credentials');
+    for (const [name, password, said] of [
+      ['Alice (checked)', SEED_USERS.alice.password, 'Saved and checked: the document system accepts it'],
+      ['Alice (wrong)', 'wrong-password', 'Saved, but the document system refused it'],
+    ]) {
+      await createCredential(name, password);
+      const card = page.getByRole('article', { name: `Credential ${name}` });
+      await card.getByText(said).waitFor();
+      if (name === 'Alice (wrong)') await screenshot(page, '10a-credential-flagged-on-save');
+      await card.getByRole('button', { name: 'Delete' }).click();
+      await card.getByRole('button', { name: 'Yes, delete' }).click();
+      await card.waitFor({ state: 'detached' });
+    }
   });
 
   it('validates credentials: a wrong password shows "Credentials are invalid", a rotated one is valid', async () => {
