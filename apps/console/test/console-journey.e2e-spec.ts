@@ -230,6 +230,13 @@ describeInBrowser('The console in Chromium: the whole journey against the simula
     expect(await count('failed')).toBe(0);
     expect(await page.locator('[data-count="bytes"]').textContent()).toMatch(/KiB|B$/);
     await page.getByRole('table', { name: 'Run history' }).getByText('Succeeded').waitFor();
+    await page
+      .getByRole('table', { name: 'Run history' })
+      .getByText(new RegExp(`^${await count('discovered')} found: ${await count('added')} added$`))
+      .waitFor();
+    const uses = page.getByLabel('Signs in with');
+    await uses.getByText('Document system, your connection').waitFor();
+    await uses.getByText(`Alice (alice at ${sim.url})`).waitFor();
     await page.getByRole('button', { name: 'Architecture' }).click();
     await page.getByRole('button', { name: 'Drawings' }).waitFor();
     expect(await page.getByRole('tree', { name: 'Ingested files' }).getByText('RFIs').count()).toBe(0);

@@ -8,6 +8,7 @@ import { PickerRecovery } from '../folder-picker/picker-recovery';
 import { Button, Spinner, StatusBadge } from '../ui/controls';
 import { ErrorNotice, Notice } from '../ui/error-notice';
 import { useAction, useLoad } from '../ui/hooks';
+import { DataSourceUses } from './data-source-uses';
 import { IngestedTree } from './ingested-tree';
 import { MembersPanel } from './members-panel';
 import { SyncPanel } from './sync-panel';
@@ -55,6 +56,7 @@ export function DataSourceView({ dataSourceId }: { dataSourceId: string }) {
           </span>
         </div>
       </div>
+      <DataSourceUses dataSource={ds} />
       {ds.ingestionStatus === 'NeedsReauth' ? (
         <Notice kind="warning" title="Reconnect to the document system">
           <p>

@@ -172,9 +172,7 @@ function RunHistory({ runs }: { runs: SyncRun[] }) {
             <th>Started</th>
             <th>Mode</th>
             <th>Status</th>
-            <th>
-              <abbr title="discovered / added / updated / unchanged / deleted / failed">Files</abbr>
-            </th>
+            <th>Files</th>
             <th>Bytes</th>
             <th>Took</th>
           </tr>
@@ -188,7 +186,7 @@ function RunHistory({ runs }: { runs: SyncRun[] }) {
                 <StatusBadge status={r.status} />
                 {r.error ? <div className="muted small">{r.error}</div> : null}
               </td>
-              <td>{COUNTS.map((k) => r.counts[k]).join(' / ')}</td>
+              <td>{filesSaid(r.counts)}</td>
               <td>{formatBytes(r.bytesDownloaded)}</td>
               <td>{formatDuration(r.startedAt, r.finishedAt)}</td>
             </tr>
@@ -197,4 +195,10 @@ function RunHistory({ runs }: { runs: SyncRun[] }) {
       </table>
     </div>
   );
+}
+
+/** "120 found: 3 added, 116 unchanged, 1 failed": the run's counts in words, the zeros left out. */
+function filesSaid(counts: SyncRun['counts']): string {
+  const changes = COUNTS.filter((k) => k !== 'discovered' && counts[k] > 0).map((k) => `${counts[k]} ${k}`);
+  return `${counts.discovered} found${changes.length ? `: ${changes.join(', ')}` : ''}`;
 }
