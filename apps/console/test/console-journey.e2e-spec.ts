@@ -370,7 +370,10 @@ describeInBrowser('The console in Chromium: the whole journey against the simula
     await timeline.getByText('Delivery attempt 1: HTTP 200').waitFor();
     await timeline.getByText('Decision received').waitFor();
     await timeline.getByText('Within budget, go ahead.').waitFor();
+    await timeline.getByText(/\(None, \d+ s timeout, (no retry|1 retry|\d+ retries)\)/).waitFor();
     await screenshot(page, '12-approvals');
+    await timeline.getByRole('button', { name: 'Close' }).click();
+    await page.getByText('Choose an approval to see its timeline.').waitFor();
   });
 
   it('works in a narrow window', async () => {

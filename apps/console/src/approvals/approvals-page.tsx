@@ -86,13 +86,10 @@ export function ApprovalsPage({ approvalId }: { approvalId?: string }) {
             <>
               <ErrorNotice error={one.error} />
               {one.data ? (
-                <ApprovalTimeline approval={one.data} />
+                <ApprovalTimeline approval={one.data} onClose={() => navigate('/approvals')} />
               ) : one.loading ? (
                 <Spinner label="Loading the approval…" />
               ) : null}
-              <Button kind="link" onClick={() => navigate('/approvals')}>
-                Close
-              </Button>
             </>
           ) : (
             <p className="empty">Choose an approval to see its timeline.</p>
