@@ -117,7 +117,7 @@ describeInBrowser('The console in Chromium: the whole journey against the simula
     await alertWith(page, 'Some fields need attention').waitFor();
     await page
       .locator('.field-invalid', { hasText: 'Supported scopes' })
-      .getByText('supportedScopes must contain openid')
+      .getByText('Must contain openid', { exact: true })
       .waitFor();
     await page.locator('.field-invalid', { hasText: 'Client ID' }).waitFor();
     await page.locator('.field-invalid', { hasText: 'Authorization endpoint' }).waitFor();
