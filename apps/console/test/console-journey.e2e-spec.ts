@@ -376,6 +376,21 @@ describeInBrowser('The console in Chromium: the whole journey against the simula
     await page.getByText('Choose an approval to see its timeline.').waitFor();
   });
 
+  it('works at 760 px: connectors and the data source fit the window', async () => {
+    await page.setViewportSize({ width: 760, height: 900 });
+    await nav('OAuth connectors');
+    await page.getByRole('article').first().waitFor();
+    await screenshot(page, '13a-760-connectors');
+    await nav('Data sources');
+    await page.getByRole('link', { name: 'Project documents' }).click();
+    await page.getByTestId('ingestion-status').getByText('Synced', { exact: true }).waitFor();
+    await screenshot(page, '13b-760-data-source');
+    const overflow = await page.evaluate<number>(
+      'document.documentElement.scrollWidth - document.documentElement.clientWidth',
+    );
+    expect(overflow).toBeLessThanOrEqual(0);
+  });
+
   it('works in a narrow window', async () => {
     await page.setViewportSize({ width: 420, height: 900 });
     await nav('Data sources');
