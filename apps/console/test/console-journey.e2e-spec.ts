@@ -184,6 +184,12 @@ describeInBrowser('The console in Chromium: the whole journey against the simula
   });
 
   it('selects a workgroup, excludes a subfolder by keyboard, and the workgroup shows Partial (aria-checked="mixed")', async () => {
+    // Its name opens a folder without selecting it; the box selects it.
+    await treeItem(page, 'Architecture').locator('.tree-name').first().click();
+    await treeItem(page, 'Drawings').waitFor();
+    await waitForChecked(page, 'Architecture', 'false');
+    await treeItem(page, 'Architecture').locator('.tree-name').first().click();
+    await page.locator('li[role="treeitem"][aria-label="Architecture"][aria-expanded="false"]').waitFor();
     await treeItem(page, 'Architecture').locator('.check').first().click();
     await saved('1 folder(s) included, 0 excluded. Saved.');
     await waitForChecked(page, 'Architecture', 'true');
