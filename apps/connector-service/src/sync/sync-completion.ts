@@ -9,7 +9,9 @@ import { UnreferencedBlobs } from '../documents/unreferenced-blobs';
 import { ConnectorEvent, syncCompleted } from '../events/connector-event';
 import { ConnectorEventRelay } from '../events/connector-event-relay';
 import { ConnectorEventsRepository } from '../events/connector-events.repository';
+import { FileLedgerRepository } from '../file-ledger/file-ledger.repository';
 import { ConnectorMetrics } from '../metrics/connector-metrics';
+import { deletedOutcomes } from './file-outcomes';
 import { SyncRunEntity } from './sync-run.entity';
 import { SearchableAnnouncer } from '../searchable/searchable-announcer';
 import { COUNT_NAMES, outcomeOf, SyncRunStatus } from './sync-run-state';
@@ -39,6 +41,7 @@ export class SyncCompletion {
     private readonly relay: ConnectorEventRelay,
     private readonly metrics: ConnectorMetrics,
     private readonly searchable: SearchableAnnouncer,
+    private readonly ledger: FileLedgerRepository,
   ) {}
 
   async finishIfDone(syncRunId: string): Promise<void> {
@@ -49,6 +52,7 @@ export class SyncCompletion {
       const dropped =
         run.failedListings === 0 ? await this.synced.deleteUnseen(transaction, run.dataSourceId, syncRunId) : [];
       await this.synced.forgetSightings(transaction, syncRunId);
+      await this.ledger.record(transaction, run.dataSourceId, syncRunId, deletedOutcomes(dropped));
       if (dropped.length) await this.runs.settle(transaction, syncRunId, { deleted: dropped.length });
       const outcome = outcomeOf(
         { ...run, deleted: run.deleted + dropped.length },
@@ -64,7 +68,7 @@ export class SyncCompletion {
     if (!ended) return;
     if (ended.run) this.metrics.syncRunEnded(endedRun(ended.run));
     if (ended.events.length) await this.relay.publish(...ended.events);
-    await this.blobGarbage.collect(ended.dropped.filter((sha): sha is string => sha !== null));
+    await this.blobGarbage.collect(ended.dropped.flatMap((d) => (d.contentSha256 ? [d.contentSha256] : [])));
   }
 
   /** Ends a run at once (authorization lost, or a user cancelled). */

@@ -8,6 +8,7 @@ import { DataSourcesModule } from '../data-sources/data-sources.module';
 import { FoldersModule } from '../data-sources/folders/folders.module';
 import { DocumentStoreModule } from '../documents/document-store.module';
 import { ConnectorEventsModule } from '../events/connector-events.module';
+import { FileLedgerModule } from '../file-ledger/file-ledger.module';
 import { IndexingModule } from '../indexing/indexing.module';
 import { ConnectorMetricsModule } from '../metrics/connector-metrics.module';
 import { SearchableModule } from '../searchable/searchable.module';
@@ -58,6 +59,7 @@ export class SyncModule {
         DataSourcesModule,
         FoldersModule,
         DocumentStoreModule,
+        FileLedgerModule,
         BlobsModule,
         ConnectorMetricsModule,
         OutageModule,
