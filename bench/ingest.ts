@@ -108,7 +108,9 @@ async function main(): Promise<void> {
     .set(caller.auth)
     .send({ include: [folder], exclude: [] });
 
+  const cpuBeforeFull = cpuMs(worker);
   const full = await timedSync(http, caller, ds.id, !process.env.BENCH_FULL_ONLY);
+  const fullCpuMs = cpuMs(worker) - cpuBeforeFull;
   const rssAfterFull = peak.value();
   console.log(
     `full sync ended after ${(full.ms / 1000).toFixed(1)} s (${(full.ms / baselineMs).toFixed(2)}× list + download)${process.env.BENCH_FULL_ONLY ? '' : `; text searchable after ${(full.searchableMs / 1000).toFixed(1)} s (${(full.searchableMs / extractBaseline.ms).toFixed(2)}× list + download + extract)`}`,
@@ -149,6 +151,9 @@ async function main(): Promise<void> {
   );
   console.log(
     `ratio searchable/extract baseline time: ${(full.searchableMs / extractBaseline.ms).toFixed(2)} (target ≤ 1.3)`,
+  );
+  console.log(
+    `CPU until searchable: worker ${(fullCpuMs / 1000).toFixed(1)} s (all threads, without PostgreSQL); extract baseline ${(extractBaseline.cpuMs / 1000).toFixed(1)} s`,
   );
   console.log(
     `incremental, no change: ${(none.ms / 1000).toFixed(2)} s = ${((none.ms / full.ms) * 100).toFixed(1)}% of full (target < 5%); counts ${JSON.stringify(none.run.counts)}`,
@@ -298,6 +303,12 @@ async function searchLatencies(http: Http, caller: { auth: Record<string, string
   }
   times.sort((a, b) => a - b);
   return { p50: times[99], p95: times[189] };
+}
+
+/** User and system CPU time of a process, all its threads. */
+function cpuMs(child: ChildProcess): number {
+  const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime + stime, in clock ticks of 1/100 s
 }
 
 function watchPeakRss(child: ChildProcess) {
