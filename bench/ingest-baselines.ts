@@ -56,7 +56,7 @@ async function timed(
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
       for (let file = queue.shift(); file; file = queue.shift()) {
-        const res = await api.get(`/files/${file.id}/content`, { headers, responseType: 'stream' });
+        const res = await download(api, headers, file.id);
         const chunks: Buffer[] = [];
         for await (const chunk of res.data) if (use) chunks.push(chunk);
         await use?.(file, Buffer.concat(chunks));
@@ -65,6 +65,12 @@ async function timed(
   );
   agent.destroy();
   return Date.now() - started;
+}
+
+/** Once more when the connection was reset: the server may close a kept-alive socket just as it is reused. */
+async function download(api: AxiosInstance, headers: Record<string, string>, id: string) {
+  const get = () => api.get(`/files/${id}/content`, { headers, responseType: 'stream' });
+  return get().catch((error) => (error?.code === 'ECONNRESET' ? get() : Promise.reject(error)));
 }
 
 async function signIn(simUrl: string, api: AxiosInstance): Promise<Record<string, string>> {
