@@ -23,6 +23,7 @@ import { FileSizeLimit1795300020000 } from './migrations/1795300020000-file-size
 import { DataSourceAccess1795300022000 } from './migrations/1795300022000-data-source-access';
 import { ConnectorEventOutbox1795300024000 } from './migrations/1795300024000-connector-event-outbox';
 import { SearchableRuns1795300026000 } from './migrations/1795300026000-searchable-runs';
+import { DeletionGuard1795300030000 } from './migrations/1795300030000-deletion-guard';
 
 /** The connector-service owns the `connector` schema. Features add their entities and migrations here. */
 export const CONNECTOR_SCHEMA = 'connector';
@@ -56,5 +57,6 @@ export const connectorDatabase: ServiceDatabaseOptions = {
     DataSourceAccess1795300022000,
     ConnectorEventOutbox1795300024000,
     SearchableRuns1795300026000,
+    DeletionGuard1795300030000,
   ],
 };

@@ -4,6 +4,7 @@ import { SyncedDocumentsRepository } from '../documents/synced-documents.reposit
 import { isReauthRequired } from '../document-system/document-system.exception';
 import { SyncCompletion } from './sync-completion';
 import { savedByThisRun } from './sync-plan';
+import { isFolderGone } from './vanished-folder';
 import { FileToIngest, SyncJobName } from './sync.jobs';
 import { SyncRunsRepository } from './sync-runs.repository';
 
@@ -27,7 +28,7 @@ export class FailedSteps {
     this.logger.warn({ syncRunId, key, error: (error as Error).message }, 'sync step failed for good');
     const deltas =
       step.kind === SyncJobName.ListFolder
-        ? { failedListings: 1 }
+        ? { failedListings: isFolderGone(error) ? 0 : 1 }
         : { failed: await this.unsaved(syncRunId, step.files) };
     const pending = await this.transactions.run(async (transaction) => {
       if (!(await this.runs.completeTask(transaction, syncRunId, key))) return null;

@@ -29,6 +29,7 @@ export type SchemasMatchViews = [
   Check<Same<dataSource.PickerPageResponse, views.PickerPageView>>,
   Check<Same<syncRun.SyncRunResponse, views.SyncRunView>>,
   Check<Same<syncRun.SyncStartResponse, views.SyncStartView>>,
+  Check<Same<syncRun.DeletionsConfirmedResponse, views.DeletionsConfirmedView>>,
   Check<Same<document.DocumentResponse, views.DocumentView>>,
   Check<Same<document.DocumentTextResponse, views.DocumentTextView>>,
   Check<Same<document.TreePageResponse, views.TreePageView>>,
