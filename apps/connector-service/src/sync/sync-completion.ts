@@ -24,8 +24,9 @@ const INGESTION_AFTER: Record<Exclude<EndedSyncRunStatus, 'Cancelled'>, Ingestio
 
 /**
  * How runs end: when the last task is done (deleted files are dropped then, only when every folder
- * was listed, and unless the deletion guard holds them), when the authorization is lost, or when a user cancels. Exactly one caller wins
- * each ending; its SyncCompleted commits in the outbox with the ending, and is published after it.
+ * was listed, and unless the deletion guard holds them), when the authorization is lost, or when a
+ * user cancels. Exactly one caller wins each ending; its SyncCompleted commits in the outbox with the
+ * ending, and is published after it.
  */
 @Injectable()
 export class SyncCompletion {
