@@ -6,6 +6,7 @@ import { isReauthRequired } from '../document-system/document-system.exception';
 import { failedOutcomes } from './file-outcomes';
 import { SyncCompletion } from './sync-completion';
 import { savedByThisRun } from './sync-plan';
+import { isFolderGone } from './vanished-folder';
 import { FileToIngest, SyncJobName } from './sync.jobs';
 import { SyncRunsRepository } from './sync-runs.repository';
 
@@ -29,7 +30,7 @@ export class FailedSteps {
       return this.completion.abort(syncRunId, 'NeedsReauth', 'The document system asked to re-authenticate');
     this.logger.warn({ syncRunId, key, error: (error as Error).message }, 'sync step failed for good');
     const unsaved = step.kind === SyncJobName.IngestFiles ? await this.unsaved(syncRunId, step.files) : null;
-    const deltas = unsaved ? { failed: unsaved.files.length } : { failedListings: 1 };
+    const deltas = unsaved ? { failed: unsaved.files.length } : { failedListings: isFolderGone(error) ? 0 : 1 };
     const pending = await this.transactions.run(async (transaction) => {
       if (!(await this.runs.completeTask(transaction, syncRunId, key))) return null;
       if (unsaved) {

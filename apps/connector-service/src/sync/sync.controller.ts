@@ -25,6 +25,7 @@ export function syncRunResponse(run: SyncRunEntity): SyncRunView {
     startedAt: run.startedAt?.toISOString() ?? null,
     finishedAt: run.finishedAt?.toISOString() ?? null,
     error: run.error,
+    deletionsHeld: run.deletionsHeld,
   };
 }
 

@@ -12,8 +12,12 @@ import { FileLedgerModule } from '../file-ledger/file-ledger.module';
 import { IndexingModule } from '../indexing/indexing.module';
 import { ConnectorMetricsModule } from '../metrics/connector-metrics.module';
 import { SearchableModule } from '../searchable/searchable.module';
+import { ConfirmDeletionsController } from './confirm-deletions.controller';
+import { ConfirmDeletionsService } from './confirm-deletions.service';
+import { DeletionGuard } from './deletion-guard';
 import { FailedSteps } from './failed-steps';
 import { FileDownloads } from './file-downloads';
+import { HeldDeletionsRepository } from './held-deletions.repository';
 import { IngestFilesStep } from './ingest-files.step';
 import { ListFolderStep } from './list-folder.step';
 import { RunSessions } from './run-sessions';
@@ -66,8 +70,18 @@ export class SyncModule {
         // Text extraction of ingested files runs on its own queue, after the run's steps.
         IndexingModule.forRole(role),
       ],
-      controllers: [SyncController],
-      providers: [SyncRunsRepository, SyncProducer, SyncStarter, SyncCompletion, SyncService, ...workers],
+      controllers: [SyncController, ConfirmDeletionsController],
+      providers: [
+        SyncRunsRepository,
+        SyncProducer,
+        SyncStarter,
+        SyncCompletion,
+        SyncService,
+        HeldDeletionsRepository,
+        DeletionGuard,
+        ConfirmDeletionsService,
+        ...workers,
+      ],
     };
   }
 }

@@ -7,6 +7,7 @@ import {
   SyncRunStatus,
   SyncRunView,
   SyncStartView,
+  DeletionsConfirmedView,
 } from '../views/sync-run.view';
 
 export class SyncCountsResponse implements SyncCountsView {
@@ -62,6 +63,12 @@ export class SyncRunResponse implements SyncRunView {
 
   @ApiProperty({ type: String, nullable: true })
   error: string | null;
+
+  @ApiProperty({
+    description:
+      'Deletions the deletion guard holds (more than DELETE_GUARD_PERCENT of the documents, or a selected folder vanished) until POST /v1/sync-runs/{id}/confirm-deletions; 0 when none',
+  })
+  deletionsHeld: number;
 }
 
 export class SyncStartResponse implements SyncStartView {
@@ -70,4 +77,9 @@ export class SyncStartResponse implements SyncStartView {
 
   @ApiProperty({ enum: SYNC_MODES })
   mode: SyncMode;
+}
+
+export class DeletionsConfirmedResponse implements DeletionsConfirmedView {
+  @ApiProperty({ description: 'Documents deleted (with their text, chunks and unreferenced blobs)' })
+  deleted: number;
 }

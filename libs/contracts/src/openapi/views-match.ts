@@ -32,6 +32,7 @@ export type SchemasMatchViews = [
   Check<Same<syncRun.SyncStartResponse, views.SyncStartView>>,
   Check<Same<syncRunFile.SyncRunFilesPageResponse, views.SyncRunFilesPageView>>,
   Check<Same<syncRunFile.RunFileOutcomeCountsResponse, views.RunFileOutcomeCounts>>,
+  Check<Same<syncRun.DeletionsConfirmedResponse, views.DeletionsConfirmedView>>,
   Check<Same<document.DocumentResponse, views.DocumentView>>,
   Check<Same<document.DocumentTextResponse, views.DocumentTextView>>,
   Check<Same<document.TreePageResponse, views.TreePageView>>,
