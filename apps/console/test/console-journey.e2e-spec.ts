@@ -364,7 +364,13 @@ describeInBrowser('The console in Chromium: the whole journey against the simula
     const decided = await fetch(`${approvals.url}/v1/AgentExecutionWebhookApproval/callback`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ callbackId, callbackToken, status: 'Approved', comment: 'Within budget, go ahead.' }),
+      body: JSON.stringify({
+        callbackId,
+        callbackToken,
+        status: 'Approved',
+        comment: 'Within budget, go ahead.',
+        decidedBy: 'carol@example.com',
+      }),
     });
     expect(decided.status).toBe(200);
 
@@ -374,12 +380,40 @@ describeInBrowser('The console in Chromium: the whole journey against the simula
     const timeline = page.getByRole('article', { name: 'Approval timeline' });
     await timeline.getByText('Requested by the agent run').waitFor();
     await timeline.getByText('Delivery attempt 1: HTTP 200').waitFor();
-    await timeline.getByText('Decision received').waitFor();
+    await timeline.getByText('Decision received from carol@example.com').waitFor();
     await timeline.getByText('Within budget, go ahead.').waitFor();
     await timeline.getByText(/\(None, \d+ s timeout, (no retry|1 retry|\d+ retries)\)/).waitFor();
     await screenshot(page, '12-approvals');
     await timeline.getByRole('button', { name: 'Close' }).click();
     await page.getByText('Choose an approval to see its timeline.').waitFor();
+  });
+
+  it('sends an awaited webhook again, and tests an endpoint before an approval step uses it', async () => {
+    const token = await signPlatformToken(TEST_JWT_SECRET, { tenantId, userId: 'runtime', roles: ['agent-runtime'] });
+    const request = { ...approvalRequest(`${receiver.url}/approve`), agentName: 'Awaited agent' };
+    const created = await fetch(`${approvals.url}/v1/approvals`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify(request),
+    });
+    expect(created.status).toBe(201);
+    await receiver.waitForRequests(2); // the first approval's delivery, then this one's
+    await page.reload();
+    await field('Status').selectOption('AwaitingDecision');
+    await page.getByRole('table', { name: 'Approvals' }).getByRole('link', { name: 'Awaited agent' }).click();
+    const timeline = page.getByRole('article', { name: 'Approval timeline' });
+    await timeline.getByRole('button', { name: 'Send the webhook again' }).click();
+    await timeline.getByText('Sent again: attempt 2').waitFor();
+    const [, , again] = await receiver.waitForRequests(3);
+    expect(JSON.parse(again.body).executionId).toBe(request.executionId);
+
+    await page.getByRole('button', { name: 'Test a webhook' }).click();
+    await field('Webhook URL').fill(`${receiver.url}/test`);
+    await page.getByRole('button', { name: 'Send a test delivery' }).click();
+    await page.getByText(/^Delivered: HTTP 200 after \d+ ms$/).waitFor();
+    const [, , , test] = await receiver.waitForRequests(4);
+    expect(JSON.parse(test.body)).toMatchObject({ test: true, callbackId: null, callbackToken: null });
+    await screenshot(page, '12b-approvals-redeliver-and-test');
   });
 
   it('works at 760 px: connectors and the data source fit the window', async () => {

@@ -39,6 +39,9 @@ export type {
   ApprovalLogEntryView as ApprovalLogEntry,
   ApprovalView as Approval,
   ApprovalListItemView as ApprovalListItem,
+  WebhookTestView as WebhookTest,
+  SyncRunFileView as SyncRunFile,
+  SyncRunFilesPageView as SyncRunFilesPage,
   ConsoleConfigView as ConsoleConfig,
   DevTokenView as DevToken,
 } from '@app/contracts/views';

@@ -1,9 +1,19 @@
+import type { ReactNode } from 'react';
 import type { Approval, ApprovalLogEntry } from '../api/types';
 import { Button, StatusBadge } from '../ui/controls';
 import { formatTime } from '../ui/format';
 
 /** One approval from request to decision: each delivery attempt, the decision and its comment. */
-export function ApprovalTimeline({ approval, onClose }: { approval: Approval; onClose?: () => void }) {
+export function ApprovalTimeline({
+  approval,
+  onClose,
+  children,
+}: {
+  approval: Approval;
+  onClose?: () => void;
+  /** Actions on this approval, below its facts. */
+  children?: ReactNode;
+}) {
   return (
     <article className="card" aria-label="Approval timeline">
       <header className="card-head">
@@ -34,6 +44,7 @@ export function ApprovalTimeline({ approval, onClose }: { approval: Approval; on
           </>
         ) : null}
       </dl>
+      {children}
       <ol className="timeline">
         {approval.log.map((entry, i) => (
           <li key={i} className={`timeline-${entry.type.toLowerCase()}`}>
@@ -68,7 +79,7 @@ function describe(entry: ApprovalLogEntry): string {
     case 'CallbackRejected':
       return 'A callback was rejected (wrong token)';
     case 'Decided':
-      return 'Decision received';
+      return `Decision received${entry.decidedBy ? ` from ${entry.decidedBy}` : ''}`;
     case 'Cancelled':
       return 'Cancelled';
     case 'TimedOut':
