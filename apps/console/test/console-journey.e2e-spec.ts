@@ -240,6 +240,9 @@ describeInBrowser('The console in Chromium: the whole journey against the simula
       .getByRole('table', { name: 'Run history' })
       .getByText(new RegExp(`^${await count('discovered')} found: ${await count('added')} added$`))
       .waitFor();
+    const ledger = page.getByRole('table', { name: 'Files of the run' });
+    await ledger.getByText('Added').first().waitFor();
+    expect(await ledger.locator('tbody tr').count()).toBe(await count('added'));
     const uses = page.getByLabel('Signs in with');
     await uses.getByText('Document system, your connection').waitFor();
     await uses.getByText(`Alice (alice at ${sim.url})`).waitFor();
@@ -414,6 +417,35 @@ describeInBrowser('The console in Chromium: the whole journey against the simula
     const [, , , test] = await receiver.waitForRequests(4);
     expect(JSON.parse(test.body)).toMatchObject({ test: true, callbackId: null, callbackToken: null });
     await screenshot(page, '12b-approvals-redeliver-and-test');
+  });
+
+  it("cancels a running sync, and holds a run's deletions of many files until they are confirmed", async () => {
+    await nav('Data sources');
+    await page.getByRole('link', { name: 'Project documents' }).click();
+    await page.getByTestId('ingestion-status').getByText('Synced', { exact: true }).waitFor();
+    await sim.admin.put('/faults', { latencyMs: 400 });
+    try {
+      await page.getByRole('button', { name: 'Sync now' }).click();
+      await page.getByRole('button', { name: 'Cancel the sync' }).click();
+      await page.getByRole('table', { name: 'Run history' }).getByText('Cancelled').first().waitFor();
+    } finally {
+      await sim.admin.put('/faults', { latencyMs: 0 });
+    }
+
+    const architecture = await sim.folderId('/Architecture');
+    const files: Array<{ id: string; name: string }> = (
+      await sim.admin.get('/files', { params: { under: architecture } })
+    ).data;
+    const doomed = files.filter((f) => !/gypsum|A-501|RFI/i.test(f.name)).slice(0, 3);
+    for (const file of doomed) await sim.admin.delete(`/nodes/${file.id}`);
+    await page.getByRole('button', { name: 'Sync now' }).click();
+    const held = alertWith(page, `${doomed.length} deletion(s) held`);
+    await held.waitFor({ timeout: 60_000 });
+    await screenshot(page, '07c-deletions-held');
+    await held.getByRole('button', { name: 'Confirm the deletions' }).click();
+    await page.getByText(`${doomed.length} document(s) deleted`).waitFor();
+    await page.getByRole('button', { name: 'Sync now' }).click();
+    await page.getByTestId('ingestion-status').getByText('Synced', { exact: true }).waitFor({ timeout: 60_000 });
   });
 
   it('works at 760 px: connectors and the data source fit the window', async () => {

@@ -45,7 +45,8 @@ export type {
   ConsoleConfigView as ConsoleConfig,
   DevTokenView as DevToken,
 } from '@app/contracts/views';
-export { APPROVAL_STATUSES } from '@app/contracts/views';
+export { APPROVAL_STATUSES, RUN_FILE_OUTCOMES } from '@app/contracts/views';
+export type { RunFileOutcome } from '@app/contracts/views';
 
 /** `POST /v2/OAuth/providers` and `PUT …/{id}`: the provider's fields, the secret optional on a change. */
 export type ProviderInput = Pick<

@@ -6,6 +6,8 @@ import { Button, StatusBadge } from '../ui/controls';
 import { ErrorNotice } from '../ui/error-notice';
 import { formatBytes, formatDuration, formatTime } from '../ui/format';
 import { useAction, useLoad } from '../ui/hooks';
+import { CancelRun, HeldDeletions } from './run-actions';
+import { RunLedger } from './run-ledger';
 
 const POLL_MS = 500;
 const ACTIVE = ['Queued', 'Running'];
@@ -74,6 +76,11 @@ export function SyncPanel({
       }
     });
 
+  const afterConfirm = () => {
+    setLive(null);
+    void runs.reload();
+    onRunEnded();
+  };
   // The followed run as polled; otherwise the latest run, so the view always shows where things stand.
   const shown = followed ? (live?.id === followed ? live : null) : (live ?? runs.data?.[0] ?? null);
   return (
@@ -97,11 +104,14 @@ export function SyncPanel({
         <ErrorNotice error={start.error ?? pollError} />
       )}
       {shown ? <RunProgress run={shown} /> : null}
+      {shown ? <CancelRun run={shown} onCancelled={() => void runs.reload()} /> : null}
+      {shown && !followed ? <HeldDeletions run={shown} onConfirmed={afterConfirm} /> : null}
       <TextExtraction progress={dataSource.extraction} />
       <h3>Run history</h3>
       <ErrorNotice error={runs.error} />
       {runs.data && !runs.data.length ? <p className="empty">No sync has run yet.</p> : null}
       {runs.data?.length ? <RunHistory runs={runs.data} /> : null}
+      {shown && !followed ? <RunLedger run={shown} /> : null}
     </section>
   );
 }
