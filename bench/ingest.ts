@@ -1,7 +1,8 @@
 /**
  * `npm run bench:ingest`: a full sync of 5,000 files (2–200 KB, text and PDF) from the simulator, against
- * a baseline measured in the same run (a bare script that lists and downloads the same files with the
- * same concurrency and keeps nothing); then incremental syncs with no change and with 1% changed, the
+ * two baselines measured in the same run (bare loops in ingest-baselines.ts: one lists and downloads the
+ * same files with the same concurrency, the other also extracts their text with the product's extractor in
+ * one thread per core; neither keeps anything); then incremental syncs with no change and with 1% changed, the
  * worker's peak RSS (also across one 500 MB file), and search latency over the ingested corpus. A sync's
  * time is its run's (list, download, store, keep the hierarchy); text extraction runs on its own queue
  * after that, and "text searchable after" is the time until none of the data source's documents is Pending.
@@ -14,7 +15,6 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { Agent } from 'node:http';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -25,11 +25,11 @@ import { Test } from '@nestjs/testing';
 import { configureHttpApp } from '@app/http';
 import { killChild, startChildApp, testCaller, testEnv } from '@app/testing';
 import { AppModule } from '../apps/connector-service/src/app.module';
+import { CONCURRENCY, listAndDownload, listDownloadAndExtract } from './ingest-baselines';
 
 type Http = () => ReturnType<typeof request>;
 
 const FILES = Number(process.env.BENCH_FILES ?? 5000);
-const CONCURRENCY = 8;
 const BIG_FILE_BYTES = Number(process.env.BENCH_BIG_FILE_MB ?? 500) * 1024 * 1024;
 
 async function main(): Promise<void> {
@@ -56,7 +56,11 @@ async function main(): Promise<void> {
   const totalBytes = files.reduce((n, f) => n + f.size, 0);
   console.log(`corpus: ${files.length} files, ${(totalBytes / 1e6).toFixed(1)} MB`);
 
-  const baselineMs = await baseline(simUrl, folder);
+  const baselineMs = await listAndDownload(simUrl, folder);
+  const extractBaseline = await listDownloadAndExtract(simUrl, folder);
+  console.log(
+    `baselines: list + download ${(baselineMs / 1000).toFixed(1)} s; + extract ${(extractBaseline.ms / 1000).toFixed(1)} s (${JSON.stringify(extractBaseline.outcomes)})`,
+  );
   const apiPort = await freePort();
   const publicBaseUrl = `http://127.0.0.1:${apiPort}`;
   const env = testEnv({
@@ -104,10 +108,12 @@ async function main(): Promise<void> {
     .set(caller.auth)
     .send({ include: [folder], exclude: [] });
 
+  const cpuBeforeFull = cpuMs(worker);
   const full = await timedSync(http, caller, ds.id, !process.env.BENCH_FULL_ONLY);
+  const fullCpuMs = cpuMs(worker) - cpuBeforeFull;
   const rssAfterFull = peak.value();
   console.log(
-    `full sync ended after ${(full.ms / 1000).toFixed(1)} s (${(full.ms / baselineMs).toFixed(2)}× the baseline)${process.env.BENCH_FULL_ONLY ? '' : `; text searchable after ${(full.searchableMs / 1000).toFixed(1)} s`}`,
+    `full sync ended after ${(full.ms / 1000).toFixed(1)} s (${(full.ms / baselineMs).toFixed(2)}× list + download)${process.env.BENCH_FULL_ONLY ? '' : `; text searchable after ${(full.searchableMs / 1000).toFixed(1)} s (${(full.searchableMs / extractBaseline.ms).toFixed(2)}× list + download + extract)`}`,
   );
   if (process.env.BENCH_FULL_ONLY) return void (await stop());
   const none = await timedSync(http, caller, ds.id);
@@ -136,9 +142,18 @@ async function main(): Promise<void> {
   console.log(
     `baseline:         ${(baselineMs / 1000).toFixed(1)} s: ${(files.length / (baselineMs / 1000)).toFixed(0)} files/s, ${(totalBytes / 1e6 / (baselineMs / 1000)).toFixed(1)} MB/s (list + download, ${CONCURRENCY} at a time, nothing kept)`,
   );
+  console.log(
+    `extract baseline: ${(extractBaseline.ms / 1000).toFixed(1)} s: ${(files.length / (extractBaseline.ms / 1000)).toFixed(0)} files/s (list + download, ${CONCURRENCY} at a time, + extract in ${extractBaseline.threads} threads, nothing kept)`,
+  );
   console.log(`ratio full/baseline time: ${(full.ms / baselineMs).toFixed(2)} (target ≤ 1.5)`);
   console.log(
-    `text searchable after ${(full.searchableMs / 1000).toFixed(1)} s (from the start of the full sync until no document is Pending extraction; ${(full.searchableMs / baselineMs).toFixed(2)}× the baseline)`,
+    `text searchable after ${(full.searchableMs / 1000).toFixed(1)} s (from the start of the full sync until no document is Pending extraction; ${(full.searchableMs / baselineMs).toFixed(2)}× list + download)`,
+  );
+  console.log(
+    `ratio searchable/extract baseline time: ${(full.searchableMs / extractBaseline.ms).toFixed(2)} (target ≤ 1.3)`,
+  );
+  console.log(
+    `CPU until searchable: worker ${(fullCpuMs / 1000).toFixed(1)} s (all threads, without PostgreSQL); extract baseline ${(extractBaseline.cpuMs / 1000).toFixed(1)} s`,
   );
   console.log(
     `incremental, no change: ${(none.ms / 1000).toFixed(2)} s = ${((none.ms / full.ms) * 100).toFixed(1)}% of full (target < 5%); counts ${JSON.stringify(none.run.counts)}`,
@@ -264,43 +279,6 @@ async function timedSync(
   return { run, ms, searchableMs: Date.now() - started };
 }
 
-/** List every folder page and download every file, CONCURRENCY at a time, keeping nothing. */
-async function baseline(simUrl: string, folder: string): Promise<number> {
-  const agent = new Agent({ keepAlive: true, maxSockets: 64 });
-  const api = axios.create({ baseURL: `${simUrl}/api/v1`, httpAgent: agent });
-  const started = Date.now();
-  const token = (await axios.post(`${simUrl}/admin/tokens`, { subject: 'bench' })).data.accessToken;
-  const session = (
-    await api.post(
-      '/session',
-      { username: 'alice', password: 'alice-password' },
-      { headers: { Authorization: `Bearer ${token}` } },
-    )
-  ).data.sessionToken;
-  const headers = { Authorization: `Bearer ${token}`, 'X-Session-Token': session };
-  const queue: string[] = [];
-  const folders = [folder];
-  while (folders.length) {
-    const id = folders.shift()!;
-    let cursor: string | undefined;
-    do {
-      const page = (await api.get(`/folders/${id}/children`, { headers, params: { cursor } })).data;
-      for (const item of page.items) (item.kind === 'folder' ? folders : queue).push(item.id);
-      cursor = page.nextCursor ?? undefined;
-    } while (cursor);
-  }
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      for (let id = queue.shift(); id; id = queue.shift()) {
-        const res = await api.get(`/files/${id}/content`, { headers, responseType: 'stream' });
-        for await (const _chunk of res.data);
-      }
-    }),
-  );
-  agent.destroy();
-  return Date.now() - started;
-}
-
 async function searchLatencies(http: Http, caller: { auth: Record<string, string> }, projectId: string) {
   const words = [
     'concrete beam',
@@ -325,6 +303,12 @@ async function searchLatencies(http: Http, caller: { auth: Record<string, string
   }
   times.sort((a, b) => a - b);
   return { p50: times[99], p95: times[189] };
+}
+
+/** User and system CPU time of a process, all its threads. */
+function cpuMs(child: ChildProcess): number {
+  const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime + stime, in clock ticks of 1/100 s
 }
 
 function watchPeakRss(child: ChildProcess) {

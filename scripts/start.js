@@ -18,6 +18,8 @@ const { signToken } = require('./token');
 
 const ROOT = path.resolve(__dirname, '..');
 const DEMO_TENANT = '00000000-0000-4000-8000-000000000001';
+/** The console's demo project (apps/console/src/app/session.ts), used by the README's walkthrough too. */
+const DEMO_PROJECT = '00000000-0000-4000-8000-000000000101';
 const DEMO_ADMIN = '00000000-0000-4000-8000-0000000000a1';
 const APPS = [
   { name: 'document-system-simulator', port: 3003 },
@@ -209,6 +211,7 @@ function printWelcome(token) {
    document-system simulator  http://localhost:3003   (API docs: http://localhost:3003/docs)
    console                    http://localhost:3001/console   (development sign-in is on)
 
+ Demo project (the console's and README's walkthrough's): ${DEMO_PROJECT}
  Admin token (tenant ${DEMO_TENANT}, valid 12 h):
    export TOKEN=${token}
  More tokens: npm run token -- --tenant <tenant> --user <user> --roles admin

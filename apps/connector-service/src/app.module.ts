@@ -21,6 +21,7 @@ import { DocumentsModule } from './documents/documents.module';
 import { ProvidersModule } from './providers/providers.module';
 import { SearchModule } from './search/search.module';
 import { SyncModule } from './sync/sync.module';
+import { SyncRunFilesModule } from './sync/run-files/sync-run-files.module';
 import { connectorDatabase } from './database/connector-database';
 
 export interface AppOptions {
@@ -54,6 +55,7 @@ export class AppModule {
         SelectionModule,
         DataSourceManagementModule,
         SyncModule.forRole(role),
+        SyncRunFilesModule,
         DocumentsModule,
         SearchModule,
         ConsoleModule,

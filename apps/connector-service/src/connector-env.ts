@@ -90,6 +90,12 @@ export class ConnectorEnv extends BaseEnv {
   @Min(1024)
   MAX_TEXT_BYTES: number = EXTRACTION_DEFAULTS.maxTextBytes;
 
+  /** A run that would delete more than this percent of a data source's documents holds its deletions until confirmed (100: never). */
+  @IsInt()
+  @Min(0)
+  @Max(100)
+  DELETE_GUARD_PERCENT: number = 30;
+
   /** A file larger than this (listed, or once its download passes it) is not stored: Skipped, TooLarge. Default 2 GiB. */
   @IsInt()
   @Min(1)

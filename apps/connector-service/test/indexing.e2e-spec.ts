@@ -60,7 +60,8 @@ describe('Text extraction on the indexing queue', () => {
   beforeAll(async () => {
     sim = await startSimulator();
     const connections = new SimulatorConnections(sim);
-    sut = await startConnectorApp({ overrides: [[ConnectionTokens, connections]] });
+    // One test deletes one of three documents: more than the deletion guard's default 30%, which is not what it tests.
+    sut = await startConnectorApp({ env: { DELETE_GUARD_PERCENT: 100 }, overrides: [[ConnectionTokens, connections]] });
     user = await testCaller({ roles: ['admin'] });
     const credentialId = (
       await http()

@@ -117,7 +117,7 @@ describeInBrowser('The console in Chromium: the whole journey against the simula
     await alertWith(page, 'Some fields need attention').waitFor();
     await page
       .locator('.field-invalid', { hasText: 'Supported scopes' })
-      .getByText('supportedScopes must contain openid')
+      .getByText('Must contain openid', { exact: true })
       .waitFor();
     await page.locator('.field-invalid', { hasText: 'Client ID' }).waitFor();
     await page.locator('.field-invalid', { hasText: 'Authorization endpoint' }).waitFor();
@@ -152,7 +152,8 @@ describeInBrowser('The console in Chromium: the whole journey against the simula
     await nav('Credentials');
     await createCredential('Alice', SEED_USERS.alice.password);
     await createCredential('Alice (typo)', 'not-her-password');
-    await page.getByRole('article', { name: 'Credential Alice (typo)' }).waitFor();
+    // No connection to the document system yet: saved, and said to be unchecked.
+    await page.getByRole('article', { name: 'Credential Alice (typo)' }).getByText('Saved, not checked yet').waitFor();
     await screenshot(page, '04-credentials');
   });
 
@@ -183,6 +184,12 @@ describeInBrowser('The console in Chromium: the whole journey against the simula
   });
 
   it('selects a workgroup, excludes a subfolder by keyboard, and the workgroup shows Partial (aria-checked="mixed")', async () => {
+    // Its name opens a folder without selecting it; the box selects it.
+    await treeItem(page, 'Architecture').locator('.tree-name').first().click();
+    await treeItem(page, 'Drawings').waitFor();
+    await waitForChecked(page, 'Architecture', 'false');
+    await treeItem(page, 'Architecture').locator('.tree-name').first().click();
+    await page.locator('li[role="treeitem"][aria-label="Architecture"][aria-expanded="false"]').waitFor();
     await treeItem(page, 'Architecture').locator('.check').first().click();
     await saved('1 folder(s) included, 0 excluded. Saved.');
     await waitForChecked(page, 'Architecture', 'true');
@@ -229,6 +236,16 @@ describeInBrowser('The console in Chromium: the whole journey against the simula
     expect(await count('failed')).toBe(0);
     expect(await page.locator('[data-count="bytes"]').textContent()).toMatch(/KiB|B$/);
     await page.getByRole('table', { name: 'Run history' }).getByText('Succeeded').waitFor();
+    await page
+      .getByRole('table', { name: 'Run history' })
+      .getByText(new RegExp(`^${await count('discovered')} found: ${await count('added')} added$`))
+      .waitFor();
+    const ledger = page.getByRole('table', { name: 'Files of the run' });
+    await ledger.getByText('Added').first().waitFor();
+    expect(await ledger.locator('tbody tr').count()).toBe(await count('added'));
+    const uses = page.getByLabel('Signs in with');
+    await uses.getByText('Document system, your connection').waitFor();
+    await uses.getByText(`Alice (alice at ${sim.url})`).waitFor();
     await page.getByRole('button', { name: 'Architecture' }).click();
     await page.getByRole('button', { name: 'Drawings' }).waitFor();
     expect(await page.getByRole('tree', { name: 'Ingested files' }).getByText('RFIs').count()).toBe(0);
@@ -238,6 +255,24 @@ describeInBrowser('The console in Chromium: the whole journey against the simula
       .filter({ hasText: /^Text extracted: \d+ of \d+(, \d+ failed)?$/ })
       .waitFor({ timeout: 60_000 });
     await screenshot(page, '07-data-source-synced');
+  });
+
+  it('reconnects from the data source page after the document system forgot its authorizations, and syncs again', async () => {
+    // As after a restart of a document system that keeps its grants in memory: no refresh token works any more.
+    await sim.admin.post('/oauth/revoke-refresh-tokens');
+    await sim.admin.post('/expire', { accessTokens: true });
+    await page.getByRole('button', { name: 'Sync now' }).click();
+    await page.getByTestId('ingestion-status').getByText('Needs reauth').waitFor({ timeout: 60_000 });
+    const banner = alertWith(page, 'Reconnect to the document system');
+    await banner.waitFor();
+    await screenshot(page, '07b-reconnect');
+    const popupOpened = page.waitForEvent('popup');
+    await banner.getByRole('button', { name: 'Reconnect', exact: true }).click();
+    await (await popupOpened).waitForEvent('close', { timeout: 20_000 });
+    await banner.waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Sync now' }).click();
+    await page.getByTestId('ingestion-status').getByText('Synced', { exact: true }).waitFor({ timeout: 60_000 });
+    await page.getByRole('table', { name: 'Run history' }).getByText('Succeeded').first().waitFor();
   });
 
   it('finds a phrase from a PDF, opens its text and downloads the original', async () => {
@@ -266,6 +301,22 @@ describeInBrowser('The console in Chromium: the whole journey against the simula
     await dialog.getByRole('button', { name: 'Download original' }).click();
     expect((await downloaded).suggestedFilename()).toBe('A-501 Wall Sections.pdf');
     await dialog.getByRole('button', { name: 'Close' }).click();
+  });
+
+  it('checks a credential when it is saved once the user has a connection: accepted, or saved and flagged', async () => {
+    await nav('Credentials');
+    for (const [name, password, said] of [
+      ['Alice (checked)', SEED_USERS.alice.password, 'Saved and checked: the document system accepts it'],
+      ['Alice (wrong)', 'wrong-password', 'Saved, but the document system refused it'],
+    ]) {
+      await createCredential(name, password);
+      const card = page.getByRole('article', { name: `Credential ${name}` });
+      await card.getByText(said).waitFor();
+      if (name === 'Alice (wrong)') await screenshot(page, '10a-credential-flagged-on-save');
+      await card.getByRole('button', { name: 'Delete' }).click();
+      await card.getByRole('button', { name: 'Yes, delete' }).click();
+      await card.waitFor({ state: 'detached' });
+    }
   });
 
   it('validates credentials: a wrong password shows "Credentials are invalid", a rotated one is valid', async () => {
@@ -316,7 +367,13 @@ describeInBrowser('The console in Chromium: the whole journey against the simula
     const decided = await fetch(`${approvals.url}/v1/AgentExecutionWebhookApproval/callback`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ callbackId, callbackToken, status: 'Approved', comment: 'Within budget, go ahead.' }),
+      body: JSON.stringify({
+        callbackId,
+        callbackToken,
+        status: 'Approved',
+        comment: 'Within budget, go ahead.',
+        decidedBy: 'carol@example.com',
+      }),
     });
     expect(decided.status).toBe(200);
 
@@ -326,9 +383,84 @@ describeInBrowser('The console in Chromium: the whole journey against the simula
     const timeline = page.getByRole('article', { name: 'Approval timeline' });
     await timeline.getByText('Requested by the agent run').waitFor();
     await timeline.getByText('Delivery attempt 1: HTTP 200').waitFor();
-    await timeline.getByText('Decision received').waitFor();
+    await timeline.getByText('Decision received from carol@example.com').waitFor();
     await timeline.getByText('Within budget, go ahead.').waitFor();
+    await timeline.getByText(/\(None, \d+ s timeout, (no retry|1 retry|\d+ retries)\)/).waitFor();
     await screenshot(page, '12-approvals');
+    await timeline.getByRole('button', { name: 'Close' }).click();
+    await page.getByText('Choose an approval to see its timeline.').waitFor();
+  });
+
+  it('sends an awaited webhook again, and tests an endpoint before an approval step uses it', async () => {
+    const token = await signPlatformToken(TEST_JWT_SECRET, { tenantId, userId: 'runtime', roles: ['agent-runtime'] });
+    const request = { ...approvalRequest(`${receiver.url}/approve`), agentName: 'Awaited agent' };
+    const created = await fetch(`${approvals.url}/v1/approvals`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify(request),
+    });
+    expect(created.status).toBe(201);
+    await receiver.waitForRequests(2); // the first approval's delivery, then this one's
+    await page.reload();
+    await field('Status').selectOption('AwaitingDecision');
+    await page.getByRole('table', { name: 'Approvals' }).getByRole('link', { name: 'Awaited agent' }).click();
+    const timeline = page.getByRole('article', { name: 'Approval timeline' });
+    await timeline.getByRole('button', { name: 'Send the webhook again' }).click();
+    await timeline.getByText('Sent again: attempt 2').waitFor();
+    const [, , again] = await receiver.waitForRequests(3);
+    expect(JSON.parse(again.body).executionId).toBe(request.executionId);
+
+    await page.getByRole('button', { name: 'Test a webhook' }).click();
+    await field('Webhook URL').fill(`${receiver.url}/test`);
+    await page.getByRole('button', { name: 'Send a test delivery' }).click();
+    await page.getByText(/^Delivered: HTTP 200 after \d+ ms$/).waitFor();
+    const [, , , test] = await receiver.waitForRequests(4);
+    expect(JSON.parse(test.body)).toMatchObject({ test: true, callbackId: null, callbackToken: null });
+    await screenshot(page, '12b-approvals-redeliver-and-test');
+  });
+
+  it("cancels a running sync, and holds a run's deletions of many files until they are confirmed", async () => {
+    await nav('Data sources');
+    await page.getByRole('link', { name: 'Project documents' }).click();
+    await page.getByTestId('ingestion-status').getByText('Synced', { exact: true }).waitFor();
+    await sim.admin.put('/faults', { latencyMs: 400 });
+    try {
+      await page.getByRole('button', { name: 'Sync now' }).click();
+      await page.getByRole('button', { name: 'Cancel the sync' }).click();
+      await page.getByRole('table', { name: 'Run history' }).getByText('Cancelled').first().waitFor();
+    } finally {
+      await sim.admin.put('/faults', { latencyMs: 0 });
+    }
+
+    const architecture = await sim.folderId('/Architecture');
+    const files: Array<{ id: string; name: string }> = (
+      await sim.admin.get('/files', { params: { under: architecture } })
+    ).data;
+    const doomed = files.filter((f) => !/gypsum|A-501|RFI/i.test(f.name)).slice(0, 3);
+    for (const file of doomed) await sim.admin.delete(`/nodes/${file.id}`);
+    await page.getByRole('button', { name: 'Sync now' }).click();
+    const held = alertWith(page, `${doomed.length} deletion(s) held`);
+    await held.waitFor({ timeout: 60_000 });
+    await screenshot(page, '07c-deletions-held');
+    await held.getByRole('button', { name: 'Confirm the deletions' }).click();
+    await page.getByText(`${doomed.length} document(s) deleted`).waitFor();
+    await page.getByRole('button', { name: 'Sync now' }).click();
+    await page.getByTestId('ingestion-status').getByText('Synced', { exact: true }).waitFor({ timeout: 60_000 });
+  });
+
+  it('works at 760 px: connectors and the data source fit the window', async () => {
+    await page.setViewportSize({ width: 760, height: 900 });
+    await nav('OAuth connectors');
+    await page.getByRole('article').first().waitFor();
+    await screenshot(page, '13a-760-connectors');
+    await nav('Data sources');
+    await page.getByRole('link', { name: 'Project documents' }).click();
+    await page.getByTestId('ingestion-status').getByText('Synced', { exact: true }).waitFor();
+    await screenshot(page, '13b-760-data-source');
+    const overflow = await page.evaluate<number>(
+      'document.documentElement.scrollWidth - document.documentElement.clientWidth',
+    );
+    expect(overflow).toBeLessThanOrEqual(0);
   });
 
   it('works in a narrow window', async () => {

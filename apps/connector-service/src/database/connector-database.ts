@@ -24,6 +24,8 @@ import { DataSourceAccess1795300022000 } from './migrations/1795300022000-data-s
 import { ConnectorEventOutbox1795300024000 } from './migrations/1795300024000-connector-event-outbox';
 import { SearchableRuns1795300026000 } from './migrations/1795300026000-searchable-runs';
 import { RunTotals1795300032000 } from './migrations/1795300032000-run-totals';
+import { SyncRunFiles1795300028000 } from './migrations/1795300028000-sync-run-files';
+import { DeletionGuard1795300030000 } from './migrations/1795300030000-deletion-guard';
 
 /** The connector-service owns the `connector` schema. Features add their entities and migrations here. */
 export const CONNECTOR_SCHEMA = 'connector';
@@ -58,5 +60,7 @@ export const connectorDatabase: ServiceDatabaseOptions = {
     ConnectorEventOutbox1795300024000,
     SearchableRuns1795300026000,
     RunTotals1795300032000,
+    SyncRunFiles1795300028000,
+    DeletionGuard1795300030000,
   ],
 };

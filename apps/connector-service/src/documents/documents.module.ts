@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { BlobsModule } from '../blobs/blobs.module';
 import { DataSourcesModule } from '../data-sources/data-sources.module';
+import { FileLedgerModule } from '../file-ledger/file-ledger.module';
 import { DataSourceDocuments } from './data-source-documents';
 import { DocumentStoreModule } from './document-store.module';
 import { DocumentsController } from './documents.controller';
@@ -10,7 +11,7 @@ import { TreeRepository } from './tree.repository';
 import { TreeService } from './tree.service';
 
 @Module({
-  imports: [DocumentStoreModule, DataSourcesModule, BlobsModule],
+  imports: [DocumentStoreModule, DataSourcesModule, BlobsModule, FileLedgerModule],
   controllers: [DocumentsController, TreeController],
   providers: [DataSourceDocuments, DocumentsService, TreeRepository, TreeService],
 })

@@ -44,6 +44,15 @@ export interface SavedDocument {
   replacedSha256: string | null;
 }
 
+/** A document a run dropped; `contentSha256` null when its content was not stored. */
+export interface DroppedDocument {
+  id: string;
+  externalId: string;
+  name: string;
+  path: string;
+  contentSha256: string | null;
+}
+
 export interface SyncedFolderRow {
   folderId: string;
   parentId: string | null;
@@ -163,21 +172,21 @@ export class SyncedDocumentsRepository {
     return rows.flatMap((r) => (r.replacedSha256 ? [r.replacedSha256] : []));
   }
 
-  /** Drops documents and folders not seen by `runId` (deleted, or no longer selected); returns the documents' content hashes (null: none stored). */
-  async deleteUnseen(transaction: Transaction, dataSourceId: string, runId: string): Promise<Array<string | null>> {
+  /** Drops documents and folders not seen by `runId` (deleted, or no longer selected); returns the documents dropped. */
+  async deleteUnseen(transaction: Transaction, dataSourceId: string, runId: string): Promise<DroppedDocument[]> {
     const manager = managerOf(transaction);
     // A DELETE … RETURNING answers [rows, count] through TypeORM.
-    const [rows]: [Array<{ contentSha256: string | null }>, number] = await manager.query(
+    const [rows]: [DroppedDocument[], number] = await manager.query(
       `DELETE FROM connector.documents d WHERE d."dataSourceId" = $1 AND d."lastSeenRunId" <> $2
          AND NOT EXISTS (SELECT 1 FROM connector.sync_sightings s WHERE s."syncRunId" = $2 AND s."externalId" = d."externalId")
-       RETURNING "contentSha256"`,
+       RETURNING id, "externalId", name, path, "contentSha256"`,
       [dataSourceId, runId],
     );
     await manager.query(`DELETE FROM connector.synced_folders WHERE "dataSourceId" = $1 AND "lastSeenRunId" <> $2`, [
       dataSourceId,
       runId,
     ]);
-    return rows.map((r) => r.contentSha256);
+    return rows;
   }
 
   /** A run's sightings matter only until it ends. */

@@ -3,6 +3,9 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { TreeFileView, TreeFolderView } from '@app/contracts';
 
+/** A folder as stored; the service adds the latest run's outcomes below it. */
+export type TreeFolderRow = Omit<TreeFolderView, 'outcomes'>;
+
 /** A position in a name-ordered listing: the page goes on after this name (and id, for equal names). */
 export interface TreeKey {
   name: string;
@@ -14,7 +17,7 @@ export interface TreeKey {
 export class TreeRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  async folder(dataSourceId: string, folderId: string): Promise<TreeFolderView | null> {
+  async folder(dataSourceId: string, folderId: string): Promise<TreeFolderRow | null> {
     const [folder] = await this.db.query(
       `SELECT "folderId" AS id, name, path, "parentId" FROM connector.synced_folders WHERE "dataSourceId" = $1 AND "folderId" = $2`,
       [dataSourceId, folderId],
@@ -28,7 +31,7 @@ export class TreeRepository {
     parentId: string | null,
     after: TreeKey | null,
     limit: number,
-  ): Promise<TreeFolderView[]> {
+  ): Promise<TreeFolderRow[]> {
     return this.db.query(
       `SELECT "folderId" AS id, name, path, "parentId" FROM connector.synced_folders
        WHERE "dataSourceId" = $1 AND "parentId" IS NOT DISTINCT FROM $2

@@ -2,10 +2,16 @@ import { Injectable } from '@nestjs/common';
 import { Principal } from '@app/auth';
 import { DomainException } from '@app/errors';
 import { DataSourceAccess } from '../data-sources/data-source-access';
+import { FileLedgerRepository } from '../file-ledger/file-ledger.repository';
 import { decodeTreeCursor, encodeTreeCursor, TreeCursor } from './tree-cursor';
 import { TREE_PAGE_DEFAULT, TreeQueryDto } from './tree.dto';
-import type { TreeFolderView, TreePageView } from '@app/contracts';
-import { TreeKey, TreeRepository } from './tree.repository';
+import type { TreePageView } from '@app/contracts';
+import { TreeFolderRow, TreeKey, TreeRepository } from './tree.repository';
+
+type TreePageRows = Omit<TreePageView, 'folder' | 'folders'> & {
+  folder: TreeFolderRow | null;
+  folders: TreeFolderRow[];
+};
 
 /**
  * The ingested hierarchy as in the document system: workgroups at the root, then folders and files.
@@ -16,10 +22,22 @@ export class TreeService {
   constructor(
     private readonly access: DataSourceAccess,
     private readonly tree: TreeRepository,
+    private readonly ledger: FileLedgerRepository,
   ) {}
 
   async view(principal: Principal, dataSourceId: string, query: TreeQueryDto): Promise<TreePageView> {
     await this.access.readable(principal, dataSourceId);
+    const page = await this.page(dataSourceId, query);
+    const folders = page.folder ? [page.folder, ...page.folders] : page.folders;
+    const outcomes = await this.ledger.outcomesBelow(
+      dataSourceId,
+      folders.map((f) => f.path),
+    );
+    const withOutcomes = (folder: TreeFolderRow) => ({ ...folder, outcomes: outcomes.get(folder.path) ?? {} });
+    return { ...page, folder: page.folder && withOutcomes(page.folder), folders: page.folders.map(withOutcomes) };
+  }
+
+  private async page(dataSourceId: string, query: TreeQueryDto): Promise<TreePageRows> {
     const folderId = query.folderId || query.parentId || null;
     const limit = query.limit ?? TREE_PAGE_DEFAULT;
     const cursor: TreeCursor = query.cursor ? decodeTreeCursor(query.cursor) : { stage: 'folders', after: null };
@@ -47,4 +65,4 @@ export class TreeService {
   }
 }
 
-const keyOf = (folder: TreeFolderView): TreeKey => ({ name: folder.name, id: folder.id });
+const keyOf = (folder: TreeFolderRow): TreeKey => ({ name: folder.name, id: folder.id });

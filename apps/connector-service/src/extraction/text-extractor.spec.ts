@@ -93,6 +93,16 @@ describe(TextExtractor.name, () => {
     expect((await sut.extract(Buffer.from('[1]'), 'application/json', 'flat.json')).text).toBe('1');
   });
 
+  it('fails a text file past the text limit for that reason, within the default heap of its thread', async () => {
+    const line = 'Level 3 slab pour: rebar  inspection passed,\tformwork struck after 7 days\n';
+    const text = Buffer.from(line.repeat(Math.ceil((20 * 1024 * 1024) / line.length)));
+    expect(await sut.extract(text, 'text/plain', 'site-diary.txt')).toEqual({
+      status: 'Failed',
+      text: '',
+      error: 'Extracted text is larger than 16 MiB',
+    });
+  }, 30_000);
+
   it('tells the kind from the MIME type, else the extension', () => {
     expect(extractionKind('application/octet-stream', 'Spec.DOCX')).toBe('docx');
     expect(extractionKind('text/csv; charset=utf-8', 'x')).toBe('text');

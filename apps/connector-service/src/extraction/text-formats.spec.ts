@@ -44,10 +44,12 @@ describe(normalise.name, () => {
     expect(texts.filter((text) => normalise(text) !== former.normalise(text))).toEqual([]);
   });
 
-  it(`takes linear time: ${SIZE.toLocaleString('en')} carriage returns in well under a second`, () => {
+  it(`takes linear time: ${SIZE.toLocaleString('en')} carriage returns or blanks in well under a second`, () => {
     const hostile = `start${'\r'.repeat(SIZE)}end`;
     expect(timed(() => expect(normalise(hostile)).toBe(hostile))).toBeLessThan(500);
     expect(timed(() => expect(normalise(`${hostile}\n`)).toBe(`start${'\r'.repeat(SIZE)}end`))).toBeLessThan(500);
+    expect(timed(() => expect(normalise(`a${' \t'.repeat(SIZE / 2)}b`)).toBe('a b'))).toBeLessThan(500);
+    expect(timed(() => expect(normalise(`a${' b'.repeat(SIZE / 2)}`).length).toBe(SIZE + 1))).toBeLessThan(500);
   });
 });
 

@@ -6,6 +6,7 @@ import { OutageModule } from '@app/database';
 import { BlobsModule } from '../blobs/blobs.module';
 import { DocumentStoreModule } from '../documents/document-store.module';
 import { TextExtractor } from '../extraction/text-extractor';
+import { FileLedgerModule } from '../file-ledger/file-ledger.module';
 import { ConnectorMetricsModule } from '../metrics/connector-metrics.module';
 import { SearchableModule } from '../searchable/searchable.module';
 import { ExtractionGate } from './extraction-gate';
@@ -30,6 +31,7 @@ export class IndexingModule {
       imports: [
         BullModule.registerQueue({ name: INDEXING_QUEUE }),
         DocumentStoreModule,
+        FileLedgerModule,
         BlobsModule,
         ConnectorMetricsModule,
         OutageModule,

@@ -5,6 +5,8 @@ import { DocumentEntity } from '../documents/document.entity';
 import { DocumentsRepository } from '../documents/documents.repository';
 import { ConnectorEventRelay } from '../events/connector-event-relay';
 import { Chunk, chunkText } from '../extraction/chunker';
+import { FileLedgerRepository } from '../file-ledger/file-ledger.repository';
+import { extractionOutcome } from '../file-ledger/ledger-entry';
 import { Extraction, TextExtractor } from '../extraction/text-extractor';
 import { ConnectorMetrics } from '../metrics/connector-metrics';
 import { SearchableAnnouncer } from '../searchable/searchable-announcer';
@@ -39,6 +41,7 @@ export class IndexingService {
     private readonly metrics: ConnectorMetrics,
     private readonly searchable: SearchableAnnouncer,
     private readonly relay: ConnectorEventRelay,
+    private readonly ledger: FileLedgerRepository,
   ) {}
 
   async extractText(job: ExtractTextJob): Promise<IndexingOutcome> {
@@ -88,6 +91,9 @@ export class IndexingService {
   ): Promise<boolean> {
     const result = await this.transactions.run(async (transaction) => {
       if (!(await this.documents.saveExtraction(transaction, doc, extraction, chunks))) return null;
+      const outcome = extractionOutcome(extraction);
+      if (outcome && doc.contentSha256)
+        await this.ledger.extractionEnded(transaction, doc.id, doc.contentSha256, outcome);
       return { event: await this.searchable.afterExtraction(transaction, doc.dataSourceId) };
     });
     if (result?.event) await this.relay.publish(result.event);

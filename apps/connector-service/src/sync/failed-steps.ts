@@ -1,10 +1,13 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Transactions } from '@app/database';
 import { SyncedDocumentsRepository } from '../documents/synced-documents.repository';
+import { FileLedgerRepository } from '../file-ledger/file-ledger.repository';
 import { isReauthRequired } from '../document-system/document-system.exception';
 import { RunListingRepository } from './run-listing.repository';
+import { failedOutcomes } from './file-outcomes';
 import { SyncCompletion } from './sync-completion';
 import { savedByThisRun } from './sync-plan';
+import { isFolderGone } from './vanished-folder';
 import { FileToIngest, SyncJobName } from './sync.jobs';
 import { SyncRunsRepository } from './sync-runs.repository';
 
@@ -21,18 +24,21 @@ export class FailedSteps {
     private readonly transactions: Transactions,
     private readonly completion: SyncCompletion,
     private readonly listing: RunListingRepository,
+    private readonly ledger: FileLedgerRepository,
   ) {}
 
   async giveUp(syncRunId: string, key: string, step: FailedStep, error: unknown): Promise<void> {
     if (isReauthRequired(error))
       return this.completion.abort(syncRunId, 'NeedsReauth', 'The document system asked to re-authenticate');
     this.logger.warn({ syncRunId, key, error: (error as Error).message }, 'sync step failed for good');
-    const deltas =
-      step.kind === SyncJobName.ListFolder
-        ? { failedListings: 1 }
-        : { failed: await this.unsaved(syncRunId, step.files) };
+    const unsaved = step.kind === SyncJobName.IngestFiles ? await this.unsaved(syncRunId, step.files) : null;
+    const deltas = unsaved ? { failed: unsaved.files.length } : { failedListings: isFolderGone(error) ? 0 : 1 };
     const pending = await this.transactions.run(async (transaction) => {
       if (!(await this.runs.completeTask(transaction, syncRunId, key))) return null;
+      if (unsaved) {
+        const failures = failedOutcomes(unsaved.files.map((file) => ({ file, error })));
+        await this.ledger.record(transaction, unsaved.dataSourceId, syncRunId, failures);
+      }
       const pending = await this.runs.settle(transaction, syncRunId, { ...deltas, pendingTasks: -1 });
       if (step.kind === SyncJobName.ListFolder) await this.listing.recordListing(transaction, syncRunId);
       return pending;
@@ -41,12 +47,12 @@ export class FailedSteps {
   }
 
   /** Files of a batch that an earlier attempt did not save (and count) already. */
-  private async unsaved(syncRunId: string, files: FileToIngest[]): Promise<number> {
-    const run = await this.runs.get(syncRunId);
+  private async unsaved(syncRunId: string, files: FileToIngest[]) {
+    const { dataSourceId } = await this.runs.get(syncRunId);
     const known = await this.synced.known(
-      run.dataSourceId,
+      dataSourceId,
       files.map((f) => f.fileId),
     );
-    return files.filter((file) => !savedByThisRun(syncRunId, file, known.get(file.fileId))).length;
+    return { dataSourceId, files: files.filter((file) => !savedByThisRun(syncRunId, file, known.get(file.fileId))) };
   }
 }

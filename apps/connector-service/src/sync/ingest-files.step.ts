@@ -5,8 +5,11 @@ import { DataSourceEntity } from '../data-sources/data-source.entity';
 import { DocumentContentsRepository } from '../documents/document-contents.repository';
 import { SavedDocument, SyncedDocumentsRepository } from '../documents/synced-documents.repository';
 import { UnreferencedBlobs } from '../documents/unreferenced-blobs';
+import { FileLedgerRepository } from '../file-ledger/file-ledger.repository';
+import { LedgerEntry } from '../file-ledger/ledger-entry';
 import { IndexingProducer } from '../indexing/indexing.producer';
 import { FetchedFile, FileDownloads, SkippedFile } from './file-downloads';
+import { ingestedOutcomes } from './file-outcomes';
 import { StepGuard, TaskAlreadyDone } from './step-guard';
 import { SyncCompletion } from './sync-completion';
 import { ingestedDocument, savedByThisRun, skippedDocument } from './sync-plan';
@@ -28,6 +31,8 @@ interface Batch {
   skipped: SkippedFile[];
   /** The files that failed for good (counted, and the task completed); null: they are left to the retry. */
   failedForGood: number | null;
+  /** The batch's rows of the run's file ledger. */
+  outcomes: LedgerEntry[];
 }
 
 /**
@@ -50,6 +55,7 @@ export class IngestFilesStep {
     private readonly indexing: IndexingProducer,
     private readonly blobGarbage: UnreferencedBlobs,
     private readonly completion: SyncCompletion,
+    private readonly ledger: FileLedgerRepository,
   ) {}
 
   async ingestFiles(job: IngestFilesJob, key: string, lastAttempt: boolean): Promise<void> {
@@ -75,6 +81,7 @@ export class IngestFilesStep {
           fetched,
           skipped,
           failedForGood: finished ? failures.length : null,
+          outcomes: ingestedOutcomes(fetched, skipped, finished ? failures : []),
         }),
     );
     if (step === null) return;
@@ -105,6 +112,7 @@ export class IngestFilesStep {
       transaction,
       skipped.map((s) => skippedDocument(source, syncRunId, s)),
     );
+    await this.ledger.record(transaction, source.id, syncRunId, batch.outcomes);
     if (failedForGood !== null) await this.guard.completeOrRollBack(transaction, syncRunId, key);
     const pending = await this.runs.settle(transaction, syncRunId, {
       pendingTasks: failedForGood === null ? 0 : -1,

@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { SyncedDocumentsRepository } from '../documents/synced-documents.repository';
 import { listedSize } from './run-progress';
 import { RunListingRepository } from './run-listing.repository';
+import { FileLedgerRepository } from '../file-ledger/file-ledger.repository';
+import { listedOutcomes } from './file-outcomes';
 import { StepGuard, TaskAlreadyDone } from './step-guard';
 import { SyncCompletion } from './sync-completion';
 import { pageEntries, pageTasks, planFiles } from './sync-plan';
@@ -23,6 +25,7 @@ export class ListFolderStep {
     private readonly producer: SyncProducer,
     private readonly completion: SyncCompletion,
     private readonly listing: RunListingRepository,
+    private readonly ledger: FileLedgerRepository,
   ) {}
 
   async listFolder(job: ListFolderJob, key: string): Promise<void> {
@@ -59,6 +62,7 @@ export class ListFolderStep {
       // Every file still listed is seen, even one whose new version fails to download: it must not be dropped.
       await this.synced.markSeen(transaction, [...known.keys()], job.syncRunId);
       await this.synced.relocate(transaction, plan.relocated, job.syncRunId);
+      await this.ledger.record(transaction, source.id, job.syncRunId, listedOutcomes(job.path, files, known, plan));
       const added = await this.runs.addTasks(transaction, job.syncRunId, tasks);
       await this.guard.completeOrRollBack(transaction, job.syncRunId, key);
       const pending = await this.runs.settle(transaction, job.syncRunId, {

@@ -25,9 +25,8 @@ export class StartRunStep {
 
   async start(syncRunId: string): Promise<void> {
     const run = await this.runs.find(syncRunId);
-    if (!run || !(await this.runs.move(syncRunId, 'Running'))) return;
+    if (!run || !(await this.begin(syncRunId, run.dataSourceId))) return;
     const source = await this.sources.get(run.dataSourceId);
-    await this.sources.moveStatus(source.id, 'Syncing');
     const roots = syncRoots(source.selection);
     const places = await this.locator.known(
       source.id,
@@ -50,5 +49,20 @@ export class StartRunStep {
     });
     await this.producer.tasks(syncRunId, fresh);
     if (!tasks.length) await this.completion.finishIfDone(syncRunId);
+  }
+
+  /**
+   * Queued → Running and the data source Syncing, in one commit: a cancel in between would otherwise
+   * restore the data source's status first and then see it set to Syncing for ever. A start delivered
+   * again after its first delivery moved the run but died before creating its tasks goes on from there.
+   */
+  private async begin(syncRunId: string, dataSourceId: string): Promise<boolean> {
+    const moved = await this.transactions.run(async (transaction) => {
+      if (!(await this.runs.move(syncRunId, 'Running', { transaction }))) return false;
+      await this.sources.moveStatus(dataSourceId, 'Syncing', transaction);
+      return true;
+    });
+    if (moved) return true;
+    return (await this.runs.status(syncRunId)) === 'Running' && (await this.runs.pendingTasks(syncRunId)) === 0;
   }
 }

@@ -9,10 +9,13 @@ import { UnreferencedBlobs } from '../documents/unreferenced-blobs';
 import { ConnectorEvent, syncCompleted } from '../events/connector-event';
 import { ConnectorEventRelay } from '../events/connector-event-relay';
 import { ConnectorEventsRepository } from '../events/connector-events.repository';
+import { FileLedgerRepository } from '../file-ledger/file-ledger.repository';
 import { ConnectorMetrics } from '../metrics/connector-metrics';
+import { deletedOutcomes } from './file-outcomes';
 import { SyncRunEntity } from './sync-run.entity';
 import { SearchableAnnouncer } from '../searchable/searchable-announcer';
 import { COUNT_NAMES, outcomeOf, SyncRunStatus } from './sync-run-state';
+import { DeletionGuard, GuardedDeletions } from './deletion-guard';
 import { SyncRunsRepository } from './sync-runs.repository';
 
 const INGESTION_AFTER: Record<Exclude<EndedSyncRunStatus, 'Cancelled'>, IngestionStatus> = {
@@ -22,9 +25,10 @@ const INGESTION_AFTER: Record<Exclude<EndedSyncRunStatus, 'Cancelled'>, Ingestio
 };
 
 /**
- * How runs end: when the last task is done (deleted files are dropped then, and only when every
- * folder was listed), when the authorization is lost, or when a user cancels. Exactly one caller wins
- * each ending; its SyncCompleted commits in the outbox with the ending, and is published after it.
+ * How runs end: when the last task is done (deleted files are dropped then, only when every folder
+ * was listed, and unless the deletion guard holds them), when the authorization is lost, or when a
+ * user cancels. Exactly one caller wins each ending; its SyncCompleted commits in the outbox with the
+ * ending, and is published after it.
  */
 @Injectable()
 export class SyncCompletion {
@@ -39,6 +43,8 @@ export class SyncCompletion {
     private readonly relay: ConnectorEventRelay,
     private readonly metrics: ConnectorMetrics,
     private readonly searchable: SearchableAnnouncer,
+    private readonly ledger: FileLedgerRepository,
+    private readonly guard: DeletionGuard,
   ) {}
 
   async finishIfDone(syncRunId: string): Promise<void> {
@@ -46,17 +52,21 @@ export class SyncCompletion {
     const ended = await this.transactions.run(async (transaction) => {
       const run = await this.runs.lock(transaction, syncRunId);
       if (!run || run.status !== 'Running' || run.pendingTasks > 0) return null;
-      const dropped =
-        run.failedListings === 0 ? await this.synced.deleteUnseen(transaction, run.dataSourceId, syncRunId) : [];
+      const guarded =
+        run.failedListings === 0 ? await this.guard.dropUnseen(transaction, run.dataSourceId, syncRunId) : UNGUARDED;
+      const dropped = guarded.dropped;
       await this.synced.forgetSightings(transaction, syncRunId);
+      await this.ledger.record(transaction, run.dataSourceId, syncRunId, deletedOutcomes(dropped));
       if (dropped.length) await this.runs.settle(transaction, syncRunId, { deleted: dropped.length });
-      const outcome = outcomeOf(
-        { ...run, deleted: run.deleted + dropped.length },
-        run.failedListings,
+      const outcome = withHeld(
+        outcomeOf({ ...run, deleted: run.deleted + dropped.length }, run.failedListings),
+        guarded.held,
       ) as keyof typeof INGESTION_AFTER;
       await this.runs.move(syncRunId, outcome, {
         transaction,
-        error: run.failedListings ? `${run.failedListings} folder listing(s) failed; deletions were not applied` : null,
+        error: run.failedListings
+          ? `${run.failedListings} folder listing(s) failed; deletions were not applied`
+          : guarded.reason,
       });
       await this.sources.moveStatus(run.dataSourceId, INGESTION_AFTER[outcome], transaction);
       return { dropped, ...(await this.recordCompletion(transaction, syncRunId)) };
@@ -64,7 +74,7 @@ export class SyncCompletion {
     if (!ended) return;
     if (ended.run) this.metrics.syncRunEnded(endedRun(ended.run));
     if (ended.events.length) await this.relay.publish(...ended.events);
-    await this.blobGarbage.collect(ended.dropped.filter((sha): sha is string => sha !== null));
+    await this.blobGarbage.collect(ended.dropped.flatMap((d) => (d.contentSha256 ? [d.contentSha256] : [])));
   }
 
   /** Ends a run at once (authorization lost, or a user cancelled). */
@@ -119,6 +129,13 @@ export class SyncCompletion {
     await this.outbox.record(transaction, event);
     return { run, events: searchable ? [event, searchable] : [event] };
   }
+}
+
+const UNGUARDED: GuardedDeletions = { dropped: [], held: 0, reason: null };
+
+/** A run that holds deletions has not done all it should: it cannot have Succeeded. */
+function withHeld(outcome: SyncRunStatus, held: number): SyncRunStatus {
+  return held > 0 && outcome === 'Succeeded' ? 'PartiallySucceeded' : outcome;
 }
 
 /** The ended run as the metrics count it: every count but `discovered` is a file result. */

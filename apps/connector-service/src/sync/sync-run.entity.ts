@@ -66,6 +66,14 @@ export class SyncRunEntity {
   @Column('text', { nullable: true })
   error: string | null;
 
+  /** Deletions the deletion guard held back, until confirmed (then 0 again). */
+  @Column('int', { default: 0 })
+  deletionsHeld: number;
+
+  /** The user who started the run; null for a scheduled run. */
+  @Column('text', { nullable: true })
+  createdBy: string | null;
+
   @CreateDateColumn({ type: 'timestamptz' })
   createdAt: Date;
 

@@ -20,9 +20,14 @@ export class SyncRunsRepository {
   ) {}
 
   /** A new Queued run, or null when one is already active (the partial unique index decides). */
-  async create(tenantId: string, dataSourceId: string, mode: SyncMode): Promise<SyncRunEntity | null> {
+  async create(
+    tenantId: string,
+    dataSourceId: string,
+    mode: SyncMode,
+    createdBy: string | null = null,
+  ): Promise<SyncRunEntity | null> {
     try {
-      return await this.runs.save(this.runs.create({ tenantId, dataSourceId, mode, status: 'Queued' }));
+      return await this.runs.save(this.runs.create({ tenantId, dataSourceId, mode, status: 'Queued', createdBy }));
     } catch (error) {
       if ((error as { code?: string }).code === UNIQUE_VIOLATION) return null;
       throw error;

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DomainException } from '@app/errors';
 import { DataSourceEntity } from '../data-sources/data-source.entity';
 import { DataSourcesRepository } from '../data-sources/data-sources.repository';
+import { HeldDeletionsRepository } from './held-deletions.repository';
 import { SyncProducer } from './sync.producer';
 import { SyncRunsRepository } from './sync-runs.repository';
 import { SyncRunEntity } from './sync-run.entity';
@@ -20,14 +21,15 @@ export class SyncStarter {
     private readonly runs: SyncRunsRepository,
     private readonly sources: DataSourcesRepository,
     private readonly producer: SyncProducer,
+    private readonly held: HeldDeletionsRepository,
   ) {}
 
   async startFor(dataSourceId: string): Promise<SyncRunEntity> {
     return this.start(await this.sources.get(dataSourceId));
   }
 
-  /** The first run that succeeds is Full; every later one is Incremental. */
-  async start(source: DataSourceEntity): Promise<SyncRunEntity> {
+  /** The first run that succeeds is Full; every later one is Incremental. `startedBy`: the user, none when scheduled. */
+  async start(source: DataSourceEntity, startedBy: string | null = null): Promise<SyncRunEntity> {
     if (!source.selection.some((m) => m.mode === 'include')) {
       throw new DomainException(
         409,
@@ -36,7 +38,7 @@ export class SyncStarter {
       );
     }
     const mode = (await this.runs.hasCompletedRun(source.id)) ? 'Incremental' : 'Full';
-    const run = await this.runs.create(source.tenantId, source.id, mode);
+    const run = await this.runs.create(source.tenantId, source.id, mode, startedBy);
     if (!run) {
       const active = await this.runs.findActive(source.id);
       throw new DomainException(
@@ -47,6 +49,7 @@ export class SyncStarter {
         { syncRunId: active?.id ?? null },
       );
     }
+    await this.held.releaseEarlier(source.id, run.id);
     await this.producer.startRun(run.id);
     return run;
   }

@@ -27,6 +27,7 @@ export function syncRunResponse(run: SyncRunEntity): SyncRunView {
     finishedAt: run.finishedAt?.toISOString() ?? null,
     error: run.error,
     ...runProgress(run),
+    deletionsHeld: run.deletionsHeld,
   };
 }
 

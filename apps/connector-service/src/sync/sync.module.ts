@@ -8,11 +8,16 @@ import { DataSourcesModule } from '../data-sources/data-sources.module';
 import { FoldersModule } from '../data-sources/folders/folders.module';
 import { DocumentStoreModule } from '../documents/document-store.module';
 import { ConnectorEventsModule } from '../events/connector-events.module';
+import { FileLedgerModule } from '../file-ledger/file-ledger.module';
 import { IndexingModule } from '../indexing/indexing.module';
 import { ConnectorMetricsModule } from '../metrics/connector-metrics.module';
 import { SearchableModule } from '../searchable/searchable.module';
+import { ConfirmDeletionsController } from './confirm-deletions.controller';
+import { ConfirmDeletionsService } from './confirm-deletions.service';
+import { DeletionGuard } from './deletion-guard';
 import { FailedSteps } from './failed-steps';
 import { FileDownloads } from './file-downloads';
+import { HeldDeletionsRepository } from './held-deletions.repository';
 import { IngestFilesStep } from './ingest-files.step';
 import { ListFolderStep } from './list-folder.step';
 import { RunSessions } from './run-sessions';
@@ -61,13 +66,14 @@ export class SyncModule {
         DataSourcesModule,
         FoldersModule,
         DocumentStoreModule,
+        FileLedgerModule,
         BlobsModule,
         ConnectorMetricsModule,
         OutageModule,
         // Text extraction of ingested files runs on its own queue, after the run's steps.
         IndexingModule.forRole(role),
       ],
-      controllers: [SyncController, SyncRunEventsController],
+      controllers: [SyncController, ConfirmDeletionsController, SyncRunEventsController],
       providers: [
         SyncRunsRepository,
         RunListingRepository,
@@ -76,6 +82,9 @@ export class SyncModule {
         SyncStarter,
         SyncCompletion,
         SyncService,
+        HeldDeletionsRepository,
+        DeletionGuard,
+        ConfirmDeletionsService,
         ...workers,
       ],
     };

@@ -17,7 +17,7 @@ export class SyncService {
   ) {}
 
   async start(principal: Principal, dataSourceId: string): Promise<SyncRunEntity> {
-    return this.starter.start(await this.access.readable(principal, dataSourceId));
+    return this.starter.start(await this.access.readable(principal, dataSourceId), principal.userId);
   }
 
   async list(principal: Principal, dataSourceId: string): Promise<SyncRunEntity[]> {

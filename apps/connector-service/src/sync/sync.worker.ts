@@ -7,6 +7,7 @@ import { isLastAttempt, JobHandlers, QueueProcessor } from '@app/queue';
 import { ExtractionGate } from '../indexing/extraction-gate';
 import { isReauthRequired as isReauth } from '../document-system/document-system.exception';
 import { FailedSteps } from './failed-steps';
+import { isFolderGone } from './vanished-folder';
 import { IngestFilesStep } from './ingest-files.step';
 import { ListFolderStep } from './list-folder.step';
 import { StartRunStep } from './start-run.step';
@@ -61,6 +62,7 @@ export class SyncWorker extends QueueProcessor<SyncJobs> {
       },
       [SyncJobName.ListFolder]: {
         ...step,
+        isFinal: (error) => isReauth(error) || isFolderGone(error),
         run: (data, job) => this.listFolderStep.listFolder(data, stepKey(job, data.syncRunId)),
         giveUp: (data, error, job) =>
           this.failedSteps.giveUp(

@@ -17,6 +17,7 @@ export interface SyncRunView {
   };
   bytesDownloaded: number;
   error: string | null;
+  deletionsHeld?: number;
 }
 
 /** Starts a sync and waits until the run has ended. */

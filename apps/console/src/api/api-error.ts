@@ -40,7 +40,7 @@ export class ApiError extends Error {
     for (const detail of this.details) {
       const problem = detail as Partial<FieldProblem>;
       if (typeof problem.field === 'string' && Array.isArray(problem.problems))
-        byField[problem.field] = [...(byField[problem.field] ?? []), ...problem.problems];
+        byField[problem.field] = [...(byField[problem.field] ?? []), ...problem.problems.map(besideItsField)];
     }
     return byField;
   }
@@ -52,6 +52,15 @@ export class ApiError extends Error {
     );
     return found?.resolution;
   }
+}
+
+/**
+ * A problem as shown beside its field, which says the field's name already: "authorizationEndpoint must
+ * be an absolute https URL" → "Must be an absolute https URL".
+ */
+function besideItsField(problem: string): string {
+  const said = problem.replace(/^[a-z][\w.[\]]*\s+(?=must|should|is|has|cannot|may)/, '');
+  return said.charAt(0).toUpperCase() + said.slice(1);
 }
 
 function parseBody(text: string): ErrorBody | null {

@@ -1,11 +1,23 @@
 import type { HttpClient } from './http-client';
-import type { Approval, ApprovalStatus } from './types';
+import type { Approval, ApprovalStatus, WebhookTest } from './types';
 
-/** The approval-service's read side (the monitor is read-only). */
+/** A webhook as the approval step configures it, for a test delivery. */
+export interface WebhookToTest {
+  url: string;
+  authentication: { type: 'None' } | { type: 'BearerToken'; token: string };
+  timeoutSeconds: number;
+  maxRetryAttempts: number;
+  message?: string;
+}
+
+/** The approval-service as the monitor uses it: read, redeliver an awaited webhook, test an endpoint. */
 export function approvalApi(http: HttpClient) {
   return {
     list: (status?: ApprovalStatus | '') => http.get<Approval[]>('/v1/approvals', { status }),
     get: (approvalId: string) => http.get<Approval>(`/v1/approvals/${encodeURIComponent(approvalId)}`),
+    redeliver: (approvalId: string) =>
+      http.post<{ approvalId: string; attempt: number }>(`/v1/approvals/${encodeURIComponent(approvalId)}/redeliver`),
+    testWebhook: (webhook: WebhookToTest) => http.post<WebhookTest>('/v1/approvals/test-webhook', { webhook }),
   };
 }
 

@@ -15,6 +15,7 @@ import type {
   SearchPage,
   Selection,
   SyncRun,
+  SyncRunFilesPage,
   SyncStart,
   TreePage,
 } from './types';
@@ -82,6 +83,10 @@ export function connectorApi(http: HttpClient) {
       runs: (dataSourceId: string) => http.get<SyncRun[]>(`/v1/data-sources/${id(dataSourceId)}/sync-runs`),
       run: (syncRunId: string) => http.get<SyncRun>(`/v1/sync-runs/${id(syncRunId)}`),
       cancel: (syncRunId: string) => http.post<SyncRun>(`/v1/sync-runs/${id(syncRunId)}/cancel`),
+      confirmDeletions: (syncRunId: string) =>
+        http.post<{ deleted: number }>(`/v1/sync-runs/${id(syncRunId)}/confirm-deletions`),
+      files: (syncRunId: string, query: { outcome?: string; cursor?: string | null; limit?: number }) =>
+        http.get<SyncRunFilesPage>(`/v1/sync-runs/${id(syncRunId)}/files`, query),
     },
     documents: {
       text: (documentId: string) => http.get<DocumentText>(`/v1/documents/${id(documentId)}/text`),

@@ -39,10 +39,14 @@ export type {
   ApprovalLogEntryView as ApprovalLogEntry,
   ApprovalView as Approval,
   ApprovalListItemView as ApprovalListItem,
+  WebhookTestView as WebhookTest,
+  SyncRunFileView as SyncRunFile,
+  SyncRunFilesPageView as SyncRunFilesPage,
   ConsoleConfigView as ConsoleConfig,
   DevTokenView as DevToken,
 } from '@app/contracts/views';
-export { APPROVAL_STATUSES } from '@app/contracts/views';
+export { APPROVAL_STATUSES, RUN_FILE_OUTCOMES } from '@app/contracts/views';
+export type { RunFileOutcome } from '@app/contracts/views';
 
 /** `POST /v2/OAuth/providers` and `PUT …/{id}`: the provider's fields, the secret optional on a change. */
 export type ProviderInput = Pick<

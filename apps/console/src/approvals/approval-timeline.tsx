@@ -1,14 +1,31 @@
+import type { ReactNode } from 'react';
 import type { Approval, ApprovalLogEntry } from '../api/types';
-import { StatusBadge } from '../ui/controls';
+import { Button, StatusBadge } from '../ui/controls';
 import { formatTime } from '../ui/format';
 
 /** One approval from request to decision: each delivery attempt, the decision and its comment. */
-export function ApprovalTimeline({ approval }: { approval: Approval }) {
+export function ApprovalTimeline({
+  approval,
+  onClose,
+  children,
+}: {
+  approval: Approval;
+  onClose?: () => void;
+  /** Actions on this approval, below its facts. */
+  children?: ReactNode;
+}) {
   return (
     <article className="card" aria-label="Approval timeline">
       <header className="card-head">
         <h2>{approval.agentName}</h2>
-        <StatusBadge status={approval.status} />
+        <div className="row">
+          <StatusBadge status={approval.status} />
+          {onClose ? (
+            <Button kind="link" onClick={onClose}>
+              Close
+            </Button>
+          ) : null}
+        </div>
       </header>
       <dl className="facts">
         <dt>Execution</dt>
@@ -18,7 +35,7 @@ export function ApprovalTimeline({ approval }: { approval: Approval }) {
         <dt>Webhook</dt>
         <dd className="break">
           {approval.webhook.url} ({approval.webhook.authentication.type}, {approval.webhook.timeoutSeconds} s timeout,{' '}
-          {approval.webhook.maxRetryAttempts} retries)
+          {retries(approval.webhook.maxRetryAttempts)})
         </dd>
         {approval.message ? (
           <>
@@ -27,6 +44,7 @@ export function ApprovalTimeline({ approval }: { approval: Approval }) {
           </>
         ) : null}
       </dl>
+      {children}
       <ol className="timeline">
         {approval.log.map((entry, i) => (
           <li key={i} className={`timeline-${entry.type.toLowerCase()}`}>
@@ -41,14 +59,19 @@ export function ApprovalTimeline({ approval }: { approval: Approval }) {
   );
 }
 
+const retries = (n: number) => (n === 0 ? 'no retry' : n === 1 ? '1 retry' : `${n} retries`);
+
 function describe(entry: ApprovalLogEntry): string {
-  const took = entry.durationMs !== null ? ` in ${entry.durationMs} ms` : '';
-  const http = entry.httpStatus !== null ? `HTTP ${entry.httpStatus}` : 'no answer';
+  // Without an HTTP answer the error says what happened (refused, timed out); "no answer in 2 ms" misled.
+  const outcome =
+    entry.httpStatus !== null
+      ? `HTTP ${entry.httpStatus}${entry.durationMs !== null ? ` after ${entry.durationMs} ms` : ''}`
+      : 'no HTTP answer';
   switch (entry.type) {
     case 'Requested':
       return 'Requested by the agent run';
     case 'DeliveryAttempt':
-      return `Delivery attempt ${entry.attempt ?? ''}: ${http}${took}`;
+      return `Delivery attempt ${entry.attempt ?? ''}: ${outcome}`;
     case 'Delivered':
       return `Delivered${entry.attempt ? ` on attempt ${entry.attempt}` : ''}: the receiver confirmed receipt${entry.httpStatus !== null ? ` (HTTP ${entry.httpStatus})` : ''}`;
     case 'DeliveryFailed':
@@ -56,7 +79,7 @@ function describe(entry: ApprovalLogEntry): string {
     case 'CallbackRejected':
       return 'A callback was rejected (wrong token)';
     case 'Decided':
-      return 'Decision received';
+      return `Decision received${entry.decidedBy ? ` from ${entry.decidedBy}` : ''}`;
     case 'Cancelled':
       return 'Cancelled';
     case 'TimedOut':

@@ -7,8 +7,10 @@ import { ErrorNotice } from '../ui/error-notice';
 import { formatTime } from '../ui/format';
 import { useLoad } from '../ui/hooks';
 import { ApprovalTimeline } from './approval-timeline';
+import { RedeliverAction } from './redeliver-action';
+import { WebhookTestForm } from './webhook-test-form';
 
-/** Read-only monitor of the approval-service: approvals by status, and one approval's timeline. */
+/** Monitor of the approval-service: approvals by status, one approval's timeline, redelivery, a webhook test. */
 export function ApprovalsPage({ approvalId }: { approvalId?: string }) {
   const { approvals, config } = useConsole();
   const [status, setStatus] = useState<ApprovalStatus | ''>('');
@@ -27,7 +29,8 @@ export function ApprovalsPage({ approvalId }: { approvalId?: string }) {
           Refresh
         </Button>
       </div>
-      <p className="muted">From the approval-service at {config.approvalServiceUrl}. Read-only.</p>
+      <p className="muted">From the approval-service at {config.approvalServiceUrl}.</p>
+      <WebhookTestForm />
       <div className="split">
         <div>
           <SelectField<ApprovalStatus | ''>
@@ -86,13 +89,12 @@ export function ApprovalsPage({ approvalId }: { approvalId?: string }) {
             <>
               <ErrorNotice error={one.error} />
               {one.data ? (
-                <ApprovalTimeline approval={one.data} />
+                <ApprovalTimeline approval={one.data} onClose={() => navigate('/approvals')}>
+                  <RedeliverAction approval={one.data} onSent={() => void one.reload()} />
+                </ApprovalTimeline>
               ) : one.loading ? (
                 <Spinner label="Loading the approval…" />
               ) : null}
-              <Button kind="link" onClick={() => navigate('/approvals')}>
-                Close
-              </Button>
             </>
           ) : (
             <p className="empty">Choose an approval to see its timeline.</p>

@@ -6,6 +6,7 @@ import { Button, TextField } from '../ui/controls';
 import { ErrorNotice, Notice } from '../ui/error-notice';
 import { formatTime } from '../ui/format';
 import { useAction } from '../ui/hooks';
+import { SaveCheck, SaveCheckNotice } from './check-on-save';
 import { CredentialValidation } from './credential-validation';
 
 type Mode = 'view' | 'validate' | 'rotate' | 'delete';
@@ -14,11 +15,14 @@ type Mode = 'view' | 'validate' | 'rotate' | 'delete';
 export function CredentialCard({
   credential,
   canManage,
+  saveCheck,
   onChanged,
   onDeleted,
 }: {
   credential: Credential;
   canManage: boolean;
+  /** What the document system said when it was saved here, if it was. */
+  saveCheck?: SaveCheck;
   onChanged: (c: Credential) => void;
   onDeleted: () => void;
 }) {
@@ -83,6 +87,7 @@ export function CredentialCard({
           </>
         ) : null}
       </div>
+      {saveCheck && mode === 'view' && !rotated ? <SaveCheckNotice check={saveCheck} /> : null}
       {rotated ? <Notice kind="success" title="Password changed" /> : null}
       {mode === 'validate' ? <CredentialValidation credential={credential} /> : null}
       {mode === 'rotate' ? (

@@ -7,6 +7,7 @@ import { ErrorNotice, Notice } from '../ui/error-notice';
 import { useAction, useLoad } from '../ui/hooks';
 import { CredentialCard } from './credential-card';
 import { credentialInput, CredentialDraft, CredentialFields, EMPTY_CREDENTIAL } from './credential-fields';
+import { checkOnSave, SaveCheck } from './check-on-save';
 
 /** Document-system credentials of the tenant: list, create, validate, rotate the password, delete. */
 export function CredentialsPage() {
@@ -14,6 +15,7 @@ export function CredentialsPage() {
   const credentials = useLoad(() => connector.credentials.list(), [connector]);
   const [creating, setCreating] = useState(false);
   const [draft, setDraft] = useState<CredentialDraft>(EMPTY_CREDENTIAL);
+  const [checks, setChecks] = useState<Record<string, SaveCheck>>({});
   const action = useAction();
   const canManage = canManageConnectors(session);
   const list = credentials.data ?? [];
@@ -23,6 +25,8 @@ export function CredentialsPage() {
     void action.run(async () => {
       const created = await connector.credentials.create(credentialInput(draft, projectId));
       credentials.setData([...list, created]);
+      const check = await checkOnSave(connector, created.id);
+      setChecks((known) => ({ ...known, [created.id]: check }));
       setCreating(false);
       setDraft(EMPTY_CREDENTIAL);
     });
@@ -74,6 +78,7 @@ export function CredentialsPage() {
             key={c.id}
             credential={c}
             canManage={canManage}
+            saveCheck={checks[c.id]}
             onChanged={(next) => credentials.setData(list.map((x) => (x.id === next.id ? next : x)))}
             onDeleted={() => credentials.setData(list.filter((x) => x.id !== c.id))}
           />

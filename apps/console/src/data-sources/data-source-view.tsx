@@ -2,11 +2,13 @@ import { useEffect, useState } from 'react';
 import type { DataSource } from '../api/types';
 import { useConsole } from '../app/console-context';
 import { navigate } from '../app/router';
+import { Reconnect } from '../connections/reconnect';
 import { FolderPicker } from '../folder-picker/folder-picker';
 import { PickerRecovery } from '../folder-picker/picker-recovery';
 import { Button, Spinner, StatusBadge } from '../ui/controls';
 import { ErrorNotice, Notice } from '../ui/error-notice';
 import { useAction, useLoad } from '../ui/hooks';
+import { DataSourceUses } from './data-source-uses';
 import { IngestedTree } from './ingested-tree';
 import { MembersPanel } from './members-panel';
 import { SyncPanel } from './sync-panel';
@@ -54,9 +56,14 @@ export function DataSourceView({ dataSourceId }: { dataSourceId: string }) {
           </span>
         </div>
       </div>
+      <DataSourceUses dataSource={ds} />
       {ds.ingestionStatus === 'NeedsReauth' ? (
-        <Notice kind="warning" title="Re-authenticate">
-          The document-system authorization expired or its refresh failed. Open the folders to connect again.
+        <Notice kind="warning" title="Reconnect to the document system">
+          <p>
+            The document system no longer accepts this data source's authorization (it expired, was revoked, or the
+            document system forgot it). Reconnect, then sync again.
+          </p>
+          <Reconnect dataSource={ds} onChanged={changed} />
         </Notice>
       ) : null}
       {ds.ingestionStatus === 'NotConfigured' ? (

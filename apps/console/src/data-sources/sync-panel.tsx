@@ -6,6 +6,8 @@ import { Button, StatusBadge } from '../ui/controls';
 import { ErrorNotice } from '../ui/error-notice';
 import { formatBytes, formatDuration, formatTime } from '../ui/format';
 import { useAction, useLoad } from '../ui/hooks';
+import { CancelRun, HeldDeletions } from './run-actions';
+import { RunLedger } from './run-ledger';
 
 const POLL_MS = 500;
 const ACTIVE = ['Queued', 'Running'];
@@ -74,6 +76,11 @@ export function SyncPanel({
       }
     });
 
+  const afterConfirm = () => {
+    setLive(null);
+    void runs.reload();
+    onRunEnded();
+  };
   // The followed run as polled; otherwise the latest run, so the view always shows where things stand.
   const shown = followed ? (live?.id === followed ? live : null) : (live ?? runs.data?.[0] ?? null);
   return (
@@ -97,11 +104,14 @@ export function SyncPanel({
         <ErrorNotice error={start.error ?? pollError} />
       )}
       {shown ? <RunProgress run={shown} /> : null}
+      {shown ? <CancelRun run={shown} onCancelled={() => void runs.reload()} /> : null}
+      {shown && !followed ? <HeldDeletions run={shown} onConfirmed={afterConfirm} /> : null}
       <TextExtraction progress={dataSource.extraction} />
       <h3>Run history</h3>
       <ErrorNotice error={runs.error} />
       {runs.data && !runs.data.length ? <p className="empty">No sync has run yet.</p> : null}
       {runs.data?.length ? <RunHistory runs={runs.data} /> : null}
+      {shown && !followed ? <RunLedger run={shown} /> : null}
     </section>
   );
 }
@@ -174,9 +184,7 @@ function RunHistory({ runs }: { runs: SyncRun[] }) {
             <th>Started</th>
             <th>Mode</th>
             <th>Status</th>
-            <th>
-              <abbr title="discovered / added / updated / unchanged / deleted / failed">Files</abbr>
-            </th>
+            <th>Files</th>
             <th>Bytes</th>
             <th>Took</th>
           </tr>
@@ -190,7 +198,7 @@ function RunHistory({ runs }: { runs: SyncRun[] }) {
                 <StatusBadge status={r.status} />
                 {r.error ? <div className="muted small">{r.error}</div> : null}
               </td>
-              <td>{COUNTS.map((k) => r.counts[k]).join(' / ')}</td>
+              <td>{filesSaid(r.counts)}</td>
               <td>{formatBytes(r.bytesDownloaded)}</td>
               <td>{formatDuration(r.startedAt, r.finishedAt)}</td>
             </tr>
@@ -199,4 +207,10 @@ function RunHistory({ runs }: { runs: SyncRun[] }) {
       </table>
     </div>
   );
+}
+
+/** "120 found: 3 added, 116 unchanged, 1 failed": the run's counts in words, the zeros left out. */
+function filesSaid(counts: SyncRun['counts']): string {
+  const changes = COUNTS.filter((k) => k !== 'discovered' && counts[k] > 0).map((k) => `${counts[k]} ${k}`);
+  return `${counts.discovered} found${changes.length ? `: ${changes.join(', ')}` : ''}`;
 }

@@ -58,7 +58,11 @@ export function FolderTreeItem(props: TreeItemProps) {
           data-check={folder.name}
           onClick={stop(props.onToggleSelection)}
         />
-        <span className="tree-name" onClick={stop(props.onToggleSelection)}>
+        {/* The name opens a folder, as in a file browser; only the box selects. A leaf has nothing to open. */}
+        <span
+          className="tree-name"
+          onClick={stop(folder.hasChildren ? props.onToggleExpanded : props.onToggleSelection)}
+        >
           {folder.name}
         </span>
         {state === 'Partial' ? <span className="tree-note">partly selected</span> : null}

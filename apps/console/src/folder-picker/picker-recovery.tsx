@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { ApiError } from '../api/api-error';
 import type { DataSource } from '../api/types';
 import { useConsole } from '../app/console-context';
-import { ConnectButton } from '../connections/connect-button';
+import { Reconnect } from '../connections/reconnect';
 import { Button, SelectField } from '../ui/controls';
 import { ErrorNotice } from '../ui/error-notice';
 import { useAction, useLoad } from '../ui/hooks';
@@ -21,7 +21,8 @@ export function PickerRecovery({
   onChanged: (dataSource: DataSource) => void;
 }) {
   if (error.code === 'CREDENTIALS_INVALID') return <OtherCredential dataSource={dataSource} onChanged={onChanged} />;
-  if (error.code === 'REAUTH_REQUIRED') return <Reauthenticate dataSource={dataSource} onChanged={onChanged} />;
+  if (error.code === 'REAUTH_REQUIRED')
+    return <Reconnect dataSource={dataSource} onChanged={onChanged} label="Re-authenticate" />;
   return null;
 }
 
@@ -59,40 +60,6 @@ function OtherCredential({
         Use this credential
       </Button>
       <ErrorNotice error={action.error} />
-    </div>
-  );
-}
-
-function Reauthenticate({
-  dataSource,
-  onChanged,
-}: {
-  dataSource: DataSource;
-  onChanged: (dataSource: DataSource) => void;
-}) {
-  const { connector } = useConsole();
-  const known = useLoad(
-    async () => ({ connections: await connector.connections.list(), providers: await connector.providers.list() }),
-    [connector],
-  );
-  const [providerId, setProviderId] = useState('');
-  const action = useAction();
-  const own = known.data?.connections.find((c) => c.id === dataSource.connectionId);
-  const chosen = providerId || own?.providerId || known.data?.providers[0]?.id || '';
-  const connected = (connectionId: string) =>
-    action.run(async () => onChanged(await connector.dataSources.update(dataSource.id, { connectionId })));
-  return (
-    <div className="recovery">
-      {!own && (known.data?.providers.length ?? 0) > 1 ? (
-        <SelectField
-          label="Connector"
-          value={chosen}
-          onChange={setProviderId}
-          options={known.data!.providers.map((p) => ({ value: p.id, label: p.name }))}
-        />
-      ) : null}
-      <ConnectButton providerId={chosen} label="Re-authenticate" onConnected={connected} />
-      <ErrorNotice error={action.error ?? known.error} />
     </div>
   );
 }

@@ -11,6 +11,7 @@ import {
   TreeFolderView,
   TreePageView,
 } from '../views/document.view';
+import { RunFileOutcomeCountsResponse } from './sync-run-file.responses';
 
 export class ExtractionResponse implements ExtractionView {
   @ApiProperty({ enum: DOCUMENT_EXTRACTION_STATUSES })
@@ -90,6 +91,12 @@ export class TreeFolderResponse implements TreeFolderView {
 
   @ApiProperty({ type: String, nullable: true })
   parentId: string | null;
+
+  @ApiProperty({
+    type: () => RunFileOutcomeCountsResponse,
+    description: "The latest run's outcomes for the files below this folder, at any depth; outcomes with none left out",
+  })
+  outcomes: RunFileOutcomeCountsResponse;
 }
 
 export class TreeFileResponse implements TreeFileView {

@@ -4,6 +4,7 @@ export * from './oauth.responses';
 export * from './credential.responses';
 export * from './data-source.responses';
 export * from './sync-run.responses';
+export * from './sync-run-file.responses';
 export * from './document.responses';
 export * from './approval.responses';
 export * from './views-match';

@@ -8,6 +8,7 @@ import {
   SyncRunTotalsView,
   SyncRunView,
   SyncStartView,
+  DeletionsConfirmedView,
 } from '../views/sync-run.view';
 
 export class SyncCountsResponse implements SyncCountsView {
@@ -85,6 +86,12 @@ export class SyncRunResponse implements SyncRunView {
     description: 'Estimated seconds left: null while unknown, 0 once the run has ended',
   })
   etaSeconds: number | null;
+
+  @ApiProperty({
+    description:
+      'Deletions the deletion guard holds (more than DELETE_GUARD_PERCENT of the documents, or a selected folder vanished) until POST /v1/sync-runs/{id}/confirm-deletions; 0 when none',
+  })
+  deletionsHeld: number;
 }
 
 export class SyncStartResponse implements SyncStartView {
@@ -93,4 +100,9 @@ export class SyncStartResponse implements SyncStartView {
 
   @ApiProperty({ enum: SYNC_MODES })
   mode: SyncMode;
+}
+
+export class DeletionsConfirmedResponse implements DeletionsConfirmedView {
+  @ApiProperty({ description: 'Documents deleted (with their text, chunks and unreferenced blobs)' })
+  deleted: number;
 }

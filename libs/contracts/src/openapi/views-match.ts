@@ -7,6 +7,7 @@ import type * as document from './document.responses';
 import type { ErrorResponse } from './error.response';
 import type * as oauth from './oauth.responses';
 import type * as syncRun from './sync-run.responses';
+import type * as syncRunFile from './sync-run-file.responses';
 
 /**
  * `implements` makes each schema class carry every field of its view; this also fails the type check
@@ -29,6 +30,9 @@ export type SchemasMatchViews = [
   Check<Same<dataSource.PickerPageResponse, views.PickerPageView>>,
   Check<Same<syncRun.SyncRunResponse, views.SyncRunView>>,
   Check<Same<syncRun.SyncStartResponse, views.SyncStartView>>,
+  Check<Same<syncRunFile.SyncRunFilesPageResponse, views.SyncRunFilesPageView>>,
+  Check<Same<syncRunFile.RunFileOutcomeCountsResponse, views.RunFileOutcomeCounts>>,
+  Check<Same<syncRun.DeletionsConfirmedResponse, views.DeletionsConfirmedView>>,
   Check<Same<document.DocumentResponse, views.DocumentView>>,
   Check<Same<document.DocumentTextResponse, views.DocumentTextView>>,
   Check<Same<document.TreePageResponse, views.TreePageView>>,

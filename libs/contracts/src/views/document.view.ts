@@ -1,3 +1,5 @@
+import type { RunFileOutcomeCounts } from './sync-run-file.view';
+
 /**
  * `Pending` from ingestion until its text is extracted; `Skipped` when the content was not stored
  * (larger than MAX_FILE_BYTES, error `TooLarge`).
@@ -48,6 +50,8 @@ export interface TreeFolderView {
   name: string;
   path: string;
   parentId: string | null;
+  /** The outcomes of the data source's latest run for the files below this folder (at any depth). */
+  outcomes: RunFileOutcomeCounts;
 }
 
 export interface TreeFileView {

@@ -8,6 +8,7 @@ export * from './credential.view';
 export * from './selection-rules';
 export * from './data-source.view';
 export * from './sync-run.view';
+export * from './sync-run-file.view';
 export * from './document.view';
 export * from './approval.view';
 export * from './console.view';

@@ -43,10 +43,17 @@ export interface SyncRunView {
   totals: SyncRunTotalsView | null;
   /** Seconds left by the estimate: null while unknown, 0 once the run has ended. */
   etaSeconds: number | null;
+  /** Deletions the deletion guard holds until they are confirmed; 0 when none are held. */
+  deletionsHeld: number;
 }
 
 /** `POST /v1/data-sources/{id}/sync` (202). */
 export interface SyncStartView {
   syncRunId: string;
   mode: SyncMode;
+}
+
+/** `POST /v1/sync-runs/{id}/confirm-deletions` (200). */
+export interface DeletionsConfirmedView {
+  deleted: number;
 }

@@ -1,0 +1,9 @@
+import { Module } from '@nestjs/common';
+import { FileLedgerRepository } from './file-ledger.repository';
+
+/** The per-file ledger of sync runs: written by sync steps and text extraction, read by the run's files and the tree. */
+@Module({
+  providers: [FileLedgerRepository],
+  exports: [FileLedgerRepository],
+})
+export class FileLedgerModule {}

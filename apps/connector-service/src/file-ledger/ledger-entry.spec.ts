@@ -1,0 +1,36 @@
+import { extractionOutcome, MAX_REASON_LENGTH, shortReason } from './ledger-entry';
+
+describe('the ledger row an ended text extraction leaves', () => {
+  it('is NoText when the extraction succeeded without text, unchanged when it found some', () => {
+    expect(extractionOutcome({ status: 'Succeeded', text: ' \n\f ', error: null })).toEqual({
+      outcome: 'NoText',
+      reason: null,
+    });
+    expect(extractionOutcome({ status: 'Succeeded', text: 'Floor plan', error: null })).toBeNull();
+  });
+
+  it('is Skipped for a format without extractor or too large to extract, Failed with the reason otherwise', () => {
+    expect(extractionOutcome({ status: 'Unsupported', text: '', error: 'No text extractor' })).toEqual({
+      outcome: 'Skipped',
+      reason: 'Unsupported',
+    });
+    expect(extractionOutcome({ status: 'TooLarge', text: '', error: 'Larger than 1 bytes' })).toEqual({
+      outcome: 'Skipped',
+      reason: 'TooLarge',
+    });
+    expect(extractionOutcome({ status: 'Failed', text: '', error: 'Could not read the PDF file: bad xref' })).toEqual({
+      outcome: 'Failed',
+      reason: 'Could not read the PDF file: bad xref',
+    });
+  });
+});
+
+describe('a failure as the ledger keeps it', () => {
+  it('is its first line, at most MAX_REASON_LENGTH characters', () => {
+    expect(shortReason(new Error('HTTP 503 from the document system\n    at stack frame'))).toBe(
+      'HTTP 503 from the document system',
+    );
+    expect(shortReason(new Error('x'.repeat(1000)))).toHaveLength(MAX_REASON_LENGTH);
+    expect(shortReason(new Error(''))).toBe('Failed');
+  });
+});

@@ -1,0 +1,65 @@
+import { Injectable } from '@nestjs/common';
+import { isTenantAdmin, Principal } from '@app/auth';
+import { Transactions } from '@app/database';
+import { DomainException } from '@app/errors';
+import { DataSourceAccess } from '../data-sources/data-source-access';
+import { UnreferencedBlobs } from '../documents/unreferenced-blobs';
+import { FileLedgerRepository } from '../file-ledger/file-ledger.repository';
+import { deletedOutcomes } from './file-outcomes';
+import { HeldDeletionsRepository } from './held-deletions.repository';
+import { SyncErrorCode } from './sync-starter';
+import { SyncRunsRepository } from './sync-runs.repository';
+
+export enum DeletionGuardErrorCode {
+  NothingHeld = 'NOTHING_HELD',
+  ConfirmForbidden = 'DELETIONS_CONFIRM_FORBIDDEN',
+}
+
+/**
+ * Applies the deletions a run held: documents, their text and chunks, folders the run did not see, and
+ * blobs nothing references any more. The user who started the run, the data source's creator or a tenant
+ * admin may; other members get 403, anyone else 404. Only the data source's latest run can be confirmed.
+ */
+@Injectable()
+export class ConfirmDeletionsService {
+  constructor(
+    private readonly access: DataSourceAccess,
+    private readonly runs: SyncRunsRepository,
+    private readonly held: HeldDeletionsRepository,
+    private readonly transactions: Transactions,
+    private readonly blobGarbage: UnreferencedBlobs,
+    private readonly ledger: FileLedgerRepository,
+  ) {}
+
+  async confirm(principal: Principal, syncRunId: string): Promise<{ deleted: number }> {
+    const run = await this.runs.findInTenant(principal.tenantId, syncRunId);
+    const notFound = () => new DomainException(404, SyncErrorCode.RunNotFound, 'Sync run not found');
+    if (!run) throw notFound();
+    const source = await this.access.readable(principal, run.dataSourceId).catch(() => {
+      throw notFound();
+    });
+    if (![run.createdBy, source.createdBy].includes(principal.userId) && !isTenantAdmin(principal)) {
+      throw new DomainException(
+        403,
+        DeletionGuardErrorCode.ConfirmForbidden,
+        "Only the user who started this run, the data source's creator or a tenant admin may confirm its deletions",
+      );
+    }
+    const dropped = await this.transactions.run(async (transaction) => {
+      const taken = await this.held.take(transaction, syncRunId);
+      if (!taken) return null;
+      const applied = await this.held.apply(transaction, taken.dataSourceId, syncRunId);
+      await this.ledger.record(transaction, taken.dataSourceId, syncRunId, deletedOutcomes(applied));
+      return applied;
+    });
+    if (!dropped) {
+      throw new DomainException(
+        409,
+        DeletionGuardErrorCode.NothingHeld,
+        'This run holds no deletions: none were held, they were confirmed already, or a later run has replaced them',
+      );
+    }
+    await this.blobGarbage.collect(dropped.flatMap((d) => (d.contentSha256 ? [d.contentSha256] : [])));
+    return { deleted: dropped.length };
+  }
+}

@@ -1,0 +1,36 @@
+import { Injectable } from '@nestjs/common';
+import { excludedIds, syncRoots } from '@app/contracts';
+import { Transaction } from '@app/database';
+import { ConnectorEnv } from '../connector-env';
+import { DataSourcesRepository } from '../data-sources/data-sources.repository';
+import { DroppedDocument, SyncedDocumentsRepository } from '../documents/synced-documents.repository';
+import { holdReason } from './deletion-guard-rule';
+import { HeldDeletionsRepository } from './held-deletions.repository';
+
+export interface GuardedDeletions {
+  /** The documents deleted. */
+  dropped: DroppedDocument[];
+  held: number;
+  /** Why the deletions are held; null when none are. */
+  reason: string | null;
+}
+
+/** At a run's end: drops what the run did not see, unless that is too much (see holdReason); then holds it all. */
+@Injectable()
+export class DeletionGuard {
+  constructor(
+    private readonly env: ConnectorEnv,
+    private readonly sources: DataSourcesRepository,
+    private readonly synced: SyncedDocumentsRepository,
+    private readonly held: HeldDeletionsRepository,
+  ) {}
+
+  async dropUnseen(transaction: Transaction, dataSourceId: string, runId: string): Promise<GuardedDeletions> {
+    const source = await this.sources.get(dataSourceId, transaction);
+    const roots = syncRoots(source.selection).map((m) => m.folderId);
+    const tallies = await this.held.tally(transaction, dataSourceId, runId, roots, [...excludedIds(source.selection)]);
+    const reason = holdReason(tallies, this.env.DELETE_GUARD_PERCENT);
+    if (!reason) return { dropped: await this.synced.deleteUnseen(transaction, dataSourceId, runId), held: 0, reason };
+    return { dropped: [], held: await this.held.hold(transaction, dataSourceId, runId), reason };
+  }
+}

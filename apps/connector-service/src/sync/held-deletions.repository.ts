@@ -1,0 +1,109 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { managerOf, Transaction } from '@app/database';
+import type { DroppedDocument } from '../documents/synced-documents.repository';
+
+/** Documents under one selection root (null: outside the selection now), and how many of them a run did not see. */
+export interface RootTally {
+  root: string | null;
+  path: string | null;
+  documents: number;
+  unseen: number;
+}
+
+/** Documents a run did not see: a run has seen a document it saved, or one whose listing it recorded as a sighting. */
+const UNSEEN = `d."lastSeenRunId" <> $2 AND NOT EXISTS (
+  SELECT 1 FROM connector.sync_sightings s WHERE s."syncRunId" = $2 AND s."externalId" = d."externalId")`;
+
+/** The deletion guard's queries: what a run would delete, per selection root, and the deletions it holds. */
+@Injectable()
+export class HeldDeletionsRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  /** The data source's documents per selection root (walking the synced folders down from each, around excluded ones). */
+  async tally(
+    transaction: Transaction,
+    dataSourceId: string,
+    runId: string,
+    roots: string[],
+    excluded: string[],
+  ): Promise<RootTally[]> {
+    return managerOf(transaction).query(
+      `WITH RECURSIVE covered(root, "folderId") AS (
+         SELECT r, r FROM unnest($3::text[]) AS r
+         UNION
+         SELECT c.root, f."folderId" FROM connector.synced_folders f JOIN covered c ON f."parentId" = c."folderId"
+         WHERE f."dataSourceId" = $1 AND NOT f."folderId" = ANY($4::text[])
+       )
+       SELECT c.root, rf.path, count(*)::int AS documents, count(*) FILTER (WHERE ${UNSEEN})::int AS unseen
+       FROM connector.documents d
+       LEFT JOIN covered c ON c."folderId" = d."folderId"
+       LEFT JOIN connector.synced_folders rf ON rf."dataSourceId" = $1 AND rf."folderId" = c.root
+       WHERE d."dataSourceId" = $1
+       GROUP BY c.root, rf.path`,
+      [dataSourceId, runId, roots, excluded],
+    );
+  }
+
+  /** Holds every document the run did not see, instead of deleting it; returns how many. */
+  async hold(transaction: Transaction, dataSourceId: string, runId: string): Promise<number> {
+    const manager = managerOf(transaction);
+    const [{ held }]: Array<{ held: number }> = await manager.query(
+      `WITH held AS (
+         INSERT INTO connector.held_deletions ("syncRunId", "documentId")
+         SELECT $2, d.id FROM connector.documents d WHERE d."dataSourceId" = $1 AND ${UNSEEN} ON CONFLICT DO NOTHING RETURNING 1
+       ) SELECT count(*)::int AS held FROM held`,
+      [dataSourceId, runId],
+    );
+    await manager.query('UPDATE connector.sync_runs SET "deletionsHeld" = $2 WHERE id = $1', [runId, held]);
+    return held;
+  }
+
+  /** A new run decides deletions afresh: the data source's earlier runs hold none any more (nothing is deleted). */
+  async releaseEarlier(dataSourceId: string, runId: string): Promise<void> {
+    await this.db.transaction(async (manager) => {
+      const [released]: [Array<{ id: string }>, number] = await manager.query(
+        `UPDATE connector.sync_runs SET "deletionsHeld" = 0 WHERE "dataSourceId" = $1 AND id <> $2 AND "deletionsHeld" > 0 RETURNING id`,
+        [dataSourceId, runId],
+      );
+      if (!released.length) return;
+      await manager.query('DELETE FROM connector.held_deletions WHERE "syncRunId" = ANY($1::uuid[])', [
+        released.map((r) => r.id),
+      ]);
+    });
+  }
+
+  /**
+   * Takes the run's held deletions, once: only while some are held and no later run of its data source exists (a
+   * later run decides deletions afresh). Of two concurrent confirmations the second waits on the row and finds none.
+   */
+  async take(transaction: Transaction, runId: string): Promise<{ dataSourceId: string } | null> {
+    const [rows]: [Array<{ dataSourceId: string }>, number] = await managerOf(transaction).query(
+      `UPDATE connector.sync_runs r SET "deletionsHeld" = 0
+       WHERE r.id = $1 AND r."deletionsHeld" > 0 AND NOT EXISTS (
+         SELECT 1 FROM connector.sync_runs later WHERE later."dataSourceId" = r."dataSourceId" AND later."createdAt" > r."createdAt")
+       RETURNING r."dataSourceId"`,
+      [runId],
+    );
+    return rows[0] ?? null;
+  }
+
+  /** Deletes the held documents (their chunks go with them) and the folders the run did not see; returns the documents' content hashes. */
+  async apply(transaction: Transaction, dataSourceId: string, runId: string): Promise<DroppedDocument[]> {
+    const manager = managerOf(transaction);
+    const [rows]: [DroppedDocument[], number] = await manager.query(
+      `DELETE FROM connector.documents d USING connector.held_deletions h
+       WHERE h."syncRunId" = $1 AND d.id = h."documentId"
+       RETURNING d.id, d."externalId", d.name, d.path, d."contentSha256"`,
+      [runId],
+    );
+    await manager.query('DELETE FROM connector.held_deletions WHERE "syncRunId" = $1', [runId]);
+    await manager.query(`DELETE FROM connector.synced_folders WHERE "dataSourceId" = $1 AND "lastSeenRunId" <> $2`, [
+      dataSourceId,
+      runId,
+    ]);
+    await manager.query('UPDATE connector.sync_runs SET deleted = deleted + $2 WHERE id = $1', [runId, rows.length]);
+    return rows;
+  }
+}

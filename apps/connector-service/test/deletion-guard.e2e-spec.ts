@@ -1,0 +1,196 @@
+import { randomUUID } from 'node:crypto';
+import request from 'supertest';
+import { RunningSimulator, testCaller, TestCaller } from '@app/testing';
+import { startSimulator } from '../../document-system-simulator/test/support/start-simulator';
+import { SEED_USERS } from '../../document-system-simulator/src/store/seed';
+import { ConnectionTokens } from '../src/document-system/connection-tokens.port';
+import { ConnectorTestApp, startConnectorApp } from './support/connector-app';
+import { SimulatorConnections } from './support/simulator-connections';
+import { syncToEnd } from './support/sync-helpers';
+
+interface TreeFile {
+  documentId: string;
+  name: string;
+}
+
+/**
+ * Three selected folders: A (20 files), B and C (2 files each), under the default DELETE_GUARD_PERCENT (30).
+ * The steps build on each other: each deletion below is measured against what is left by then.
+ */
+describe('Deletion guard', () => {
+  let sim: RunningSimulator;
+  let sut: ConnectorTestApp;
+  let owner: TestCaller;
+  let member: TestCaller;
+  let bystander: TestCaller;
+  let stranger: TestCaller;
+  let admin: TestCaller;
+  let dataSourceId: string;
+  const folders: Record<'A' | 'B' | 'C', string> = { A: '', B: '', C: '' };
+  const files: Record<'A' | 'B' | 'C', Array<{ id: string; name: string }>> = { A: [], B: [], C: [] };
+  const http = () => request(sut.app.getHttpServer());
+  const confirm = (runId: string, caller: TestCaller) =>
+    http().post(`/v1/sync-runs/${runId}/confirm-deletions`).set(caller.auth);
+  const documentsIn = async (folder: 'A' | 'B' | 'C'): Promise<TreeFile[]> =>
+    (
+      await http()
+        .get(`/v1/data-sources/${dataSourceId}/tree`)
+        .query({ folderId: folders[folder] })
+        .set(owner.auth)
+        .expect(200)
+    ).body.files;
+  const removeFiles = async (folder: 'A' | 'B' | 'C', count: number) => {
+    for (const file of files[folder].splice(0, count)) await sim.admin.delete(`/nodes/${file.id}`);
+  };
+
+  beforeAll(async () => {
+    sim = await startSimulator();
+    const connections = new SimulatorConnections(sim);
+    sut = await startConnectorApp({ overrides: [[ConnectionTokens, connections]] });
+    admin = await testCaller({ roles: ['admin'] });
+    owner = await testCaller({ tenantId: admin.tenantId });
+    member = await testCaller({ tenantId: admin.tenantId });
+    bystander = await testCaller({ tenantId: admin.tenantId });
+    stranger = await testCaller({ tenantId: admin.tenantId });
+    const credentialId = (
+      await http()
+        .post('/v1/credentials')
+        .set(admin.auth)
+        .send({ name: 'Sim', type: 'DocumentSystem', instanceUrl: sim.url, ...SEED_USERS.alice, scope: 'Tenant' })
+        .expect(201)
+    ).body.id;
+    dataSourceId = (
+      await http()
+        .post(`/v1/projects/${randomUUID()}/data-sources`)
+        .set(owner.auth)
+        .send({ name: 'Guarded', credentialId, connectionId: connections.connect(owner) })
+        .expect(201)
+    ).body.id;
+    for (const user of [member, bystander])
+      await http()
+        .post(`/v1/data-sources/${dataSourceId}/members`)
+        .set(owner.auth)
+        .send({ userId: user.userId })
+        .expect(201);
+    const parent = (
+      await sim.admin.post('/folders', { parentId: await sim.folderId('/Structural'), name: `guard-${randomUUID()}` })
+    ).data;
+    for (const [name, count] of [
+      ['A', 20],
+      ['B', 2],
+      ['C', 2],
+    ] as const) {
+      folders[name] = (await sim.admin.post('/folders', { parentId: parent.id, name })).data.id;
+      for (let i = 0; i < count; i++) {
+        const file = `${name}-${String(i).padStart(2, '0')}.txt`;
+        files[name].push(
+          (await sim.admin.post('/files', { parentId: folders[name], name: file, text: `${file} in folder ${name}` }))
+            .data,
+        );
+      }
+    }
+    await http()
+      .put(`/v1/data-sources/${dataSourceId}/selection`)
+      .set(owner.auth)
+      .send({ include: Object.values(folders), exclude: [] })
+      .expect(200);
+  });
+  afterAll(async () => {
+    await sut?.close();
+    await sim?.close();
+  });
+
+  it('shows deletionsHeld 0 on a run that holds nothing', async () => {
+    const run = await syncToEnd(sut.app, owner, dataSourceId);
+    expect(run).toMatchObject({ status: 'Succeeded', deletionsHeld: 0, counts: { added: 24, deleted: 0 } });
+  });
+
+  let heldRunId: string;
+  let heldDocuments: TreeFile[];
+
+  it('holds every deletion of a run that would delete more than 30%, and keeps the documents', async () => {
+    const doomed = new Set(files.A.slice(0, 8).map((f) => f.name));
+    heldDocuments = (await documentsIn('A')).filter((d) => doomed.has(d.name));
+    expect(heldDocuments).toHaveLength(8);
+    await removeFiles('A', 8); // 8 of 24: 33%
+    const run = await syncToEnd(sut.app, member, dataSourceId);
+    heldRunId = run.id;
+    expect(run).toMatchObject({ mode: 'Incremental', status: 'PartiallySucceeded', deletionsHeld: 8 });
+    expect(run.counts.deleted).toBe(0);
+    expect(run.error).toMatch(/8 deletion\(s\) held.*8 of 24 documents.*DELETE_GUARD_PERCENT/);
+    for (const doc of heldDocuments) await http().get(`/v1/documents/${doc.documentId}`).set(owner.auth).expect(200);
+    expect(await documentsIn('A')).toHaveLength(20);
+    const listed = (await http().get(`/v1/data-sources/${dataSourceId}/sync-runs`).set(owner.auth).expect(200)).body;
+    expect(listed.map((r: { deletionsHeld: number }) => r.deletionsHeld)).toEqual([8, 0]);
+  });
+
+  it("lets only the run's starter, the data source's creator or an admin confirm: 403 for other members", async () => {
+    const res = await confirm(heldRunId, bystander).expect(403);
+    expect(res.body).toMatchObject({ statusCode: 403, code: 'DELETIONS_CONFIRM_FORBIDDEN' });
+    expect((await confirm(heldRunId, stranger).expect(404)).body.code).toBe('SYNC_RUN_NOT_FOUND');
+    await http().post(`/v1/sync-runs/${heldRunId}/confirm-deletions`).expect(401);
+    expect((await http().get(`/v1/sync-runs/${heldRunId}`).set(owner.auth)).body.deletionsHeld).toBe(8);
+  });
+
+  it('applies the held deletions once, however many confirm at the same time; then 409 NOTHING_HELD', async () => {
+    const answers = await Promise.all([confirm(heldRunId, member), confirm(heldRunId, owner)]);
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
+    expect(answers.find((a) => a.status === 200)!.body).toEqual({ deleted: 8 });
+    expect(answers.find((a) => a.status === 409)!.body).toMatchObject({ statusCode: 409, code: 'NOTHING_HELD' });
+    const again = await confirm(heldRunId, member).expect(409);
+    expect(again.body).toMatchObject({ code: 'NOTHING_HELD', error: 'Conflict' });
+    const run = (await http().get(`/v1/sync-runs/${heldRunId}`).set(owner.auth).expect(200)).body;
+    expect(run).toMatchObject({ deletionsHeld: 0, counts: { deleted: 8 } });
+    for (const doc of heldDocuments) await http().get(`/v1/documents/${doc.documentId}`).set(owner.auth).expect(404);
+    expect(await documentsIn('A')).toHaveLength(12);
+    // The run's ledger says what the confirmation deleted.
+    const ledger = (
+      await http().get(`/v1/sync-runs/${heldRunId}/files`).query({ outcome: 'Deleted' }).set(owner.auth).expect(200)
+    ).body;
+    expect(ledger.items.map((i: { documentId: string }) => i.documentId).sort()).toEqual(
+      heldDocuments.map((d) => d.documentId).sort(),
+    );
+  });
+
+  it('answers 409 NOTHING_HELD for a run that held nothing', async () => {
+    const first = (await http().get(`/v1/data-sources/${dataSourceId}/sync-runs`).set(owner.auth)).body.at(-1);
+    expect((await confirm(first.id, owner).expect(409)).body.code).toBe('NOTHING_HELD');
+  });
+
+  it('still deletes a small deletion at once', async () => {
+    await removeFiles('A', 1); // 1 of 16
+    const run = await syncToEnd(sut.app, owner, dataSourceId);
+    expect(run).toMatchObject({ status: 'Succeeded', deletionsHeld: 0, error: null, counts: { deleted: 1 } });
+    expect(await documentsIn('A')).toHaveLength(11);
+  });
+
+  it('holds the deletions when a selected folder no longer exists, however few; an admin confirms', async () => {
+    const before = await documentsIn('B');
+    await sim.admin.delete(`/nodes/${folders.B}`); // 2 of 15: 13%
+    const run = await syncToEnd(sut.app, owner, dataSourceId);
+    expect(run).toMatchObject({ status: 'PartiallySucceeded', deletionsHeld: 2, counts: { deleted: 0 } });
+    expect(run.error).toMatch(/2 deletion\(s\) held.*selected folder\(s\) \/.*\/B vanished or list nothing/);
+    for (const doc of before) await http().get(`/v1/documents/${doc.documentId}`).set(owner.auth).expect(200);
+    expect((await confirm(run.id, admin).expect(200)).body).toEqual({ deleted: 2 });
+    for (const doc of before) await http().get(`/v1/documents/${doc.documentId}`).set(owner.auth).expect(404);
+    const next = await syncToEnd(sut.app, owner, dataSourceId);
+    expect(next).toMatchObject({ status: 'Succeeded', deletionsHeld: 0, counts: { deleted: 0 } });
+  });
+
+  it('holds the deletions when a selected folder lists nothing any more', async () => {
+    await removeFiles('C', 2); // 2 of 13: 15%
+    const run = await syncToEnd(sut.app, owner, dataSourceId);
+    expect(run).toMatchObject({ status: 'PartiallySucceeded', deletionsHeld: 2, counts: { deleted: 0 } });
+    expect(run.error).toMatch(/\/C vanished or list nothing/);
+    expect(await documentsIn('C')).toHaveLength(2);
+  });
+
+  it('releases what a run held once a later run starts: that run decides afresh', async () => {
+    const earlier = (await http().get(`/v1/data-sources/${dataSourceId}/sync-runs`).set(owner.auth)).body[0];
+    const later = await syncToEnd(sut.app, owner, dataSourceId);
+    expect(later).toMatchObject({ status: 'PartiallySucceeded', deletionsHeld: 2 });
+    expect((await confirm(earlier.id, owner).expect(409)).body.code).toBe('NOTHING_HELD');
+    expect((await http().get(`/v1/sync-runs/${earlier.id}`).set(owner.auth)).body.deletionsHeld).toBe(0);
+    expect((await confirm(later.id, owner).expect(200)).body).toEqual({ deleted: 2 });
+  });
+});
