@@ -225,7 +225,10 @@ describeInBrowser('The console in Chromium: the whole journey against the simula
   it('syncs: the progress bar fills with the run counts and bytes, and the data source reaches Synced', async () => {
     await page.getByRole('heading', { name: 'Project documents' }).waitFor();
     await page.getByTestId('ingestion-status').getByText('Pending').waitFor();
+    // The panel follows the run through its event stream, not by polling.
+    const streamed = page.waitForResponse((r) => /\/v1\/sync-runs\/[^/]+\/events$/.test(new URL(r.url()).pathname));
     await page.getByRole('button', { name: 'Sync now' }).click();
+    expect((await streamed).headers()['content-type']).toMatch(/^text\/event-stream/);
     await page.getByRole('progressbar', { name: 'Sync progress' }).waitFor();
     await page.getByTestId('ingestion-status').getByText('Synced', { exact: true }).waitFor({ timeout: 60_000 });
     const bar = page.getByRole('progressbar', { name: 'Sync progress' });

@@ -83,6 +83,8 @@ export function connectorApi(http: HttpClient) {
       runs: (dataSourceId: string) => http.get<SyncRun[]>(`/v1/data-sources/${id(dataSourceId)}/sync-runs`),
       run: (syncRunId: string) => http.get<SyncRun>(`/v1/sync-runs/${id(syncRunId)}`),
       cancel: (syncRunId: string) => http.post<SyncRun>(`/v1/sync-runs/${id(syncRunId)}/cancel`),
+      events: (syncRunId: string, onEvent: (name: string, data: string) => void, signal: AbortSignal) =>
+        http.events(`/v1/sync-runs/${id(syncRunId)}/events`, onEvent, signal),
       confirmDeletions: (syncRunId: string) =>
         http.post<{ deleted: number }>(`/v1/sync-runs/${id(syncRunId)}/confirm-deletions`),
       files: (syncRunId: string, query: { outcome?: string; cursor?: string | null; limit?: number }) =>

@@ -10,6 +10,8 @@ export interface HttpClient {
   delete(path: string): Promise<void>;
   /** The raw bytes with the file name the service gave (Content-Disposition). */
   blob(path: string): Promise<{ blob: Blob; fileName: string | null }>;
+  /** Reads a Server-Sent Events stream (with the bearer token, which EventSource cannot send) until it ends. */
+  events(path: string, onEvent: (name: string, data: string) => void, signal: AbortSignal): Promise<void>;
 }
 
 /**
@@ -22,8 +24,13 @@ export function createHttpClient(
   token: TokenSource,
   onUnauthenticated: () => void,
 ): HttpClient {
-  async function send(method: string, path: string, body?: unknown): Promise<Response> {
-    const headers: Record<string, string> = { Accept: 'application/json' };
+  async function send(
+    method: string,
+    path: string,
+    body?: unknown,
+    extra: { accept?: string; signal?: AbortSignal } = {},
+  ): Promise<Response> {
+    const headers: Record<string, string> = { Accept: extra.accept ?? 'application/json' };
     const bearer = token();
     if (bearer) headers.Authorization = `Bearer ${bearer}`;
     if (body !== undefined) headers['Content-Type'] = 'application/json';
@@ -33,6 +40,7 @@ export function createHttpClient(
         method,
         headers,
         body: body === undefined ? undefined : JSON.stringify(body),
+        signal: extra.signal,
       });
     } catch (cause) {
       throw ApiError.unreachable(service, cause);
@@ -55,6 +63,25 @@ export function createHttpClient(
     blob: async (path) => {
       const response = await send('GET', path);
       return { blob: await response.blob(), fileName: fileNameOf(response.headers.get('Content-Disposition')) };
+    },
+    events: async (path, onEvent, signal) => {
+      const response = await send('GET', path, undefined, { accept: 'text/event-stream', signal });
+      const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+      let buffered = '';
+      for (let read = await reader.read(); !read.done; read = await reader.read()) {
+        buffered += read.value;
+        const blocks = buffered.split('\n\n');
+        buffered = blocks.pop() ?? '';
+        for (const block of blocks) {
+          const field = (name: string) =>
+            block
+              .split('\n')
+              .filter((line) => line.startsWith(`${name}:`))
+              .map((line) => line.slice(name.length + 1).trimStart())
+              .join('\n');
+          if (field('data')) onEvent(field('event') || 'message', field('data'));
+        }
+      }
     },
   };
 }

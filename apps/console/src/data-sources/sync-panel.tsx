@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { ApiError } from '../api/api-error';
 import type { DataSourceDetail, ExtractionProgress, SyncRun } from '../api/types';
 import { useConsole } from '../app/console-context';
@@ -6,14 +6,14 @@ import { Button, StatusBadge } from '../ui/controls';
 import { ErrorNotice } from '../ui/error-notice';
 import { formatBytes, formatDuration, formatTime } from '../ui/format';
 import { useAction, useLoad } from '../ui/hooks';
+import { useFollowedRun } from './follow-run';
 import { CancelRun, HeldDeletions } from './run-actions';
 import { RunLedger } from './run-ledger';
 
-const POLL_MS = 500;
 const ACTIVE = ['Queued', 'Running'];
 const COUNTS = ['discovered', 'added', 'updated', 'unchanged', 'deleted', 'failed'] as const;
 
-/** "Sync now", the running sync's live progress (counts and bytes, polled), and the run history. */
+/** "Sync now", the running sync's live progress (its event stream), cancel, held deletions, history and ledger. */
 export function SyncPanel({
   dataSource,
   onRunEnded,
@@ -32,32 +32,15 @@ export function SyncPanel({
   const running = runs.data?.find((r) => ACTIVE.includes(r.status));
   const followed = activeId ?? running?.id ?? null;
 
-  useEffect(() => {
-    if (!followed) return;
-    let stopped = false;
-    const tick = async () => {
-      try {
-        const run = await connector.sync.run(followed);
-        if (stopped) return;
-        setLive(run);
-        setPollError(null);
-        if (ACTIVE.includes(run.status)) return void (timer = window.setTimeout(tick, POLL_MS));
-        await runs.reload();
-        setActiveId(null);
-        onRunEnded();
-      } catch (error) {
-        if (stopped) return;
-        setPollError(error);
-        timer = window.setTimeout(tick, POLL_MS * 4);
-      }
-    };
-    let timer = window.setTimeout(tick, 0);
-    return () => {
-      stopped = true;
-      clearTimeout(timer);
-    };
-    // One poll loop per followed run.
-  }, [followed, connector]);
+  useFollowedRun(connector, followed, {
+    progress: (run) => (setLive(run), setPollError(null)),
+    ended: async () => {
+      await runs.reload();
+      setActiveId(null);
+      onRunEnded();
+    },
+    failed: setPollError,
+  });
 
   const syncNow = () =>
     start.run(async () => {
