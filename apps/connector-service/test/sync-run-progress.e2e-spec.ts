@@ -6,6 +6,7 @@ import { startSimulator } from '../../document-system-simulator/test/support/sta
 import { SEED_USERS } from '../../document-system-simulator/src/store/seed';
 import { ConnectionTokens } from '../src/document-system/connection-tokens.port';
 import { bulkDataSource } from './support/bulk-data-source';
+import { MAX_TENANT_RUN_STREAMS } from '../src/sync/sync-run-streams';
 import { ConnectorTestApp, startConnectorApp } from './support/connector-app';
 import { SimulatorConnections } from './support/simulator-connections';
 import { waitForExtraction, waitForRun } from './support/sync-helpers';
@@ -145,6 +146,35 @@ describe('Sync run progress and estimate', () => {
       ['progress', 'Succeeded', 0],
       ['end', 'Succeeded', 0],
     ]);
+    await waitForExtraction(sut.app, caller, dataSourceId);
+  }, 60000);
+
+  it('keeps one tenant to its share of open streams: the one past it gets 503 TOO_MANY_RUN_STREAMS', async () => {
+    const { dataSourceId } = await bulkDataSource(sim, sut, caller, connections.connect(caller), SEED_USERS.alice, 6);
+    await sim.admin.put('/faults', { latencyMs: 500 });
+    const runId: string = (await api().post(`/v1/data-sources/${dataSourceId}/sync`).set(caller.auth).expect(202)).body
+      .syncRunId;
+    const open: http.ClientRequest[] = [];
+    try {
+      for (let i = 0; i < MAX_TENANT_RUN_STREAMS; i++) {
+        await new Promise<void>((resolve, reject) => {
+          const req = http.get(
+            `${sut.url}/v1/sync-runs/${runId}/events`,
+            { headers: caller.auth, agent: false },
+            (res) => (res.statusCode === 200 ? resolve() : reject(new Error(`stream ${i}: ${res.statusCode}`))),
+          );
+          req.on('error', () => undefined);
+          open.push(req);
+        });
+      }
+      const refused = await api().get(`/v1/sync-runs/${runId}/events`).set(caller.auth).expect(503);
+      expect(refused.body).toMatchObject({ statusCode: 503, code: 'TOO_MANY_RUN_STREAMS' });
+      expect(refused.headers['retry-after']).toBe('10');
+    } finally {
+      open.forEach((req) => req.destroy());
+      await sim.admin.put('/faults', { latencyMs: 0 });
+    }
+    await waitForRun(sut.app, caller, runId);
     await waitForExtraction(sut.app, caller, dataSourceId);
   }, 60000);
 });

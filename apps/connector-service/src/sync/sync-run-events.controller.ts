@@ -23,7 +23,7 @@ export class SyncRunEventsController {
       'Who may read the run may follow it. A `progress` event at once and then whenever the run changes ' +
       '(its estimate at most every 2 s), each carrying the run as GET /v1/sync-runs/{id} shows it; an `end` ' +
       'event with the final run once it has ended, then the stream closes. A stream lasts at most 30 minutes; ' +
-      '503 TOO_MANY_RUN_STREAMS when the process has too many open.',
+      "503 TOO_MANY_RUN_STREAMS when the process, or the caller's tenant in it, has too many open.",
   })
   @ApiOkResponse({
     description:

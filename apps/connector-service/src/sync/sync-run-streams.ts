@@ -8,6 +8,8 @@ import { SyncRunsRepository } from './sync-runs.repository';
 
 /** Open streams per process; each polls the database, so this bounds the load they add. */
 export const MAX_RUN_STREAMS = 200;
+/** Open streams of one tenant per process: one tenant's open tabs cannot take every other tenant's share. */
+export const MAX_TENANT_RUN_STREAMS = 20;
 export const RUN_STREAM_POLL_MS = 1000;
 /** A stream ends after this long whatever its run does; an EventSource reconnects by itself. */
 export const RUN_STREAM_MAX_MS = 30 * 60 * 1000;
@@ -23,6 +25,7 @@ export const TOO_MANY_RUN_STREAMS = 'TOO_MANY_RUN_STREAMS';
 export class SyncRunStreams implements OnModuleDestroy {
   private readonly logger = new Logger(SyncRunStreams.name);
   private readonly open = new Set<() => void>();
+  private readonly perTenant = new Map<string, number>();
 
   constructor(private readonly runs: SyncRunsRepository) {}
 
@@ -32,7 +35,8 @@ export class SyncRunStreams implements OnModuleDestroy {
 
   /** Streams the run's progress on `res` until it ends, the client leaves, the lifetime passes or the app stops. */
   follow(run: SyncRunEntity, req: Request, res: Response): void {
-    if (this.open.size >= MAX_RUN_STREAMS) {
+    const tenantStreams = this.perTenant.get(run.tenantId) ?? 0;
+    if (this.open.size >= MAX_RUN_STREAMS || tenantStreams >= MAX_TENANT_RUN_STREAMS) {
       res.setHeader('Retry-After', '10');
       throw new DomainException(503, TOO_MANY_RUN_STREAMS, 'Too many open event streams; try again shortly');
     }
@@ -52,9 +56,13 @@ export class SyncRunStreams implements OnModuleDestroy {
       stopped = true;
       [lifetime, keepAlive, next].forEach(clearTimeout);
       this.open.delete(stop);
+      const left = (this.perTenant.get(run.tenantId) ?? 1) - 1;
+      if (left > 0) this.perTenant.set(run.tenantId, left);
+      else this.perTenant.delete(run.tenantId);
       if (!res.writableEnded) res.end();
     };
     this.open.add(stop);
+    this.perTenant.set(run.tenantId, tenantStreams + 1);
     req.on('close', stop);
     res.on('error', stop);
 
