@@ -1,3 +1,4 @@
+import { DomainException } from '@app/errors';
 import { extractionOutcome, MAX_REASON_LENGTH, shortReason } from './ledger-entry';
 
 describe('the ledger row an ended text extraction leaves', () => {
@@ -26,11 +27,18 @@ describe('the ledger row an ended text extraction leaves', () => {
 });
 
 describe('a failure as the ledger keeps it', () => {
-  it('is its first line, at most MAX_REASON_LENGTH characters', () => {
-    expect(shortReason(new Error('HTTP 503 from the document system\n    at stack frame'))).toBe(
+  it('is the first line of our own exception, at most MAX_REASON_LENGTH characters', () => {
+    const failure = (message: string) => new DomainException(502, 'DOCUMENT_SYSTEM_UNAVAILABLE', message);
+    expect(shortReason(failure('HTTP 503 from the document system\n    at stack frame'))).toBe(
       'HTTP 503 from the document system',
     );
-    expect(shortReason(new Error('x'.repeat(1000)))).toHaveLength(MAX_REASON_LENGTH);
-    expect(shortReason(new Error(''))).toBe('Failed');
+    expect(shortReason(failure('x'.repeat(1000)))).toHaveLength(MAX_REASON_LENGTH);
+    expect(shortReason(failure(''))).toBe('Failed');
+  });
+
+  it("names any other error by its kind only: a library's message may quote a URL with a token", () => {
+    const leaky = new TypeError('fetch failed for https://files.example.com/f1?X-Amz-Signature=secret-sig');
+    expect(shortReason(leaky)).toBe('Failed (TypeError)');
+    expect(shortReason('a string')).toBe('Failed (unknown error)');
   });
 });

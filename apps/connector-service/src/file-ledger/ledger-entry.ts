@@ -1,3 +1,4 @@
+import { DomainException } from '@app/errors';
 import type { RunFileOutcome } from '@app/contracts';
 
 /** One row of a run's file ledger, as a step decides it. */
@@ -15,10 +16,18 @@ export interface LedgerEntry {
 
 export const MAX_REASON_LENGTH = 300;
 
-/** A failure as the ledger keeps it: its first line, short. Messages name HTTP statuses and rules, never secrets. */
+/**
+ * A failure as the ledger keeps it (every member of the data source reads it): the first line of our own
+ * exceptions' messages, which name statuses and rules; any other error only by its kind, since a library's
+ * message may quote a URL or a header.
+ */
 export function shortReason(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  return (message.split('\n')[0].trim() || 'Failed').slice(0, MAX_REASON_LENGTH);
+  if (!(error instanceof DomainException)) return `Failed (${error instanceof Error ? error.name : 'unknown error'})`;
+  return firstLine(error.message);
+}
+
+function firstLine(text: string): string {
+  return (text.split('\n')[0].trim() || 'Failed').slice(0, MAX_REASON_LENGTH);
 }
 
 /** How an ended text extraction changes its file's ledger row; null: it does not (text was found). */
@@ -35,7 +44,7 @@ export function extractionOutcome(extraction: {
     case 'TooLarge':
       return { outcome: 'Skipped', reason: 'TooLarge' };
     case 'Failed':
-      return { outcome: 'Failed', reason: shortReason(extraction.error ?? 'Text extraction failed') };
+      return { outcome: 'Failed', reason: firstLine(extraction.error ?? 'Text extraction failed') };
     default:
       return null;
   }
