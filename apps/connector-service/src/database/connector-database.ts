@@ -24,6 +24,7 @@ import { DataSourceAccess1795300022000 } from './migrations/1795300022000-data-s
 import { ConnectorEventOutbox1795300024000 } from './migrations/1795300024000-connector-event-outbox';
 import { SearchableRuns1795300026000 } from './migrations/1795300026000-searchable-runs';
 import { RunTotals1795300032000 } from './migrations/1795300032000-run-totals';
+import { SearchCandidates1795300036000 } from './migrations/1795300036000-search-candidates';
 import { SyncRunFiles1795300028000 } from './migrations/1795300028000-sync-run-files';
 import { DeletionGuard1795300030000 } from './migrations/1795300030000-deletion-guard';
 
@@ -60,6 +61,7 @@ export const connectorDatabase: ServiceDatabaseOptions = {
     ConnectorEventOutbox1795300024000,
     SearchableRuns1795300026000,
     RunTotals1795300032000,
+    SearchCandidates1795300036000,
     SyncRunFiles1795300028000,
     DeletionGuard1795300030000,
   ],

@@ -2,8 +2,12 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsNotEmpty, IsOptional, IsString, IsUUID, Max, MaxLength, Min, ValidateBy } from 'class-validator';
 
-/** Hits past this many are not paged to: a deep offset costs as much as ranking every hit before it. */
-export const MAX_SEARCH_OFFSET = 1000;
+/**
+ * Hits past this many are not paged to: search ranks the same bounded set of candidates for every page of
+ * a query (so pages never repeat or skip a hit), and that set must hold the deepest page.
+ */
+export const MAX_SEARCH_OFFSET = 200;
+export const MAX_SEARCH_LIMIT = 100;
 
 const isSearchCursor = (value: unknown) =>
   typeof value === 'string' && /^(?:0|[1-9]\d{0,5})$/.test(value) && Number(value) <= MAX_SEARCH_OFFSET;
@@ -26,12 +30,12 @@ export class SearchQueryDto {
   @MaxLength(2000)
   pathPrefix?: string;
 
-  @ApiPropertyOptional({ default: 20, minimum: 1, maximum: 100 })
+  @ApiPropertyOptional({ default: 20, minimum: 1, maximum: MAX_SEARCH_LIMIT })
   @IsOptional()
   @Type(() => Number)
   @IsInt()
   @Min(1)
-  @Max(100)
+  @Max(MAX_SEARCH_LIMIT)
   limit?: number;
 
   @ApiPropertyOptional({

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { PoolClient } from 'pg';
 import { DataSource } from 'typeorm';
 import type { SearchHitView } from '@app/contracts';
 
@@ -16,6 +15,8 @@ export interface SearchTerms {
   pathPrefix: string | null;
   limit: number;
   offset: number;
+  /** The most documents the first pass takes from each way of finding them (the same for every page). */
+  candidates: number;
 }
 
 /** The search statement over documents and their chunks. */
@@ -25,93 +26,105 @@ export class SearchRepository {
 
   /** Up to `limit` hits after the first `offset`, best first. */
   search(terms: SearchTerms): Promise<SearchRow[]> {
-    return this.prepared<SearchRow>(SEARCH_STATEMENT, SEARCH_SQL, [
+    // An unnamed statement on purpose: PostgreSQL plans it with the values, so a path prefix can use its
+    // btree and an id list that covers every document is not read from an index. A named (generic) plan
+    // saved the 3-5 ms of planning but lost more than that on those two.
+    return this.db.query(SEARCH_SQL, [
       terms.dataSourceIds,
       terms.q,
       terms.pathPrefix,
       terms.limit,
       terms.offset,
+      terms.candidates,
     ]);
-  }
-
-  /**
-   * Runs a statement as a named prepared statement: each pooled connection parses it once and PostgreSQL
-   * may keep its plan, instead of planning a long query on every call (several ms of a search's budget).
-   * `name` must be unique per statement text.
-   */
-  private async prepared<T>(name: string, text: string, values: unknown[]): Promise<T[]> {
-    const runner = this.db.createQueryRunner();
-    try {
-      const client = (await runner.connect()) as PoolClient;
-      const result = await client.query({ name, text, values });
-      return result.rows as T[];
-    } finally {
-      await runner.release();
-    }
   }
 }
 
-const SEARCH_STATEMENT = 'connector-search';
+const PATH_MATCHES = `($3::text IS NULL OR d.path LIKE replace(replace(replace($3, '\\', '\\\\'), '%', '\\%'), '_', '\\_') || '%')`;
+/** What each way of finding documents keeps of one: ranked where it is read, not fetched again. */
+const FOUND = `d.id, d.name, d.path, ts_rank(d."openingSearch", q.words) AS text_rank, 0::real AS name_rank`;
+const FOUND_BY_NAME = `d.id, d.name, d.path, ts_rank(d."openingSearch", q.words) AS text_rank,
+  ts_rank(d."nameSearch", q.names) + similarity(lower(d.name), q.raw) AS name_rank`;
+const HEADLINE = `'StartSel=<mark>, StopSel=</mark>, MaxFragments=2, MaxWords=30, MinWords=12, FragmentDelimiter=" … "'`;
 
 // The query terms come from a CTE on purpose: the planner cannot see them, so it keeps to the GIN indexes.
 // Written out inline, statistics that say "this word is in every document" made it scan and detoast
 // every 10,000-character vector (docs/ingestion.md, "Measured choices").
+//
+// First pass, in a cheap order the indexes give: documents whose opening holds the words (the only ones
+// the opening rank scores above zero), then those that hold them in their first 10,000 characters (read
+// only when the first found too few), then names (words or part of a word), then names that merely look
+// alike (read only when nothing else fills the page). Each takes at most $6 documents. The second pass
+// ranks those exactly. Documents that match only past their first 10,000 characters rank after all
+// others and are looked for only when the others do not fill the page.
+// `found` says where a document was found (1 opening, 2 first 10,000 characters, 3 name, 4 deeper); it
+// chooses the text the snippet is cut from.
 const SEARCH_SQL = `
 WITH q AS (
   SELECT websearch_to_tsquery('english', $2) AS words, websearch_to_tsquery('simple', $2) AS names, lower($2) AS raw
 ),
--- Only the best text hits can make the page: a document's score is its text rank plus its name rank
--- (never negative), so any other text hit ranks below all of these unless its name matches too, and
--- every name match is taken below. This keeps a word found in every document from grouping them all.
-text_hits AS (
-  SELECT id, name, path, rank FROM (
-    SELECT d.id, d.name, d.path, round(ts_rank(d."openingSearch", q.words)::numeric, 6) AS rank
-    FROM connector.documents d, q
-    WHERE d."dataSourceId" = ANY($1::uuid[]) AND d.search @@ q.words
-  ) hits
-  WHERE $3::text IS NULL OR path LIKE replace(replace(replace($3, '\\', '\\\\'), '%', '\\%'), '_', '\\_') || '%'
-  ORDER BY rank DESC, name, id
-  LIMIT $4::int + $5::int
+opening AS MATERIALIZED (
+  SELECT ${FOUND} FROM connector.documents d, q
+  WHERE d."dataSourceId" = ANY($1::uuid[]) AND d."openingSearch" @@ q.words AND ${PATH_MATCHES}
+  LIMIT $6::int
 ),
-first_pages AS (
-  SELECT id, name, path, true AS in_text, rank::real AS text_rank, 0::real AS name_rank FROM text_hits
-  UNION ALL
-  SELECT d.id, d.name, d.path, false, 0, ts_rank(d."nameSearch", q.names) + similarity(lower(d.name), q.raw)
-  FROM connector.documents d, q
-  WHERE d."dataSourceId" = ANY($1::uuid[])
-    AND (d."nameSearch" @@ q.names OR lower(d.name) LIKE '%' || q.raw || '%' OR lower(d.name) % q.raw)
+body AS MATERIALIZED (
+  SELECT ${FOUND} FROM connector.documents d, q
+  WHERE (SELECT count(*) FROM opening) < $6::int
+    AND d."dataSourceId" = ANY($1::uuid[]) AND d.search @@ q.words AND ${PATH_MATCHES}
+  LIMIT $6::int
 ),
+named AS MATERIALIZED (
+  SELECT ${FOUND_BY_NAME} FROM connector.documents d, q
+  WHERE d."dataSourceId" = ANY($1::uuid[]) AND (d."nameSearch" @@ q.names OR lower(d.name) LIKE '%' || q.raw || '%')
+    AND ${PATH_MATCHES}
+  LIMIT $6::int
+),
+look_alike AS MATERIALIZED (
+  SELECT ${FOUND_BY_NAME} FROM connector.documents d, q
+  WHERE (SELECT count(*) FROM opening) + (SELECT count(*) FROM body) + (SELECT count(*) FROM named) < $4::int + $5::int
+    AND d."dataSourceId" = ANY($1::uuid[]) AND lower(d.name) % q.raw AND ${PATH_MATCHES}
+  LIMIT $6::int
+),
+-- A document's score is its opening's text rank plus, when its name matched, its name rank.
 ranked AS (
-  SELECT id, name, path, 0 AS tier, bool_or(in_text) AS in_text, round((max(text_rank) + max(name_rank))::numeric, 6) AS score
-  FROM first_pages GROUP BY id, name, path
-),
--- Documents that match only past their first pages rank after all others, so they are looked for only
--- when the others do not fill the page (a common word never pays for scanning every chunk).
-deep AS (
-  SELECT d.id, d.name, d.path, 1 AS tier, true AS in_text, round(h.rank::numeric, 6) AS score
+  SELECT id, name, path, 0 AS tier, min(found) AS found, round((max(text_rank) + max(name_rank))::numeric, 6) AS score
   FROM (
-    SELECT c."documentId", max(ts_rank_cd(c.search, q.words)) AS rank
-    FROM connector.document_chunks c, q
-    WHERE c."dataSourceId" = ANY($1::uuid[]) AND c.index >= 8 AND c.search @@ q.words
-    GROUP BY c."documentId"
+    SELECT *, 1 AS found FROM opening UNION ALL SELECT *, 2 FROM body
+    UNION ALL SELECT *, 3 FROM named UNION ALL SELECT *, 3 FROM look_alike
+  ) c
+  GROUP BY id, name, path
+),
+deep AS (
+  SELECT d.id, d.name, d.path, 1 AS tier, 4 AS found, round(h.rank::numeric, 6) AS score
+  FROM (
+    SELECT m."documentId", max(ts_rank_cd(m.search, q.words)) AS rank
+    FROM (
+      SELECT c."documentId", c.search
+      FROM connector.document_chunks c JOIN connector.documents d ON d.id = c."documentId", q
+      WHERE (SELECT count(*) FROM ranked) < $4::int + $5::int
+        AND c."dataSourceId" = ANY($1::uuid[]) AND c.index >= 8 AND c.search @@ q.words AND ${PATH_MATCHES}
+      LIMIT $6::int
+    ) m, q
+    GROUP BY m."documentId"
   ) h JOIN connector.documents d ON d.id = h."documentId"
-  WHERE (SELECT count(*) FROM ranked) < $4::int + $5::int AND NOT EXISTS (SELECT 1 FROM ranked r WHERE r.id = d.id)
+  WHERE NOT EXISTS (SELECT 1 FROM ranked r WHERE r.id = d.id)
 ),
 page AS (
   SELECT * FROM (SELECT * FROM ranked UNION ALL SELECT * FROM deep) hits
-  WHERE $3::text IS NULL OR path LIKE replace(replace(replace($3, '\\', '\\\\'), '%', '\\%'), '_', '\\_') || '%'
   ORDER BY tier, score DESC, name, id
   LIMIT $4::int OFFSET $5::int
 )
 SELECT d.id AS "documentId", d."dataSourceId", d.name, d.path, d."mimeType", p.score,
-  COALESCE(
-    CASE WHEN p.in_text THEN (
-      SELECT ts_headline('english', c.text, q.words, 'StartSel=<mark>, StopSel=</mark>, MaxFragments=2, MaxWords=30, MinWords=12, FragmentDelimiter=" … "')
-      -- In chunk order, computing vectors the table does not store only until the first match.
-      FROM (SELECT text, search FROM connector.document_chunks WHERE "documentId" = d.id ORDER BY index LIMIT 100000) c
-      WHERE COALESCE(c.search, to_tsvector('english', c.text)) @@ q.words
-      LIMIT 1
-    ) END,
-    left(d.text, 200)) AS snippet
+  CASE p.found
+    WHEN 1 THEN ts_headline('english', substr(d.text, 1, 2000), q.words, ${HEADLINE})
+    WHEN 2 THEN ts_headline('english', substr(d.text, 1, 10000), q.words, ${HEADLINE})
+    WHEN 4 THEN (
+      SELECT ts_headline('english', c.text, q.words, ${HEADLINE})
+      FROM connector.document_chunks c
+      WHERE c."documentId" = d.id AND c.index >= 8 AND c.search @@ q.words
+      ORDER BY c.index LIMIT 1)
+    ELSE left(d.text, 200)
+  END AS snippet
 FROM page p JOIN connector.documents d ON d.id = p.id CROSS JOIN q
 ORDER BY p.tier, p.score DESC, p.name, p.id`;

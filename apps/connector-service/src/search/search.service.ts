@@ -2,16 +2,20 @@ import { Injectable } from '@nestjs/common';
 import { Principal } from '@app/auth';
 import type { SearchPageView } from '@app/contracts';
 import { DataSourceAccess } from '../data-sources/data-source-access';
-import { MAX_SEARCH_OFFSET, SearchQueryDto } from './search.dto';
+import { MAX_SEARCH_LIMIT, MAX_SEARCH_OFFSET, SearchQueryDto } from './search.dto';
 import { SearchRepository } from './search.repository';
 
 /**
  * Full-text search over extracted text together with file-name and path matching that tolerates partial
- * words (pg_trgm), only in data sources the caller may read. Documents match on a vector of their first
- * 10,000 characters and are ranked on their opening 2,000 (cheap even when a word is in every document);
- * documents that match only further in (chunk vectors, their own index) come after those, and are looked
- * for only when the first ones do not fill the page. The snippet is the first matching chunk, highlighted.
+ * words (pg_trgm), only in data sources the caller may read. A first pass takes a bounded set of candidate
+ * documents through indexes (those whose opening 2,000 characters hold the words, then their first 10,000,
+ * then names); a second ranks those exactly on their opening. Documents that match only further in (chunk
+ * vectors, their own index) come after those, looked for only when the first ones do not fill the page.
+ * The snippet is the matching part, highlighted.
  */
+/** Enough for the deepest page and the one hit past it that tells whether another page follows. */
+const SEARCH_CANDIDATES = MAX_SEARCH_OFFSET + MAX_SEARCH_LIMIT + 1;
+
 @Injectable()
 export class SearchService {
   constructor(
@@ -31,6 +35,7 @@ export class SearchService {
       pathPrefix: query.pathPrefix ?? null,
       limit: limit + 1,
       offset,
+      candidates: SEARCH_CANDIDATES,
     });
     const hits = rows.slice(0, limit).map((r) => ({
       ...r,

@@ -1,0 +1,89 @@
+import { randomUUID } from 'node:crypto';
+import request from 'supertest';
+import { testCaller, TestCaller } from '@app/testing';
+import { MAX_SEARCH_OFFSET } from '../src/search/search.dto';
+import { ConnectorTestApp, startConnectorApp } from './support/connector-app';
+
+/**
+ * Search over more matching documents than its first pass takes (MAX_SEARCH_OFFSET + 101): the corpus is
+ * written straight into the tables, as extraction would leave it, so that hundreds of documents cost
+ * milliseconds instead of a sync.
+ */
+describe('Search over more matches than one pass ranks', () => {
+  let sut: ConnectorTestApp;
+  let admin: TestCaller;
+  const projectId = randomUUID();
+  const dataSourceId = randomUUID();
+  const http = () => request(sut.app.getHttpServer());
+  const search = (query: Record<string, string | number>) =>
+    http().get(`/v1/projects/${projectId}/search`).query(query).set(admin.auth);
+  const filler = 'General requirements apply to every trade on the site. '.repeat(60); // about 3,400 characters
+
+  beforeAll(async () => {
+    sut = await startConnectorApp({}, 'api');
+    admin = await testCaller({ roles: ['admin'] });
+    await seed();
+  });
+  afterAll(() => sut.close());
+
+  async function seed() {
+    const credentialId = randomUUID();
+    await sut.db.query(
+      `INSERT INTO connector.credentials (id, "tenantId", name, type, "instanceUrl", username, "passwordEncrypted", scope, "createdBy")
+       VALUES ($1, $2, 'Seeded', 'DocumentSystem', 'http://127.0.0.1:1', 'seed', 'not-a-secret', 'Tenant', $3)`,
+      [credentialId, admin.tenantId, admin.userId],
+    );
+    await sut.db.query(
+      `INSERT INTO connector.data_sources (id, "tenantId", "projectId", name, "credentialId", "connectionId", "ingestionStatus", "createdBy")
+       VALUES ($1, $2, $3, 'Seeded', $4, $5, 'Synced', $6)`,
+      [dataSourceId, admin.tenantId, projectId, credentialId, randomUUID(), admin.userId],
+    );
+    // 400 documents name the grout only past their opening 2,000 characters; the last 3 written (last in
+    // the table's order too) open with it.
+    const documents = [
+      ...Array.from({ length: 400 }, (_, i) => [`Daily Report ${i}.md`, `${filler}\nThe grout was placed today.`]),
+      ...Array.from({ length: 3 }, (_, i) => [`Method Statement ${i}.md`, `Grout mix and grout placing.\n${filler}`]),
+    ];
+    for (const [name, text] of documents)
+      await sut.db.query(
+        `INSERT INTO connector.documents (id, "tenantId", "dataSourceId", "externalId", "folderId", name, path, "mimeType", size, "contentSha256", "extractionStatus", text, "lastSeenRunId")
+         VALUES (gen_random_uuid(), $1, $2, $3, 'reports', $3, '/Reports/' || $3, 'text/markdown', length($4), md5($4), 'Succeeded', $4, gen_random_uuid())`,
+        [admin.tenantId, dataSourceId, name, text],
+      );
+  }
+
+  it('ranks the documents that open with the word first, even when they are the last of 403 matches', async () => {
+    const page = (await search({ q: 'grout', limit: 5 }).expect(200)).body;
+    expect(page.hits.slice(0, 3).map((h: { name: string }) => h.name)).toEqual([
+      'Method Statement 0.md',
+      'Method Statement 1.md',
+      'Method Statement 2.md',
+    ]);
+    expect(page.hits[0].snippet).toContain('<mark>Grout</mark>');
+    expect(page.hits[3].snippet).toContain('<mark>grout</mark>'); // cut from past the opening
+  });
+
+  it('pages without repeating a hit, full pages up to the reach, then no further cursor', async () => {
+    const seen = new Set<string>();
+    let cursor: string | undefined;
+    let pages = 0;
+    do {
+      const page = (await search({ q: 'grout', limit: 100, ...(cursor ? { cursor } : {}) }).expect(200)).body;
+      expect(page.hits).toHaveLength(100);
+      for (const hit of page.hits) seen.add(hit.documentId);
+      cursor = page.nextCursor ?? undefined;
+      pages++;
+    } while (cursor);
+    expect(pages).toBe(MAX_SEARCH_OFFSET / 100 + 1);
+    expect(seen.size).toBe(pages * 100);
+  });
+
+  it('refuses a cursor past the reach with a 400 that says so', async () => {
+    const res = await search({ q: 'grout', cursor: String(MAX_SEARCH_OFFSET + 1) }).expect(400);
+    expect(res.body).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      details: [expect.objectContaining({ field: 'cursor' })],
+    });
+    expect(JSON.stringify(res.body)).toContain(`${MAX_SEARCH_OFFSET} hits`);
+  });
+});
