@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { Client } from 'pg';
 import request from 'supertest';
 import { RunningSimulator, testCaller, TestCaller } from '@app/testing';
 import { startSimulator } from '../../document-system-simulator/test/support/start-simulator';
@@ -183,6 +184,33 @@ describe('Deletion guard', () => {
     expect(run).toMatchObject({ status: 'PartiallySucceeded', deletionsHeld: 2, counts: { deleted: 0 } });
     expect(run.error).toMatch(/\/C vanished or list nothing/);
     expect(await documentsIn('C')).toHaveLength(2);
+  });
+
+  it('refuses a confirmation that meets a run being started: it waits for the run, then answers 409 NOTHING_HELD', async () => {
+    const earlier = (await http().get(`/v1/data-sources/${dataSourceId}/sync-runs`).set(owner.auth)).body[0];
+    expect(earlier.deletionsHeld).toBeGreaterThan(0);
+    const starting = new Client({ connectionString: String(sut.env.DATABASE_URL) });
+    await starting.connect();
+    try {
+      await starting.query('BEGIN');
+      const later = await starting.query(
+        `INSERT INTO connector.sync_runs ("tenantId", "dataSourceId", mode, status, "createdBy")
+         VALUES ($1, $2, 'Incremental', 'Cancelled', $3) RETURNING id`,
+        [owner.tenantId, dataSourceId, owner.userId],
+      );
+      let answered = false;
+      const answer = confirm(earlier.id, owner).then((res) => ((answered = true), res));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(answered).toBe(false);
+      await starting.query('COMMIT');
+      expect((await answer).body).toMatchObject({ statusCode: 409, code: 'NOTHING_HELD' });
+      expect((await http().get(`/v1/sync-runs/${earlier.id}`).set(owner.auth)).body.deletionsHeld).toBe(
+        earlier.deletionsHeld,
+      );
+      await starting.query('DELETE FROM connector.sync_runs WHERE id = $1', [later.rows[0].id]);
+    } finally {
+      await starting.end();
+    }
   });
 
   it('releases what a run held once a later run starts: that run decides afresh', async () => {

@@ -46,6 +46,7 @@ export class ConfirmDeletionsService {
       );
     }
     const dropped = await this.transactions.run(async (transaction) => {
+      await this.held.lockRunStarts(transaction, run.dataSourceId);
       const taken = await this.held.take(transaction, syncRunId);
       if (!taken) return null;
       const applied = await this.held.apply(transaction, taken.dataSourceId, syncRunId);

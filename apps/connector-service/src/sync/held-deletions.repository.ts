@@ -46,18 +46,21 @@ export class HeldDeletionsRepository {
     );
   }
 
-  /** Holds every document the run did not see, instead of deleting it; returns how many. */
+  /** Holds every document the run did not see, instead of deleting it; returns how many the run holds. */
   async hold(transaction: Transaction, dataSourceId: string, runId: string): Promise<number> {
     const manager = managerOf(transaction);
-    const [{ held }]: Array<{ held: number }> = await manager.query(
-      `WITH held AS (
-         INSERT INTO connector.held_deletions ("syncRunId", "documentId")
-         SELECT $2, d.id FROM connector.documents d WHERE d."dataSourceId" = $1 AND ${UNSEEN} ON CONFLICT DO NOTHING RETURNING 1
-       ) SELECT count(*)::int AS held FROM held`,
+    await manager.query(
+      `INSERT INTO connector.held_deletions ("syncRunId", "documentId")
+       SELECT $2, d.id FROM connector.documents d WHERE d."dataSourceId" = $1 AND ${UNSEEN} ON CONFLICT DO NOTHING`,
       [dataSourceId, runId],
     );
-    await manager.query('UPDATE connector.sync_runs SET "deletionsHeld" = $2 WHERE id = $1', [runId, held]);
-    return held;
+    // Counted from the rows, not from this insert: a hold made again after a retry keeps the whole count.
+    const [rows]: [Array<{ held: number }>, number] = await manager.query(
+      `UPDATE connector.sync_runs SET "deletionsHeld" = (SELECT count(*) FROM connector.held_deletions WHERE "syncRunId" = $1)
+       WHERE id = $1 RETURNING "deletionsHeld" AS held`,
+      [runId],
+    );
+    return rows[0].held;
   }
 
   /** A new run decides deletions afresh: the data source's earlier runs hold none any more (nothing is deleted). */
@@ -72,6 +75,15 @@ export class HeldDeletionsRepository {
         released.map((r) => r.id),
       ]);
     });
+  }
+
+  /**
+   * Waits for a run of the data source that is being created, and keeps new ones from being created until the
+   * transaction ends: creating a run checks its data source's row (`FOR KEY SHARE`), which this lock excludes. So
+   * `take` below sees every later run, and `apply` never drops folders a run just started has seen.
+   */
+  async lockRunStarts(transaction: Transaction, dataSourceId: string): Promise<void> {
+    await managerOf(transaction).query('SELECT 1 FROM connector.data_sources WHERE id = $1 FOR UPDATE', [dataSourceId]);
   }
 
   /**
