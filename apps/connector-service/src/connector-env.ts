@@ -96,6 +96,11 @@ export class ConnectorEnv extends BaseEnv {
   @Max(100)
   DELETE_GUARD_PERCENT: number = 30;
 
+  /** The per-file ledgers of this many latest runs per data source are kept; older runs keep their counts only. */
+  @IsInt()
+  @Min(1)
+  LEDGER_KEEP_RUNS: number = 20;
+
   /** A file larger than this (listed, or once its download passes it) is not stored: Skipped, TooLarge. Default 2 GiB. */
   @IsInt()
   @Min(1)

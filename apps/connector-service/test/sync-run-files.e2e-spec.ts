@@ -68,7 +68,10 @@ describe('The per-file ledger of sync runs', () => {
   beforeAll(async () => {
     sim = await startSimulator();
     const connections = new SimulatorConnections(sim);
-    sut = await startConnectorApp({ env: { MAX_FILE_BYTES }, overrides: [[ConnectionTokens, connections]] });
+    sut = await startConnectorApp({
+      env: { MAX_FILE_BYTES, LEDGER_KEEP_RUNS: 2 },
+      overrides: [[ConnectionTokens, connections]],
+    });
     user = await testCaller({ roles: ['admin'] });
     const credentialId = (
       await http()
@@ -219,5 +222,15 @@ describe('The per-file ledger of sync runs', () => {
       .expect(400);
     expect(badCursor.body.code).toBe('VALIDATION_FAILED');
     await http().get(`/v1/sync-runs/${incremental.id}/files`).query({ limit: 1001 }).set(user.auth).expect(400);
+  });
+  it("keeps the ledgers of the data source's latest LEDGER_KEEP_RUNS (2) runs: a third run forgets the first", async () => {
+    expect((await allRows(incremental.id, {})).length).toBeGreaterThan(0);
+    const third = await syncToEnd(sut.app, user, dataSourceId);
+    expect((await allRows(third.id, {})).length).toBeGreaterThan(0);
+    expect((await allRows(incremental.id, {})).length).toBeGreaterThan(0);
+    const forgotten = await http().get(`/v1/sync-runs/${fullRun.id}/files`).set(user.auth).expect(200);
+    expect(forgotten.body).toEqual({ items: [], nextCursor: null });
+    const run = (await http().get(`/v1/sync-runs/${fullRun.id}`).set(user.auth).expect(200)).body;
+    expect(run.counts.added).toBe(files.length); // the run itself and its counts stay
   });
 });

@@ -33,6 +33,15 @@ export class FileLedgerRepository {
     );
   }
 
+  /** Deletes the ledger rows of the data source's runs after its `keep` latest. */
+  async forgetRunsBeyond(dataSourceId: string, keep: number): Promise<void> {
+    await this.db.query(
+      `DELETE FROM connector.sync_run_files WHERE "syncRunId" IN (
+         SELECT id FROM connector.sync_runs WHERE "dataSourceId" = $1 ORDER BY "createdAt" DESC, id OFFSET $2)`,
+      [dataSourceId, keep],
+    );
+  }
+
   /** The ended extraction's outcome, on the row of the run that stored this content. */
   async extractionEnded(
     transaction: Transaction,

@@ -3,6 +3,7 @@ import { Transactions } from '@app/database';
 import { DataSourcesRepository } from '../data-sources/data-sources.repository';
 import { SyncedDocumentsRepository } from '../documents/synced-documents.repository';
 import { FolderLocator } from '../data-sources/folders/folder-locator';
+import { LedgerRetention } from '../file-ledger/ledger-retention';
 import { syncRoots } from '@app/contracts';
 import { SyncCompletion } from './sync-completion';
 import { listTask } from './sync-plan';
@@ -21,11 +22,13 @@ export class StartRunStep {
     private readonly transactions: Transactions,
     private readonly producer: SyncProducer,
     private readonly completion: SyncCompletion,
+    private readonly ledgerRetention: LedgerRetention,
   ) {}
 
   async start(syncRunId: string): Promise<void> {
     const run = await this.runs.find(syncRunId);
     if (!run || !(await this.begin(syncRunId, run.dataSourceId))) return;
+    await this.ledgerRetention.forgetOlderRuns(run.dataSourceId);
     const source = await this.sources.get(run.dataSourceId);
     const roots = syncRoots(source.selection);
     const places = await this.locator.known(
