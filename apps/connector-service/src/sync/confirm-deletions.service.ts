@@ -2,13 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { isTenantAdmin, Principal } from '@app/auth';
 import { Transactions } from '@app/database';
 import { DomainException } from '@app/errors';
-import { DataSourceAccess } from '../data-sources/data-source-access';
 import { UnreferencedBlobs } from '../documents/unreferenced-blobs';
 import { FileLedgerRepository } from '../file-ledger/file-ledger.repository';
 import { deletedOutcomes } from './file-outcomes';
 import { HeldDeletionsRepository } from './held-deletions.repository';
-import { SyncErrorCode } from './sync-starter';
-import { SyncRunsRepository } from './sync-runs.repository';
+import { SyncRunAccess } from './sync-run-access';
 
 export enum DeletionGuardErrorCode {
   NothingHeld = 'NOTHING_HELD',
@@ -23,8 +21,7 @@ export enum DeletionGuardErrorCode {
 @Injectable()
 export class ConfirmDeletionsService {
   constructor(
-    private readonly access: DataSourceAccess,
-    private readonly runs: SyncRunsRepository,
+    private readonly runAccess: SyncRunAccess,
     private readonly held: HeldDeletionsRepository,
     private readonly transactions: Transactions,
     private readonly blobGarbage: UnreferencedBlobs,
@@ -32,12 +29,7 @@ export class ConfirmDeletionsService {
   ) {}
 
   async confirm(principal: Principal, syncRunId: string): Promise<{ deleted: number }> {
-    const run = await this.runs.findInTenant(principal.tenantId, syncRunId);
-    const notFound = () => new DomainException(404, SyncErrorCode.RunNotFound, 'Sync run not found');
-    if (!run) throw notFound();
-    const source = await this.access.readable(principal, run.dataSourceId).catch(() => {
-      throw notFound();
-    });
+    const { run, source } = await this.runAccess.readable(principal, syncRunId);
     if (![run.createdBy, source.createdBy].includes(principal.userId) && !isTenantAdmin(principal)) {
       throw new DomainException(
         403,

@@ -35,6 +35,7 @@ import { StepGuard } from './step-guard';
 import { SyncScheduleRepository } from './sync-schedule.repository';
 import { SyncScheduler } from './sync-scheduler';
 import { SyncService } from './sync.service';
+import { SyncRunAccess } from './sync-run-access';
 import { SyncStarter } from './sync-starter';
 import { SyncWorker } from './sync.worker';
 
@@ -82,6 +83,7 @@ export class SyncModule {
         SyncStarter,
         SyncCompletion,
         SyncService,
+        SyncRunAccess,
         HeldDeletionsRepository,
         DeletionGuard,
         ConfirmDeletionsService,

@@ -3,6 +3,7 @@ import { Principal } from '@app/auth';
 import { DomainException } from '@app/errors';
 import { DataSourceAccess } from '../data-sources/data-source-access';
 import { SyncCompletion } from './sync-completion';
+import { SyncRunAccess } from './sync-run-access';
 import { SyncRunsRepository } from './sync-runs.repository';
 import { SyncRunEntity } from './sync-run.entity';
 import { SyncErrorCode, SyncStarter } from './sync-starter';
@@ -14,6 +15,7 @@ export class SyncService {
     private readonly runs: SyncRunsRepository,
     private readonly starter: SyncStarter,
     private readonly completion: SyncCompletion,
+    private readonly runAccess: SyncRunAccess,
   ) {}
 
   async start(principal: Principal, dataSourceId: string): Promise<SyncRunEntity> {
@@ -26,12 +28,7 @@ export class SyncService {
   }
 
   async get(principal: Principal, id: string): Promise<SyncRunEntity> {
-    const run = await this.runs.findInTenant(principal.tenantId, id);
-    if (!run) throw new DomainException(404, SyncErrorCode.RunNotFound, 'Sync run not found');
-    await this.access.readable(principal, run.dataSourceId).catch(() => {
-      throw new DomainException(404, SyncErrorCode.RunNotFound, 'Sync run not found');
-    });
-    return run;
+    return (await this.runAccess.readable(principal, id)).run;
   }
 
   /** Queued or Running → Cancelled; the data source returns to where it was before the run. */

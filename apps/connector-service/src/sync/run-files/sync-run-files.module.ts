@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSourcesModule } from '../../data-sources/data-sources.module';
 import { FileLedgerModule } from '../../file-ledger/file-ledger.module';
 import { SyncRunEntity } from '../sync-run.entity';
+import { SyncRunAccess } from '../sync-run-access';
 import { SyncRunsRepository } from '../sync-runs.repository';
 import { SyncRunFilesController } from './sync-run-files.controller';
 import { SyncRunFilesService } from './sync-run-files.service';
@@ -11,6 +12,6 @@ import { SyncRunFilesService } from './sync-run-files.service';
 @Module({
   imports: [TypeOrmModule.forFeature([SyncRunEntity]), DataSourcesModule, FileLedgerModule],
   controllers: [SyncRunFilesController],
-  providers: [SyncRunsRepository, SyncRunFilesService],
+  providers: [SyncRunsRepository, SyncRunAccess, SyncRunFilesService],
 })
 export class SyncRunFilesModule {}
