@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { signPlatformToken } from '@app/auth';
 import { eventually, HttpPeer, RunningSimulator, TEST_JWT_SECRET } from '@app/testing';
@@ -39,12 +42,15 @@ describeInBrowser('The console in Chromium: the whole journey against the simula
   const clientId = `console-${randomUUID()}`;
   const narrowClientId = `console-narrow-${randomUUID()}`;
   const pageErrors: string[] = [];
+  /** The simulator keeps its grants and tree here, so the stack can be restarted mid-journey. */
+  const simulatorState = join(mkdtempSync(join(tmpdir(), 'console-journey-')), 'simulator.json');
+  let port: number;
 
   beforeAll(async () => {
     const consoleDir = freshConsoleBuild();
-    sim = await startSimulator();
+    sim = await startSimulator({ env: { SIMULATOR_STATE_FILE: simulatorState } });
     await sim.admin.put('/oauth/settings', { autoApproveUser: 'alice' });
-    const port = await freePort();
+    port = await freePort();
     base = `http://127.0.0.1:${port}`;
     const redirectUris = [`${base}/v2/OAuth/callback`];
     await sim.admin.post('/oauth/clients', {
@@ -260,8 +266,30 @@ describeInBrowser('The console in Chromium: the whole journey against the simula
     await screenshot(page, '07-data-source-synced');
   });
 
+  it('comes back after the connector and the document system restart: the data source, its connection and a sync survive', async () => {
+    const runs = page.getByRole('table', { name: 'Run history' }).locator('tbody tr');
+    const before = await runs.count();
+    const simulatorPort = Number(new URL(sim.url).port);
+    await connector.close();
+    await sim.close();
+    sim = await startSimulator({ env: { SIMULATOR_STATE_FILE: simulatorState }, port: simulatorPort });
+    await sim.admin.put('/oauth/settings', { autoApproveUser: 'alice' }); // a test setting, not kept in its state
+    connector = await startConnectorApp({ env: connector.env, port });
+    await page.reload();
+    await page.getByTestId('ingestion-status').getByText('Synced', { exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Sync now' }).click();
+    await eventually(async () => (await runs.count()) === before + 1, 60_000, 200);
+    await page.getByTestId('ingestion-status').getByText('Synced', { exact: true }).waitFor({ timeout: 60_000 });
+    expect(await runs.first().textContent()).toContain('Succeeded');
+    expect(await alertWith(page, 'Reconnect to the document system').count()).toBe(0);
+    await screenshot(page, '07a-after-restart');
+    await page.setViewportSize({ width: 760, height: 900 });
+    await screenshot(page, '07a-760-after-restart');
+    await page.setViewportSize({ width: 1280, height: 900 });
+  });
+
   it('reconnects from the data source page after the document system forgot its authorizations, and syncs again', async () => {
-    // As after a restart of a document system that keeps its grants in memory: no refresh token works any more.
+    // As when the document system revokes its grants (a restart no longer does, see above): no refresh token works.
     await sim.admin.post('/oauth/revoke-refresh-tokens');
     await sim.admin.post('/expire', { accessTokens: true });
     await page.getByRole('button', { name: 'Sync now' }).click();
