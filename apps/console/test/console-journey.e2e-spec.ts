@@ -197,7 +197,7 @@ describeInBrowser('The console in Chromium: the whole journey against the simula
     await treeItem(page, 'Architecture').locator('.tree-name').first().click();
     await page.locator('li[role="treeitem"][aria-label="Architecture"][aria-expanded="false"]').waitFor();
     await treeItem(page, 'Architecture').locator('.check').first().click();
-    await saved('1 folder(s) included, 0 excluded. Saved.');
+    await saved('Included: Architecture. Saved.');
     await waitForChecked(page, 'Architecture', 'true');
 
     await treeItem(page, 'Architecture').focus();
@@ -220,7 +220,7 @@ describeInBrowser('The console in Chromium: the whole journey against the simula
     await page.keyboard.press('ArrowDown'); // RFIs
     expect(await page.evaluate(`document.activeElement?.getAttribute('aria-label')`)).toBe('RFIs');
     await page.keyboard.press(' ');
-    await saved('1 folder(s) included, 1 excluded. Saved.');
+    await saved('Included: Architecture · excluded: RFIs. Saved.');
     await waitForChecked(page, 'RFIs', 'false');
     await waitForChecked(page, 'Architecture', 'mixed');
     await waitForChecked(page, 'Drawings', 'true');
@@ -263,6 +263,8 @@ describeInBrowser('The console in Chromium: the whole journey against the simula
       .getByTestId('text-extraction')
       .filter({ hasText: /^Text extracted: \d+ of \d+(, \d+ failed)?$/ })
       .waitFor({ timeout: 60_000 });
+    // Once synced, the data source page names its selected folders from the ingested tree.
+    await page.getByTestId('selection-summary').getByText('Included: Architecture · excluded: RFIs.').waitFor();
     await screenshot(page, '07-data-source-synced');
   });
 

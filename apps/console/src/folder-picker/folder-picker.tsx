@@ -4,6 +4,7 @@ import type { DataSource, FolderSelectionState, PickerFolder } from '../api/type
 import { useConsole } from '../app/console-context';
 import { Button, Spinner } from '../ui/controls';
 import { ErrorNotice, Notice } from '../ui/error-notice';
+import { describeSelection } from '../data-sources/selection-summary';
 import { FolderTreeItem } from './folder-tree-item';
 import { itemsOf, Level, ROOT, usePickerLevels } from './picker-levels';
 import { folderState, SelectionMark, selectionOf, toggle } from '@app/contracts/views';
@@ -172,15 +173,16 @@ export function FolderPicker({ dataSource, onSaved, recovery }: FolderPickerProp
   }
 
   const summary = selectionOf(marks);
+  const namesLoaded = new Map(
+    [...levels.values()].flatMap((level) => itemsOf(level).map((f): [string, string] => [f.id, f.name])),
+  );
   return (
     <div className="picker">
       <ul role="tree" aria-label="Folders" aria-multiselectable="true" aria-busy={pending !== null} className="tree">
         {renderLevel(ROOT, 1)}
       </ul>
       <p className="picker-status" role="status">
-        {pending
-          ? 'Saving the selection…'
-          : `${summary.include.length} folder(s) included, ${summary.exclude.length} excluded. Saved.`}
+        {pending ? 'Saving the selection…' : `${describeSelection(summary, (id) => namesLoaded.get(id))} Saved.`}
       </p>
       <ErrorNotice error={saveError} />
     </div>
