@@ -514,6 +514,23 @@ describeInBrowser('The console in Chromium: the whole journey against the simula
     await page.setViewportSize({ width: 1280, height: 900 });
   });
 
+  it("shows the person by the token's name when it carries one, not by the user id", async () => {
+    const own = await page.evaluate(`sessionStorage.getItem('console.token')`);
+    const named = await signPlatformToken(TEST_JWT_SECRET, {
+      tenantId,
+      userId: 'admin-1',
+      roles: ['admin'],
+      name: 'Ada Lovelace',
+      email: 'ada@example.com',
+    });
+    await page.evaluate(`sessionStorage.setItem('console.token', ${JSON.stringify(named)})`);
+    await page.reload();
+    await page.getByTestId('signed-in-as').getByText('Ada Lovelace · admin').waitFor();
+    await page.evaluate(`sessionStorage.setItem('console.token', ${JSON.stringify(own)})`);
+    await page.reload();
+    await page.getByTestId('signed-in-as').getByText('admin-1 · admin').waitFor();
+  });
+
   it('threw no error in the page along the way', () => {
     expect(pageErrors).toEqual([]);
     expect(SCREENSHOTS).toMatch(/artifacts\/console$/);

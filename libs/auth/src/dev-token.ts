@@ -3,11 +3,12 @@ import { SignJWT } from 'jose';
 /** Signs an HS256 platform token (development tools and tests); it always expires. */
 export async function signPlatformToken(
   secret: string,
-  claims: { userId: string; tenantId: string; roles?: string[] },
+  claims: { userId: string; tenantId: string; roles?: string[]; name?: string; email?: string },
   expiresIn: string | number = '12h',
   audience: { issuer?: string; audience?: string } = {},
 ): Promise<string> {
-  const jwt = new SignJWT({ tenant: claims.tenantId, roles: claims.roles ?? [] })
+  const person = { ...(claims.name ? { name: claims.name } : {}), ...(claims.email ? { email: claims.email } : {}) };
+  const jwt = new SignJWT({ tenant: claims.tenantId, roles: claims.roles ?? [], ...person })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setSubject(claims.userId)
     .setIssuedAt()

@@ -2,6 +2,8 @@
 export interface Session {
   token: string;
   userId: string;
+  /** The token's `name`, else its `email`, when it carries one: what the console shows for the person. */
+  displayName: string | null;
   tenantId: string;
   roles: string[];
   expiresAt: number | null;
@@ -22,6 +24,8 @@ export function sessionFromToken(token: string): Session | null {
   try {
     const claims = JSON.parse(atob(payload.replace(/-/g, '+').replace(/_/g, '/'))) as {
       sub?: unknown;
+      name?: unknown;
+      email?: unknown;
       tenant?: unknown;
       roles?: unknown;
       exp?: unknown;
@@ -31,6 +35,8 @@ export function sessionFromToken(token: string): Session | null {
     return {
       token,
       userId: claims.sub,
+      displayName:
+        [claims.name, claims.email].find((v): v is string => typeof v === 'string' && v.trim() !== '') ?? null,
       tenantId: claims.tenant,
       roles,
       expiresAt: typeof claims.exp === 'number' ? claims.exp * 1000 : null,

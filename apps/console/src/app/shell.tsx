@@ -50,8 +50,9 @@ export function Shell({
           ))}
         </nav>
         <div className="who">
-          <span title={`tenant ${session.tenantId}`}>
-            {short(session.userId)} · {session.roles.length ? session.roles.join(', ') : 'no role'}
+          <span title={`user ${session.userId}, tenant ${session.tenantId}`} data-testid="signed-in-as">
+            {session.displayName ?? short(session.userId)} ·{' '}
+            {session.roles.length ? session.roles.join(', ') : 'no role'}
           </span>
           <Button kind="link" onClick={onSignOut}>
             Sign out
