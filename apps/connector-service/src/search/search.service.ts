@@ -5,6 +5,9 @@ import { DataSourceAccess } from '../data-sources/data-source-access';
 import { MAX_SEARCH_LIMIT, MAX_SEARCH_OFFSET, SearchQueryDto } from './search.dto';
 import { SearchRepository } from './search.repository';
 
+/** Enough for the deepest page and the one hit past it that tells whether another page follows. */
+const SEARCH_CANDIDATES = MAX_SEARCH_OFFSET + MAX_SEARCH_LIMIT + 1;
+
 /**
  * Full-text search over extracted text together with file-name and path matching that tolerates partial
  * words (pg_trgm), only in data sources the caller may read. A first pass takes a bounded set of candidate
@@ -13,9 +16,6 @@ import { SearchRepository } from './search.repository';
  * vectors, their own index) come after those, looked for only when the first ones do not fill the page.
  * The snippet is the matching part, highlighted.
  */
-/** Enough for the deepest page and the one hit past it that tells whether another page follows. */
-const SEARCH_CANDIDATES = MAX_SEARCH_OFFSET + MAX_SEARCH_LIMIT + 1;
-
 @Injectable()
 export class SearchService {
   constructor(
