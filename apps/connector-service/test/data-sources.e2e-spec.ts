@@ -182,9 +182,14 @@ describe('Data sources, folder picker and selection', () => {
       await sim.folderId(`${facadePath}/Panels/Type A`),
     ];
     expect(saved.body.selectionMarks).toEqual([
-      { folderId: arch.id, mode: 'include', ancestorIds: [] },
-      { folderId: anchors, mode: 'include', ancestorIds: [arch.id, drawings.id, details.id, facade.id, panels, typeA] },
-      { folderId: details.id, mode: 'exclude', ancestorIds: [arch.id, drawings.id] },
+      { folderId: arch.id, mode: 'include', ancestorIds: [], name: 'Architecture' },
+      {
+        folderId: anchors,
+        mode: 'include',
+        ancestorIds: [arch.id, drawings.id, details.id, facade.id, panels, typeA],
+        name: 'Anchors',
+      },
+      { folderId: details.id, mode: 'exclude', ancestorIds: [arch.id, drawings.id], name: 'Details' },
     ]);
 
     const byName = (page: { items: Array<{ name: string; selection: string }> }) =>

@@ -70,8 +70,8 @@ export function connectorApi(http: HttpClient) {
         http.get<PickerPage>(`/v1/data-sources/${id(dataSourceId)}/folders`, { parentId, cursor }),
       select: (dataSourceId: string, selection: Selection) =>
         http.put<DataSource>(`/v1/data-sources/${id(dataSourceId)}/selection`, selection),
-      tree: (dataSourceId: string, folderId?: string, limit?: number) =>
-        http.get<TreePage>(`/v1/data-sources/${id(dataSourceId)}/tree`, { folderId, limit }),
+      tree: (dataSourceId: string, folderId?: string) =>
+        http.get<TreePage>(`/v1/data-sources/${id(dataSourceId)}/tree`, { folderId }),
       members: (dataSourceId: string) => http.get<Member[]>(`/v1/data-sources/${id(dataSourceId)}/members`),
       addMember: (dataSourceId: string, userId: string) =>
         http.post<Member>(`/v1/data-sources/${id(dataSourceId)}/members`, { userId }),

@@ -11,7 +11,7 @@ import { useAction, useLoad } from '../ui/hooks';
 import { DataSourceUses } from './data-source-uses';
 import { IngestedTree } from './ingested-tree';
 import { MembersPanel } from './members-panel';
-import { describeSelection, useFolderNames } from './selection-summary';
+import { describeSelection } from './selection-summary';
 import { SyncPanel } from './sync-panel';
 
 /** One data source: ingestion status, folders, sync with live progress and history, the ingested tree, members. */
@@ -19,7 +19,6 @@ export function DataSourceView({ dataSourceId }: { dataSourceId: string }) {
   const { connector } = useConsole();
   const source = useLoad(() => connector.dataSources.get(dataSourceId), [connector, dataSourceId]);
   const [picking, setPicking] = useState(false);
-  const folderNames = useFolderNames(connector, dataSourceId, source.data?.selectionMarks ?? []);
   const [treeVersion, setTreeVersion] = useState(0);
   const [deleting, setDeleting] = useState(false);
   const remove = useAction();
@@ -81,7 +80,7 @@ export function DataSourceView({ dataSourceId }: { dataSourceId: string }) {
           </Button>
         </div>
         <p className="muted" data-testid="selection-summary">
-          {describeSelection(ds.selection, (id) => folderNames.get(id))}
+          {describeSelection(ds.selection, (id) => ds.selectionMarks.find((m) => m.folderId === id)?.name ?? undefined)}
         </p>
         {picking ? (
           <FolderPicker

@@ -182,7 +182,9 @@ export function FolderPicker({ dataSource, onSaved, recovery }: FolderPickerProp
         {renderLevel(ROOT, 1)}
       </ul>
       <p className="picker-status" role="status">
-        {pending ? 'Saving the selection…' : `${describeSelection(summary, (id) => namesLoaded.get(id))} Saved.`}
+        {pending
+          ? 'Saving the selection…'
+          : `${describeSelection(summary, (id) => namesLoaded.get(id) ?? marks.find((m) => m.folderId === id)?.name ?? undefined)} Saved.`}
       </p>
       <ErrorNotice error={saveError} />
     </div>

@@ -29,6 +29,9 @@ export class SelectionMarkResponse implements SelectionMarkView {
 
   @ApiProperty({ type: [String], description: "The folder's ancestors, outermost first" })
   ancestorIds: string[];
+
+  @ApiProperty({ type: String, nullable: true, description: "The folder's name when it was selected" })
+  name: string | null;
 }
 
 export class ScheduleResponse {

@@ -12,11 +12,15 @@ export const INGESTION_STATUSES = [
 ] as const;
 export type IngestionStatus = (typeof INGESTION_STATUSES)[number];
 
-/** A mark with its folder's ancestors (outermost first), so a picker can tell which marks lie below a folder. */
+/**
+ * A mark with its folder's ancestors (outermost first), so a picker can tell which marks lie below a folder,
+ * and its name when it was selected (null for marks saved before names were kept).
+ */
 export interface SelectionMarkView {
   folderId: string;
   mode: MarkMode;
   ancestorIds: string[];
+  name: string | null;
 }
 
 export interface DataSourceView {

@@ -12,6 +12,8 @@ export interface SelectionMark {
   /** Ids of the folder's ancestors, outermost (workgroup root) first; not the folder itself. */
   ancestorIds: string[];
   mode: MarkMode;
+  /** The folder's name when it was selected, for people to read; the rules never use it. */
+  name?: string | null;
 }
 
 /** A folder where it stands: its id and its ancestors, outermost first. */

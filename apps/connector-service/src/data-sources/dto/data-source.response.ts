@@ -1,7 +1,10 @@
 import { DataSourceView, selectionOf } from '@app/contracts';
 import type { DataSourceEntity } from '../data-source.entity';
 
-/** `selectionMarks` adds each mark's ancestors (outermost first), so a picker can tell which marks lie below a folder. */
+/**
+ * `selectionMarks` adds each mark's ancestors (outermost first), so a picker can tell which marks lie below a
+ * folder, and the folder's name when it was selected, so a summary can name it without asking anyone.
+ */
 export function dataSourceResponse(entity: DataSourceEntity): DataSourceView {
   return {
     id: entity.id,
@@ -10,7 +13,12 @@ export function dataSourceResponse(entity: DataSourceEntity): DataSourceView {
     credentialId: entity.credentialId,
     connectionId: entity.connectionId,
     selection: selectionOf(entity.selection),
-    selectionMarks: entity.selection.map((m) => ({ folderId: m.folderId, mode: m.mode, ancestorIds: m.ancestorIds })),
+    selectionMarks: entity.selection.map((m) => ({
+      folderId: m.folderId,
+      mode: m.mode,
+      ancestorIds: m.ancestorIds,
+      name: m.name ?? null,
+    })),
     schedule: entity.scheduleIntervalMinutes ? { intervalMinutes: entity.scheduleIntervalMinutes } : null,
     ingestionStatus: entity.ingestionStatus,
     createdBy: entity.createdBy,

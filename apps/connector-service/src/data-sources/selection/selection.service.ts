@@ -43,6 +43,7 @@ export class SelectionService {
       folderId: id,
       ancestorIds: located.get(id)!.ancestorIds,
       mode,
+      name: located.get(id)!.name,
     });
     return [...include.map(mark('include')), ...exclude.map(mark('exclude'))];
   }
