@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { signPlatformToken } from '@app/auth';
 import { eventually, HttpPeer, RunningSimulator, TEST_JWT_SECRET } from '@app/testing';
@@ -89,6 +89,7 @@ describeInBrowser('The console in Chromium: the whole journey against the simula
     await approvals?.close();
     await receiver?.stop();
     await sim?.close();
+    rmSync(dirname(simulatorState), { recursive: true, force: true });
   });
 
   const nav = (label: string) =>
