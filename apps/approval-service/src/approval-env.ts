@@ -49,4 +49,14 @@ export class ApprovalEnv extends BaseEnv {
   @Min(1)
   @Max(50)
   DELIVERY_SLOTS_PER_TENANT: number = 20;
+
+  /**
+   * A first attempt that a worker sent itself and that outlived intake's short wait is sent again this
+   * long after its deadline should that worker die. Keep it above the 60 s a statement waits out a
+   * database outage, or a live attempt may be sent twice.
+   */
+  @IsInt()
+  @Min(1000)
+  @Max(3_600_000)
+  DELIVERY_STRANDED_AFTER_MS: number = 90_000;
 }

@@ -70,4 +70,44 @@ describe('Approval durability', () => {
     );
     expect(n).toBe(N);
   }, 180000);
+
+  it('sends again, after its deadline, a first attempt that a killed worker sent itself and never recorded', async () => {
+    await receiver?.stop();
+    await api?.close();
+    api = await startApprovalApp({ QUEUE_LOCK_DURATION_MS: 3000, DELIVERY_STRANDED_AFTER_MS: 2000 }, 'api');
+    const { tenantId } = await testCaller({ roles: ['agent-runtime'] });
+    let answering = false;
+    receiver = await new HttpPeer(async (req, res) => {
+      if (!answering) return; // held open: the worker dies with these attempts in flight
+      res.writeHead(200).end();
+      const { callbackId, callbackToken } = JSON.parse(req.body);
+      await request(api.app.getHttpServer())
+        .post('/v1/AgentExecutionWebhookApproval/callback')
+        .send({ callbackId, callbackToken, status: 'Approved' });
+    }).start();
+    worker = await startChildApp('apps/approval-service/test/support/run-approval.ts', api.env, 'worker');
+    const bodies = Array.from({ length: 5 }, () => ({
+      ...approvalRequest(receiver.url, { timeoutSeconds: 2, maxRetryAttempts: 0 }),
+      tenantId,
+    }));
+    const jobs = await Promise.all(bodies.map((body) => api.requests.add(body)));
+    await eventually(() => receiver.received.length >= bodies.length, 20000);
+    // Intake has let them go on alone (and left their delayed jobs) before the worker dies.
+    await eventually(async () => (await Promise.all(jobs.map((j) => j.getState()))).every((s) => s === 'completed'));
+    await killChild(worker, 'SIGKILL');
+    answering = true;
+    worker = await startChildApp('apps/approval-service/test/support/run-approval.ts', api.env, 'worker');
+
+    const ids = (await Promise.all(jobs.map((j) => j.finished()))).map((r: { approvalId: string }) => r.approvalId);
+    const rows = await eventually(async () => {
+      const found: Array<{ status: string }> = await api.db.query(
+        'SELECT status FROM approval.approvals WHERE id = ANY($1::uuid[])',
+        [ids],
+      );
+      return found.length === ids.length && found.every((r) => r.status === 'Approved') && found;
+    }, 30000);
+    expect(rows).toHaveLength(bodies.length);
+    expect(receiver.received).toHaveLength(2 * bodies.length);
+    for (const id of ids) expect(await api.decisionCount(id)).toBe(1);
+  }, 60000);
 });

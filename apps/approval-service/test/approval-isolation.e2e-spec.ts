@@ -1,8 +1,11 @@
+import { getQueueToken } from '@nestjs/bull';
 import axios from 'axios';
+import type { Queue } from 'bull';
 import { ApprovalDecisionEvent, ApprovalRequestJob, ApprovalRuntimeClient } from '@app/contracts';
 import { eventually, HttpPeer } from '@app/testing';
 import { ApprovalTestApp, approvalRequest, startApprovalApp } from './support/approval-app';
 import { TricklingReceiver } from './support/slow-receivers';
+import { DELIVERY_QUEUE } from '../src/delivery/delivery.jobs';
 
 describe('Delivery isolation', () => {
   let service: ApprovalTestApp;
@@ -109,4 +112,25 @@ describe('Delivery isolation', () => {
     await eventually(() => prompt.received.find((r) => JSON.parse(r.body).executionId === body.executionId), 10_000);
     expect(Date.now() - requested).toBeLessThan(2000);
   }, 60_000);
+
+  it('sends a slow first attempt once and leaves no job for it in Redis once it has ended', async () => {
+    const late = await new HttpPeer(async (_req, res) => {
+      await new Promise((resolve) => setTimeout(resolve, 700)); // past intake's wait
+      res.writeHead(200).end();
+    }).start();
+    try {
+      const body = await enqueue('tenant-late', late.url, { timeoutSeconds: 5 });
+      const approval = await eventually(async () => {
+        const [row] = await service.db.query('SELECT id, status FROM approval.approvals WHERE "executionId" = $1', [
+          body.executionId,
+        ]);
+        return row?.status === 'AwaitingDecision' && row;
+      }, 10_000);
+      const deliveries = service.app.get<Queue>(getQueueToken(DELIVERY_QUEUE));
+      await eventually(async () => !(await deliveries.getJob(`${approval.id}:1`)), 5_000);
+      expect(late.received).toHaveLength(1);
+    } finally {
+      await late.stop();
+    }
+  });
 });

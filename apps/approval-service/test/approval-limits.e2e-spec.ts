@@ -223,6 +223,8 @@ describe('Approval log and list bounds', () => {
         details: [expect.objectContaining({ field: 'bogus' })],
       });
     }
+    // Who is asking is checked before what they asked.
+    expect((await http().get('/v1/approvals').query({ bogus: '1' })).status).toBe(401);
   });
 
   it('returns at most 50 approvals when no limit is given', async () => {

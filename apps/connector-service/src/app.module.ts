@@ -1,10 +1,10 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { APP_INTERCEPTOR } from '@nestjs/core';
+import { APP_GUARD } from '@nestjs/core';
 import { AuthModule } from '@app/auth';
 import { ProcessRole, validatedConfig } from '@app/config';
 import { CryptoModule } from '@app/crypto';
 import { DatabaseModule } from '@app/database';
-import { UndeclaredQueryInterceptor } from '@app/errors';
+import { UndeclaredQueryGuard } from '@app/errors';
 import { HealthModule } from '@app/health';
 import { LoggingModule } from '@app/logging';
 import { MetricsModule } from '@app/metrics';
@@ -60,7 +60,7 @@ export class AppModule {
         SearchModule,
         ConsoleModule,
       ],
-      providers: [{ provide: APP_INTERCEPTOR, useClass: UndeclaredQueryInterceptor }],
+      providers: [{ provide: APP_GUARD, useClass: UndeclaredQueryGuard }],
     };
   }
 }

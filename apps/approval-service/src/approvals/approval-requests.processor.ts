@@ -18,7 +18,8 @@ import { withoutAuthValues } from './auth-values-redaction';
  * The agent runtime's way in. A request that fails validation is final: the job fails with the
  * validation message (no retry) and an `InvalidRequest` decision tells the runtime. A request that
  * meets an outage of the database is held (the job keeps its lock) until it is back, never failed:
- * the runtime's jobs have one attempt. Taking a request in never waits on its receiver.
+ * the runtime's jobs have one attempt. Taking a request in waits on its receiver for at most a moment
+ * (DeliveryService.handOff).
  */
 /** The runtime adds its requests without a job name (Bull's default). */
 const REQUEST_JOBS = queueContract(SharedQueue.ApprovalRequests, { [DEFAULT_JOB_NAME]: ApprovalRequestJob });
@@ -69,8 +70,7 @@ export class ApprovalRequestsProcessor extends QueueProcessor<RequestJobs> {
         this.approvals.request(value.tenantId, value, { queueFirstAttempt: false, onConflict: 'keepFirst' }),
       );
       await this.forgetAuthValues(job);
-      if (approval.status === 'Pending')
-        await this.outage.ride(() => this.delivery.handOff(approval.id, value.tenantId, fresh));
+      if (approval.status === 'Pending') await this.delivery.handOff(approval.id, value.tenantId, fresh);
       return { approvalId: approval.id, created };
     } catch (error) {
       if (error instanceof DomainException && error.statusCode === 400) return this.refuse(job, error.message);

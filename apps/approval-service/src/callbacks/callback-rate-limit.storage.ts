@@ -4,9 +4,13 @@ import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis'
 import type { ThrottlerStorageRecord } from '@nestjs/throttler/dist/throttler-storage-record.interface';
 import type { Redis } from 'ioredis';
 import { connectRedis, isCluster, keyPrefixOf, redisConnectionOf } from '@app/redis';
+import { LastSeenCounts } from './last-seen-counts';
 
 const REDIS_DEADLINE_MS = 1000;
 const WARN_EVERY_MS = 10_000;
+const HIT_COMMAND = 'callbackRateHit';
+
+type HitReply = [totalHits: number, timeToExpire: number, isBlocked: number, timeToBlockExpire: number];
 
 /**
  * Callback counts per client address in the service's Redis, under QUEUE_PREFIX, so every process
@@ -15,6 +19,7 @@ const WARN_EVERY_MS = 10_000;
 export class CallbackRateLimitStorage extends ThrottlerStorageRedisService {
   private readonly logger = new Logger(CallbackRateLimitStorage.name);
   private lastWarnedAt = 0;
+  private readonly lastSeen = new LastSeenCounts();
 
   constructor(env: Pick<ApprovalEnv, 'REDIS_URL' | 'REDIS_CLUSTER_NODES' | 'QUEUE_PREFIX'>) {
     const connection = redisConnectionOf(env);
@@ -30,14 +35,13 @@ export class CallbackRateLimitStorage extends ThrottlerStorageRedisService {
       }) as Redis,
     );
     this.disconnectRequired = true;
+    // The library sends its script text with every EVAL; a defined command sends its SHA (EVALSHA).
+    this.redis.defineCommand(HIT_COMMAND, { numberOfKeys: 2, lua: this.scriptSrc });
     // Connection errors are reported by increment(), where they cost a count; ioredis would print each one.
     this.redis.on('error', () => undefined);
   }
 
-  /**
-   * Fails open: a callback needs only PostgreSQL, and its 256-bit token cannot be guessed, so an
-   * unreachable Redis should not turn every decision into an error.
-   */
+  /** Hits far below the limit are answered from the count Redis last gave and counted there in the background. */
   async increment(
     key: string,
     ttl: number,
@@ -45,14 +49,53 @@ export class CallbackRateLimitStorage extends ThrottlerStorageRedisService {
     blockDuration: number,
     name: string,
   ): Promise<ThrottlerStorageRecord> {
+    const countKey = `${name}:${key}`;
+    const answered = this.lastSeen.answer(countKey, limit);
+    if (!answered) return this.count(countKey, [key, ttl, limit, blockDuration, name], false);
+    void this.count(countKey, [key, ttl, limit, blockDuration, name], true);
+    return answered;
+  }
+
+  /**
+   * Fails open: a callback needs only PostgreSQL, and its 256-bit token cannot be guessed, so an
+   * unreachable Redis should not turn every decision into an error.
+   */
+  private async count(
+    countKey: string,
+    hit: [key: string, ttl: number, limit: number, blockDuration: number, name: string],
+    answered: boolean,
+  ): Promise<ThrottlerStorageRecord> {
     try {
-      return await super.increment(key, ttl, limit, blockDuration, name);
+      const record = await this.hit(...hit);
+      this.lastSeen.remember(countKey, record, answered);
+      return record;
     } catch (error) {
+      if (answered) this.lastSeen.forget(countKey);
       if (Date.now() - this.lastWarnedAt >= WARN_EVERY_MS) {
         this.lastWarnedAt = Date.now();
         this.logger.warn({ error: (error as Error).message }, 'callback rate limit not counted: Redis did not answer');
       }
       return { totalHits: 0, timeToExpire: 0, isBlocked: false, timeToBlockExpire: 0 };
     }
+  }
+
+  /** The library's script and keys, run by its SHA; answers as the library's increment does. */
+  private async hit(key: string, ttl: number, limit: number, blockDuration: number, name: string) {
+    const keys = [`{${key}:${name}}:hits`, `{${key}:${name}}:blocked`];
+    const run = (this.redis as unknown as Record<string, (...args: unknown[]) => Promise<HitReply>>)[HIT_COMMAND];
+    const [totalHits, timeToExpire, isBlocked, timeToBlockExpire] = await run.call(
+      this.redis,
+      ...keys,
+      name,
+      ttl,
+      limit,
+      blockDuration,
+    );
+    return {
+      totalHits,
+      timeToExpire: Math.ceil(timeToExpire / 1000),
+      isBlocked: isBlocked === 1,
+      timeToBlockExpire: Math.ceil(timeToBlockExpire / 1000),
+    };
   }
 }

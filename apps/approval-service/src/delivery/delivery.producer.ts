@@ -36,6 +36,12 @@ export class DeliveryProducer {
     );
   }
 
+  /** Drops an attempt's delayed job that is no longer needed; one already running is left to find its attempt logged. */
+  async withdraw(approvalId: string, attempt: number): Promise<void> {
+    const job = await this.queue.getJob(`${approvalId}:${attempt}`);
+    if (job && (await job.isDelayed())) await job.remove();
+  }
+
   /** Puts an attempt back for a while: its tenant has its share of this worker's slots in use. */
   async putBack(job: DeliveryAttemptJob, tenantId: string): Promise<void> {
     const held = (job.held ?? 0) + 1;

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { ApprovalEnv } from '../approval-env';
 import { SecretCipher } from '@app/crypto';
 import type { WebhookAuthenticationDto } from '@app/contracts';
@@ -12,7 +12,8 @@ import { DELIVERY_CONCURRENCY, DeliveryAttemptJob } from './delivery.jobs';
 import { DeliveryProducer } from './delivery.producer';
 import { AttemptView, HandedOffAttempts } from './handed-off-attempts';
 import { delayAfterFailedAttemptMs, hasRetryLeft } from './retry-schedule';
-import { TenantSlots } from './tenant-slots';
+import { settlesWithin } from './settles-within';
+import { Counts, TenantSlots } from './tenant-slots';
 import { WebhookSender } from './webhook-sender';
 
 export const CALLBACK_PATH = '/v1/AgentExecutionWebhookApproval/callback';
@@ -21,6 +22,8 @@ export const CALLBACK_PATH = '/v1/AgentExecutionWebhookApproval/callback';
 const RESERVED_SLOTS = 8;
 /** How long an attempt over its tenant's share may wait in the worker for a slot before it is put back. */
 const SLOT_WAIT_MS = 1000;
+/** How long intake stays with a first attempt it sends itself before letting it go on alone. */
+const INLINE_WAIT_MS = 200;
 /** The receiver says the endpoint is gone for good: no retry can succeed. */
 const GONE = 410;
 
@@ -32,6 +35,9 @@ export class DeliveryService {
   private readonly callbackUrl: string;
   private readonly slots: TenantSlots;
   private running = 0;
+  private readonly strandedAfterMs: number;
+  private readonly slowTenants = new Counts();
+  private readonly logger = new Logger(DeliveryService.name);
 
   constructor(
     env: ApprovalEnv,
@@ -47,15 +53,19 @@ export class DeliveryService {
   ) {
     this.callbackUrl = `${env.PUBLIC_BASE_URL.replace(/\/+$/, '')}${CALLBACK_PATH}`;
     this.slots = new TenantSlots(env.DELIVERY_SLOTS_PER_TENANT, SLOT_WAIT_MS);
+    this.strandedAfterMs = env.DELIVERY_STRANDED_AFTER_MS;
   }
 
   /**
-   * Intake's hand-off: the first attempt goes to the delivery queue at once, so taking a request in never
-   * waits on its receiver. `fresh` (the approval as just created here) spares the worker reading it back.
+   * Intake's hand-off of a first attempt. An approval this process has just created is sent from here
+   * while its tenant has a free slot and no slow attempt: intake stays with it for at most
+   * INLINE_WAIT_MS (most receivers answer by then, and the work in flight stays bounded by intake's
+   * concurrency), then lets it go on alone. Otherwise the attempt goes to the delivery queue at once.
    */
   async handOff(approvalId: string, tenantId: string, fresh?: AttemptView): Promise<void> {
+    if (fresh && (await this.sendHere(fresh))) return;
     if (fresh) this.handOffs.keep(fresh);
-    await this.producer.attempt(approvalId, 1, 0, tenantId);
+    await this.outage.ride(() => this.producer.attempt(approvalId, 1, 0, tenantId));
   }
 
   /** A queued attempt, within its tenant's share of this worker's slots; over it, the job is put back for a while. */
@@ -80,6 +90,41 @@ export class DeliveryService {
     } finally {
       this.running--;
     }
+  }
+
+  /** False when the attempt was not started here, or failed before it was sent or recorded. */
+  private async sendHere(view: AttemptView): Promise<boolean> {
+    const { tenantId } = view;
+    if (this.slowTenants.has(tenantId) || this.running >= DELIVERY_CONCURRENCY - RESERVED_SLOTS) return false;
+    if (!(await this.slots.take(tenantId, false))) return false;
+    this.running++;
+    const sent = this.attempt(view.id, 1, view).finally(() => {
+      this.slots.release(tenantId);
+      this.running--;
+    });
+    const settled = await settlesWithin(sent, INLINE_WAIT_MS);
+    if (settled === 'pending') this.goOnAlone(view, sent);
+    return settled !== 'failed';
+  }
+
+  /**
+   * A first attempt intake no longer waits for. Until it ends, its tenant's next first attempts go to the
+   * queue; a delayed job sends it after its deadline (and DELIVERY_STRANDED_AFTER_MS) should this process
+   * die first, and is withdrawn once it has ended here.
+   */
+  private goOnAlone(view: AttemptView, sent: Promise<void>): void {
+    this.slowTenants.add(view.tenantId);
+    const safetyNet = this.outage.ride(() =>
+      this.producer.attempt(view.id, 1, view.timeoutSeconds * 1000 + this.strandedAfterMs, view.tenantId),
+    );
+    void sent
+      .then(
+        () => safetyNet.then(() => this.producer.withdraw(view.id, 1)),
+        (error: Error) =>
+          this.logger.warn({ approvalId: view.id, error: error.message }, 'first attempt left to its delayed job'),
+      )
+      .catch(() => undefined)
+      .finally(() => this.slowTenants.remove(view.tenantId));
   }
 
   /**
