@@ -61,13 +61,14 @@ export class ConnectorEnv extends BaseEnv {
   SYNC_CONCURRENCY: number = 8;
 
   /**
-   * Worker threads that extract text (every format), one file at a time each. Default: one per core but
-   * one, kept for the event loop (sync steps, API); each thread holds its own heap and PDF reader.
+   * Worker threads that extract text (every format), one file at a time each. Default: one per core; they
+   * run at EXTRACTION_NICE and wait for sync steps, so the event loop keeps its share. Each thread holds its
+   * own heap and PDF reader.
    */
   @IsInt()
   @Min(1)
   @Max(64)
-  EXTRACTION_WORKERS: number = Math.max(1, availableParallelism() - 1);
+  EXTRACTION_WORKERS: number = Math.max(1, availableParallelism());
 
   /** How long the text extraction of one file may take; past it its thread is ended and the document is Failed. */
   @IsInt()
