@@ -1,4 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
+import type { ServerResponse } from 'node:http';
 import request from 'supertest';
 import { eventually, HttpPeer, killChild, startChildApp, testCaller } from '@app/testing';
 import { ApprovalTestApp, approvalRequest, startApprovalApp } from './support/approval-app';
@@ -9,6 +10,15 @@ describe('Approval durability', () => {
   let api: ApprovalTestApp;
   let receiver: HttpPeer;
   let worker: ChildProcess | undefined;
+
+  /** The receiver's side of a delivery: 200, then the callback that approves it. */
+  const answerAndApprove = async (body: string, res: ServerResponse) => {
+    res.writeHead(200).end();
+    const { callbackId, callbackToken } = JSON.parse(body);
+    await request(api.app.getHttpServer())
+      .post('/v1/AgentExecutionWebhookApproval/callback')
+      .send({ callbackId, callbackToken, status: 'Approved' });
+  };
 
   afterAll(async () => {
     if (worker) await killChild(worker);
@@ -22,11 +32,7 @@ describe('Approval durability', () => {
     const runtime = await testCaller({ roles: ['agent-runtime'] });
     receiver = await new HttpPeer(async (req, res) => {
       await new Promise((r) => setTimeout(r, 200 + Math.random() * 200));
-      res.writeHead(200).end();
-      const { callbackId, callbackToken } = JSON.parse(req.body);
-      await request(api.app.getHttpServer())
-        .post('/v1/AgentExecutionWebhookApproval/callback')
-        .send({ callbackId, callbackToken, status: 'Approved' });
+      await answerAndApprove(req.body, res);
     }).start();
     const ids: string[] = [];
     for (let i = 0; i < N; i++) {
@@ -78,12 +84,7 @@ describe('Approval durability', () => {
     const { tenantId } = await testCaller({ roles: ['agent-runtime'] });
     let answering = false;
     receiver = await new HttpPeer(async (req, res) => {
-      if (!answering) return; // held open: the worker dies with these attempts in flight
-      res.writeHead(200).end();
-      const { callbackId, callbackToken } = JSON.parse(req.body);
-      await request(api.app.getHttpServer())
-        .post('/v1/AgentExecutionWebhookApproval/callback')
-        .send({ callbackId, callbackToken, status: 'Approved' });
+      if (answering) await answerAndApprove(req.body, res); // else held open: the worker dies with it in flight
     }).start();
     worker = await startChildApp('apps/approval-service/test/support/run-approval.ts', api.env, 'worker');
     const bodies = Array.from({ length: 5 }, () => ({
