@@ -114,9 +114,14 @@ export class DeliveryService {
    */
   private goOnAlone(view: AttemptView, sent: Promise<void>): void {
     this.slowTenants.add(view.tenantId);
-    const safetyNet = this.outage.ride(() =>
-      this.producer.attempt(view.id, 1, view.timeoutSeconds * 1000 + this.strandedAfterMs, view.tenantId),
-    );
+    const safetyNet = this.outage
+      .ride(() => this.producer.attempt(view.id, 1, view.timeoutSeconds * 1000 + this.strandedAfterMs, view.tenantId))
+      .catch((error: Error) =>
+        this.logger.warn(
+          { approvalId: view.id, error: error.message },
+          'no delayed job for a first attempt: should this worker die, it is not sent again',
+        ),
+      );
     void sent
       .then(
         () => safetyNet.then(() => this.producer.withdraw(view.id, 1)),
