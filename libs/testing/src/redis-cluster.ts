@@ -68,11 +68,15 @@ export async function startRedisCluster(size = 3): Promise<RunningRedisCluster> 
   };
 }
 
-/** A node without persistence; its cluster bus on a port of its own (the default, port + 10000, may be taken). */
+/**
+ * A node without persistence; its cluster bus on a port of its own (the default, port + 10000, may be taken).
+ * Node timeout 5 s: at 2 s, a node kept busy by the whole suite on two cores can be taken for failed, and
+ * the cluster refuses commands meanwhile (the likely cause of a sync's extraction once missing its 30 s).
+ */
 function startNode(dir: string, port: number, busPort: number): ChildProcess {
   mkdirSync(dir);
   const args = ['--port', String(port), '--cluster-port', String(busPort), '--bind', '127.0.0.1', '--dir', dir];
-  args.push('--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf', '--cluster-node-timeout', '2000');
+  args.push('--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf', '--cluster-node-timeout', '5000');
   args.push('--save', '', '--appendonly', 'no', '--daemonize', 'no', '--loglevel', 'warning');
   return spawn('redis-server', args, { stdio: 'ignore' });
 }
