@@ -111,34 +111,48 @@ describe('Approval delivery', () => {
     expect(sent(first.body.approvalId)).toHaveLength(1);
   });
 
-  it('retries after 2 s, 4 s and 8 s with the same webhook-id, then succeeds', async () => {
-    let calls = 0;
-    receiver.handler = (_req, res) => {
-      calls++;
-      res.writeHead(calls <= 3 ? 503 : 200).end();
-    };
-    const res = await http().post('/v1/approvals').set(runtime.auth).send(approvalRequest(receiver.url)).expect(201);
-    const hooks = await eventually(() => sent(res.body.approvalId).length >= 4 && sent(res.body.approvalId), 25000);
-    const gaps = hooks.slice(1).map((h, i) => h.at - hooks[i].at);
-    expect(gaps[0]).toBeGreaterThanOrEqual(1950);
-    expect(gaps[0]).toBeLessThan(2700);
-    expect(gaps[1]).toBeGreaterThanOrEqual(3950);
-    expect(gaps[1]).toBeLessThan(4700);
-    expect(gaps[2]).toBeGreaterThanOrEqual(7950);
-    expect(gaps[2]).toBeLessThan(8700);
-    expect(new Set(hooks.map((h) => h.headers['webhook-id']))).toEqual(new Set([res.body.approvalId]));
-    expect(new Set(hooks.map((h) => JSON.parse(h.body).callbackToken)).size).toBe(1);
-    await eventually(async () => (await approvalOf(res.body.approvalId)).status === 'AwaitingDecision');
-    const log = (await approvalOf(res.body.approvalId)).log.filter(
-      (e: { type: string }) => e.type === 'DeliveryAttempt',
-    );
-    expect(log.map((e: { attempt: number; httpStatus: number }) => [e.attempt, e.httpStatus])).toEqual([
-      [1, 503],
-      [2, 503],
-      [3, 503],
-      [4, 200],
-    ]);
-  }, 40000);
+  // A request over REST is delivered from the delivery queue; one from the runtime's queue is first sent by
+  // the worker that takes it in. Both follow the same schedule.
+  const requested: Record<string, () => Promise<string>> = {
+    'over REST': async () =>
+      (await http().post('/v1/approvals').set(runtime.auth).send(approvalRequest(receiver.url)).expect(201)).body
+        .approvalId,
+    'on the approval-requests queue': async () => {
+      const job = await sut.requests.add({ ...approvalRequest(receiver.url), tenantId: runtime.tenantId });
+      return (await eventually(async () => (await sut.requests.getJob(job.id!))?.returnvalue)).approvalId;
+    },
+  };
+
+  it.each(Object.keys(requested))(
+    'retries after 2 s, 4 s and 8 s with the same webhook-id, then succeeds (%s)',
+    async (via) => {
+      let calls = 0;
+      receiver.handler = (_req, res) => {
+        calls++;
+        res.writeHead(calls <= 3 ? 503 : 200).end();
+      };
+      const approvalId = await requested[via]();
+      const hooks = await eventually(() => sent(approvalId).length >= 4 && sent(approvalId), 25000);
+      const gaps = hooks.slice(1).map((h, i) => h.at - hooks[i].at);
+      expect(gaps[0]).toBeGreaterThanOrEqual(1950);
+      expect(gaps[0]).toBeLessThan(2700);
+      expect(gaps[1]).toBeGreaterThanOrEqual(3950);
+      expect(gaps[1]).toBeLessThan(4700);
+      expect(gaps[2]).toBeGreaterThanOrEqual(7950);
+      expect(gaps[2]).toBeLessThan(8700);
+      expect(new Set(hooks.map((h) => h.headers['webhook-id']))).toEqual(new Set([approvalId]));
+      expect(new Set(hooks.map((h) => JSON.parse(h.body).callbackToken)).size).toBe(1);
+      await eventually(async () => (await approvalOf(approvalId)).status === 'AwaitingDecision');
+      const log = (await approvalOf(approvalId)).log.filter((e: { type: string }) => e.type === 'DeliveryAttempt');
+      expect(log.map((e: { attempt: number; httpStatus: number }) => [e.attempt, e.httpStatus])).toEqual([
+        [1, 503],
+        [2, 503],
+        [3, 503],
+        [4, 200],
+      ]);
+    },
+    40000,
+  );
 
   it('fails delivery when every attempt fails and emits a DeliveryFailed decision', async () => {
     receiver.handler = (_req, res) => {
