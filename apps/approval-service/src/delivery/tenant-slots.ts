@@ -6,7 +6,7 @@ type Grant = (granted: boolean) => void;
  * one (when the caller allows it), and is otherwise put back in the queue by its caller.
  */
 export class TenantSlots {
-  private readonly inUse = new Map<string, number>();
+  private readonly inUse = new Counts();
   private readonly waiting = new Map<string, Grant[]>();
 
   constructor(
@@ -16,9 +16,8 @@ export class TenantSlots {
 
   /** Takes a slot of the tenant's share; waits for one up to `maxWaitMs` when `mayWait`. False when none came. */
   async take(tenantId: string, mayWait: boolean): Promise<boolean> {
-    const used = this.inUse.get(tenantId) ?? 0;
-    if (used < this.perTenant) {
-      this.inUse.set(tenantId, used + 1);
+    if (this.inUse.of(tenantId) < this.perTenant) {
+      this.inUse.add(tenantId);
       return true;
     }
     if (!mayWait) return false;
@@ -44,13 +43,11 @@ export class TenantSlots {
       if (!this.waiting.get(tenantId)?.length) this.waiting.delete(tenantId);
       return next(true);
     }
-    const used = (this.inUse.get(tenantId) ?? 1) - 1;
-    if (used > 0) this.inUse.set(tenantId, used);
-    else this.inUse.delete(tenantId);
+    this.inUse.remove(tenantId);
   }
 
   inUseBy(tenantId: string): number {
-    return this.inUse.get(tenantId) ?? 0;
+    return this.inUse.of(tenantId);
   }
 
   private dropWaiter(tenantId: string, grant: Grant): void {
@@ -60,7 +57,7 @@ export class TenantSlots {
   }
 }
 
-/** How many of something each tenant has in hand (here: first attempts that outlasted intake's wait). */
+/** How many of something each tenant has in hand: slots, or first attempts that outlasted intake's wait. */
 export class Counts {
   private readonly counts = new Map<string, number>();
 
@@ -76,5 +73,9 @@ export class Counts {
 
   has(tenantId: string): boolean {
     return this.counts.has(tenantId);
+  }
+
+  of(tenantId: string): number {
+    return this.counts.get(tenantId) ?? 0;
   }
 }
