@@ -11,7 +11,7 @@ import { useAction, useLoad } from '../ui/hooks';
 import { DataSourceUses } from './data-source-uses';
 import { IngestedTree } from './ingested-tree';
 import { MembersPanel } from './members-panel';
-import { describeSelection } from './selection-summary';
+import { describeSelection, nameFromMarks } from './selection-summary';
 import { SyncPanel } from './sync-panel';
 
 /** One data source: ingestion status, folders, sync with live progress and history, the ingested tree, members. */
@@ -80,7 +80,7 @@ export function DataSourceView({ dataSourceId }: { dataSourceId: string }) {
           </Button>
         </div>
         <p className="muted" data-testid="selection-summary">
-          {describeSelection(ds.selection, (id) => ds.selectionMarks.find((m) => m.folderId === id)?.name ?? undefined)}
+          {describeSelection(ds.selection, nameFromMarks(ds.selectionMarks))}
         </p>
         {picking ? (
           <FolderPicker

@@ -18,3 +18,8 @@ export function describeSelection(
   const excluded = selection.exclude.length ? ` · excluded: ${listed(selection.exclude, nameOf)}` : '';
   return `Included: ${listed(selection.include, nameOf)}${excluded}.`;
 }
+
+/** A folder's name as its mark kept it when it was selected. */
+export function nameFromMarks(marks: ReadonlyArray<{ folderId: string; name?: string | null }>) {
+  return (id: string): string | undefined => marks.find((m) => m.folderId === id)?.name ?? undefined;
+}

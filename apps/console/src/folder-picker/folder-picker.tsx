@@ -4,7 +4,7 @@ import type { DataSource, FolderSelectionState, PickerFolder } from '../api/type
 import { useConsole } from '../app/console-context';
 import { Button, Spinner } from '../ui/controls';
 import { ErrorNotice, Notice } from '../ui/error-notice';
-import { describeSelection } from '../data-sources/selection-summary';
+import { describeSelection, nameFromMarks } from '../data-sources/selection-summary';
 import { FolderTreeItem } from './folder-tree-item';
 import { itemsOf, Level, ROOT, usePickerLevels } from './picker-levels';
 import { folderState, SelectionMark, selectionOf, toggle } from '@app/contracts/views';
@@ -184,7 +184,7 @@ export function FolderPicker({ dataSource, onSaved, recovery }: FolderPickerProp
       <p className="picker-status" role="status">
         {pending
           ? 'Saving the selection…'
-          : `${describeSelection(summary, (id) => namesLoaded.get(id) ?? marks.find((m) => m.folderId === id)?.name ?? undefined)} Saved.`}
+          : `${describeSelection(summary, (id) => namesLoaded.get(id) ?? nameFromMarks(marks)(id))} Saved.`}
       </p>
       <ErrorNotice error={saveError} />
     </div>
