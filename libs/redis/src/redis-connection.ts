@@ -9,7 +9,7 @@ export interface RedisConnection {
   clusterNodes?: string;
 }
 
-/** Options for one client; on a cluster, the node connections get them, except the cluster-wide three. */
+/** Options for one client; on a cluster, the node connections get them, except the cluster-wide four. */
 export type RedisClientOptions = RedisOptions & { lazyConnect?: boolean; enableOfflineQueue?: boolean };
 
 export const redisConnectionOf = (env: { REDIS_URL: string; REDIS_CLUSTER_NODES?: string }): RedisConnection => ({
@@ -40,11 +40,12 @@ export const keyPrefixOf = (connection: RedisConnection, prefix: string): string
 
 export function connectRedis(connection: RedisConnection, options: RedisClientOptions = {}): Redis | Cluster {
   if (!isCluster(connection)) return new Redis(connection.url, options);
-  const { lazyConnect, enableOfflineQueue, keyPrefix, ...nodeOptions } = options;
+  const { lazyConnect, enableOfflineQueue, keyPrefix, enableAutoPipelining, ...nodeOptions } = options;
   return new Cluster(clusterNodesOf(connection), {
     lazyConnect,
     enableOfflineQueue,
     keyPrefix,
+    enableAutoPipelining,
     // Without a ready check on its nodes, a client does not wait for cluster_state:ok either: while a
     // slot is unserved, connect() would otherwise never settle, and Bull's close() waits on it.
     enableReadyCheck: nodeOptions.enableReadyCheck,

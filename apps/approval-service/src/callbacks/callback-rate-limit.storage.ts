@@ -20,6 +20,7 @@ export class CallbackRateLimitStorage extends ThrottlerStorageRedisService {
   private readonly logger = new Logger(CallbackRateLimitStorage.name);
   private lastWarnedAt = 0;
   private readonly lastSeen = new LastSeenCounts();
+  private laterHits: Array<() => void> = [];
 
   constructor(env: Pick<ApprovalEnv, 'REDIS_URL' | 'REDIS_CLUSTER_NODES' | 'QUEUE_PREFIX'>) {
     const connection = redisConnectionOf(env);
@@ -32,6 +33,8 @@ export class CallbackRateLimitStorage extends ThrottlerStorageRedisService {
         maxRetriesPerRequest: 1,
         // A cluster not (yet) reachable fails a count at once instead of holding it until it is.
         enableOfflineQueue: !isCluster(connection),
+        // The background hits of one turn of the event loop go to Redis in one write (see countLater).
+        enableAutoPipelining: true,
       }) as Redis,
     );
     this.disconnectRequired = true;
@@ -52,8 +55,22 @@ export class CallbackRateLimitStorage extends ThrottlerStorageRedisService {
     const countKey = `${name}:${key}`;
     const answered = this.lastSeen.answer(countKey, limit);
     if (!answered) return this.count(countKey, [key, ttl, limit, blockDuration, name], false);
-    void this.count(countKey, [key, ttl, limit, blockDuration, name], true);
+    this.countLater(() => void this.count(countKey, [key, ttl, limit, blockDuration, name], true));
     return answered;
+  }
+
+  /**
+   * Background hits wait for the end of this turn of the event loop, so the hits of the callbacks that
+   * arrived in it share one write to Redis: a write of its own cost each callback a system call.
+   */
+  private countLater(hit: () => void): void {
+    this.laterHits.push(hit);
+    if (this.laterHits.length > 1) return;
+    setImmediate(() => {
+      const hits = this.laterHits;
+      this.laterHits = [];
+      hits.forEach((send) => send());
+    });
   }
 
   /**
