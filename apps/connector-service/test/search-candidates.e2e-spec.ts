@@ -43,6 +43,10 @@ describe('Search over more matches than one pass ranks', () => {
     const documents = [
       ...Array.from({ length: 400 }, (_, i) => [`Daily Report ${i}.md`, `${filler}\nThe grout was placed today.`]),
       ...Array.from({ length: 3 }, (_, i) => [`Method Statement ${i}.md`, `Grout mix and grout placing.\n${filler}`]),
+      // Words deep in the opening, for the snippets: one whose stem ("quarri") is not how it is written,
+      // one after a longer word that starts with it.
+      ['Letter A.md', `${filler.slice(0, 1500)} Stone from the quarry arrives on Monday.`],
+      ['Letter B.md', `The rodent traps were set. ${filler.slice(0, 1500)} Anchor rod bolts were torqued.`],
     ];
     for (const [name, text] of documents)
       await sut.db.query(
@@ -61,6 +65,16 @@ describe('Search over more matches than one pass ranks', () => {
     ]);
     expect(page.hits[0].snippet).toContain('<mark>Grout</mark>');
     expect(page.hits[3].snippet).toContain('<mark>grout</mark>'); // cut from past the opening
+  });
+
+  it.each([
+    ['quarry', 'Letter A.md'],
+    ['rod', 'Letter B.md'],
+  ])('highlights %s in the snippet of %s, 1,500 characters into its opening', async (word, name) => {
+    const page = (await search({ q: word }).expect(200)).body;
+    expect(page.hits).toEqual([
+      expect.objectContaining({ name, snippet: expect.stringContaining(`<mark>${word}</mark>`) }),
+    ]);
   });
 
   it('pages without repeating a hit, full pages up to the reach, then no further cursor', async () => {

@@ -46,6 +46,20 @@ const FOUND = `d.id, d.name, d.path, ts_rank(d."openingSearch", q.words) AS text
 const FOUND_BY_NAME = `d.id, d.name, d.path, ts_rank(d."openingSearch", q.words) AS text_rank,
   ts_rank(d."nameSearch", q.names) + similarity(lower(d.name), q.raw) AS name_rank`;
 const HEADLINE = `'StartSel=<mark>, StopSel=</mark>, MaxFragments=2, MaxWords=30, MinWords=12, FragmentDelimiter=" … "'`;
+/**
+ * The snippet of a text: cut (ts_headline parses every word it is given, the most costly part of a search)
+ * from 700 characters around the first word (after a space or a line break) that starts with one of the
+ * query's stems; from the whole text when none does (a stem is not always how the word is written:
+ * "quarry" is "quarri") or when that word did not match (a longer word that starts with the stem).
+ */
+const SNIPPET_FROM = (text: string) => `(
+  SELECT CASE WHEN strpos(near, '<mark>') > 0 THEN near ELSE ts_headline('english', t.text, q.words, ${HEADLINE}) END
+  FROM (SELECT ${text} AS text OFFSET 0) t,
+  LATERAL (SELECT min(at) AS first, max(at) AS last
+    FROM (SELECT ' ' || replace(lower(t.text), E'\\n', ' ') AS plain OFFSET 0) l,
+    LATERAL (SELECT nullif(strpos(l.plain, stem), 0) AS at FROM unnest(q.stems) stem) a) w,
+  LATERAL (SELECT CASE WHEN w.first IS NULL THEN ''
+    ELSE ts_headline('english', substr(t.text, greatest(1, w.first - 120), least(w.last - w.first, 800) + 300), q.words, ${HEADLINE}) END AS near OFFSET 0) h)`;
 
 // The query terms come from a CTE on purpose: the planner cannot see them, so it keeps to the GIN indexes.
 // Written out inline, statistics that say "this word is in every document" made it scan and detoast
@@ -61,7 +75,9 @@ const HEADLINE = `'StartSel=<mark>, StopSel=</mark>, MaxFragments=2, MaxWords=30
 // chooses the text the snippet is cut from.
 const SEARCH_SQL = `
 WITH q AS (
-  SELECT websearch_to_tsquery('english', $2) AS words, websearch_to_tsquery('simple', $2) AS names, lower($2) AS raw
+  SELECT words, websearch_to_tsquery('simple', $2) AS names, lower($2) AS raw,
+    ARRAY(SELECT ' ' || replace(m[1], '''''', '''') FROM regexp_matches(words::text, '''((?:[^'']|'''')+)''', 'g') m) AS stems
+  FROM (SELECT websearch_to_tsquery('english', $2) AS words) w
 ),
 opening AS MATERIALIZED (
   SELECT ${FOUND} FROM connector.documents d, q
@@ -117,8 +133,8 @@ page AS (
 )
 SELECT d.id AS "documentId", d."dataSourceId", d.name, d.path, d."mimeType", p.score,
   CASE p.found
-    WHEN 1 THEN ts_headline('english', substr(d.text, 1, 2000), q.words, ${HEADLINE})
-    WHEN 2 THEN ts_headline('english', substr(d.text, 1, 10000), q.words, ${HEADLINE})
+    WHEN 1 THEN ${SNIPPET_FROM('substr(d.text, 1, 2000)')}
+    WHEN 2 THEN ${SNIPPET_FROM('substr(d.text, 1, 10000)')}
     WHEN 4 THEN (
       SELECT ts_headline('english', c.text, q.words, ${HEADLINE})
       FROM connector.document_chunks c
