@@ -47,10 +47,11 @@ const FOUND_BY_NAME = `d.id, d.name, d.path, ts_rank(d."openingSearch", q.words)
   ts_rank(d."nameSearch", q.names) + similarity(lower(d.name), q.raw) AS name_rank`;
 const HEADLINE = `'StartSel=<mark>, StopSel=</mark>, MaxFragments=2, MaxWords=30, MinWords=12, FragmentDelimiter=" … "'`;
 /**
- * The snippet of a text: cut (ts_headline parses every word it is given, the most costly part of a search)
- * from 700 characters around the first word (after a space or a line break) that starts with one of the
- * query's stems; from the whole text when none does (a stem is not always how the word is written:
- * "quarry" is "quarri") or when that word did not match (a longer word that starts with the stem).
+ * The snippet of a text. ts_headline parses every word it is given (the most costly part of a search), so it
+ * is given the part from 120 characters before the first word (after a space or a line break) that starts
+ * with one of the query's stems to 300 after the first such word of the last stem (at most 800 further).
+ * The whole text when no word starts so (a stem is not always how the word is written: "quarry" is
+ * "quarri"), or when that part holds no match (a longer word starting with the stem; a phrase further on).
  */
 const SNIPPET_FROM = (text: string) => `(
   SELECT CASE WHEN strpos(near, '<mark>') > 0 THEN near ELSE ts_headline('english', t.text, q.words, ${HEADLINE}) END
