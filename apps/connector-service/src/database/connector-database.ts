@@ -25,6 +25,7 @@ import { ConnectorEventOutbox1795300024000 } from './migrations/1795300024000-co
 import { SearchableRuns1795300026000 } from './migrations/1795300026000-searchable-runs';
 import { RunTotals1795300032000 } from './migrations/1795300032000-run-totals';
 import { SearchCandidates1795300036000 } from './migrations/1795300036000-search-candidates';
+import { CheaperToast1795300038000 } from './migrations/1795300038000-cheaper-toast';
 import { SyncRunFiles1795300028000 } from './migrations/1795300028000-sync-run-files';
 import { DeletionGuard1795300030000 } from './migrations/1795300030000-deletion-guard';
 
@@ -64,5 +65,6 @@ export const connectorDatabase: ServiceDatabaseOptions = {
     SearchCandidates1795300036000,
     SyncRunFiles1795300028000,
     DeletionGuard1795300030000,
+    CheaperToast1795300038000,
   ],
 };
