@@ -70,14 +70,15 @@ export class ListFolderStep {
         discovered: files.length,
         unchanged: plan.unchanged.length,
         updated: plan.relocated.length,
+      });
+      if (pending === null) throw new TaskAlreadyDone(); // the run was cancelled meanwhile
+      await this.listing.recordListing(transaction, job.syncRunId, {
         listedBytes: files.reduce((n, f) => n + listedSize(f), 0),
         plannedBytes: plan.ingest.reduce((n, f) => n + listedSize(f), 0),
       });
-      if (pending === null) throw new TaskAlreadyDone(); // the run was cancelled meanwhile
       return { added, pending };
     });
     if (step === null) return null;
-    if (!step.added.some((t) => t.name === SyncJobName.ListFolder)) await this.listing.stampListed(job.syncRunId);
     // The next page is this job's to list; every other new task gets a job of its own.
     await this.producer.tasks(
       job.syncRunId,

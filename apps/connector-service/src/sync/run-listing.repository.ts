@@ -1,28 +1,27 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { managerOf, Transaction } from '@app/database';
 import { SyncJobName } from './sync.jobs';
 
-/** When a run's listing was complete: the run's `totals` count from then (the bytes are `settle`'s). */
+/** What a run's listing found, and when it was complete: the run's `totals`. */
 @Injectable()
 export class RunListingRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
-
   /**
-   * Stamps `listedAt` once no folder listing of the run is open. Called after the commit that completed
-   * a listing, in a statement of its own: the last listing to commit sees every other one done. (Inside the
-   * listing's transaction it would see the others only with the run's row locked, and every page of every
-   * folder would hold that lock one statement longer.) A run that ends stamps it too, within its ending.
+   * Adds a listed page's bytes and stamps `listedAt` once no folder listing of the run is open. Called in the
+   * transaction that completes a listing task, after `settle` has locked the run's row: concurrent steps of one
+   * run pass here one after another, so the last listing to finish sees every other one done.
    */
-  async stampListed(syncRunId: string, transaction?: Transaction): Promise<void> {
-    const manager = transaction ? managerOf(transaction) : this.db.manager;
-    await manager.query(
-      `UPDATE connector.sync_runs SET "listedAt" = now()
-       WHERE id = $1 AND status = 'Running' AND "listedAt" IS NULL AND NOT EXISTS (
-         SELECT 1 FROM connector.sync_tasks t WHERE t."syncRunId" = $1 AND NOT t.done AND t."jobName" = $2
-       )`,
-      [syncRunId, SyncJobName.ListFolder],
+  async recordListing(
+    transaction: Transaction,
+    syncRunId: string,
+    page: { listedBytes: number; plannedBytes: number } = { listedBytes: 0, plannedBytes: 0 },
+  ): Promise<void> {
+    await managerOf(transaction).query(
+      `UPDATE connector.sync_runs SET "listedBytes" = "listedBytes" + $2, "plannedBytes" = "plannedBytes" + $3,
+         "listedAt" = COALESCE("listedAt", CASE WHEN NOT EXISTS (
+           SELECT 1 FROM connector.sync_tasks t WHERE t."syncRunId" = $1 AND NOT t.done AND t."jobName" = $4
+         ) THEN now() END)
+       WHERE id = $1 AND status = 'Running'`,
+      [syncRunId, Math.trunc(page.listedBytes), Math.trunc(page.plannedBytes), SyncJobName.ListFolder],
     );
   }
 }

@@ -16,7 +16,6 @@ import { SyncRunEntity } from './sync-run.entity';
 import { SearchableAnnouncer } from '../searchable/searchable-announcer';
 import { COUNT_NAMES, outcomeOf, SyncRunStatus } from './sync-run-state';
 import { DeletionGuard, GuardedDeletions } from './deletion-guard';
-import { RunListingRepository } from './run-listing.repository';
 import { SyncRunsRepository } from './sync-runs.repository';
 
 const INGESTION_AFTER: Record<Exclude<EndedSyncRunStatus, 'Cancelled'>, IngestionStatus> = {
@@ -46,7 +45,6 @@ export class SyncCompletion {
     private readonly searchable: SearchableAnnouncer,
     private readonly ledger: FileLedgerRepository,
     private readonly guard: DeletionGuard,
-    private readonly listing: RunListingRepository,
   ) {}
 
   async finishIfDone(syncRunId: string): Promise<void> {
@@ -54,7 +52,6 @@ export class SyncCompletion {
     const ended = await this.transactions.run(async (transaction) => {
       const run = await this.runs.lock(transaction, syncRunId);
       if (!run || run.status !== 'Running' || run.pendingTasks > 0) return null;
-      await this.listing.stampListed(syncRunId, transaction); // should its last listing's worker have died before
       const guarded =
         run.failedListings === 0 ? await this.guard.dropUnseen(transaction, run.dataSourceId, syncRunId) : UNGUARDED;
       const dropped = guarded.dropped;
