@@ -1,5 +1,6 @@
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { createHash } from 'node:crypto';
+import fs = require('node:fs');
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -70,6 +71,28 @@ async function s3Store(): Promise<StoreUnderTest> {
   };
 }
 
+/** The disk opens files `delayMs` late; `opened()` settles once every open so far has happened. */
+function slowDiskOpens(delayMs: number) {
+  const open = fs.open;
+  const pending: Array<Promise<void>> = [];
+  const spy = jest.spyOn(fs, 'open').mockImplementation(((...args: unknown[]) => {
+    const callback = args.pop() as (...results: unknown[]) => void;
+    pending.push(
+      new Promise((done) =>
+        setTimeout(
+          () =>
+            (open as (...a: unknown[]) => void)(...args, (...results: unknown[]) => {
+              callback(...results);
+              done();
+            }),
+          delayMs,
+        ),
+      ),
+    );
+  }) as typeof fs.open);
+  return { opened: () => Promise.all(pending), restore: () => spy.mockRestore() };
+}
+
 describe.each([
   ['FsBlobStore', fsStore],
   ['S3BlobStore', s3Store],
@@ -96,6 +119,22 @@ describe.each([
     const a = await sut.put(Readable.from(['same bytes']));
     const b = await sut.put(Readable.from(['same ', 'bytes']));
     expect(a).toEqual(b);
+    expect(await store.leftovers()).toEqual([]);
+  });
+
+  it('leaves no temporary copy when the content fails while its file is still being opened (a slow disk)', async () => {
+    const disk = slowDiskOpens(100);
+    try {
+      const tooLarge = new Readable({
+        read() {
+          this.destroy(new Error('larger than the limit'));
+        },
+      });
+      await expect(sut.put(tooLarge)).rejects.toThrow('larger than the limit');
+      await disk.opened();
+    } finally {
+      disk.restore();
+    }
     expect(await store.leftovers()).toEqual([]);
   });
 

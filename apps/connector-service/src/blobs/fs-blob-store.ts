@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import { mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { BlobStore, StoredBlob } from './blob-store';
 import { contentMeter } from './content-meter';
+import { streamIntoFile } from './staged-file';
 
 /** Blobs as files under one directory: `<root>/<aa>/<bb>/<sha256>`. */
 export class FsBlobStore extends BlobStore {
@@ -19,7 +19,7 @@ export class FsBlobStore extends BlobStore {
     const tmp = join(tmpDir, randomUUID());
     const meter = contentMeter();
     try {
-      await pipeline(content, meter.stream, createWriteStream(tmp));
+      await streamIntoFile(content, meter.stream, tmp);
       const { sha256, size } = meter.result();
       const target = this.pathOf(sha256);
       await mkdir(join(target, '..'), { recursive: true });

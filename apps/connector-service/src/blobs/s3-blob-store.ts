@@ -7,13 +7,13 @@ import {
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { BlobStore, StoredBlob } from './blob-store';
 import { contentMeter } from './content-meter';
+import { streamIntoFile } from './staged-file';
 
 export interface S3BlobStoreOptions {
   bucket: string;
@@ -55,7 +55,7 @@ export class S3BlobStore extends BlobStore {
     const staged = join(this.options.stagingDir, randomUUID());
     const meter = contentMeter();
     try {
-      await pipeline(content, meter.stream, createWriteStream(staged));
+      await streamIntoFile(content, meter.stream, staged);
       const blob = meter.result();
       if (!(await this.exists(blob.sha256))) {
         const upload = new Upload({
