@@ -12,6 +12,6 @@ export async function streamIntoFile(content: Readable, through: Transform, path
   try {
     await pipeline(content, through, file);
   } finally {
-    if (!file.closed) await new Promise((closed) => file.once('close', closed));
+    if (!file.closed) await new Promise<void>((closed) => file.once('close', () => closed()));
   }
 }
