@@ -53,4 +53,48 @@ describe('StatementBatcher', () => {
     expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected']);
     expect(runs).toBe(1);
   });
+
+  it('runs one statement at a time: the calls that arrive meanwhile wait for it and go together in the next', async () => {
+    const batches: number[][] = [];
+    let finishFirst!: () => void;
+    const first = new Promise<void>((resolve) => (finishFirst = resolve));
+    const sut = new StatementBatcher(async (inputs: number[]) => {
+      batches.push(inputs);
+      if (batches.length === 1) await first;
+      return inputs;
+    });
+
+    const answers = [sut.submit(1)];
+    await new Promise((resolve) => setImmediate(resolve));
+    answers.push(sut.submit(2));
+    await new Promise((resolve) => setImmediate(resolve));
+    answers.push(sut.submit(3));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(batches).toEqual([[1]]);
+
+    finishFirst();
+    expect(await Promise.all(answers)).toEqual([1, 2, 3]);
+    expect(batches).toEqual([[1], [2, 3]]);
+  });
+
+  it('when the database is unreachable, fails the calls waiting behind the batch with it, not after a hold of their own', async () => {
+    let runs = 0;
+    let failFirst!: () => void;
+    const first = new Promise<void>((resolve) => (failFirst = resolve));
+    const sut = new StatementBatcher(async () => {
+      runs++;
+      await first;
+      throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    });
+
+    const running = sut.submit(1);
+    await new Promise((resolve) => setImmediate(resolve));
+    const waiting = [sut.submit(2), sut.submit(3)];
+    await new Promise((resolve) => setImmediate(resolve));
+    failFirst();
+
+    const results = await Promise.allSettled([running, ...waiting]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected']);
+    expect(runs).toBe(1);
+  });
 });

@@ -3,14 +3,17 @@ import { isInfrastructureError } from '@app/errors';
 type Waiting<I, O> = { input: I; resolve: (output: O) => void; reject: (error: unknown) => void };
 
 /**
- * Runs the calls that arrive within one turn of the event loop as one statement: under load, one
- * database round trip and one commit serve many approvals instead of one each. A batch that fails is
- * run again one call at a time, so a bad call fails only itself; one that failed because the database
- * is unreachable fails every call at once, for their callers to hold and try again.
+ * Runs the calls that arrive together as one statement: under load, one database round trip and one
+ * commit serve many approvals instead of one each. One statement of a kind runs at a time: the calls
+ * that arrive while it runs wait for it and share the next, so under load the batches grow instead of the
+ * statements in flight (docs/approval-performance.md). A batch that fails is run again one call at a
+ * time, so a bad call fails only itself; one that failed because the database is unreachable fails every
+ * call at once, those waiting behind it too, for their callers to hold and try again.
  */
 export class StatementBatcher<I, O> {
   private waiting: Array<Waiting<I, O>> = [];
   private scheduled = false;
+  private running = false;
 
   constructor(
     private readonly runBatch: (inputs: I[]) => Promise<O[]>,
@@ -22,21 +25,28 @@ export class StatementBatcher<I, O> {
   submit(input: I): Promise<O> {
     return new Promise<O>((resolve, reject) => {
       this.waiting.push({ input, resolve, reject });
-      if (this.waiting.length >= this.maxBatch) this.flush();
-      else if (!this.scheduled) {
-        this.scheduled = true;
-        setImmediate(() => this.flush());
-      }
+      this.schedule();
     });
   }
 
-  private flush(): void {
-    this.scheduled = false;
-    const batch = this.waiting.splice(0, this.maxBatch);
-    if (batch.length) void this.run(batch);
-    if (this.waiting.length && !this.scheduled) {
-      this.scheduled = true;
-      setImmediate(() => this.flush());
+  /** The next batch starts at the end of this turn of the event loop, or when the running one ends. */
+  private schedule(): void {
+    if (this.scheduled || this.running || !this.waiting.length) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      void this.next();
+    });
+  }
+
+  private async next(): Promise<void> {
+    if (this.running || !this.waiting.length) return;
+    this.running = true;
+    try {
+      await this.run(this.waiting.splice(0, this.maxBatch));
+    } finally {
+      this.running = false;
+      this.schedule();
     }
   }
 
@@ -45,7 +55,8 @@ export class StatementBatcher<I, O> {
       const outputs = await this.hold(() => this.runBatch(batch.map((w) => w.input)));
       batch.forEach((w, i) => w.resolve(outputs[i]));
     } catch (error) {
-      if (batch.length === 1 || isInfrastructureError(error)) return batch.forEach((w) => w.reject(error));
+      if (isInfrastructureError(error)) return [...batch, ...this.waiting.splice(0)].forEach((w) => w.reject(error));
+      if (batch.length === 1) return batch[0].reject(error);
       for (const waiting of batch) await this.run([waiting]);
     }
   }
