@@ -65,20 +65,20 @@ export class ListFolderStep {
       await this.ledger.record(transaction, source.id, job.syncRunId, listedOutcomes(job.path, files, known, plan));
       const added = await this.runs.addTasks(transaction, job.syncRunId, tasks);
       await this.guard.completeOrRollBack(transaction, job.syncRunId, key);
+      // The run's row stays locked until the commit: nothing after this.
       const pending = await this.runs.settle(transaction, job.syncRunId, {
         pendingTasks: added.length - 1,
         discovered: files.length,
         unchanged: plan.unchanged.length,
         updated: plan.relocated.length,
-      });
-      if (pending === null) throw new TaskAlreadyDone(); // the run was cancelled meanwhile
-      await this.listing.recordListing(transaction, job.syncRunId, {
         listedBytes: files.reduce((n, f) => n + listedSize(f), 0),
         plannedBytes: plan.ingest.reduce((n, f) => n + listedSize(f), 0),
       });
+      if (pending === null) throw new TaskAlreadyDone(); // the run was cancelled meanwhile
       return { added, pending };
     });
     if (step === null) return null;
+    if (!nextPage) await this.listing.stampIfListed(job.syncRunId);
     // The next page is this job's to list; every other new task gets a job of its own.
     await this.producer.tasks(
       job.syncRunId,

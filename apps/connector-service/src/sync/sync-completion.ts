@@ -16,6 +16,7 @@ import { SyncRunEntity } from './sync-run.entity';
 import { SearchableAnnouncer } from '../searchable/searchable-announcer';
 import { COUNT_NAMES, outcomeOf, SyncRunStatus } from './sync-run-state';
 import { DeletionGuard, GuardedDeletions } from './deletion-guard';
+import { RunListingRepository } from './run-listing.repository';
 import { SyncRunsRepository } from './sync-runs.repository';
 
 const INGESTION_AFTER: Record<Exclude<EndedSyncRunStatus, 'Cancelled'>, IngestionStatus> = {
@@ -45,10 +46,13 @@ export class SyncCompletion {
     private readonly searchable: SearchableAnnouncer,
     private readonly ledger: FileLedgerRepository,
     private readonly guard: DeletionGuard,
+    private readonly listing: RunListingRepository,
   ) {}
 
   async finishIfDone(syncRunId: string): Promise<void> {
     if ((await this.runs.pendingTasks(syncRunId)) > 0) return;
+    // Every listing is done: stamped here too should its own stamp have been lost with its process.
+    await this.listing.stampIfListed(syncRunId);
     const ended = await this.transactions.run(async (transaction) => {
       const run = await this.runs.lock(transaction, syncRunId);
       if (!run || run.status !== 'Running' || run.pendingTasks > 0) return null;

@@ -7,7 +7,9 @@ import type { SyncCountsView } from '@app/contracts';
 import { ACTIVE_RUN_STATUSES, COUNT_NAMES, SYNC_RUN_MOVES, SyncMode, SyncRunStatus } from './sync-run-state';
 import { SyncRunEntity } from './sync-run.entity';
 
-export type CountDeltas = Partial<SyncCountsView & { bytesDownloaded: number; failedListings: number }>;
+export type CountDeltas = Partial<
+  SyncCountsView & { bytesDownloaded: number; failedListings: number; listedBytes: number; plannedBytes: number }
+>;
 
 const UNIQUE_VIOLATION = '23505';
 
@@ -183,7 +185,14 @@ export class SyncRunsRepository {
     deltas: CountDeltas & { pendingTasks?: number },
   ): Promise<number | null> {
     const manager = managerOf(transaction);
-    const names = [...COUNT_NAMES, 'bytesDownloaded', 'failedListings', 'pendingTasks'] as const;
+    const names = [
+      ...COUNT_NAMES,
+      'bytesDownloaded',
+      'failedListings',
+      'listedBytes',
+      'plannedBytes',
+      'pendingTasks',
+    ] as const;
     const sets = names.filter((n) => deltas[n]).map((n) => `"${n}" = "${n}" + ${Math.trunc(Number(deltas[n]))}`);
     // Only a Running run takes a step's effects: one cancelled (or ended) meanwhile keeps the counts it ended with.
     const rows: Array<{ pendingTasks: number }> = sets.length
