@@ -78,12 +78,13 @@ export class ListFolderStep {
       return { added, pending };
     });
     if (step === null) return null;
-    if (!nextPage) await this.listing.stampIfListed(job.syncRunId);
     // The next page is this job's to list; every other new task gets a job of its own.
     await this.producer.tasks(
       job.syncRunId,
       step.added.filter((t) => t.key !== nextPage?.key),
     );
+    // After the jobs: a failure here leaves the stamp to the run's end, not the new tasks to the sweep.
+    if (!nextPage) await this.listing.stampIfListed(job.syncRunId);
     if (step.pending === 0) await this.completion.finishIfDone(job.syncRunId);
     return step.added.some((t) => t.key === nextPage?.key) ? nextPage : null;
   }
