@@ -46,8 +46,29 @@ export class QueueConnection {
     // What Bull's own clients get: its blocking and subscriber clients must wait, not give up, for Redis.
     const blocking = type === 'client' ? {} : { maxRetriesPerRequest: null };
     const client = connectRedis(this.connection, { enableReadyCheck: false, ...blocking, ...redis });
+    if (type === 'subscriber') subscribeOneAtATime(client);
     this.made.push(client);
     if (type !== 'bclient') this.shared.set(type, client);
     return client;
+  }
+}
+
+/**
+ * Each queue subscribes on the shared subscriber client as it starts. On a cluster, ioredis 5 sends a
+ * (p)subscribe that comes while its subscriber connection is still shaking hands, and that connection's
+ * ready check (INFO) then fails in subscriber mode, taking the subscriptions with it: a queue whose
+ * subscription failed never starts processing (ioredis#2037, fixed in ioredis 6, which Bull 4 does not
+ * use). So a (p)subscribe waits until the one before it has been answered.
+ */
+function subscribeOneAtATime(client: Redis | Cluster): void {
+  let previous: Promise<unknown> = Promise.resolve();
+  for (const name of ['subscribe', 'psubscribe'] as const) {
+    const send = client[name].bind(client) as (...args: unknown[]) => Promise<unknown>;
+    const queued = (...args: unknown[]) => {
+      const sent = previous.catch(() => undefined).then(() => send(...args));
+      previous = sent;
+      return sent;
+    };
+    Object.assign(client, { [name]: queued });
   }
 }

@@ -71,7 +71,7 @@ export async function startRedisCluster(size = 3): Promise<RunningRedisCluster> 
 /**
  * A node without persistence; its cluster bus on a port of its own (the default, port + 10000, may be taken).
  * Node timeout 5 s: at 2 s, a node kept busy by the whole suite on two cores can be taken for failed, and
- * the cluster refuses commands meanwhile (the likely cause of a sync's extraction once missing its 30 s).
+ * the cluster refuses commands meanwhile.
  */
 function startNode(dir: string, port: number, busPort: number): ChildProcess {
   mkdirSync(dir);
