@@ -59,7 +59,7 @@ async function main(): Promise<void> {
   const baselineMs = await listAndDownload(simUrl, folder);
   const extractBaseline = await listDownloadAndExtract(simUrl, folder);
   console.log(
-    `baselines: list + download ${(baselineMs / 1000).toFixed(1)} s; + extract ${(extractBaseline.ms / 1000).toFixed(1)} s (${JSON.stringify(extractBaseline.outcomes)})`,
+    `baselines: list + download ${(baselineMs / 1000).toFixed(1)} s; + extract ${(extractBaseline.ms / 1000).toFixed(1)} s, ${(extractBaseline.cpuMs / 1000).toFixed(1)} s of CPU (${JSON.stringify(extractBaseline.outcomes)})`,
   );
   const apiPort = await freePort();
   const publicBaseUrl = `http://127.0.0.1:${apiPort}`;

@@ -14,8 +14,13 @@ export class DocumentContentsRepository {
 
   /** The content locks of several blobs, taken in one order so two transactions cannot wait on each other. */
   async lockContents(transaction: Transaction, hashes: string[]): Promise<void> {
-    const sorted = [...new Set(hashes)].sort();
-    for (const sha256 of sorted) await this.lockContent(transaction, sha256);
+    if (!hashes.length) return;
+    // One round trip: the aggregate takes the locks row by row, in the sorted subquery's order.
+    await managerOf(transaction).query(
+      `SELECT count(pg_advisory_xact_lock(hashtextextended('blob:' || h.sha, 0)))
+       FROM (SELECT DISTINCT sha FROM unnest($1::text[]) AS u(sha) ORDER BY sha) h`,
+      [hashes],
+    );
   }
 
   async lockContent(transaction: Transaction, sha256: string): Promise<void> {

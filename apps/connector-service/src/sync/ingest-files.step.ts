@@ -102,8 +102,11 @@ export class IngestFilesStep {
       fetched.map((f) => f.blob.sha256),
     );
     // The collector may have taken identical bytes away since the put (another data source let go of them).
-    for (const { blob } of fetched)
-      if (!(await this.blobs.exists(blob.sha256))) throw new ContentCollected(blob.sha256);
+    // Asked all at once: with S3 each is a round trip, and the content stays locked until the commit.
+    const hashes = [...new Set(fetched.map(({ blob }) => blob.sha256))];
+    const present = await Promise.all(hashes.map((sha256) => this.blobs.exists(sha256)));
+    const collected = hashes.find((_, i) => !present[i]);
+    if (collected) throw new ContentCollected(collected);
     const saved = await this.synced.saveIngested(
       transaction,
       fetched.map(({ file, blob, mimeType }) => ingestedDocument(source, syncRunId, file, blob, mimeType)),
