@@ -7,7 +7,7 @@ import { eventually, RunningSimulator, testCaller, TestCaller } from '@app/testi
 import { startSimulator } from '../../document-system-simulator/test/support/start-simulator';
 import { ConnectionTokens } from '../src/document-system/connection-tokens.port';
 import { DocumentsRepository } from '../src/documents/documents.repository';
-import { chunkText } from '../src/extraction/chunker';
+import { chunkText, DEEP_CHUNKS_FROM } from '../src/extraction/chunker';
 import { extractTextJobId, INDEXING_QUEUE } from '../src/indexing/indexing.jobs';
 import { IndexingProducer } from '../src/indexing/indexing.producer';
 import { IndexingService } from '../src/indexing/indexing.service';
@@ -235,5 +235,27 @@ describe('Text extraction on the indexing queue', () => {
     await waitForExtraction(sut.app, user, dataSourceId);
     expect(await doc('lost.txt')).toMatchObject({ extractionStatus: 'Succeeded', text: 'formwork stripping schedule' });
     expect(await hits('formwork stripping')).toEqual(['lost.txt']);
+  });
+
+  it("stores a document's text once: chunks only for the part past what the document's own vectors search", async () => {
+    const filler = (n: number) => Array.from({ length: n }, (_, i) => `bay ${i} grid line survey`).join(' ');
+    const longText = `${filler(1500)} waterstop detail at the podium slab`;
+    await sim.admin.post('/files', { parentId: folderId, name: 'long.txt', text: longText });
+    await sim.admin.post('/files', { parentId: folderId, name: 'short.txt', text: 'handrail bracket spacing' });
+    await syncToSearchable(sut.app, user, dataSourceId);
+
+    expect(await hits('waterstop podium')).toEqual(['long.txt']); // found past the first 10,000 characters
+    expect(await hits('handrail bracket')).toEqual(['short.txt']);
+    const chunkIndexes = async (name: string): Promise<number[]> =>
+      (
+        await sut.db.query(`SELECT index FROM connector.document_chunks WHERE "documentId" = $1 ORDER BY index`, [
+          (await doc(name))!.id,
+        ])
+      ).map((row: { index: number }) => row.index);
+    const long = (await doc('long.txt'))!;
+    const deep = chunkText(long.text).filter((chunk) => chunk.index >= DEEP_CHUNKS_FROM);
+    expect(deep.length).toBeGreaterThan(0);
+    expect(await chunkIndexes('long.txt')).toEqual(deep.map((chunk) => chunk.index));
+    expect(await chunkIndexes('short.txt')).toEqual([]);
   });
 });

@@ -1,4 +1,5 @@
-import { chunkText } from './chunker';
+import { chunkText, DEEP_CHUNKS_FROM } from './chunker';
+import { normalise } from './text-formats';
 
 describe(chunkText.name, () => {
   it('keeps short text in one chunk', () => {
@@ -21,6 +22,26 @@ describe(chunkText.name, () => {
   it('keeps a phrase whole when it straddles a boundary', () => {
     const text = `${'filler '.repeat(27)}seismic bracing detail SB-7 ${'filler '.repeat(40)}`;
     expect(chunkText(text, 200, 60).some((c) => c.text.includes('seismic bracing detail SB-7'))).toBe(true);
+  });
+
+  it("leaves nothing of the first chunks past the document's first 10,000 characters (only later chunks are stored)", () => {
+    // Every text is made of unique pieces, so where a chunk's text occurs is where the chunk was cut.
+    const texts = [
+      Array.from({ length: 20_000 }, (_, i) => String.fromCharCode(0x4e00 + i)).join(''),
+      Array.from({ length: 6000 }, (_, i) => `w${i}${'w'.repeat((i * 7919) % 23)}`).join(' '),
+      Array.from({ length: 200 }, (_, i) => `${i}${'y'.repeat(590 + (i % 20))}`).join(' '),
+      normalise(Array.from({ length: 4000 }, (_, i) => `spec ${i}  \n\n\n   `).join('')),
+    ];
+    for (const text of texts) {
+      const chunks = chunkText(text);
+      let end = 0;
+      for (let i = 0, from = 0; i < DEEP_CHUNKS_FROM; i++) {
+        const at = text.indexOf(chunks[i].text, from);
+        end = at + chunks[i].text.length;
+        from = at + 1;
+      }
+      expect(end).toBeLessThanOrEqual(10_000);
+    }
   });
 
   it('cuts text without a blank as fast as any: 2,000,000 characters in well under a second', () => {

@@ -5,6 +5,12 @@ export interface Chunk {
 
 export const CHUNK_CHARS = 1200;
 export const CHUNK_OVERLAP = 150;
+/**
+ * The first chunk search reads. The ones before it end within the first 8 × CHUNK_CHARS characters
+ * (normalised text has no blank-only stretch), which the document's own text vector (its first 10,000)
+ * searches, so they are not stored (migration 1795300012000-document-search gives only these a vector).
+ */
+export const DEEP_CHUNKS_FROM = 8;
 
 /**
  * Splits text into overlapping chunks of about CHUNK_CHARS, cut at whitespace, so a phrase that

@@ -4,7 +4,7 @@ import { BlobStore } from '../blobs/blob-store';
 import { DocumentEntity } from '../documents/document.entity';
 import { DocumentsRepository } from '../documents/documents.repository';
 import { ConnectorEventRelay } from '../events/connector-event-relay';
-import { Chunk, chunkText } from '../extraction/chunker';
+import { Chunk, chunkText, DEEP_CHUNKS_FROM } from '../extraction/chunker';
 import { FileLedgerRepository } from '../file-ledger/file-ledger.repository';
 import { extractionOutcome } from '../file-ledger/ledger-entry';
 import { Extraction, TextExtractor } from '../extraction/text-extractor';
@@ -57,7 +57,7 @@ export class IndexingService {
       if (error instanceof ContentSuperseded) return 'Superseded';
       throw error;
     }
-    const chunks = chunkText(extraction.text);
+    const chunks = chunkText(extraction.text).filter((chunk) => chunk.index >= DEEP_CHUNKS_FROM);
     const saved = await this.save(doc, extraction, chunks);
     return saved ? 'Saved' : 'Superseded'; // changed, deleted or extracted by another job meanwhile
   }
