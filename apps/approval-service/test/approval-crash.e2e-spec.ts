@@ -78,6 +78,7 @@ describe('Approval durability', () => {
   }, 180000);
 
   it('sends again, after its deadline, a first attempt that a killed worker sent itself and never recorded', async () => {
+    if (worker) await killChild(worker);
     await receiver?.stop();
     await api?.close();
     api = await startApprovalApp({ QUEUE_LOCK_DURATION_MS: 3000, DELIVERY_STRANDED_AFTER_MS: 2000 }, 'api');

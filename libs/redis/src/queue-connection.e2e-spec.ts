@@ -32,10 +32,10 @@ onCluster('QueueConnection on a Redis Cluster', () => {
   });
 });
 
-/** Waits until the cluster's subscriber connection is connected and not yet ready. */
+/** Waits until the cluster's subscriber connection is connected and not yet ready (or, should that pass unseen, ready). */
 async function handshaking(subscriber: Cluster): Promise<void> {
-  const instance = () => (subscriber as unknown as ClusterInternals).subscriber.getInstance();
-  while (instance()?.status !== 'connect') await new Promise((resolve) => setImmediate(resolve));
+  const status = () => (subscriber as unknown as ClusterInternals).subscriber.getInstance()?.status ?? '';
+  while (!['connect', 'ready'].includes(status())) await new Promise((resolve) => setImmediate(resolve));
 }
 
 interface ClusterInternals {

@@ -4,6 +4,10 @@ import type { ProcessRole } from '@app/config';
 
 const ROOT = resolve(__dirname, '../../..');
 
+/** Children still running; should this process end before a test killed one, it ends with it. */
+const running = new Set<ChildProcess>();
+const killRunning = () => running.forEach((child) => child.kill('SIGKILL'));
+
 /**
  * An app running in a child process (ts-node), so a test can SIGKILL it mid-work. `runner` is the app's
  * start script, relative to the repository root, which hands its start to `runAsChild`. With `logLines`,
@@ -30,11 +34,20 @@ export async function startChildApp(
     execArgv: ['-r', 'ts-node/register', '-r', resolve(ROOT, 'scripts/register-paths.js')],
     stdio: ['ignore', logLines ? 'pipe' : 'ignore', 'pipe', 'ipc'],
   });
+  if (running.size === 0) process.once('exit', killRunning);
+  running.add(child);
+  child.once('exit', () => {
+    running.delete(child);
+    if (running.size === 0) process.removeListener('exit', killRunning);
+  });
   if (logLines) collectLines(child.stdout!, logLines);
   let stderr = '';
   child.stderr?.on('data', (chunk) => (stderr += chunk));
   await new Promise<void>((ready, fail) => {
-    const timer = setTimeout(() => fail(new Error(`${name} child did not start in 150 s: ${stderr}`)), 150_000);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      fail(new Error(`${name} child did not start in 150 s: ${stderr}`));
+    }, 150_000);
     child.once('message', () => {
       clearTimeout(timer);
       ready();
