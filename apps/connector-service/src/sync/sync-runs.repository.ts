@@ -164,6 +164,21 @@ export class SyncRunsRepository {
     return rows[0]?.n ?? 0;
   }
 
+  /**
+   * Running runs with every task done: their last step committed but their end was lost (the database went
+   * away, or the process died, before it). A run whose tasks are not created yet has none, so it is not one.
+   */
+  async unendedRuns(limit = 100): Promise<string[]> {
+    const rows: Array<{ id: string }> = await this.db.query(
+      `SELECT r.id FROM connector.sync_runs r
+       WHERE r.status = 'Running' AND r."pendingTasks" = 0
+         AND EXISTS (SELECT 1 FROM connector.sync_tasks t WHERE t."syncRunId" = r.id)
+       LIMIT $1`,
+      [limit],
+    );
+    return rows.map((row) => row.id);
+  }
+
   /** Pending tasks of running runs created before `olderThan`, to re-add jobs a crash may have lost. */
   async strandedTasks(olderThan: Date, limit = 1000): Promise<Array<{ syncRunId: string } & SyncTask>> {
     return this.db.query(

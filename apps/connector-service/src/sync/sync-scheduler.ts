@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DomainException } from '@app/errors';
+import { SyncCompletion } from './sync-completion';
 import { SyncProducer } from './sync.producer';
 import { SyncRunsRepository } from './sync-runs.repository';
 import { SyncScheduleRepository } from './sync-schedule.repository';
@@ -7,7 +8,7 @@ import { SyncStarter } from './sync-starter';
 
 const STRANDED_AFTER_MS = 2 * 60_000;
 
-/** Starts scheduled syncs that are due, and re-adds jobs of tasks a crashed process never queued. */
+/** Starts scheduled syncs that are due, re-adds jobs of tasks a crashed process never queued, and ends runs whose end was lost. */
 @Injectable()
 export class SyncScheduler {
   private readonly logger = new Logger(SyncScheduler.name);
@@ -17,11 +18,13 @@ export class SyncScheduler {
     private readonly runs: SyncRunsRepository,
     private readonly producer: SyncProducer,
     private readonly starter: SyncStarter,
+    private readonly completion: SyncCompletion,
   ) {}
 
   async sweep(): Promise<void> {
     await this.startDueSyncs();
     await this.requeueStranded();
+    await this.endUnended();
   }
 
   async startDueSyncs(): Promise<void> {
@@ -31,6 +34,10 @@ export class SyncScheduler {
         this.logger.log({ dataSourceId: id, code: error.code }, 'scheduled sync skipped');
       });
     }
+  }
+
+  private async endUnended(): Promise<void> {
+    for (const id of await this.runs.unendedRuns()) await this.completion.finishIfDone(id);
   }
 
   private async requeueStranded(): Promise<void> {
