@@ -2,12 +2,16 @@ import Bull from 'bull';
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { SharedQueue, SyncCompletedEvent } from '@app/contracts';
-import { eventually, RunningSimulator, testCaller } from '@app/testing';
+import { Transactions } from '@app/database';
+import { eventually, RunningSimulator, testCaller, TestCaller } from '@app/testing';
 import { startSimulator } from '../../document-system-simulator/test/support/start-simulator';
 import { SEED_USERS } from '../../document-system-simulator/src/store/seed';
 import { ConnectionTokens } from '../src/document-system/connection-tokens.port';
 import { SyncCompletion } from '../src/sync/sync-completion';
 import { SyncScheduler } from '../src/sync/sync-scheduler';
+import { SyncJobName, SyncTask } from '../src/sync/sync.jobs';
+import { SyncRunsRepository } from '../src/sync/sync-runs.repository';
+import { SyncProducer } from '../src/sync/sync.producer';
 import { ConnectorTestApp, startConnectorApp } from './support/connector-app';
 import { SimulatorConnections } from './support/simulator-connections';
 
@@ -30,19 +34,17 @@ describe('The end of a sync run', () => {
     await sim?.close();
   });
 
-  it('is not lost when the database goes away between the last step and the end: the sweep ends the run', async () => {
-    const completion = sut.app.get(SyncCompletion);
-    const finish = completion.finishIfDone.bind(completion);
-    let lost = 0;
-    // The first time a step would end the run, the database is gone (the step's commit went through).
-    completion.finishIfDone = async (syncRunId: string) => {
-      if (lost === 0) {
-        lost++;
-        throw new Error('Connection terminated unexpectedly');
-      }
-      return finish(syncRunId);
-    };
+  /** A data source on the simulator's /Structural/Specifications, and a sync of it started. */
+  async function startSync() {
     const admin = await testCaller({ roles: ['admin'] });
+    const dataSourceId = await dataSource(admin);
+    const { syncRunId } = (
+      await request(sut.app.getHttpServer()).post(`/v1/data-sources/${dataSourceId}/sync`).set(admin.auth).expect(202)
+    ).body;
+    return { admin, syncRunId };
+  }
+
+  async function dataSource(admin: TestCaller): Promise<string> {
     const http = () => request(sut.app.getHttpServer());
     const credentialId = (
       await http()
@@ -64,18 +66,75 @@ describe('The end of a sync run', () => {
       .set(admin.auth)
       .send({ include: [await sim.folderId('/Structural/Specifications')], exclude: [] })
       .expect(200);
-    const { syncRunId } = (await http().post(`/v1/data-sources/${dataSourceId}/sync`).set(admin.auth).expect(202)).body;
+    return dataSourceId;
+  }
 
-    const runOf = async () => (await http().get(`/v1/sync-runs/${syncRunId}`).set(admin.auth).expect(200)).body;
-    await eventually(async () => lost === 1, 30000);
-    // Every task is done, and the step's retries find nothing left to do: the run stays Running.
-    await new Promise((resolve) => setTimeout(resolve, 2000));
-    expect((await runOf()).status).toBe('Running');
+  it('is not lost when the database goes away between the last step and the end: the retry ends the run', async () => {
+    const completion = sut.app.get(SyncCompletion);
+    const finish = completion.finishIfDone.bind(completion);
+    let lost = 0;
+    // The first time a step would end the run, the database is gone (the step's commit went through).
+    completion.finishIfDone = async (syncRunId: string) => {
+      if (lost++ === 0) throw new Error('Connection terminated unexpectedly');
+      return finish(syncRunId);
+    };
+    const { admin, syncRunId } = await startSync();
+    try {
+      const run = await eventually(async () => {
+        const res = await request(sut.app.getHttpServer()).get(`/v1/sync-runs/${syncRunId}`).set(admin.auth);
+        return !['Queued', 'Running'].includes(res.body.status) && res.body;
+      }, 30000);
+      expect(run).toMatchObject({ status: 'Succeeded', error: null });
+      const event = await eventually(async () => (await events.getJob(`sync-completed:${syncRunId}`))?.data, 10000);
+      expect(event).toMatchObject({ type: 'SyncCompleted', syncRunId, status: 'Succeeded' });
+    } finally {
+      completion.finishIfDone = finish;
+    }
+  });
+
+  it('ends, on the sweep, a Running run whose tasks are all done (its end lost and no retry left)', async () => {
+    const admin = await testCaller({ roles: ['admin'] });
+    const dataSourceId = await dataSource(admin);
+    const runs = sut.app.get(SyncRunsRepository);
+    const run = (await runs.create(admin.tenantId, dataSourceId, 'Full'))!;
+    await runs.move(run.id, 'Running');
+    await sut.app.get(Transactions).run(async (transaction) => {
+      const [task] = await runs.addTasks(transaction, run.id, [
+        {
+          key: 'list:root',
+          name: SyncJobName.ListFolder,
+          data: { syncRunId: run.id, folderId: 'root', path: '/root' },
+        },
+      ] as SyncTask[]);
+      await runs.completeTask(transaction, run.id, task.key);
+    });
+    expect(await runs.status(run.id)).toBe('Running');
 
     await sut.app.get(SyncScheduler).sweep();
 
-    expect(await runOf()).toMatchObject({ status: 'Succeeded', error: null });
-    const event = await eventually(async () => (await events.getJob(`sync-completed:${syncRunId}`))?.data, 10000);
-    expect(event).toMatchObject({ type: 'SyncCompleted', syncRunId, status: 'Succeeded' });
+    expect(await runs.status(run.id)).toBe('Succeeded');
+  });
+
+  it.each([
+    ['the start', 1],
+    ['a listed page', 2],
+  ])('queues again the new tasks of %s that committed but lost their jobs', async (_, lostCall) => {
+    const producer = sut.app.get(SyncProducer);
+    const queue = producer.tasks.bind(producer);
+    let calls = 0;
+    // The run's start queues its root folder's listing, and the root's page its file batches.
+    producer.tasks = async (syncRunId: string, tasks: SyncTask[]) => {
+      if (++calls === lostCall) throw new Error('Connection is closed.');
+      return queue(syncRunId, tasks);
+    };
+    const { admin, syncRunId } = await startSync();
+    const run = await eventually(async () => {
+      const res = await request(sut.app.getHttpServer()).get(`/v1/sync-runs/${syncRunId}`).set(admin.auth);
+      return res.body.status === 'Succeeded' && res.body;
+    }, 30000);
+    expect(calls).toBeGreaterThan(lostCall);
+    producer.tasks = queue;
+    expect(run.counts).toMatchObject({ added: expect.any(Number), failed: 0 });
+    expect(run.counts.added).toBeGreaterThan(0);
   });
 });

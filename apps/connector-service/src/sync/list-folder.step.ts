@@ -4,6 +4,7 @@ import { listedSize } from './run-progress';
 import { RunListingRepository } from './run-listing.repository';
 import { FileLedgerRepository } from '../file-ledger/file-ledger.repository';
 import { listedOutcomes } from './file-outcomes';
+import { RunFollowUps } from './run-follow-ups';
 import { StepGuard, TaskAlreadyDone } from './step-guard';
 import { SyncCompletion } from './sync-completion';
 import { pageEntries, pageTasks, planFiles } from './sync-plan';
@@ -26,11 +27,13 @@ export class ListFolderStep {
     private readonly completion: SyncCompletion,
     private readonly listing: RunListingRepository,
     private readonly ledger: FileLedgerRepository,
+    private readonly followUps: RunFollowUps,
   ) {}
 
   async listFolder(job: ListFolderJob, key: string): Promise<void> {
     const state = await this.runs.stepState(job.syncRunId, key);
     if (state.status !== 'Running') return;
+    if (state.done) await this.followUps.repeat(job.syncRunId);
     let page: SyncTask<SyncJobName.ListFolder> | null = state.done
       ? await this.runs.openPageOf(job.syncRunId, job.folderId)
       : { key, name: SyncJobName.ListFolder, data: job };

@@ -5,6 +5,7 @@ import { SyncedDocumentsRepository } from '../documents/synced-documents.reposit
 import { FolderLocator } from '../data-sources/folders/folder-locator';
 import { LedgerRetention } from '../file-ledger/ledger-retention';
 import { syncRoots } from '@app/contracts';
+import { RunFollowUps } from './run-follow-ups';
 import { SyncCompletion } from './sync-completion';
 import { listTask } from './sync-plan';
 import { SyncTask } from './sync.jobs';
@@ -23,11 +24,17 @@ export class StartRunStep {
     private readonly producer: SyncProducer,
     private readonly completion: SyncCompletion,
     private readonly ledgerRetention: LedgerRetention,
+    private readonly followUps: RunFollowUps,
   ) {}
 
   async start(syncRunId: string): Promise<void> {
     const run = await this.runs.find(syncRunId);
-    if (!run || !(await this.begin(syncRunId, run.dataSourceId))) return;
+    if (!run) return;
+    if (!(await this.begin(syncRunId, run.dataSourceId))) {
+      // A start delivered again after its tasks were created: their jobs may have been lost with the first.
+      if ((await this.runs.status(syncRunId)) === 'Running') await this.followUps.repeat(syncRunId);
+      return;
+    }
     await this.ledgerRetention.forgetOlderRuns(run.dataSourceId);
     const source = await this.sources.get(run.dataSourceId);
     const roots = syncRoots(source.selection);

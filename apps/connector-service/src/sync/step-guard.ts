@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Transaction, Transactions } from '@app/database';
 import type { DataSourceEntity } from '../data-sources/data-source.entity';
 import type { DocumentSystemSession } from '../document-system/document-system.adapter';
+import { RunFollowUps } from './run-follow-ups';
 import { RunSessions } from './run-sessions';
 import { SyncRunsRepository } from './sync-runs.repository';
 
@@ -18,6 +19,7 @@ export class StepGuard {
     private readonly runs: SyncRunsRepository,
     private readonly transactions: Transactions,
     private readonly sessions: RunSessions,
+    private readonly followUps: RunFollowUps,
   ) {}
 
   /** The data source and a document-system session for a step that is still to do; null for one that is not. */
@@ -26,6 +28,7 @@ export class StepGuard {
     key: string,
   ): Promise<{ source: DataSourceEntity; docs: DocumentSystemSession } | null> {
     const state = await this.runs.stepState(syncRunId, key);
+    if (state.status === 'Running' && state.done) await this.followUps.repeat(syncRunId);
     if (state.status !== 'Running' || state.done) return null;
     return this.sessions.forRun(syncRunId);
   }

@@ -128,6 +128,14 @@ export class SyncRunsRepository {
     return affected > 0;
   }
 
+  /** Tasks of the run not done yet, at most `limit`. */
+  openTasks(runId: string, limit: number): Promise<SyncTask[]> {
+    return this.db.query(
+      `SELECT key, "jobName" AS name, payload AS data FROM connector.sync_tasks WHERE "syncRunId" = $1 AND NOT done LIMIT $2`,
+      [runId, limit],
+    );
+  }
+
   /** A folder's open page task (at most one is open at a time: each page adds the next when it is done). */
   async openPageOf(runId: string, folderId: string): Promise<SyncTask<SyncJobName.ListFolder> | null> {
     const rows: Array<SyncTask<SyncJobName.ListFolder>> = await this.db.query(

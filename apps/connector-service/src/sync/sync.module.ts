@@ -31,6 +31,7 @@ import { SyncProducer } from './sync.producer';
 import { SyncRunEntity } from './sync-run.entity';
 import { SyncRunsRepository } from './sync-runs.repository';
 import { StartRunStep } from './start-run.step';
+import { RunFollowUps } from './run-follow-ups';
 import { StepGuard } from './step-guard';
 import { SyncScheduleRepository } from './sync-schedule.repository';
 import { SyncScheduler } from './sync-scheduler';
@@ -50,6 +51,7 @@ export class SyncModule {
           IngestFilesStep,
           FailedSteps,
           StepGuard,
+          RunFollowUps,
           FileDownloads,
           RunSessions,
           SyncScheduleRepository,
