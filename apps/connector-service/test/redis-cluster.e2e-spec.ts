@@ -1,5 +1,4 @@
 import type Bull from 'bull';
-import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { ApprovalRequestJob, ApprovalRuntimeClient, SharedQueue, SyncCompletedEvent } from '@app/contracts';
 import { connectRedis, deleteKeys, QueueConnection, redisConnectionOf } from '@app/redis';
@@ -11,13 +10,13 @@ import {
   RunningSimulator,
   startRedisCluster,
   testCaller,
-  TestCaller,
 } from '@app/testing';
 import { startSimulator } from '../../document-system-simulator/test/support/start-simulator';
-import { SEED_USERS } from '../../document-system-simulator/src/store/seed';
 import { ApprovalTestApp, approvalRequest, startApprovalApp } from '../../approval-service/test/support/approval-app';
 import { ConnectionTokens } from '../src/document-system/connection-tokens.port';
 import { ConnectorTestApp, startConnectorApp } from './support/connector-app';
+import { SEED_USERS } from '../../document-system-simulator/src/store/seed';
+import { dataSourceOn } from './support/data-source-on';
 import { SimulatorConnections } from './support/simulator-connections';
 import { syncToEnd, waitForExtraction } from './support/sync-helpers';
 
@@ -99,7 +98,14 @@ onCluster('Both services on a three-node Redis Cluster (REDIS_CLUSTER_NODES)', (
 
   it('syncs a folder from the document system, extracts its text and publishes SyncCompleted', async () => {
     const admin = await testCaller({ roles: ['admin'] });
-    const dataSourceId = await dataSourceOn('/Structural/Specifications', admin);
+    const dataSourceId = await dataSourceOn(
+      connector.app,
+      sim,
+      connections,
+      admin,
+      SEED_USERS.alice,
+      '/Structural/Specifications',
+    );
     const files = (
       await sim.admin.get('/files', { params: { under: await sim.folderId('/Structural/Specifications') } })
     ).data as unknown[];
@@ -160,30 +166,6 @@ onCluster('Both services on a three-node Redis Cluster (REDIS_CLUSTER_NODES)', (
     expect(notReady.body).toMatchObject({ code: 'NOT_READY', message: expect.stringContaining('redis') });
     expect(notReady.body.details[0].error.redis).toMatchObject({ status: 'down' });
   });
-
-  async function dataSourceOn(folder: string, admin: TestCaller): Promise<string> {
-    const http = () => request(connector.app.getHttpServer());
-    const credentialId = (
-      await http()
-        .post('/v1/credentials')
-        .set(admin.auth)
-        .send({ name: 'Sim', type: 'DocumentSystem', instanceUrl: sim.url, ...SEED_USERS.alice, scope: 'Tenant' })
-        .expect(201)
-    ).body.id;
-    const dataSourceId = (
-      await http()
-        .post(`/v1/projects/${randomUUID()}/data-sources`)
-        .set(admin.auth)
-        .send({ name: 'Specs', credentialId, connectionId: connections.connect(admin) })
-        .expect(201)
-    ).body.id;
-    await http()
-      .put(`/v1/data-sources/${dataSourceId}/selection`)
-      .set(admin.auth)
-      .send({ include: [await sim.folderId(folder)], exclude: [] })
-      .expect(200);
-    return dataSourceId;
-  }
 });
 
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

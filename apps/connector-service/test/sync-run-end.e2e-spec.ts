@@ -1,11 +1,9 @@
 import Bull from 'bull';
-import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { SharedQueue, SyncCompletedEvent } from '@app/contracts';
 import { Transactions } from '@app/database';
 import { eventually, RunningSimulator, testCaller, TestCaller } from '@app/testing';
 import { startSimulator } from '../../document-system-simulator/test/support/start-simulator';
-import { SEED_USERS } from '../../document-system-simulator/src/store/seed';
 import { ConnectionTokens } from '../src/document-system/connection-tokens.port';
 import { SyncCompletion } from '../src/sync/sync-completion';
 import { SyncScheduler } from '../src/sync/sync-scheduler';
@@ -13,6 +11,8 @@ import { SyncJobName, SyncTask } from '../src/sync/sync.jobs';
 import { SyncRunsRepository } from '../src/sync/sync-runs.repository';
 import { SyncProducer } from '../src/sync/sync.producer';
 import { ConnectorTestApp, startConnectorApp } from './support/connector-app';
+import { SEED_USERS } from '../../document-system-simulator/src/store/seed';
+import { dataSourceOn } from './support/data-source-on';
 import { SimulatorConnections } from './support/simulator-connections';
 
 /** A run whose last step committed, but whose end was lost with the database (or the process) right after. */
@@ -44,30 +44,15 @@ describe('The end of a sync run', () => {
     return { admin, syncRunId };
   }
 
-  async function dataSource(admin: TestCaller): Promise<string> {
-    const http = () => request(sut.app.getHttpServer());
-    const credentialId = (
-      await http()
-        .post('/v1/credentials')
-        .set(admin.auth)
-        .send({ name: 'Sim', type: 'DocumentSystem', instanceUrl: sim.url, ...SEED_USERS.alice, scope: 'Tenant' })
-        .expect(201)
-    ).body.id;
-    const connections = sut.app.get(ConnectionTokens) as SimulatorConnections;
-    const dataSourceId = (
-      await http()
-        .post(`/v1/projects/${randomUUID()}/data-sources`)
-        .set(admin.auth)
-        .send({ name: 'Specs', credentialId, connectionId: connections.connect(admin) })
-        .expect(201)
-    ).body.id;
-    await http()
-      .put(`/v1/data-sources/${dataSourceId}/selection`)
-      .set(admin.auth)
-      .send({ include: [await sim.folderId('/Structural/Specifications')], exclude: [] })
-      .expect(200);
-    return dataSourceId;
-  }
+  const dataSource = (admin: TestCaller) =>
+    dataSourceOn(
+      sut.app,
+      sim,
+      sut.app.get(ConnectionTokens) as SimulatorConnections,
+      admin,
+      SEED_USERS.alice,
+      '/Structural/Specifications',
+    );
 
   it('is not lost when the database goes away between the last step and the end: the retry ends the run', async () => {
     const completion = sut.app.get(SyncCompletion);

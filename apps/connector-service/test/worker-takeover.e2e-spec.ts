@@ -1,6 +1,5 @@
 import Bull from 'bull';
 import type { ChildProcess } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { eventually, HttpPeer, killChild, RunningSimulator, startChildApp, testCaller } from '@app/testing';
 import { startSimulator } from '../../document-system-simulator/test/support/start-simulator';
@@ -10,6 +9,7 @@ import { SEED_USERS } from '../../document-system-simulator/src/store/seed';
 import { DELIVERY_QUEUE } from '../../approval-service/src/delivery/delivery.jobs';
 import { ApprovalTestApp, approvalRequest, startApprovalApp } from '../../approval-service/test/support/approval-app';
 import { ConnectorTestApp, startConnectorApp } from './support/connector-app';
+import { dataSourceOn } from './support/data-source-on';
 import { SimulatorConnections } from './support/simulator-connections';
 
 interface LogLine {
@@ -51,25 +51,14 @@ describe('Workers killed while they hold jobs (default lock and stalled-check se
     connector = await startConnectorApp({ role: 'api', overrides: [[ConnectionTokens, connections]] });
     const caller = await testCaller({ roles: ['admin'] });
     const http = () => request(connector.app.getHttpServer());
-    const credentialId = (
-      await http()
-        .post('/v1/credentials')
-        .set(caller.auth)
-        .send({ name: 'Sim', type: 'DocumentSystem', instanceUrl: sim.url, ...SEED_USERS.alice, scope: 'Tenant' })
-        .expect(201)
-    ).body.id;
-    const dataSourceId = (
-      await http()
-        .post(`/v1/projects/${randomUUID()}/data-sources`)
-        .set(caller.auth)
-        .send({ name: 'Specs', credentialId, connectionId: connections.connect(caller) })
-        .expect(201)
-    ).body.id;
-    await http()
-      .put(`/v1/data-sources/${dataSourceId}/selection`)
-      .set(caller.auth)
-      .send({ include: [await sim.folderId('/Structural/Specifications')], exclude: [] })
-      .expect(200);
+    const dataSourceId = await dataSourceOn(
+      connector.app,
+      sim,
+      connections,
+      caller,
+      SEED_USERS.alice,
+      '/Structural/Specifications',
+    );
     await sim.admin.put('/faults', { latencyMs: 25_000 });
     const simulatorCalls = async () =>
       Object.values((await sim.admin.get('/stats')).data.calls as Record<string, number>).reduce((a, b) => a + b, 0);
