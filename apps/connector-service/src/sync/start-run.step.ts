@@ -29,12 +29,7 @@ export class StartRunStep {
 
   async start(syncRunId: string): Promise<void> {
     const run = await this.runs.find(syncRunId);
-    if (!run) return;
-    if (!(await this.begin(syncRunId, run.dataSourceId))) {
-      // A start delivered again after its tasks were created: their jobs may have been lost with the first.
-      if ((await this.runs.status(syncRunId)) === 'Running') await this.followUps.repeat(syncRunId);
-      return;
-    }
+    if (!run || !(await this.begin(syncRunId, run.dataSourceId))) return;
     await this.ledgerRetention.forgetOlderRuns(run.dataSourceId);
     const source = await this.sources.get(run.dataSourceId);
     const roots = syncRoots(source.selection);
@@ -73,6 +68,10 @@ export class StartRunStep {
       return true;
     });
     if (moved) return true;
-    return (await this.runs.status(syncRunId)) === 'Running' && (await this.runs.pendingTasks(syncRunId)) === 0;
+    if ((await this.runs.status(syncRunId)) !== 'Running') return false;
+    if ((await this.runs.pendingTasks(syncRunId)) === 0) return true;
+    // Delivered again after its tasks were created: their jobs may have been lost with the first delivery.
+    await this.followUps.repeat(syncRunId);
+    return false;
   }
 }
