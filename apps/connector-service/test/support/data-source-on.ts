@@ -13,25 +13,36 @@ export async function dataSourceOn(
   login: { username: string; password: string },
   folder: string,
 ): Promise<string> {
+  const connectionId = connections.connect(admin);
+  return dataSourceSelecting(app, sim, admin, { login, connectionId, folderId: await sim.folderId(folder) });
+}
+
+/** A data source of a new project with its own credential (`login`), selecting one folder by id; returns its id. */
+export async function dataSourceSelecting(
+  app: INestApplication,
+  sim: RunningSimulator,
+  caller: TestCaller,
+  source: { login: { username: string; password: string }; connectionId: string; folderId: string; name?: string },
+): Promise<string> {
   const http = () => request(app.getHttpServer());
   const credentialId = (
     await http()
       .post('/v1/credentials')
-      .set(admin.auth)
-      .send({ name: 'Sim', type: 'DocumentSystem', instanceUrl: sim.url, ...login, scope: 'Tenant' })
+      .set(caller.auth)
+      .send({ name: 'Sim', type: 'DocumentSystem', instanceUrl: sim.url, ...source.login, scope: 'Tenant' })
       .expect(201)
   ).body.id;
   const dataSourceId = (
     await http()
       .post(`/v1/projects/${randomUUID()}/data-sources`)
-      .set(admin.auth)
-      .send({ name: 'Specs', credentialId, connectionId: connections.connect(admin) })
+      .set(caller.auth)
+      .send({ name: source.name ?? 'Specs', credentialId, connectionId: source.connectionId })
       .expect(201)
   ).body.id;
   await http()
     .put(`/v1/data-sources/${dataSourceId}/selection`)
-    .set(admin.auth)
-    .send({ include: [await sim.folderId(folder)], exclude: [] })
+    .set(caller.auth)
+    .send({ include: [source.folderId], exclude: [] })
     .expect(200);
   return dataSourceId;
 }
