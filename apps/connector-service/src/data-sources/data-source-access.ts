@@ -5,6 +5,12 @@ import { DataSourceException } from './data-source.exception';
 import { DataSourceMembersRepository } from './data-source-members.repository';
 import { DataSourcesRepository } from './data-sources.repository';
 
+export interface ProjectReadable {
+  ids: string[];
+  /** The caller may read every data source of the project. */
+  all: boolean;
+}
+
 /**
  * Access is governed per data source: its members and the tenant's admins may use it; anyone else
  * gets 404, exactly as for a data source that does not exist. Changing it (settings, selection,
@@ -30,7 +36,15 @@ export class DataSourceAccess {
     throw DataSourceException.manageForbidden();
   }
 
-  readableIds(principal: Principal, projectId?: string): Promise<string[]> {
-    return this.repository.readableIds(principal.tenantId, principal.userId, isTenantAdmin(principal), projectId);
+  /** The project's data sources the caller may read, and whether those are all of them. */
+  async readableInProject(principal: Principal, projectId: string): Promise<ProjectReadable> {
+    const reach = await this.repository.projectReach(
+      principal.tenantId,
+      projectId,
+      principal.userId,
+      isTenantAdmin(principal),
+    );
+    const ids = reach.filter((source) => source.readable).map((source) => source.id);
+    return { ids, all: ids.length === reach.length };
   }
 }

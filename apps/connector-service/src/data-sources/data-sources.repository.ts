@@ -57,15 +57,19 @@ export class DataSourcesRepository {
     return query.getMany();
   }
 
-  /** Ids of the tenant's data sources the user may read, optionally within one project. */
-  async readableIds(tenantId: string, userId: string, admin: boolean, projectId?: string): Promise<string[]> {
-    const rows: Array<{ id: string }> = await this.db.query(
-      `SELECT ds.id FROM connector.data_sources ds
-       WHERE ds."tenantId" = $1 AND ($2::uuid IS NULL OR ds."projectId" = $2::uuid)
-         AND ($3 OR EXISTS (SELECT 1 FROM connector.data_source_members m WHERE m."dataSourceId" = ds.id AND m."userId" = $4))`,
-      [tenantId, projectId ?? null, admin, userId],
+  /** The project's data sources, each with whether the user may read it (every one for a tenant admin). */
+  projectReach(
+    tenantId: string,
+    projectId: string,
+    userId: string,
+    admin: boolean,
+  ): Promise<Array<{ id: string; readable: boolean }>> {
+    return this.db.query(
+      `SELECT ds.id, ($3 OR EXISTS (
+         SELECT 1 FROM connector.data_source_members m WHERE m."dataSourceId" = ds.id AND m."userId" = $4)) AS readable
+       FROM connector.data_sources ds WHERE ds."tenantId" = $1 AND ds."projectId" = $2::uuid`,
+      [tenantId, projectId, admin, userId],
     );
-    return rows.map((r) => r.id);
   }
 
   async update(transaction: Transaction, id: string, changes: DataSourceChanges): Promise<void> {

@@ -24,8 +24,8 @@ export class SearchService {
   ) {}
 
   async search(principal: Principal, projectId: string, query: SearchQueryDto): Promise<SearchPageView> {
-    let ids = await this.access.readableIds(principal, projectId);
-    if (query.dataSourceId) ids = ids.filter((id) => id === query.dataSourceId);
+    const readable = await this.access.readableInProject(principal, projectId);
+    const ids = query.dataSourceId ? readable.ids.filter((id) => id === query.dataSourceId) : readable.ids;
     if (!ids.length) return { hits: [], nextCursor: null };
     const limit = query.limit ?? 20;
     const offset = Number(query.cursor ?? 0);
@@ -36,6 +36,7 @@ export class SearchService {
       limit: limit + 1,
       offset,
       candidates: SEARCH_CANDIDATES,
+      wholeProject: readable.all && !query.dataSourceId,
     });
     const hits = rows.slice(0, limit).map((r) => ({
       ...r,
