@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { PoolClient } from 'pg';
 import { DataSource } from 'typeorm';
 import type { SearchHitView } from '@app/contracts';
+import { SearchConnections } from './search-connections';
 
 /** A hit as the search statement returns it, ranked; the service adds the links. */
 export type SearchRow = Omit<SearchHitView, 'score' | 'textUrl' | 'contentUrl'> & {
@@ -25,7 +25,10 @@ export interface SearchTerms {
 /** The search statement over documents and their chunks. */
 @Injectable()
 export class SearchRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly connections: SearchConnections,
+  ) {}
 
   /** Up to `limit` hits after the first `offset`, best first. */
   search(terms: SearchTerms): Promise<SearchRow[]> {
@@ -39,21 +42,10 @@ export class SearchRepository {
   /**
    * The whole project without a path prefix, the most common search: there is nothing to gain from the
    * values, so PostgreSQL plans the statement once per connection and saves the planning (about a quarter
-   * of the statement's time) on every search after.
+   * of the statement's time) on every search after. On connections of its own (see SearchConnections).
    */
-  private async searchPrepared(values: unknown[]): Promise<SearchRow[]> {
-    const runner = this.db.createQueryRunner();
-    try {
-      const client: PoolClient = await runner.connect();
-      const result = await client.query<SearchRow>({
-        name: 'connector-search-project',
-        text: PROJECT_SEARCH_SQL,
-        values,
-      });
-      return result.rows;
-    } finally {
-      await runner.release();
-    }
+  private searchPrepared(values: unknown[]): Promise<SearchRow[]> {
+    return this.connections.query<SearchRow>({ name: 'connector-search-project', text: PROJECT_SEARCH_SQL, values });
   }
 }
 
