@@ -1,6 +1,15 @@
 import { AddressInfo, connect, createServer, Socket } from 'node:net';
 import request from 'supertest';
-import { ANY_UUID, eventually, hasMetric, HttpPeer, metricValue, testCaller, TestCaller } from '@app/testing';
+import {
+  ANY_UUID,
+  eventually,
+  hasMetric,
+  HttpPeer,
+  isolatedDatabase,
+  metricValue,
+  testCaller,
+  TestCaller,
+} from '@app/testing';
 import { ApprovalTestApp, approvalRequest, startApprovalApp } from './support/approval-app';
 
 const CALLBACK = '/v1/AgentExecutionWebhookApproval/callback';
@@ -16,7 +25,13 @@ describe('Approval-service metrics and queue dashboard', () => {
   beforeAll(async () => {
     runtime = await testCaller({ roles: ['agent-runtime'] });
     admin = await testCaller({ roles: ['admin'] });
-    sut = await startApprovalApp({ METRICS_TOKEN: '', QUEUE_DASHBOARD_TENANT: admin.tenantId });
+    // A database of its own: the decision relay publishes every leftover of the outbox it reads, and the
+    // run's shared database holds other test files' decisions (one once waited in this queue beside ours).
+    sut = await startApprovalApp({
+      DATABASE_URL: await isolatedDatabase(),
+      METRICS_TOKEN: '',
+      QUEUE_DASHBOARD_TENANT: admin.tenantId,
+    });
     receiver = await new HttpPeer((_req, res) => void res.writeHead(202).end()).start();
   });
   afterAll(async () => {
@@ -57,8 +72,7 @@ describe('Approval-service metrics and queue dashboard', () => {
     for (const queue of QUEUES)
       for (const state of ['waiting', 'active', 'delayed', 'failed'])
         expect(hasMetric(text, 'queue_jobs', { queue, state })).toBe(true);
-    // Nobody consumes the decisions queue here: the decision waits in it, once. (The jobs are listed so that
-    // a failure shows what waits: this once counted 2 in a CI run, with no cause found.)
+    // Nobody consumes the decisions queue here: the decision waits in it, once.
     const waiting = (await sut.decisions.getWaiting()).map((job) => ({ id: String(job.id), ...job.data }));
     expect(waiting).toEqual([expect.objectContaining({ id: created.body.approvalId, outcome: 'Approved' })]);
     expect(metricValue(text, 'queue_jobs', { queue: 'approval-decisions', state: 'waiting' })).toBe(1);
