@@ -8,6 +8,7 @@ import { startSimulator } from '../../document-system-simulator/test/support/sta
 import { ConnectionTokens } from '../src/document-system/connection-tokens.port';
 import { SEED_USERS } from '../../document-system-simulator/src/store/seed';
 import { ConnectorTestApp, startConnectorApp } from './support/connector-app';
+import { dataSourceSelecting } from './support/data-source-on';
 import { SimulatorConnections } from './support/simulator-connections';
 import { waitForRun } from './support/sync-helpers';
 
@@ -36,26 +37,13 @@ describe('SyncCompleted when the worker dies between the run’s commit and the 
     });
     const caller = await testCaller({ roles: ['admin'] });
     const http = () => request(api.app.getHttpServer());
-    const credentialId = (
-      await http()
-        .post('/v1/credentials')
-        .set(caller.auth)
-        .send({ name: 'Sim', type: 'DocumentSystem', instanceUrl: sim.url, ...SEED_USERS.alice, scope: 'Tenant' })
-        .expect(201)
-    ).body.id;
     const projectId = randomUUID();
-    const dataSourceId = (
-      await http()
-        .post(`/v1/projects/${projectId}/data-sources`)
-        .set(caller.auth)
-        .send({ name: 'Specs', credentialId, connectionId: connections.connect(caller) })
-        .expect(201)
-    ).body.id;
-    await http()
-      .put(`/v1/data-sources/${dataSourceId}/selection`)
-      .set(caller.auth)
-      .send({ include: [await sim.folderId('/Structural/Specifications')], exclude: [] })
-      .expect(200);
+    const dataSourceId = await dataSourceSelecting(api.app, sim, caller, {
+      login: SEED_USERS.alice,
+      connectionId: connections.connect(caller),
+      include: [await sim.folderId('/Structural/Specifications')],
+      projectId,
+    });
 
     // Redis refuses every add to connector-events (its job counter is not a number): the worker that
     // ends the run commits it but cannot publish, and is then killed, as if it died right after the commit.

@@ -13,6 +13,7 @@ import { IndexingProducer } from '../src/indexing/indexing.producer';
 import { IndexingService } from '../src/indexing/indexing.service';
 import { SEED_PHRASES, SEED_USERS } from '../../document-system-simulator/src/store/seed';
 import { ConnectorTestApp, startConnectorApp } from './support/connector-app';
+import { dataSourceSelecting } from './support/data-source-on';
 import { SimulatorConnections } from './support/simulator-connections';
 import { syncToEnd, syncToSearchable, waitForExtraction } from './support/sync-helpers';
 
@@ -63,20 +64,6 @@ describe('Text extraction on the indexing queue', () => {
     // One test deletes one of three documents: more than the deletion guard's default 30%, which is not what it tests.
     sut = await startConnectorApp({ env: { DELETE_GUARD_PERCENT: 100 }, overrides: [[ConnectionTokens, connections]] });
     user = await testCaller({ roles: ['admin'] });
-    const credentialId = (
-      await http()
-        .post('/v1/credentials')
-        .set(user.auth)
-        .send({ name: 'Sim', type: 'DocumentSystem', instanceUrl: sim.url, ...SEED_USERS.alice, scope: 'Tenant' })
-        .expect(201)
-    ).body.id;
-    dataSourceId = (
-      await http()
-        .post(`/v1/projects/${projectId}/data-sources`)
-        .set(user.auth)
-        .send({ name: 'Indexing', credentialId, connectionId: connections.connect(user) })
-        .expect(201)
-    ).body.id;
     folderId = (
       await sim.admin.post('/folders', {
         parentId: await sim.folderId('/Structural'),
@@ -90,12 +77,13 @@ describe('Text extraction on the indexing queue', () => {
         text: 'Site notes: the tower crane arrives on Monday.',
       })
     ).data.id;
-    const include = [folderId, await sim.folderId('/Architecture/Drawings/Sections')];
-    await http()
-      .put(`/v1/data-sources/${dataSourceId}/selection`)
-      .set(user.auth)
-      .send({ include, exclude: [] })
-      .expect(200);
+    dataSourceId = await dataSourceSelecting(sut.app, sim, user, {
+      login: SEED_USERS.alice,
+      connectionId: connections.connect(user),
+      include: [folderId, await sim.folderId('/Architecture/Drawings/Sections')],
+      name: 'Indexing',
+      projectId,
+    });
   });
   afterAll(async () => {
     await sut.close();

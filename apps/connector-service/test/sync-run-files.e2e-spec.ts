@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { eventually, RunningSimulator, testCaller, TestCaller } from '@app/testing';
 import { startSimulator } from '../../document-system-simulator/test/support/start-simulator';
@@ -6,6 +5,7 @@ import { pdfDocument } from '../../document-system-simulator/src/store/file-form
 import { SEED_USERS } from '../../document-system-simulator/src/store/seed';
 import { ConnectionTokens } from '../src/document-system/connection-tokens.port';
 import { ConnectorTestApp, startConnectorApp } from './support/connector-app';
+import { dataSourceSelecting } from './support/data-source-on';
 import { SimulatorConnections } from './support/simulator-connections';
 import { syncToEnd, syncToSearchable, SyncRunView } from './support/sync-helpers';
 
@@ -73,30 +73,17 @@ describe('The per-file ledger of sync runs', () => {
       overrides: [[ConnectionTokens, connections]],
     });
     user = await testCaller({ roles: ['admin'] });
-    const credentialId = (
-      await http()
-        .post('/v1/credentials')
-        .set(user.auth)
-        .send({ name: 'Sim', type: 'DocumentSystem', instanceUrl: sim.url, ...SEED_USERS.alice, scope: 'Tenant' })
-        .expect(201)
-    ).body.id;
-    dataSourceId = (
-      await http()
-        .post(`/v1/projects/${randomUUID()}/data-sources`)
-        .set(user.auth)
-        .send({ name: 'Ledger', credentialId, connectionId: connections.connect(user) })
-        .expect(201)
-    ).body.id;
     ledgerFolder = (await sim.admin.post('/folders', { parentId: await sim.folderId('/Structural'), name: 'Ledger' }))
       .data.id;
     subFolder = (await sim.admin.post('/folders', { parentId: ledgerFolder, name: 'Sub' })).data.id;
     for (let i = 1; i <= 5; i++) files.push(await addFile(ledgerFolder, `note-${i}.txt`, { text: `note ${i}` }));
     for (let i = 1; i <= 4; i++) files.push(await addFile(subFolder, `sub-${i}.txt`, { text: `sub note ${i}` }));
-    await http()
-      .put(`/v1/data-sources/${dataSourceId}/selection`)
-      .set(user.auth)
-      .send({ include: [ledgerFolder], exclude: [] })
-      .expect(200);
+    dataSourceId = await dataSourceSelecting(sut.app, sim, user, {
+      login: SEED_USERS.alice,
+      connectionId: connections.connect(user),
+      include: [ledgerFolder],
+      name: 'Ledger',
+    });
   });
   afterAll(async () => {
     await sut?.close();

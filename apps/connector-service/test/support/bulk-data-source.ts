@@ -30,7 +30,7 @@ export async function bulkDataSource(
   const dataSourceId = await dataSourceSelecting(app.app, sim, caller, {
     login,
     connectionId,
-    folderId: folder.id,
+    include: [folder.id],
     name: 'Bulk',
   });
   return { dataSourceId, files };

@@ -14,15 +14,24 @@ export async function dataSourceOn(
   folder: string,
 ): Promise<string> {
   const connectionId = connections.connect(admin);
-  return dataSourceSelecting(app, sim, admin, { login, connectionId, folderId: await sim.folderId(folder) });
+  return dataSourceSelecting(app, sim, admin, { login, connectionId, include: [await sim.folderId(folder)] });
 }
 
-/** A data source of a new project with its own credential (`login`), selecting one folder by id; returns its id. */
+/**
+ * A data source with its own credential (`login`), in `projectId` (a new project by default), selecting the
+ * folders `include` by id; returns its id.
+ */
 export async function dataSourceSelecting(
   app: INestApplication,
   sim: RunningSimulator,
   caller: TestCaller,
-  source: { login: { username: string; password: string }; connectionId: string; folderId: string; name?: string },
+  source: {
+    login: { username: string; password: string };
+    connectionId: string;
+    include: string[];
+    name?: string;
+    projectId?: string;
+  },
 ): Promise<string> {
   const http = () => request(app.getHttpServer());
   const credentialId = (
@@ -34,7 +43,7 @@ export async function dataSourceSelecting(
   ).body.id;
   const dataSourceId = (
     await http()
-      .post(`/v1/projects/${randomUUID()}/data-sources`)
+      .post(`/v1/projects/${source.projectId ?? randomUUID()}/data-sources`)
       .set(caller.auth)
       .send({ name: source.name ?? 'Specs', credentialId, connectionId: source.connectionId })
       .expect(201)
@@ -42,7 +51,7 @@ export async function dataSourceSelecting(
   await http()
     .put(`/v1/data-sources/${dataSourceId}/selection`)
     .set(caller.auth)
-    .send({ include: [source.folderId], exclude: [] })
+    .send({ include: source.include, exclude: [] })
     .expect(200);
   return dataSourceId;
 }
