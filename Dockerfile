@@ -14,4 +14,4 @@ COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY --from=build /app/package.json ./package.json
 USER node
-CMD ["node", "dist/apps/connector-service/apps/connector-service/src/main.js"]
+CMD ["node", "--max-old-space-size=512", "dist/apps/connector-service/apps/connector-service/src/main.js"]

@@ -25,6 +25,7 @@ import { Test } from '@nestjs/testing';
 import { configureHttpApp } from '@app/http';
 import { killChild, startChildApp, testCaller, testEnv } from '@app/testing';
 import { AppModule } from '../apps/connector-service/src/app.module';
+import { MAIN_HEAP_FLAG } from '../apps/connector-service/src/heap-cap';
 import { CONCURRENCY, listAndDownload, listDownloadAndExtract } from './ingest-baselines';
 
 type Http = () => ReturnType<typeof request>;
@@ -227,14 +228,14 @@ async function connectThroughOAuth(
   return connection.id;
 }
 
-/** `node dist/.../main.js` with PROCESS_ROLE=worker; resolves once it has started. */
+/** `node --max-old-space-size=512 dist/.../main.js` with PROCESS_ROLE=worker, as deployed; resolves once it has started. */
 async function startBuiltWorker(env: Record<string, unknown>): Promise<ChildProcess> {
   const main = join(__dirname, '../dist/apps/connector-service/apps/connector-service/src/main.js');
   if (!existsSync(main)) throw new Error('Run `npm run build` first: the benchmark measures the built worker');
   const profile = process.env.BENCH_PROFILE_DIR
     ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`]
     : [];
-  const child = spawn(process.execPath, [...profile, main], {
+  const child = spawn(process.execPath, [...profile, MAIN_HEAP_FLAG, main], {
     env: {
       ...process.env,
       ...Object.fromEntries(Object.entries(env).map(([k, v]) => [k, String(v)])),

@@ -23,7 +23,8 @@ const DEMO_PROJECT = '00000000-0000-4000-8000-000000000101';
 const DEMO_ADMIN = '00000000-0000-4000-8000-0000000000a1';
 const APPS = [
   { name: 'document-system-simulator', port: 3003 },
-  { name: 'connector-service', port: 3001 },
+  // The connector's heap cap: see apps/connector-service/src/heap-cap.ts.
+  { name: 'connector-service', port: 3001, nodeArgs: ['--max-old-space-size=512'] },
   { name: 'approval-service', port: 3002 },
 ];
 const mainOf = (app) => path.join(ROOT, 'dist/apps', app, 'apps', app, 'src/main.js');
@@ -168,7 +169,12 @@ async function embeddedDatabase() {
 }
 
 function run(name, env) {
-  const child = spawn(process.execPath, [mainOf(name)], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const nodeArgs = APPS.find((app) => app.name === name)?.nodeArgs ?? [];
+  const child = spawn(process.execPath, [...nodeArgs, mainOf(name)], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const prefix = (stream, out) => {
     let rest = '';
     stream.on('data', (chunk) => {
