@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { testCaller, TestCaller } from '@app/testing';
+import { MAX_WAITING_SEARCHES_PER_TENANT, SEARCH_SLOTS } from '../src/search/search-slots';
 import { ConnectorTestApp, startConnectorApp } from './support/connector-app';
 
 /**
@@ -9,11 +10,16 @@ import { ConnectorTestApp, startConnectorApp } from './support/connector-app';
  * the caller reads the whole project (one statement, planned once per connection) or part of it (planned
  * with the values). The corpus is written straight into the tables, as extraction would leave it.
  */
+const never = new Promise<never>(() => undefined);
+const timeout = (ms: number, why: string) =>
+  new Promise<never>((_, reject) => setTimeout(() => reject(new Error(why)), ms).unref());
+
 describe('Search scope', () => {
   let sut: ConnectorTestApp;
   let admin: TestCaller;
   let memberOfAll: TestCaller;
   let memberOfOne: TestCaller;
+  let otherTenantAdmin: TestCaller;
   const projectId = randomUUID();
   const otherProjectId = randomUUID();
   const filler = 'General requirements apply to every trade on the site. '.repeat(60); // about 3,400 characters
@@ -30,13 +36,14 @@ describe('Search scope', () => {
     memberOfOne = await testCaller({ tenantId: admin.tenantId });
     const a1 = await seedDataSource(admin.tenantId, projectId, 'A1', [memberOfAll, memberOfOne]);
     const a2 = await seedDataSource(admin.tenantId, projectId, 'A2', [memberOfAll]);
-    await seedDataSource(admin.tenantId, otherProjectId, 'B1', [memberOfAll, memberOfOne]);
-    await seedDataSource(randomUUID(), projectId, 'T2', []); // another tenant's, under the same project id
-    sources = { a1, a2 };
+    const b1 = await seedDataSource(admin.tenantId, otherProjectId, 'B1', [memberOfAll, memberOfOne]);
+    otherTenantAdmin = await testCaller({ roles: ['admin'] });
+    await seedDataSource(otherTenantAdmin.tenantId, projectId, 'T2', []); // another tenant's, under the same project id
+    sources = { a1, a2, b1 };
   });
   afterAll(() => sut.close());
 
-  let sources: { a1: string; a2: string };
+  let sources: { a1: string; a2: string; b1: string };
   const found = (...labels: string[]) =>
     labels.flatMap((label) => ['Opening', 'Body', 'Deep', 'Grout schedule'].map((way) => `${way} ${label}.md`)).sort();
 
@@ -95,6 +102,55 @@ describe('Search scope', () => {
     expect(await names(memberOfOne, { q: 'grout' })).toEqual(found('A1'));
     expect(await names(admin, { q: 'grout', dataSourceId: sources.a2 })).toEqual(found('A2'));
     expect(await names(memberOfAll, { q: 'grout', pathPrefix: '/A2/' })).toEqual(found('A2'));
+  });
+
+  it('answers 404 DATA_SOURCE_NOT_FOUND for the search hits of a data source the caller may not read, or not in this project', async () => {
+    const notFound = async (caller: TestCaller, dataSourceId: string) => {
+      const res = await http()
+        .get(`/v1/projects/${projectId}/search`)
+        .query({ q: 'grout', dataSourceId })
+        .set(caller.auth)
+        .expect(404);
+      expect(res.body).toMatchObject({ statusCode: 404, error: 'Not Found', code: 'DATA_SOURCE_NOT_FOUND' });
+    };
+    await notFound(memberOfOne, sources.a2); // exists in the project, not a member
+    await notFound(admin, sources.b1); // readable, but in another project
+    await notFound(admin, randomUUID()); // does not exist
+    expect(await names(memberOfOne, { q: 'grout', dataSourceId: sources.a1.toUpperCase() })).toEqual(found('A1'));
+  });
+
+  it("refuses a tenant's search past the running and waiting ones with 429 TOO_MANY_SEARCHES; another tenant's waits its turn", async () => {
+    const search = (caller: TestCaller) =>
+      http().get(`/v1/projects/${projectId}/search`).query({ q: 'grout' }).set(caller.auth);
+    // Every search statement waits for this lock, so the first ones hold every slot and the rest queue.
+    const lock = sut.db.createQueryRunner();
+    await lock.startTransaction();
+    await lock.query('LOCK TABLE connector.documents IN ACCESS EXCLUSIVE MODE');
+    let unlocked = false;
+    try {
+      const burst = Array.from({ length: SEARCH_SLOTS + MAX_WAITING_SEARCHES_PER_TENANT + 1 }, () =>
+        search(admin).then((res) => res),
+      );
+      // The refusal answers at once, and only once every other search of the burst is running or waiting.
+      const refused = await Promise.race([
+        ...burst.map((pending) => pending.then((res) => (res.status === 429 ? res : never))),
+        timeout(15_000, 'no search of the burst was refused'),
+      ]);
+      expect(refused.headers['retry-after']).toBe('1');
+      expect(refused.body).toMatchObject({ statusCode: 429, code: 'TOO_MANY_SEARCHES' });
+      const otherTenant = search(otherTenantAdmin).then((res) => res);
+      await lock.commitTransaction();
+      unlocked = true;
+      const statuses = (await Promise.all(burst)).map((res) => res.status);
+      expect(statuses.filter((status) => status === 200)).toHaveLength(SEARCH_SLOTS + MAX_WAITING_SEARCHES_PER_TENANT);
+      expect(statuses.filter((status) => status === 429)).toHaveLength(1);
+      const other = await otherTenant;
+      expect(other.status).toBe(200);
+      expect(other.body.hits.map((hit: { name: string }) => hit.name).sort()).toEqual(found('T2'));
+    } finally {
+      if (!unlocked) await lock.rollbackTransaction();
+      await lock.release();
+    }
   });
 
   it('answers the same every time, once the statement is planned without the values', async () => {

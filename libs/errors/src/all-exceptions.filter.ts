@@ -1,6 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { Response } from 'express';
+import { RetryLaterException } from './domain.exception';
 import { bodyFor, toErrorBody } from './error-body';
 import { isInfrastructureError } from './infrastructure-error';
 
@@ -13,6 +14,8 @@ export class AllExceptionsFilter implements ExceptionFilter {
     if (host.getType() !== 'http') throw exception;
     const response = host.switchToHttp().getResponse<Response>();
     let body = toErrorBody(exception);
+    if (exception instanceof RetryLaterException)
+      response.setHeader?.('Retry-After', String(exception.retryAfterSeconds));
     if (!body && isInfrastructureError(exception)) {
       // PostgreSQL or Redis is away (a restart, a failover): a pause for the caller to wait out, not a fault.
       this.logger.warn({ err: describeBriefly(exception) }, 'A backing service did not answer');

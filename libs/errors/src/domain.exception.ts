@@ -32,3 +32,15 @@ export class ValidationFailedException extends DomainException {
     super(400, 'VALIDATION_FAILED', message, details);
   }
 }
+
+/** A refusal the caller should retry after a while: the error filter adds `Retry-After`. */
+export class RetryLaterException extends DomainException {
+  constructor(
+    statusCode: number,
+    code: string,
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(statusCode, code, message);
+  }
+}

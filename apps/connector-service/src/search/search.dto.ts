@@ -19,7 +19,9 @@ export class SearchQueryDto {
   @MaxLength(500)
   q: string;
 
-  @ApiPropertyOptional()
+  @ApiPropertyOptional({
+    description: 'Only this data source of the project; 404 DATA_SOURCE_NOT_FOUND if the caller may not read it',
+  })
   @IsOptional()
   @IsUUID()
   dataSourceId?: string;

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { DataSourcesModule } from '../data-sources/data-sources.module';
 import { SearchConnections } from './search-connections';
+import { SearchSlots } from './search-slots';
 import { SearchController } from './search.controller';
 import { SearchRepository } from './search.repository';
 import { SearchService } from './search.service';
@@ -8,6 +9,11 @@ import { SearchService } from './search.service';
 @Module({
   imports: [DataSourcesModule],
   controllers: [SearchController],
-  providers: [SearchConnections, SearchRepository, SearchService],
+  providers: [
+    SearchConnections,
+    SearchRepository,
+    SearchService,
+    { provide: SearchSlots, useFactory: () => new SearchSlots() },
+  ],
 })
 export class SearchModule {}

@@ -2,8 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { Principal } from '@app/auth';
 import type { SearchPageView } from '@app/contracts';
 import { DataSourceAccess } from '../data-sources/data-source-access';
+import { DataSourceException } from '../data-sources/data-source.exception';
 import { MAX_SEARCH_LIMIT, MAX_SEARCH_OFFSET, SearchQueryDto } from './search.dto';
 import { SearchRepository } from './search.repository';
+import { SearchSlots } from './search-slots';
 
 /** Enough for the deepest page and the one hit past it that tells whether another page follows. */
 const SEARCH_CANDIDATES = MAX_SEARCH_OFFSET + MAX_SEARCH_LIMIT + 1;
@@ -14,30 +16,37 @@ const SEARCH_CANDIDATES = MAX_SEARCH_OFFSET + MAX_SEARCH_LIMIT + 1;
  * documents through indexes (those whose opening 2,000 characters hold the words, then their first 10,000,
  * then names); a second ranks those exactly on their opening. Documents that match only further in (chunk
  * vectors, their own index) come after those, looked for only when the first ones do not fill the page.
- * The snippet is the matching part, highlighted.
+ * The snippet is the matching part, highlighted. The statements run a few at a time per process, taking
+ * turns between tenants (SearchSlots).
  */
 @Injectable()
 export class SearchService {
   constructor(
     private readonly access: DataSourceAccess,
     private readonly repository: SearchRepository,
+    private readonly slots: SearchSlots,
   ) {}
 
   async search(principal: Principal, projectId: string, query: SearchQueryDto): Promise<SearchPageView> {
     const readable = await this.access.readableInProject(principal, projectId);
-    const ids = query.dataSourceId ? readable.ids.filter((id) => id === query.dataSourceId) : readable.ids;
+    // The hits of a data source the caller may not read are not found, as the data source itself is.
+    const asked = query.dataSourceId?.toLowerCase();
+    if (asked && !readable.ids.includes(asked)) throw DataSourceException.notFound();
+    const ids = asked ? [asked] : readable.ids;
     if (!ids.length) return { hits: [], nextCursor: null };
     const limit = query.limit ?? 20;
     const offset = Number(query.cursor ?? 0);
-    const rows = await this.repository.search({
-      dataSourceIds: ids,
-      q: query.q,
-      pathPrefix: query.pathPrefix ?? null,
-      limit: limit + 1,
-      offset,
-      candidates: SEARCH_CANDIDATES,
-      wholeProject: readable.all && !query.dataSourceId,
-    });
+    const rows = await this.slots.run(principal.tenantId, () =>
+      this.repository.search({
+        dataSourceIds: ids,
+        q: query.q,
+        pathPrefix: query.pathPrefix ?? null,
+        limit: limit + 1,
+        offset,
+        candidates: SEARCH_CANDIDATES,
+        wholeProject: readable.all && !query.dataSourceId,
+      }),
+    );
     const hits = rows.slice(0, limit).map((r) => ({
       ...r,
       score: Number(r.score),
