@@ -147,6 +147,12 @@ export class ConnectorEnv extends BaseEnv {
   @Max(60_000)
   OUTBOX_POLL_MS: number = 1000;
 
+  /** How long one search statement may run (PostgreSQL's statement_timeout); past it the search answers 503 SEARCH_TIMEOUT. */
+  @IsInt()
+  @Min(100)
+  @Max(600_000)
+  SEARCH_TIMEOUT_MS: number = 5000;
+
   /** Where the console's approvals monitor finds the approval-service (its browser calls it directly). */
   @IsUrl({ require_tld: false, protocols: ['http', 'https'] })
   APPROVAL_SERVICE_URL: string = 'http://localhost:3002';

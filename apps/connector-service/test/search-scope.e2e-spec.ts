@@ -10,6 +10,8 @@ import { ConnectorTestApp, startConnectorApp } from './support/connector-app';
  * the caller reads the whole project (one statement, planned once per connection) or part of it (planned
  * with the values). The corpus is written straight into the tables, as extraction would leave it.
  */
+/** Far above any search here, so that only a search kept waiting runs past it. */
+const SEARCH_TIMEOUT_MS = 3000;
 const never = new Promise<never>(() => undefined);
 const timeout = (ms: number, why: string) =>
   new Promise<never>((_, reject) => setTimeout(() => reject(new Error(why)), ms).unref());
@@ -30,7 +32,7 @@ describe('Search scope', () => {
   };
 
   beforeAll(async () => {
-    sut = await startConnectorApp({}, 'api');
+    sut = await startConnectorApp({ SEARCH_TIMEOUT_MS: SEARCH_TIMEOUT_MS }, 'api');
     admin = await testCaller({ roles: ['admin'] });
     memberOfAll = await testCaller({ tenantId: admin.tenantId });
     memberOfOne = await testCaller({ tenantId: admin.tenantId });
@@ -151,6 +153,32 @@ describe('Search scope', () => {
       if (!unlocked) await lock.rollbackTransaction();
       await lock.release();
     }
+  });
+
+  it('ends a search that runs past SEARCH_TIMEOUT_MS with 503 SEARCH_TIMEOUT and Retry-After, whether it reads the whole project or part of it', async () => {
+    const lock = sut.db.createQueryRunner();
+    await lock.startTransaction();
+    try {
+      await lock.query('LOCK TABLE connector.documents IN ACCESS EXCLUSIVE MODE');
+      const started = Date.now();
+      const [whole, part] = await Promise.race([
+        Promise.all([
+          http().get(`/v1/projects/${projectId}/search`).query({ q: 'grout' }).set(admin.auth),
+          http().get(`/v1/projects/${projectId}/search`).query({ q: 'grout', pathPrefix: '/A1/' }).set(admin.auth),
+        ]),
+        timeout(3 * SEARCH_TIMEOUT_MS, 'the searches were not ended'),
+      ]);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(SEARCH_TIMEOUT_MS - 100);
+      for (const res of [whole, part]) {
+        expect(res.status).toBe(503);
+        expect(res.headers['retry-after']).toBe('5');
+        expect(res.body).toMatchObject({ statusCode: 503, code: 'SEARCH_TIMEOUT' });
+      }
+    } finally {
+      await lock.rollbackTransaction();
+      await lock.release();
+    }
+    expect(await names(admin, { q: 'grout', pathPrefix: '/A1/' })).toEqual(found('A1'));
   });
 
   it('answers the same every time, once the statement is planned without the values', async () => {

@@ -1,39 +1,60 @@
 import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
-import { Pool, QueryConfig } from 'pg';
+import { DatabaseError, Pool, QueryConfig } from 'pg';
+import { RetryLaterException } from '@app/errors';
 import { ConnectorEnv } from '../connector-env';
+import { SEARCH_SLOTS } from './search-slots';
 
-/** Enough for both cores of the database and a queue in front of them. */
-const SEARCH_CONNECTIONS = 8;
+export const SEARCH_TIMEOUT = 'SEARCH_TIMEOUT';
+const QUERY_CANCELED = '57014';
 
 /**
- * Connections of their own for the search statement PostgreSQL keeps a plan of. A connection that holds
- * that plan ran other large statements markedly slower (a search under a path prefix 16 → 25 ms, until
- * the plan was deallocated), so the service's other connections never prepare it.
+ * Connections of search's own, where every statement ends within SEARCH_TIMEOUT_MS (statement_timeout),
+ * in two pools. A named statement (PostgreSQL keeps its plan) runs on connections that run nothing else:
+ * a connection that held that plan ran other large statements markedly slower (a search under a path
+ * prefix 16 → 25 ms, until the plan was deallocated). Every other search runs on the second pool.
  */
 @Injectable()
 export class SearchConnections implements OnModuleDestroy {
   private readonly logger = new Logger(SearchConnections.name);
-  private pool: Pool | null = null;
+  private readonly pools = new Map<'named' | 'unnamed', Pool>();
 
   constructor(private readonly env: ConnectorEnv) {}
 
   async query<Row>(config: QueryConfig): Promise<Row[]> {
-    return (await this.connections().query(config)).rows as Row[];
+    try {
+      return (await this.pool(config.name ? 'named' : 'unnamed').query(config)).rows as Row[];
+    } catch (error) {
+      if (error instanceof DatabaseError && error.code === QUERY_CANCELED) throw this.timedOut();
+      throw error;
+    }
   }
 
   async onModuleDestroy(): Promise<void> {
-    await this.pool?.end();
+    await Promise.all([...this.pools.values()].map((pool) => pool.end()));
   }
 
-  private connections(): Pool {
-    if (this.pool) return this.pool;
-    this.pool = new Pool({
+  private pool(kind: 'named' | 'unnamed'): Pool {
+    let pool = this.pools.get(kind);
+    if (pool) return pool;
+    pool = new Pool({
       connectionString: this.env.DATABASE_URL,
-      max: SEARCH_CONNECTIONS,
+      max: SEARCH_SLOTS,
       connectionTimeoutMillis: 10_000,
+      statement_timeout: this.env.SEARCH_TIMEOUT_MS,
     });
     // An idle connection that breaks (the database restarted) leaves the pool; the next search opens another.
-    this.pool.on('error', (error) => this.logger.warn(`search connection lost: ${error.message}`));
-    return this.pool;
+    pool.on('error', (error) => this.logger.warn(`search connection lost: ${error.message}`));
+    this.pools.set(kind, pool);
+    return pool;
+  }
+
+  private timedOut(): RetryLaterException {
+    const seconds = this.env.SEARCH_TIMEOUT_MS / 1000;
+    return new RetryLaterException(
+      503,
+      SEARCH_TIMEOUT,
+      `The search took longer than ${seconds} s; narrow it (a data source, a path prefix, more words) or try again`,
+      5,
+    );
   }
 }

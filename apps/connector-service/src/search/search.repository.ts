@@ -1,6 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import type { SearchHitView } from '@app/contracts';
 import { SearchConnections } from './search-connections';
 
@@ -25,10 +23,7 @@ export interface SearchTerms {
 /** The search statement over documents and their chunks. */
 @Injectable()
 export class SearchRepository {
-  constructor(
-    @InjectDataSource() private readonly db: DataSource,
-    private readonly connections: SearchConnections,
-  ) {}
+  constructor(private readonly connections: SearchConnections) {}
 
   /** Up to `limit` hits after the first `offset`, best first. */
   search(terms: SearchTerms): Promise<SearchRow[]> {
@@ -36,13 +31,13 @@ export class SearchRepository {
     if (terms.wholeProject && terms.pathPrefix === null) return this.searchPrepared(values);
     // An unnamed statement: PostgreSQL plans it with the values, so a path prefix can use its btree and a
     // few data sources their index (a saved plan, made without the values, would read neither).
-    return this.db.query(SEARCH_SQL, values);
+    return this.connections.query<SearchRow>({ text: SEARCH_SQL, values });
   }
 
   /**
    * The whole project without a path prefix, the most common search: there is nothing to gain from the
    * values, so PostgreSQL plans the statement once per connection and saves the planning (about a quarter
-   * of the statement's time) on every search after. On connections of its own (see SearchConnections).
+   * of the statement's time) on every search after. On connections of their own (see SearchConnections).
    */
   private searchPrepared(values: unknown[]): Promise<SearchRow[]> {
     return this.connections.query<SearchRow>({ name: 'connector-search-project', text: PROJECT_SEARCH_SQL, values });
