@@ -26,6 +26,7 @@ import { SearchableRuns1795300026000 } from './migrations/1795300026000-searchab
 import { RunTotals1795300032000 } from './migrations/1795300032000-run-totals';
 import { SearchCandidates1795300036000 } from './migrations/1795300036000-search-candidates';
 import { CheaperToast1795300038000 } from './migrations/1795300038000-cheaper-toast';
+import { SmallGinPendingLists1795300040000 } from './migrations/1795300040000-small-gin-pending-lists';
 import { SyncRunFiles1795300028000 } from './migrations/1795300028000-sync-run-files';
 import { DeletionGuard1795300030000 } from './migrations/1795300030000-deletion-guard';
 
@@ -66,5 +67,6 @@ export const connectorDatabase: ServiceDatabaseOptions = {
     SyncRunFiles1795300028000,
     DeletionGuard1795300030000,
     CheaperToast1795300038000,
+    SmallGinPendingLists1795300040000,
   ],
 };
