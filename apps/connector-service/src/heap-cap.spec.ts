@@ -6,7 +6,7 @@ const ROOT = resolve(__dirname, '../../..');
 const MAIN = 'dist/apps/connector-service/apps/connector-service/src/main.js';
 const read = (file: string) => readFileSync(resolve(ROOT, file), 'utf8');
 
-/** Every line of a file that starts the connector's built main, and how many there are. */
+/** Every line of a file that starts the connector's built main. */
 function launches(file: string): string[] {
   return read(file)
     .split('\n')
