@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { get as httpGet } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import request from 'supertest';
-import { testCaller, TestCaller } from '@app/testing';
-import { MAX_WAITING_SEARCHES_PER_TENANT, SEARCH_SLOTS } from '../src/search/search-slots';
+import { eventually, testCaller, TestCaller } from '@app/testing';
+import { MAX_WAITING_SEARCHES_PER_TENANT, SEARCH_SLOTS, SearchSlots } from '../src/search/search-slots';
 import { ConnectorTestApp, startConnectorApp } from './support/connector-app';
 
 /**
@@ -11,7 +13,7 @@ import { ConnectorTestApp, startConnectorApp } from './support/connector-app';
  * with the values). The corpus is written straight into the tables, as extraction would leave it.
  */
 /** Far above any search here, so that only a search kept waiting runs past it. */
-const SEARCH_TIMEOUT_MS = 3000;
+const SEARCH_TIMEOUT_MS = 5000;
 const never = new Promise<never>(() => undefined);
 const timeout = (ms: number, why: string) =>
   new Promise<never>((_, reject) => setTimeout(() => reject(new Error(why)), ms).unref());
@@ -149,6 +151,34 @@ describe('Search scope', () => {
       const other = await otherTenant;
       expect(other.status).toBe(200);
       expect(other.body.hits.map((hit: { name: string }) => hit.name).sort()).toEqual(found('T2'));
+    } finally {
+      if (!unlocked) await lock.rollbackTransaction();
+      await lock.release();
+    }
+  });
+
+  it('drops a search whose caller leaves while it waits for its turn', async () => {
+    const slots = sut.app.get(SearchSlots);
+    const search = () => http().get(`/v1/projects/${projectId}/search`).query({ q: 'grout' }).set(admin.auth);
+    const lock = sut.db.createQueryRunner();
+    await lock.startTransaction();
+    let unlocked = false;
+    try {
+      await lock.query('LOCK TABLE connector.documents IN ACCESS EXCLUSIVE MODE');
+      const running = Array.from({ length: SEARCH_SLOTS }, () => search().then((res) => res.status));
+      await eventually(() => slots.load.running === SEARCH_SLOTS, 10_000);
+      const { port } = sut.app.getHttpServer().address() as AddressInfo;
+      const leaving = httpGet(`http://127.0.0.1:${port}/v1/projects/${projectId}/search?q=grout`, {
+        headers: admin.auth,
+      });
+      leaving.on('error', () => undefined); // its socket is closed below, on purpose
+      await eventually(() => slots.load.waiting === 1, 10_000);
+      leaving.destroy();
+      await eventually(() => slots.load.waiting === 0, 10_000);
+      await lock.commitTransaction();
+      unlocked = true;
+      expect(await Promise.all(running)).toEqual(Array(SEARCH_SLOTS).fill(200));
+      expect(slots.load).toEqual({ running: 0, waiting: 0 });
     } finally {
       if (!unlocked) await lock.rollbackTransaction();
       await lock.release();

@@ -1,5 +1,5 @@
 import { RetryLaterException } from '@app/errors';
-import { SearchSlots, TOO_MANY_SEARCHES } from './search-slots';
+import { CLIENT_CLOSED_REQUEST, SearchSlots, TOO_MANY_SEARCHES } from './search-slots';
 
 /** A search that ends when the test says so, and records when it started. */
 function gate(started: string[], name: string) {
@@ -83,6 +83,35 @@ describe('SearchSlots', () => {
     [...searches, other].forEach((s) => s.end());
     await Promise.all(results);
     expect(started).toEqual(['a1', 'b1', 'a2', 'a3']);
+  });
+
+  it('drops a waiting search whose caller left: it never runs, and its place goes to the next one', async () => {
+    const slots = new SearchSlots(1, 1);
+    const started: string[] = [];
+    const [a1, a2, a3] = ['a1', 'a2', 'a3'].map((name) => gate(started, name));
+    const caller = new AbortController();
+    const results = [slots.run('tenant-a', a1.search)];
+    const left = slots.run('tenant-a', a2.search, caller.signal);
+    caller.abort();
+    await expect(left).rejects.toMatchObject({ statusCode: 499, code: CLIENT_CLOSED_REQUEST });
+    results.push(slots.run('tenant-a', a3.search)); // within the waiting limit of 1 again
+    [a1, a2, a3].forEach((s) => s.end());
+    await Promise.all(results);
+    expect(started).toEqual(['a1', 'a3']);
+  });
+
+  it('runs a search whose caller leaves after it started to the end, and refuses one whose caller left before it asked', async () => {
+    const slots = new SearchSlots(1, 1);
+    const started: string[] = [];
+    const running = gate(started, 'a1');
+    const caller = new AbortController();
+    const result = slots.run('tenant-a', running.search, caller.signal);
+    await settle();
+    caller.abort();
+    running.end();
+    expect(await result).toBe('a1');
+    await expect(slots.run('tenant-a', async () => 'late', caller.signal)).rejects.toMatchObject({ statusCode: 499 });
+    expect(await slots.run('tenant-b', async () => 'next')).toBe('next');
   });
 
   it('passes the slot on when a search fails', async () => {

@@ -1,4 +1,5 @@
-import { Controller, Get, Param, ParseUUIDPipe, Query } from '@nestjs/common';
+import { Controller, Get, Param, ParseUUIDPipe, Query, Res } from '@nestjs/common';
+import type { Response } from 'express';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal } from '@app/auth';
 import { ApiErrorResponses, SearchPageResponse, SearchPageView } from '@app/contracts';
@@ -24,7 +25,17 @@ export class SearchController {
     @CurrentPrincipal() principal: Principal,
     @Param('projectId', ParseUUIDPipe) projectId: string,
     @Query() query: SearchQueryDto,
+    @Res({ passthrough: true }) res: Response,
   ): Promise<SearchPageView> {
-    return this.searchService.search(principal, projectId, query);
+    return this.searchService.search(principal, projectId, query, abandonment(res));
   }
+}
+
+/** Aborts when the caller leaves before the answer is sent, so a search still waiting for its turn is dropped. */
+function abandonment(res: Response): AbortSignal {
+  const caller = new AbortController();
+  res.once('close', () => {
+    if (!res.writableFinished) caller.abort();
+  });
+  return caller.signal;
 }

@@ -27,7 +27,12 @@ export class SearchService {
     private readonly slots: SearchSlots,
   ) {}
 
-  async search(principal: Principal, projectId: string, query: SearchQueryDto): Promise<SearchPageView> {
+  async search(
+    principal: Principal,
+    projectId: string,
+    query: SearchQueryDto,
+    abandoned?: AbortSignal,
+  ): Promise<SearchPageView> {
     const readable = await this.access.readableInProject(principal, projectId);
     // The hits of a data source the caller may not read are not found, as the data source itself is.
     const asked = query.dataSourceId?.toLowerCase();
@@ -36,16 +41,19 @@ export class SearchService {
     if (!ids.length) return { hits: [], nextCursor: null };
     const limit = query.limit ?? 20;
     const offset = Number(query.cursor ?? 0);
-    const rows = await this.slots.run(principal.tenantId, () =>
-      this.repository.search({
-        dataSourceIds: ids,
-        q: query.q,
-        pathPrefix: query.pathPrefix ?? null,
-        limit: limit + 1,
-        offset,
-        candidates: SEARCH_CANDIDATES,
-        wholeProject: readable.all && !query.dataSourceId,
-      }),
+    const rows = await this.slots.run(
+      principal.tenantId,
+      () =>
+        this.repository.search({
+          dataSourceIds: ids,
+          q: query.q,
+          pathPrefix: query.pathPrefix ?? null,
+          limit: limit + 1,
+          offset,
+          candidates: SEARCH_CANDIDATES,
+          wholeProject: readable.all && !query.dataSourceId,
+        }),
+      abandoned,
     );
     const hits = rows.slice(0, limit).map((r) => ({
       ...r,
