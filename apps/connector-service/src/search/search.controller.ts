@@ -18,7 +18,9 @@ export class SearchController {
     summary: 'Search the documents of a project by name, path and text',
     description:
       'Only in the data sources the caller may read. Hits carry the document id, data source and path so an ' +
-      'agent can cite and fetch them.',
+      'agent can cite and fetch them. 404 DATA_SOURCE_NOT_FOUND for a dataSourceId the caller may not read; ' +
+      '429 TOO_MANY_SEARCHES when the tenant has too many searches waiting, and 503 SEARCH_TIMEOUT for one ' +
+      'that ran past SEARCH_TIMEOUT_MS, both with Retry-After.',
   })
   @ApiOkResponse({ type: SearchPageResponse })
   search(
