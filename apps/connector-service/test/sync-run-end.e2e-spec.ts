@@ -100,6 +100,39 @@ describe('The end of a sync run', () => {
     expect(await runs.status(run.id)).toBe('Succeeded');
   });
 
+  it('starts again, on the sweep, a Running run that has had no tasks for minutes (its start job lost after it moved the run)', async () => {
+    const admin = await testCaller({ roles: ['admin'] });
+    const dataSourceId = await dataSource(admin);
+    const runs = sut.app.get(SyncRunsRepository);
+    const run = (await runs.create(admin.tenantId, dataSourceId, 'Full'))!;
+    await runs.move(run.id, 'Running');
+    await sut.db.query(`UPDATE connector.sync_runs SET "startedAt" = now() - interval '10 minutes' WHERE id = $1`, [
+      run.id,
+    ]);
+
+    await sut.app.get(SyncScheduler).sweep();
+
+    const ended = await eventually(async () => {
+      const res = await request(sut.app.getHttpServer()).get(`/v1/sync-runs/${run.id}`).set(admin.auth);
+      return !['Queued', 'Running'].includes(res.body.status) && res.body;
+    }, 30000);
+    expect(ended).toMatchObject({ status: 'Succeeded', error: null });
+    expect(ended.counts.added).toBeGreaterThan(0);
+  });
+
+  it('leaves a Running run without tasks alone while its start may still be creating them', async () => {
+    const admin = await testCaller({ roles: ['admin'] });
+    const dataSourceId = await dataSource(admin);
+    const runs = sut.app.get(SyncRunsRepository);
+    const run = (await runs.create(admin.tenantId, dataSourceId, 'Full'))!;
+    await runs.move(run.id, 'Running');
+
+    await sut.app.get(SyncScheduler).sweep();
+
+    expect(await runs.status(run.id)).toBe('Running');
+    expect(await sut.app.get(SyncProducer)['queue'].getJob(`${run.id}:start`)).toBeNull();
+  });
+
   it.each([
     ['the start', 1],
     ['a listed page', 2],

@@ -187,6 +187,18 @@ export class SyncRunsRepository {
     return rows.map((row) => row.id);
   }
 
+  /** Running runs started before `olderThan` that have no task yet: their start job was lost after it moved them. */
+  async taskless(olderThan: Date, limit = 100): Promise<string[]> {
+    const rows: Array<{ id: string }> = await this.db.query(
+      `SELECT r.id FROM connector.sync_runs r
+       WHERE r.status = 'Running' AND r."startedAt" < $1
+         AND NOT EXISTS (SELECT 1 FROM connector.sync_tasks t WHERE t."syncRunId" = r.id)
+       LIMIT $2`,
+      [olderThan, limit],
+    );
+    return rows.map((row) => row.id);
+  }
+
   /** Pending tasks of running runs created before `olderThan`, to re-add jobs a crash may have lost. */
   async strandedTasks(olderThan: Date, limit = 1000): Promise<Array<{ syncRunId: string } & SyncTask>> {
     return this.db.query(

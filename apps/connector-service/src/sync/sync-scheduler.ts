@@ -8,7 +8,10 @@ import { SyncStarter } from './sync-starter';
 
 const STRANDED_AFTER_MS = 2 * 60_000;
 
-/** Starts scheduled syncs that are due, re-adds jobs of tasks a crashed process never queued, and ends runs whose end was lost. */
+/**
+ * Starts scheduled syncs that are due, starts again runs whose start was lost before they had tasks, re-adds
+ * jobs of tasks a crashed process never queued, and ends runs whose end was lost.
+ */
 @Injectable()
 export class SyncScheduler {
   private readonly logger = new Logger(SyncScheduler.name);
@@ -23,6 +26,7 @@ export class SyncScheduler {
 
   async sweep(): Promise<void> {
     await this.startDueSyncs();
+    await this.restartTaskless();
     await this.requeueStranded();
     await this.endUnended();
   }
@@ -38,6 +42,12 @@ export class SyncScheduler {
 
   private async endUnended(): Promise<void> {
     for (const id of await this.runs.unendedRuns()) await this.completion.finishIfDone(id);
+  }
+
+  /** Its start job again (a no-op while that job still exists): it goes on from Running, creating the tasks or ending the run. */
+  private async restartTaskless(): Promise<void> {
+    for (const id of await this.runs.taskless(new Date(Date.now() - STRANDED_AFTER_MS)))
+      await this.producer.startRun(id);
   }
 
   private async requeueStranded(): Promise<void> {
