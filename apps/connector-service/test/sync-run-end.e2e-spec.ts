@@ -54,6 +54,15 @@ describe('The end of a sync run', () => {
       '/Structural/Specifications',
     );
 
+  /** A run moved to Running by hand, with no task yet: as its start leaves it before creating them. */
+  async function runningRun() {
+    const admin = await testCaller({ roles: ['admin'] });
+    const runs = sut.app.get(SyncRunsRepository);
+    const run = (await runs.create(admin.tenantId, await dataSource(admin), 'Full'))!;
+    await runs.move(run.id, 'Running');
+    return { admin, runs, run };
+  }
+
   it('is not lost when the database goes away between the last step and the end: the retry ends the run', async () => {
     const completion = sut.app.get(SyncCompletion);
     const finish = completion.finishIfDone.bind(completion);
@@ -78,11 +87,7 @@ describe('The end of a sync run', () => {
   });
 
   it('ends, on the sweep, a Running run whose tasks are all done (its end lost and no retry left)', async () => {
-    const admin = await testCaller({ roles: ['admin'] });
-    const dataSourceId = await dataSource(admin);
-    const runs = sut.app.get(SyncRunsRepository);
-    const run = (await runs.create(admin.tenantId, dataSourceId, 'Full'))!;
-    await runs.move(run.id, 'Running');
+    const { runs, run } = await runningRun();
     await sut.app.get(Transactions).run(async (transaction) => {
       const [task] = await runs.addTasks(transaction, run.id, [
         {
@@ -101,11 +106,7 @@ describe('The end of a sync run', () => {
   });
 
   it('starts again, on the sweep, a Running run that has had no tasks for minutes (its start job lost after it moved the run)', async () => {
-    const admin = await testCaller({ roles: ['admin'] });
-    const dataSourceId = await dataSource(admin);
-    const runs = sut.app.get(SyncRunsRepository);
-    const run = (await runs.create(admin.tenantId, dataSourceId, 'Full'))!;
-    await runs.move(run.id, 'Running');
+    const { admin, run } = await runningRun();
     await sut.db.query(`UPDATE connector.sync_runs SET "startedAt" = now() - interval '10 minutes' WHERE id = $1`, [
       run.id,
     ]);
@@ -121,11 +122,7 @@ describe('The end of a sync run', () => {
   });
 
   it('leaves a Running run without tasks alone while its start may still be creating them', async () => {
-    const admin = await testCaller({ roles: ['admin'] });
-    const dataSourceId = await dataSource(admin);
-    const runs = sut.app.get(SyncRunsRepository);
-    const run = (await runs.create(admin.tenantId, dataSourceId, 'Full'))!;
-    await runs.move(run.id, 'Running');
+    const { runs, run } = await runningRun();
 
     await sut.app.get(SyncScheduler).sweep();
 
