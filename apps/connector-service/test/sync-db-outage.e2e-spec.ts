@@ -67,7 +67,14 @@ describe('A sync run while PostgreSQL restarts twice', () => {
         }
         await after(250);
       }
+      // The run crawls until the API answers again, so it cannot end unseen before the next outage.
+      await sim.admin.put('/faults', { latencyMs: 1000 });
       await postgres.start();
+      await eventually(
+        async () => (await http().get(`/v1/sync-runs/${syncRunId}`).set(caller.auth)).status === 200,
+        60_000,
+      );
+      await sim.admin.put('/faults', { latencyMs: 40 });
     }
 
     const run = await waitForRun(sut.app, caller, syncRunId, 180_000);
