@@ -1,7 +1,7 @@
 import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import type { SyncRunView } from '@app/contracts';
-import { DomainException } from '@app/errors';
+import { RetryLaterException } from '@app/errors';
 import { syncRunResponse } from './sync.controller';
 import { SyncRunEntity } from './sync-run.entity';
 import { SyncRunsRepository } from './sync-runs.repository';
@@ -37,8 +37,7 @@ export class SyncRunStreams implements OnModuleDestroy {
   follow(run: SyncRunEntity, req: Request, res: Response): void {
     const tenantStreams = this.perTenant.get(run.tenantId) ?? 0;
     if (this.open.size >= MAX_RUN_STREAMS || tenantStreams >= MAX_TENANT_RUN_STREAMS) {
-      res.setHeader('Retry-After', '10');
-      throw new DomainException(503, TOO_MANY_RUN_STREAMS, 'Too many open event streams; try again shortly');
+      throw new RetryLaterException(503, TOO_MANY_RUN_STREAMS, 'Too many open event streams; try again shortly', 10);
     }
     res.writeHead(200, {
       'Content-Type': 'text/event-stream; charset=utf-8',
