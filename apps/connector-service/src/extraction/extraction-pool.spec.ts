@@ -1,8 +1,12 @@
+import { execFile } from 'node:child_process';
+import { resolve } from 'node:path';
+import { promisify } from 'node:util';
 import { generatedPdf } from '../../../document-system-simulator/src/store/generated-content';
 import { pdfDocument } from '../../../document-system-simulator/src/store/file-formats';
 import { hostileHtml, hostileText } from '../../test/factories/hostile-files';
 import { ExtractionLimitExceeded, ExtractionPool, ExtractionUnavailable } from './extraction-pool';
 
+const ROOT = resolve(__dirname, '../../../..');
 const quickPdf = (line: string) => pdfDocument([[line]]);
 /** One page of 200,000 lines: pdf.js needs far more than 64 MB of heap for it. */
 const hugePage = () => pdfDocument([Array.from({ length: 200_000 }, (_, i) => `line ${i}`)]);
@@ -73,4 +77,29 @@ describe(ExtractionPool.name, () => {
     expect(error).toBeInstanceOf(ExtractionUnavailable);
     expect(error).toHaveProperty('message', expect.stringMatching(/^the extraction worker did not start: /));
   });
+
+  it('refuses a file once it is closed (shutting down), so the file is tried again later', async () => {
+    sut = new ExtractionPool({ threads: 1 });
+    await sut.extract('text', Buffer.from('warm'));
+    await sut.close();
+    await expect(sut.extract('text', Buffer.from('door D-12'))).rejects.toThrow(
+      new ExtractionUnavailable('extractor closed'),
+    );
+  });
+
+  // An idle thread must not hold a process up: a worker that is shutting down, or a test run, ends by itself.
+  it('lets the process end by itself with its threads idle, even when the pool was never closed', async () => {
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      [
+        '-r',
+        'ts-node/register/transpile-only',
+        '-r',
+        './scripts/register-paths.js',
+        'apps/connector-service/test/support/extract-and-leave-open.ts',
+      ],
+      { cwd: ROOT, timeout: 30_000, env: { ...process.env, TS_NODE_PROJECT: resolve(ROOT, 'tsconfig.json') } },
+    );
+    expect(stdout).toBe('door D-12');
+  }, 60_000);
 });

@@ -39,6 +39,7 @@ export class ExtractionPool {
   private readonly queue: Job[] = [];
   private readonly threads: ExtractionThread[];
   private readonly maxTextBytes: number;
+  private closed = false;
 
   constructor({
     threads = availableParallelism(),
@@ -53,6 +54,8 @@ export class ExtractionPool {
   }
 
   extract(kind: ExtractionKind, content: Buffer): Promise<string> {
+    // Shutting down: a job that gets here now is tried again later, not given a thread started after the close.
+    if (this.closed) return Promise.reject(new ExtractionUnavailable('extractor closed'));
     return new Promise<string>((resolve, reject) => {
       this.queue.push({ request: { kind, content, maxTextBytes: this.maxTextBytes }, resolve, reject });
       this.dispatch();
@@ -60,6 +63,7 @@ export class ExtractionPool {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     for (const job of this.queue.splice(0)) job.reject(new ExtractionUnavailable('extractor closed'));
     await Promise.all(this.threads.map((thread) => thread.close()));
   }
@@ -130,7 +134,6 @@ class ExtractionThread {
     if (this.worker) return this.worker;
     const worker = startWorker(this.limits.maxHeapMb, this.limits.nice);
     const boot = setTimeout(() => this.end(worker, new Error('the extraction worker did not start')), BOOT_TIMEOUT_MS);
-    worker.unref();
     worker.on('message', (message: { ready?: true; text?: string; error?: string; name?: string }) => {
       if (this.worker !== worker) return;
       if (message.ready) {
@@ -154,6 +157,8 @@ class ExtractionThread {
       clearTimeout(boot);
       this.end(worker, new Error('the extraction worker stopped'));
     });
+    // After the listeners: adding a 'message' listener holds the process up again (Node refs the port).
+    worker.unref();
     this.worker = worker;
     this.ready = false;
     return worker;
