@@ -28,6 +28,7 @@ import { configureHttpApp } from '@app/http';
 import { killChild, startChildApp, testCaller, testEnv } from '@app/testing';
 import { AppModule } from '../apps/connector-service/src/app.module';
 import { MAIN_HEAP_FLAG } from '../apps/connector-service/src/heap-cap';
+import { benchDatabase, failBench } from './bench-database';
 import { CONCURRENCY, listAndDownload, listDownloadAndExtract } from './ingest-baselines';
 
 type Http = () => ReturnType<typeof request>;
@@ -36,7 +37,7 @@ const FILES = Number(process.env.BENCH_FILES ?? 5000);
 const BIG_FILE_BYTES = Number(process.env.BENCH_BIG_FILE_MB ?? 500) * 1024 * 1024;
 
 async function main(): Promise<void> {
-  const db = await database();
+  const db = await benchDatabase({ keep: Boolean(process.env.BENCH_KEEP_DB) });
   const simPort = await freePort();
   const sim = await startChildApp('apps/document-system-simulator/test/support/run-simulator.ts', {
     PORT: simPort,
@@ -252,6 +253,7 @@ async function startBuiltWorker(env: Record<string, unknown>): Promise<ChildProc
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
+  process.once('exit', () => child.kill('SIGKILL')); // should the bench fail before it stops the worker
   await new Promise<void>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (chunk: Buffer) => {
@@ -375,25 +377,6 @@ async function vacuumAnalyze(url: string): Promise<void> {
   await client.end();
 }
 
-async function database(): Promise<{ url: string; stop: () => Promise<void> }> {
-  const adminUrl = process.env.BENCH_ADMIN_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  const name = `bench_${randomBytes(3).toString('hex')}`;
-  const admin = new Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  return {
-    url: adminUrl.replace(/\/[^/]*$/, `/${name}`),
-    stop: async () => {
-      if (process.env.BENCH_KEEP_DB) return void console.log(`database kept: ${name}`);
-      const cleanup = new Client({ connectionString: adminUrl });
-      await cleanup.connect();
-      await cleanup.query(`DROP DATABASE ${name} WITH (FORCE)`);
-      await cleanup.end();
-    },
-  };
-}
-
 function freePort(): Promise<number> {
   const probe = createServer();
   return new Promise((resolve) =>
@@ -404,7 +387,4 @@ function freePort(): Promise<number> {
   );
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+main().catch(failBench);

@@ -9,7 +9,6 @@
  * their measured document frequency. `BENCH_KEEP_DB=1` keeps the database (`bench_search_<docs>`) and
  * reuses it next time, so the corpus is seeded once; `BENCH_CASE_SECONDS` (30) bounds each case.
  */
-import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import { loadavg } from 'node:os';
 import type { AddressInfo } from 'node:net';
@@ -18,6 +17,7 @@ import { Test } from '@nestjs/testing';
 import { configureHttpApp } from '@app/http';
 import { testCaller, testEnv } from '@app/testing';
 import { AppModule } from '../apps/connector-service/src/app.module';
+import { benchDatabase, failBench } from './bench-database';
 import {
   BENCH_ADMIN,
   BENCH_MEMBER,
@@ -35,12 +35,11 @@ const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
 const CASE_MS = Number(process.env.BENCH_CASE_SECONDS ?? 30) * 1000;
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 20);
 const CONCURRENT_MS = Number(process.env.BENCH_CONCURRENT_SECONDS ?? 20) * 1000;
-const ADMIN_URL = process.env.BENCH_ADMIN_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 type Search = (query: Record<string, string>, auth: Record<string, string>) => Promise<unknown>;
 
 async function main(): Promise<void> {
-  const db = await database();
+  const db = await benchDatabase(process.env.BENCH_KEEP_DB ? { name: `bench_search_${DOCS}`, keep: true } : {});
   const port = await freePort();
   const env = testEnv({ DATABASE_URL: db.url, PORT: port, LOG_LEVEL: 'silent' });
   const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRoot({ role: 'api', env })] }).compile();
@@ -213,27 +212,6 @@ const loadAverage = () =>
     .map((n) => n.toFixed(1))
     .join(' ');
 
-/** `bench_search_<docs>`, kept and reused with BENCH_KEEP_DB=1; otherwise a new one, dropped at the end. */
-async function database(): Promise<{ url: string; stop: () => Promise<void> }> {
-  const keep = Boolean(process.env.BENCH_KEEP_DB);
-  const name = keep ? `bench_search_${DOCS}` : `bench_${randomBytes(3).toString('hex')}`;
-  const admin = new Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  const exists = (await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount;
-  if (!exists) await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  return {
-    url: ADMIN_URL.replace(/\/[^/]*$/, `/${name}`),
-    stop: async () => {
-      if (keep) return void console.log(`database kept: ${name}`);
-      const cleanup = new Client({ connectionString: ADMIN_URL });
-      await cleanup.connect();
-      await cleanup.query(`DROP DATABASE ${name} WITH (FORCE)`);
-      await cleanup.end();
-    },
-  };
-}
-
 function freePort(): Promise<number> {
   const probe = createServer();
   return new Promise((resolve) =>
@@ -244,7 +222,4 @@ function freePort(): Promise<number> {
   );
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+main().catch(failBench);
