@@ -1,3 +1,4 @@
+import { getQueueToken } from '@nestjs/bull';
 import Bull from 'bull';
 import request from 'supertest';
 import { SharedQueue, SyncCompletedEvent } from '@app/contracts';
@@ -7,7 +8,7 @@ import { startSimulator } from '../../document-system-simulator/test/support/sta
 import { ConnectionTokens } from '../src/document-system/connection-tokens.port';
 import { SyncCompletion } from '../src/sync/sync-completion';
 import { SyncScheduler } from '../src/sync/sync-scheduler';
-import { SyncJobName, SyncTask } from '../src/sync/sync.jobs';
+import { SYNC_QUEUE, SyncJobName, SyncTask } from '../src/sync/sync.jobs';
 import { SyncRunsRepository } from '../src/sync/sync-runs.repository';
 import { SyncProducer } from '../src/sync/sync.producer';
 import { ConnectorTestApp, startConnectorApp } from './support/connector-app';
@@ -121,13 +122,36 @@ describe('The end of a sync run', () => {
     expect(ended.counts.added).toBeGreaterThan(0);
   });
 
+  it('starts again, on the sweep, a Running run without tasks whose start job failed for good and could not end it', async () => {
+    const { admin, run } = await runningRun();
+    await sut.db.query(`UPDATE connector.sync_runs SET "startedAt" = now() - interval '10 minutes' WHERE id = $1`, [
+      run.id,
+    ]);
+    // A start job that failed for good stays in Redis under the run's start job id (here one the worker refuses).
+    const queue = sut.app.get<Bull.Queue>(getQueueToken(SYNC_QUEUE));
+    const job = await queue.add(
+      SyncJobName.StartRun,
+      { syncRunId: 'not a run' },
+      { jobId: `${run.id}:start`, attempts: 1, removeOnFail: false },
+    );
+    await eventually(() => job.isFailed(), 10_000);
+
+    await sut.app.get(SyncScheduler).sweep();
+
+    const ended = await eventually(async () => {
+      const res = await request(sut.app.getHttpServer()).get(`/v1/sync-runs/${run.id}`).set(admin.auth);
+      return !['Queued', 'Running'].includes(res.body.status) && res.body;
+    }, 30000);
+    expect(ended).toMatchObject({ status: 'Succeeded', error: null });
+  });
+
   it('leaves a Running run without tasks alone while its start may still be creating them', async () => {
     const { runs, run } = await runningRun();
 
     await sut.app.get(SyncScheduler).sweep();
 
     expect(await runs.status(run.id)).toBe('Running');
-    expect(await sut.app.get(SyncProducer)['queue'].getJob(`${run.id}:start`)).toBeNull();
+    expect(await sut.app.get<Bull.Queue>(getQueueToken(SYNC_QUEUE)).getJob(`${run.id}:start`)).toBeNull();
   });
 
   it.each([

@@ -44,10 +44,10 @@ export class SyncScheduler {
     for (const id of await this.runs.unendedRuns()) await this.completion.finishIfDone(id);
   }
 
-  /** Its start job again (a no-op while that job still exists): it goes on from Running, creating the tasks or ending the run. */
+  /** Its start job again (a no-op while that job waits or runs): it goes on from Running, creating the tasks or ending the run. */
   private async restartTaskless(): Promise<void> {
     for (const id of await this.runs.taskless(new Date(Date.now() - STRANDED_AFTER_MS)))
-      await this.producer.startRun(id);
+      await this.producer.restartRun(id);
   }
 
   private async requeueStranded(): Promise<void> {

@@ -13,6 +13,16 @@ export class SyncProducer {
     await addJob(this.queue, SYNC_JOBS, SyncJobName.StartRun, { syncRunId }, this.options(`${syncRunId}:start`));
   }
 
+  /**
+   * The start job again, for a run left Running without tasks. A start job still in Redis makes this a no-op,
+   * unless it failed for good (kept for inspection): that one would block the id for ever, so it goes.
+   */
+  async restartRun(syncRunId: string): Promise<void> {
+    const previous = await this.queue.getJob(`${syncRunId}:start`);
+    if (previous && (await previous.isFailed())) await previous.remove();
+    await this.startRun(syncRunId);
+  }
+
   async tasks(syncRunId: string, tasks: SyncTask[]): Promise<void> {
     if (!tasks.length) return;
     await this.queue.addBulk(
