@@ -64,6 +64,22 @@ describe('The end of a sync run', () => {
     return { admin, runs, run };
   }
 
+  /** The same, started ten minutes ago: long enough for the sweep to start it again. */
+  async function runningRunStartedLongAgo() {
+    const started = await runningRun();
+    await sut.db.query(`UPDATE connector.sync_runs SET "startedAt" = now() - interval '10 minutes' WHERE id = $1`, [
+      started.run.id,
+    ]);
+    return started;
+  }
+
+  /** The run as its caller reads it once it has ended. */
+  const ended = (admin: TestCaller, syncRunId: string) =>
+    eventually(async () => {
+      const res = await request(sut.app.getHttpServer()).get(`/v1/sync-runs/${syncRunId}`).set(admin.auth);
+      return !['Queued', 'Running'].includes(res.body.status) && res.body;
+    }, 30000);
+
   it('is not lost when the database goes away between the last step and the end: the retry ends the run', async () => {
     const completion = sut.app.get(SyncCompletion);
     const finish = completion.finishIfDone.bind(completion);
@@ -75,10 +91,7 @@ describe('The end of a sync run', () => {
     };
     const { admin, syncRunId } = await startSync();
     try {
-      const run = await eventually(async () => {
-        const res = await request(sut.app.getHttpServer()).get(`/v1/sync-runs/${syncRunId}`).set(admin.auth);
-        return !['Queued', 'Running'].includes(res.body.status) && res.body;
-      }, 30000);
+      const run = await ended(admin, syncRunId);
       expect(run).toMatchObject({ status: 'Succeeded', error: null });
       const event = await eventually(async () => (await events.getJob(`sync-completed:${syncRunId}`))?.data, 10000);
       expect(event).toMatchObject({ type: 'SyncCompleted', syncRunId, status: 'Succeeded' });
@@ -107,26 +120,17 @@ describe('The end of a sync run', () => {
   });
 
   it('starts again, on the sweep, a Running run that has had no tasks for minutes (its start job lost after it moved the run)', async () => {
-    const { admin, run } = await runningRun();
-    await sut.db.query(`UPDATE connector.sync_runs SET "startedAt" = now() - interval '10 minutes' WHERE id = $1`, [
-      run.id,
-    ]);
+    const { admin, run } = await runningRunStartedLongAgo();
 
     await sut.app.get(SyncScheduler).sweep();
 
-    const ended = await eventually(async () => {
-      const res = await request(sut.app.getHttpServer()).get(`/v1/sync-runs/${run.id}`).set(admin.auth);
-      return !['Queued', 'Running'].includes(res.body.status) && res.body;
-    }, 30000);
-    expect(ended).toMatchObject({ status: 'Succeeded', error: null });
-    expect(ended.counts.added).toBeGreaterThan(0);
+    const endedRun = await ended(admin, run.id);
+    expect(endedRun).toMatchObject({ status: 'Succeeded', error: null });
+    expect(endedRun.counts.added).toBeGreaterThan(0);
   });
 
   it('starts again, on the sweep, a Running run without tasks whose start job failed for good and could not end it', async () => {
-    const { admin, run } = await runningRun();
-    await sut.db.query(`UPDATE connector.sync_runs SET "startedAt" = now() - interval '10 minutes' WHERE id = $1`, [
-      run.id,
-    ]);
+    const { admin, run } = await runningRunStartedLongAgo();
     // A start job that failed for good stays in Redis under the run's start job id (here one the worker refuses).
     const queue = sut.app.get<Bull.Queue>(getQueueToken(SYNC_QUEUE));
     const job = await queue.add(
@@ -138,11 +142,7 @@ describe('The end of a sync run', () => {
 
     await sut.app.get(SyncScheduler).sweep();
 
-    const ended = await eventually(async () => {
-      const res = await request(sut.app.getHttpServer()).get(`/v1/sync-runs/${run.id}`).set(admin.auth);
-      return !['Queued', 'Running'].includes(res.body.status) && res.body;
-    }, 30000);
-    expect(ended).toMatchObject({ status: 'Succeeded', error: null });
+    expect(await ended(admin, run.id)).toMatchObject({ status: 'Succeeded', error: null });
   });
 
   it('leaves a Running run without tasks alone while its start may still be creating them', async () => {
