@@ -34,7 +34,7 @@ export class ConnectionsRepository {
          status = 'Active', subject = EXCLUDED.subject, scopes = EXCLUDED.scopes,
          "accessTokenEncrypted" = EXCLUDED."accessTokenEncrypted", "refreshTokenEncrypted" = EXCLUDED."refreshTokenEncrypted",
          "expiresAt" = EXCLUDED."expiresAt", "tokensIssuedAt" = EXCLUDED."tokensIssuedAt", "secretVersion" = EXCLUDED."secretVersion",
-         "lastRefreshError" = NULL, "updatedAt" = now()
+         "lastRefreshError" = NULL, "refreshLeaseId" = NULL, "refreshLeaseUntil" = NULL, "updatedAt" = now()
        RETURNING id`,
       [
         c.tenantId,
@@ -81,33 +81,57 @@ export class ConnectionsRepository {
     return count;
   }
 
-  /** The row, locked until the transaction ends: concurrent refreshers of one connection queue here. */
-  lockForRefresh(transaction: Transaction, id: string): Promise<OAuthConnectionEntity | null> {
-    return managerOf(transaction).findOne(OAuthConnectionEntity, {
-      where: { id },
-      lock: { mode: 'pessimistic_write' },
-    });
+  /**
+   * Claims the refresh of a connection whose tokens are still those the caller read (`issuedAt`), unless
+   * another refresh holds an unexpired claim: the returned row, or null when the claim went to someone else.
+   */
+  async takeRefreshLease(
+    id: string,
+    issuedAt: Date,
+    leaseId: string,
+    leaseMs: number,
+  ): Promise<OAuthConnectionEntity | null> {
+    const [rows]: [OAuthConnectionEntity[], number] = await this.db.query(
+      `UPDATE connector.oauth_connections
+       SET "refreshLeaseId" = $3, "refreshLeaseUntil" = now() + make_interval(secs => $4::float8 / 1000)
+       WHERE id = $1 AND status = 'Active' AND date_trunc('milliseconds', "tokensIssuedAt") <= $2
+         AND ("refreshLeaseUntil" IS NULL OR "refreshLeaseUntil" < now())
+       RETURNING *`,
+      [id, issuedAt, leaseId, leaseMs],
+    );
+    return rows[0] ?? null;
   }
 
-  /** Stores the tokens of a refresh and returns the connection as it now is. */
+  /** Gives a claim up without a change of tokens (the endpoint could not be reached). */
+  async releaseRefreshLease(id: string, leaseId: string): Promise<void> {
+    await this.connections.update({ id, refreshLeaseId: leaseId }, { refreshLeaseId: null, refreshLeaseUntil: null });
+  }
+
+  /** Stores the tokens of a refresh that still holds its claim; null when it lost it (the row was renewed or deleted). */
   async storeRefreshed(
     transaction: Transaction,
     id: string,
+    leaseId: string,
     tokens: Pick<
       OAuthConnectionEntity,
       'accessTokenEncrypted' | 'refreshTokenEncrypted' | 'expiresAt' | 'scopes' | 'tokensIssuedAt' | 'secretVersion'
     >,
-  ): Promise<OAuthConnectionEntity> {
+  ): Promise<OAuthConnectionEntity | null> {
     const manager = managerOf(transaction);
-    await manager.update(OAuthConnectionEntity, { id }, { ...tokens, lastRefreshError: null });
-    return manager.findOneByOrFail(OAuthConnectionEntity, { id });
+    const { affected } = await manager.update(
+      OAuthConnectionEntity,
+      { id, refreshLeaseId: leaseId },
+      { ...tokens, lastRefreshError: null, refreshLeaseId: null, refreshLeaseUntil: null },
+    );
+    return affected ? manager.findOneByOrFail(OAuthConnectionEntity, { id }) : null;
   }
 
-  async markNeedsReauth(transaction: Transaction, id: string, reason: string): Promise<void> {
-    await managerOf(transaction).update(
-      OAuthConnectionEntity,
-      { id },
-      { status: 'NeedsReauth', lastRefreshError: reason },
+  /** The provider refused the refresh: the connection needs its user, unless the claim was lost meanwhile. */
+  async markNeedsReauth(id: string, leaseId: string, reason: string): Promise<boolean> {
+    const { affected } = await this.connections.update(
+      { id, refreshLeaseId: leaseId },
+      { status: 'NeedsReauth', lastRefreshError: reason, refreshLeaseId: null, refreshLeaseUntil: null },
     );
+    return !!affected;
   }
 }

@@ -47,6 +47,13 @@ export class OAuthConnectionEntity {
   @Column('text', { nullable: true })
   lastRefreshError: string | null;
 
+  /** The refresh under way at the token endpoint, if any, and when its claim lapses should its process die. */
+  @Column('uuid', { nullable: true })
+  refreshLeaseId: string | null;
+
+  @Column('timestamptz', { nullable: true })
+  refreshLeaseUntil: Date | null;
+
   @CreateDateColumn({ type: 'timestamptz' })
   createdAt: Date;
 

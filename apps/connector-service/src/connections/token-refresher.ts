@@ -1,7 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { ConnectorEnv } from '../connector-env';
 import { SecretCipher } from '@app/crypto';
-import { Transaction, Transactions } from '@app/database';
+import { Transactions } from '@app/database';
 import { DocumentSystemException } from '../document-system/document-system.exception';
 import { ConnectorMetrics } from '../metrics/connector-metrics';
 import { ProviderSecretsRepository } from '../providers/provider-secrets.repository';
@@ -24,15 +25,23 @@ export interface IssuedToken {
 }
 
 type Outcome = { token: IssuedToken } | { reauth: string } | { unavailable: string };
+/** What a refresher finds: the outcome already, or a refresh to wait for, or the claim on one to make. */
+type Claim = Outcome | { waitForOther: true } | { lease: string; connection: OAuthConnectionEntity };
+
+/** How often a refresher waiting for another's looks at the connection again. */
+const WAIT_STEP_MS = 200;
 
 /**
- * Refreshes a connection's tokens under a row lock, so concurrent refreshers in any process cause one
- * call at the token endpoint; the rotated refresh token is stored in the same transaction.
+ * Refreshes a connection's tokens under a lease on its row, so concurrent refreshers in any process cause
+ * one call at the token endpoint, and no database connection waits on that call; the rotated refresh token
+ * is stored only while the lease holds.
  */
 @Injectable()
 export class TokenRefresher {
   private readonly logger = new Logger(TokenRefresher.name);
   private readonly aheadMs: number;
+  /** Two calls at the token endpoint (the secret fallback) and the reads around them, with room to spare. */
+  private readonly leaseMs: number;
 
   constructor(
     private readonly repository: ConnectionsRepository,
@@ -46,6 +55,7 @@ export class TokenRefresher {
     env: ConnectorEnv,
   ) {
     this.aheadMs = env.OAUTH_REFRESH_AHEAD_SECONDS * 1000;
+    this.leaseMs = 2 * env.OAUTH_HTTP_TIMEOUT_MS + 30_000;
   }
 
   /** Still usable without a refresh (no expiry known, or not within the refresh-ahead window). */
@@ -58,9 +68,7 @@ export class TokenRefresher {
    * has done so meanwhile. Throws REAUTH_REQUIRED when the user must authorize again.
    */
   async refresh(connectionId: string, seenIssuedAt: Date | null): Promise<IssuedToken> {
-    const outcome = await this.transactions.run((transaction) =>
-      this.refreshLocked(transaction, connectionId, seenIssuedAt),
-    );
+    const outcome = await this.settle(connectionId, seenIssuedAt);
     this.metrics.tokenRefreshed(
       'token' in outcome ? 'succeeded' : 'unavailable' in outcome ? 'unavailable' : 'needs_reauth',
     );
@@ -71,8 +79,23 @@ export class TokenRefresher {
     throw DocumentSystemException.reauthRequired();
   }
 
-  private async refreshLocked(transaction: Transaction, id: string, seenIssuedAt: Date | null): Promise<Outcome> {
-    const c = await this.repository.lockForRefresh(transaction, id);
+  /** Makes the refresh, or waits for the one another refresher makes, until the connection has an outcome. */
+  private async settle(id: string, seenIssuedAt: Date | null): Promise<Outcome> {
+    // A refresher that died keeps its lease until it lapses; then this one takes it.
+    const deadline = Date.now() + this.leaseMs + WAIT_STEP_MS;
+    for (;;) {
+      const claim = await this.claim(id, seenIssuedAt);
+      if ('lease' in claim) {
+        const outcome = await this.refreshClaimed(claim.connection, claim.lease);
+        if (outcome !== 'leaseLost') return outcome;
+      } else if (!('waitForOther' in claim)) return claim;
+      if (Date.now() > deadline) return { unavailable: 'the refresh under way for this connection did not end' };
+      await new Promise((resolve) => setTimeout(resolve, WAIT_STEP_MS));
+    }
+  }
+
+  private async claim(id: string, seenIssuedAt: Date | null): Promise<Claim> {
+    const c = await this.repository.byId(id);
     if (!c || c.status === 'NeedsReauth') return { reauth: c?.lastRefreshError ?? 'connection is gone' };
     const someoneRefreshed = seenIssuedAt !== null && c.tokensIssuedAt.getTime() > seenIssuedAt.getTime();
     if ((someoneRefreshed || seenIssuedAt === null) && this.isFresh(c)) return { token: this.issued(c) };
@@ -81,9 +104,22 @@ export class TokenRefresher {
       if (c.expiresAt && c.expiresAt.getTime() > Date.now() && seenIssuedAt === null) return { token: this.issued(c) };
       return { reauth: 'the access token expired and the provider issued no refresh token (offline_access)' };
     }
+    const lease = randomUUID();
+    const claimed = await this.repository.takeRefreshLease(id, c.tokensIssuedAt, lease, this.leaseMs);
+    return claimed ? { lease, connection: claimed } : { waitForOther: true };
+  }
+
+  /** Calls the token endpoint with no database connection held, then stores what it gave while the lease holds. */
+  private async refreshClaimed(c: OAuthConnectionEntity, lease: string): Promise<Outcome | 'leaseLost'> {
+    let issued: { tokens: TokenSet; secretVersion: number };
     try {
-      const { tokens, secretVersion } = await this.callTokenEndpoint(c);
-      const fresh = await this.repository.storeRefreshed(transaction, id, {
+      issued = await this.callTokenEndpoint(c);
+    } catch (error) {
+      return this.refreshFailed(c, lease, error);
+    }
+    const { tokens, secretVersion } = issued;
+    const fresh = await this.transactions.run(async (transaction) => {
+      const stored = await this.repository.storeRefreshed(transaction, c.id, lease, {
         accessTokenEncrypted: this.cipher.encrypt(tokens.accessToken),
         // RFC 6749 §6: a response without a refresh token keeps the old one usable.
         refreshTokenEncrypted: tokens.refreshToken ? this.cipher.encrypt(tokens.refreshToken) : c.refreshTokenEncrypted,
@@ -92,15 +128,21 @@ export class TokenRefresher {
         tokensIssuedAt: new Date(Math.max(Date.now(), c.tokensIssuedAt.getTime() + 1)),
         secretVersion,
       });
-      if (secretVersion !== c.secretVersion) await this.secrets.prune(c.providerId, transaction);
-      return { token: this.issued(fresh) };
-    } catch (error) {
-      if (error instanceof OAuthUnavailable) return { unavailable: error.message };
-      if (!(error instanceof OAuthErrorResponse)) throw error;
+      if (stored && secretVersion !== c.secretVersion) await this.secrets.prune(c.providerId, transaction);
+      return stored;
+    });
+    // Lost: the user authorized again, or deleted the connection, while the call was under way.
+    return fresh ? { token: this.issued(fresh) } : 'leaseLost';
+  }
+
+  private async refreshFailed(c: OAuthConnectionEntity, lease: string, error: unknown): Promise<Outcome | 'leaseLost'> {
+    if (error instanceof OAuthErrorResponse) {
       const reason = `refresh failed (${error.message}). ${GUIDANCE.refreshFailed}`;
-      await this.repository.markNeedsReauth(transaction, id, reason);
-      return { reauth: reason };
+      return (await this.repository.markNeedsReauth(c.id, lease, reason)) ? { reauth: reason } : 'leaseLost';
     }
+    await this.repository.releaseRefreshLease(c.id, lease);
+    if (error instanceof OAuthUnavailable) return { unavailable: error.message };
+    throw error;
   }
 
   /** The current secret first; on invalid_client, once more with the secret the tokens were issued under. */

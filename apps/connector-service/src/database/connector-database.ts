@@ -27,6 +27,7 @@ import { RunTotals1795300032000 } from './migrations/1795300032000-run-totals';
 import { SearchCandidates1795300036000 } from './migrations/1795300036000-search-candidates';
 import { CheaperToast1795300038000 } from './migrations/1795300038000-cheaper-toast';
 import { SmallGinPendingLists1795300040000 } from './migrations/1795300040000-small-gin-pending-lists';
+import { TokenRefreshLease1795300042000 } from './migrations/1795300042000-token-refresh-lease';
 import { SyncRunFiles1795300028000 } from './migrations/1795300028000-sync-run-files';
 import { DeletionGuard1795300030000 } from './migrations/1795300030000-deletion-guard';
 
@@ -68,5 +69,6 @@ export const connectorDatabase: ServiceDatabaseOptions = {
     DeletionGuard1795300030000,
     CheaperToast1795300038000,
     SmallGinPendingLists1795300040000,
+    TokenRefreshLease1795300042000,
   ],
 };

@@ -1,0 +1,118 @@
+import request from 'supertest';
+import { randomUUID } from 'node:crypto';
+import { HttpPeer, ReceivedRequest, RunningSimulator, testCaller } from '@app/testing';
+import { startSimulator } from '../../document-system-simulator/test/support/start-simulator';
+import { ConnectionTokens } from '../src/document-system/connection-tokens.port';
+import { ConnectorTestApp, startConnectorApp } from './support/connector-app';
+import { connect, providerBody, registerClient, TEST_PUBLIC_BASE_URL } from './support/oauth-flow';
+
+/** More connections refreshing at once than the service has database connections (20 per process). */
+const REFRESHING = 24;
+
+/**
+ * A tenant's token endpoint that stops answering: its refreshes wait for it, and nobody else waits for them.
+ * The token endpoint here passes calls on to the simulator's until it is told to hang.
+ */
+describe('Token refresh against a token endpoint that hangs', () => {
+  let sim: RunningSimulator;
+  let sut: ConnectorTestApp;
+  let tokenEndpoint: HttpPeer;
+  let hanging = false;
+
+  beforeAll(async () => {
+    sim = await startSimulator();
+    await sim.admin.put('/oauth/settings', { autoApproveUser: 'alice' });
+    tokenEndpoint = await new HttpPeer(async (req, res) => {
+      if (hanging) return; // the answer never comes; stop() drops the connection
+      const answer = await passOn(req);
+      res.writeHead(answer.status, { 'content-type': 'application/json' }).end(await answer.text());
+    }).start();
+    sut = await startConnectorApp({ env: { PUBLIC_BASE_URL: TEST_PUBLIC_BASE_URL, OAUTH_HTTP_TIMEOUT_MS: 30_000 } });
+  });
+
+  afterAll(async () => {
+    await tokenEndpoint?.stop();
+    await sut?.close();
+    await sim?.close();
+  });
+
+  const passOn = (req: ReceivedRequest) =>
+    fetch(`${sim.url}/oauth/token`, {
+      method: 'POST',
+      headers: Object.fromEntries(
+        ['content-type', 'authorization'].flatMap((name) =>
+          req.headers[name] ? [[name, String(req.headers[name])]] : [],
+        ),
+      ),
+      body: req.body,
+    });
+
+  /** A provider of a new tenant whose token endpoint is ours, and `count` of its users connected. */
+  async function connectedUsers(count: number) {
+    const admin = await testCaller({ roles: ['admin'] });
+    const clientId = `client-${randomUUID()}`;
+    const clientSecret = `secret-${randomUUID()}`;
+    await registerClient(sim, { clientId, clientSecrets: [clientSecret] });
+    const provider = await request(sut.app.getHttpServer())
+      .post('/v2/OAuth/providers')
+      .set(admin.auth)
+      .send(providerBody(sim, { clientId, clientSecret, tokenEndpoint: `${tokenEndpoint.url}/oauth/token` }))
+      .expect(201);
+    const connectionIds: string[] = [];
+    for (let i = 0; i < count; i++) {
+      const user = await testCaller({ tenantId: admin.tenantId });
+      connectionIds.push((await connect(sut, user, provider.body.id)).id);
+    }
+    return connectionIds;
+  }
+
+  it('takes over the refresh of a process that died while it was under way, once its lease lapses', async () => {
+    const [connectionId] = await connectedUsers(1);
+    await sut.db.query(
+      `UPDATE connector.oauth_connections
+       SET "expiresAt" = now() - interval '1 second', "refreshLeaseId" = $2, "refreshLeaseUntil" = now() + interval '2 seconds'
+       WHERE id = $1`,
+      [connectionId, randomUUID()],
+    );
+    const callsBefore = tokenEndpoint.received.length;
+
+    const started = Date.now();
+    const token = await sut.app.get(ConnectionTokens).tokenSource(connectionId).current();
+
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1_500);
+    expect(tokenEndpoint.received.length).toBe(callsBefore + 1);
+    const [row] = await sut.db.query(`SELECT * FROM connector.oauth_connections WHERE id = $1`, [connectionId]);
+    expect(row).toMatchObject({ status: 'Active', refreshLeaseId: null });
+    expect(Date.parse(row.expiresAt)).toBeGreaterThan(Date.now());
+    expect(token).toEqual(expect.any(String));
+  });
+
+  it('holds no database connection while it waits: another tenant is answered at once', async () => {
+    const connectionIds = await connectedUsers(REFRESHING);
+    const other = await testCaller({ roles: ['admin'] });
+    hanging = true;
+    await sut.db.query(
+      `UPDATE connector.oauth_connections SET "expiresAt" = now() - interval '1 second' WHERE id = ANY($1)`,
+      [connectionIds],
+    );
+    const callsBefore = tokenEndpoint.received.length;
+
+    const tokens = sut.app.get(ConnectionTokens);
+    const refreshes = connectionIds.map((id) =>
+      tokens
+        .tokenSource(id)
+        .current()
+        .catch((error: Error) => error),
+    );
+    await tokenEndpoint.waitForRequests(callsBefore + REFRESHING, 20_000);
+
+    const started = Date.now();
+    await request(sut.app.getHttpServer()).get('/v1/credentials').set(other.auth).expect(200);
+    expect(Date.now() - started).toBeLessThan(3_000);
+
+    // The endpoint gives up: each refresh ends as the document system being unavailable, and the next one calls again.
+    await tokenEndpoint.stop();
+    const outcomes = await Promise.all(refreshes);
+    expect(outcomes.every((outcome) => outcome instanceof Error)).toBe(true);
+  }, 90_000);
+});
