@@ -10,7 +10,7 @@ import { ApprovalMetrics } from '../metrics/approval-metrics';
 import { DecisionRelay } from '../outbox/decision-relay';
 import { DELIVERY_CONCURRENCY, DeliveryAttemptJob } from './delivery.jobs';
 import { DeliveryProducer } from './delivery.producer';
-import { AttemptView, HandedOffAttempts } from './handed-off-attempts';
+import { AttemptView, HandedOffAttempts, SecretsInHand } from './handed-off-attempts';
 import { delayAfterFailedAttemptMs, hasRetryLeft } from './retry-schedule';
 import { settlesWithin } from './settles-within';
 import { Counts, TenantSlots } from './tenant-slots';
@@ -72,8 +72,9 @@ export class DeliveryService {
   async run(job: DeliveryAttemptJob): Promise<void> {
     this.running++;
     try {
-      let known = job.attempt === 1 ? this.handOffs.take(job.approvalId) : undefined;
-      if (!job.tenantId && !known) known = (await this.view(job.approvalId, job.attempt)) ?? undefined;
+      // Intake's copy spares decrypting the secrets, not reading the approval: a Cancel may have come since.
+      const inHand = job.attempt === 1 ? this.handOffs.take(job.approvalId)?.inHand : undefined;
+      const known = job.tenantId ? undefined : withSecrets(await this.view(job.approvalId, job.attempt), inHand);
       const tenantId = job.tenantId ?? known?.tenantId;
       if (!tenantId) return;
       const crowded = this.running > DELIVERY_CONCURRENCY - RESERVED_SLOTS;
@@ -83,7 +84,7 @@ export class DeliveryService {
         return await this.outage.ride(() => this.producer.putBack(job, tenantId));
       }
       try {
-        await this.attempt(job.approvalId, job.attempt, known, job.redelivery === true);
+        await this.attempt(job.approvalId, job.attempt, { known, inHand, redelivery: job.redelivery === true });
       } finally {
         this.slots.release(tenantId);
       }
@@ -98,7 +99,7 @@ export class DeliveryService {
     if (this.slowTenants.has(tenantId) || this.running >= DELIVERY_CONCURRENCY - RESERVED_SLOTS) return false;
     if (!(await this.slots.take(tenantId, false))) return false;
     this.running++;
-    const sent = this.attempt(view.id, 1, view).finally(() => {
+    const sent = this.attempt(view.id, 1, { known: view }).finally(() => {
       this.slots.release(tenantId);
       this.running--;
     });
@@ -133,11 +134,16 @@ export class DeliveryService {
   }
 
   /**
-   * `known` is the approval as just inserted, which spares the read. A redelivery is one attempt to an
-   * approval awaiting its decision: whatever its answer, nothing follows and the status stays.
+   * `known` is the approval as just inserted or read, which spares the read; `inHand`, its secrets as
+   * intake had them. A redelivery is one attempt to an approval awaiting its decision: whatever its
+   * answer, nothing follows and the status stays.
    */
-  private async attempt(approvalId: string, attempt: number, known?: AttemptView, redelivery = false): Promise<void> {
-    const approval = known ?? (await this.view(approvalId, attempt));
+  private async attempt(
+    approvalId: string,
+    attempt: number,
+    { known, inHand, redelivery = false }: { known?: AttemptView | null; inHand?: SecretsInHand; redelivery?: boolean },
+  ): Promise<void> {
+    const approval = known ?? withSecrets(await this.view(approvalId, attempt), inHand);
     // A decision (even one that arrived while an earlier attempt was in flight) or a cancel stops delivery.
     if (!approval || approval.status !== (redelivery ? 'AwaitingDecision' : 'Pending')) return;
     const result = await this.outcomeOf(approval, attempt);
@@ -209,6 +215,10 @@ export class DeliveryService {
     const values = approval.authEncrypted ? JSON.parse(this.cipher.decrypt(approval.authEncrypted)) : {};
     return { type: approval.authType, ...values };
   }
+}
+
+function withSecrets(view: DeliveryView | null, inHand: SecretsInHand | undefined): AttemptView | null {
+  return view && { ...view, inHand };
 }
 
 function isSuccess(status: number | null): boolean {
