@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { randomUUID } from 'node:crypto';
-import { HttpPeer, ReceivedRequest, RunningSimulator, testCaller } from '@app/testing';
+import { eventually, HttpPeer, ReceivedRequest, RunningSimulator, testCaller, TestCaller } from '@app/testing';
 import { startSimulator } from '../../document-system-simulator/test/support/start-simulator';
 import { ConnectionTokens } from '../src/document-system/connection-tokens.port';
 import { ConnectorTestApp, startConnectorApp } from './support/connector-app';
@@ -18,14 +18,21 @@ describe('Token refresh against a token endpoint that hangs', () => {
   let sut: ConnectorTestApp;
   let tokenEndpoint: HttpPeer;
   let hanging = false;
+  /** Answers the simulator gave, held back until the test lets them go. */
+  let holdAnswers = false;
+  const heldAnswers: Array<{ text: string; release: () => void }> = [];
 
   beforeAll(async () => {
     sim = await startSimulator();
     await sim.admin.put('/oauth/settings', { autoApproveUser: 'alice' });
     tokenEndpoint = await new HttpPeer(async (req, res) => {
+      if (req.path === '/oauth/revoke') return void res.writeHead(200).end();
       if (hanging) return; // the answer never comes; stop() drops the connection
       const answer = await passOn(req);
-      res.writeHead(answer.status, { 'content-type': 'application/json' }).end(await answer.text());
+      const text = await answer.text();
+      const release = () => res.writeHead(answer.status, { 'content-type': 'application/json' }).end(text);
+      if (holdAnswers) heldAnswers.push({ text, release });
+      else release();
     }).start();
     sut = await startConnectorApp({ env: { PUBLIC_BASE_URL: TEST_PUBLIC_BASE_URL, OAUTH_HTTP_TIMEOUT_MS: 30_000 } });
   });
@@ -47,7 +54,7 @@ describe('Token refresh against a token endpoint that hangs', () => {
       body: req.body,
     });
 
-  /** A provider of a new tenant whose token endpoint is ours, and `count` of its users connected. */
+  /** A provider of a new tenant whose token and revocation endpoints are ours, and `count` of its users connected. */
   async function connectedUsers(count: number) {
     const admin = await testCaller({ roles: ['admin'] });
     const clientId = `client-${randomUUID()}`;
@@ -56,18 +63,25 @@ describe('Token refresh against a token endpoint that hangs', () => {
     const provider = await request(sut.app.getHttpServer())
       .post('/v2/OAuth/providers')
       .set(admin.auth)
-      .send(providerBody(sim, { clientId, clientSecret, tokenEndpoint: `${tokenEndpoint.url}/oauth/token` }))
+      .send(
+        providerBody(sim, {
+          clientId,
+          clientSecret,
+          tokenEndpoint: `${tokenEndpoint.url}/oauth/token`,
+          revokeEndpoint: `${tokenEndpoint.url}/oauth/revoke`,
+        }),
+      )
       .expect(201);
-    const connectionIds: string[] = [];
+    const connections: Array<{ id: string; user: TestCaller }> = [];
     for (let i = 0; i < count; i++) {
       const user = await testCaller({ tenantId: admin.tenantId });
-      connectionIds.push((await connect(sut, user, provider.body.id)).id);
+      connections.push({ id: (await connect(sut, user, provider.body.id)).id, user });
     }
-    return connectionIds;
+    return connections;
   }
 
   it('takes over the refresh of a process that died while it was under way, once its lease lapses', async () => {
-    const [connectionId] = await connectedUsers(1);
+    const [{ id: connectionId }] = await connectedUsers(1);
     await sut.db.query(
       `UPDATE connector.oauth_connections
        SET "expiresAt" = now() - interval '1 second', "refreshLeaseId" = $2, "refreshLeaseUntil" = now() + interval '2 seconds'
@@ -87,8 +101,35 @@ describe('Token refresh against a token endpoint that hangs', () => {
     expect(token).toEqual(expect.any(String));
   });
 
+  it('revokes what a refresh got when its user disconnected while it was under way', async () => {
+    const [{ id: connectionId, user }] = await connectedUsers(1);
+    await sut.db.query(
+      `UPDATE connector.oauth_connections SET "expiresAt" = now() - interval '1 second' WHERE id = $1`,
+      [connectionId],
+    );
+    holdAnswers = true;
+    const refreshing = sut.app
+      .get(ConnectionTokens)
+      .tokenSource(connectionId)
+      .current()
+      .catch((error: Error) => error);
+    await eventually(() => heldAnswers.length === 1); // the provider has rotated the refresh token
+
+    await request(sut.app.getHttpServer()).delete(`/v2/OAuth/connections/${connectionId}`).set(user.auth).expect(204);
+    holdAnswers = false;
+    const [{ text, release }] = heldAnswers.splice(0);
+    release();
+
+    expect(await refreshing).toBeInstanceOf(Error);
+    const rotated = JSON.parse(text).refresh_token;
+    const revoked = tokenEndpoint.received
+      .filter((r) => r.path === '/oauth/revoke')
+      .map((r) => new URLSearchParams(r.body).get('token'));
+    expect(revoked).toContain(rotated);
+  });
+
   it('holds no database connection while it waits: another tenant is answered at once', async () => {
-    const connectionIds = await connectedUsers(REFRESHING);
+    const connectionIds = (await connectedUsers(REFRESHING)).map((c) => c.id);
     const other = await testCaller({ roles: ['admin'] });
     hanging = true;
     await sut.db.query(

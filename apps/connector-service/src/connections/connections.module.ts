@@ -15,6 +15,7 @@ import { OAuthConnectionEntity } from './oauth-connection.entity';
 import { OAuthConnectionTokens } from './oauth-connection-tokens';
 import { OAuthTokenClient } from './oauth-token-client';
 import { TokenRefresher } from './token-refresher';
+import { TokenRevoker } from './token-revoker';
 
 /**
  * Per-user OAuth connections: provides ConnectionTokens to credentials, data sources and the picker,
@@ -31,6 +32,7 @@ import { TokenRefresher } from './token-refresher';
     ConnectionsService,
     OAuthTokenClient,
     TokenRefresher,
+    TokenRevoker,
     { provide: ConnectionTokens, useClass: OAuthConnectionTokens },
   ],
   exports: [ConnectionTokens, ConnectionEvents],

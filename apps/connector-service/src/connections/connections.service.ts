@@ -2,19 +2,17 @@ import { Injectable } from '@nestjs/common';
 import { Principal } from '@app/auth';
 import { SecretCipher } from '@app/crypto';
 import { ProviderSecretsRepository } from '../providers/provider-secrets.repository';
-import { ProvidersService } from '../providers/providers.service';
 import { ConnectionException } from './connection.exception';
 import { ConnectionsRepository } from './connections.repository';
 import { OAuthConnectionEntity } from './oauth-connection.entity';
-import { OAuthTokenClient } from './oauth-token-client';
+import { TokenRevoker } from './token-revoker';
 
 @Injectable()
 export class ConnectionsService {
   constructor(
     private readonly repository: ConnectionsRepository,
-    private readonly providers: ProvidersService,
     private readonly secrets: ProviderSecretsRepository,
-    private readonly client: OAuthTokenClient,
+    private readonly revoker: TokenRevoker,
     private readonly cipher: SecretCipher,
   ) {}
 
@@ -39,21 +37,9 @@ export class ConnectionsService {
   }
 
   private async revoke(c: OAuthConnectionEntity): Promise<void> {
-    const provider = await this.providers.inTenant(c.tenantId, c.providerId).catch(() => null);
-    if (!provider?.revokeEndpoint) return;
-    // Its issuing secret is gone only when the provider moved its endpoints since: its tokens are the old server's.
-    const clientSecret = await this.secrets.secret(provider.id, c.secretVersion);
-    if (clientSecret === null) return;
-    const client = {
-      tokenEndpoint: provider.tokenEndpoint,
-      revokeEndpoint: provider.revokeEndpoint,
-      clientId: provider.clientId,
-      clientSecret,
-      method: provider.tokenEndpointAuthMethod,
-    };
     const [token, hint] = c.refreshTokenEncrypted
       ? [c.refreshTokenEncrypted, 'refresh_token' as const]
       : [c.accessTokenEncrypted, 'access_token' as const];
-    await this.client.revoke(client, this.cipher.decrypt(token), hint);
+    await this.revoker.revoke(c, { value: this.cipher.decrypt(token), hint });
   }
 }

@@ -18,6 +18,7 @@ import {
   OAuthUnavailable,
   TokenSet,
 } from './oauth-token-client';
+import { TokenRevoker } from './token-revoker';
 
 export interface IssuedToken {
   accessToken: string;
@@ -49,6 +50,7 @@ export class TokenRefresher {
     private readonly providers: ProvidersService,
     private readonly secrets: ProviderSecretsRepository,
     private readonly client: OAuthTokenClient,
+    private readonly revoker: TokenRevoker,
     private readonly cipher: SecretCipher,
     private readonly events: ConnectionEvents,
     private readonly metrics: ConnectorMetrics,
@@ -131,8 +133,15 @@ export class TokenRefresher {
       if (stored && secretVersion !== c.secretVersion) await this.secrets.prune(c.providerId, transaction);
       return stored;
     });
-    // Lost: the user authorized again, or deleted the connection, while the call was under way.
-    return fresh ? { token: this.issued(fresh) } : 'leaseLost';
+    if (fresh) return { token: this.issued(fresh) };
+    // Lost: the user authorized again or disconnected while the call was under way. What it gave is nobody's.
+    await this.revoker.revoke(
+      { ...c, secretVersion },
+      tokens.refreshToken
+        ? { value: tokens.refreshToken, hint: 'refresh_token' }
+        : { value: tokens.accessToken, hint: 'access_token' },
+    );
+    return 'leaseLost';
   }
 
   private async refreshFailed(c: OAuthConnectionEntity, lease: string, error: unknown): Promise<Outcome | 'leaseLost'> {
