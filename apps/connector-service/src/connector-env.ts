@@ -70,6 +70,15 @@ export class ConnectorEnv extends BaseEnv {
   @Max(64)
   EXTRACTION_WORKERS: number = Math.max(1, availableParallelism());
 
+  /**
+   * A sync run's first this-many documents to extract go ahead of the extraction jobs already waiting, so
+   * a small data source is searchable soon while a big one's extraction is still under way.
+   */
+  @IsInt()
+  @Min(0)
+  @Max(1_000_000)
+  EXTRACTION_AHEAD_PER_RUN: number = 500;
+
   /** How long the text extraction of one file may take; past it its thread is ended and the document is Failed. */
   @IsInt()
   @Min(100)

@@ -2,6 +2,7 @@ import { InjectQueue } from '@nestjs/bull';
 import { Injectable } from '@nestjs/common';
 import type { Queue } from 'bull';
 import { addJob } from '@app/queue';
+import { ConnectorEnv } from '../connector-env';
 import {
   ExtractTextJob,
   extractTextJobId,
@@ -15,10 +16,19 @@ import {
 /** The only place that adds jobs to the indexing queue. Job ids make adding the same work twice a no-op. */
 @Injectable()
 export class IndexingProducer {
-  constructor(@InjectQueue(INDEXING_QUEUE) private readonly queue: Queue) {}
+  constructor(
+    @InjectQueue(INDEXING_QUEUE) private readonly queue: Queue,
+    private readonly env: ConnectorEnv,
+  ) {}
 
-  async extractText(jobs: ExtractTextJob[]): Promise<void> {
+  /**
+   * `run.savedBefore`: the documents the sync run saved before these. A run's first
+   * EXTRACTION_AHEAD_PER_RUN go ahead of the jobs already waiting (a big run's backlog, say), so a small
+   * data source is searchable soon whatever else is being extracted; the rest wait their turn.
+   */
+  async extractText(jobs: ExtractTextJob[], run?: { savedBefore: number }): Promise<void> {
     if (!jobs.length) return;
+    const ahead = run !== undefined && run.savedBefore < this.env.EXTRACTION_AHEAD_PER_RUN;
     await this.queue.addBulk(
       jobs.map((data) => ({
         name: IndexingJobName.ExtractText,
@@ -30,6 +40,7 @@ export class IndexingProducer {
           backoff: INDEXING_JOB_BACKOFF,
           removeOnComplete: true,
           removeOnFail: true,
+          lifo: ahead,
         },
       })),
     );

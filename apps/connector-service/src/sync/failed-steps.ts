@@ -39,7 +39,8 @@ export class FailedSteps {
         const failures = failedOutcomes(unsaved.files.map((file) => ({ file, error })));
         await this.ledger.record(transaction, unsaved.dataSourceId, syncRunId, failures);
       }
-      return this.runs.settle(transaction, syncRunId, { ...deltas, pendingTasks: -1 });
+      const settled = await this.runs.settle(transaction, syncRunId, { ...deltas, pendingTasks: -1 });
+      return settled && settled.pendingTasks;
     });
     if (pending !== null && step.kind === SyncJobName.ListFolder) await this.listing.stampIfListed(syncRunId);
     if (pending === 0) await this.completion.finishIfDone(syncRunId);

@@ -1,0 +1,81 @@
+import { getQueueToken } from '@nestjs/bull';
+import type { Queue } from 'bull';
+import { randomUUID } from 'node:crypto';
+import { eventually, RunningSimulator, testCaller } from '@app/testing';
+import { startSimulator } from '../../document-system-simulator/test/support/start-simulator';
+import { SEED_USERS } from '../../document-system-simulator/src/store/seed';
+import { ConnectionTokens } from '../src/document-system/connection-tokens.port';
+import { INDEXING_QUEUE } from '../src/indexing/indexing.jobs';
+import { bulkDataSource } from './support/bulk-data-source';
+import { ConnectorTestApp, startConnectorApp } from './support/connector-app';
+import { dataSourceSelecting } from './support/data-source-on';
+import { SimulatorConnections } from './support/simulator-connections';
+import { syncToEnd } from './support/sync-helpers';
+
+/** Of the big run's documents, these go ahead of what waits; the rest wait their turn. */
+const AHEAD = 10;
+const BIG = 60;
+
+/** One tenant's big extraction backlog and another tenant's small data source, on one worker. */
+describe('The order of text extraction between sync runs', () => {
+  let sim: RunningSimulator;
+  let sut: ConnectorTestApp;
+  let connections: SimulatorConnections;
+
+  beforeAll(async () => {
+    sim = await startSimulator();
+    connections = new SimulatorConnections(sim);
+    sut = await startConnectorApp({
+      env: { EXTRACTION_AHEAD_PER_RUN: AHEAD },
+      overrides: [[ConnectionTokens, connections]],
+    });
+  });
+
+  afterAll(async () => {
+    await sut?.close();
+    await sim?.close();
+  });
+
+  const pending = async (dataSourceId: string): Promise<number> =>
+    (
+      await sut.db.query(
+        `SELECT count(*)::int AS n FROM connector.documents WHERE "dataSourceId" = $1 AND "extractionStatus" = 'Pending'`,
+        [dataSourceId],
+      )
+    )[0].n;
+
+  async function smallDataSource() {
+    const caller = await testCaller({ roles: ['admin'] });
+    const folder = (
+      await sim.admin.post('/folders', { parentId: await sim.folderId('/Structural'), name: `small-${randomUUID()}` })
+    ).data;
+    for (const name of ['crane.txt', 'scaffold.txt'])
+      await sim.admin.post('/files', { parentId: folder.id, name, text: `Site notes on the ${name}` });
+    const dataSourceId = await dataSourceSelecting(sut.app, sim, caller, {
+      login: SEED_USERS.alice,
+      connectionId: connections.connect(caller),
+      include: [folder.id],
+    });
+    return { caller, dataSourceId };
+  }
+
+  it("extracts a small data source's text ahead of another tenant's backlog", async () => {
+    const bigCaller = await testCaller({ roles: ['admin'] });
+    const big = await bulkDataSource(sim, sut, bigCaller, connections.connect(bigCaller), SEED_USERS.alice, BIG);
+    const small = await smallDataSource();
+    const queue = sut.app.get<Queue>(getQueueToken(INDEXING_QUEUE));
+    // Both runs' extraction jobs wait in Redis, the big one's first, as when the small sync comes during its backlog.
+    await queue.pause(true);
+    try {
+      await syncToEnd(sut.app, bigCaller, big.dataSourceId);
+      await syncToEnd(sut.app, small.caller, small.dataSourceId);
+      expect(await pending(big.dataSourceId)).toBe(BIG);
+    } finally {
+      await queue.resume(true);
+    }
+
+    await eventually(async () => (await pending(small.dataSourceId)) === 0, 30_000, 20);
+    expect(await pending(big.dataSourceId)).toBeGreaterThanOrEqual(BIG - AHEAD - 10);
+    await eventually(async () => (await pending(big.dataSourceId)) === 0, 60_000);
+  }, 120_000);
+});
