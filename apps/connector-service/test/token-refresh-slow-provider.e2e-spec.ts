@@ -1,6 +1,15 @@
 import request from 'supertest';
 import { randomUUID } from 'node:crypto';
-import { eventually, HttpPeer, ReceivedRequest, RunningSimulator, testCaller, TestCaller } from '@app/testing';
+import {
+  eventually,
+  HttpPeer,
+  OwnPostgres,
+  ReceivedRequest,
+  RunningSimulator,
+  startOwnPostgres,
+  testCaller,
+  TestCaller,
+} from '@app/testing';
 import { startSimulator } from '../../document-system-simulator/test/support/start-simulator';
 import { ConnectionTokens } from '../src/document-system/connection-tokens.port';
 import { ConnectorTestApp, startConnectorApp } from './support/connector-app';
@@ -16,6 +25,7 @@ const REFRESHING = 24;
 describe('Token refresh against a token endpoint that hangs', () => {
   let sim: RunningSimulator;
   let sut: ConnectorTestApp;
+  let postgres: OwnPostgres;
   let tokenEndpoint: HttpPeer;
   let hanging = false;
   /** Answers the simulator gave, held back until the test lets them go. */
@@ -34,13 +44,18 @@ describe('Token refresh against a token endpoint that hangs', () => {
       if (holdAnswers) heldAnswers.push({ text, release });
       else release();
     }).start();
-    sut = await startConnectorApp({ env: { PUBLIC_BASE_URL: TEST_PUBLIC_BASE_URL, OAUTH_HTTP_TIMEOUT_MS: 30_000 } });
+    // A PostgreSQL of its own, which one test restarts.
+    postgres = await startOwnPostgres();
+    sut = await startConnectorApp({
+      env: { DATABASE_URL: postgres.url, PUBLIC_BASE_URL: TEST_PUBLIC_BASE_URL, OAUTH_HTTP_TIMEOUT_MS: 30_000 },
+    });
   });
 
   afterAll(async () => {
     await tokenEndpoint?.stop();
     await sut?.close();
     await sim?.close();
+    await postgres?.destroy();
   });
 
   const passOn = (req: ReceivedRequest) =>
@@ -127,6 +142,34 @@ describe('Token refresh against a token endpoint that hangs', () => {
       .map((r) => new URLSearchParams(r.body).get('token'));
     expect(revoked).toContain(rotated);
   });
+
+  it('keeps the rotated refresh token through a PostgreSQL restart that comes while the provider answers', async () => {
+    const [{ id: connectionId }] = await connectedUsers(1);
+    const expire = () =>
+      sut.db.query(`UPDATE connector.oauth_connections SET "expiresAt" = now() - interval '1 second' WHERE id = $1`, [
+        connectionId,
+      ]);
+    await expire();
+    holdAnswers = true;
+    const tokens = sut.app.get(ConnectionTokens);
+    const refreshing = tokens
+      .tokenSource(connectionId)
+      .current()
+      .catch((error: Error) => error);
+    await eventually(() => heldAnswers.length === 1); // the provider has rotated the refresh token
+
+    await postgres.stop();
+    holdAnswers = false;
+    heldAnswers.splice(0)[0].release();
+    await new Promise((resolve) => setTimeout(resolve, 1000)); // the new tokens meet the outage
+    await postgres.start();
+
+    expect(await refreshing).toEqual(expect.any(String));
+    await expire();
+    expect(await tokens.tokenSource(connectionId).current()).toEqual(expect.any(String)); // refreshed with the rotated token
+    const [row] = await sut.db.query(`SELECT status FROM connector.oauth_connections WHERE id = $1`, [connectionId]);
+    expect(row.status).toBe('Active');
+  }, 60_000);
 
   it('holds no database connection while it waits: another tenant is answered at once', async () => {
     const connectionIds = (await connectedUsers(REFRESHING)).map((c) => c.id);

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { OutageModule } from '@app/database';
 import { CommonModule } from '../common/common.module';
 import { ConnectionTokens } from '../document-system/connection-tokens.port';
 import { ConnectorMetricsModule } from '../metrics/connector-metrics.module';
@@ -22,7 +23,13 @@ import { TokenRevoker } from './token-revoker';
  * and tells ConnectionEvents' listeners when a connection needs re-authorization or was authorized again.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([OAuthConnectionEntity]), CommonModule, ProvidersModule, ConnectorMetricsModule],
+  imports: [
+    TypeOrmModule.forFeature([OAuthConnectionEntity]),
+    CommonModule,
+    OutageModule,
+    ProvidersModule,
+    ConnectorMetricsModule,
+  ],
   controllers: [ConnectionsController, OAuthCallbackController],
   providers: [
     AuthorizationRequestsRepository,

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { ConnectorEnv } from '../connector-env';
 import { SecretCipher } from '@app/crypto';
-import { Transactions } from '@app/database';
+import { OutageRider, Transactions } from '@app/database';
 import { DocumentSystemException } from '../document-system/document-system.exception';
 import { ConnectorMetrics } from '../metrics/connector-metrics';
 import { ProviderSecretsRepository } from '../providers/provider-secrets.repository';
@@ -47,6 +47,7 @@ export class TokenRefresher {
   constructor(
     private readonly repository: ConnectionsRepository,
     private readonly transactions: Transactions,
+    private readonly outages: OutageRider,
     private readonly providers: ProvidersService,
     private readonly secrets: ProviderSecretsRepository,
     private readonly client: OAuthTokenClient,
@@ -120,7 +121,25 @@ export class TokenRefresher {
       return this.refreshFailed(c, lease, error);
     }
     const { tokens, secretVersion } = issued;
-    const fresh = await this.transactions.run(async (transaction) => {
+    // The provider has rotated the refresh token: this is its only copy, so an outage of the database is waited out.
+    const fresh = await this.outages.ride(() => this.store(c, lease, issued), this.leaseMs);
+    if (fresh) return { token: this.issued(fresh) };
+    // Lost: the user authorized again or disconnected while the call was under way. What it gave is nobody's.
+    await this.revoker.revoke(
+      { ...c, secretVersion },
+      tokens.refreshToken
+        ? { value: tokens.refreshToken, hint: 'refresh_token' }
+        : { value: tokens.accessToken, hint: 'access_token' },
+    );
+    return 'leaseLost';
+  }
+
+  private store(
+    c: OAuthConnectionEntity,
+    lease: string,
+    { tokens, secretVersion }: { tokens: TokenSet; secretVersion: number },
+  ): Promise<OAuthConnectionEntity | null> {
+    return this.transactions.run(async (transaction) => {
       const stored = await this.repository.storeRefreshed(transaction, c.id, lease, {
         accessTokenEncrypted: this.cipher.encrypt(tokens.accessToken),
         // RFC 6749 §6: a response without a refresh token keeps the old one usable.
@@ -133,15 +152,6 @@ export class TokenRefresher {
       if (stored && secretVersion !== c.secretVersion) await this.secrets.prune(c.providerId, transaction);
       return stored;
     });
-    if (fresh) return { token: this.issued(fresh) };
-    // Lost: the user authorized again or disconnected while the call was under way. What it gave is nobody's.
-    await this.revoker.revoke(
-      { ...c, secretVersion },
-      tokens.refreshToken
-        ? { value: tokens.refreshToken, hint: 'refresh_token' }
-        : { value: tokens.accessToken, hint: 'access_token' },
-    );
-    return 'leaseLost';
   }
 
   private async refreshFailed(c: OAuthConnectionEntity, lease: string, error: unknown): Promise<Outcome | 'leaseLost'> {
