@@ -71,13 +71,13 @@ export class ConnectorEnv extends BaseEnv {
   EXTRACTION_WORKERS: number = Math.max(1, availableParallelism());
 
   /**
-   * A sync run's first this-many documents to extract go ahead of the extraction jobs already waiting, so
-   * a small data source is searchable soon while a big one's extraction is still under way.
+   * A tenant's synced documents go ahead of the extraction jobs already waiting, this many a minute per
+   * worker process, so a small data source is searchable soon while another's big backlog is extracted.
    */
   @IsInt()
   @Min(0)
   @Max(1_000_000)
-  EXTRACTION_AHEAD_PER_RUN: number = 500;
+  EXTRACTION_AHEAD_PER_MINUTE: number = 500;
 
   /** How long the text extraction of one file may take; past it its thread is ended and the document is Failed. */
   @IsInt()

@@ -12,7 +12,7 @@ import { dataSourceSelecting } from './support/data-source-on';
 import { SimulatorConnections } from './support/simulator-connections';
 import { syncToEnd } from './support/sync-helpers';
 
-/** Of the big run's documents, these go ahead of what waits; the rest wait their turn. */
+/** A tenant's documents a minute that go ahead of what waits: fewer than a sync batch of the big run (16). */
 const AHEAD = 10;
 const BIG = 60;
 
@@ -26,7 +26,7 @@ describe('The order of text extraction between sync runs', () => {
     sim = await startSimulator();
     connections = new SimulatorConnections(sim);
     sut = await startConnectorApp({
-      env: { EXTRACTION_AHEAD_PER_RUN: AHEAD },
+      env: { EXTRACTION_AHEAD_PER_MINUTE: AHEAD },
       overrides: [[ConnectionTokens, connections]],
     });
   });

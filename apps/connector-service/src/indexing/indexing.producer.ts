@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import type { Queue } from 'bull';
 import { addJob } from '@app/queue';
 import { ConnectorEnv } from '../connector-env';
+import { ExtractionHeadStart } from './extraction-head-start';
 import {
   ExtractTextJob,
   extractTextJobId,
@@ -16,19 +17,22 @@ import {
 /** The only place that adds jobs to the indexing queue. Job ids make adding the same work twice a no-op. */
 @Injectable()
 export class IndexingProducer {
+  private readonly headStart: ExtractionHeadStart;
+
   constructor(
     @InjectQueue(INDEXING_QUEUE) private readonly queue: Queue,
-    private readonly env: ConnectorEnv,
-  ) {}
+    env: ConnectorEnv,
+  ) {
+    this.headStart = new ExtractionHeadStart(env.EXTRACTION_AHEAD_PER_MINUTE);
+  }
 
   /**
-   * `run.savedBefore`: the documents the sync run saved before these. A run's first
-   * EXTRACTION_AHEAD_PER_RUN go ahead of the jobs already waiting (a big run's backlog, say), so a small
-   * data source is searchable soon whatever else is being extracted; the rest wait their turn.
+   * A sync's documents (`fromSyncOf` their tenant) go ahead of the jobs already waiting, another tenant's
+   * backlog say, while the tenant has allowance left (EXTRACTION_AHEAD_PER_MINUTE); the rest wait their turn.
    */
-  async extractText(jobs: ExtractTextJob[], run?: { savedBefore: number }): Promise<void> {
+  async extractText(jobs: ExtractTextJob[], fromSyncOf?: string): Promise<void> {
     if (!jobs.length) return;
-    const ahead = run !== undefined && run.savedBefore < this.env.EXTRACTION_AHEAD_PER_RUN;
+    const ahead = fromSyncOf !== undefined && this.headStart.take(fromSyncOf, jobs.length);
     await this.queue.addBulk(
       jobs.map((data) => ({
         name: IndexingJobName.ExtractText,

@@ -39,8 +39,7 @@ export class FailedSteps {
         const failures = failedOutcomes(unsaved.files.map((file) => ({ file, error })));
         await this.ledger.record(transaction, unsaved.dataSourceId, syncRunId, failures);
       }
-      const settled = await this.runs.settle(transaction, syncRunId, { ...deltas, pendingTasks: -1 });
-      return settled && settled.pendingTasks;
+      return this.runs.settle(transaction, syncRunId, { ...deltas, pendingTasks: -1 });
     });
     if (pending !== null && step.kind === SyncJobName.ListFolder) await this.listing.stampIfListed(syncRunId);
     if (pending === 0) await this.completion.finishIfDone(syncRunId);

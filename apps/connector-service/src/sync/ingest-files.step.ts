@@ -85,7 +85,7 @@ export class IngestFilesStep {
         }),
     );
     if (step === null) return;
-    await this.afterSave(job.syncRunId, step);
+    await this.afterSave(source, job.syncRunId, step.saved, step.replacedBySkipped);
     if (!finished)
       throw new Error(
         `${failures.length} of ${job.files.length} files failed, first ${failures[0].file.fileId}: ${(failures[0].error as Error).message}`,
@@ -117,7 +117,7 @@ export class IngestFilesStep {
     );
     await this.ledger.record(transaction, source.id, syncRunId, batch.outcomes);
     if (failedForGood !== null) await this.guard.completeOrRollBack(transaction, syncRunId, key);
-    const settled = await this.runs.settle(transaction, syncRunId, {
+    const pending = await this.runs.settle(transaction, syncRunId, {
       pendingTasks: failedForGood === null ? 0 : -1,
       added: fetched.filter((f) => f.file.change === 'added').length,
       updated: fetched.filter((f) => f.file.change === 'updated').length,
@@ -125,26 +125,23 @@ export class IngestFilesStep {
       skipped: skipped.length,
       bytesDownloaded: fetched.reduce((n, f) => n + f.blob.size, 0),
     });
-    if (settled === null) throw new TaskAlreadyDone(); // the run was cancelled meanwhile
-    const savedBefore = settled.savedDocuments - fetched.length;
-    return { saved, replacedBySkipped, pending: settled.pendingTasks, savedBefore };
+    if (pending === null) throw new TaskAlreadyDone(); // the run was cancelled meanwhile
+    return { saved, replacedBySkipped, pending };
   }
 
   /** Queues text extraction of the saved documents and lets go of the content they replaced. */
   private async afterSave(
+    source: DataSourceEntity,
     syncRunId: string,
-    {
-      saved,
-      replacedBySkipped,
-      savedBefore,
-    }: { saved: SavedDocument[]; replacedBySkipped: string[]; savedBefore: number },
+    saved: SavedDocument[],
+    replacedBySkipped: string[],
   ): Promise<void> {
     const toExtract = saved
       .filter((row) => row.extractionPending)
       .map((row) => ({ documentId: row.id, contentSha256: row.contentSha256 }));
     // The documents are saved now, so a failure here must not fail the step: the indexing sweep adds the jobs again.
     await this.indexing
-      .extractText(toExtract, { savedBefore })
+      .extractText(toExtract, source.tenantId)
       .catch((error) =>
         this.logger.warn(
           { syncRunId, error: (error as Error).message },

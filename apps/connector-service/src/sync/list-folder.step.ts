@@ -69,7 +69,7 @@ export class ListFolderStep {
       const added = await this.runs.addTasks(transaction, job.syncRunId, tasks);
       await this.guard.completeOrRollBack(transaction, job.syncRunId, key);
       // The run's row stays locked until the commit: nothing after this.
-      const settled = await this.runs.settle(transaction, job.syncRunId, {
+      const pending = await this.runs.settle(transaction, job.syncRunId, {
         pendingTasks: added.length - 1,
         discovered: files.length,
         unchanged: plan.unchanged.length,
@@ -77,8 +77,8 @@ export class ListFolderStep {
         listedBytes: files.reduce((n, f) => n + listedSize(f), 0),
         plannedBytes: plan.ingest.reduce((n, f) => n + listedSize(f), 0),
       });
-      if (settled === null) throw new TaskAlreadyDone(); // the run was cancelled meanwhile
-      return { added, pending: settled.pendingTasks };
+      if (pending === null) throw new TaskAlreadyDone(); // the run was cancelled meanwhile
+      return { added, pending };
     });
     if (step === null) return null;
     // The next page is this job's to list; every other new task gets a job of its own.

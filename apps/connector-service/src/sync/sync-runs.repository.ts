@@ -14,12 +14,6 @@ export type CountDeltas = Partial<
 const UNIQUE_VIOLATION = '23505';
 
 /** Sync runs and their tasks. Every state move is a conditional UPDATE that reports whether it won. */
-/** A run after a step's effects: its tasks still pending, and its documents added or updated so far. */
-export interface RunSettled {
-  pendingTasks: number;
-  savedDocuments: number;
-}
-
 @Injectable()
 export class SyncRunsRepository {
   constructor(
@@ -217,14 +211,14 @@ export class SyncRunsRepository {
 
   /**
    * Applies a step's effects on the run in one update: its counts, and tasks added (+) or completed (-).
-   * Returns the tasks still pending (the step that brings them to 0 ends the run) and the documents saved
-   * so far, or null when the run is no longer Running: the caller rolls its step back.
+   * Returns the tasks still pending (the step that brings them to 0 ends the run), or null when the run
+   * is no longer Running: the caller rolls its step back.
    */
   async settle(
     transaction: Transaction,
     runId: string,
     deltas: CountDeltas & { pendingTasks?: number },
-  ): Promise<RunSettled | null> {
+  ): Promise<number | null> {
     const manager = managerOf(transaction);
     const names = [
       ...COUNT_NAMES,
@@ -236,16 +230,17 @@ export class SyncRunsRepository {
     ] as const;
     const sets = names.filter((n) => deltas[n]).map((n) => `"${n}" = "${n}" + ${Math.trunc(Number(deltas[n]))}`);
     // Only a Running run takes a step's effects: one cancelled (or ended) meanwhile keeps the counts it ended with.
-    const settled = `"pendingTasks", added + updated AS "savedDocuments"`;
-    const rows: RunSettled[] = sets.length
+    const rows: Array<{ pendingTasks: number }> = sets.length
       ? (
           await manager.query(
-            `UPDATE connector.sync_runs SET ${sets.join(', ')} WHERE id = $1 AND status = 'Running' RETURNING ${settled}`,
+            `UPDATE connector.sync_runs SET ${sets.join(', ')} WHERE id = $1 AND status = 'Running' RETURNING "pendingTasks"`,
             [runId],
           )
         )[0]
-      : await manager.query(`SELECT ${settled} FROM connector.sync_runs WHERE id = $1 AND status = 'Running'`, [runId]);
-    return rows[0] ?? null;
+      : await manager.query(`SELECT "pendingTasks" FROM connector.sync_runs WHERE id = $1 AND status = 'Running'`, [
+          runId,
+        ]);
+    return rows[0]?.pendingTasks ?? null;
   }
 
   private manager(transaction?: Transaction): EntityManager {
