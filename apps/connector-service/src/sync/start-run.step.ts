@@ -1,7 +1,9 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { Transactions } from '@app/database';
 import { DataSourcesRepository } from '../data-sources/data-sources.repository';
 import { SyncedDocumentsRepository } from '../documents/synced-documents.repository';
+import { DataSourceEntity } from '../data-sources/data-source.entity';
+import { DocumentSystemSessions } from '../data-sources/folders/document-system-sessions';
 import { FolderLocator } from '../data-sources/folders/folder-locator';
 import { LedgerRetention } from '../file-ledger/ledger-retention';
 import { syncRoots } from '@app/contracts';
@@ -15,11 +17,14 @@ import { SyncRunsRepository } from './sync-runs.repository';
 /** A run's first step: Queued → Running; the data source starts Syncing and one task per selection root is created. */
 @Injectable()
 export class StartRunStep {
+  private readonly logger = new Logger(StartRunStep.name);
+
   constructor(
     private readonly runs: SyncRunsRepository,
     private readonly sources: DataSourcesRepository,
     private readonly synced: SyncedDocumentsRepository,
     private readonly locator: FolderLocator,
+    private readonly sessions: DocumentSystemSessions,
     private readonly transactions: Transactions,
     private readonly producer: SyncProducer,
     private readonly completion: SyncCompletion,
@@ -33,8 +38,8 @@ export class StartRunStep {
     await this.ledgerRetention.forgetOlderRuns(run.dataSourceId);
     const source = await this.sources.get(run.dataSourceId);
     const roots = syncRoots(source.selection);
-    const places = await this.locator.known(
-      source.id,
+    const places = await this.rootPlaces(
+      source,
       roots.flatMap((r) => [...r.ancestorIds, r.folderId]),
     );
     const tasks: SyncTask[] = roots.map((root) => {
@@ -54,6 +59,23 @@ export class StartRunStep {
     });
     await this.producer.tasks(syncRunId, fresh);
     if (!tasks.length) await this.completion.finishIfDone(syncRunId);
+  }
+
+  /**
+   * Where the selected folders and their ancestors are now, so a folder renamed or moved since the picker
+   * showed it gives its new path to what is synced below it. Should the document system not answer, the
+   * places recorded stand: the listing steps meet the trouble and retry.
+   */
+  private async rootPlaces(source: DataSourceEntity, folderIds: string[]) {
+    try {
+      return await this.locator.refresh(source.id, () => this.sessions.forDataSource(source), folderIds);
+    } catch (error) {
+      this.logger.warn(
+        { dataSourceId: source.id, error: (error as Error).message },
+        'selected folders not looked up again',
+      );
+      return this.locator.known(source.id, folderIds);
+    }
   }
 
   /**

@@ -94,6 +94,42 @@ export class FolderLocator {
     return found;
   }
 
+  /**
+   * The folders' places as the document system has them now (a rename or move since the picker showed
+   * them): their recorded ancestors' children are listed again from the workgroups down, within the walk's
+   * bound, and recorded. A folder not found where it was keeps its recorded place.
+   */
+  async refresh(
+    dataSourceId: string,
+    session: () => Promise<DocumentSystemSession>,
+    folderIds: string[],
+  ): Promise<PickerFolderEntity[]> {
+    const recorded = await this.known(dataSourceId, folderIds);
+    const chains = recorded.map((f) => [...f.ancestorIds, f.folderId]);
+    const docs = await session();
+    const walk = new WalkBudget();
+    const workgroups = await walk.allPages((c) => docs.listWorkgroups(c));
+    const fresh = new Map<string, PickerFolderEntity>();
+    const keep = (folders: PickerFolderEntity[]) => folders.forEach((f) => fresh.set(f.folderId, f));
+    if (workgroups) keep(await this.recordWorkgroups(dataSourceId, workgroups));
+    for (let depth = 0; workgroups && chains.some((chain) => chain.length > depth + 1); depth++) {
+      const parents = new Set(chains.filter((chain) => chain.length > depth + 1).map((chain) => chain[depth]));
+      for (const parentId of parents) {
+        const parent = fresh.get(parentId);
+        if (!parent) continue; // moved or gone: what was recorded stands
+        const children = await walk.allPages((c) => docs.listChildren(parentId, c));
+        if (!children) return recorded.map((f) => fresh.get(f.folderId) ?? f);
+        keep(
+          await this.recordChildren(
+            parent,
+            children.filter((c) => c.kind === 'folder'),
+          ),
+        );
+      }
+    }
+    return recorded.map((f) => fresh.get(f.folderId) ?? f);
+  }
+
   private async record(rows: PickerFolder[]): Promise<PickerFolderEntity[]> {
     await this.folders.record(rows);
     return rows.map((r) => Object.assign(new PickerFolderEntity(), r));
