@@ -221,4 +221,26 @@ describe('Deletion guard', () => {
     expect((await http().get(`/v1/sync-runs/${earlier.id}`).set(owner.auth)).body.deletionsHeld).toBe(0);
     expect((await confirm(later.id, owner).expect(200)).body).toEqual({ deleted: 2 });
   });
+
+  it('confirms through a deadlock with a text saved meanwhile: the confirmation is tried again, not a 503', async () => {
+    await sim.admin.delete(`/nodes/${folders.A}`);
+    const run = await syncToEnd(sut.app, owner, dataSourceId);
+    const held = await documentsIn('A');
+    expect(run).toMatchObject({ status: 'PartiallySucceeded', deletionsHeld: held.length });
+    const saving = new Client({ connectionString: String(sut.env.DATABASE_URL) });
+    await saving.connect();
+    try {
+      // As an extraction saves a text: its document first, then the run's searchable mark.
+      await saving.query('BEGIN');
+      await saving.query(`UPDATE connector.documents SET "updatedAt" = now() WHERE id = $1`, [held[0].documentId]);
+      const answer = confirm(run.id, owner).then((res) => res); // takes the run's row, then waits for the document
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      // PostgreSQL ends the confirmation's transaction, which has waited longer (deadlock_timeout).
+      await saving.query(`UPDATE connector.sync_runs SET "searchableAt" = "searchableAt" WHERE id = $1`, [run.id]);
+      await saving.query('COMMIT');
+      expect((await answer).body).toEqual({ deleted: held.length });
+    } finally {
+      await saving.end();
+    }
+  });
 });

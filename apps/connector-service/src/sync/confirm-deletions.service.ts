@@ -1,12 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { isTenantAdmin, Principal } from '@app/auth';
-import { Transactions } from '@app/database';
+import { OutageRider, Transactions } from '@app/database';
 import { DomainException } from '@app/errors';
 import { UnreferencedBlobs } from '../documents/unreferenced-blobs';
 import { FileLedgerRepository } from '../file-ledger/file-ledger.repository';
 import { deletedOutcomes } from './file-outcomes';
 import { HeldDeletionsRepository } from './held-deletions.repository';
 import { SyncRunAccess } from './sync-run-access';
+
+/** How long a confirmation may keep trying after a deadlock (or a database away) before it answers 503. */
+const CONFIRM_RETRY_MS = 10_000;
 
 export enum DeletionGuardErrorCode {
   NothingHeld = 'NOTHING_HELD',
@@ -24,6 +27,7 @@ export class ConfirmDeletionsService {
     private readonly runAccess: SyncRunAccess,
     private readonly held: HeldDeletionsRepository,
     private readonly transactions: Transactions,
+    private readonly outages: OutageRider,
     private readonly blobGarbage: UnreferencedBlobs,
     private readonly ledger: FileLedgerRepository,
   ) {}
@@ -37,14 +41,20 @@ export class ConfirmDeletionsService {
         "Only the user who started this run, the data source's creator or a tenant admin may confirm its deletions",
       );
     }
-    const dropped = await this.transactions.run(async (transaction) => {
-      await this.held.lockRunStarts(transaction, run.dataSourceId);
-      const taken = await this.held.take(transaction, syncRunId);
-      if (!taken) return null;
-      const applied = await this.held.apply(transaction, taken.dataSourceId, syncRunId);
-      await this.ledger.record(transaction, taken.dataSourceId, syncRunId, deletedOutcomes(applied));
-      return applied;
-    });
+    // A text saved meanwhile locks its document, then the run's row: the other order from this one, so
+    // PostgreSQL may end this transaction as a deadlock's victim. It is all or nothing, and tried again.
+    const dropped = await this.outages.ride(
+      () =>
+        this.transactions.run(async (transaction) => {
+          await this.held.lockRunStarts(transaction, run.dataSourceId);
+          const taken = await this.held.take(transaction, syncRunId);
+          if (!taken) return null;
+          const applied = await this.held.apply(transaction, taken.dataSourceId, syncRunId);
+          await this.ledger.record(transaction, taken.dataSourceId, syncRunId, deletedOutcomes(applied));
+          return applied;
+        }),
+      CONFIRM_RETRY_MS,
+    );
     if (!dropped) {
       throw new DomainException(
         409,
