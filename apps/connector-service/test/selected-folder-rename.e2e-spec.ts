@@ -1,13 +1,13 @@
 import request from 'supertest';
 import { randomUUID } from 'node:crypto';
-import { RunningSimulator, testCaller, TestCaller } from '@app/testing';
+import { eventually, RunningSimulator, testCaller, TestCaller } from '@app/testing';
 import { startSimulator } from '../../document-system-simulator/test/support/start-simulator';
 import { SEED_USERS } from '../../document-system-simulator/src/store/seed';
 import { ConnectionTokens } from '../src/document-system/connection-tokens.port';
 import { ConnectorTestApp, startConnectorApp } from './support/connector-app';
 import { dataSourceSelecting } from './support/data-source-on';
 import { SimulatorConnections } from './support/simulator-connections';
-import { syncToSearchable } from './support/sync-helpers';
+import { syncToSearchable, waitForRun } from './support/sync-helpers';
 
 /** A selected folder renamed in the document system after the user picked it. */
 describe('A selected folder renamed in the document system', () => {
@@ -72,4 +72,40 @@ describe('A selected folder renamed in the document system', () => {
       [`${name} (archived)`, renamed],
     ]);
   });
+
+  it('does not wait long on a slow document system for that lookup: the run starts with what was recorded', async () => {
+    const caller = await testCaller({ roles: ['admin'] });
+    const folder = (
+      await sim.admin.post('/folders', { parentId: await sim.folderId('/Structural'), name: `slow-${randomUUID()}` })
+    ).data;
+    await sim.admin.post('/files', { parentId: folder.id, name: 'plan.txt', text: 'site plan' });
+    const dataSourceId = await dataSourceSelecting(sut.app, sim, caller, {
+      login: SEED_USERS.alice,
+      connectionId: connections.connect(caller),
+      include: [folder.id],
+      projectId,
+    });
+    await sim.admin.put('/faults', { latencyMs: 8000 });
+    try {
+      const started = Date.now();
+      const { syncRunId } = (
+        await request(sut.app.getHttpServer())
+          .post(`/v1/data-sources/${dataSourceId}/sync`)
+          .set(caller.auth)
+          .expect(202)
+      ).body;
+      // A start holds one of a process's two start slots, which every tenant's runs share.
+      await eventually(
+        async () =>
+          (await sut.db.query(`SELECT 1 FROM connector.sync_tasks WHERE "syncRunId" = $1`, [syncRunId])).length > 0,
+        20_000,
+        50,
+      );
+      expect(Date.now() - started).toBeLessThan(6_000);
+      await sim.admin.put('/faults', { latencyMs: 0 });
+      expect((await waitForRun(sut.app, caller, syncRunId, 60_000)).status).toBe('Succeeded');
+    } finally {
+      await sim.admin.put('/faults', { latencyMs: 0 });
+    }
+  }, 90_000);
 });

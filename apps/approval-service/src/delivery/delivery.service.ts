@@ -12,7 +12,7 @@ import { DELIVERY_CONCURRENCY, DeliveryAttemptJob } from './delivery.jobs';
 import { DeliveryProducer } from './delivery.producer';
 import { AttemptView, HandedOffAttempts, SecretsInHand } from './handed-off-attempts';
 import { delayAfterFailedAttemptMs, hasRetryLeft } from './retry-schedule';
-import { settlesWithin } from './settles-within';
+import { settlesWithin } from '@app/outbound';
 import { Counts, TenantSlots } from './tenant-slots';
 import { WebhookSender } from './webhook-sender';
 

@@ -7,12 +7,19 @@ import { DocumentSystemSessions } from '../data-sources/folders/document-system-
 import { FolderLocator } from '../data-sources/folders/folder-locator';
 import { LedgerRetention } from '../file-ledger/ledger-retention';
 import { syncRoots } from '@app/contracts';
+import { settlesWithin } from '@app/outbound';
 import { RunFollowUps } from './run-follow-ups';
 import { SyncCompletion } from './sync-completion';
 import { listTask } from './sync-plan';
 import { SyncTask } from './sync.jobs';
 import { SyncProducer } from './sync.producer';
 import { SyncRunsRepository } from './sync-runs.repository';
+
+/**
+ * How long a start waits for the document system to say where the selected folders are now. Starts share
+ * two slots a process across tenants: one tenant's slow document system must not hold them.
+ */
+const ROOT_LOOKUP_MS = 3_000;
 
 /** A run's first step: Queued → Running; the data source starts Syncing and one task per selection root is created. */
 @Injectable()
@@ -62,20 +69,19 @@ export class StartRunStep {
   }
 
   /**
-   * Where the selected folders and their ancestors are now, so a folder renamed or moved since the picker
-   * showed it gives its new path to what is synced below it. Should the document system not answer, the
-   * places recorded stand: the listing steps meet the trouble and retry.
+   * Where the selected folders and their ancestors are now, so a folder renamed since the picker showed
+   * it gives its new path to what is synced below it. Should the document system not answer, or not within
+   * ROOT_LOOKUP_MS, the places recorded stand: the listing steps meet the trouble and retry.
    */
   private async rootPlaces(source: DataSourceEntity, folderIds: string[]) {
-    try {
-      return await this.locator.refresh(source.id, () => this.sessions.forDataSource(source), folderIds);
-    } catch (error) {
-      this.logger.warn(
-        { dataSourceId: source.id, error: (error as Error).message },
-        'selected folders not looked up again',
-      );
-      return this.locator.known(source.id, folderIds);
-    }
+    const lookup = this.locator
+      .refresh(source.id, () => this.sessions.forDataSource(source), folderIds)
+      .catch((error: Error) => error);
+    const places =
+      (await settlesWithin(lookup, ROOT_LOOKUP_MS)) === 'done' ? await lookup : new Error('no answer in time');
+    if (!(places instanceof Error)) return places;
+    this.logger.warn({ dataSourceId: source.id, error: places.message }, 'selected folders not looked up again');
+    return this.locator.known(source.id, folderIds);
   }
 
   /**
