@@ -36,16 +36,25 @@ describe('A selected folder renamed in the document system', () => {
         .expect(200)
     ).body.hits.map((h: { path: string }) => h.path);
 
-  it('gives the documents below it their new path at the next sync, old and new ones alike', async () => {
+  /** A new tenant's data source selecting a new folder under /Structural that holds one text file. */
+  async function pickedFolder(name: string, file: { name: string; text: string }) {
     const caller = await testCaller({ roles: ['admin'] });
-    const name = `Logistics-${randomUUID().slice(0, 8)}`;
     const folder = (await sim.admin.post('/folders', { parentId: await sim.folderId('/Structural'), name })).data;
-    await sim.admin.post('/files', { parentId: folder.id, name: 'crane.txt', text: 'the tower crane arrives Monday' });
+    await sim.admin.post('/files', { parentId: folder.id, ...file });
     const dataSourceId = await dataSourceSelecting(sut.app, sim, caller, {
       login: SEED_USERS.alice,
       connectionId: connections.connect(caller),
       include: [folder.id],
       projectId,
+    });
+    return { caller, folder, dataSourceId };
+  }
+
+  it('gives the documents below it their new path at the next sync, old and new ones alike', async () => {
+    const name = `Logistics-${randomUUID().slice(0, 8)}`;
+    const { caller, folder, dataSourceId } = await pickedFolder(name, {
+      name: 'crane.txt',
+      text: 'the tower crane arrives Monday',
     });
     await syncToSearchable(sut.app, caller, dataSourceId);
     expect(await hitPath(caller, 'crane')).toEqual([`/Structural/${name}/crane.txt`]);
@@ -74,16 +83,9 @@ describe('A selected folder renamed in the document system', () => {
   });
 
   it('does not wait long on a slow document system for that lookup: the run starts with what was recorded', async () => {
-    const caller = await testCaller({ roles: ['admin'] });
-    const folder = (
-      await sim.admin.post('/folders', { parentId: await sim.folderId('/Structural'), name: `slow-${randomUUID()}` })
-    ).data;
-    await sim.admin.post('/files', { parentId: folder.id, name: 'plan.txt', text: 'site plan' });
-    const dataSourceId = await dataSourceSelecting(sut.app, sim, caller, {
-      login: SEED_USERS.alice,
-      connectionId: connections.connect(caller),
-      include: [folder.id],
-      projectId,
+    const { caller, dataSourceId } = await pickedFolder(`slow-${randomUUID()}`, {
+      name: 'plan.txt',
+      text: 'site plan',
     });
     await sim.admin.put('/faults', { latencyMs: 8000 });
     try {
