@@ -20,7 +20,8 @@ import { SelectionModule } from './data-sources/selection/selection.module';
 import { DocumentsModule } from './documents/documents.module';
 import { ProvidersModule } from './providers/providers.module';
 import { SearchModule } from './search/search.module';
-import { SyncModule } from './sync/sync.module';
+import { SyncApiModule } from './sync/api/sync-api.module';
+import { SyncEngineModule } from './sync/engine/sync-engine.module';
 import { SyncRunFilesModule } from './sync/run-files/sync-run-files.module';
 import { connectorDatabase } from './database/connector-database';
 
@@ -54,7 +55,8 @@ export class AppModule {
         FoldersModule,
         SelectionModule,
         DataSourceManagementModule,
-        SyncModule.forRole(role),
+        SyncEngineModule.forRole(role),
+        SyncApiModule.forRole(role),
         SyncRunFilesModule,
         DocumentsModule,
         SearchModule,

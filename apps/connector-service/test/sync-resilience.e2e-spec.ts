@@ -4,7 +4,7 @@ import { eventually, killChild, RunningSimulator, startChildApp, testCaller, Tes
 import { startSimulator } from '../../document-system-simulator/test/support/start-simulator';
 import { sha256Hex } from '@app/crypto';
 import { ConnectionTokens } from '../src/document-system/connection-tokens.port';
-import { ListFolderStep } from '../src/sync/list-folder.step';
+import { ListFolderStep } from '../src/sync/engine/list-folder.step';
 import { SyncJobName } from '../src/sync/sync.jobs';
 import { ConnectorTestApp, startConnectorApp } from './support/connector-app';
 import { SimulatorConnections } from './support/simulator-connections';

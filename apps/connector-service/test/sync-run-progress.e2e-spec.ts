@@ -6,7 +6,7 @@ import { startSimulator } from '../../document-system-simulator/test/support/sta
 import { SEED_USERS } from '../../document-system-simulator/src/store/seed';
 import { ConnectionTokens } from '../src/document-system/connection-tokens.port';
 import { bulkDataSource } from './support/bulk-data-source';
-import { MAX_TENANT_RUN_STREAMS } from '../src/sync/sync-run-streams';
+import { MAX_TENANT_RUN_STREAMS } from '../src/sync/api/sync-run-streams';
 import { ConnectorTestApp, startConnectorApp } from './support/connector-app';
 import { SimulatorConnections } from './support/simulator-connections';
 import { waitForExtraction, waitForRun } from './support/sync-helpers';

@@ -11,7 +11,7 @@ import { SEED_PHRASES, SEED_USERS } from '../../document-system-simulator/src/st
 import { ConnectorTestApp, startConnectorApp } from './support/connector-app';
 import { SimulatorConnections } from './support/simulator-connections';
 import { syncToEnd, syncToSearchable, waitForExtraction, waitForRun } from './support/sync-helpers';
-import { SyncScheduler } from '../src/sync/sync-scheduler';
+import { SyncScheduler } from '../src/sync/engine/sync-scheduler';
 import { SYNC_QUEUE } from '../src/sync/sync.jobs';
 
 interface SimFile {

@@ -28,7 +28,7 @@ import {
 import { DEFAULT_PAGE_SIZE, ListApprovalsQuery, MAX_PAGE_SIZE } from './list-approvals.query';
 import { decodeCursor, encodeCursor } from './approval-cursor';
 import { ApprovalListRepository } from './approval-list.repository';
-import { approvalResponse } from './approval.response';
+import { approvalResponse } from './dto/approval.response';
 import { ApprovalsService } from './approvals.service';
 import { WebhookTester } from '../delivery/webhook-tester';
 

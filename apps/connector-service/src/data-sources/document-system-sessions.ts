@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { CredentialsService } from '../../credentials/credentials.service';
-import { ConnectionTokens } from '../../document-system/connection-tokens.port';
-import { DocumentSystemAdapter, DocumentSystemSession } from '../../document-system/document-system.adapter';
+import { CredentialsService } from '../credentials/credentials.service';
+import { ConnectionTokens } from '../document-system/connection-tokens.port';
+import { DocumentSystemAdapter, DocumentSystemSession } from '../document-system/document-system.adapter';
 
 /** Opens a document-system session for a data source: its credential's login, its connection's tokens. */
 @Injectable()

@@ -3,7 +3,7 @@ import { Principal } from '@app/auth';
 import { DomainException } from '@app/errors';
 import { DataSourceAccess } from '../data-sources/data-source-access';
 import { DataSourceEntity } from '../data-sources/data-source.entity';
-import { SyncErrorCode } from './sync-starter';
+import { SyncErrorCode } from './sync.exception';
 import { SyncRunEntity } from './sync-run.entity';
 import { SyncRunsRepository } from './sync-runs.repository';
 

@@ -1,6 +1,6 @@
 import type { ApprovalView } from '@app/contracts';
-import type { ApprovalLogEntity } from '../approval-store/approval-log.entity';
-import type { ApprovalEntity } from '../approval-store/approval.entity';
+import type { ApprovalLogEntity } from '../../approval-store/approval-log.entity';
+import type { ApprovalEntity } from '../../approval-store/approval.entity';
 
 /** An approval as the API shows it: never the callback token nor any webhook auth value. */
 export function approvalResponse(approval: ApprovalEntity, log: ApprovalLogEntity[]): ApprovalView {

@@ -4,7 +4,7 @@ import type { DocumentSystemSession } from '../../document-system/document-syste
 import { DocumentSystemException } from '../../document-system/document-system.exception';
 import { DataSourceAccess } from '../data-source-access';
 import { folderState, PickerFolderView, PickerPageView, SelectionMark } from '@app/contracts';
-import { DocumentSystemSessions } from './document-system-sessions';
+import { DocumentSystemSessions } from '../document-system-sessions';
 import { FolderLocator } from './folder-locator';
 import { PickerFolderEntity } from './picker-folder.entity';
 

@@ -3,7 +3,7 @@ import { Transactions } from '@app/database';
 import { DataSourceEntity } from '../data-source.entity';
 import { DataSourceException } from '../data-source.exception';
 import { DataSourcesRepository } from '../data-sources.repository';
-import { DocumentSystemSessions } from '../folders/document-system-sessions';
+import { DocumentSystemSessions } from '../document-system-sessions';
 import { FolderLocator } from '../folders/folder-locator';
 import { SelectionMark } from '@app/contracts';
 import { SelectionDto } from './dto/selection.dto';

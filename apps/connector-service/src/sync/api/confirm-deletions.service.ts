@@ -2,11 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { isTenantAdmin, Principal } from '@app/auth';
 import { OutageRider, Transactions } from '@app/database';
 import { DomainException } from '@app/errors';
-import { UnreferencedBlobs } from '../documents/unreferenced-blobs';
-import { FileLedgerRepository } from '../file-ledger/file-ledger.repository';
-import { deletedOutcomes } from './file-outcomes';
-import { HeldDeletionsRepository } from './held-deletions.repository';
-import { SyncRunAccess } from './sync-run-access';
+import { UnreferencedBlobs } from '../../documents/unreferenced-blobs';
+import { FileLedgerRepository } from '../../file-ledger/file-ledger.repository';
+import { deletedOutcomes } from '../engine/file-outcomes';
+import { HeldDeletionsRepository } from '../engine/held-deletions.repository';
+import { SyncRunAccess } from '../sync-run-access';
 
 /** How long a confirmation may keep trying after a deadlock (or a database away) before it answers 503. */
 const CONFIRM_RETRY_MS = 10_000;

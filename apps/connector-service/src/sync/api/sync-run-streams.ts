@@ -3,8 +3,8 @@ import type { Request, Response } from 'express';
 import type { SyncRunView } from '@app/contracts';
 import { RetryLaterException } from '@app/errors';
 import { syncRunResponse } from './sync.controller';
-import { SyncRunEntity } from './sync-run.entity';
-import { SyncRunsRepository } from './sync-runs.repository';
+import { SyncRunEntity } from '../sync-run.entity';
+import { SyncRunsRepository } from '../sync-runs.repository';
 
 /** Open streams per process; each polls the database, so this bounds the load they add. */
 export const MAX_RUN_STREAMS = 200;

@@ -2,8 +2,8 @@ import { Controller, Get, HttpCode, Param, ParseUUIDPipe, Post } from '@nestjs/c
 import { ApiAcceptedResponse, ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal } from '@app/auth';
 import { ApiErrorResponses, SyncRunResponse, SyncRunView, SyncStartResponse, SyncStartView } from '@app/contracts';
-import { runProgress } from './run-progress';
-import { SyncRunEntity } from './sync-run.entity';
+import { runProgress } from '../run-progress';
+import { SyncRunEntity } from '../sync-run.entity';
 import { SyncService } from './sync.service';
 
 export function syncRunResponse(run: SyncRunEntity): SyncRunView {

@@ -1,12 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { Principal } from '@app/auth';
 import { DomainException } from '@app/errors';
-import { DataSourceAccess } from '../data-sources/data-source-access';
-import { SyncCompletion } from './sync-completion';
-import { SyncRunAccess } from './sync-run-access';
-import { SyncRunsRepository } from './sync-runs.repository';
-import { SyncRunEntity } from './sync-run.entity';
-import { SyncErrorCode, SyncStarter } from './sync-starter';
+import { DataSourceAccess } from '../../data-sources/data-source-access';
+import { SyncCompletion } from '../engine/sync-completion';
+import { SyncRunAccess } from '../sync-run-access';
+import { SyncRunsRepository } from '../sync-runs.repository';
+import { SyncRunEntity } from '../sync-run.entity';
+import { SyncStarter } from '../engine/sync-starter';
+import { SyncErrorCode } from '../sync.exception';
 
 @Injectable()
 export class SyncService {

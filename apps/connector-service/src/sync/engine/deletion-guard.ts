@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { excludedIds, syncRoots } from '@app/contracts';
 import { Transaction } from '@app/database';
-import { ConnectorEnv } from '../connector-env';
-import { DataSourcesRepository } from '../data-sources/data-sources.repository';
-import { DroppedDocument, SyncedDocumentsRepository } from '../documents/synced-documents.repository';
+import { ConnectorEnv } from '../../connector-env';
+import { DataSourcesRepository } from '../../data-sources/data-sources.repository';
+import { DroppedDocument, SyncedDocumentsRepository } from '../../documents/synced-documents.repository';
 import { holdReason } from './deletion-guard-rule';
 import { HeldDeletionsRepository } from './held-deletions.repository';
 

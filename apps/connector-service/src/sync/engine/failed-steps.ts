@@ -1,15 +1,15 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Transactions } from '@app/database';
-import { SyncedDocumentsRepository } from '../documents/synced-documents.repository';
-import { FileLedgerRepository } from '../file-ledger/file-ledger.repository';
-import { isReauthRequired } from '../document-system/document-system.exception';
+import { SyncedDocumentsRepository } from '../../documents/synced-documents.repository';
+import { FileLedgerRepository } from '../../file-ledger/file-ledger.repository';
+import { isReauthRequired } from '../../document-system/document-system.exception';
 import { RunListingRepository } from './run-listing.repository';
 import { failedOutcomes } from './file-outcomes';
 import { SyncCompletion } from './sync-completion';
 import { savedByThisRun } from './sync-plan';
 import { isFolderGone } from './vanished-folder';
-import { FileToIngest, SyncJobName } from './sync.jobs';
-import { SyncRunsRepository } from './sync-runs.repository';
+import { FileToIngest, SyncJobName } from '../sync.jobs';
+import { SyncRunsRepository } from '../sync-runs.repository';
 
 export type FailedStep = { kind: SyncJobName.ListFolder } | { kind: SyncJobName.IngestFiles; files: FileToIngest[] };
 

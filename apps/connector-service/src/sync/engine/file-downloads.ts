@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { ConnectorEnv } from '../connector-env';
-import { BlobStore, StoredBlob } from '../blobs/blob-store';
-import { UnreferencedBlobs } from '../documents/unreferenced-blobs';
-import type { DocumentSystemSession } from '../document-system/document-system.adapter';
-import { isReauthRequired } from '../document-system/document-system.exception';
+import { ConnectorEnv } from '../../connector-env';
+import { BlobStore, StoredBlob } from '../../blobs/blob-store';
+import { UnreferencedBlobs } from '../../documents/unreferenced-blobs';
+import type { DocumentSystemSession } from '../../document-system/document-system.adapter';
+import { isReauthRequired } from '../../document-system/document-system.exception';
 import { capped, FileTooLarge } from './file-size-cap';
-import { FileToIngest } from './sync.jobs';
+import { FileToIngest } from '../sync.jobs';
 
 export type FetchedFile = { file: FileToIngest; blob: StoredBlob; mimeType: string };
 /** Listed but not stored: larger than MAX_FILE_BYTES. `size` is what we know of it. */

@@ -1,10 +1,10 @@
 // What each step tells the file ledger: the pure mapping from a step's decisions to ledger rows.
-import type { FileEntry } from '../document-system/document-system.adapter';
-import type { KnownDocument } from '../documents/synced-documents.repository';
-import { LedgerEntry, shortReason } from '../file-ledger/ledger-entry';
+import type { FileEntry } from '../../document-system/document-system.adapter';
+import type { KnownDocument } from '../../documents/synced-documents.repository';
+import { LedgerEntry, shortReason } from '../../file-ledger/ledger-entry';
 import type { FetchedFile, SkippedFile } from './file-downloads';
 import type { FilePlan } from './sync-plan';
-import type { FileToIngest } from './sync.jobs';
+import type { FileToIngest } from '../sync.jobs';
 
 /** A listed page's files that need no download: unchanged, or moved and renamed (counted as updated). */
 export function listedOutcomes(

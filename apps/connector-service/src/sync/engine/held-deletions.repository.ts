@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { managerOf, Transaction } from '@app/database';
-import type { DroppedDocument } from '../documents/synced-documents.repository';
+import type { DroppedDocument } from '../../documents/synced-documents.repository';
 
 /** Documents under one selection root (null: outside the selection now), and how many of them a run did not see. */
 export interface RootTally {

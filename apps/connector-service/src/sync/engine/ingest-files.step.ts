@@ -1,20 +1,20 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Transaction } from '@app/database';
-import { BlobStore } from '../blobs/blob-store';
-import { DataSourceEntity } from '../data-sources/data-source.entity';
-import { DocumentContentsRepository } from '../documents/document-contents.repository';
-import { SavedDocument, SyncedDocumentsRepository } from '../documents/synced-documents.repository';
-import { UnreferencedBlobs } from '../documents/unreferenced-blobs';
-import { FileLedgerRepository } from '../file-ledger/file-ledger.repository';
-import { LedgerEntry } from '../file-ledger/ledger-entry';
-import { IndexingProducer } from '../indexing/indexing.producer';
+import { BlobStore } from '../../blobs/blob-store';
+import { DataSourceEntity } from '../../data-sources/data-source.entity';
+import { DocumentContentsRepository } from '../../documents/document-contents.repository';
+import { SavedDocument, SyncedDocumentsRepository } from '../../documents/synced-documents.repository';
+import { UnreferencedBlobs } from '../../documents/unreferenced-blobs';
+import { FileLedgerRepository } from '../../file-ledger/file-ledger.repository';
+import { LedgerEntry } from '../../file-ledger/ledger-entry';
+import { IndexingProducer } from '../../indexing/indexing.producer';
 import { FetchedFile, FileDownloads, SkippedFile } from './file-downloads';
 import { ingestedOutcomes } from './file-outcomes';
 import { StepGuard, TaskAlreadyDone } from './step-guard';
 import { SyncCompletion } from './sync-completion';
 import { ingestedDocument, savedByThisRun, skippedDocument } from './sync-plan';
-import { IngestFilesJob } from './sync.jobs';
-import { SyncRunsRepository } from './sync-runs.repository';
+import { IngestFilesJob } from '../sync.jobs';
+import { SyncRunsRepository } from '../sync-runs.repository';
 
 /** The bytes were collected between the put and the save: the job fails and its retry downloads again. */
 class ContentCollected extends Error {

@@ -1,16 +1,16 @@
 import { Injectable } from '@nestjs/common';
-import { SyncedDocumentsRepository } from '../documents/synced-documents.repository';
-import { listedSize } from './run-progress';
+import { SyncedDocumentsRepository } from '../../documents/synced-documents.repository';
+import { listedSize } from '../run-progress';
 import { RunListingRepository } from './run-listing.repository';
-import { FileLedgerRepository } from '../file-ledger/file-ledger.repository';
+import { FileLedgerRepository } from '../../file-ledger/file-ledger.repository';
 import { listedOutcomes } from './file-outcomes';
 import { RunFollowUps } from './run-follow-ups';
 import { StepGuard, TaskAlreadyDone } from './step-guard';
 import { SyncCompletion } from './sync-completion';
 import { pageEntries, pageTasks, planFiles } from './sync-plan';
-import { ListFolderJob, SyncJobName, SyncTask } from './sync.jobs';
+import { ListFolderJob, SyncJobName, SyncTask } from '../sync.jobs';
 import { SyncProducer } from './sync.producer';
-import { SyncRunsRepository } from './sync-runs.repository';
+import { SyncRunsRepository } from '../sync-runs.repository';
 
 /**
  * A folder's pages, one after another in one job: each page is a task committed with its effects, and

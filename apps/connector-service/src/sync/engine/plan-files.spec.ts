@@ -1,8 +1,8 @@
-import type { KnownDocument } from '../documents/synced-documents.repository';
-import type { FileEntry } from '../document-system/document-system.adapter';
+import type { KnownDocument } from '../../documents/synced-documents.repository';
+import type { FileEntry } from '../../document-system/document-system.adapter';
 import { batches, planFiles } from './sync-plan';
-import { FileToIngest, INGEST_BATCH_BYTES, INGEST_BATCH_FILES } from './sync.jobs';
-import { outcomeOf } from './sync-run-state';
+import { FileToIngest, INGEST_BATCH_BYTES, INGEST_BATCH_FILES } from '../sync.jobs';
+import { outcomeOf } from '../sync-run-state';
 
 const job = { syncRunId: '00000000-0000-4000-8000-000000000001', folderId: 'f1', path: '/Architecture/Drawings' };
 const file = (id: string, extra: Partial<FileEntry> = {}): FileEntry => ({

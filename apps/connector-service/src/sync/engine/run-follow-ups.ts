@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { SyncCompletion } from './sync-completion';
 import { SyncProducer } from './sync.producer';
-import { SyncRunsRepository } from './sync-runs.repository';
+import { SyncRunsRepository } from '../sync-runs.repository';
 
 const OPEN_TASKS_AT_ONCE = 1000;
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { SyncJobName } from './sync.jobs';
+import { SyncJobName } from '../sync.jobs';
 
 /** When a run's listing was complete: the run's `totals` count from then. */
 @Injectable()

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { DataSourceEntity } from '../data-sources/data-source.entity';
-import { DataSourcesRepository } from '../data-sources/data-sources.repository';
-import type { DocumentSystemSession } from '../document-system/document-system.adapter';
-import { DocumentSystemSessions } from '../data-sources/folders/document-system-sessions';
-import { SyncRunsRepository } from './sync-runs.repository';
+import { DataSourceEntity } from '../../data-sources/data-source.entity';
+import { DataSourcesRepository } from '../../data-sources/data-sources.repository';
+import type { DocumentSystemSession } from '../../document-system/document-system.adapter';
+import { DocumentSystemSessions } from '../../data-sources/document-system-sessions';
+import { SyncRunsRepository } from '../sync-runs.repository';
 
 const TTL_MS = 30_000;
 

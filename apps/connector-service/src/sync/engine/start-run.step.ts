@@ -1,19 +1,19 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Transactions } from '@app/database';
-import { DataSourcesRepository } from '../data-sources/data-sources.repository';
-import { SyncedDocumentsRepository } from '../documents/synced-documents.repository';
-import { DataSourceEntity } from '../data-sources/data-source.entity';
-import { DocumentSystemSessions } from '../data-sources/folders/document-system-sessions';
-import { FolderLocator } from '../data-sources/folders/folder-locator';
-import { LedgerRetention } from '../file-ledger/ledger-retention';
+import { DataSourcesRepository } from '../../data-sources/data-sources.repository';
+import { SyncedDocumentsRepository } from '../../documents/synced-documents.repository';
+import { DataSourceEntity } from '../../data-sources/data-source.entity';
+import { DocumentSystemSessions } from '../../data-sources/document-system-sessions';
+import { FolderLocator } from '../../data-sources/folders/folder-locator';
+import { LedgerRetention } from '../../file-ledger/ledger-retention';
 import { syncRoots } from '@app/contracts';
 import { settlesWithin } from '@app/outbound';
 import { RunFollowUps } from './run-follow-ups';
 import { SyncCompletion } from './sync-completion';
 import { listTask } from './sync-plan';
-import { SyncTask } from './sync.jobs';
+import { SyncTask } from '../sync.jobs';
 import { SyncProducer } from './sync.producer';
-import { SyncRunsRepository } from './sync-runs.repository';
+import { SyncRunsRepository } from '../sync-runs.repository';
 
 /**
  * How long a start waits for the document system to say where the selected folders are now. Starts share

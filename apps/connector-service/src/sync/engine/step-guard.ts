@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { Transaction, Transactions } from '@app/database';
-import type { DataSourceEntity } from '../data-sources/data-source.entity';
-import type { DocumentSystemSession } from '../document-system/document-system.adapter';
+import type { DataSourceEntity } from '../../data-sources/data-source.entity';
+import type { DocumentSystemSession } from '../../document-system/document-system.adapter';
 import { RunFollowUps } from './run-follow-ups';
 import { RunSessions } from './run-sessions';
-import { SyncRunsRepository } from './sync-runs.repository';
+import { SyncRunsRepository } from '../sync-runs.repository';
 
 /** A duplicate delivery of a step that another worker already completed. */
 export class TaskAlreadyDone extends Error {}

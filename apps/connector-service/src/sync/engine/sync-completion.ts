@@ -1,23 +1,23 @@
 import { Injectable } from '@nestjs/common';
 import { EndedSyncRunStatus, SyncCompletedEvent } from '@app/contracts';
 import { Transaction, Transactions } from '@app/database';
-import { DataSourcesRepository } from '../data-sources/data-sources.repository';
-import { IngestionStatus } from '../data-sources/ingestion-status';
-import { DocumentsRepository } from '../documents/documents.repository';
-import { SyncedDocumentsRepository } from '../documents/synced-documents.repository';
-import { UnreferencedBlobs } from '../documents/unreferenced-blobs';
-import { ConnectorEvent, syncCompleted } from '../events/connector-event';
-import { ConnectorEventRelay } from '../events/connector-event-relay';
-import { ConnectorEventsRepository } from '../events/connector-events.repository';
-import { FileLedgerRepository } from '../file-ledger/file-ledger.repository';
-import { ConnectorMetrics } from '../metrics/connector-metrics';
+import { DataSourcesRepository } from '../../data-sources/data-sources.repository';
+import { IngestionStatus } from '../../data-sources/ingestion-status';
+import { DocumentsRepository } from '../../documents/documents.repository';
+import { SyncedDocumentsRepository } from '../../documents/synced-documents.repository';
+import { UnreferencedBlobs } from '../../documents/unreferenced-blobs';
+import { ConnectorEvent, syncCompleted } from '../../events/connector-event';
+import { ConnectorEventRelay } from '../../events/connector-event-relay';
+import { ConnectorEventsRepository } from '../../events/connector-events.repository';
+import { FileLedgerRepository } from '../../file-ledger/file-ledger.repository';
+import { ConnectorMetrics } from '../../metrics/connector-metrics';
 import { deletedOutcomes } from './file-outcomes';
-import { SyncRunEntity } from './sync-run.entity';
-import { SearchableAnnouncer } from '../searchable/searchable-announcer';
-import { COUNT_NAMES, outcomeOf, SyncRunStatus } from './sync-run-state';
+import { SyncRunEntity } from '../sync-run.entity';
+import { SearchableAnnouncer } from '../../searchable/searchable-announcer';
+import { COUNT_NAMES, outcomeOf, SyncRunStatus } from '../sync-run-state';
 import { DeletionGuard, GuardedDeletions } from './deletion-guard';
 import { RunListingRepository } from './run-listing.repository';
-import { SyncRunsRepository } from './sync-runs.repository';
+import { SyncRunsRepository } from '../sync-runs.repository';
 
 const INGESTION_AFTER: Record<Exclude<EndedSyncRunStatus, 'Cancelled'>, IngestionStatus> = {
   Succeeded: 'Synced',

@@ -1,14 +1,14 @@
 // The pure decisions of a sync run: which tasks a listing makes, which files to download, how they are saved.
 import { sha256Hex } from '@app/crypto';
-import type { StoredBlob } from '../blobs/blob-store';
-import type { DataSourceEntity } from '../data-sources/data-source.entity';
+import type { StoredBlob } from '../../blobs/blob-store';
+import type { DataSourceEntity } from '../../data-sources/data-source.entity';
 import type {
   DocumentMove,
   IngestedDocument,
   KnownDocument,
   SkippedDocument,
-} from '../documents/synced-documents.repository';
-import type { ChildEntry, FileEntry, FolderEntry, Page } from '../document-system/document-system.adapter';
+} from '../../documents/synced-documents.repository';
+import type { ChildEntry, FileEntry, FolderEntry, Page } from '../../document-system/document-system.adapter';
 import { excludedIds, SelectionMark } from '@app/contracts';
 import type { SkippedFile } from './file-downloads';
 import {
@@ -18,7 +18,7 @@ import {
   ListFolderJob,
   SyncJobName,
   SyncTask,
-} from './sync.jobs';
+} from '../sync.jobs';
 
 export function listTask(
   syncRunId: string,

@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { DomainException } from '@app/errors';
 import { SyncCompletion } from './sync-completion';
 import { SyncProducer } from './sync.producer';
-import { SyncRunsRepository } from './sync-runs.repository';
+import { SyncRunsRepository } from '../sync-runs.repository';
 import { SyncScheduleRepository } from './sync-schedule.repository';
 import { SyncStarter } from './sync-starter';
 

@@ -1,18 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { DomainException } from '@app/errors';
-import { DataSourceEntity } from '../data-sources/data-source.entity';
-import { DataSourcesRepository } from '../data-sources/data-sources.repository';
+import { DataSourceEntity } from '../../data-sources/data-source.entity';
+import { DataSourcesRepository } from '../../data-sources/data-sources.repository';
 import { HeldDeletionsRepository } from './held-deletions.repository';
 import { SyncProducer } from './sync.producer';
-import { SyncRunsRepository } from './sync-runs.repository';
-import { SyncRunEntity } from './sync-run.entity';
-
-export enum SyncErrorCode {
-  InProgress = 'SYNC_IN_PROGRESS',
-  NothingSelected = 'NOTHING_SELECTED',
-  RunNotFound = 'SYNC_RUN_NOT_FOUND',
-  NotActive = 'SYNC_RUN_NOT_ACTIVE',
-}
+import { SyncRunsRepository } from '../sync-runs.repository';
+import { SyncRunEntity } from '../sync-run.entity';
+import { SyncErrorCode } from '../sync.exception';
 
 /** Creates a run (one at a time per data source) and queues its start. */
 @Injectable()

@@ -1,18 +1,18 @@
 import { InjectQueue } from '@nestjs/bull';
 import { Injectable } from '@nestjs/common';
-import { ConnectorEnv } from '../connector-env';
+import { ConnectorEnv } from '../../connector-env';
 import type { Job, Queue } from 'bull';
 import { DatabaseOutages } from '@app/database';
 import { isLastAttempt, JobHandlers, QueueProcessor } from '@app/queue';
-import { ExtractionGate } from '../indexing/extraction-gate';
-import { isReauthRequired as isReauth } from '../document-system/document-system.exception';
+import { ExtractionGate } from '../../indexing/extraction-gate';
+import { isReauthRequired as isReauth } from '../../document-system/document-system.exception';
 import { FailedSteps } from './failed-steps';
 import { isFolderGone } from './vanished-folder';
 import { IngestFilesStep } from './ingest-files.step';
 import { ListFolderStep } from './list-folder.step';
 import { StartRunStep } from './start-run.step';
 import { SyncCompletion } from './sync-completion';
-import { SYNC_JOBS, SYNC_QUEUE, SyncJobName, SyncJobs } from './sync.jobs';
+import { SYNC_JOBS, SYNC_QUEUE, SyncJobName, SyncJobs } from '../sync.jobs';
 import { SyncProducer } from './sync.producer';
 import { SyncScheduler } from './sync-scheduler';
 
@@ -20,7 +20,7 @@ const SWEEP_EVERY_MS = 60_000;
 
 /** Runs the sync queue's jobs in worker processes (PROCESS_ROLE worker or all). Thin: validate, delegate. */
 @Injectable()
-export class SyncWorker extends QueueProcessor<SyncJobs> {
+export class SyncProcessor extends QueueProcessor<SyncJobs> {
   constructor(
     @InjectQueue(SYNC_QUEUE) queue: Queue,
     private readonly env: ConnectorEnv,

@@ -2,7 +2,7 @@ import { InjectQueue } from '@nestjs/bull';
 import { Injectable } from '@nestjs/common';
 import type { Queue } from 'bull';
 import { addJob } from '@app/queue';
-import { SYNC_JOB_ATTEMPTS, SYNC_JOB_BACKOFF, SYNC_JOBS, SYNC_QUEUE, SyncJobName, SyncTask } from './sync.jobs';
+import { SYNC_JOB_ATTEMPTS, SYNC_JOB_BACKOFF, SYNC_JOBS, SYNC_QUEUE, SyncJobName, SyncTask } from '../sync.jobs';
 
 /** The only place that adds jobs to the sync queue. Job ids make adding the same work twice a no-op. */
 @Injectable()

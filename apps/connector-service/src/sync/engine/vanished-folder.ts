@@ -1,5 +1,5 @@
 import { DomainException } from '@app/errors';
-import { DocumentSystemErrorCode } from '../document-system/document-system.exception';
+import { DocumentSystemErrorCode } from '../../document-system/document-system.exception';
 
 /**
  * A folder the document system no longer has (404): its listing has nothing more to give, so it is not
