@@ -60,7 +60,7 @@ describe('The end of a sync run', () => {
     const admin = await testCaller({ roles: ['admin'] });
     const runs = sut.app.get(SyncRunsRepository);
     const run = (await runs.create(admin.tenantId, await dataSource(admin), 'Full'))!;
-    await runs.move(run.id, 'Running');
+    await sut.app.get(Transactions).run((transaction) => runs.begin(transaction, run.id));
     return { admin, runs, run };
   }
 
@@ -103,20 +103,19 @@ describe('The end of a sync run', () => {
   it('ends, on the sweep, a Running run whose tasks are all done (its end lost and no retry left)', async () => {
     const { runs, run } = await runningRun();
     await sut.app.get(Transactions).run(async (transaction) => {
-      const [task] = await runs.addTasks(transaction, run.id, [
-        {
-          key: 'list:root',
-          name: SyncJobName.ListFolder,
-          data: { syncRunId: run.id, folderId: 'root', path: '/root' },
-        },
-      ] as SyncTask[]);
-      await runs.completeTask(transaction, run.id, task.key);
+      const task = {
+        key: 'list:root',
+        name: SyncJobName.ListFolder,
+        data: { syncRunId: run.id, folderId: 'root', path: '/root' },
+      } as SyncTask;
+      await runs.settleStep(transaction, run.id, { adds: [task] });
+      await runs.settleStep(transaction, run.id, { completes: task.key });
     });
-    expect(await runs.status(run.id)).toBe('Running');
+    expect((await runs.find(run.id))?.status).toBe('Running');
 
     await sut.app.get(SyncScheduler).sweep();
 
-    expect(await runs.status(run.id)).toBe('Succeeded');
+    expect((await runs.find(run.id))?.status).toBe('Succeeded');
   });
 
   it('starts again, on the sweep, a Running run that has had no tasks for minutes (its start job lost after it moved the run)', async () => {
@@ -150,7 +149,7 @@ describe('The end of a sync run', () => {
 
     await sut.app.get(SyncScheduler).sweep();
 
-    expect(await runs.status(run.id)).toBe('Running');
+    expect((await runs.find(run.id))?.status).toBe('Running');
     expect(await sut.app.get<Bull.Queue>(getQueueToken(SYNC_QUEUE)).getJob(`${run.id}:start`)).toBeNull();
   });
 

@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, Repository } from 'typeorm';
 import { managerOf, Transaction } from '@app/database';
-import { SyncJobName, SyncTask } from './sync.jobs';
 import type { SyncCountsView } from '@app/contracts';
+import { SyncJobName, SyncTask } from './sync.jobs';
 import { ACTIVE_RUN_STATUSES, COUNT_NAMES, SYNC_RUN_MOVES, SyncMode, SyncRunStatus } from './sync-run-state';
 import { SyncRunEntity } from './sync-run.entity';
 
@@ -11,7 +11,33 @@ export type CountDeltas = Partial<
   SyncCountsView & { bytesDownloaded: number; failedListings: number; listedBytes: number; plannedBytes: number }
 >;
 
+export type EndedRunStatus = Exclude<SyncRunStatus, 'Queued' | 'Running'>;
+
+/** Where a step's run stands, and whether the step's task is done (true when there is no such task). */
+export interface StepState {
+  status: SyncRunStatus | null;
+  dataSourceId: string | null;
+  done: boolean;
+}
+
+/** What one step commits on its run, in the step's transaction. */
+export interface StepEffects {
+  /** Tasks the step creates; those the run knows already are left alone. */
+  adds?: SyncTask[];
+  /** The step's own task, marked done. */
+  completes?: string;
+  counts?: CountDeltas;
+}
+
+/**
+ * The step's effects taken: the tasks it created and the tasks still pending (the step that brings them to 0
+ * ends the run). 'taskDone': another delivery completed its task first; 'notRunning': the run is no longer
+ * Running and keeps the counts it ended with. Either way the caller decides whether to roll back.
+ */
+export type SettledStep = { added: SyncTask[]; pending: number } | 'taskDone' | 'notRunning';
+
 const UNIQUE_VIOLATION = '23505';
+const STEP_COUNTS = [...COUNT_NAMES, 'bytesDownloaded', 'failedListings', 'listedBytes', 'plannedBytes'] as const;
 
 /** Sync runs and their tasks. Every state move is a conditional UPDATE that reports whether it won. */
 @Injectable()
@@ -60,7 +86,7 @@ export class SyncRunsRepository {
       'SELECT * FROM connector.sync_runs WHERE id = $1 FOR UPDATE',
       [id],
     );
-    return rows[0] ?? null;
+    return rows[0] ? hydrated(rows[0]) : null;
   }
 
   findActive(dataSourceId: string): Promise<SyncRunEntity | null> {
@@ -82,50 +108,36 @@ export class SyncRunsRepository {
     });
   }
 
-  async move(
+  /** Queued → Running: the run as it started, or null when it was not Queued. */
+  begin(transaction: Transaction, id: string): Promise<SyncRunEntity | null> {
+    return this.move(transaction, id, 'Running', null, 0);
+  }
+
+  /**
+   * Ends the run (from the states `SYNC_RUN_MOVES` allows), counting `deleted` more deletions; the run as it
+   * ended, or null when it was not in a state to end so (another ending won).
+   */
+  end(
+    transaction: Transaction,
     id: string,
-    to: SyncRunStatus,
-    extra: { error?: string | null; transaction?: Transaction } = {},
-  ): Promise<boolean> {
-    const [, affected] = await this.manager(extra.transaction).query(
-      `UPDATE connector.sync_runs SET status = $2,
-         "startedAt" = CASE WHEN $2 = 'Running' THEN now() ELSE "startedAt" END,
-         "finishedAt" = CASE WHEN $2 IN ('Succeeded', 'PartiallySucceeded', 'Failed', 'Cancelled') THEN now() ELSE "finishedAt" END,
-         error = COALESCE($4, error)
-       WHERE id = $1 AND status = ANY($3::text[])`,
-      [id, to, SYNC_RUN_MOVES[to], extra.error ?? null],
-    );
-    return affected > 0;
+    to: EndedRunStatus,
+    ending: { error: string | null; deleted?: number },
+  ): Promise<SyncRunEntity | null> {
+    return this.move(transaction, id, to, ending.error, ending.deleted ?? 0);
   }
 
-  async status(id: string): Promise<SyncRunStatus | null> {
-    const rows: Array<{ status: SyncRunStatus }> = await this.db.query(
-      'SELECT status FROM connector.sync_runs WHERE id = $1',
-      [id],
-    );
-    return rows[0]?.status ?? null;
-  }
-
-  /** Inserts tasks not already known; returns only the new ones (whose jobs must be added and which `settle` counts). */
-  async addTasks(transaction: Transaction, runId: string, tasks: SyncTask[]): Promise<SyncTask[]> {
-    if (!tasks.length) return [];
-    const rows: Array<{ key: string }> = await managerOf(transaction).query(
-      `INSERT INTO connector.sync_tasks ("syncRunId", key, "jobName", payload)
-       SELECT $1, t.key, t.name, t.data FROM jsonb_to_recordset($2::jsonb) AS t(key text, name text, data jsonb)
-       ON CONFLICT DO NOTHING RETURNING key`,
-      [runId, JSON.stringify(tasks)],
-    );
-    const fresh = new Set(rows.map((r) => r.key));
-    return tasks.filter((t) => fresh.has(t.key));
-  }
-
-  /** Marks a task done; false when it already was (a retried or duplicated job). `settle` counts it. */
-  async completeTask(transaction: Transaction, runId: string, key: string): Promise<boolean> {
-    const [, affected] = await managerOf(transaction).query(
-      'UPDATE connector.sync_tasks SET done = true WHERE "syncRunId" = $1 AND key = $2 AND NOT done',
+  /** The step's run and its task, in one round trip. */
+  async stepState(runId: string, key: string): Promise<StepState> {
+    const rows: Array<{ status: SyncRunStatus; dataSourceId: string; done: boolean | null }> = await this.db.query(
+      `SELECT r.status, r."dataSourceId", t.done FROM connector.sync_runs r
+       LEFT JOIN connector.sync_tasks t ON t."syncRunId" = r.id AND t.key = $2 WHERE r.id = $1`,
       [runId, key],
     );
-    return affected > 0;
+    return {
+      status: rows[0]?.status ?? null,
+      dataSourceId: rows[0]?.dataSourceId ?? null,
+      done: rows[0]?.done ?? true,
+    };
   }
 
   /** Tasks of the run not done yet, at most `limit`. */
@@ -146,15 +158,6 @@ export class SyncRunsRepository {
     return rows[0] ?? null;
   }
 
-  /** The run's status and whether one of its tasks is done (true when there is no such task), in one round trip. */
-  async stepState(runId: string, key: string): Promise<{ status: SyncRunStatus | null; done: boolean }> {
-    const rows: Array<{ status: SyncRunStatus; done: boolean | null }> = await this.db.query(
-      `SELECT r.status, t.done FROM connector.sync_runs r LEFT JOIN connector.sync_tasks t ON t."syncRunId" = r.id AND t.key = $2 WHERE r.id = $1`,
-      [runId, key],
-    );
-    return { status: rows[0]?.status ?? null, done: rows[0]?.done ?? true };
-  }
-
   /** Locks a task's row for the rest of the transaction; false when the task is done already. */
   async lockOpenTask(transaction: Transaction, runId: string, key: string): Promise<boolean> {
     const rows: Array<{ done: boolean }> = await managerOf(transaction).query(
@@ -173,62 +176,18 @@ export class SyncRunsRepository {
   }
 
   /**
-   * Running runs with every task done: their last step committed but their end was lost (the database went
-   * away, or the process died, before it). A run whose tasks are not created yet has none, so it is not one.
+   * Takes a step's effects in its transaction: creates its new tasks, marks its own done, and adds its counts
+   * and the tasks it added (+) or completed (-) to the run in one update. The run's row is locked last, and
+   * stays locked until the commit, so the caller does nothing after this.
    */
-  async unendedRuns(limit = 100): Promise<string[]> {
-    const rows: Array<{ id: string }> = await this.db.query(
-      `SELECT r.id FROM connector.sync_runs r
-       WHERE r.status = 'Running' AND r."pendingTasks" = 0
-         AND EXISTS (SELECT 1 FROM connector.sync_tasks t WHERE t."syncRunId" = r.id)
-       LIMIT $1`,
-      [limit],
-    );
-    return rows.map((row) => row.id);
-  }
-
-  /** Running runs started before `olderThan` that have no task yet: their start job was lost after it moved them. */
-  async taskless(olderThan: Date, limit = 100): Promise<string[]> {
-    const rows: Array<{ id: string }> = await this.db.query(
-      `SELECT r.id FROM connector.sync_runs r
-       WHERE r.status = 'Running' AND r."startedAt" < $1
-         AND NOT EXISTS (SELECT 1 FROM connector.sync_tasks t WHERE t."syncRunId" = r.id)
-       LIMIT $2`,
-      [olderThan, limit],
-    );
-    return rows.map((row) => row.id);
-  }
-
-  /** Pending tasks of running runs created before `olderThan`, to re-add jobs a crash may have lost. */
-  async strandedTasks(olderThan: Date, limit = 1000): Promise<Array<{ syncRunId: string } & SyncTask>> {
-    return this.db.query(
-      `SELECT t."syncRunId", t.key, t."jobName" AS name, t.payload AS data FROM connector.sync_tasks t
-       JOIN connector.sync_runs r ON r.id = t."syncRunId"
-       WHERE NOT t.done AND r.status = 'Running' AND t."createdAt" < $1 LIMIT $2`,
-      [olderThan, limit],
-    );
-  }
-
-  /**
-   * Applies a step's effects on the run in one update: its counts, and tasks added (+) or completed (-).
-   * Returns the tasks still pending (the step that brings them to 0 ends the run), or null when the run
-   * is no longer Running: the caller rolls its step back.
-   */
-  async settle(
-    transaction: Transaction,
-    runId: string,
-    deltas: CountDeltas & { pendingTasks?: number },
-  ): Promise<number | null> {
+  async settleStep(transaction: Transaction, runId: string, step: StepEffects): Promise<SettledStep> {
     const manager = managerOf(transaction);
-    const names = [
-      ...COUNT_NAMES,
-      'bytesDownloaded',
-      'failedListings',
-      'listedBytes',
-      'plannedBytes',
-      'pendingTasks',
-    ] as const;
-    const sets = names.filter((n) => deltas[n]).map((n) => `"${n}" = "${n}" + ${Math.trunc(Number(deltas[n]))}`);
+    const added = await this.addTasks(manager, runId, step.adds ?? []);
+    if (step.completes !== undefined && !(await this.completeTask(manager, runId, step.completes))) return 'taskDone';
+    const deltas = { ...step.counts, pendingTasks: added.length - (step.completes !== undefined ? 1 : 0) };
+    const sets = [...STEP_COUNTS, 'pendingTasks' as const]
+      .filter((n) => deltas[n])
+      .map((n) => `"${n}" = "${n}" + ${Math.trunc(Number(deltas[n]))}`);
     // Only a Running run takes a step's effects: one cancelled (or ended) meanwhile keeps the counts it ended with.
     const rows: Array<{ pendingTasks: number }> = sets.length
       ? (
@@ -240,10 +199,73 @@ export class SyncRunsRepository {
       : await manager.query(`SELECT "pendingTasks" FROM connector.sync_runs WHERE id = $1 AND status = 'Running'`, [
           runId,
         ]);
-    return rows[0]?.pendingTasks ?? null;
+    return rows[0] ? { added, pending: rows[0].pendingTasks } : 'notRunning';
+  }
+
+  /**
+   * Stamps `listedAt` once no folder listing of the run is open. Called after the commit that closed a
+   * folder's last page (or gave a listing up), outside the run's row lock, which every page of the run
+   * holds from `settleStep` to its commit: the last listing to commit sees every other one done.
+   */
+  async stampIfListed(runId: string): Promise<void> {
+    await this.db.query(
+      `UPDATE connector.sync_runs SET "listedAt" = now()
+       WHERE id = $1 AND "listedAt" IS NULL AND NOT EXISTS (
+         SELECT 1 FROM connector.sync_tasks t WHERE t."syncRunId" = $1 AND NOT t.done AND t."jobName" = $2)`,
+      [runId, SyncJobName.ListFolder],
+    );
+  }
+
+  private async move(
+    transaction: Transaction,
+    id: string,
+    to: SyncRunStatus,
+    error: string | null,
+    deleted: number,
+  ): Promise<SyncRunEntity | null> {
+    const [rows]: [SyncRunEntity[], number] = await managerOf(transaction).query(
+      `UPDATE connector.sync_runs SET status = $2,
+         "startedAt" = CASE WHEN $2 = 'Running' THEN now() ELSE "startedAt" END,
+         "finishedAt" = CASE WHEN $2 IN ('Succeeded', 'PartiallySucceeded', 'Failed', 'Cancelled') THEN now() ELSE "finishedAt" END,
+         error = COALESCE($4, error), deleted = deleted + $5
+       WHERE id = $1 AND status = ANY($3::text[]) RETURNING *`,
+      [id, to, SYNC_RUN_MOVES[to], error, deleted],
+    );
+    return rows[0] ? hydrated(rows[0]) : null;
+  }
+
+  /** Inserts tasks not already known; returns only the new ones (whose jobs must be added). */
+  private async addTasks(manager: EntityManager, runId: string, tasks: SyncTask[]): Promise<SyncTask[]> {
+    if (!tasks.length) return [];
+    const rows: Array<{ key: string }> = await manager.query(
+      `INSERT INTO connector.sync_tasks ("syncRunId", key, "jobName", payload)
+       SELECT $1, t.key, t.name, t.data FROM jsonb_to_recordset($2::jsonb) AS t(key text, name text, data jsonb)
+       ON CONFLICT DO NOTHING RETURNING key`,
+      [runId, JSON.stringify(tasks)],
+    );
+    const fresh = new Set(rows.map((r) => r.key));
+    return tasks.filter((t) => fresh.has(t.key));
+  }
+
+  /** Marks a task done; false when it already was (a retried or duplicated job). */
+  private async completeTask(manager: EntityManager, runId: string, key: string): Promise<boolean> {
+    const [, affected] = await manager.query(
+      'UPDATE connector.sync_tasks SET done = true WHERE "syncRunId" = $1 AND key = $2 AND NOT done',
+      [runId, key],
+    );
+    return affected > 0;
   }
 
   private manager(transaction?: Transaction): EntityManager {
     return transaction ? managerOf(transaction) : this.db.manager;
   }
+}
+
+/** A row read with SQL as the entity reads it: PostgreSQL's bigint columns come back as strings. */
+function hydrated(row: SyncRunEntity): SyncRunEntity {
+  return Object.assign(new SyncRunEntity(), row, {
+    bytesDownloaded: Number(row.bytesDownloaded),
+    listedBytes: Number(row.listedBytes),
+    plannedBytes: Number(row.plannedBytes),
+  });
 }

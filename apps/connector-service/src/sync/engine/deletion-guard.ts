@@ -4,7 +4,9 @@ import { Transaction } from '@app/database';
 import { ConnectorEnv } from '../../connector-env';
 import { DataSourcesRepository } from '../../data-sources/data-sources.repository';
 import { DroppedDocument, SyncedDocumentsRepository } from '../../documents/synced-documents.repository';
+import { FileLedgerRepository } from '../../file-ledger/file-ledger.repository';
 import { holdReason } from './deletion-guard-rule';
+import { deletedOutcomes } from './file-outcomes';
 import { HeldDeletionsRepository } from './held-deletions.repository';
 
 export interface GuardedDeletions {
@@ -15,7 +17,10 @@ export interface GuardedDeletions {
   reason: string | null;
 }
 
-/** At a run's end: drops what the run did not see, unless that is too much (see holdReason); then holds it all. */
+/**
+ * At a run's end: drops what the run did not see (each in the run's file ledger), unless that is too much
+ * (see holdReason); then holds it all.
+ */
 @Injectable()
 export class DeletionGuard {
   constructor(
@@ -23,6 +28,7 @@ export class DeletionGuard {
     private readonly sources: DataSourcesRepository,
     private readonly synced: SyncedDocumentsRepository,
     private readonly held: HeldDeletionsRepository,
+    private readonly ledger: FileLedgerRepository,
   ) {}
 
   async dropUnseen(transaction: Transaction, dataSourceId: string, runId: string): Promise<GuardedDeletions> {
@@ -30,7 +36,11 @@ export class DeletionGuard {
     const roots = syncRoots(source.selection).map((m) => m.folderId);
     const tallies = await this.held.tally(transaction, dataSourceId, runId, roots, [...excludedIds(source.selection)]);
     const reason = holdReason(tallies, this.env.DELETE_GUARD_PERCENT);
-    if (!reason) return { dropped: await this.synced.deleteUnseen(transaction, dataSourceId, runId), held: 0, reason };
+    if (!reason) {
+      const dropped = await this.synced.deleteUnseen(transaction, dataSourceId, runId);
+      await this.ledger.record(transaction, dataSourceId, runId, deletedOutcomes(dropped));
+      return { dropped, held: 0, reason };
+    }
     return { dropped: [], held: await this.held.hold(transaction, dataSourceId, runId), reason };
   }
 }

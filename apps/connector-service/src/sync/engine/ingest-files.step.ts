@@ -1,27 +1,17 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Transaction } from '@app/database';
-import { BlobStore } from '../../blobs/blob-store';
 import { DataSourceEntity } from '../../data-sources/data-source.entity';
-import { DocumentContentsRepository } from '../../documents/document-contents.repository';
 import { SavedDocument, SyncedDocumentsRepository } from '../../documents/synced-documents.repository';
 import { UnreferencedBlobs } from '../../documents/unreferenced-blobs';
-import { FileLedgerRepository } from '../../file-ledger/file-ledger.repository';
 import { LedgerEntry } from '../../file-ledger/ledger-entry';
 import { IndexingProducer } from '../../indexing/indexing.producer';
+import { IngestFilesJob } from '../sync.jobs';
+import { BatchContents } from './batch-contents';
 import { FetchedFile, FileDownloads, SkippedFile } from './file-downloads';
 import { ingestedOutcomes } from './file-outcomes';
+import { RunFollowUps } from './run-follow-ups';
 import { StepGuard, TaskAlreadyDone } from './step-guard';
-import { SyncCompletion } from './sync-completion';
 import { ingestedDocument, savedByThisRun, skippedDocument } from './sync-plan';
-import { IngestFilesJob } from '../sync.jobs';
-import { SyncRunsRepository } from '../sync-runs.repository';
-
-/** The bytes were collected between the put and the save: the job fails and its retry downloads again. */
-class ContentCollected extends Error {
-  constructor(sha256: string) {
-    super(`content ${sha256} was collected while it was being ingested; the file is downloaded again`);
-  }
-}
 
 interface Batch {
   source: DataSourceEntity;
@@ -46,16 +36,13 @@ export class IngestFilesStep {
   private readonly logger = new Logger(IngestFilesStep.name);
 
   constructor(
-    private readonly runs: SyncRunsRepository,
     private readonly synced: SyncedDocumentsRepository,
-    private readonly contents: DocumentContentsRepository,
     private readonly guard: StepGuard,
-    private readonly blobs: BlobStore,
     private readonly downloads: FileDownloads,
+    private readonly contents: BatchContents,
     private readonly indexing: IndexingProducer,
     private readonly blobGarbage: UnreferencedBlobs,
-    private readonly completion: SyncCompletion,
-    private readonly ledger: FileLedgerRepository,
+    private readonly followUps: RunFollowUps,
   ) {}
 
   async ingestFiles(job: IngestFilesJob, key: string, lastAttempt: boolean): Promise<void> {
@@ -90,23 +77,17 @@ export class IngestFilesStep {
       throw new Error(
         `${failures.length} of ${job.files.length} files failed, first ${failures[0].file.fileId}: ${(failures[0].error as Error).message}`,
       );
-    if (step.pending === 0) await this.completion.finishIfDone(job.syncRunId);
+    await this.followUps.after(job.syncRunId, { pending: step.pending });
   }
 
   /** Saves a batch's documents and counts; completes its task unless files are left to retry. */
   private async saveBatch(transaction: Transaction, batch: Batch) {
     const { source, syncRunId, key, fetched, skipped, failedForGood } = batch;
-    if (!(await this.runs.lockOpenTask(transaction, syncRunId, key))) throw new TaskAlreadyDone();
-    await this.contents.lockContents(
+    await this.guard.lockOpenTask(transaction, syncRunId, key);
+    await this.contents.keep(
       transaction,
       fetched.map((f) => f.blob.sha256),
     );
-    // The collector may have taken identical bytes away since the put (another data source let go of them).
-    // Asked all at once: with S3 each is a round trip, and the content stays locked until the commit.
-    const hashes = [...new Set(fetched.map(({ blob }) => blob.sha256))];
-    const present = await Promise.all(hashes.map((sha256) => this.blobs.exists(sha256)));
-    const collected = hashes.find((_, i) => !present[i]);
-    if (collected) throw new ContentCollected(collected);
     const saved = await this.synced.saveIngested(
       transaction,
       fetched.map(({ file, blob, mimeType }) => ingestedDocument(source, syncRunId, file, blob, mimeType)),
@@ -115,18 +96,19 @@ export class IngestFilesStep {
       transaction,
       skipped.map((s) => skippedDocument(source, syncRunId, s)),
     );
-    await this.ledger.record(transaction, source.id, syncRunId, batch.outcomes);
-    if (failedForGood !== null) await this.guard.completeOrRollBack(transaction, syncRunId, key);
-    const pending = await this.runs.settle(transaction, syncRunId, {
-      pendingTasks: failedForGood === null ? 0 : -1,
-      added: fetched.filter((f) => f.file.change === 'added').length,
-      updated: fetched.filter((f) => f.file.change === 'updated').length,
-      failed: failedForGood ?? 0,
-      skipped: skipped.length,
-      bytesDownloaded: fetched.reduce((n, f) => n + f.blob.size, 0),
+    const settled = await this.guard.commit(transaction, syncRunId, {
+      ledger: { dataSourceId: source.id, entries: batch.outcomes },
+      completes: failedForGood === null ? undefined : key,
+      counts: {
+        added: fetched.filter((f) => f.file.change === 'added').length,
+        updated: fetched.filter((f) => f.file.change === 'updated').length,
+        failed: failedForGood ?? 0,
+        skipped: skipped.length,
+        bytesDownloaded: fetched.reduce((n, f) => n + f.blob.size, 0),
+      },
     });
-    if (pending === null) throw new TaskAlreadyDone(); // the run was cancelled meanwhile
-    return { saved, replacedBySkipped, pending };
+    if (!settled) throw new TaskAlreadyDone(); // the run was cancelled meanwhile
+    return { saved, replacedBySkipped, pending: settled.pending };
   }
 
   /** Queues text extraction of the saved documents and lets go of the content they replaced. */

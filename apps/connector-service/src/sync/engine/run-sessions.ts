@@ -3,7 +3,6 @@ import { DataSourceEntity } from '../../data-sources/data-source.entity';
 import { DataSourcesRepository } from '../../data-sources/data-sources.repository';
 import type { DocumentSystemSession } from '../../document-system/document-system.adapter';
 import { DocumentSystemSessions } from '../../data-sources/document-system-sessions';
-import { SyncRunsRepository } from '../sync-runs.repository';
 
 const TTL_MS = 30_000;
 
@@ -19,24 +18,22 @@ export class RunSessions {
   >();
 
   constructor(
-    private readonly runs: SyncRunsRepository,
     private readonly sources: DataSourcesRepository,
     private readonly sessions: DocumentSystemSessions,
   ) {}
 
-  forRun(syncRunId: string): Promise<{ source: DataSourceEntity; docs: DocumentSystemSession }> {
+  forRun(syncRunId: string, dataSourceId: string): Promise<{ source: DataSourceEntity; docs: DocumentSystemSession }> {
     const hit = this.cache.get(syncRunId);
     if (hit && Date.now() - hit.at < TTL_MS) return hit.value;
-    const value = this.load(syncRunId);
+    const value = this.load(dataSourceId);
     this.cache.set(syncRunId, { at: Date.now(), value });
     value.catch(() => this.cache.delete(syncRunId));
     this.evictOld();
     return value;
   }
 
-  private async load(syncRunId: string) {
-    const run = await this.runs.get(syncRunId);
-    const source = await this.sources.get(run.dataSourceId);
+  private async load(dataSourceId: string) {
+    const source = await this.sources.get(dataSourceId);
     return { source, docs: await this.sessions.forDataSource(source) };
   }
 

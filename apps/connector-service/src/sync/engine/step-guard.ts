@@ -2,12 +2,20 @@ import { Injectable } from '@nestjs/common';
 import { Transaction, Transactions } from '@app/database';
 import type { DataSourceEntity } from '../../data-sources/data-source.entity';
 import type { DocumentSystemSession } from '../../document-system/document-system.adapter';
+import { FileLedgerRepository } from '../../file-ledger/file-ledger.repository';
+import { LedgerEntry } from '../../file-ledger/ledger-entry';
+import { SyncTask } from '../sync.jobs';
+import { StepEffects, SyncRunsRepository } from '../sync-runs.repository';
 import { RunFollowUps } from './run-follow-ups';
 import { RunSessions } from './run-sessions';
-import { SyncRunsRepository } from '../sync-runs.repository';
 
 /** A duplicate delivery of a step that another worker already completed. */
 export class TaskAlreadyDone extends Error {}
+
+/** What a step commits: its files' rows in the run's ledger, and its effects on the run. */
+export interface StepCommit extends StepEffects {
+  ledger?: { dataSourceId: string; entries: LedgerEntry[] };
+}
 
 /**
  * Keeps each step of a run idempotent: it runs only while its run is Running and its task open, and it
@@ -20,6 +28,7 @@ export class StepGuard {
     private readonly transactions: Transactions,
     private readonly sessions: RunSessions,
     private readonly followUps: RunFollowUps,
+    private readonly ledger: FileLedgerRepository,
   ) {}
 
   /** The data source and a document-system session for a step that is still to do; null for one that is not. */
@@ -30,7 +39,7 @@ export class StepGuard {
     const state = await this.runs.stepState(syncRunId, key);
     if (state.status === 'Running' && state.done) await this.followUps.repeat(syncRunId);
     if (state.status !== 'Running' || state.done) return null;
-    return this.sessions.forRun(syncRunId);
+    return this.sessions.forRun(syncRunId, state.dataSourceId!);
   }
 
   /** Runs `work` in a transaction that is rolled back when its task turns out to be done already (null then). */
@@ -43,8 +52,24 @@ export class StepGuard {
     }
   }
 
-  /** Marks the task done, or rolls the step back (`once`) when another delivery did so first. */
-  async completeOrRollBack(transaction: Transaction, syncRunId: string, key: string): Promise<void> {
-    if (!(await this.runs.completeTask(transaction, syncRunId, key))) throw new TaskAlreadyDone();
+  /** Locks the step's task until the commit, or rolls the step back (`once`) when it is done already. */
+  async lockOpenTask(transaction: Transaction, syncRunId: string, key: string): Promise<void> {
+    if (!(await this.runs.lockOpenTask(transaction, syncRunId, key))) throw new TaskAlreadyDone();
+  }
+
+  /**
+   * Commits a step's ledger rows, then its effects on the run, whose row stays locked until the commit (nothing
+   * after this). Rolls the step back (`once`) when another delivery completed its task first; null when the run
+   * is no longer Running (its counts stand).
+   */
+  async commit(
+    transaction: Transaction,
+    syncRunId: string,
+    step: StepCommit,
+  ): Promise<{ added: SyncTask[]; pending: number } | null> {
+    if (step.ledger) await this.ledger.record(transaction, step.ledger.dataSourceId, syncRunId, step.ledger.entries);
+    const settled = await this.runs.settleStep(transaction, syncRunId, step);
+    if (settled === 'taskDone') throw new TaskAlreadyDone();
+    return settled === 'notRunning' ? null : settled;
   }
 }

@@ -1,23 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import { EndedSyncRunStatus, SyncCompletedEvent } from '@app/contracts';
+import { EndedSyncRunStatus } from '@app/contracts';
 import { Transaction, Transactions } from '@app/database';
 import { DataSourcesRepository } from '../../data-sources/data-sources.repository';
 import { IngestionStatus } from '../../data-sources/ingestion-status';
-import { DocumentsRepository } from '../../documents/documents.repository';
 import { SyncedDocumentsRepository } from '../../documents/synced-documents.repository';
 import { UnreferencedBlobs } from '../../documents/unreferenced-blobs';
-import { ConnectorEvent, syncCompleted } from '../../events/connector-event';
-import { ConnectorEventRelay } from '../../events/connector-event-relay';
-import { ConnectorEventsRepository } from '../../events/connector-events.repository';
-import { FileLedgerRepository } from '../../file-ledger/file-ledger.repository';
-import { ConnectorMetrics } from '../../metrics/connector-metrics';
-import { deletedOutcomes } from './file-outcomes';
-import { SyncRunEntity } from '../sync-run.entity';
-import { SearchableAnnouncer } from '../../searchable/searchable-announcer';
-import { COUNT_NAMES, outcomeOf, SyncRunStatus } from '../sync-run-state';
+import { outcomeOf, SyncRunStatus } from '../sync-run-state';
+import { EndedRunStatus, SyncRunsRepository } from '../sync-runs.repository';
 import { DeletionGuard, GuardedDeletions } from './deletion-guard';
-import { RunListingRepository } from './run-listing.repository';
-import { SyncRunsRepository } from '../sync-runs.repository';
+import { EndedRun, EndedRunEvents } from './ended-run-events';
 
 const INGESTION_AFTER: Record<Exclude<EndedSyncRunStatus, 'Cancelled'>, IngestionStatus> = {
   Succeeded: 'Synced',
@@ -37,47 +28,37 @@ export class SyncCompletion {
     private readonly runs: SyncRunsRepository,
     private readonly transactions: Transactions,
     private readonly sources: DataSourcesRepository,
-    private readonly documents: DocumentsRepository,
     private readonly synced: SyncedDocumentsRepository,
-    private readonly blobGarbage: UnreferencedBlobs,
-    private readonly outbox: ConnectorEventsRepository,
-    private readonly relay: ConnectorEventRelay,
-    private readonly metrics: ConnectorMetrics,
-    private readonly searchable: SearchableAnnouncer,
-    private readonly ledger: FileLedgerRepository,
     private readonly guard: DeletionGuard,
-    private readonly listing: RunListingRepository,
+    private readonly events: EndedRunEvents,
+    private readonly blobGarbage: UnreferencedBlobs,
   ) {}
 
   async finishIfDone(syncRunId: string): Promise<void> {
     if ((await this.runs.pendingTasks(syncRunId)) > 0) return;
     // Every listing is done: stamped here too should its own stamp have been lost with its process.
-    await this.listing.stampIfListed(syncRunId);
+    await this.runs.stampIfListed(syncRunId);
     const ended = await this.transactions.run(async (transaction) => {
       const run = await this.runs.lock(transaction, syncRunId);
       if (!run || run.status !== 'Running' || run.pendingTasks > 0) return null;
       const guarded =
         run.failedListings === 0 ? await this.guard.dropUnseen(transaction, run.dataSourceId, syncRunId) : UNGUARDED;
       const dropped = guarded.dropped;
-      await this.synced.forgetSightings(transaction, syncRunId);
-      await this.ledger.record(transaction, run.dataSourceId, syncRunId, deletedOutcomes(dropped));
-      if (dropped.length) await this.runs.settle(transaction, syncRunId, { deleted: dropped.length });
       const outcome = withHeld(
         outcomeOf({ ...run, deleted: run.deleted + dropped.length }, run.failedListings),
         guarded.held,
       ) as keyof typeof INGESTION_AFTER;
-      await this.runs.move(syncRunId, outcome, {
-        transaction,
-        error: run.failedListings
-          ? `${run.failedListings} folder listing(s) failed; deletions were not applied`
-          : guarded.reason,
+      const error = run.failedListings
+        ? `${run.failedListings} folder listing(s) failed; deletions were not applied`
+        : guarded.reason;
+      const end = await this.end(transaction, syncRunId, outcome, INGESTION_AFTER[outcome], {
+        error,
+        deleted: dropped.length,
       });
-      await this.sources.moveStatus(run.dataSourceId, INGESTION_AFTER[outcome], transaction);
-      return { dropped, ...(await this.recordCompletion(transaction, syncRunId)) };
+      return { dropped, end };
     });
     if (!ended) return;
-    if (ended.run) this.metrics.syncRunEnded(endedRun(ended.run));
-    if (ended.events.length) await this.relay.publish(...ended.events);
+    await this.events.announce(ended.end);
     await this.blobGarbage.collect(ended.dropped.flatMap((d) => (d.contentSha256 ? [d.contentSha256] : [])));
   }
 
@@ -86,52 +67,27 @@ export class SyncCompletion {
     syncRunId: string,
     dataSourceStatus: IngestionStatus,
     error: string,
-    runStatus: SyncRunStatus = 'Failed',
+    runStatus: EndedRunStatus = 'Failed',
   ): Promise<void> {
-    const ended = await this.transactions.run(async (transaction) => {
-      const run = await this.runs.find(syncRunId, transaction);
-      if (!run || !(await this.runs.move(syncRunId, runStatus, { error, transaction }))) return null;
-      await this.synced.forgetSightings(transaction, syncRunId);
-      await this.sources.moveStatus(run.dataSourceId, dataSourceStatus, transaction);
-      return this.recordCompletion(transaction, syncRunId);
-    });
-    if (ended?.run) this.metrics.syncRunEnded(endedRun(ended.run));
-    if (ended?.events.length) await this.relay.publish(...ended.events);
+    const ended = await this.transactions.run((transaction) =>
+      this.end(transaction, syncRunId, runStatus, dataSourceStatus, { error }),
+    );
+    await this.events.announce(ended);
   }
 
-  /**
-   * Writes the ended run's SyncCompleted to the outbox, in the transaction that ends it, and its DataSourceSearchable
-   * when no text extraction of the data source is pending (else the last extraction to end writes it). Returns the
-   * run as it ended and the events to publish after the commit.
-   */
-  private async recordCompletion(
+  /** Moves the run to its end, forgets what it saw, moves its data source and records its events; null when another ending won. */
+  private async end(
     transaction: Transaction,
     syncRunId: string,
-  ): Promise<{ run: SyncRunEntity | null; events: ConnectorEvent[] }> {
-    const run = await this.runs.find(syncRunId, transaction);
-    const source = run && (await this.sources.find(run.dataSourceId));
-    if (!run || !source) return { run, events: [] };
-    const searchable = await this.searchable.atRunEnd(transaction, run.dataSourceId, syncRunId);
-    const event = syncCompleted({
-      type: 'SyncCompleted',
-      tenantId: run.tenantId,
-      projectId: source.projectId,
-      dataSourceId: run.dataSourceId,
-      syncRunId,
-      status: run.status as SyncCompletedEvent['status'],
-      counts: {
-        discovered: run.discovered,
-        added: run.added,
-        updated: run.updated,
-        unchanged: run.unchanged,
-        deleted: run.deleted,
-        failed: run.failed,
-        skipped: run.skipped,
-      },
-      pendingExtractions: searchable ? 0 : await this.documents.countPendingExtractions(run.dataSourceId, transaction),
-    });
-    await this.outbox.record(transaction, event);
-    return { run, events: searchable ? [event, searchable] : [event] };
+    to: EndedRunStatus,
+    dataSourceStatus: IngestionStatus,
+    ending: { error: string | null; deleted?: number },
+  ): Promise<EndedRun | null> {
+    const run = await this.runs.end(transaction, syncRunId, to, ending);
+    if (!run) return null;
+    await this.synced.forgetSightings(transaction, syncRunId);
+    await this.sources.moveStatus(run.dataSourceId, dataSourceStatus, transaction);
+    return this.events.record(transaction, run);
   }
 }
 
@@ -140,10 +96,4 @@ const UNGUARDED: GuardedDeletions = { dropped: [], held: 0, reason: null };
 /** A run that holds deletions has not done all it should: it cannot have Succeeded. */
 function withHeld(outcome: SyncRunStatus, held: number): SyncRunStatus {
   return held > 0 && outcome === 'Succeeded' ? 'PartiallySucceeded' : outcome;
-}
-
-/** The ended run as the metrics count it: every count but `discovered` is a file result. */
-function endedRun(run: SyncRunEntity) {
-  const files = Object.fromEntries(COUNT_NAMES.filter((name) => name !== 'discovered').map((n) => [n, run[n]]));
-  return { status: run.status, files, bytesDownloaded: run.bytesDownloaded };
 }

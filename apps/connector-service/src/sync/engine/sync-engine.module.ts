@@ -13,17 +13,21 @@ import { ConnectorMetricsModule } from '../../metrics/connector-metrics.module';
 import { SearchableModule } from '../../searchable/searchable.module';
 import { SYNC_QUEUE } from '../sync.jobs';
 import { SyncModule } from '../sync.module';
+import { BatchContents } from './batch-contents';
 import { DeletionGuard } from './deletion-guard';
+import { EndedRunEvents } from './ended-run-events';
 import { FailedSteps } from './failed-steps';
 import { FileDownloads } from './file-downloads';
 import { HeldDeletionsRepository } from './held-deletions.repository';
 import { IngestFilesStep } from './ingest-files.step';
 import { ListFolderStep } from './list-folder.step';
+import { LostWorkRepository } from './lost-work.repository';
 import { RunFollowUps } from './run-follow-ups';
-import { RunListingRepository } from './run-listing.repository';
 import { RunSessions } from './run-sessions';
+import { SelectedFolderPlaces } from './selected-folder-places';
 import { StartRunStep } from './start-run.step';
 import { StepGuard } from './step-guard';
+import { StepJobs } from './step-jobs';
 import { SyncCompletion } from './sync-completion';
 import { SyncScheduleRepository } from './sync-schedule.repository';
 import { SyncScheduler } from './sync-scheduler';
@@ -50,13 +54,17 @@ export class SyncEngineModule {
     const workers: Provider[] = runsWorkers(role)
       ? [
           StartRunStep,
+          SelectedFolderPlaces,
           ListFolderStep,
           IngestFilesStep,
+          BatchContents,
           FailedSteps,
           StepGuard,
+          StepJobs,
           RunFollowUps,
           FileDownloads,
           RunSessions,
+          LostWorkRepository,
           SyncScheduleRepository,
           SyncScheduler,
           SyncProcessor,
@@ -80,10 +88,10 @@ export class SyncEngineModule {
         IndexingModule.forRole(role),
       ],
       providers: [
-        RunListingRepository,
         SyncProducer,
         SyncStarter,
         SyncCompletion,
+        EndedRunEvents,
         HeldDeletionsRepository,
         DeletionGuard,
         ...workers,

@@ -1,28 +1,34 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { DomainException } from '@app/errors';
+import { LostWorkRepository } from './lost-work.repository';
 import { SyncCompletion } from './sync-completion';
 import { SyncProducer } from './sync.producer';
-import { SyncRunsRepository } from '../sync-runs.repository';
 import { SyncScheduleRepository } from './sync-schedule.repository';
 import { SyncStarter } from './sync-starter';
 
+const SWEEP_EVERY_MS = 60_000;
 const STRANDED_AFTER_MS = 2 * 60_000;
 
 /**
- * Starts scheduled syncs that are due, starts again runs whose start was lost before they had tasks, re-adds
- * jobs of tasks a crashed process never queued, and ends runs whose end was lost.
+ * The sweep, every minute in worker processes: starts scheduled syncs that are due, starts again runs whose
+ * start was lost before they had tasks, re-adds jobs of tasks a crashed process never queued, and ends runs
+ * whose end was lost.
  */
 @Injectable()
-export class SyncScheduler {
+export class SyncScheduler implements OnApplicationBootstrap {
   private readonly logger = new Logger(SyncScheduler.name);
 
   constructor(
     private readonly schedules: SyncScheduleRepository,
-    private readonly runs: SyncRunsRepository,
+    private readonly lostWork: LostWorkRepository,
     private readonly producer: SyncProducer,
     private readonly starter: SyncStarter,
     private readonly completion: SyncCompletion,
   ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.producer.scheduleSweep(SWEEP_EVERY_MS);
+  }
 
   async sweep(): Promise<void> {
     await this.startDueSyncs();
@@ -41,17 +47,17 @@ export class SyncScheduler {
   }
 
   private async endUnended(): Promise<void> {
-    for (const id of await this.runs.unendedRuns()) await this.completion.finishIfDone(id);
+    for (const id of await this.lostWork.unendedRuns()) await this.completion.finishIfDone(id);
   }
 
   /** Its start job again (a no-op while that job waits or runs): it goes on from Running, creating the tasks or ending the run. */
   private async restartTaskless(): Promise<void> {
-    for (const id of await this.runs.taskless(new Date(Date.now() - STRANDED_AFTER_MS)))
+    for (const id of await this.lostWork.taskless(new Date(Date.now() - STRANDED_AFTER_MS)))
       await this.producer.restartRun(id);
   }
 
   private async requeueStranded(): Promise<void> {
-    const stranded = await this.runs.strandedTasks(new Date(Date.now() - STRANDED_AFTER_MS));
+    const stranded = await this.lostWork.strandedTasks(new Date(Date.now() - STRANDED_AFTER_MS));
     const byRun = new Map<string, typeof stranded>();
     for (const task of stranded) byRun.set(task.syncRunId, [...(byRun.get(task.syncRunId) ?? []), task]);
     for (const [runId, tasks] of byRun) await this.producer.tasks(runId, tasks);

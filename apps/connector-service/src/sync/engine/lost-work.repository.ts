@@ -1,0 +1,47 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { SyncTask } from '../sync.jobs';
+
+/** What a crash or an outage can leave behind in running runs, for the sweep to pick up (read-only). */
+@Injectable()
+export class LostWorkRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  /**
+   * Running runs with every task done: their last step committed but their end was lost (the database went
+   * away, or the process died, before it). A run whose tasks are not created yet has none, so it is not one.
+   */
+  async unendedRuns(limit = 100): Promise<string[]> {
+    const rows: Array<{ id: string }> = await this.db.query(
+      `SELECT r.id FROM connector.sync_runs r
+       WHERE r.status = 'Running' AND r."pendingTasks" = 0
+         AND EXISTS (SELECT 1 FROM connector.sync_tasks t WHERE t."syncRunId" = r.id)
+       LIMIT $1`,
+      [limit],
+    );
+    return rows.map((row) => row.id);
+  }
+
+  /** Running runs started before `olderThan` that have no task yet: their start job was lost after it moved them. */
+  async taskless(olderThan: Date, limit = 100): Promise<string[]> {
+    const rows: Array<{ id: string }> = await this.db.query(
+      `SELECT r.id FROM connector.sync_runs r
+       WHERE r.status = 'Running' AND r."startedAt" < $1
+         AND NOT EXISTS (SELECT 1 FROM connector.sync_tasks t WHERE t."syncRunId" = r.id)
+       LIMIT $2`,
+      [olderThan, limit],
+    );
+    return rows.map((row) => row.id);
+  }
+
+  /** Pending tasks of running runs created before `olderThan`, to re-add jobs a crash may have lost. */
+  async strandedTasks(olderThan: Date, limit = 1000): Promise<Array<{ syncRunId: string } & SyncTask>> {
+    return this.db.query(
+      `SELECT t."syncRunId", t.key, t."jobName" AS name, t.payload AS data FROM connector.sync_tasks t
+       JOIN connector.sync_runs r ON r.id = t."syncRunId"
+       WHERE NOT t.done AND r.status = 'Running' AND t."createdAt" < $1 LIMIT $2`,
+      [olderThan, limit],
+    );
+  }
+}

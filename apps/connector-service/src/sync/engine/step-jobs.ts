@@ -1,0 +1,67 @@
+import { Injectable } from '@nestjs/common';
+import type { Job } from 'bull';
+import { DatabaseOutages } from '@app/database';
+import { isLastAttempt, JobHandlers } from '@app/queue';
+import { ConnectorEnv } from '../../connector-env';
+import { isReauthRequired as isReauth } from '../../document-system/document-system.exception';
+import { ExtractionGate } from '../../indexing/extraction-gate';
+import { SyncJobName, SyncJobs } from '../sync.jobs';
+import { FailedSteps } from './failed-steps';
+import { IngestFilesStep } from './ingest-files.step';
+import { ListFolderStep } from './list-folder.step';
+import { isFolderGone } from './vanished-folder';
+
+/**
+ * How a run's steps run as jobs: SYNC_CONCURRENCY at once, each before any text extraction of this process
+ * and waiting out a database outage; a step the document system refused for want of a new authorization (or
+ * a folder it no longer has) is not tried again, and one that failed for good is given up through FailedSteps.
+ */
+@Injectable()
+export class StepJobs {
+  constructor(
+    private readonly env: ConnectorEnv,
+    private readonly gate: ExtractionGate,
+    private readonly outages: DatabaseOutages,
+    private readonly listFolderStep: ListFolderStep,
+    private readonly ingestFilesStep: IngestFilesStep,
+    private readonly failedSteps: FailedSteps,
+  ) {}
+
+  handlers(): Pick<JobHandlers<SyncJobs>, SyncJobName.ListFolder | SyncJobName.IngestFiles> {
+    const step = {
+      concurrency: this.env.SYNC_CONCURRENCY,
+      isFinal: isReauth,
+      around: <R>(work: () => Promise<R>) => this.gate.first(() => this.outages.hold(work)),
+    };
+    return {
+      [SyncJobName.ListFolder]: {
+        ...step,
+        isFinal: (error) => isReauth(error) || isFolderGone(error),
+        run: (data, job) => this.listFolderStep.listFolder(data, stepKey(job, data.syncRunId)),
+        giveUp: (data, error, job) =>
+          this.failedSteps.giveUp(
+            data.syncRunId,
+            stepKey(job, data.syncRunId),
+            { kind: SyncJobName.ListFolder },
+            error,
+          ),
+      },
+      [SyncJobName.IngestFiles]: {
+        ...step,
+        run: (data, job) => this.ingestFilesStep.ingestFiles(data, stepKey(job, data.syncRunId), isLastAttempt(job)),
+        giveUp: (data, error, job) =>
+          this.failedSteps.giveUp(
+            data.syncRunId,
+            stepKey(job, data.syncRunId),
+            { kind: SyncJobName.IngestFiles, files: data.files },
+            error,
+          ),
+      },
+    };
+  }
+}
+
+/** A step's task key: its job id without the run's id in front. */
+function stepKey(job: Job, syncRunId: string): string {
+  return String(job.id).slice(syncRunId.length + 1);
+}
