@@ -39,7 +39,7 @@ export class FailedSteps {
       return this.completion.abort(syncRunId, 'NeedsReauth', 'The document system asked to re-authenticate');
     this.logger.warn({ syncRunId, key, error: (error as Error).message }, 'sync step failed for good');
     const unsaved = step.kind === SyncJobName.IngestFiles ? await this.unsaved(syncRunId, step.files) : null;
-    // Done by another delivery already: nothing to count. A run no longer Running keeps its counts, not its task.
+    // Done by another delivery already: nothing is counted (rolled back). A run no longer Running keeps its counts.
     const settled = await this.guard.once((transaction) =>
       this.guard.commit(transaction, syncRunId, {
         ledger: unsaved

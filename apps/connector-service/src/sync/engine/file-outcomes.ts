@@ -1,8 +1,8 @@
 // What each step tells the file ledger: the pure mapping from a step's decisions to ledger rows.
 import type { FileEntry } from '../../document-system/document-system.adapter';
-import type { KnownDocument } from '../../documents/synced-documents.repository';
 import { LedgerEntry, shortReason } from '../../file-ledger/ledger-entry';
 import type { FetchedFile, SkippedFile } from './file-downloads';
+import type { PriorDocument } from './plan-types';
 import type { FilePlan } from './sync-plan';
 import type { FileToIngest } from '../sync.jobs';
 
@@ -10,7 +10,7 @@ import type { FileToIngest } from '../sync.jobs';
 export function listedOutcomes(
   path: string,
   files: FileEntry[],
-  known: Map<string, KnownDocument>,
+  known: ReadonlyMap<string, PriorDocument>,
   plan: FilePlan,
 ): LedgerEntry[] {
   const unchanged = new Set(plan.unchanged);

@@ -1,4 +1,4 @@
-import type { KnownDocument } from '../../documents/synced-documents.repository';
+import type { PriorDocument } from './plan-types';
 import type { FileEntry } from '../../document-system/document-system.adapter';
 import { batches, planFiles } from './sync-plan';
 import { FileToIngest, INGEST_BATCH_BYTES, INGEST_BATCH_FILES } from '../sync.jobs';
@@ -14,9 +14,8 @@ const file = (id: string, extra: Partial<FileEntry> = {}): FileEntry => ({
   version: '1',
   ...extra,
 });
-const doc = (id: string, extra: Partial<KnownDocument> = {}): KnownDocument => ({
+const doc = (id: string, extra: Partial<PriorDocument> = {}): PriorDocument => ({
   id: `doc-${id}`,
-  externalId: id,
   folderId: 'f1',
   name: `${id}.pdf`,
   path: `/Architecture/Drawings/${id}.pdf`,

@@ -2,15 +2,10 @@
 import { sha256Hex } from '@app/crypto';
 import type { StoredBlob } from '../../blobs/blob-store';
 import type { DataSourceEntity } from '../../data-sources/data-source.entity';
-import type {
-  DocumentMove,
-  IngestedDocument,
-  KnownDocument,
-  SkippedDocument,
-} from '../../documents/synced-documents.repository';
 import type { ChildEntry, FileEntry, FolderEntry, Page } from '../../document-system/document-system.adapter';
 import { excludedIds, SelectionMark } from '@app/contracts';
 import type { SkippedFile } from './file-downloads';
+import type { DocumentToSave, PriorDocument, Relocation, SkippedDocumentToSave } from './plan-types';
 import {
   FileToIngest,
   INGEST_BATCH_BYTES,
@@ -86,7 +81,7 @@ export function batches(files: FileToIngest[]): FileToIngest[][] {
  * A retried batch skips the files this run already saved: the document carries the listed version. A
  * skipped file's document may carry it from an earlier run, so that one counts once this run saved it.
  */
-export function savedByThisRun(syncRunId: string, file: FileToIngest, doc: KnownDocument | undefined): boolean {
+export function savedByThisRun(syncRunId: string, file: FileToIngest, doc: PriorDocument | undefined): boolean {
   return !!doc && sameContent(file, doc) && (doc.stored || doc.lastSeenRunId === syncRunId);
 }
 
@@ -96,7 +91,7 @@ export function ingestedDocument(
   file: FileToIngest,
   blob: StoredBlob,
   mimeType: string,
-): IngestedDocument {
+): DocumentToSave {
   return {
     tenantId: source.tenantId,
     dataSourceId: source.id,
@@ -118,7 +113,7 @@ export function skippedDocument(
   source: DataSourceEntity,
   syncRunId: string,
   { file, size }: SkippedFile,
-): SkippedDocument {
+): SkippedDocumentToSave {
   return {
     tenantId: source.tenantId,
     dataSourceId: source.id,
@@ -137,7 +132,7 @@ export function skippedDocument(
 
 export interface FilePlan {
   unchanged: string[];
-  relocated: DocumentMove[];
+  relocated: Relocation[];
   ingest: FileToIngest[];
 }
 
@@ -145,7 +140,7 @@ export interface FilePlan {
 export function planFiles(
   job: Pick<ListFolderJob, 'syncRunId' | 'folderId' | 'path'>,
   files: FileEntry[],
-  known: Map<string, KnownDocument>,
+  known: ReadonlyMap<string, PriorDocument>,
 ): FilePlan {
   const plan: FilePlan = { unchanged: [], relocated: [], ingest: [] };
   for (const file of files) {
@@ -174,7 +169,7 @@ export function planFiles(
 }
 
 /** Whatever the listing gives, strongest first: checksum, then version, then modified time and size. */
-function sameContent(file: Pick<FileEntry, 'sha256' | 'version' | 'modifiedAt' | 'size'>, doc: KnownDocument): boolean {
+function sameContent(file: Pick<FileEntry, 'sha256' | 'version' | 'modifiedAt' | 'size'>, doc: PriorDocument): boolean {
   if (file.sha256 && doc.remoteSha256) return file.sha256 === doc.remoteSha256;
   if (file.version !== undefined && file.version !== null && doc.version !== null)
     return String(file.version) === doc.version;
