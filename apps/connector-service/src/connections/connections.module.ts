@@ -15,6 +15,9 @@ import { OAuthCallbackController } from './oauth-callback.controller';
 import { OAuthConnectionEntity } from './oauth-connection.entity';
 import { OAuthConnectionTokens } from './oauth-connection-tokens';
 import { OAuthTokenClient } from './oauth-token-client';
+import { RefreshGrant } from './refresh-grant';
+import { RefreshLeases } from './refresh-leases';
+import { RefreshedTokens } from './refreshed-tokens';
 import { TokenRefresher } from './token-refresher';
 import { TokenRevoker } from './token-revoker';
 
@@ -38,6 +41,9 @@ import { TokenRevoker } from './token-revoker';
     ConnectionsRepository,
     ConnectionsService,
     OAuthTokenClient,
+    RefreshLeases,
+    RefreshGrant,
+    RefreshedTokens,
     TokenRefresher,
     TokenRevoker,
     { provide: ConnectionTokens, useClass: OAuthConnectionTokens },

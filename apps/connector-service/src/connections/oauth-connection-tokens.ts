@@ -6,7 +6,8 @@ import { ConnectionSummary, ConnectionTokens } from '../document-system/connecti
 import { ConnectionException } from './connection.exception';
 import { ConnectionsRepository } from './connections.repository';
 import { connectionStatus, OAuthConnectionEntity } from './oauth-connection.entity';
-import { IssuedToken, TokenRefresher } from './token-refresher';
+import { IssuedToken, RefreshLeases } from './refresh-leases';
+import { TokenRefresher } from './token-refresher';
 
 /** ConnectionTokens over the stored OAuth connections: valid access tokens, refreshed ahead of expiry. */
 @Injectable()
@@ -17,6 +18,7 @@ export class OAuthConnectionTokens extends ConnectionTokens {
   constructor(
     private readonly repository: ConnectionsRepository,
     private readonly refresher: TokenRefresher,
+    private readonly leases: RefreshLeases,
     private readonly cipher: SecretCipher,
   ) {
     super();
@@ -43,7 +45,7 @@ export class OAuthConnectionTokens extends ConnectionTokens {
     return {
       current: async () => {
         const c = await this.repository.byId(connectionId);
-        if (c && c.status === 'Active' && this.refresher.isFresh(c))
+        if (c && c.status === 'Active' && this.leases.isFresh(c))
           return remember({ accessToken: this.cipher.decrypt(c.accessTokenEncrypted), issuedAt: c.tokensIssuedAt });
         return remember(await this.refresh(connectionId, null));
       },
