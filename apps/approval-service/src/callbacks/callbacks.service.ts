@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import type { CallbackDecisionView } from '@app/contracts';
 import { constantTimeEqual, sha256Hex } from '@app/crypto';
-import { ApprovalEntity } from '../approval-store/approval.entity';
+import type { CallbackDecisionView } from '@app/contracts';
 import { ApprovalException } from '../approval-store/approval.exception';
 import { BatchedApprovals } from '../approval-store/batched-approvals';
 import { ApprovalMetrics } from '../metrics/approval-metrics';
 import { DecisionRelay } from '../outbox/decision-relay';
 import { ApprovalCallbackDto } from './callback.dto';
+import { callbackDecisionResponse } from './dto/callback-decision.response';
 import { CallbackRejectionsRepository } from './callback-rejections.repository';
 import { CallbackCredential, RecentCallbackCredentials } from './recent-callback-credentials';
 
@@ -44,11 +44,11 @@ export class CallbacksService {
       this.recentCredentials.forget(input.callbackId);
       await this.relay.publish(decided.event);
       decisionPublished(decided.event.outcome);
-      return response(decided);
+      return callbackDecisionResponse(decided);
     }
     const current = await this.approvals.forCallback(input.callbackId);
     if (!current) throw ApprovalException.callbackNotFound();
-    if (current.status === input.status) return response(current);
+    if (current.status === input.status) return callbackDecisionResponse(current);
     throw ApprovalException.notPending(current.status);
   }
 
@@ -56,16 +56,4 @@ export class CallbacksService {
   private async credential(callbackId: string): Promise<CallbackCredential | null> {
     return this.recentCredentials.get(callbackId) ?? (await this.approvals.forCallback(callbackId));
   }
-}
-
-function response(
-  approval: Pick<ApprovalEntity, 'id' | 'callbackId' | 'executionId' | 'status' | 'decidedAt'>,
-): CallbackDecisionView {
-  return {
-    callbackId: approval.callbackId,
-    approvalId: approval.id,
-    executionId: approval.executionId,
-    status: approval.status,
-    decidedAt: new Date(approval.decidedAt!).toISOString(),
-  };
 }

@@ -10,28 +10,11 @@ import {
   DocumentTextView,
   DocumentView,
 } from '@app/contracts';
-import { DocumentEntity } from './document.entity';
+import { documentResponse } from './dto/document.response';
 import { DocumentsService } from './documents.service';
 
-export function documentResponse(doc: DocumentEntity): DocumentView {
-  return {
-    id: doc.id,
-    dataSourceId: doc.dataSourceId,
-    externalId: doc.externalId,
-    name: doc.name,
-    path: doc.path,
-    mimeType: doc.mimeType,
-    size: doc.size,
-    version: doc.version,
-    modifiedAt: doc.modifiedAt?.toISOString() ?? null,
-    contentSha256: doc.contentSha256,
-    extraction: { status: doc.extractionStatus, error: doc.extractionError },
-    ingestedAt: doc.ingestedAt.toISOString(),
-  };
-}
-
 /** RFC 6266: an ASCII fallback plus the exact UTF-8 name. */
-export function contentDisposition(name: string): string {
+function contentDisposition(name: string): string {
   const fallback = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
   return `attachment; filename="${fallback}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }

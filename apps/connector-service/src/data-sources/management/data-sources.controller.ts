@@ -20,12 +20,7 @@ import {
 import { DataSourcesService } from './data-sources.service';
 import { AddMemberDto, CreateDataSourceDto, UpdateDataSourceDto } from './dto/data-source-input.dto';
 import { dataSourceResponse } from '../dto/data-source.response';
-
-const memberView = (m: { userId: string; addedBy: string; createdAt: Date }): MemberView => ({
-  userId: m.userId,
-  addedBy: m.addedBy,
-  createdAt: m.createdAt.toISOString(),
-});
+import { memberResponse } from '../dto/member.response';
 
 /** Who may change a data source; members only read, browse, search and start syncs. */
 const MANAGE_RULE = 'Only its creator or a tenant admin; other members get 403 DATA_SOURCE_MANAGE_FORBIDDEN.';
@@ -113,7 +108,7 @@ export class DataSourcesController {
     @CurrentPrincipal() principal: Principal,
     @Param('id', ParseUUIDPipe) id: string,
   ): Promise<MemberView[]> {
-    return (await this.service.listMembers(principal, id)).map(memberView);
+    return (await this.service.listMembers(principal, id)).map(memberResponse);
   }
 
   @Post('data-sources/:id/members')
@@ -124,7 +119,7 @@ export class DataSourcesController {
     @Param('id', ParseUUIDPipe) id: string,
     @Body() body: AddMemberDto,
   ): Promise<MemberView> {
-    return memberView(await this.service.addMember(principal, id, body.userId));
+    return memberResponse(await this.service.addMember(principal, id, body.userId));
   }
 
   @Delete('data-sources/:id/members/:userId')

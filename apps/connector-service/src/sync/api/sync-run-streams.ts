@@ -2,7 +2,7 @@ import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import type { SyncRunView } from '@app/contracts';
 import { RetryLaterException } from '@app/errors';
-import { syncRunResponse } from './sync.controller';
+import { syncRunResponse } from '../dto/sync-run.response';
 import { SyncRunEntity } from '../sync-run.entity';
 import { SyncRunsRepository } from '../sync-runs.repository';
 

@@ -2,34 +2,8 @@ import { Controller, Get, HttpCode, Param, ParseUUIDPipe, Post } from '@nestjs/c
 import { ApiAcceptedResponse, ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal } from '@app/auth';
 import { ApiErrorResponses, SyncRunResponse, SyncRunView, SyncStartResponse, SyncStartView } from '@app/contracts';
-import { runProgress } from '../run-progress';
-import { SyncRunEntity } from '../sync-run.entity';
+import { syncRunResponse } from '../dto/sync-run.response';
 import { SyncService } from './sync.service';
-
-export function syncRunResponse(run: SyncRunEntity): SyncRunView {
-  return {
-    id: run.id,
-    dataSourceId: run.dataSourceId,
-    mode: run.mode,
-    status: run.status,
-    counts: {
-      discovered: run.discovered,
-      added: run.added,
-      updated: run.updated,
-      unchanged: run.unchanged,
-      deleted: run.deleted,
-      failed: run.failed,
-      skipped: run.skipped,
-    },
-    bytesDownloaded: run.bytesDownloaded,
-    createdAt: run.createdAt.toISOString(),
-    startedAt: run.startedAt?.toISOString() ?? null,
-    finishedAt: run.finishedAt?.toISOString() ?? null,
-    error: run.error,
-    ...runProgress(run),
-    deletionsHeld: run.deletionsHeld,
-  };
-}
 
 @ApiTags('sync')
 @ApiBearerAuth()
