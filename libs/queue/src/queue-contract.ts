@@ -22,10 +22,14 @@ export function queueContract<P extends JobPayloads>(name: string, payloads: P):
   return { name, payloads };
 }
 
+declare const payloads: unique symbol;
+
+/** A Bull queue typed by its contract's payloads: what a producer declares the queue it injects as. */
+export type ContractQueue<P extends JobPayloads> = Queue & { readonly [payloads]?: P };
+
 /** Adds one job of a queue, its payload typed by its name. */
 export function addJob<P extends JobPayloads, N extends keyof P & string>(
-  queue: Queue,
-  _contract: QueueContract<P>,
+  queue: ContractQueue<P>,
   name: N,
   data: JobOf<P, N>,
   opts?: JobOptions,

@@ -1,24 +1,22 @@
 import { InjectQueue } from '@nestjs/bull';
 import { Injectable } from '@nestjs/common';
-import type { Queue } from 'bull';
-import { addJob, DEFAULT_JOB_NAME } from '@app/queue';
+import { addJob, ContractQueue, DEFAULT_JOB_NAME } from '@app/queue';
 import {
   DELIVERY_JOB_OPTIONS,
-  DELIVERY_JOBS,
   DELIVERY_QUEUE,
   DeliveryAttemptJob,
+  DeliveryJobs,
   HELD_ATTEMPT_DELAY_MS,
 } from './delivery.jobs';
 
 /** The only place that adds delivery attempts. The job id makes an attempt's job unique. */
 @Injectable()
 export class DeliveryProducer {
-  constructor(@InjectQueue(DELIVERY_QUEUE) private readonly queue: Queue<DeliveryAttemptJob>) {}
+  constructor(@InjectQueue(DELIVERY_QUEUE) private readonly queue: ContractQueue<DeliveryJobs>) {}
 
   async attempt(approvalId: string, attempt: number, delayMs = 0, tenantId?: string): Promise<void> {
     await addJob(
       this.queue,
-      DELIVERY_JOBS,
       DEFAULT_JOB_NAME,
       { approvalId, attempt, ...(tenantId ? { tenantId } : {}) },
       { ...DELIVERY_JOB_OPTIONS, jobId: `${approvalId}:${attempt}`, delay: delayMs },
@@ -29,7 +27,6 @@ export class DeliveryProducer {
   async redeliver(approvalId: string, attempt: number, tenantId: string): Promise<void> {
     await addJob(
       this.queue,
-      DELIVERY_JOBS,
       DEFAULT_JOB_NAME,
       { approvalId, attempt, tenantId, redelivery: true },
       { ...DELIVERY_JOB_OPTIONS, jobId: `${approvalId}:${attempt}` },
@@ -48,7 +45,6 @@ export class DeliveryProducer {
     const delay = Math.min(HELD_ATTEMPT_DELAY_MS.first * 2 ** (held - 1), HELD_ATTEMPT_DELAY_MS.last);
     await addJob(
       this.queue,
-      DELIVERY_JOBS,
       DEFAULT_JOB_NAME,
       {
         approvalId: job.approvalId,

@@ -1,7 +1,6 @@
 import { InjectQueue } from '@nestjs/bull';
 import { Injectable } from '@nestjs/common';
-import type { Queue } from 'bull';
-import { addJob } from '@app/queue';
+import { addJob, addJobs, ContractQueue } from '@app/queue';
 import { ConnectorEnv } from '../connector-env';
 import { ExtractionHeadStart } from './extraction-head-start';
 import {
@@ -9,9 +8,9 @@ import {
   extractTextJobId,
   INDEXING_JOB_ATTEMPTS,
   INDEXING_JOB_BACKOFF,
-  INDEXING_JOBS,
   INDEXING_QUEUE,
   IndexingJobName,
+  IndexingJobs,
 } from './indexing.jobs';
 
 /** The only place that adds jobs to the indexing queue. Job ids make adding the same work twice a no-op. */
@@ -20,7 +19,7 @@ export class IndexingProducer {
   private readonly headStart: ExtractionHeadStart;
 
   constructor(
-    @InjectQueue(INDEXING_QUEUE) private readonly queue: Queue,
+    @InjectQueue(INDEXING_QUEUE) private readonly queue: ContractQueue<IndexingJobs>,
     env: ConnectorEnv,
   ) {
     this.headStart = new ExtractionHeadStart(env.EXTRACTION_AHEAD_PER_MINUTE);
@@ -33,7 +32,8 @@ export class IndexingProducer {
   async extractText(jobs: ExtractTextJob[], fromSyncOf?: string): Promise<void> {
     if (!jobs.length) return;
     const ahead = fromSyncOf !== undefined && this.headStart.take(fromSyncOf, jobs.length);
-    await this.queue.addBulk(
+    await addJobs(
+      this.queue,
       jobs.map((data) => ({
         name: IndexingJobName.ExtractText,
         data: { documentId: data.documentId, contentSha256: data.contentSha256 },
@@ -54,7 +54,6 @@ export class IndexingProducer {
   async scheduleSweep(everyMs: number): Promise<void> {
     await addJob(
       this.queue,
-      INDEXING_JOBS,
       IndexingJobName.Sweep,
       {},
       { repeat: { every: everyMs }, jobId: 'sweep', removeOnComplete: true, removeOnFail: true },

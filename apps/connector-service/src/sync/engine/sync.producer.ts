@@ -1,16 +1,15 @@
 import { InjectQueue } from '@nestjs/bull';
 import { Injectable } from '@nestjs/common';
-import type { Queue } from 'bull';
-import { addJob } from '@app/queue';
-import { SYNC_JOB_ATTEMPTS, SYNC_JOB_BACKOFF, SYNC_JOBS, SYNC_QUEUE, SyncJobName, SyncTask } from '../sync.jobs';
+import { addJob, addJobs, ContractQueue } from '@app/queue';
+import { SYNC_JOB_ATTEMPTS, SYNC_JOB_BACKOFF, SYNC_QUEUE, SyncJobName, SyncJobs, SyncTask } from '../sync.jobs';
 
 /** The only place that adds jobs to the sync queue. Job ids make adding the same work twice a no-op. */
 @Injectable()
 export class SyncProducer {
-  constructor(@InjectQueue(SYNC_QUEUE) private readonly queue: Queue) {}
+  constructor(@InjectQueue(SYNC_QUEUE) private readonly queue: ContractQueue<SyncJobs>) {}
 
   async startRun(syncRunId: string): Promise<void> {
-    await addJob(this.queue, SYNC_JOBS, SyncJobName.StartRun, { syncRunId }, this.options(`${syncRunId}:start`));
+    await addJob(this.queue, SyncJobName.StartRun, { syncRunId }, this.options(`${syncRunId}:start`));
   }
 
   /**
@@ -25,7 +24,8 @@ export class SyncProducer {
 
   async tasks(syncRunId: string, tasks: SyncTask[]): Promise<void> {
     if (!tasks.length) return;
-    await this.queue.addBulk(
+    await addJobs(
+      this.queue,
       tasks.map((t) => ({ name: t.name, data: t.data, opts: this.options(`${syncRunId}:${t.key}`) })),
     );
   }
@@ -34,7 +34,6 @@ export class SyncProducer {
   async scheduleSweep(everyMs: number): Promise<void> {
     await addJob(
       this.queue,
-      SYNC_JOBS,
       SyncJobName.Sweep,
       {},
       { repeat: { every: everyMs }, jobId: 'sweep', removeOnComplete: true, removeOnFail: true },
