@@ -43,7 +43,7 @@ export class DecisionOutboxRepository {
    * Up to `limit` unpublished rows older than `minAgeMs`, with the decided approval of each row that stores
    * no payload; the outbox rows stay locked until the transaction ends, and rows another relay holds are skipped.
    */
-  async leftovers(limit: number, minAgeMs: number, transaction: Transaction): Promise<OutboxRow[]> {
+  async leftovers(transaction: Transaction, limit: number, minAgeMs: number): Promise<OutboxRow[]> {
     // Only a row without a payload names an approval: a refused request's id is no approval's (nor always a uuid).
     const rows: LeftoverRow[] = await managerOf(transaction).query(
       `SELECT o."approvalId", o.payload, a."tenantId", a."executionId", a."stepId", a.status, a.comment, a."decidedBy", a."decidedAt"

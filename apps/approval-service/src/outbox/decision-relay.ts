@@ -32,7 +32,7 @@ export class DecisionRelay implements OnModuleDestroy {
   constructor(
     private readonly outbox: DecisionOutboxRepository,
     private readonly transactions: Transactions,
-    @InjectQueue(SharedQueue.ApprovalDecisions) private readonly decisions: Queue,
+    @InjectQueue(SharedQueue.ApprovalDecisions) private readonly decisionsQueue: Queue,
     private readonly outage: OutageRider,
     private readonly metrics: ApprovalMetrics,
   ) {}
@@ -107,7 +107,7 @@ export class DecisionRelay implements OnModuleDestroy {
   /** Publishes up to BATCH leftovers and marks them, in one transaction that holds their rows. */
   private publishBatch(): Promise<number> {
     return this.transactions.run(async (transaction) => {
-      const rows = await this.outbox.leftovers(BATCH, LEFTOVER_AGE_MS, transaction);
+      const rows = await this.outbox.leftovers(transaction, BATCH, LEFTOVER_AGE_MS);
       if (!rows.length) return 0;
       await this.enqueue(rows.map(eventOf));
       await this.outbox.markPublished(
@@ -120,7 +120,7 @@ export class DecisionRelay implements OnModuleDestroy {
 
   private async enqueue(events: ApprovalDecisionEvent[]): Promise<void> {
     await addJobs(
-      this.decisions,
+      this.decisionsQueue,
       events.map((event) => ({
         name: 'decision',
         data: event,
