@@ -32,6 +32,31 @@ module.exports = {
       to: { circular: true, pathNot: '/dto$' },
     },
     {
+      name: 'contract-views-are-plain',
+      severity: 'error',
+      comment:
+        'The console bundles the views: an import of anything but another view would pull server code into the browser.',
+      from: { path: '^libs/contracts/src/views/' },
+      to: { pathNot: '^libs/contracts/src/views/' },
+    },
+    {
+      name: 'contracts-carry-no-runtime',
+      severity: 'error',
+      comment: 'libs/contracts holds shapes: no library but libs/errors, and no queue, Redis or database client.',
+      from: { path: '^libs/contracts/' },
+      to: {
+        path: ['^libs/(?!contracts/|errors/)', '(^|/)node_modules/(bull|ioredis|pg|typeorm|@nestjs/(bull|typeorm))/'],
+      },
+    },
+    {
+      name: 'agent-runtime-is-no-service',
+      severity: 'error',
+      comment:
+        'libs/agent-runtime stands in for the agent runtime in tests, bench and scripts; no service or library uses it.',
+      from: { path: ['^apps/[^/]+/src/', '^libs/(?!agent-runtime/)'] },
+      to: { path: '^libs/agent-runtime/' },
+    },
+    {
       name: 'parent-knows-no-subfeature',
       severity: 'error',
       comment: "A feature's own files import none of its sub-features; the sub-features build on their parent.",
@@ -40,8 +65,9 @@ module.exports = {
     },
   ],
   options: {
+    // Packages are shown (for the contract rules) but not followed.
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: ['node_modules', '^dist/', '\\.spec\\.ts$', '\\.e2e-spec\\.ts$'] },
+    exclude: { path: ['^dist/', '\\.spec\\.ts$', '\\.e2e-spec\\.ts$'] },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: { extensions: ['.ts', '.tsx', '.js', '.mjs', '.cjs', '.json'] },

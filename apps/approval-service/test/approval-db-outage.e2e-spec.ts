@@ -1,6 +1,7 @@
 import { Logger, LoggerService } from '@nestjs/common';
 import axios from 'axios';
-import { ApprovalDecisionEvent, ApprovalRequestJob, ApprovalRuntimeClient } from '@app/contracts';
+import { ApprovalDecisionEvent, ApprovalRequestJob } from '@app/contracts/payloads';
+import { ApprovalRuntimeClient } from '@app/agent-runtime';
 import { eventually, HttpPeer, OwnPostgres, startOwnPostgres } from '@app/testing';
 import { ApprovalTestApp, approvalRequest, startApprovalApp } from './support/approval-app';
 

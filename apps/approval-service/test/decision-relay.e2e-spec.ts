@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { SharedQueue } from '@app/contracts';
+import { SharedQueue } from '@app/contracts/payloads';
 import { HttpPeer, isolatedDatabase, testCaller } from '@app/testing';
 import { ApprovalTestApp, approvalRequest, startApprovalApp } from './support/approval-app';
 

@@ -2,7 +2,7 @@ import Bull from 'bull';
 import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
-import { SharedQueue, SyncCompletedEvent } from '@app/contracts';
+import { SharedQueue, SyncCompletedEvent } from '@app/contracts/payloads';
 import { eventually, killChild, RunningSimulator, startChildApp, testCaller } from '@app/testing';
 import { startSimulator } from '../../document-system-simulator/test/support/start-simulator';
 import { ConnectionTokens } from '../src/document-system/connection-tokens.port';

@@ -3,7 +3,7 @@ import Bull from 'bull';
 import type { Queue } from 'bull';
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
-import { SharedQueue } from '@app/contracts';
+import { SharedQueue } from '@app/contracts/payloads';
 import { Transactions } from '@app/database';
 import { eventually, RunningSimulator, testCaller, TestCaller } from '@app/testing';
 import { startSimulator } from '../../document-system-simulator/test/support/start-simulator';

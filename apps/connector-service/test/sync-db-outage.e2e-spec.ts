@@ -1,6 +1,6 @@
 import Bull from 'bull';
 import request from 'supertest';
-import { SharedQueue, SyncCompletedEvent } from '@app/contracts';
+import { SharedQueue, SyncCompletedEvent } from '@app/contracts/payloads';
 import { eventually, OwnPostgres, RunningSimulator, startOwnPostgres, testCaller, TestCaller } from '@app/testing';
 import { startSimulator } from '../../document-system-simulator/test/support/start-simulator';
 import { ConnectionTokens } from '../src/document-system/connection-tokens.port';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { CallbackDecisionView } from '@app/contracts';
+import type { CallbackDecisionView } from '@app/contracts/views';
 import { constantTimeEqual, sha256Hex } from '@app/crypto';
 import { ApprovalEntity } from '../approval-store/approval.entity';
 import { ApprovalException } from '../approval-store/approval.exception';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import type { ApprovalDecisionEvent } from '@app/contracts';
+import type { ApprovalDecisionEvent } from '@app/contracts/payloads';
 import { managerOf, Transaction } from '@app/database';
 import type { DecisionFacts } from '../approval-store/decision-event';
 

@@ -1,7 +1,7 @@
 import { InjectQueue } from '@nestjs/bull';
 import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import type { Queue } from 'bull';
-import { ApprovalDecisionEvent, SharedQueue } from '@app/contracts';
+import { ApprovalDecisionEvent, SharedQueue } from '@app/contracts/payloads';
 import { Transactions } from '@app/database';
 import { addJobs } from '@app/queue';
 import { decisionEvent } from '../approval-store/decision-event';

@@ -4,7 +4,7 @@ import Bull from 'bull';
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { ProcessRole } from '@app/config';
-import { ApprovalDecisionEvent, SharedQueue } from '@app/contracts';
+import { ApprovalDecisionEvent, SharedQueue } from '@app/contracts/payloads';
 import { configureHttpApp } from '@app/http';
 import { QueueConnection, redisConnectionOf } from '@app/redis';
 import { eventually, testEnv } from '@app/testing';

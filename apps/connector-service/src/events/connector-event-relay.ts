@@ -1,7 +1,7 @@
 import { InjectQueue } from '@nestjs/bull';
 import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import type { Queue } from 'bull';
-import { SharedQueue } from '@app/contracts';
+import { SharedQueue } from '@app/contracts/payloads';
 import { addJobs } from '@app/queue';
 import { ConnectorEvent } from './connector-event';
 import { ConnectorEventsRepository } from './connector-events.repository';

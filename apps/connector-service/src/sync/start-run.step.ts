@@ -6,7 +6,7 @@ import { DataSourceEntity } from '../data-sources/data-source.entity';
 import { DocumentSystemSessions } from '../data-sources/folders/document-system-sessions';
 import { FolderLocator } from '../data-sources/folders/folder-locator';
 import { LedgerRetention } from '../file-ledger/ledger-retention';
-import { syncRoots } from '@app/contracts';
+import { syncRoots } from '@app/contracts/views';
 import { settlesWithin } from '@app/outbound';
 import { RunFollowUps } from './run-follow-ups';
 import { SyncCompletion } from './sync-completion';

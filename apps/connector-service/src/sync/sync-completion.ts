@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { EndedSyncRunStatus, SyncCompletedEvent } from '@app/contracts';
+import { EndedSyncRunStatus } from '@app/contracts/views';
+import { SyncCompletedEvent } from '@app/contracts/payloads';
 import { Transaction, Transactions } from '@app/database';
 import { DataSourcesRepository } from '../data-sources/data-sources.repository';
 import { IngestionStatus } from '../data-sources/ingestion-status';

@@ -9,7 +9,7 @@ import type {
   SkippedDocument,
 } from '../documents/synced-documents.repository';
 import type { ChildEntry, FileEntry, FolderEntry, Page } from '../document-system/document-system.adapter';
-import { excludedIds, SelectionMark } from '@app/contracts';
+import { excludedIds, SelectionMark } from '@app/contracts/views';
 import type { SkippedFile } from './file-downloads';
 import {
   FileToIngest,
