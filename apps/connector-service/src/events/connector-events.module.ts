@@ -16,7 +16,6 @@ class OutboxPoller implements OnApplicationBootstrap {
 
   onApplicationBootstrap(): void {
     this.relay.poll(this.env.OUTBOX_POLL_MS);
-    void this.relay.relayLeftovers();
   }
 }
 
