@@ -27,8 +27,8 @@ module.exports = {
       severity: 'error',
       comment: 'No cycles between feature folders: a feature depends on another, or is depended on, not both.',
       scope: 'folder',
-      // A feature's dto/ folder is part of the feature; the console's app/ folder is its router and shell.
-      from: { path: '^apps/(connector-service|approval-service|document-system-simulator)/src/', pathNot: '/dto$' },
+      // A feature's dto/ folder is part of the feature. The console is in: its shell (app/) sits on top.
+      from: { path: '^apps/[^/]+/src/', pathNot: '/dto$' },
       to: { circular: true, pathNot: '/dto$' },
     },
     {
@@ -55,6 +55,14 @@ module.exports = {
         'libs/agent-runtime stands in for the agent runtime in tests, bench and scripts; no service or library uses it.',
       from: { path: ['^apps/[^/]+/src/', '^libs/(?!agent-runtime/)'] },
       to: { path: '^libs/agent-runtime/' },
+    },
+    {
+      name: 'console-shell-on-top',
+      severity: 'error',
+      comment:
+        "The console's shell (app/: the page, its frame, the routes) imports the features; only main.tsx imports it.",
+      from: { path: '^apps/console/src/', pathNot: ['^apps/console/src/app/', '^apps/console/src/main\\.tsx$'] },
+      to: { path: '^apps/console/src/app/' },
     },
     {
       name: 'parent-knows-no-subfeature',
