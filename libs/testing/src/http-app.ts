@@ -1,5 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { createServer } from 'node:net';
 import request from 'supertest';
 import type { DataSource } from 'typeorm';
 import { configureHttpApp } from '@app/http';
@@ -24,6 +25,15 @@ export function configureTestApp<T extends INestApplication>(app: T, title: stri
 export async function listenOnLoopback(app: INestApplication, port = 0): Promise<string> {
   await app.listen(port, '127.0.0.1');
   return (await app.getUrl()).replace('[::1]', '127.0.0.1');
+}
+
+/** A loopback port free right now, for an app that must be started again on the same port. */
+export async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((ready) => probe.listen(0, '127.0.0.1', ready));
+  const { port } = probe.address() as { port: number };
+  await new Promise((closed) => probe.close(closed));
+  return port;
 }
 
 /**
