@@ -1,30 +1,23 @@
-// One config for unit specs (beside the code) and e2e specs (apps/<app>/test).
-const libs = [
-  'config',
-  'errors',
-  'auth',
-  'crypto',
-  'database',
-  'queue',
-  'logging',
-  'health',
-  'http',
-  'contracts',
-  'testing',
-  'outbound',
-  'metrics',
-  'redis',
-];
-module.exports = {
+// Two projects: `unit` (specs beside the code: pure logic, one class, seconds a file) and `e2e` (apps/<app>/test
+// and libs/http: apps on real ports against real PostgreSQL, Redis and HTTP peers). `npm test` runs both.
+const shared = {
   rootDir: '.',
   testEnvironment: 'node',
   moduleFileExtensions: ['js', 'json', 'ts'],
-  testRegex: '(apps|libs)/.*\\.(spec|e2e-spec)\\.ts$',
   transform: { '^.+\\.ts$': 'ts-jest' },
-  moduleNameMapper: Object.fromEntries(libs.map((l) => [`^@app/${l}$`, `<rootDir>/libs/${l}/src`])),
+  // `@app/<lib>` is libs/<lib>/src; `@app/<lib>/<entry>` a folder of it (libs/contracts: views, openapi, payloads).
+  moduleNameMapper: { '^@app/([a-z-]+)(/[a-z-]+)?$': '<rootDir>/libs/$1/src$2' },
+  // The same files in both projects, so jest runs them once: one database and one Redis prefix per run.
   globalSetup: '<rootDir>/test/global-setup.ts',
   globalTeardown: '<rootDir>/test/global-teardown.ts',
-  // e2e files mostly wait on sockets and timers, so more workers than cores pays off.
+};
+
+module.exports = {
+  projects: [
+    { ...shared, displayName: 'unit', testRegex: '(apps|libs)/.*\\.spec\\.ts$' },
+    { ...shared, displayName: 'e2e', testRegex: '(apps|libs)/.*\\.e2e-spec\\.ts$' },
+  ],
+  // e2e files mostly wait on sockets and timers, so more workers than cores pays off (test:unit, CPU-bound, uses 2).
   maxWorkers: 4,
   testTimeout: 60000,
 };

@@ -14,7 +14,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { ModuleKind, ScriptTarget, transpileModule } from 'typescript';
 import { Client } from 'pg';
-import { ApprovalRuntimeClient } from '@app/contracts';
+import { ApprovalRuntimeClient } from '@app/agent-runtime';
 const { startEmbeddedPostgres } = require('../scripts/embedded-postgres');
 
 const ROOT = join(__dirname, '..');

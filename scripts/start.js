@@ -18,7 +18,7 @@ const { signToken } = require('./token');
 
 const ROOT = path.resolve(__dirname, '..');
 const DEMO_TENANT = '00000000-0000-4000-8000-000000000001';
-/** The console's demo project (apps/console/src/app/session.ts), used by the README's walkthrough too. */
+/** The console's demo project (apps/console/src/session/session.ts), used by the README's walkthrough too. */
 const DEMO_PROJECT = '00000000-0000-4000-8000-000000000101';
 const DEMO_ADMIN = '00000000-0000-4000-8000-0000000000a1';
 const APPS = [

@@ -1,11 +1,11 @@
 import { Logger, LoggerService } from '@nestjs/common';
 import axios from 'axios';
-import { ApprovalDecisionEvent, ApprovalRequestJob, ApprovalRuntimeClient } from '@app/contracts';
-import { eventually, HttpPeer, OwnPostgres, startOwnPostgres } from '@app/testing';
+import { ApprovalDecisionEvent, ApprovalRequestJob } from '@app/contracts/payloads';
+import { ApprovalRuntimeClient } from '@app/agent-runtime';
+import { after, eventually, HttpPeer, OwnPostgres, startOwnPostgres } from '@app/testing';
 import { ApprovalTestApp, approvalRequest, startApprovalApp } from './support/approval-app';
 
 const N = 600;
-const after = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('Approval service through PostgreSQL restarts', () => {
   let postgres: OwnPostgres;

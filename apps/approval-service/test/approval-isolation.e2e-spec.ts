@@ -1,7 +1,8 @@
 import { getQueueToken } from '@nestjs/bull';
 import axios from 'axios';
 import type { Queue } from 'bull';
-import { ApprovalDecisionEvent, ApprovalRequestJob, ApprovalRuntimeClient } from '@app/contracts';
+import { ApprovalDecisionEvent, ApprovalRequestJob } from '@app/contracts/payloads';
+import { ApprovalRuntimeClient } from '@app/agent-runtime';
 import { eventually, HttpPeer } from '@app/testing';
 import { ApprovalTestApp, approvalRequest, startApprovalApp } from './support/approval-app';
 import { TricklingReceiver } from './support/slow-receivers';

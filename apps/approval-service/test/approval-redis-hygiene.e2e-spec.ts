@@ -1,5 +1,6 @@
 import Redis from 'ioredis';
-import { ApprovalRequestJob, ApprovalRuntimeClient, SharedQueue } from '@app/contracts';
+import { ApprovalRequestJob, SharedQueue } from '@app/contracts/payloads';
+import { ApprovalRuntimeClient } from '@app/agent-runtime';
 import { eventually, HttpPeer, isolatedDatabase } from '@app/testing';
 import { ApprovalTestApp, approvalRequest, startApprovalApp } from './support/approval-app';
 

@@ -1,9 +1,7 @@
 import request from 'supertest';
-import { SharedQueue } from '@app/contracts';
-import { HttpPeer, isolatedDatabase, testCaller } from '@app/testing';
+import { SharedQueue } from '@app/contracts/payloads';
+import { after, HttpPeer, isolatedDatabase, testCaller } from '@app/testing';
 import { ApprovalTestApp, approvalRequest, startApprovalApp } from './support/approval-app';
-
-const after = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('Decision events while Redis refuses to add them', () => {
   let sut: ApprovalTestApp;

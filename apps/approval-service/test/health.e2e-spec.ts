@@ -1,53 +1,32 @@
-import { INestApplication } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
 import request from 'supertest';
-import { configureHttpApp } from '@app/http';
-import { testEnv } from '@app/testing';
+import { appUnderTest, openApiDocument, testEnv } from '@app/testing';
 import { AppModule } from '../src/app.module';
 
 describe('approval-service health and docs', () => {
-  let app: INestApplication;
-
-  beforeAll(async () => {
-    app = await NestFactory.create(AppModule.forRoot({ role: 'all', env: testEnv() }), {
-      bodyParser: false,
-      logger: false,
-      abortOnError: false,
-    });
-    configureHttpApp(app, { title: 'Approval service', description: 'test' });
-    await app.init();
-  });
-
-  afterAll(() => app.close());
+  const app = appUnderTest(() => AppModule.forRoot({ role: 'all', env: testEnv() }), 'Approval service');
 
   it('is live and ready with PostgreSQL and Redis up', async () => {
-    await request(app.getHttpServer()).get('/health/live').expect(200);
-    const ready = await request(app.getHttpServer()).get('/health/ready').expect(200);
+    await request(app().getHttpServer()).get('/health/live').expect(200);
+    const ready = await request(app().getHttpServer()).get('/health/ready').expect(200);
     expect(ready.body).toMatchObject({ status: 'ok', info: { database: { status: 'up' }, redis: { status: 'up' } } });
   });
 
   it('serves the OpenAPI document at /docs', async () => {
-    await request(app.getHttpServer()).get('/docs').expect(200);
-    const spec = await request(app.getHttpServer()).get('/docs/openapi.json').expect(200);
-    expect(spec.body.info.title).toBe('Approval service');
+    await request(app().getHttpServer()).get('/docs').expect(200);
+    expect((await openApiDocument(app())).info.title).toBe('Approval service');
   });
 });
 
 describe('approval-service readiness with Redis down', () => {
+  const app = appUnderTest(
+    () => AppModule.forRoot({ role: 'api', env: testEnv({ REDIS_URL: 'redis://127.0.0.1:1' }) }),
+    'Approval service',
+  );
+
   it('answers 503 when Redis does not answer', async () => {
-    const app = await NestFactory.create(
-      AppModule.forRoot({ role: 'api', env: testEnv({ REDIS_URL: 'redis://127.0.0.1:1' }) }),
-      { bodyParser: false, logger: false, abortOnError: false },
-    );
-    configureHttpApp(app, { title: 'Approval service', description: 'test' });
-    await app.init();
-    try {
-      const res = await request(app.getHttpServer()).get('/health/ready');
-      expect(res.status).toBe(503);
-      expect(res.body).toMatchObject({ code: 'NOT_READY', message: expect.stringContaining('redis') });
-      expect(res.body.details[0].error.redis.status).toBe('down');
-    } finally {
-      await app.close();
-    }
+    const res = await request(app().getHttpServer()).get('/health/ready');
+    expect(res.status).toBe(503);
+    expect(res.body).toMatchObject({ code: 'NOT_READY', message: expect.stringContaining('redis') });
+    expect(res.body.details[0].error.redis.status).toBe('down');
   });
 });

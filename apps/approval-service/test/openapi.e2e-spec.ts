@@ -1,40 +1,27 @@
-import { INestApplication } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import request from 'supertest';
-import { configureHttpApp } from '@app/http';
-import { testEnv, undocumentedResponses, unsummarizedOperations } from '@app/testing';
+import { appUnderTest, openApiDocument, testEnv, undocumentedResponses, unsummarizedOperations } from '@app/testing';
 import { AppModule } from '../src/app.module';
 
 describe('approval-service OpenAPI document', () => {
-  let app: INestApplication;
-
-  beforeAll(async () => {
-    app = await NestFactory.create(AppModule.forRoot({ role: 'all', env: testEnv() }), {
-      bodyParser: false,
-      logger: false,
-      abortOnError: false,
-    });
-    configureHttpApp(app, { title: 'Approval service', description: 'test' });
-    await app.init();
-  });
-
-  afterAll(() => app.close());
+  const app = appUnderTest(() => AppModule.forRoot({ role: 'all', env: testEnv() }), 'Approval service');
 
   it('declares, for every operation, the body of its success and of its errors', async () => {
-    const spec = await request(app.getHttpServer()).get('/docs/openapi.json').expect(200);
-    expect(Object.keys(spec.body.paths).length).toBeGreaterThan(4);
-    expect(undocumentedResponses(spec.body)).toEqual([]);
+    const spec = await openApiDocument(app());
+    expect(Object.keys(spec.paths).length).toBeGreaterThan(4);
+    expect(undocumentedResponses(spec)).toEqual([]);
   });
 
   it('says in a summary what every operation is for', async () => {
-    const spec = await request(app.getHttpServer()).get('/docs/openapi.json').expect(200);
-    expect(unsummarizedOperations(spec.body)).toEqual([]);
+    expect(unsummarizedOperations(await openApiDocument(app()))).toEqual([]);
   });
 
   it('shows an approval with its log, and the error body', async () => {
-    const { schemas } = (await request(app.getHttpServer()).get('/docs/openapi.json').expect(200)).body.components;
-    expect(schemas.ApprovalResponse.properties.log.items.$ref).toBe('#/components/schemas/ApprovalLogEntryResponse');
-    expect(schemas.ApprovalListItemResponse.required).toEqual(expect.arrayContaining(['logTruncated', 'status']));
-    expect(schemas.ErrorResponse.required).toEqual(expect.arrayContaining(['code', 'message', 'details']));
+    const { schemas } = (await openApiDocument(app())).components;
+    expect(schemas.ApprovalResponse).toMatchObject({
+      properties: { log: { items: { $ref: '#/components/schemas/ApprovalLogEntryResponse' } } },
+    });
+    expect(schemas.ApprovalListItemResponse).toMatchObject({
+      required: expect.arrayContaining(['logTruncated', 'status']),
+    });
+    expect(schemas.ErrorResponse).toMatchObject({ required: expect.arrayContaining(['code', 'message', 'details']) });
   });
 });

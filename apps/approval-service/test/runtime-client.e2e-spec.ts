@@ -1,5 +1,6 @@
 import request from 'supertest';
-import { ApprovalRequestJob, ApprovalRuntimeClient } from '@app/contracts';
+import { ApprovalRequestJob } from '@app/contracts/payloads';
+import { ApprovalRuntimeClient } from '@app/agent-runtime';
 import { HttpPeer } from '@app/testing';
 import { ApprovalTestApp, approvalRequest, startApprovalApp } from './support/approval-app';
 

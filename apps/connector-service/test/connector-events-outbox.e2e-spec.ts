@@ -2,8 +2,8 @@ import Bull from 'bull';
 import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
-import { SharedQueue, SyncCompletedEvent } from '@app/contracts';
-import { eventually, killChild, RunningSimulator, startChildApp, testCaller } from '@app/testing';
+import { SharedQueue, SyncCompletedEvent } from '@app/contracts/payloads';
+import { after, eventually, killChild, RunningSimulator, startChildApp, testCaller } from '@app/testing';
 import { startSimulator } from '../../document-system-simulator/test/support/start-simulator';
 import { ConnectionTokens } from '../src/document-system/connection-tokens.port';
 import { SEED_USERS } from '../../document-system-simulator/src/store/seed';
@@ -11,8 +11,6 @@ import { ConnectorTestApp, startConnectorApp } from './support/connector-app';
 import { dataSourceSelecting } from './support/data-source-on';
 import { SimulatorConnections } from './support/simulator-connections';
 import { waitForRun } from './support/sync-helpers';
-
-const after = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('SyncCompleted when the worker dies between the run’s commit and the event’s publication', () => {
   let sim: RunningSimulator;

@@ -1,44 +1,30 @@
-import { INestApplication } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import request from 'supertest';
-import { configureHttpApp } from '@app/http';
-import { testEnv, undocumentedResponses, unsummarizedOperations } from '@app/testing';
+import { appUnderTest, openApiDocument, testEnv, undocumentedResponses, unsummarizedOperations } from '@app/testing';
 import { AppModule } from '../src/app.module';
 
 describe('connector-service OpenAPI document', () => {
-  let app: INestApplication;
-
-  beforeAll(async () => {
-    app = await NestFactory.create(AppModule.forRoot({ role: 'all', env: testEnv() }), {
-      bodyParser: false,
-      logger: false,
-      abortOnError: false,
-    });
-    configureHttpApp(app, { title: 'Connector service', description: 'test' });
-    await app.init();
-  });
-
-  afterAll(() => app.close());
+  const app = appUnderTest(() => AppModule.forRoot({ role: 'all', env: testEnv() }), 'Connector service');
 
   it('declares, for every operation, the body of its success and of its errors', async () => {
-    const spec = await request(app.getHttpServer()).get('/docs/openapi.json').expect(200);
-    expect(Object.keys(spec.body.paths).length).toBeGreaterThan(20);
-    expect(undocumentedResponses(spec.body)).toEqual([]);
+    const spec = await openApiDocument(app());
+    expect(Object.keys(spec.paths).length).toBeGreaterThan(20);
+    expect(undocumentedResponses(spec)).toEqual([]);
   });
 
   it('says in a summary what every operation is for', async () => {
-    const spec = await request(app.getHttpServer()).get('/docs/openapi.json').expect(200);
-    expect(unsummarizedOperations(spec.body)).toEqual([]);
+    expect(unsummarizedOperations(await openApiDocument(app()))).toEqual([]);
   });
 
   it('shows the views with their fields, the error body among them', async () => {
-    const { schemas } = (await request(app.getHttpServer()).get('/docs/openapi.json').expect(200)).body.components;
-    expect(Object.keys(schemas.SearchHitResponse.properties)).toEqual(
+    const { schemas } = (await openApiDocument(app())).components;
+    const fields = (name: string) => Object.keys((schemas[name] as { properties: object }).properties);
+    expect(fields('SearchHitResponse')).toEqual(
       expect.arrayContaining(['documentId', 'mimeType', 'snippet', 'textUrl', 'contentUrl']),
     );
-    expect(schemas.DataSourceDetailResponse.required).toEqual(expect.arrayContaining(['pendingExtractions', 'id']));
-    expect(schemas.ErrorResponse.required).toEqual(
-      expect.arrayContaining(['statusCode', 'error', 'code', 'message', 'details']),
-    );
+    expect(schemas.DataSourceDetailResponse).toMatchObject({
+      required: expect.arrayContaining(['pendingExtractions', 'id']),
+    });
+    expect(schemas.ErrorResponse).toMatchObject({
+      required: expect.arrayContaining(['statusCode', 'error', 'code', 'message', 'details']),
+    });
   });
 });

@@ -1,6 +1,7 @@
 import type Bull from 'bull';
 import request from 'supertest';
-import { ApprovalRequestJob, ApprovalRuntimeClient, SharedQueue, SyncCompletedEvent } from '@app/contracts';
+import { ApprovalRequestJob, SharedQueue, SyncCompletedEvent } from '@app/contracts/payloads';
+import { ApprovalRuntimeClient } from '@app/agent-runtime';
 import { connectRedis, deleteKeys, QueueConnection, redisConnectionOf } from '@app/redis';
 import {
   eventually,

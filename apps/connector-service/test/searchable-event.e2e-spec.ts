@@ -3,9 +3,9 @@ import Bull from 'bull';
 import type { Queue } from 'bull';
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
-import { SharedQueue } from '@app/contracts';
+import { SharedQueue } from '@app/contracts/payloads';
 import { Transactions } from '@app/database';
-import { eventually, RunningSimulator, testCaller, TestCaller } from '@app/testing';
+import { after, eventually, RunningSimulator, testCaller, TestCaller } from '@app/testing';
 import { startSimulator } from '../../document-system-simulator/test/support/start-simulator';
 import { ConnectionTokens } from '../src/document-system/connection-tokens.port';
 import { DocumentsRepository } from '../src/documents/documents.repository';
@@ -16,8 +16,6 @@ import { SEED_USERS } from '../../document-system-simulator/src/store/seed';
 import { ConnectorTestApp, startConnectorApp } from './support/connector-app';
 import { SimulatorConnections } from './support/simulator-connections';
 import { syncToEnd } from './support/sync-helpers';
-
-const after = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Resolves for everyone once `parties` callers have arrived. */
 function barrier(parties: number): () => Promise<void> {

@@ -1,7 +1,15 @@
 import Bull from 'bull';
 import request from 'supertest';
-import { SharedQueue, SyncCompletedEvent } from '@app/contracts';
-import { eventually, OwnPostgres, RunningSimulator, startOwnPostgres, testCaller, TestCaller } from '@app/testing';
+import { SharedQueue, SyncCompletedEvent } from '@app/contracts/payloads';
+import {
+  after,
+  eventually,
+  OwnPostgres,
+  RunningSimulator,
+  startOwnPostgres,
+  testCaller,
+  TestCaller,
+} from '@app/testing';
 import { startSimulator } from '../../document-system-simulator/test/support/start-simulator';
 import { ConnectionTokens } from '../src/document-system/connection-tokens.port';
 import { SEED_USERS } from '../../document-system-simulator/src/store/seed';
@@ -12,7 +20,6 @@ import { SyncRunView, waitForRun } from './support/sync-helpers';
 
 const FILES = 400;
 const OUTAGE_MS = 5000;
-const after = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('A sync run while PostgreSQL restarts twice', () => {
   let postgres: OwnPostgres;

@@ -1,7 +1,7 @@
 import { getQueueToken } from '@nestjs/bull';
 import Bull from 'bull';
 import request from 'supertest';
-import { SharedQueue, SyncCompletedEvent } from '@app/contracts';
+import { SharedQueue, SyncCompletedEvent } from '@app/contracts/payloads';
 import { Transactions } from '@app/database';
 import { eventually, RunningSimulator, testCaller, TestCaller } from '@app/testing';
 import { startSimulator } from '../../document-system-simulator/test/support/start-simulator';

@@ -3,7 +3,7 @@ import Bull, { Queue } from 'bull';
 import { createHash, randomUUID } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import request from 'supertest';
-import { SharedQueue, SyncCompletedEvent } from '@app/contracts';
+import { SharedQueue, SyncCompletedEvent } from '@app/contracts/payloads';
 import { eventually, RunningSimulator, testCaller, TestCaller } from '@app/testing';
 import { startSimulator } from '../../document-system-simulator/test/support/start-simulator';
 import { ConnectionTokens } from '../src/document-system/connection-tokens.port';

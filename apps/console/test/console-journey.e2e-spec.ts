@@ -4,14 +4,13 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { signPlatformToken } from '@app/auth';
-import { eventually, HttpPeer, RunningSimulator, TEST_JWT_SECRET } from '@app/testing';
+import { eventually, freePort, HttpPeer, RunningSimulator, TEST_JWT_SECRET } from '@app/testing';
 import { startSimulator } from '../../document-system-simulator/test/support/start-simulator';
 import { ApprovalTestApp, approvalRequest, startApprovalApp } from '../../approval-service/test/support/approval-app';
 import { ConnectorTestApp, startConnectorApp } from '../../connector-service/test/support/connector-app';
 import { SEED_PHRASES, SEED_USERS } from '../../document-system-simulator/src/store/seed';
 import {
   alertWith,
-  freePort,
   hasChromium,
   launchChromium,
   screenshot,

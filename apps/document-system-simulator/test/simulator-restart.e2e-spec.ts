@@ -2,11 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import axios from 'axios';
 import request from 'supertest';
-import { eventually, killChild, RunningSimulator, startChildApp, testCaller, TestCaller } from '@app/testing';
+import { eventually, freePort, killChild, RunningSimulator, startChildApp, testCaller, TestCaller } from '@app/testing';
 import { startSimulator } from './support/start-simulator';
 import { ConnectorTestApp, startConnectorApp } from '../../connector-service/test/support/connector-app';
 import {
@@ -148,13 +146,3 @@ describe('The simulator keeps its state across a restart (SIMULATOR_STATE_FILE)'
     await expect(startSimulator({ env: { SIMULATOR_STATE_FILE: broken } })).rejects.toThrow(broken);
   });
 });
-
-function freePort(): Promise<number> {
-  const probe = createServer();
-  return new Promise((resolve) =>
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    }),
-  );
-}

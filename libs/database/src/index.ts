@@ -5,3 +5,4 @@ export * from './outage-rider';
 export * from './outage.module';
 export * from './database-probe';
 export * from './database-outages';
+export * from './outbox-relay';

@@ -1,5 +1,7 @@
 import { ChildProcess, fork } from 'node:child_process';
 import { basename, resolve } from 'node:path';
+import type { TestingModuleBuilder } from '@nestjs/testing';
+import { Logger } from 'nestjs-pino';
 import type { ProcessRole } from '@app/config';
 
 const ROOT = resolve(__dirname, '../../..');
@@ -73,6 +75,20 @@ export function runAsChild(start: (env: Record<string, unknown>, role: ProcessRo
       process.stderr.write(`${error.stack ?? error}\n`);
       process.exit(1);
     });
+}
+
+/**
+ * `runAsChild` for a Nest app: `build` gives the testing module (with any overrides); the app starts
+ * without HTTP and logs through its pino logger, at the env's LOG_LEVEL (silent unless a test asks).
+ */
+export function runNestAppAsChild(
+  build: (env: Record<string, unknown>, role: ProcessRole) => TestingModuleBuilder,
+): void {
+  runAsChild(async (env, role) => {
+    const app = (await build(env, role).compile()).createNestApplication({ logger: false });
+    app.useLogger(app.get(Logger));
+    await app.init();
+  });
 }
 
 export async function killChild(child: ChildProcess, signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {

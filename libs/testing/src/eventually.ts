@@ -18,3 +18,6 @@ export async function eventually<T>(
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
 }
+
+/** Resolves after `ms`: for a test whose behaviour is about time (an outage of a few seconds, a late duplicate). */
+export const after = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));

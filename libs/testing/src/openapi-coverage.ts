@@ -5,8 +5,10 @@ interface OpenApiOperation {
   summary?: string;
   responses?: Record<string, OpenApiResponse>;
 }
-interface OpenApiDocument {
+export interface OpenApiDocument {
+  info: { title: string };
   paths: Record<string, Record<string, OpenApiOperation>>;
+  components: { schemas: Record<string, unknown> };
 }
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];

@@ -1,4 +1,4 @@
-import type { WebhookAuthType } from '@app/contracts';
+import type { WebhookAuthType } from '@app/contracts/views';
 import type { ApprovalLogEntity } from './approval-log.entity';
 import type { ApprovalStatus, DecisionStatus, LogEntryType } from './approval-state';
 import type { ApprovalEntity } from './approval.entity';

@@ -4,9 +4,9 @@
  * Pending → DeliveryFailed; Pending | AwaitingDecision → Cancelled | TimedOut (the decision deadline
  * passed); Pending may go straight to a decision (the receiver called back before answering).
  */
-import type { ApprovalStatus } from '@app/contracts';
+import type { ApprovalStatus } from '@app/contracts/views';
 
-export { APPROVAL_STATUSES } from '@app/contracts';
+export { APPROVAL_STATUSES } from '@app/contracts/views';
 export type { ApprovalStatus };
 
 export const APPROVAL_MOVES: Record<ApprovalStatus, ApprovalStatus[]> = {
@@ -24,4 +24,4 @@ export const OPEN_STATUSES: ApprovalStatus[] = ['Pending', 'AwaitingDecision'];
 /** The final states: the move into each comes with its decision event. */
 export type DecisionStatus = Exclude<ApprovalStatus, 'Pending' | 'AwaitingDecision'>;
 
-export type { ApprovalLogEntryType as LogEntryType } from '@app/contracts';
+export type { ApprovalLogEntryType as LogEntryType } from '@app/contracts/views';

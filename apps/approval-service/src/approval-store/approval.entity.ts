@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
-import type { WebhookAuthType } from '@app/contracts';
+import type { WebhookAuthType } from '@app/contracts/views';
 import type { ApprovalStatus } from './approval-state';
 
 @Entity('approvals')

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { ApprovalDecisionEvent } from '@app/contracts';
+import type { ApprovalDecisionEvent } from '@app/contracts/payloads';
 import { OutageRider } from '@app/database';
 import { StatementBatcher } from '../database/statement-batcher';
 import type {

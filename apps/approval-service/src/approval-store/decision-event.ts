@@ -1,4 +1,5 @@
-import type { ApprovalDecisionEvent, ApprovalOutcome } from '@app/contracts';
+import type { ApprovalDecisionEvent } from '@app/contracts/payloads';
+import type { ApprovalOutcome } from '@app/contracts/views';
 
 /** What a decision event says: an approval's final move, or a refused request that has no approval. */
 export interface DecisionFacts {

@@ -2,7 +2,7 @@ import { InjectQueue } from '@nestjs/bull';
 import { Injectable, Logger } from '@nestjs/common';
 import type { Job, Queue } from 'bull';
 import { createHash } from 'node:crypto';
-import { ApprovalRequestJob, SharedQueue } from '@app/contracts';
+import { ApprovalRequestJob, SharedQueue } from '@app/contracts/payloads';
 import { DomainException } from '@app/errors';
 import { DEFAULT_JOB_NAME, echoable, JobHandlers, QueueProcessor, queueContract } from '@app/queue';
 import { decisionEvent } from '../approval-store/decision-event';

@@ -13,18 +13,19 @@ import { ADMIN_ROLE, AGENT_RUNTIME_ROLE, CurrentPrincipal, Principal, RequireAny
 import {
   ApiErrorResponses,
   ApprovalCreatedResponse,
-  ApprovalCreatedView,
   ApprovalListItemResponse,
-  ApprovalListItemView,
-  ApprovalRequestDto,
   ApprovalResponse,
-  ApprovalView,
   RedeliveryResponse,
-  RedeliveryView,
-  TestWebhookDto,
   WebhookTestResponse,
+} from '@app/contracts/openapi';
+import {
+  ApprovalCreatedView,
+  ApprovalListItemView,
+  ApprovalView,
+  RedeliveryView,
   WebhookTestView,
-} from '@app/contracts';
+} from '@app/contracts/views';
+import { ApprovalRequestDto, TestWebhookDto } from '@app/contracts/payloads';
 import { DEFAULT_PAGE_SIZE, ListApprovalsQuery, MAX_PAGE_SIZE } from './list-approvals.query';
 import { decodeCursor, encodeCursor } from './approval-cursor';
 import { ApprovalListRepository } from './approval-list.repository';

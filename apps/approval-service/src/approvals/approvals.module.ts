@@ -2,7 +2,7 @@ import { BullModule } from '@nestjs/bull';
 import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ProcessRole, runsWorkers } from '@app/config';
-import { SharedQueue } from '@app/contracts';
+import { SharedQueue } from '@app/contracts/payloads';
 import { ApprovalLogEntity } from '../approval-store/approval-log.entity';
 import { ApprovalStoreModule } from '../approval-store/approval-store.module';
 import { ApprovalEntity } from '../approval-store/approval.entity';

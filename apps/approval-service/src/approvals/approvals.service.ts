@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { ApprovalEnv } from '../approval-env';
 import { randomUUID } from 'node:crypto';
-import { ApprovalRequestDto, MESSAGE_WARN_AT, WebhookAuthenticationDto } from '@app/contracts';
+import { ApprovalRequestDto, MESSAGE_WARN_AT, WebhookAuthenticationDto } from '@app/contracts/payloads';
 import { randomToken, SecretCipher, sha256Hex } from '@app/crypto';
 import { ApprovalEntity } from '../approval-store/approval.entity';
 import { ApprovalException } from '../approval-store/approval.exception';

@@ -1,4 +1,4 @@
-import type { ApprovalRequestDto } from '@app/contracts';
+import type { ApprovalRequestDto } from '@app/contracts/payloads';
 import { requestIdentity } from './request-fingerprint';
 
 const defaults = { timeoutSeconds: 300, maxRetryAttempts: 3 };

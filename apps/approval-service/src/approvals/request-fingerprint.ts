@@ -1,4 +1,4 @@
-import type { ApprovalRequestDto } from '@app/contracts';
+import type { ApprovalRequestDto } from '@app/contracts/payloads';
 
 /**
  * What a repeat of (executionId, stepId) must match, as canonical JSON (keys sorted, defaults

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
-import type { ApprovalStatus } from '@app/contracts';
+import type { ApprovalStatus } from '@app/contracts/views';
 
 const CALLBACK_DECISIONS = ['Approved', 'Denied'] as const satisfies readonly ApprovalStatus[];
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { constantTimeEqual, sha256Hex } from '@app/crypto';
-import type { CallbackDecisionView } from '@app/contracts';
+import type { CallbackDecisionView } from '@app/contracts/views';
 import { ApprovalException } from '../approval-store/approval.exception';
 import { BatchedApprovals } from '../approval-store/batched-approvals';
 import { ApprovalMetrics } from '../metrics/approval-metrics';

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { ApprovalEnv } from '../approval-env';
 import { SecretCipher } from '@app/crypto';
-import type { WebhookAuthenticationDto } from '@app/contracts';
+import type { WebhookAuthenticationDto } from '@app/contracts/payloads';
 import type { DeliveryView } from '../approval-store/approval-rows';
 import { ApprovalsRepository } from '../approval-store/approvals.repository';
 import { BatchedApprovals } from '../approval-store/batched-approvals';

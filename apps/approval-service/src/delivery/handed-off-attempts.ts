@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { WebhookAuthenticationDto } from '@app/contracts';
+import type { WebhookAuthenticationDto } from '@app/contracts/payloads';
 import type { DeliveryView } from '../approval-store/approval-rows';
 
 /** An approval as a delivery attempt sees it; with the secrets in the clear only when this process has just created it. */

@@ -3,7 +3,8 @@ import { ApprovalEnv } from '../approval-env';
 import axios, { isAxiosError } from 'axios';
 import type { Readable } from 'node:stream';
 import { Webhook } from 'standardwebhooks';
-import type { WebhookAuthenticationDto, WebhookTestView } from '@app/contracts';
+import type { WebhookAuthenticationDto } from '@app/contracts/payloads';
+import type { WebhookTestView } from '@app/contracts/views';
 import { GuardedAgents, guardedAgents, isOutboundRefusal, outboundAxiosConfig } from '@app/outbound';
 import { WebhookUrlPolicy } from './webhook-url-policy';
 

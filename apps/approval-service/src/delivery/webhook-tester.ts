@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { ApprovalEnv } from '../approval-env';
 import { randomUUID } from 'node:crypto';
-import type { WebhookConfigDto, WebhookTestView } from '@app/contracts';
+import type { WebhookConfigDto } from '@app/contracts/payloads';
+import type { WebhookTestView } from '@app/contracts/views';
 import { CALLBACK_PATH } from './delivery.service';
 import { WebhookSender } from './webhook-sender';
 import { WebhookUrlPolicy } from './webhook-url-policy';

@@ -1,5 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
-import type { ApprovalDecisionEvent } from '@app/contracts';
+import type { ApprovalDecisionEvent } from '@app/contracts/payloads';
 
 /** One decision event per approval id, written with the state change; the relay publishes it. */
 @Entity('decision_outbox')

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import type { ApprovalDecisionEvent } from '@app/contracts';
-import { managerOf, Transaction } from '@app/database';
+import type { ApprovalDecisionEvent } from '@app/contracts/payloads';
+import { managerOf, OutboxTable, Transaction } from '@app/database';
 import type { DecisionFacts } from '../approval-store/decision-event';
 
 /**
@@ -20,7 +20,7 @@ type LeftoverRow = Omit<DecisionFacts, 'id'> & { approvalId: string; payload: Ap
  * decision statement (ApprovalsRepository.decide) writes an approval's row without a payload.
  */
 @Injectable()
-export class DecisionOutboxRepository {
+export class DecisionOutboxRepository implements OutboxTable<OutboxRow> {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   /** Stores events that have no approval behind them, once per id. */
@@ -39,11 +39,18 @@ export class DecisionOutboxRepository {
     );
   }
 
+  markLeftoversPublished(transaction: Transaction, rows: OutboxRow[]): Promise<void> {
+    return this.markPublished(
+      rows.map((row) => row.approvalId),
+      transaction,
+    );
+  }
+
   /**
    * Up to `limit` unpublished rows older than `minAgeMs`, with the decided approval of each row that stores
    * no payload; the outbox rows stay locked until the transaction ends, and rows another relay holds are skipped.
    */
-  async leftovers(transaction: Transaction, limit: number, minAgeMs: number): Promise<OutboxRow[]> {
+  async claimLeftovers(transaction: Transaction, limit: number, minAgeMs: number): Promise<OutboxRow[]> {
     // Only a row without a payload names an approval: a refused request's id is no approval's (nor always a uuid).
     const rows: LeftoverRow[] = await managerOf(transaction).query(
       `SELECT o."approvalId", o.payload, a."tenantId", a."executionId", a."stepId", a.status, a.comment, a."decidedBy", a."decidedAt"

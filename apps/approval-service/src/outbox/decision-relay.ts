@@ -1,11 +1,10 @@
 import { InjectQueue } from '@nestjs/bull';
 import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import type { Queue } from 'bull';
-import { ApprovalDecisionEvent, SharedQueue } from '@app/contracts';
-import { Transactions } from '@app/database';
+import { ApprovalDecisionEvent, SharedQueue } from '@app/contracts/payloads';
+import { OutageRider, OutboxLeftovers, Transactions } from '@app/database';
 import { addJobs } from '@app/queue';
 import { decisionEvent } from '../approval-store/decision-event';
-import { OutageRider } from '@app/database';
 import { StatementBatcher } from '../database/statement-batcher';
 import { ApprovalMetrics } from '../metrics/approval-metrics';
 import { DecisionOutboxRepository, OutboxRow } from './decision-outbox.repository';
@@ -26,16 +25,25 @@ export class DecisionRelay implements OnModuleDestroy {
   private readonly logger = new Logger(DecisionRelay.name);
   private readonly toMark = new Set<string>();
   private marking?: Promise<void>;
-  private timer?: NodeJS.Timeout;
-  private polling = false;
+  private readonly leftovers: OutboxLeftovers<OutboxRow>;
 
   constructor(
     private readonly outbox: DecisionOutboxRepository,
-    private readonly transactions: Transactions,
+    transactions: Transactions,
     @InjectQueue(SharedQueue.ApprovalDecisions) private readonly decisionsQueue: Queue,
     private readonly outage: OutageRider,
     private readonly metrics: ApprovalMetrics,
-  ) {}
+  ) {
+    this.leftovers = new OutboxLeftovers({
+      name: 'decision relay',
+      table: outbox,
+      transactions,
+      publish: (rows) => this.enqueue(rows.map(eventOf)),
+      batch: BATCH,
+      leftoverAgeMs: LEFTOVER_AGE_MS,
+      outage,
+    });
+  }
 
   /** The decisions committed together go to Redis in one round trip. */
   private readonly publishing = new StatementBatcher(async (events: ApprovalDecisionEvent[]) => {
@@ -58,30 +66,13 @@ export class DecisionRelay implements OnModuleDestroy {
     }
   }
 
-  /** Relays leftovers on a timer (worker processes). */
+  /** Relays what crashed writers left, now and then every `everyMs` (worker processes). */
   poll(everyMs: number): void {
-    this.timer = setInterval(() => void this.relayLeftovers(), everyMs);
-    this.timer.unref();
-  }
-
-  async relayLeftovers(): Promise<void> {
-    if (this.polling) return;
-    this.polling = true;
-    const started = Date.now();
-    try {
-      while ((await this.publishBatch()) === BATCH);
-      this.outage.recovered();
-    } catch (error) {
-      // During an outage the next pass tries again; the outage itself is logged once.
-      if (!this.outage.report(error, started))
-        this.logger.warn({ error: (error as Error).message }, 'decision relay pass failed');
-    } finally {
-      this.polling = false;
-    }
+    this.leftovers.poll(everyMs);
   }
 
   async onModuleDestroy(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
+    this.leftovers.stop();
     await this.marking;
   }
 
@@ -102,20 +93,6 @@ export class DecisionRelay implements OnModuleDestroy {
       this.marking = undefined;
       if (this.toMark.size) this.marking = this.markSoon();
     }
-  }
-
-  /** Publishes up to BATCH leftovers and marks them, in one transaction that holds their rows. */
-  private publishBatch(): Promise<number> {
-    return this.transactions.run(async (transaction) => {
-      const rows = await this.outbox.leftovers(transaction, BATCH, LEFTOVER_AGE_MS);
-      if (!rows.length) return 0;
-      await this.enqueue(rows.map(eventOf));
-      await this.outbox.markPublished(
-        rows.map((r) => r.approvalId),
-        transaction,
-      );
-      return rows.length;
-    });
   }
 
   private async enqueue(events: ApprovalDecisionEvent[]): Promise<void> {

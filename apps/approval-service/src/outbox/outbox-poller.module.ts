@@ -14,7 +14,6 @@ class OutboxPoller implements OnApplicationBootstrap {
 
   onApplicationBootstrap(): void {
     this.relay.poll(this.env.OUTBOX_POLL_MS);
-    void this.relay.relayLeftovers();
   }
 }
 

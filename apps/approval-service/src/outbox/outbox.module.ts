@@ -1,6 +1,6 @@
 import { BullModule } from '@nestjs/bull';
 import { Module } from '@nestjs/common';
-import { SharedQueue } from '@app/contracts';
+import { SharedQueue } from '@app/contracts/payloads';
 import { OutageModule } from '@app/database';
 import { ApprovalMetricsModule } from '../metrics/approval-metrics.module';
 import { DecisionOutboxRepository } from './decision-outbox.repository';

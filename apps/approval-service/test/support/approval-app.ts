@@ -1,13 +1,11 @@
 import { INestApplication } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
 import Bull from 'bull';
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { ProcessRole } from '@app/config';
-import { ApprovalDecisionEvent, SharedQueue } from '@app/contracts';
-import { configureHttpApp } from '@app/http';
+import { ApprovalDecisionEvent, SharedQueue } from '@app/contracts/payloads';
 import { QueueConnection, redisConnectionOf } from '@app/redis';
-import { eventually, testEnv } from '@app/testing';
+import { allStoredText as storedText, createHttpApp, eventually, listenOnLoopback, testEnv } from '@app/testing';
 import { AppModule } from '../../src/app.module';
 
 export const SIGNING_SECRET = `whsec_${randomBytes(24).toString('base64')}`;
@@ -38,14 +36,8 @@ export async function startApprovalApp(
     OUTBOX_POLL_MS: 200,
     ...overrides,
   });
-  const app = await NestFactory.create(AppModule.forRoot({ role, env }), {
-    bodyParser: false,
-    logger: false,
-    abortOnError: false,
-  });
-  configureHttpApp(app, { title: 'Approval service', description: 'test' });
-  await app.listen(0, '127.0.0.1');
-  const url = (await app.getUrl()).replace('[::1]', '127.0.0.1');
+  const app = await createHttpApp(AppModule.forRoot({ role, env }), 'Approval service');
+  const url = await listenOnLoopback(app);
   const connection = new QueueConnection(redisConnectionOf(env as { REDIS_URL: string; REDIS_CLUSTER_NODES?: string }));
   const decisions = connection.queue<ApprovalDecisionEvent>(SharedQueue.ApprovalDecisions, String(env.QUEUE_PREFIX));
   const requests = connection.queue(SharedQueue.ApprovalRequests, String(env.QUEUE_PREFIX));
@@ -72,20 +64,7 @@ export async function startApprovalApp(
 }
 
 /** Every text value in the approval schema, to prove no token or auth value is kept readable. */
-export async function allStoredText(db: DataSource): Promise<string> {
-  const columns: Array<{ table_name: string; column_name: string }> = await db.query(
-    `SELECT table_name, column_name FROM information_schema.columns
-     WHERE table_schema = 'approval' AND data_type IN ('text', 'character varying', 'jsonb', 'json')`,
-  );
-  const parts: string[] = [];
-  for (const { table_name, column_name } of columns) {
-    const rows: Array<{ v: string | null }> = await db.query(
-      `SELECT "${column_name}"::text AS v FROM approval."${table_name}"`,
-    );
-    parts.push(...rows.map((r) => r.v ?? ''));
-  }
-  return parts.join('\n');
-}
+export const allStoredText = (db: DataSource) => storedText(db, 'approval');
 
 let sequence = 0;
 

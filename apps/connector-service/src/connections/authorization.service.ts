@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ConnectorEnv } from '../connector-env';
 import { decodeJwt } from 'jose';
 import { Principal } from '@app/auth';
-import type { AuthorizationStartView } from '@app/contracts';
+import type { AuthorizationStartView } from '@app/contracts/views';
 import { SecretCipher } from '@app/crypto';
 import { OAuthCallbackUrl } from '../providers/oauth-callback-url';
 import { OAuthProviderEntity } from '../providers/oauth-provider.entity';

@@ -1,13 +1,8 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal } from '@app/auth';
-import {
-  ApiErrorResponses,
-  AuthorizationStartResponse,
-  AuthorizationStartView,
-  ConnectionResponse,
-  ConnectionView,
-} from '@app/contracts';
+import { ApiErrorResponses, AuthorizationStartResponse, ConnectionResponse } from '@app/contracts/openapi';
+import { AuthorizationStartView, ConnectionView } from '@app/contracts/views';
 import { AuthorizationService } from './authorization.service';
 import { ConnectionsService } from './connections.service';
 import { AuthorizeDto } from './dto/authorize.dto';

@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
-import type { ConnectionStatus } from '@app/contracts';
+import type { ConnectionStatus } from '@app/contracts/views';
 
 /** A user's authorization of a provider: the tokens it issued (encrypted) and under which secret version. */
 @Entity('oauth_connections')

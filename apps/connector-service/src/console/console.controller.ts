@@ -3,7 +3,7 @@ import { ConnectorEnv } from '../connector-env';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Public, signPlatformToken } from '@app/auth';
-import type { ConsoleConfigView, DevTokenView } from '@app/contracts';
+import type { ConsoleConfigView, DevTokenView } from '@app/contracts/views';
 import { AnyQueryParameters, DomainException } from '@app/errors';
 import { OAuthCallbackUrl } from '../providers/oauth-callback-url';
 import { ConsoleFiles } from './console-files';

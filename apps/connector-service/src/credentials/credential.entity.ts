@@ -1,6 +1,6 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 
-import type { CredentialScope } from '@app/contracts';
+import type { CredentialScope } from '@app/contracts/views';
 
 export type { CredentialScope };
 

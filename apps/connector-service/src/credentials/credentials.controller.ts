@@ -8,13 +8,8 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal, RequireAnyRole } from '@app/auth';
-import {
-  ApiErrorResponses,
-  CredentialResponse,
-  CredentialValidationResponse,
-  CredentialValidationView,
-  CredentialView,
-} from '@app/contracts';
+import { ApiErrorResponses, CredentialResponse, CredentialValidationResponse } from '@app/contracts/openapi';
+import { CredentialValidationView, CredentialView } from '@app/contracts/views';
 import { CredentialsService } from './credentials.service';
 import { CreateCredentialDto, UpdateCredentialDto, ValidateCredentialDto } from './dto/credential-input.dto';
 import { credentialResponse } from './dto/credential.response';

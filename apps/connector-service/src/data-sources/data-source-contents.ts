@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 
-import type { ExtractionProgressView } from '@app/contracts';
+import type { ExtractionProgressView } from '@app/contracts/views';
 
 /** What another feature keeps for each data source: its documents, their text and their blobs. */
 export interface DataSourceContents {

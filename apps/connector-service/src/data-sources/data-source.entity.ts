@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
-import type { SelectionMark } from '@app/contracts';
+import type { SelectionMark } from '@app/contracts/views';
 import type { IngestionStatus } from './ingestion-status';
 
 @Entity('data_sources')

@@ -4,7 +4,7 @@ import { DataSource, Repository } from 'typeorm';
 import { managerOf, Transaction } from '@app/database';
 import { DataSourceEntity } from './data-source.entity';
 import { INGESTION_MOVES, IngestionStatus } from './ingestion-status';
-import type { SelectionMark } from '@app/contracts';
+import type { SelectionMark } from '@app/contracts/views';
 
 export type DataSourceFields = Omit<DataSourceEntity, 'createdAt' | 'updatedAt'>;
 export type DataSourceChanges = Partial<

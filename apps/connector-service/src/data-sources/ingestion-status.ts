@@ -2,9 +2,9 @@
  * A data source's ingestion status and the moves allowed between them (CONTRACT.md):
  * NotConfigured → Pending → Syncing → Synced | PartiallySynced | Failed | NeedsReauth.
  */
-import type { IngestionStatus } from '@app/contracts';
+import type { IngestionStatus } from '@app/contracts/views';
 
-export { INGESTION_STATUSES } from '@app/contracts';
+export { INGESTION_STATUSES } from '@app/contracts/views';
 export type { IngestionStatus };
 
 const SETTLED: IngestionStatus[] = ['Synced', 'PartiallySynced', 'Failed', 'NeedsReauth'];

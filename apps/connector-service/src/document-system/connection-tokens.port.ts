@@ -1,5 +1,5 @@
 import type { Principal } from '@app/auth';
-import type { ConnectionStatus } from '@app/contracts';
+import type { ConnectionStatus } from '@app/contracts/views';
 import type { AccessTokenSource } from './document-system.adapter';
 
 export interface ConnectionSummary {

@@ -1,5 +1,5 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import type { ExtractionProgressView } from '@app/contracts';
+import type { ExtractionProgressView } from '@app/contracts/views';
 import { DataSourceContents, DataSourceContentsRegistry } from '../data-sources/data-source-contents';
 import { DocumentsRepository } from './documents.repository';
 import { UnreferencedBlobs } from './unreferenced-blobs';

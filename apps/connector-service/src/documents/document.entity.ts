@@ -1,5 +1,5 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
-import type { DocumentExtractionStatus } from '@app/contracts';
+import type { DocumentExtractionStatus } from '@app/contracts/views';
 
 export type { DocumentExtractionStatus };
 

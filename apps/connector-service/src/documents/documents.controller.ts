@@ -3,13 +3,8 @@ import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from
 import type { Response } from 'express';
 import { pipeline } from 'node:stream/promises';
 import { CurrentPrincipal, Principal } from '@app/auth';
-import {
-  ApiErrorResponses,
-  DocumentResponse,
-  DocumentTextResponse,
-  DocumentTextView,
-  DocumentView,
-} from '@app/contracts';
+import { ApiErrorResponses, DocumentResponse, DocumentTextResponse } from '@app/contracts/openapi';
+import { DocumentTextView, DocumentView } from '@app/contracts/views';
 import { documentResponse } from './dto/document.response';
 import { DocumentsService } from './documents.service';
 

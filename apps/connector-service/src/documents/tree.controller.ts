@@ -1,7 +1,8 @@
 import { Controller, Get, Param, ParseUUIDPipe, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal } from '@app/auth';
-import { ApiErrorResponses, TreePageResponse, TreePageView } from '@app/contracts';
+import { ApiErrorResponses, TreePageResponse } from '@app/contracts/openapi';
+import { TreePageView } from '@app/contracts/views';
 import { TreeQueryDto } from './tree.dto';
 import { TreeService } from './tree.service';
 

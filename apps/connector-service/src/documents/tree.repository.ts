@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import type { TreeFileView, TreeFolderView } from '@app/contracts';
+import type { TreeFileView, TreeFolderView } from '@app/contracts/views';
 
 /** A folder as stored; the service adds the latest run's outcomes below it. */
 export type TreeFolderRow = Omit<TreeFolderView, 'outcomes'>;

@@ -5,7 +5,7 @@ import { DataSourceAccess } from '../data-sources/data-source-access';
 import { FileLedgerRepository } from '../file-ledger/file-ledger.repository';
 import { decodeTreeCursor, encodeTreeCursor, TreeCursor } from './tree-cursor';
 import { TREE_PAGE_DEFAULT, TreeQueryDto } from './tree.dto';
-import type { TreePageView } from '@app/contracts';
+import type { TreePageView } from '@app/contracts/views';
 import { TreeFolderRow, TreeKey, TreeRepository } from './tree.repository';
 
 type TreePageRows = Omit<TreePageView, 'folder' | 'folders'> & {

@@ -1,7 +1,8 @@
 import { InjectQueue } from '@nestjs/bull';
 import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import type { Queue } from 'bull';
-import { SharedQueue } from '@app/contracts';
+import { SharedQueue } from '@app/contracts/payloads';
+import { OutboxLeftovers, Transactions } from '@app/database';
 import { addJobs } from '@app/queue';
 import { ConnectorEvent } from './connector-event';
 import { ConnectorEventsRepository } from './connector-events.repository';
@@ -20,13 +21,22 @@ const KEEP_COMPLETED = 1000;
 @Injectable()
 export class ConnectorEventRelay implements OnModuleDestroy {
   private readonly logger = new Logger(ConnectorEventRelay.name);
-  private timer?: NodeJS.Timeout;
-  private polling = false;
+  private readonly leftovers: OutboxLeftovers<ConnectorEvent>;
 
   constructor(
     private readonly outbox: ConnectorEventsRepository,
+    transactions: Transactions,
     @InjectQueue(SharedQueue.ConnectorEvents) private readonly queue: Queue,
-  ) {}
+  ) {
+    this.leftovers = new OutboxLeftovers({
+      name: 'connector event relay',
+      table: outbox,
+      transactions,
+      publish: (events) => this.add(events),
+      batch: BATCH,
+      leftoverAgeMs: LEFTOVER_AGE_MS,
+    });
+  }
 
   /** Publishes committed events now; on failure they stay in the outbox for the poller. */
   async publish(...events: ConnectorEvent[]): Promise<void> {
@@ -41,26 +51,13 @@ export class ConnectorEventRelay implements OnModuleDestroy {
     }
   }
 
-  /** Relays leftovers on a timer (worker processes). */
+  /** Relays what crashed writers left, now and then every `everyMs` (worker processes). */
   poll(everyMs: number): void {
-    this.timer = setInterval(() => void this.relayLeftovers(), everyMs);
-    this.timer.unref();
-  }
-
-  async relayLeftovers(): Promise<void> {
-    if (this.polling) return;
-    this.polling = true;
-    try {
-      while ((await this.outbox.relayUnpublished(LEFTOVER_AGE_MS, BATCH, (events) => this.add(events))) === BATCH);
-    } catch (error) {
-      this.logger.warn({ error: (error as Error).message }, 'connector event relay pass failed');
-    } finally {
-      this.polling = false;
-    }
+    this.leftovers.poll(everyMs);
   }
 
   onModuleDestroy(): void {
-    if (this.timer) clearInterval(this.timer);
+    this.leftovers.stop();
   }
 
   private async add(events: ConnectorEvent[]): Promise<void> {

@@ -1,4 +1,4 @@
-import type { DataSourceSearchableEvent, SyncCompletedEvent } from '@app/contracts';
+import type { DataSourceSearchableEvent, SyncCompletedEvent } from '@app/contracts/payloads';
 
 /** An event to the agent runtime on `connector-events`: job name `type`, Bull job id `eventId`. */
 export interface ConnectorEvent {

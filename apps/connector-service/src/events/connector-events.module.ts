@@ -1,7 +1,7 @@
 import { BullModule } from '@nestjs/bull';
 import { DynamicModule, Injectable, Module, OnApplicationBootstrap } from '@nestjs/common';
 import { ConnectorEnv } from '../connector-env';
-import { SharedQueue } from '@app/contracts';
+import { SharedQueue } from '@app/contracts/payloads';
 import { ProcessRole, runsWorkers } from '@app/config';
 import { ConnectorEventRelay } from './connector-event-relay';
 import { ConnectorEventsRepository } from './connector-events.repository';
@@ -16,7 +16,6 @@ class OutboxPoller implements OnApplicationBootstrap {
 
   onApplicationBootstrap(): void {
     this.relay.poll(this.env.OUTBOX_POLL_MS);
-    void this.relay.relayLeftovers();
   }
 }
 

@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { managerOf, Transaction } from '@app/database';
+import { managerOf, OutboxTable, Transaction } from '@app/database';
 import { ConnectorEvent } from './connector-event';
 
 /** The outbox of events to the agent runtime. */
 @Injectable()
-export class ConnectorEventsRepository {
+export class ConnectorEventsRepository implements OutboxTable<ConnectorEvent> {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   /** Records an event in the caller's transaction; recording the same event again changes nothing. */
@@ -24,29 +24,19 @@ export class ConnectorEventsRepository {
     );
   }
 
-  /**
-   * Hands up to `limit` unpublished events older than `minAgeMs` to `publish` and marks them published, in one
-   * transaction whose row locks keep other workers' passes off them. Returns how many it handed over.
-   */
-  relayUnpublished(
-    minAgeMs: number,
-    limit: number,
-    publish: (events: ConnectorEvent[]) => Promise<void>,
-  ): Promise<number> {
-    return this.db.transaction(async (manager) => {
-      const events: ConnectorEvent[] = await manager.query(
-        `SELECT "eventId", type, payload FROM connector.connector_event_outbox
-         WHERE "publishedAt" IS NULL AND "createdAt" < now() - make_interval(secs => $1)
-         ORDER BY "createdAt" LIMIT $2 FOR UPDATE SKIP LOCKED`,
-        [minAgeMs / 1000, limit],
-      );
-      if (!events.length) return 0;
-      await publish(events);
-      await manager.query(
-        'UPDATE connector.connector_event_outbox SET "publishedAt" = now() WHERE "eventId" = ANY($1::text[])',
-        [events.map((e) => e.eventId)],
-      );
-      return events.length;
-    });
+  async claimLeftovers(transaction: Transaction, limit: number, minAgeMs: number): Promise<ConnectorEvent[]> {
+    return managerOf(transaction).query(
+      `SELECT "eventId", type, payload FROM connector.connector_event_outbox
+       WHERE "publishedAt" IS NULL AND "createdAt" < now() - make_interval(secs => $1)
+       ORDER BY "createdAt" LIMIT $2 FOR UPDATE SKIP LOCKED`,
+      [minAgeMs / 1000, limit],
+    );
+  }
+
+  async markLeftoversPublished(transaction: Transaction, events: ConnectorEvent[]): Promise<void> {
+    await managerOf(transaction).query(
+      'UPDATE connector.connector_event_outbox SET "publishedAt" = now() WHERE "eventId" = ANY($1::text[])',
+      [events.map((e) => e.eventId)],
+    );
   }
 }

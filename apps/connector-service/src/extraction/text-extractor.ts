@@ -1,6 +1,6 @@
 import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import { extname } from 'node:path';
-import type { DocumentExtractionStatus } from '@app/contracts';
+import type { DocumentExtractionStatus } from '@app/contracts/views';
 import {
   ExtractionLimitExceeded,
   ExtractionPool,

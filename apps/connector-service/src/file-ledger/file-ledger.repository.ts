@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import type { RunFileOutcome, RunFileOutcomeCounts, SyncRunFileView } from '@app/contracts';
+import type { RunFileOutcome, RunFileOutcomeCounts, SyncRunFileView } from '@app/contracts/views';
 import { managerOf, Transaction } from '@app/database';
 import { LedgerEntry } from './ledger-entry';
 

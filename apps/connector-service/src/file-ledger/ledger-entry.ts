@@ -1,5 +1,5 @@
 import { DomainException } from '@app/errors';
-import type { RunFileOutcome } from '@app/contracts';
+import type { RunFileOutcome } from '@app/contracts/views';
 
 /** One row of a run's file ledger, as a step decides it. */
 export interface LedgerEntry {

@@ -1,8 +1,8 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 
-import type { TokenEndpointAuthMethod } from '@app/contracts';
+import type { TokenEndpointAuthMethod } from '@app/contracts/views';
 
-export { TOKEN_ENDPOINT_AUTH_METHODS } from '@app/contracts';
+export { TOKEN_ENDPOINT_AUTH_METHODS } from '@app/contracts/views';
 export type { TokenEndpointAuthMethod };
 
 /** An OAuth 2.0 / OpenID Connect client registration of a tenant (the admin's "OAuth connector"). */

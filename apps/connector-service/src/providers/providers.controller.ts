@@ -8,7 +8,8 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal, RequireAnyRole } from '@app/auth';
-import { ApiErrorResponses, ProviderResponse, ProviderView } from '@app/contracts';
+import { ApiErrorResponses, ProviderResponse } from '@app/contracts/openapi';
+import { ProviderView } from '@app/contracts/views';
 import { CreateProviderDto, UpdateProviderDto } from './dto/provider-input.dto';
 import { providerResponse } from './dto/provider.response';
 import { OAuthCallbackUrl } from './oauth-callback-url';

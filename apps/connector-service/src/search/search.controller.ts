@@ -2,7 +2,8 @@ import { Controller, Get, Param, ParseUUIDPipe, Query, Res } from '@nestjs/commo
 import type { Response } from 'express';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal } from '@app/auth';
-import { ApiErrorResponses, SearchPageResponse, SearchPageView } from '@app/contracts';
+import { ApiErrorResponses, SearchPageResponse } from '@app/contracts/openapi';
+import { SearchPageView } from '@app/contracts/views';
 import { SearchQueryDto } from './search.dto';
 import { SearchService } from './search.service';
 

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { SearchHitView } from '@app/contracts';
+import type { SearchHitView } from '@app/contracts/views';
 import { SearchConnections } from './search-connections';
 
 /** A hit as the search statement returns it, ranked; the service adds the links. */

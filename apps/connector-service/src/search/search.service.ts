@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Principal } from '@app/auth';
-import type { SearchPageView } from '@app/contracts';
+import type { SearchPageView } from '@app/contracts/views';
 import { DataSourceAccess } from '../data-sources/data-source-access';
 import { DataSourceException } from '../data-sources/data-source.exception';
 import { MAX_SEARCH_LIMIT, MAX_SEARCH_OFFSET, SearchQueryDto } from './search.dto';

@@ -1,4 +1,4 @@
-import type { SyncRunTotalsView } from '@app/contracts';
+import type { SyncRunTotalsView } from '@app/contracts/views';
 import type { SyncRunEntity } from './sync-run.entity';
 
 type ProgressOf = Pick<

@@ -1,8 +1,8 @@
 /** The sync-run state machine: the states and, for each, the states it may be entered from. */
-import type { SyncCountsView, SyncRunStatus } from '@app/contracts';
+import type { SyncCountsView, SyncRunStatus } from '@app/contracts/views';
 
-export { SYNC_RUN_STATUSES } from '@app/contracts';
-export type { SyncMode, SyncRunStatus } from '@app/contracts';
+export { SYNC_RUN_STATUSES } from '@app/contracts/views';
+export type { SyncMode, SyncRunStatus } from '@app/contracts/views';
 
 export const ACTIVE_RUN_STATUSES: SyncRunStatus[] = ['Queued', 'Running'];
 

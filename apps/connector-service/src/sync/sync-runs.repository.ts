@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, Repository } from 'typeorm';
 import { managerOf, Transaction } from '@app/database';
-import type { SyncCountsView } from '@app/contracts';
+import type { SyncCountsView } from '@app/contracts/views';
 import { SyncJobName, SyncTask } from './sync.jobs';
 import { ACTIVE_RUN_STATUSES, COUNT_NAMES, SYNC_RUN_MOVES, SyncMode, SyncRunStatus } from './sync-run-state';
 import { SyncRunEntity } from './sync-run.entity';

@@ -7,8 +7,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { ProcessRole } from '@app/config';
-import { configureHttpApp } from '@app/http';
-import { isolatedDatabase, testEnv } from '@app/testing';
+import {
+  allStoredText as storedText,
+  configureTestApp,
+  isolatedDatabase,
+  listenOnLoopback,
+  TEST_APP_OPTIONS,
+  testEnv,
+} from '@app/testing';
 import { AppModule } from '../../src/app.module';
 
 export interface ConnectorTestApp {
@@ -54,12 +60,10 @@ export async function startConnectorApp(
   });
   for (const [token, value] of options.overrides ?? []) builder = builder.overrideProvider(token).useValue(value);
   const moduleRef = await builder.compile();
-  const app = moduleRef.createNestApplication({ bodyParser: false, logger: false, abortOnError: false });
+  const app = configureTestApp(moduleRef.createNestApplication(TEST_APP_OPTIONS), 'Connector service');
   if (options.logLines) app.useLogger(app.get(Logger));
-  configureHttpApp(app, { title: 'Connector service', description: 'test' });
-  await app.listen(options.port ?? 0, '127.0.0.1');
-  const url = await app.getUrl();
-  return { app, env, url: url.replace('[::1]', '127.0.0.1'), db: app.get(DataSource), close: () => app.close() };
+  const url = await listenOnLoopback(app, options.port);
+  return { app, env, url, db: app.get(DataSource), close: () => app.close() };
 }
 
 function logSink(lines: string[] | undefined): NodeJS.WritableStream | undefined {
@@ -70,17 +74,4 @@ function logSink(lines: string[] | undefined): NodeJS.WritableStream | undefined
 }
 
 /** Every text value stored in the connector schema, to prove a secret is never kept in plaintext. */
-export async function allStoredText(db: DataSource): Promise<string> {
-  const columns: Array<{ table_name: string; column_name: string }> = await db.query(
-    `SELECT table_name, column_name FROM information_schema.columns
-     WHERE table_schema = 'connector' AND data_type IN ('text', 'character varying', 'jsonb', 'json')`,
-  );
-  const parts: string[] = [];
-  for (const { table_name, column_name } of columns) {
-    const rows: Array<{ v: string | null }> = await db.query(
-      `SELECT "${column_name}"::text AS v FROM connector."${table_name}"`,
-    );
-    parts.push(...rows.map((r) => r.v ?? ''));
-  }
-  return parts.join('\n');
-}
+export const allStoredText = (db: DataSource) => storedText(db, 'connector');

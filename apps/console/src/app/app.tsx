@@ -4,9 +4,9 @@ import { SignInPage } from '../sign-in/sign-in-page';
 import { Button, Spinner } from '../ui/controls';
 import { ErrorNotice } from '../ui/error-notice';
 import { useLoad } from '../ui/hooks';
-import { ConsoleProvider } from './console-context';
+import { ConsoleProvider } from '../session/console-context';
 import { Routes } from './routes';
-import { Session, storedProjectId, storedSession, storeProjectId, storeSession } from './session';
+import { Session, storedProjectId, storedSession, storeProjectId, storeSession } from '../session/session';
 import { Shell } from './shell';
 
 export function App() {

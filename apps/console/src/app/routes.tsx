@@ -6,7 +6,7 @@ import { DataSourceWizard } from '../data-sources/data-source-wizard';
 import { DataSourcesPage } from '../data-sources/data-sources-page';
 import { ProvidersPage } from '../providers/providers-page';
 import { SearchPage } from '../search/search-page';
-import { match, navigate, usePath } from './router';
+import { match, navigate, usePath } from '../router/router';
 
 export function Routes() {
   const path = usePath();

@@ -1,7 +1,7 @@
 import { FormEvent, ReactNode, useState } from 'react';
 import { Button } from '../ui/controls';
-import { useConsole } from './console-context';
-import { Link, usePath } from './router';
+import { useConsole } from '../session/console-context';
+import { Link, usePath } from '../router/router';
 
 const NAV = [
   { to: '/data-sources', label: 'Data sources' },

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { APPROVAL_STATUSES, ApprovalStatus } from '../api/types';
-import { useConsole } from '../app/console-context';
-import { Link, navigate } from '../app/router';
+import { useConsole } from '../session/console-context';
+import { Link, navigate } from '../router/router';
 import { Button, SelectField, Spinner, StatusBadge, spaced } from '../ui/controls';
 import { ErrorNotice } from '../ui/error-notice';
 import { formatTime } from '../ui/format';

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { Approval } from '../api/types';
-import { useConsole } from '../app/console-context';
+import { useConsole } from '../session/console-context';
 import { Button } from '../ui/controls';
 import { ErrorNotice, Notice } from '../ui/error-notice';
 import { useAction } from '../ui/hooks';

@@ -2,7 +2,7 @@ import { FormEvent, useState } from 'react';
 import { ApiError } from '../api/api-error';
 import type { WebhookToTest } from '../api/approval-api';
 import type { WebhookTest } from '../api/types';
-import { useConsole } from '../app/console-context';
+import { useConsole } from '../session/console-context';
 import { Button, TextField } from '../ui/controls';
 import { ErrorNotice, Notice } from '../ui/error-notice';
 import { useAction } from '../ui/hooks';

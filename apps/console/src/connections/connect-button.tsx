@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { useConsole } from '../app/console-context';
+import { useConsole } from '../session/console-context';
 import { Button } from '../ui/controls';
 import { connectInPopup, ConnectionOutcome, PopupConnection } from './oauth-popup';
 

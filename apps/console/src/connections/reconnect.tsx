@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { DataSource } from '../api/types';
-import { useConsole } from '../app/console-context';
+import { useConsole } from '../session/console-context';
 import { SelectField } from '../ui/controls';
 import { ErrorNotice } from '../ui/error-notice';
 import { useAction, useLoad } from '../ui/hooks';

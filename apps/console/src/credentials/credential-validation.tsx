@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { Credential } from '../api/types';
-import { useConsole } from '../app/console-context';
+import { useConsole } from '../session/console-context';
 import { ConnectButton } from '../connections/connect-button';
 import { Button, SelectField } from '../ui/controls';
 import { ErrorNotice, Notice } from '../ui/error-notice';

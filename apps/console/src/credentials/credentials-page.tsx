@@ -1,7 +1,7 @@
 import { FormEvent, useState } from 'react';
 import { ApiError } from '../api/api-error';
-import { useConsole } from '../app/console-context';
-import { canManageConnectors } from '../app/session';
+import { useConsole } from '../session/console-context';
+import { canManageConnectors } from '../session/session';
 import { Button, Spinner } from '../ui/controls';
 import { ErrorNotice, Notice } from '../ui/error-notice';
 import { useAction, useLoad } from '../ui/hooks';

@@ -1,5 +1,5 @@
 import type { DataSource } from '../api/types';
-import { useConsole } from '../app/console-context';
+import { useConsole } from '../session/console-context';
 import { useLoad } from '../ui/hooks';
 
 /**

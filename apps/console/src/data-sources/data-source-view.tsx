@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { DataSource } from '../api/types';
-import { useConsole } from '../app/console-context';
-import { navigate } from '../app/router';
+import { useConsole } from '../session/console-context';
+import { navigate } from '../router/router';
 import { Reconnect } from '../connections/reconnect';
 import { FolderPicker } from '../folder-picker/folder-picker';
 import { PickerRecovery } from '../folder-picker/picker-recovery';
@@ -11,7 +11,7 @@ import { useAction, useLoad } from '../ui/hooks';
 import { DataSourceUses } from './data-source-uses';
 import { IngestedTree } from './ingested-tree';
 import { MembersPanel } from './members-panel';
-import { describeSelection, nameFromMarks } from './selection-summary';
+import { describeSelection, nameFromMarks } from '../folder-picker/selection-summary';
 import { SyncPanel } from './sync-panel';
 
 /** One data source: ingestion status, folders, sync with live progress and history, the ingested tree, members. */

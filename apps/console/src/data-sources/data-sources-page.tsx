@@ -1,5 +1,5 @@
-import { useConsole } from '../app/console-context';
-import { Link, navigate } from '../app/router';
+import { useConsole } from '../session/console-context';
+import { Link, navigate } from '../router/router';
 import { Button, Spinner, StatusBadge } from '../ui/controls';
 import { ErrorNotice } from '../ui/error-notice';
 import { formatTime } from '../ui/format';

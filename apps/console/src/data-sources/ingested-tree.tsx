@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { TreeFile } from '../api/types';
-import { useConsole } from '../app/console-context';
+import { useConsole } from '../session/console-context';
 import { DocumentViewer } from '../documents/document-viewer';
 import { Button, Spinner } from '../ui/controls';
 import { ErrorNotice } from '../ui/error-notice';

@@ -1,5 +1,5 @@
 import { FormEvent, useState } from 'react';
-import { useConsole } from '../app/console-context';
+import { useConsole } from '../session/console-context';
 import { Button, TextField } from '../ui/controls';
 import { ErrorNotice } from '../ui/error-notice';
 import { formatTime } from '../ui/format';

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { RUN_FILE_OUTCOMES, RunFileOutcome, SyncRun, SyncRunFile } from '../api/types';
-import { useConsole } from '../app/console-context';
+import { useConsole } from '../session/console-context';
 import { Button, SelectField } from '../ui/controls';
 import { ErrorNotice } from '../ui/error-notice';
 import { useAction, useLoad } from '../ui/hooks';

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { ApiError } from '../api/api-error';
 import type { DataSourceDetail, ExtractionProgress, SyncRun } from '../api/types';
-import { useConsole } from '../app/console-context';
+import { useConsole } from '../session/console-context';
 import { Button, StatusBadge } from '../ui/controls';
 import { ErrorNotice } from '../ui/error-notice';
 import { formatBytes, formatDuration, formatTime } from '../ui/format';

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { useConsole } from '../app/console-context';
+import { useConsole } from '../session/console-context';
 import { Button, Spinner } from '../ui/controls';
 import { ErrorNotice } from '../ui/error-notice';
 import { useAction, useLoad } from '../ui/hooks';

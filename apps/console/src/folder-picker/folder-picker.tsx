@@ -1,10 +1,10 @@
 import { KeyboardEvent, ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { ApiError } from '../api/api-error';
 import type { DataSource, FolderSelectionState, PickerFolder } from '../api/types';
-import { useConsole } from '../app/console-context';
+import { useConsole } from '../session/console-context';
 import { Button, Spinner } from '../ui/controls';
 import { ErrorNotice, Notice } from '../ui/error-notice';
-import { describeSelection, nameFromMarks } from '../data-sources/selection-summary';
+import { describeSelection, nameFromMarks } from './selection-summary';
 import { FolderTreeItem } from './folder-tree-item';
 import { itemsOf, Level, ROOT, usePickerLevels } from './picker-levels';
 import { folderState, SelectionMark, selectionOf, toggle } from '@app/contracts/views';

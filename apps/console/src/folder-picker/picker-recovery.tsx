@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { ApiError } from '../api/api-error';
 import type { DataSource } from '../api/types';
-import { useConsole } from '../app/console-context';
+import { useConsole } from '../session/console-context';
 import { Reconnect } from '../connections/reconnect';
 import { Button, SelectField } from '../ui/controls';
 import { ErrorNotice } from '../ui/error-notice';

@@ -1,7 +1,7 @@
 import { FormEvent, useState } from 'react';
 import { ApiError } from '../api/api-error';
 import type { Provider } from '../api/types';
-import { useConsole } from '../app/console-context';
+import { useConsole } from '../session/console-context';
 import { Button, CopyValue, TextField } from '../ui/controls';
 import { ErrorNotice, Notice } from '../ui/error-notice';
 import { formatTime } from '../ui/format';

@@ -1,7 +1,7 @@
 import { FormEvent, useState } from 'react';
 import { ApiError } from '../api/api-error';
 import type { Provider, ProviderInput, TokenEndpointAuthMethod } from '../api/types';
-import { useConsole } from '../app/console-context';
+import { useConsole } from '../session/console-context';
 import { Button, CopyValue, SelectField, TextField } from '../ui/controls';
 import { ErrorNotice } from '../ui/error-notice';
 import { useAction } from '../ui/hooks';

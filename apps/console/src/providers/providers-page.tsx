@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { Provider } from '../api/types';
-import { useConsole } from '../app/console-context';
-import { canManageConnectors } from '../app/session';
+import { useConsole } from '../session/console-context';
+import { canManageConnectors } from '../session/session';
 import { Button, Spinner } from '../ui/controls';
 import { ErrorNotice, Notice } from '../ui/error-notice';
 import { useLoad } from '../ui/hooks';

@@ -1,7 +1,7 @@
 import { FormEvent, useState } from 'react';
 import type { SearchHit } from '../api/types';
-import { useConsole } from '../app/console-context';
-import { Link } from '../app/router';
+import { useConsole } from '../session/console-context';
+import { Link } from '../router/router';
 import { DocumentViewer } from '../documents/document-viewer';
 import { downloadDocument } from '../documents/download';
 import { Button } from '../ui/controls';

@@ -2,7 +2,7 @@ import { FormEvent, useState } from 'react';
 import { ApiError } from '../api/api-error';
 import { requestDevToken } from '../api/console-config';
 import type { ConsoleConfig } from '../api/types';
-import { DEMO_TENANT_ID, DEMO_USER_ID, Session, sessionFromToken } from '../app/session';
+import { DEMO_TENANT_ID, DEMO_USER_ID, Session, sessionFromToken } from '../session/session';
 import { Button, SelectField, TextField } from '../ui/controls';
 import { ErrorNotice } from '../ui/error-notice';
 import { useAction } from '../ui/hooks';

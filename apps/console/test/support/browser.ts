@@ -1,5 +1,4 @@
 import { existsSync, mkdirSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 
@@ -33,14 +32,6 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 }
 
 /** A port nobody listens on now, so PUBLIC_BASE_URL can name it before the app starts. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
-  const { port } = server.address() as { port: number };
-  await new Promise((closed) => server.close(closed));
-  return port;
-}
-
 /** The folder picker's row for a folder (its accessible name is the folder's name). */
 export const treeItem = (page: Page, name: string): Locator =>
   page.locator(`li[role="treeitem"][aria-label="${name}"]`).first();

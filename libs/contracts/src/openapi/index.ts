@@ -1,4 +1,5 @@
 /** OpenAPI schemas of the views (server only: they carry @nestjs/swagger decorators). */
+import 'reflect-metadata';
 export * from './error.response';
 export * from './oauth.responses';
 export * from './credential.responses';

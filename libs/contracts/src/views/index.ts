@@ -1,6 +1,7 @@
 /**
  * What the services answer over HTTP, as plain types, and the pure selection rules. The console imports
- * this folder alone (alias `@app/contracts/views`), so nothing here may import a server package.
+ * this folder alone (alias `@app/contracts/views`), so nothing here may import a package (lint:
+ * `contract-views-are-plain`).
  */
 export * from './error.view';
 export * from './oauth.view';

@@ -1,4 +1,4 @@
-import type { ApprovalView } from '@app/contracts';
+import type { ApprovalView } from '@app/contracts/views';
 import type { ApprovalLogEntity } from '../../approval-store/approval-log.entity';
 import type { ApprovalEntity } from '../../approval-store/approval.entity';
 

@@ -1,4 +1,4 @@
-import type { CallbackDecisionView } from '@app/contracts';
+import type { CallbackDecisionView } from '@app/contracts/views';
 import type { ApprovalEntity } from '../../approval-store/approval.entity';
 
 export function callbackDecisionResponse(

@@ -1,4 +1,4 @@
-import type { ConnectionView } from '@app/contracts';
+import type { ConnectionView } from '@app/contracts/views';
 import { connectionStatus, OAuthConnectionEntity } from '../oauth-connection.entity';
 
 /** A connection as its owner sees it: never a token, only whether a refresh token is held. */

@@ -1,4 +1,4 @@
-import type { CredentialView } from '@app/contracts';
+import type { CredentialView } from '@app/contracts/views';
 import type { CredentialEntity } from '../credential.entity';
 
 /** A credential as the API shows it: never the password. */

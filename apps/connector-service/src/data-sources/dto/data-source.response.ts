@@ -1,4 +1,4 @@
-import { DataSourceView, selectionOf } from '@app/contracts';
+import { DataSourceView, selectionOf } from '@app/contracts/views';
 import type { DataSourceEntity } from '../data-source.entity';
 
 /**

@@ -1,4 +1,4 @@
-import type { MemberView } from '@app/contracts';
+import type { MemberView } from '@app/contracts/views';
 import type { DataSourceMemberEntity } from '../data-source-member.entity';
 
 export function memberResponse(m: Pick<DataSourceMemberEntity, 'userId' | 'addedBy' | 'createdAt'>): MemberView {

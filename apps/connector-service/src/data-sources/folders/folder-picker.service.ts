@@ -3,7 +3,7 @@ import { Principal } from '@app/auth';
 import type { DocumentSystemSession } from '../../document-system/document-system.adapter';
 import { DocumentSystemException } from '../../document-system/document-system.exception';
 import { DataSourceAccess } from '../data-source-access';
-import { folderState, PickerFolderView, PickerPageView, SelectionMark } from '@app/contracts';
+import { folderState, PickerFolderView, PickerPageView, SelectionMark } from '@app/contracts/views';
 import { DocumentSystemSessions } from '../document-system-sessions';
 import { FolderLocator } from './folder-locator';
 import { PickerFolderEntity } from './picker-folder.entity';

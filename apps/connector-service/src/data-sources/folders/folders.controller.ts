@@ -1,7 +1,8 @@
 import { Controller, Get, Param, ParseUUIDPipe, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal } from '@app/auth';
-import { ApiErrorResponses, PickerPageResponse, PickerPageView } from '@app/contracts';
+import { ApiErrorResponses, PickerPageResponse } from '@app/contracts/openapi';
+import { PickerPageView } from '@app/contracts/views';
 import { FolderPickerQueryDto } from './folder-picker.dto';
 import { FolderPickerService } from './folder-picker.service';
 

@@ -11,12 +11,10 @@ import { CurrentPrincipal, Principal } from '@app/auth';
 import {
   ApiErrorResponses,
   DataSourceDetailResponse,
-  DataSourceDetailView,
   DataSourceResponse,
-  DataSourceView,
   MemberResponse,
-  MemberView,
-} from '@app/contracts';
+} from '@app/contracts/openapi';
+import { DataSourceDetailView, DataSourceView, MemberView } from '@app/contracts/views';
 import { DataSourcesService } from './data-sources.service';
 import { AddMemberDto, CreateDataSourceDto, UpdateDataSourceDto } from './dto/data-source-input.dto';
 import { dataSourceResponse } from '../dto/data-source.response';

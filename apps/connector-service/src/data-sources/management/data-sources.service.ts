@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { canManageConnectors, isTenantAdmin, Principal } from '@app/auth';
-import type { ExtractionProgressView } from '@app/contracts';
+import type { ExtractionProgressView } from '@app/contracts/views';
 import { Transactions } from '@app/database';
 import { CredentialException } from '../../credentials/credential.exception';
 import { CredentialDraft, CredentialsService } from '../../credentials/credentials.service';

@@ -1,7 +1,8 @@
 import { Body, Controller, Param, ParseUUIDPipe, Put } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal } from '@app/auth';
-import { ApiErrorResponses, DataSourceResponse, DataSourceView } from '@app/contracts';
+import { ApiErrorResponses, DataSourceResponse } from '@app/contracts/openapi';
+import { DataSourceView } from '@app/contracts/views';
 import { ConnectionTokens } from '../../document-system/connection-tokens.port';
 import { DataSourceAccess } from '../data-source-access';
 import { dataSourceResponse } from '../dto/data-source.response';

@@ -5,7 +5,7 @@ import { DataSourceException } from '../data-source.exception';
 import { DataSourcesRepository } from '../data-sources.repository';
 import { DocumentSystemSessions } from '../document-system-sessions';
 import { FolderLocator } from '../folders/folder-locator';
-import { SelectionMark } from '@app/contracts';
+import { SelectionMark } from '@app/contracts/views';
 import { SelectionDto } from './dto/selection.dto';
 
 /** Saves a data source's include/exclude selection and moves its ingestion status accordingly. */

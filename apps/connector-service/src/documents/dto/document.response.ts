@@ -1,4 +1,4 @@
-import type { DocumentView } from '@app/contracts';
+import type { DocumentView } from '@app/contracts/views';
 import type { DocumentEntity } from '../document.entity';
 
 export function documentResponse(doc: DocumentEntity): DocumentView {

@@ -1,4 +1,4 @@
-import type { ProviderView } from '@app/contracts';
+import type { ProviderView } from '@app/contracts/views';
 import type { OAuthProviderEntity } from '../oauth-provider.entity';
 
 export const OFFLINE_ACCESS_WARNING =

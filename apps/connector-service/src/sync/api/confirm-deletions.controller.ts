@@ -1,7 +1,8 @@
 import { Controller, HttpCode, Param, ParseUUIDPipe, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal } from '@app/auth';
-import { ApiErrorResponses, DeletionsConfirmedResponse, DeletionsConfirmedView } from '@app/contracts';
+import { ApiErrorResponses, DeletionsConfirmedResponse } from '@app/contracts/openapi';
+import { DeletionsConfirmedView } from '@app/contracts/views';
 import { ConfirmDeletionsService } from './confirm-deletions.service';
 
 @ApiTags('sync')

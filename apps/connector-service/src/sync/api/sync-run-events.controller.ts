@@ -2,7 +2,7 @@ import { Controller, Get, Param, ParseUUIDPipe, Req, Res } from '@nestjs/common'
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { CurrentPrincipal, Principal } from '@app/auth';
-import { ApiErrorResponses } from '@app/contracts';
+import { ApiErrorResponses } from '@app/contracts/openapi';
 import { SyncRunStreams } from './sync-run-streams';
 import { SyncService } from './sync.service';
 

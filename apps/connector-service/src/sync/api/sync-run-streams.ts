@@ -1,6 +1,6 @@
 import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import type { SyncRunView } from '@app/contracts';
+import type { SyncRunView } from '@app/contracts/views';
 import { RetryLaterException } from '@app/errors';
 import { syncRunResponse } from '../dto/sync-run.response';
 import { SyncRunEntity } from '../sync-run.entity';

@@ -1,7 +1,8 @@
 import { Controller, Get, HttpCode, Param, ParseUUIDPipe, Post } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal } from '@app/auth';
-import { ApiErrorResponses, SyncRunResponse, SyncRunView, SyncStartResponse, SyncStartView } from '@app/contracts';
+import { ApiErrorResponses, SyncRunResponse, SyncStartResponse } from '@app/contracts/openapi';
+import { SyncRunView, SyncStartView } from '@app/contracts/views';
 import { syncRunResponse } from '../dto/sync-run.response';
 import { SyncService } from './sync.service';
 

@@ -1,4 +1,4 @@
-import type { SyncRunView } from '@app/contracts';
+import type { SyncRunView } from '@app/contracts/views';
 import { runProgress } from '../run-progress';
 import type { SyncRunEntity } from '../sync-run.entity';
 

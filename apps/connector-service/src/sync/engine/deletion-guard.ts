@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { excludedIds, syncRoots } from '@app/contracts';
+import { excludedIds, syncRoots } from '@app/contracts/views';
 import { Transaction } from '@app/database';
 import { ConnectorEnv } from '../../connector-env';
 import { DataSourcesRepository } from '../../data-sources/data-sources.repository';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { SyncCompletedEvent } from '@app/contracts';
+import { SyncCompletedEvent } from '@app/contracts/payloads';
 import { Transaction } from '@app/database';
 import { DataSourcesRepository } from '../../data-sources/data-sources.repository';
 import { DocumentsRepository } from '../../documents/documents.repository';

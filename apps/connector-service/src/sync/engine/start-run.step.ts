@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { syncRoots } from '@app/contracts';
+import { syncRoots } from '@app/contracts/views';
 import { Transactions } from '@app/database';
 import { DataSourcesRepository } from '../../data-sources/data-sources.repository';
 import { SyncedDocumentsRepository } from '../../documents/synced-documents.repository';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { EndedSyncRunStatus } from '@app/contracts';
+import { EndedSyncRunStatus } from '@app/contracts/views';
 import { Transaction, Transactions } from '@app/database';
 import { DataSourcesRepository } from '../../data-sources/data-sources.repository';
 import { IngestionStatus } from '../../data-sources/ingestion-status';

@@ -3,7 +3,7 @@ import { sha256Hex } from '@app/crypto';
 import type { StoredBlob } from '../../blobs/blob-store';
 import type { DataSourceEntity } from '../../data-sources/data-source.entity';
 import type { ChildEntry, FileEntry, FolderEntry, Page } from '../../document-system/document-system.adapter';
-import { excludedIds, SelectionMark } from '@app/contracts';
+import { excludedIds, SelectionMark } from '@app/contracts/views';
 import type { SkippedFile } from './file-downloads';
 import type { DocumentToSave, PriorDocument, Relocation, SkippedDocumentToSave } from './plan-types';
 import {

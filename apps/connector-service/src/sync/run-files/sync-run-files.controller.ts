@@ -1,7 +1,8 @@
 import { Controller, Get, Param, ParseUUIDPipe, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal } from '@app/auth';
-import { ApiErrorResponses, SyncRunFilesPageResponse, SyncRunFilesPageView } from '@app/contracts';
+import { ApiErrorResponses, SyncRunFilesPageResponse } from '@app/contracts/openapi';
+import { SyncRunFilesPageView } from '@app/contracts/views';
 import { SyncRunFilesQueryDto } from './sync-run-files.dto';
 import { SyncRunFilesService } from './sync-run-files.service';
 

@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
-import { RUN_FILE_OUTCOMES, RunFileOutcome } from '@app/contracts';
+import { RUN_FILE_OUTCOMES, RunFileOutcome } from '@app/contracts/views';
 
 /** As the tree's pages: both list files. */
 export const RUN_FILES_PAGE_DEFAULT = 500;

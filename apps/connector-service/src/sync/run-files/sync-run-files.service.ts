@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Principal } from '@app/auth';
-import type { SyncRunFilesPageView } from '@app/contracts';
+import type { SyncRunFilesPageView } from '@app/contracts/views';
 import { FileLedgerRepository } from '../../file-ledger/file-ledger.repository';
 import { SyncRunAccess } from '../sync-run-access';
 import { decodeRunFilesCursor, encodeRunFilesCursor } from './run-files-cursor';

@@ -16,7 +16,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { FreeForm } from '@app/errors';
-import { APPROVAL_OUTCOMES, ApprovalOutcome, WEBHOOK_AUTH_TYPES, WebhookAuthType } from './views/approval.view';
+import { APPROVAL_OUTCOMES, ApprovalOutcome, WEBHOOK_AUTH_TYPES, WebhookAuthType } from '../views/approval.view';
 
 export const MESSAGE_MAX = 2000;
 /** The longest decision deadline (30 days); the shortest is the service's DECISION_TIMEOUT_MIN_SECONDS (default 60). */

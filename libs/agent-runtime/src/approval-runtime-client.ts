@@ -1,7 +1,6 @@
 import Bull from 'bull';
 import { QueueConnection } from '@app/redis';
-import { ApprovalDecisionEvent, ApprovalRequestJob } from './approvals';
-import { SharedQueue } from './queue-names';
+import { ApprovalDecisionEvent, ApprovalRequestJob, SharedQueue } from '@app/contracts/payloads';
 
 const DECISION_CONCURRENCY = 16;
 

@@ -1,6 +1,6 @@
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsString, IsUUID, Min, ValidateNested } from 'class-validator';
-import { EndedSyncRunStatus, SyncCountsView } from './views/sync-run.view';
+import { EndedSyncRunStatus, SyncCountsView } from '../views/sync-run.view';
 
 export class SyncCountsPayload implements SyncCountsView {
   @IsInt() @Min(0) discovered: number;

@@ -1,0 +1,1 @@
+export * from './approval-runtime-client';
