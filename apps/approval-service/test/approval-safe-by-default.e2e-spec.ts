@@ -1,5 +1,6 @@
+import { SignJWT } from 'jose';
 import request from 'supertest';
-import { eventually, HttpPeer, testCaller, TestCaller } from '@app/testing';
+import { eventually, HttpPeer, testCaller, TestCaller, TEST_JWT_SECRET } from '@app/testing';
 import { ApprovalTestApp, approvalRequest, startApprovalApp } from './support/approval-app';
 
 /** CONTRACT.md, "Safe by default": who sees a webhook's URL, and how long and how many webhook tests may run. */
@@ -92,6 +93,57 @@ describe('Approval service: safe by default', () => {
 
       for (const res of await Promise.all(running)) expect(res.status).toBe(200);
       await test(runtime, receiver.url).expect(200, /"delivered":true/);
+    });
+  });
+
+  describe('platform tokens live at most JWT_MAX_TTL (default 24 h)', () => {
+    const HOUR = 3600;
+    const now = () => Math.floor(Date.now() / 1000);
+    async function token(claims: { iat?: number; exp: number }) {
+      const jwt = new SignJWT({ tenant: runtime.tenantId, roles: ['agent-runtime'], ...claims })
+        .setProtectedHeader({ alg: 'HS256' })
+        .setSubject('someone');
+      return jwt.sign(new TextEncoder().encode(TEST_JWT_SECRET));
+    }
+    const status = async (claims: { iat?: number; exp: number }) =>
+      (
+        await http()
+          .get('/v1/approvals')
+          .set('Authorization', `Bearer ${await token(claims)}`)
+      ).status;
+
+    it('takes a token whose exp - iat is at most 24 h, and refuses a longer one with 401', async () => {
+      expect(await status({ iat: now(), exp: now() + 24 * HOUR })).toBe(200);
+      expect(await status({ iat: now() - 23 * HOUR, exp: now() + HOUR })).toBe(200);
+      expect(await status({ iat: now(), exp: now() + 24 * HOUR + 60 })).toBe(401);
+      expect(await status({ iat: now(), exp: now() + 100 * 365 * 24 * HOUR })).toBe(401);
+      const res = await http()
+        .get('/v1/approvals')
+        .set('Authorization', `Bearer ${await token({ iat: now() - 48 * HOUR, exp: now() + HOUR })}`)
+        .expect(401);
+      expect(res.body).toMatchObject({ statusCode: 401, code: 'UNAUTHENTICATED' });
+    });
+
+    it('without iat (or with one in the future), takes a token only while it has at most 24 h left', async () => {
+      expect(await status({ exp: now() + HOUR })).toBe(200);
+      expect(await status({ exp: now() + 25 * HOUR })).toBe(401);
+      expect(await status({ iat: now() + 100 * 24 * HOUR, exp: now() + 100 * 24 * HOUR + HOUR })).toBe(401);
+    });
+
+    it('follows JWT_MAX_TTL', async () => {
+      const strict = await startApprovalApp({ JWT_MAX_TTL: HOUR });
+      try {
+        const get = async (exp: number) =>
+          (
+            await request(strict.app.getHttpServer())
+              .get('/v1/approvals')
+              .set('Authorization', `Bearer ${await token({ iat: now(), exp })}`)
+          ).status;
+        expect(await get(now() + HOUR)).toBe(200);
+        expect(await get(now() + 2 * HOUR)).toBe(401);
+      } finally {
+        await strict.close();
+      }
     });
   });
 });

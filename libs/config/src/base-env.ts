@@ -121,6 +121,15 @@ export class BaseEnv extends AppEnv {
   @MinLength(32, { message: 'AUTH_JWT_SECRET must be at least 32 characters' })
   AUTH_JWT_SECRET: string;
 
+  /**
+   * The longest life of a platform token, in seconds: `exp - iat` above it is refused (401), and so
+   * is a token without `iat` that has longer than this left.
+   */
+  @IsInt()
+  @Min(60)
+  @Max(31_536_000)
+  JWT_MAX_TTL: number = 86_400;
+
   /** RS256 keys; https only (http with ALLOW_INSECURE_URLS), since whoever serves them can mint tokens. */
   @IsOptional()
   @IsUrl({ require_tld: false, protocols: ['http', 'https'] })
