@@ -13,8 +13,8 @@ const WORKER_METRICS_PORT = 9464;
 const SAMPLE_SECRETS: Record<string, string> = {
   DATABASE_URL: 'postgres://service:password@postgres:5432/platform',
   REDIS_URL: 'redis://redis:6379',
-  AUTH_JWT_SECRET: 'a-secret-of-at-least-thirty-two-characters',
-  ENCRYPTION_KEY: `k1:${Buffer.alloc(32, 7).toString('base64')}`,
+  AUTH_JWT_SECRET: 'IdEG3Xv_mHnIkHVmJpugzTah-dWa_E7LGr_F5xpLLz4',
+  ENCRYPTION_KEY: 'k1:LW8cNwgD5HLdEkQC1QsmW/F2HO5nTcQbY7Ol0uPh88k=',
   WEBHOOK_SIGNING_SECRET: `whsec_${Buffer.alloc(24, 7).toString('base64')}`,
 };
 
