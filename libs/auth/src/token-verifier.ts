@@ -4,6 +4,11 @@ import { BaseEnv } from '@app/config';
 import type { Principal } from './principal';
 import { RemoteKeySet } from './remote-key-set';
 
+export interface VerifiedToken {
+  principal: Principal;
+  expiresAt: Date;
+}
+
 /**
  * Verifies platform JWTs: HS256 with AUTH_JWT_SECRET, or RS256 from AUTH_JWKS_URL when set. Every
  * token must expire (`exp`), within JWT_MAX_TTL of its `iat` and of now; `iss` and `aud` must match
@@ -30,13 +35,19 @@ export class TokenVerifier implements OnModuleDestroy {
 
   /** Resolves the principal, or null for any invalid, expired, non-expiring or incomplete token. */
   async verify(token: string): Promise<Principal | null> {
+    return (await this.verifyToken(token))?.principal ?? null;
+  }
+
+  /** The principal and when the token expires, or null as for `verify`. */
+  async verifyToken(token: string): Promise<VerifiedToken | null> {
     try {
       const { alg } = decodeProtectedHeader(token);
       const { payload } =
         alg === 'RS256' && this.jwks
           ? await jwtVerify(token, this.jwks.key, { ...this.rules, algorithms: ['RS256'] })
           : await jwtVerify(token, this.secret, { ...this.rules, algorithms: ['HS256'] });
-      return livesWithin(payload, this.maxTtlSeconds) ? toPrincipal(payload) : null;
+      const principal = livesWithin(payload, this.maxTtlSeconds) ? toPrincipal(payload) : null;
+      return principal && { principal, expiresAt: new Date(payload.exp! * 1000) };
     } catch {
       return null;
     }
