@@ -7,7 +7,7 @@ import { HttpPeer, testCaller, TestCaller } from '@app/testing';
 import { ConnectionTokens } from '../../src/document-system/connection-tokens.port';
 import { HttpDocumentSystemAdapter } from '../../src/document-system/http-document-system.adapter';
 import { ConnectorTestApp, startConnectorApp } from '../support/connector-app';
-import { callback, TEST_PUBLIC_BASE_URL } from '../support/oauth-flow';
+import { callback, startAuthorization, TEST_PUBLIC_BASE_URL } from '../support/oauth-flow';
 
 /** This machine's own name: /etc/hosts maps it to loopback, as a rebinding DNS would. No name rule catches it. */
 const LOOPBACK_NAME = hostname();
@@ -45,11 +45,7 @@ const credentialBody = (instanceUrl: string) => ({
 
 /** POST /v2/OAuth/authorize, then the provider's redirect back with a code: the connector calls the token endpoint. */
 async function exchangeAt(sut: ConnectorTestApp, caller: TestCaller, providerId: string) {
-  const started = await request(sut.app.getHttpServer())
-    .post('/v2/OAuth/authorize')
-    .set(caller.auth)
-    .send({ providerId })
-    .expect(200);
+  const started = await startAuthorization(sut, caller, providerId);
   return callback(sut, { code: 'the-code', state: started.body.state }).then((res) => res);
 }
 
