@@ -6,6 +6,7 @@ import { DataSourceMemberEntity } from './data-source-member.entity';
 import { DataSourceMembersRepository } from './data-source-members.repository';
 import { DataSourceEntity } from './data-source.entity';
 import { DataSourcesRepository } from './data-sources.repository';
+import { InstanceOrigins } from './instance-origins';
 
 /**
  * Data sources as the other features use them: the records, their members, the ingestion-status moves
@@ -14,7 +15,19 @@ import { DataSourcesRepository } from './data-sources.repository';
  */
 @Module({
   imports: [TypeOrmModule.forFeature([DataSourceEntity, DataSourceMemberEntity])],
-  providers: [DataSourcesRepository, DataSourceMembersRepository, DataSourceAccess, DataSourceContentsRegistry],
-  exports: [DataSourcesRepository, DataSourceMembersRepository, DataSourceAccess, DataSourceContentsRegistry],
+  providers: [
+    DataSourcesRepository,
+    DataSourceMembersRepository,
+    DataSourceAccess,
+    DataSourceContentsRegistry,
+    InstanceOrigins,
+  ],
+  exports: [
+    DataSourcesRepository,
+    DataSourceMembersRepository,
+    DataSourceAccess,
+    DataSourceContentsRegistry,
+    InstanceOrigins,
+  ],
 })
 export class DataSourcesModule {}

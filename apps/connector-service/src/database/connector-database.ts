@@ -29,6 +29,7 @@ import { CheaperToast1795300038000 } from './migrations/1795300038000-cheaper-to
 import { SmallGinPendingLists1795300040000 } from './migrations/1795300040000-small-gin-pending-lists';
 import { TokenRefreshLease1795300042000 } from './migrations/1795300042000-token-refresh-lease';
 import { OAuthBrowserBinding1795300050000 } from './migrations/1795300050000-oauth-browser-binding';
+import { DataSourceInstanceOrigin1795300052000 } from './migrations/1795300052000-data-source-instance-origin';
 import { SyncRunFiles1795300028000 } from './migrations/1795300028000-sync-run-files';
 import { DeletionGuard1795300030000 } from './migrations/1795300030000-deletion-guard';
 
@@ -72,5 +73,6 @@ export const connectorDatabase: ServiceDatabaseOptions = {
     SmallGinPendingLists1795300040000,
     TokenRefreshLease1795300042000,
     OAuthBrowserBinding1795300050000,
+    DataSourceInstanceOrigin1795300052000,
   ],
 };
