@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { canManageConnectors, isTenantAdmin, Principal } from '@app/auth';
 import type { ExtractionProgressView } from '@app/contracts';
 import { Transactions } from '@app/database';
+import { DomainException } from '@app/errors';
 import { CredentialException } from '../../credentials/credential.exception';
 import { CredentialDraft, CredentialsService } from '../../credentials/credentials.service';
 import { ConnectionSummary, ConnectionTokens } from '../../document-system/connection-tokens.port';
@@ -80,7 +81,8 @@ export class DataSourcesService {
   /**
    * Changing the credential, or authorizing as another document-system identity, discards the
    * selection: folders seen as one user mean nothing for another. Any change by its creator or an admin
-   * records the origin its credential points at now, so a credential moved elsewhere is confirmed so.
+   * also records the origin its credential points at now: that is how they confirm a credential moved
+   * to another document system.
    */
   async update(principal: Principal, id: string, input: UpdateDataSourceDto): Promise<DataSourceEntity> {
     const source = await this.access.manageable(principal, id);
@@ -143,8 +145,12 @@ export class DataSourcesService {
     await this.members.remove(id, userId);
   }
 
+  /** Its connection, or null when that is gone (404). */
   private connectionOf(source: DataSourceEntity): Promise<ConnectionSummary | null> {
-    return this.connections.tenantConnection(source.tenantId, source.connectionId).catch(() => null);
+    return this.connections.tenantConnection(source.tenantId, source.connectionId).catch((error: unknown) => {
+      if (error instanceof DomainException && error.statusCode === 404) return null;
+      throw error;
+    });
   }
 
   private async usableConnection(principal: Principal, connectionId: string): Promise<ConnectionSummary> {
