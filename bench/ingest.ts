@@ -228,12 +228,14 @@ async function connectThroughOAuth(
         supportedScopes: ['openid', 'offline_access'],
       })
   ).body;
-  const { authorizationUrl } = (
-    await http().post('/v2/OAuth/authorize').set(caller.auth).send({ providerId: provider.id })
-  ).body;
-  const location = (await fetch(authorizationUrl, { redirect: 'manual' })).headers.get('location');
+  const started = await http().post('/v2/OAuth/authorize').set(caller.auth).send({ providerId: provider.id });
+  // The callback needs the cookie the authorization set in the browser that began it.
+  const cookie = [started.headers['set-cookie'] ?? []].flat()[0]?.split(';')[0] ?? '';
+  const location = (await fetch(started.body.authorizationUrl, { redirect: 'manual' })).headers.get('location');
   const query = Object.fromEntries(new URL(location!).searchParams);
-  const connection = (await http().get('/v2/OAuth/callback').query(query).set('Accept', 'application/json')).body;
+  const connection = (
+    await http().get('/v2/OAuth/callback').query(query).set('Accept', 'application/json').set('Cookie', cookie)
+  ).body;
   if (connection.status !== 'Active') throw new Error(`OAuth connection failed: ${JSON.stringify(connection)}`);
   return connection.id;
 }

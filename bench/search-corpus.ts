@@ -126,8 +126,8 @@ export async function seedCorpus(db: Client, docs: number): Promise<Record<strin
     INSERT INTO connector.credentials (id, "tenantId", name, type, "instanceUrl", username, "passwordEncrypted", scope, "createdBy")
     VALUES ('5e1ec7ed-0000-4000-8000-0000000000c0', '${BENCH_TENANT}', 'Bench', 'DocumentSystem', 'http://127.0.0.1:1', 'bench', 'not-a-secret', 'Tenant', '${BENCH_ADMIN}')`);
   await db.query(`
-    INSERT INTO connector.data_sources (id, "tenantId", "projectId", name, "credentialId", "connectionId", "ingestionStatus", "createdBy")
-    SELECT pg_temp."sourceId"(s), '${BENCH_TENANT}', '${BENCH_PROJECT}', 'Bench ' || s, '5e1ec7ed-0000-4000-8000-0000000000c0', gen_random_uuid(), 'Synced', '${BENCH_ADMIN}'
+    INSERT INTO connector.data_sources (id, "tenantId", "projectId", name, "credentialId", "connectionId", "ingestionStatus", "createdBy", "instanceOrigin")
+    SELECT pg_temp."sourceId"(s), '${BENCH_TENANT}', '${BENCH_PROJECT}', 'Bench ' || s, '5e1ec7ed-0000-4000-8000-0000000000c0', gen_random_uuid(), 'Synced', '${BENCH_ADMIN}', 'http://127.0.0.1:1'
     FROM generate_series(0, ${DATA_SOURCES - 1}) s`);
   await db.query(
     `INSERT INTO connector.data_source_members ("dataSourceId", "userId", "addedBy") VALUES (pg_temp."sourceId"(7), '${BENCH_MEMBER}', '${BENCH_ADMIN}')`,

@@ -4,7 +4,8 @@
  * `npm start`: the whole system for a newcomer. Builds if needed, starts an embedded PostgreSQL when
  * DATABASE_URL is not set and an embedded Redis when REDIS_URL is not set and none answers locally, runs
  * both services and the simulator, waits until each is ready, and prints their addresses and a
- * ready-to-use admin token.
+ * ready-to-use admin token. Everything listens on 127.0.0.1 (this machine only: the console signs admin
+ * tokens and the simulator's admin API is open) unless BIND_ADDRESS says otherwise.
  */
 const { spawn, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -36,6 +37,8 @@ const CONSOLE_ENV = {
   'document-system-simulator': { SIMULATOR_STATE_FILE: path.join(ROOT, '.data/simulator/state.json') },
 };
 const LOCAL_REDIS = { url: 'redis://127.0.0.1:6379', port: 6379 };
+/** Where the apps listen: this machine only, unless BIND_ADDRESS (e.g. 0.0.0.0) opens them. */
+const BIND_ADDRESS = process.env.BIND_ADDRESS || '127.0.0.1';
 const children = [];
 let database;
 let embeddedRedis;
@@ -52,6 +55,7 @@ async function main() {
     ...secrets,
     DATABASE_URL: databaseUrl,
     REDIS_URL: redisUrl,
+    BIND_ADDRESS,
     ALLOW_INSECURE_URLS: 'true',
     ALLOW_PRIVATE_NETWORKS: 'true',
     WEBHOOK_ALLOW_INSECURE: 'true',
@@ -198,7 +202,9 @@ async function waitReady({ name, port }) {
   const deadline = Date.now() + 120000;
   while (Date.now() < deadline) {
     try {
-      const res = await fetch(`http://127.0.0.1:${port}/health/ready`, { signal: AbortSignal.timeout(2000) });
+      const res = await fetch(`http://${reachable(BIND_ADDRESS)}:${port}/health/ready`, {
+        signal: AbortSignal.timeout(2000),
+      });
       if (res.ok) return;
     } catch {
       /* not up yet */
@@ -221,9 +227,17 @@ function printWelcome(token) {
  Admin token (tenant ${DEMO_TENANT}, valid 12 h):
    export TOKEN=${token}
  More tokens: npm run token -- --tenant <tenant> --user <user> --roles admin
+ ${BIND_ADDRESS === '127.0.0.1' ? 'Listening on 127.0.0.1 only; BIND_ADDRESS=0.0.0.0 npm start opens them to the network.' : `Listening on ${BIND_ADDRESS} (BIND_ADDRESS): other machines reach the services and the simulator's open admin API.`}
  Stop with Ctrl+C.
 ================================================================================
 `);
+}
+
+/** An address to call a server bound to `bound` at: every interface is reached on loopback. */
+function reachable(bound) {
+  if (bound === '0.0.0.0') return '127.0.0.1';
+  if (bound === '::') return '[::1]';
+  return bound.includes(':') ? `[${bound}]` : bound;
 }
 
 let shuttingDown = false;

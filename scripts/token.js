@@ -22,7 +22,8 @@ Without options: an admin token for npm start's demo tenant, valid 12 hours.
   --user <id>       user id, the sub claim  (default ${DEMO_ADMIN}, the demo admin)
   --roles <list>    comma-separated roles   (default admin; e.g. agent-runtime, oauth-connectors:manage;
                     --roles '' for a token without roles)
-  --expires <time>  lifetime such as 30m, 12h, 7d (default 12h)
+  --expires <time>  lifetime such as 30m, 12h (default 12h); the services refuse a token
+                    that lives longer than their JWT_MAX_TTL (24 h unless set)
   -h, --help        this text
 
 Example: export TOKEN=$(npm run --silent token -- --roles agent-runtime)

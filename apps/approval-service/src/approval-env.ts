@@ -26,6 +26,18 @@ export class ApprovalEnv extends BaseEnv {
   @Max(1_000_000)
   CALLBACK_RATE_LIMIT_PER_MINUTE: number = 1200;
 
+  /** Callbacks accepted per callbackId per minute, from whatever addresses; more get 429 RATE_LIMITED. */
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
+  CALLBACK_RATE_LIMIT_PER_CALLBACK_PER_MINUTE: number = 60;
+
+  /** The longest a `POST /v1/approvals/test-webhook` waits for the receiver, whatever its timeoutSeconds (at most 30 s). */
+  @IsInt()
+  @Min(1)
+  @Max(30)
+  WEBHOOK_TEST_MAX_SECONDS: number = 30;
+
   /** How often workers relay decision events their writers could not publish at once. */
   @IsInt()
   @Min(50)

@@ -1,7 +1,7 @@
 import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
 import { servesApi, validateEnv } from '@app/config';
-import { configureHttpApp } from '@app/http';
+import { configureHttpApp, listen } from '@app/http';
 import { ApprovalEnv } from './approval-env';
 import { AppModule } from './app.module';
 
@@ -16,7 +16,7 @@ async function bootstrap(): Promise<void> {
     title: 'Approval service',
     description: 'Webhook approval step: pause an agent run, deliver the request, wait for the callback.',
   });
-  if (servesApi(env.PROCESS_ROLE)) await app.listen(env.PORT);
+  if (servesApi(env.PROCESS_ROLE)) await listen(app, env);
   else {
     await app.init();
     app.get(Logger).log('Queue workers started (no HTTP server in this process)');

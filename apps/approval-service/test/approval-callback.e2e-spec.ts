@@ -234,7 +234,7 @@ describe('Approval callback rate limit', () => {
       const send = () =>
         request(sut.app.getHttpServer())
           .post(CALLBACK)
-          .send({ callbackId: 'x', callbackToken: 'y', status: 'Approved' });
+          .send({ callbackId: '0b8a3f3e-8c57-4f6e-9d53-6b1f6f3c2a11', callbackToken: 'y', status: 'Approved' });
       for (let i = 0; i < 5; i++) expect((await send()).status).toBe(404);
       const limited = await send();
       expect(limited.status).toBe(429);

@@ -1,5 +1,6 @@
 import { createServer, IncomingMessage, request as httpRequest, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { HttpPeer, testCaller, TestCaller } from '@app/testing';
 import { ApprovalTestApp, approvalRequest, startApprovalApp } from './support/approval-app';
@@ -127,6 +128,42 @@ describe('Approval callback rate limit without TRUST_PROXY', () => {
     } finally {
       await sut.close();
     }
+  });
+});
+
+describe('Approval callback rate limit: what is counted', () => {
+  const ADDRESS_LIMIT = 4;
+  const PER_CALLBACK_LIMIT = 3;
+  let sut: ApprovalTestApp;
+
+  beforeAll(async () => {
+    sut = await startApprovalApp({
+      TRUST_PROXY: '',
+      CALLBACK_RATE_LIMIT_PER_MINUTE: ADDRESS_LIMIT,
+      CALLBACK_RATE_LIMIT_PER_CALLBACK_PER_MINUTE: PER_CALLBACK_LIMIT,
+    });
+  });
+  afterAll(async () => {
+    await sut.close();
+  });
+
+  const unknown = () => ({ ...UNKNOWN, callbackId: randomUUID() });
+
+  it('does not count a callbackId that is no UUID (answered 404 without a lookup): it cannot spend an address’s share', async () => {
+    for (let i = 0; i < ADDRESS_LIMIT * 3; i++)
+      expect((await post(`${sut.url}${CALLBACK}`, { ...UNKNOWN, callbackId: `nope-${i}` }, '127.0.0.6')).status).toBe(
+        404,
+      );
+    expect((await post(`${sut.url}${CALLBACK}`, unknown(), '127.0.0.6')).status).toBe(404);
+  });
+
+  it('counts per callbackId as well as per address: one approval hammered from many addresses is held, others are not', async () => {
+    const target = unknown();
+    const statuses: number[] = [];
+    for (let i = 0; i <= PER_CALLBACK_LIMIT; i++)
+      statuses.push((await post(`${sut.url}${CALLBACK}`, target, `127.0.1.${i + 1}`)).status);
+    expect(statuses).toEqual([...Array(PER_CALLBACK_LIMIT).fill(404), 429]);
+    expect((await post(`${sut.url}${CALLBACK}`, unknown(), '127.0.1.1')).status).toBe(404);
   });
 });
 

@@ -60,6 +60,12 @@ export class ConnectorEnv extends BaseEnv {
   @Max(64)
   SYNC_CONCURRENCY: number = 8;
 
+  /** How often an open sync-run event stream checks that its caller may still follow the run (ends when not). */
+  @IsInt()
+  @Min(1)
+  @Max(60)
+  SYNC_RUN_STREAM_RECHECK_SECONDS: number = 60;
+
   /**
    * Worker threads that extract text (every format), one file at a time each. Default: one per core; they
    * run at EXTRACTION_NICE and wait for sync steps, so the event loop keeps its share. Each thread holds its

@@ -83,6 +83,29 @@ describe('The console under /console (static files, configuration, development s
     expect(off.body).toMatchObject({ statusCode: 404, code: 'NOT_FOUND' });
   });
 
+  it('signs development tokens only when the Host header names this machine: a DNS-rebinding page gets none', async () => {
+    const sign = (host: string) =>
+      http()
+        .post('/console/dev-token')
+        .set('Host', host)
+        .send({ tenantId: 't', userId: 'u', roles: ['admin'] });
+    for (const host of ['localhost', 'localhost:3001', '127.0.0.1:3001', '127.1.2.3', '[::1]:3001', 'LOCALHOST'])
+      expect([host, (await sign(host)).status]).toEqual([host, 200]);
+    for (const host of [
+      'attacker.example:3001',
+      'attacker.example',
+      'localhost.attacker.example',
+      '127.0.0.1.nip.io:3001',
+      '10.0.0.5:3001',
+      '',
+    ]) {
+      const res = await sign(host);
+      expect([host, res.status]).toEqual([host, 404]);
+      expect(res.body).toMatchObject({ code: 'NOT_FOUND', message: expect.stringContaining('this machine only') });
+      expect(res.body.token).toBeUndefined();
+    }
+  });
+
   // Without a non-loopback IPv4 interface the remote-caller case cannot be made: Jest reports it skipped.
   const external = Object.values(networkInterfaces())
     .flat()

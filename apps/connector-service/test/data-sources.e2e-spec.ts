@@ -77,7 +77,7 @@ describe('Data sources, folder picker and selection', () => {
     expect(await sessionCalls()).toBe(before + 1);
     for (const id of [
       await credential({ ...SEED_USERS.alice, password: 'wrong' }),
-      await credential(SEED_USERS.alice, 'http://127.0.0.1:1'),
+      await credential(SEED_USERS.alice, 'http://no-such-host.invalid'),
     ]) {
       const res = await http()
         .post(`/v1/credentials/${id}/validate`)

@@ -125,20 +125,22 @@ describe('Deletion guard', () => {
     expect(listed.map((r: { deletionsHeld: number }) => r.deletionsHeld)).toEqual([8, 0]);
   });
 
-  it("lets only the run's starter, the data source's creator or an admin confirm: 403 for other members", async () => {
-    const res = await confirm(heldRunId, bystander).expect(403);
-    expect(res.body).toMatchObject({ statusCode: 403, code: 'DELETIONS_CONFIRM_FORBIDDEN' });
+  it("lets only the data source's creator or an admin confirm: 403 for other members, the run's starter among them", async () => {
+    for (const other of [bystander, member]) {
+      const res = await confirm(heldRunId, other).expect(403);
+      expect(res.body).toMatchObject({ statusCode: 403, code: 'DELETIONS_CONFIRM_FORBIDDEN' });
+    }
     expect((await confirm(heldRunId, stranger).expect(404)).body.code).toBe('SYNC_RUN_NOT_FOUND');
     await http().post(`/v1/sync-runs/${heldRunId}/confirm-deletions`).expect(401);
     expect((await http().get(`/v1/sync-runs/${heldRunId}`).set(owner.auth)).body.deletionsHeld).toBe(8);
   });
 
   it('applies the held deletions once, however many confirm at the same time; then 409 NOTHING_HELD', async () => {
-    const answers = await Promise.all([confirm(heldRunId, member), confirm(heldRunId, owner)]);
+    const answers = await Promise.all([confirm(heldRunId, admin), confirm(heldRunId, owner)]);
     expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
     expect(answers.find((a) => a.status === 200)!.body).toEqual({ deleted: 8 });
     expect(answers.find((a) => a.status === 409)!.body).toMatchObject({ statusCode: 409, code: 'NOTHING_HELD' });
-    const again = await confirm(heldRunId, member).expect(409);
+    const again = await confirm(heldRunId, owner).expect(409);
     expect(again.body).toMatchObject({ code: 'NOTHING_HELD', error: 'Conflict' });
     const run = (await http().get(`/v1/sync-runs/${heldRunId}`).set(owner.auth).expect(200)).body;
     expect(run).toMatchObject({ deletionsHeld: 0, counts: { deleted: 8 } });

@@ -12,6 +12,7 @@ import {
   providerBody,
   registerClient,
   SimulatorClient,
+  startAuthorization,
   TEST_PUBLIC_BASE_URL,
   TEST_REDIRECT_URI,
 } from './support/oauth-flow';
@@ -141,7 +142,7 @@ describe('Per-user OAuth connections against the simulator', () => {
     const { query } = await authorizeAtProvider(sut, user, p.id);
     secretsSeen.push(query.code, query.state);
     expect(query.iss).toBeDefined(); // RFC 9207's extra parameter is accepted
-    const res = await http().get('/v2/OAuth/callback').query(query).set('Accept', 'text/html').expect(200);
+    const res = await callback(sut, query).set('Accept', 'text/html').expect(200);
     expect(res.headers['content-type']).toMatch(/text\/html/);
     expect(res.headers['content-security-policy']).toMatch(/script-src 'nonce-/);
     expect(res.text).toContain(`window.opener.postMessage(`);
@@ -200,11 +201,7 @@ describe('Per-user OAuth connections against the simulator', () => {
     expect(client.body.details[0].resolution).toContain(TEST_REDIRECT_URI);
     expect(client.body.details[0].resolution).toContain('CLIENT_SECRET_BASIC');
 
-    const started = await http()
-      .post('/v2/OAuth/authorize')
-      .set(user.auth)
-      .send({ providerId: wrongSecret.id })
-      .expect(200);
+    const started = await startAuthorization(sut, user, wrongSecret.id);
     const state = started.body.state;
     const mismatch = await callback(sut, {
       state,
@@ -216,11 +213,7 @@ describe('Per-user OAuth connections against the simulator', () => {
       details: [{ resolution: expect.stringContaining(`Register exactly ${TEST_REDIRECT_URI}`) }],
     });
 
-    const denied = await http()
-      .post('/v2/OAuth/authorize')
-      .set(user.auth)
-      .send({ providerId: wrongSecret.id })
-      .expect(200);
+    const denied = await startAuthorization(sut, user, wrongSecret.id);
     expect((await callback(sut, { state: denied.body.state, error: 'access_denied' }).expect(400)).body.code).toBe(
       'OAUTH_ACCESS_DENIED',
     );

@@ -6,7 +6,7 @@ import { SecretCipher } from '@app/crypto';
 import { testCaller, TestCaller } from '@app/testing';
 import { ConnectionTokens } from '../src/document-system/connection-tokens.port';
 import { ConnectorTestApp, startConnectorApp } from './support/connector-app';
-import { callback, TEST_PUBLIC_BASE_URL, TEST_REDIRECT_URI } from './support/oauth-flow';
+import { callback, startAuthorization, TEST_PUBLIC_BASE_URL, TEST_REDIRECT_URI } from './support/oauth-flow';
 
 interface OidcHost {
   issuer: string;
@@ -114,11 +114,7 @@ describe.each([
       })
       .expect(201);
 
-    const started = await http()
-      .post('/v2/OAuth/authorize')
-      .set(user.auth)
-      .send({ providerId: provider.body.id })
-      .expect(200);
+    const started = await startAuthorization(sut, user, provider.body.id);
     const query = await browseToRedirectUri(started.body.authorizationUrl);
     expect(query).toMatchObject({ code: expect.any(String), state: started.body.state, iss: host.issuer });
     const connection = (await callback(sut, query).expect(200)).body;

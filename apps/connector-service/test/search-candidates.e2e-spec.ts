@@ -34,8 +34,8 @@ describe('Search over more matches than one pass ranks', () => {
       [credentialId, admin.tenantId, admin.userId],
     );
     await sut.db.query(
-      `INSERT INTO connector.data_sources (id, "tenantId", "projectId", name, "credentialId", "connectionId", "ingestionStatus", "createdBy")
-       VALUES ($1, $2, $3, 'Seeded', $4, $5, 'Synced', $6)`,
+      `INSERT INTO connector.data_sources (id, "tenantId", "projectId", name, "credentialId", "connectionId", "ingestionStatus", "createdBy", "instanceOrigin")
+       VALUES ($1, $2, $3, 'Seeded', $4, $5, 'Synced', $6, 'http://127.0.0.1:1')`,
       [dataSourceId, admin.tenantId, projectId, credentialId, randomUUID(), admin.userId],
     );
     // 400 documents name the grout only past their opening 2,000 characters; the last 3 written (last in

@@ -60,8 +60,8 @@ describe('Search scope', () => {
       [credentialId, tenantId],
     );
     await sut.db.query(
-      `INSERT INTO connector.data_sources (id, "tenantId", "projectId", name, "credentialId", "connectionId", "ingestionStatus", "createdBy")
-       VALUES ($1, $2, $3, $4, $5, $6, 'Synced', 'seed')`,
+      `INSERT INTO connector.data_sources (id, "tenantId", "projectId", name, "credentialId", "connectionId", "ingestionStatus", "createdBy", "instanceOrigin")
+       VALUES ($1, $2, $3, $4, $5, $6, 'Synced', 'seed', 'http://127.0.0.1:1')`,
       [dataSourceId, tenantId, project, label, credentialId, randomUUID()],
     );
     for (const member of members)

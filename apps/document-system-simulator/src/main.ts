@@ -1,7 +1,7 @@
 import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
 import { validateEnv } from '@app/config';
-import { configureHttpApp } from '@app/http';
+import { configureHttpApp, listen } from '@app/http';
 import { AppModule } from './app.module';
 import { SimulatorEnv } from './simulator-env';
 
@@ -13,7 +13,7 @@ async function bootstrap(): Promise<void> {
     title: 'Document-system simulator',
     description: 'OAuth host and document API of a construction document system, for development, tests and demos.',
   });
-  await app.listen(env.PORT);
+  await listen(app, env);
 }
 
 bootstrap().catch((error: Error) => {

@@ -13,3 +13,8 @@ export const RequireAnyRole = (...roles: string[]) => SetMetadata(REQUIRED_ROLES
 export const CurrentPrincipal = createParamDecorator(
   (_: unknown, context: ExecutionContext): Principal => context.switchToHttp().getRequest().principal,
 );
+
+/** When the caller's token expires: work that outlives the request (an event stream) ends then. */
+export const TokenExpiresAt = createParamDecorator(
+  (_: unknown, context: ExecutionContext): Date => context.switchToHttp().getRequest().tokenExpiresAt,
+);

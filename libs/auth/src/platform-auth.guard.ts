@@ -20,9 +20,11 @@ export class PlatformAuthGuard implements CanActivate {
     const request = context.switchToHttp().getRequest();
     const header: string | undefined = request.headers.authorization;
     const match = header?.match(/^Bearer\s+(\S+)$/i);
-    const principal = match ? await this.verifier.verify(match[1]) : null;
-    if (!principal) throw new DomainException(401, 'UNAUTHENTICATED', 'A valid bearer token is required');
+    const verified = match ? await this.verifier.verifyToken(match[1]) : null;
+    if (!verified) throw new DomainException(401, 'UNAUTHENTICATED', 'A valid bearer token is required');
+    const { principal } = verified;
     request.principal = principal;
+    request.tokenExpiresAt = verified.expiresAt;
 
     const roles = this.reflector.getAllAndOverride<string[]>(REQUIRED_ROLES, targets);
     if (roles?.length && !roles.some((role) => principal.roles.includes(role))) {

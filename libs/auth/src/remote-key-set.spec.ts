@@ -28,7 +28,7 @@ describe('TokenVerifier with AUTH_JWKS_URL', () => {
   async function verifierServedBy(handler: ConstructorParameters<typeof HttpPeer>[0]): Promise<TokenVerifier> {
     const peer = await new HttpPeer(handler).start();
     peers.push(peer);
-    const env = { AUTH_JWT_SECRET: 'x'.repeat(32), AUTH_JWKS_URL: `${peer.url}/jwks` } as BaseEnv;
+    const env = { AUTH_JWT_SECRET: 'x'.repeat(32), AUTH_JWKS_URL: `${peer.url}/jwks`, JWT_MAX_TTL: 86_400 } as BaseEnv;
     const verifier = new TokenVerifier(env);
     verifiers.push(verifier);
     return verifier;

@@ -23,7 +23,7 @@ function startScriptConstant(name: string): string {
 }
 
 describe('scripts/token.js (npm run token)', () => {
-  const verifier = new TokenVerifier({ AUTH_JWT_SECRET: SECRET } as BaseEnv);
+  const verifier = new TokenVerifier({ AUTH_JWT_SECRET: SECRET, JWT_MAX_TTL: 86_400 } as BaseEnv);
 
   it('prints its usage for --help and exits 0', () => {
     const res = token('--help');

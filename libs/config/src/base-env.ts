@@ -4,6 +4,7 @@ import {
   IsBoolean,
   IsIn,
   IsInt,
+  IsIP,
   IsNotEmpty,
   IsOptional,
   IsString,
@@ -15,6 +16,7 @@ import {
   ValidateBy,
   ValidationArguments,
 } from 'class-validator';
+import { IsUnguessableKeyring, IsUnguessableSecret } from './secret-strength';
 import { IsTrustProxy } from './trust-proxy';
 
 export const PROCESS_ROLES = ['api', 'worker', 'all'] as const;
@@ -64,6 +66,11 @@ export class AppEnv {
 
   @IsUrl({ require_tld: false, protocols: ['http', 'https'] })
   PUBLIC_BASE_URL: string;
+
+  /** The address the HTTP server listens on (an IP); unset: every interface. `npm start` sets 127.0.0.1. */
+  @IsOptional()
+  @IsIP()
+  BIND_ADDRESS?: string;
 
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL = 'info';
@@ -117,9 +124,20 @@ export class BaseEnv extends AppEnv {
   @Max(600_000)
   QUEUE_STALLED_INTERVAL_MS: number = 2000;
 
+  /** Refused at start when it is a placeholder this repository publishes, or guessable. */
   @IsString()
   @MinLength(32, { message: 'AUTH_JWT_SECRET must be at least 32 characters' })
+  @IsUnguessableSecret()
   AUTH_JWT_SECRET: string;
+
+  /**
+   * The longest life of a platform token, in seconds: `exp - iat` above it is refused (401), and so
+   * is a token without `iat` that has longer than this left.
+   */
+  @IsInt()
+  @Min(60)
+  @Max(31_536_000)
+  JWT_MAX_TTL: number = 86_400;
 
   /** RS256 keys; https only (http with ALLOW_INSECURE_URLS), since whoever serves them can mint tokens. */
   @IsOptional()
@@ -144,8 +162,9 @@ export class BaseEnv extends AppEnv {
   @booleanFromEnv()
   ALLOW_INSECURE_URLS: boolean = false;
 
-  /** `kid:base64key[,kid:base64key…]` (first is current) or one base64 32-byte key. */
+  /** `kid:base64key[,kid:base64key…]` (first is current) or one base64 32-byte key; each key 32 random bytes. */
   @IsString()
+  @IsUnguessableKeyring()
   ENCRYPTION_KEY: string;
 
   @IsIn(PROCESS_ROLES)

@@ -26,6 +26,23 @@ describe('docker-compose.yml', () => {
     }
   });
 
+  it('publishes every port on this machine only, unless BIND_ADDRESS in .env opens the services (never the simulator)', () => {
+    const { 'document-system-simulator': simulator, ...services } = apps;
+    expect(Object.keys(services).sort()).toEqual(['approval-service', 'connector-service']);
+    for (const app of Object.values(services)) {
+      expect(app.ports?.length).toBeGreaterThan(0);
+      for (const port of app.ports ?? []) expect(port).toMatch(/^\$\{BIND_ADDRESS:-127\.0\.0\.1\}:\d+:\d+$/);
+    }
+    expect(simulator.ports).toEqual(['127.0.0.1:3003:3003']);
+  });
+
+  it('allows calls to private networks only when .env says so', () => {
+    for (const app of Object.values(apps).filter((a) => a.environment?.DATABASE_URL)) {
+      expect(app.environment!.ALLOW_PRIVATE_NETWORKS).toBe('${ALLOW_PRIVATE_NETWORKS:-false}');
+      expect(app.environment!.WEBHOOK_ALLOW_PRIVATE_NETWORKS).toBe('${WEBHOOK_ALLOW_PRIVATE_NETWORKS:-false}');
+    }
+  });
+
   it('runs Redis with a password from .env, and gives it to every service that uses Redis', () => {
     expect(redis.command).toEqual(['redis-server', '--requirepass', expect.stringMatching(SECRET_FROM_ENV)]);
     const users = Object.values(apps).filter((app) => app.environment?.REDIS_URL);

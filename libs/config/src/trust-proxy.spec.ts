@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { BaseEnv } from './base-env';
 import { validateEnv } from './validate-env';
 import { parseTrustProxy } from './trust-proxy';
@@ -33,8 +34,8 @@ describe(parseTrustProxy.name, () => {
 describe('TRUST_PROXY in the environment', () => {
   const valid = {
     DATABASE_URL: 'postgres://u@127.0.0.1:5432/db',
-    AUTH_JWT_SECRET: 'x'.repeat(32),
-    ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64'),
+    AUTH_JWT_SECRET: randomBytes(32).toString('base64url'),
+    ENCRYPTION_KEY: randomBytes(32).toString('base64'),
     PORT: '3001',
     PUBLIC_BASE_URL: 'http://localhost:3001',
   };

@@ -65,3 +65,9 @@ function bodyParserErrors(error: unknown, _req: Request, res: Response, next: Ne
   if (body) res.status(body.statusCode).json(body);
   else next(error);
 }
+
+/** Listens on PORT, at BIND_ADDRESS when it is set (every interface otherwise). */
+export async function listen(app: INestApplication, env: Pick<AppEnv, 'PORT' | 'BIND_ADDRESS'>): Promise<void> {
+  if (env.BIND_ADDRESS) await app.listen(env.PORT, env.BIND_ADDRESS);
+  else await app.listen(env.PORT);
+}

@@ -13,12 +13,43 @@ const WORKER_METRICS_PORT = 9464;
 const SAMPLE_SECRETS: Record<string, string> = {
   DATABASE_URL: 'postgres://service:password@postgres:5432/platform',
   REDIS_URL: 'redis://redis:6379',
-  AUTH_JWT_SECRET: 'a-secret-of-at-least-thirty-two-characters',
-  ENCRYPTION_KEY: `k1:${Buffer.alloc(32, 7).toString('base64')}`,
+  AUTH_JWT_SECRET: 'IdEG3Xv_mHnIkHVmJpugzTah-dWa_E7LGr_F5xpLLz4',
+  ENCRYPTION_KEY: 'k1:LW8cNwgD5HLdEkQC1QsmW/F2HO5nTcQbY7Ol0uPh88k=',
   WEBHOOK_SIGNING_SECRET: `whsec_${Buffer.alloc(24, 7).toString('base64')}`,
+  METRICS_TOKEN: 'kS0m9oF2r7Qx4Lw1Zc8Vb3Nt',
 };
 
+/** What a pod of ours may not reach: private, loopback, link-local and CGNAT ranges, and their IPv6 kin. */
+const NOT_PUBLIC_V4 = [
+  '10.0.0.0/8',
+  '100.64.0.0/10',
+  '127.0.0.0/8',
+  '169.254.0.0/16',
+  '172.16.0.0/12',
+  '192.168.0.0/16',
+];
+const NOT_PUBLIC_V6 = ['::1/128', '::ffff:0:0/96', 'fc00::/7', 'fe80::/10'];
+
+interface SecurityContext {
+  runAsNonRoot?: boolean;
+  seccompProfile?: { type: string };
+  allowPrivilegeEscalation?: boolean;
+  readOnlyRootFilesystem?: boolean;
+  capabilities?: { drop?: string[]; add?: string[] };
+}
+
+interface EgressRule {
+  to?: Array<{
+    ipBlock?: { cidr: string; except?: string[] };
+    podSelector?: { matchLabels?: Record<string, string> };
+    namespaceSelector?: { matchLabels?: Record<string, string> };
+  }>;
+  ports?: Array<{ protocol?: string; port: number }>;
+}
+
 interface Container {
+  securityContext: SecurityContext;
+  volumeMounts?: Array<{ name: string; mountPath: string }>;
   env: unknown;
   envFrom: unknown;
   resources: { requests: unknown; limits: unknown };
@@ -35,8 +66,16 @@ interface Manifest {
   spec: {
     template: {
       metadata: { labels: unknown; annotations?: Record<string, string> };
-      spec: { containers: Container[] };
+      spec: {
+        containers: Container[];
+        securityContext: SecurityContext;
+        volumes?: Array<{ name: string; emptyDir?: object }>;
+      };
     };
+    /** A NetworkPolicy's. */
+    podSelector: { matchLabels?: Record<string, string> };
+    policyTypes: string[];
+    egress: EgressRule[];
     /** A Service's labels, or a Deployment's or budget's `matchLabels`. */
     selector: { matchLabels?: unknown };
     ports: Array<{ targetPort: unknown }>;
@@ -117,6 +156,68 @@ export function describeKubernetesManifests(service: string, envClass: new () =>
         name: `${service}-worker`,
       });
       expect(autoscaler.spec.minReplicas).toBeGreaterThanOrEqual(1);
+    });
+
+    it('believes X-Forwarded-For from the ingress (TRUST_PROXY) and takes METRICS_TOKEN from the Secret', () => {
+      expect(config.TRUST_PROXY).toMatch(/\S/);
+      expect(secretKeys).toContain('METRICS_TOKEN');
+      expect(config.METRICS_TOKEN).toBeUndefined();
+    });
+
+    it('runs every container unprivileged: RuntimeDefault seccomp, no capabilities, a read-only root with an emptyDir for what it writes', () => {
+      for (const role of ['api', 'worker']) {
+        const pod = deployment(role).spec.template.spec;
+        expect(pod.securityContext).toMatchObject({ runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } });
+        for (const c of pod.containers) {
+          expect(c.securityContext).toEqual({
+            allowPrivilegeEscalation: false,
+            readOnlyRootFilesystem: true,
+            capabilities: { drop: ['ALL'] },
+          });
+          const scratch = (c.volumeMounts ?? []).find((m) => m.mountPath === '/tmp');
+          expect(pod.volumes).toContainEqual({ name: scratch?.name, emptyDir: expect.any(Object) });
+        }
+      }
+      // Whatever the service writes to its file system goes under the emptyDir.
+      for (const dir of [config.BLOB_DIR].filter(Boolean)) expect(dir).toMatch(/^\/tmp\//);
+    });
+
+    it('lets every pod reach only DNS, PostgreSQL, Redis and public addresses (NetworkPolicy egress)', () => {
+      const policies = manifests.filter((m) => m.kind === 'NetworkPolicy');
+      expect(policies.map((p) => p.metadata.name)).toEqual([service]);
+      const [policy] = policies;
+      expect(policy.spec.podSelector.matchLabels).toEqual({ 'app.kubernetes.io/name': service });
+      for (const role of ['api', 'worker'])
+        expect(deployment(role).spec.template.metadata.labels).toMatchObject(policy.spec.podSelector.matchLabels!);
+      expect(policy.spec.policyTypes).toEqual(['Egress']);
+      const rules = policy.spec.egress;
+      const portsOf = (rule: EgressRule) => (rule.ports ?? []).map((p) => `${p.protocol ?? 'TCP'}/${p.port}`).sort();
+      const byPorts = (ports: string[]) => rules.filter((r) => JSON.stringify(portsOf(r)) === JSON.stringify(ports));
+      // DNS, PostgreSQL and Redis: their pods only, by label, on their port only.
+      for (const [ports, name] of [
+        [['TCP/53', 'UDP/53'], 'kube-dns'],
+        [['TCP/5432'], 'postgresql'],
+        [['TCP/6379'], 'redis'],
+      ] as const) {
+        const [rule] = byPorts([...ports]);
+        expect(rule?.to?.length).toBeGreaterThan(0);
+        for (const peer of rule!.to!) {
+          expect(peer.ipBlock).toBeUndefined();
+          expect(Object.values(peer.podSelector?.matchLabels ?? {})).toContain(name);
+        }
+      }
+      // The rest: any port, but only public addresses.
+      const open = rules.filter((r) => !r.ports);
+      expect(open).toHaveLength(1);
+      const blocks = open[0].to!.map((peer) => peer.ipBlock);
+      expect(blocks).toHaveLength(2);
+      const v4 = blocks.find((b) => b?.cidr === '0.0.0.0/0');
+      const v6 = blocks.find((b) => b?.cidr === '::/0');
+      expect(v4?.except).toEqual(expect.arrayContaining(NOT_PUBLIC_V4));
+      expect(v6?.except).toEqual(expect.arrayContaining(NOT_PUBLIC_V6));
+      // No other rule reaches anything: every rule names its peers.
+      expect(rules.every((r) => (r.to?.length ?? 0) > 0)).toBe(true);
+      expect(rules).toHaveLength(4);
     });
 
     it('names only variables the service reads, and provides every one it requires', () => {

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 
 export const TEST_JWT_SECRET = 'test-secret-that-is-long-enough-for-hs256-0123456789';
-export const TEST_ENCRYPTION_KEY = 'test:' + Buffer.alloc(32, 7).toString('base64');
+/** Fixed, so that every process of a test run reads what another wrote; random-looking, as start-up demands. */
+export const TEST_ENCRYPTION_KEY = 'test:xByg90E1nYUpPc/Wt34yIu4iQTzf0yk1vh9ojesD6j0=';
 
 /**
  * Environment for an app under test: the run's database (made by the global setup), and a Redis key

@@ -32,6 +32,8 @@ import { ApprovalListRepository } from './approval-list.repository';
 import { approvalResponse } from './dto/approval.response';
 import { ApprovalsService } from './approvals.service';
 import { WebhookTester } from '../delivery/webhook-tester';
+import { ApprovalEnv } from '../approval-env';
+import { WEBHOOK_TESTS_PER_TENANT, WebhookTestSlots } from './webhook-test-slots';
 
 /** Log entries per approval in the list; `GET /v1/approvals/{id}` shows the whole log. */
 export const LIST_LOG_ENTRIES = 20;
@@ -41,11 +43,17 @@ export const LIST_LOG_ENTRIES = 20;
 @ApiErrorResponses()
 @Controller('v1/approvals')
 export class ApprovalsController {
+  private readonly testMaxSeconds: number;
+
   constructor(
     private readonly approvals: ApprovalsService,
     private readonly tester: WebhookTester,
+    private readonly testSlots: WebhookTestSlots,
     private readonly listing: ApprovalListRepository,
-  ) {}
+    env: ApprovalEnv,
+  ) {
+    this.testMaxSeconds = env.WEBHOOK_TEST_MAX_SECONDS;
+  }
 
   @Post()
   @RequireAnyRole(AGENT_RUNTIME_ROLE, ADMIN_ROLE)
@@ -72,12 +80,16 @@ export class ApprovalsController {
   @RequireAnyRole(AGENT_RUNTIME_ROLE, ADMIN_ROLE)
   @ApiOperation({
     summary: 'Send one signed test delivery to a webhook while configuring the step',
-    description: 'Needs role agent-runtime or admin. One attempt, no retry, nothing stored.',
+    description:
+      'Needs role agent-runtime or admin. One attempt, no retry, nothing stored. It waits at most ' +
+      `WEBHOOK_TEST_MAX_SECONDS (30 s), whatever timeoutSeconds says; ${WEBHOOK_TESTS_PER_TENANT} run at once per ` +
+      'tenant, and another answers 429 TOO_MANY_TESTS.',
   })
   @HttpCode(200)
   @ApiOkResponse({ type: WebhookTestResponse })
-  testWebhook(@Body() body: TestWebhookDto): Promise<WebhookTestView> {
-    return this.tester.test(body.webhook);
+  testWebhook(@CurrentPrincipal() principal: Principal, @Body() body: TestWebhookDto): Promise<WebhookTestView> {
+    const timeoutSeconds = Math.min(body.webhook.timeoutSeconds ?? this.testMaxSeconds, this.testMaxSeconds);
+    return this.testSlots.run(principal.tenantId, () => this.tester.test({ ...body.webhook, timeoutSeconds }));
   }
 
   @Get()
@@ -119,7 +131,7 @@ export class ApprovalsController {
     }
     return approvals.map((a) => {
       const log = logs.get(a.id)!;
-      return { ...approvalResponse(a, log.entries), logTruncated: log.truncated };
+      return { ...approvalResponse(a, log.entries, principal), logTruncated: log.truncated };
     });
   }
 
@@ -128,7 +140,7 @@ export class ApprovalsController {
   @ApiOkResponse({ type: ApprovalResponse })
   async get(@CurrentPrincipal() principal: Principal, @Param('id', ParseUUIDPipe) id: string): Promise<ApprovalView> {
     const approval = await this.approvals.get(principal.tenantId, id);
-    return approvalResponse(approval, await this.listing.entries(id));
+    return approvalResponse(approval, await this.listing.entries(id), principal);
   }
 
   @Post(':id/redeliver')
@@ -158,7 +170,7 @@ export class ApprovalsController {
     @Param('id', ParseUUIDPipe) id: string,
   ): Promise<ApprovalView> {
     const approval = await this.approvals.cancel(principal.tenantId, id, principal.userId);
-    return approvalResponse(approval, await this.listing.entries(id));
+    return approvalResponse(approval, await this.listing.entries(id), principal);
   }
 }
 

@@ -15,6 +15,7 @@ import { ApprovalListRepository } from './approval-list.repository';
 import { ApprovalRequestsProcessor } from './approval-requests.processor';
 import { ApprovalsController } from './approvals.controller';
 import { ApprovalsService } from './approvals.service';
+import { WebhookTestSlots } from './webhook-test-slots';
 
 @Module({})
 export class ApprovalsModule {
@@ -32,7 +33,12 @@ export class ApprovalsModule {
         BullModule.registerQueue({ name: SharedQueue.ApprovalRequests }),
       ],
       controllers: [ApprovalsController],
-      providers: [ApprovalsService, ApprovalListRepository, ...(runsWorkers(role) ? [ApprovalRequestsProcessor] : [])],
+      providers: [
+        ApprovalsService,
+        ApprovalListRepository,
+        WebhookTestSlots,
+        ...(runsWorkers(role) ? [ApprovalRequestsProcessor] : []),
+      ],
     };
   }
 }

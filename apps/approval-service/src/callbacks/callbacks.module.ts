@@ -6,6 +6,7 @@ import { ApprovalMetricsModule } from '../metrics/approval-metrics.module';
 import { OutboxModule } from '../outbox/outbox.module';
 import { CallbackRejectionsRepository } from './callback-rejections.repository';
 import { CallbackRateLimitStorage } from './callback-rate-limit.storage';
+import { callbackThrottlers, hasCallbackIdShape } from './callback-throttlers';
 import { CallbacksFirstGate } from './callbacks-first.gate';
 import { CallbacksController } from './callbacks.controller';
 import { CallbacksService } from './callbacks.service';
@@ -19,7 +20,9 @@ import { RecentCallbackCredentials } from './recent-callback-credentials';
     ThrottlerModule.forRootAsync({
       inject: [ApprovalEnv],
       useFactory: (env: ApprovalEnv) => ({
-        throttlers: [{ ttl: 60_000, limit: env.CALLBACK_RATE_LIMIT_PER_MINUTE }],
+        throttlers: callbackThrottlers(env),
+        // A callbackId that is no UUID is answered 404 without a lookup: it spends nobody's share.
+        skipIf: (context) => !hasCallbackIdShape(context),
         storage: new CallbackRateLimitStorage(env),
       }),
     }),

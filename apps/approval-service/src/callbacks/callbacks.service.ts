@@ -8,9 +8,8 @@ import { DecisionRelay } from '../outbox/decision-relay';
 import { ApprovalCallbackDto } from './callback.dto';
 import { callbackDecisionResponse } from './dto/callback-decision.response';
 import { CallbackRejectionsRepository } from './callback-rejections.repository';
+import { CALLBACK_ID_SHAPE } from './callback-throttlers';
 import { CallbackCredential, RecentCallbackCredentials } from './recent-callback-credentials';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * The receiver's decision. Like a task token: an unknown id (404) and a wrong token (401) are distinct;
@@ -29,7 +28,7 @@ export class CallbacksService {
 
   async decide(input: ApprovalCallbackDto): Promise<CallbackDecisionView> {
     const decisionPublished = this.metrics.callbackReceived();
-    const credential = UUID.test(input.callbackId) ? await this.credential(input.callbackId) : null;
+    const credential = CALLBACK_ID_SHAPE.test(input.callbackId) ? await this.credential(input.callbackId) : null;
     if (!credential) throw ApprovalException.callbackNotFound();
     if (!constantTimeEqual(sha256Hex(input.callbackToken), credential.callbackTokenHash)) {
       await this.rejections.record(credential.id, 'callbackToken did not match');

@@ -14,6 +14,8 @@ export interface AuthorizationRequest {
   scopes: string[];
   expiresAt: Date;
   consumedAt: Date | null;
+  /** SHA-256 of the cookie set in the browser that began it; null for those begun before cookies were set. */
+  browserBindingHash: string | null;
 }
 
 export type ConsumeOutcome = { request: AuthorizationRequest } | { problem: 'unknown' | 'expired' | 'used' };
@@ -25,8 +27,9 @@ export class AuthorizationRequestsRepository {
   async create(stateHash: string, request: Omit<AuthorizationRequest, 'id' | 'consumedAt'>): Promise<void> {
     await this.db.query(
       `INSERT INTO connector.oauth_authorization_requests
-         ("stateHash", "tenantId", "userId", "providerId", "codeVerifierEncrypted", "nonceHash", "redirectUri", scopes, "expiresAt")
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+         ("stateHash", "tenantId", "userId", "providerId", "codeVerifierEncrypted", "nonceHash", "redirectUri", scopes,
+          "expiresAt", "browserBindingHash")
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
       [
         stateHash,
         request.tenantId,
@@ -37,6 +40,7 @@ export class AuthorizationRequestsRepository {
         request.redirectUri,
         request.scopes,
         request.expiresAt,
+        request.browserBindingHash,
       ],
     );
     // Old requests are kept a day so a late callback is told "expired", not "unknown".

@@ -3,7 +3,7 @@ import { ConnectorEnv } from '../connector-env';
 import { decodeJwt } from 'jose';
 import { Principal } from '@app/auth';
 import type { AuthorizationStartView } from '@app/contracts/views';
-import { SecretCipher } from '@app/crypto';
+import { constantTimeEqual, SecretCipher } from '@app/crypto';
 import { OAuthCallbackUrl } from '../providers/oauth-callback-url';
 import { OAuthProviderEntity } from '../providers/oauth-provider.entity';
 import { ProviderSecretsRepository } from '../providers/provider-secrets.repository';
@@ -41,7 +41,12 @@ export class AuthorizationService {
     this.stateTtlMs = env.OAUTH_STATE_TTL_SECONDS * 1000;
   }
 
-  async start(principal: Principal, providerId: string): Promise<AuthorizationStartView> {
+  /** The start, and the hash of the cookie the browser beginning it must carry back to the callback (`browserBindingHash`). */
+  async start(
+    principal: Principal,
+    providerId: string,
+    browserBindingHash: string,
+  ): Promise<AuthorizationStartView & { expires: Date }> {
     const provider = await this.providers.get(principal, providerId);
     const [state, verifier, nonce] = [randomToken(), randomToken(), randomToken(16)];
     const expiresAt = new Date(Date.now() + this.stateTtlMs);
@@ -54,17 +59,31 @@ export class AuthorizationService {
       redirectUri: this.callbackUrl.value,
       scopes: provider.supportedScopes,
       expiresAt,
+      browserBindingHash,
     });
     return {
       authorizationUrl: this.authorizationUrl(provider, state, s256(verifier), nonce),
       state,
       expiresAt: expiresAt.toISOString(),
+      expires: expiresAt,
     };
   }
 
-  /** The callback: one use of the state, the provider's error or the code exchange, then the connection. */
-  async complete(query: Record<string, string | undefined>): Promise<OAuthConnectionEntity> {
+  /**
+   * The callback: one use of the state, in the browser that began it (`presentedBinding`: the hash of the
+   * cookie it carries), then the provider's error or the code exchange, then the connection.
+   */
+  async complete(
+    query: Record<string, string | undefined>,
+    presentedBinding: string | null,
+  ): Promise<OAuthConnectionEntity> {
     const request = await this.consume(query.state);
+    if (
+      !request.browserBindingHash ||
+      !presentedBinding ||
+      !constantTimeEqual(presentedBinding, request.browserBindingHash)
+    )
+      throw ConnectionException.stateNotBound();
     if (query.error)
       throw ConnectionException.fromProvider(
         { error: query.error, description: query.error_description },

@@ -7,6 +7,7 @@ export enum ConnectionErrorCode {
   StateInvalid = 'OAUTH_STATE_INVALID',
   StateExpired = 'OAUTH_STATE_EXPIRED',
   StateUsed = 'OAUTH_STATE_USED',
+  StateNotBound = 'STATE_NOT_BOUND',
   InvalidScope = 'OAUTH_INVALID_SCOPE',
   RedirectUriMismatch = 'OAUTH_REDIRECT_URI_MISMATCH',
   InvalidClient = 'OAUTH_INVALID_CLIENT',
@@ -53,6 +54,21 @@ export class ConnectionException extends DomainException {
     return new ConnectionException(400, code, `The authorization state is ${what}`, [
       { resolution: GUIDANCE.startAgain },
     ]);
+  }
+
+  /** The callback came to a browser that did not begin the authorization (a forwarded link), or without its cookie. */
+  static stateNotBound() {
+    return new ConnectionException(
+      400,
+      ConnectionErrorCode.StateNotBound,
+      'This authorization was started in another browser (or this browser did not keep its cookie): nothing was connected',
+      [
+        {
+          resolution:
+            'Start again: open the console in this browser and click Connect there. Never finish a sign-in link someone sent you.',
+        },
+      ],
+    );
   }
 
   static invalidIdToken(reason: string) {

@@ -1,9 +1,11 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Post, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
 import { CurrentPrincipal, Principal } from '@app/auth';
 import { ApiErrorResponses, AuthorizationStartResponse, ConnectionResponse } from '@app/contracts/openapi';
 import { AuthorizationStartView, ConnectionView } from '@app/contracts/views';
 import { AuthorizationService } from './authorization.service';
+import { BrowserBinding } from './browser-binding';
 import { ConnectionsService } from './connections.service';
 import { AuthorizeDto } from './dto/authorize.dto';
 import { connectionResponse } from './dto/connection.response';
@@ -17,6 +19,7 @@ export class ConnectionsController {
   constructor(
     private readonly authorization: AuthorizationService,
     private readonly connections: ConnectionsService,
+    private readonly binding: BrowserBinding,
   ) {}
 
   @Post('authorize')
@@ -25,11 +28,20 @@ export class ConnectionsController {
     summary: 'Start connecting my account to an OAuth provider',
     description:
       'Answers the URL to open in the browser; its state is single use and expires after 10 minutes. The ' +
-      'provider then redirects to the callback, which stores the connection.',
+      'provider then redirects to the callback, which stores the connection. Also sets a cookie (HttpOnly, ' +
+      'SameSite=Lax, path /v2/OAuth/callback) bound to the state: call this from the browser that will open ' +
+      'the URL, since the callback without that cookie stores nothing (400 STATE_NOT_BOUND).',
   })
   @ApiOkResponse({ type: AuthorizationStartResponse })
-  authorize(@CurrentPrincipal() principal: Principal, @Body() body: AuthorizeDto): Promise<AuthorizationStartView> {
-    return this.authorization.start(principal, body.providerId);
+  async authorize(
+    @CurrentPrincipal() principal: Principal,
+    @Body() body: AuthorizeDto,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<AuthorizationStartView> {
+    const cookie = this.binding.issue();
+    const { expires, ...started } = await this.authorization.start(principal, body.providerId, cookie.hash);
+    this.binding.set(res, started.state, cookie.value, expires);
+    return started;
   }
 
   @Get('connections')

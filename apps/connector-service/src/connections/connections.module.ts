@@ -7,6 +7,7 @@ import { ConnectorMetricsModule } from '../metrics/connector-metrics.module';
 import { ProvidersModule } from '../providers/providers.module';
 import { AuthorizationRequestsRepository } from './authorization-requests.repository';
 import { AuthorizationService } from './authorization.service';
+import { BrowserBinding } from './browser-binding';
 import { ConnectionEvents } from './connection-events';
 import { ConnectionsController } from './connections.controller';
 import { ConnectionsRepository } from './connections.repository';
@@ -37,6 +38,7 @@ import { TokenRevoker } from './token-revoker';
   providers: [
     AuthorizationRequestsRepository,
     AuthorizationService,
+    BrowserBinding,
     ConnectionEvents,
     ConnectionsRepository,
     ConnectionsService,

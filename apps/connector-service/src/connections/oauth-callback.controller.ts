@@ -6,12 +6,14 @@ import { Public } from '@app/auth';
 import { DomainException } from '@app/errors';
 import { OAUTH_CALLBACK_PATH } from '../providers/oauth-callback-url';
 import { AuthorizationService } from './authorization.service';
+import { BrowserBinding } from './browser-binding';
 import { callbackPage, CallbackOutcome } from './callback-page';
 import { connectionResponse } from './dto/connection.response';
 
 /**
- * The redirect URI. No bearer token: the state binds tenant, user and provider. Answers the popup's
- * closing page, or JSON for `Accept: application/json`; errors keep the contract's body either way.
+ * The redirect URI. No bearer token: the state binds tenant, user and provider, and the cookie set when
+ * it was issued binds it to this browser. Answers the popup's closing page, or JSON for
+ * `Accept: application/json`; errors keep the contract's body either way.
  */
 @ApiTags('OAuth connections')
 @Controller()
@@ -20,6 +22,7 @@ export class OAuthCallbackController {
 
   constructor(
     private readonly authorization: AuthorizationService,
+    private readonly binding: BrowserBinding,
     env: ConnectorEnv,
   ) {
     this.openerOrigin = new URL(env.PUBLIC_BASE_URL).origin;
@@ -32,8 +35,11 @@ export class OAuthCallbackController {
     const wantsJson = req.accepts(['html', 'json']) === 'json';
     res.setHeader('Cache-Control', 'no-store');
     res.setHeader('Referrer-Policy', 'no-referrer');
+    const params = flatten(query);
+    // Used or refused, the state is spent: its cookie has nothing more to do.
+    this.binding.clear(res, params.state);
     try {
-      const connection = await this.authorization.complete(flatten(query));
+      const connection = await this.authorization.complete(params, this.binding.presented(req, params.state));
       if (wantsJson) return void res.status(200).json(connectionResponse(connection));
       this.page(res, 200, {
         ok: true,

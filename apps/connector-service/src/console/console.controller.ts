@@ -10,6 +10,8 @@ import { ConsoleFiles } from './console-files';
 import { DevTokenDto } from './dev-token.dto';
 
 const LOOPBACK = /^(127\.|::1$|::ffff:127\.)/;
+/** A Host header that names this machine: a DNS-rebinding page names its own domain, whatever it resolves to. */
+const LOOPBACK_HOST = /^(localhost|127(\.\d{1,3}){3}|\[::1\])(:\d{1,5})?$/i;
 
 /**
  * The console is a static single-page app that talks to the public API only; this controller serves
@@ -51,14 +53,15 @@ export class ConsoleController {
 
   /**
    * Development sign-in (CONSOLE_DEV_LOGIN=true only): a 12-hour platform token for any tenant, user and
-   * roles. Only for callers on this machine: `npm start` turns it on and listens on every interface.
+   * roles. Only for callers on this machine, by the socket and by the Host header (a page of another
+   * site that rebinds its name to 127.0.0.1 reaches the socket, but names its own host).
    */
   @Post('dev-token')
   @HttpCode(200)
   async devToken(@Body() body: DevTokenDto, @Req() req: Request): Promise<DevTokenView> {
     if (!this.devLogin)
       throw new DomainException(404, 'NOT_FOUND', 'Development sign-in is off (CONSOLE_DEV_LOGIN is not true)');
-    if (!LOOPBACK.test(req.socket.remoteAddress ?? ''))
+    if (!LOOPBACK.test(req.socket.remoteAddress ?? '') || !LOOPBACK_HOST.test(req.headers.host ?? ''))
       throw new DomainException(404, 'NOT_FOUND', 'Development sign-in answers callers on this machine only');
     return {
       token: await signPlatformToken(

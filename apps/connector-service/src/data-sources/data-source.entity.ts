@@ -1,4 +1,12 @@
-import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import {
+  Column,
+  CreateDateColumn,
+  Entity,
+  Index,
+  PrimaryGeneratedColumn,
+  UpdateDateColumn,
+  VirtualColumn,
+} from 'typeorm';
 import type { SelectionMark } from '@app/contracts/views';
 import type { IngestionStatus } from './ingestion-status';
 
@@ -22,6 +30,17 @@ export class DataSourceEntity {
 
   @Column('uuid')
   connectionId: string;
+
+  /** The origin of the credential's instanceUrl its creator (or an admin) chose: its tokens go there only. */
+  @Column('text')
+  instanceOrigin: string;
+
+  /** The credential's instanceUrl now, read with the data source (not stored here). */
+  @VirtualColumn({
+    type: 'text',
+    query: (alias) => `SELECT c."instanceUrl" FROM connector.credentials c WHERE c.id = ${alias}."credentialId"`,
+  })
+  credentialInstanceUrl?: string | null;
 
   /** Explicit include/exclude marks with each folder's ancestors (see selection-rules). */
   @Column('jsonb', { default: [] })

@@ -58,6 +58,21 @@ export class DataSourceException extends DomainException {
     );
   }
 
+  /** The credential points at another origin than the one recorded: no token goes there until confirmed. */
+  static instanceMoved() {
+    return new DataSourceException(
+      409,
+      DataSourceErrorCode.ConnectionNotActive,
+      "Re-authenticate: the data source's credential now points at another document system",
+      [
+        {
+          resolution:
+            "Its creator (or a tenant admin) confirms the new instance URL by saving the data source (PATCH); until then the creator's authorization is not sent there.",
+        },
+      ],
+    );
+  }
+
   static connectionNotActive() {
     return new DataSourceException(409, DataSourceErrorCode.ConnectionNotActive, 'Re-authenticate', [
       { resolution: 'The OAuth connection expired or its refresh failed: connect again.' },

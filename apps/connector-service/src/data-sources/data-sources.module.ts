@@ -10,6 +10,7 @@ import { DataSourceMembersRepository } from './data-source-members.repository';
 import { DataSourceEntity } from './data-source.entity';
 import { DataSourcesRepository } from './data-sources.repository';
 import { DocumentSystemSessions } from './document-system-sessions';
+import { InstanceOrigins } from './instance-origins';
 
 /**
  * Data sources as the other features use them: the records, their members, the ingestion-status moves,
@@ -29,6 +30,7 @@ import { DocumentSystemSessions } from './document-system-sessions';
     DataSourceAccess,
     DataSourceContentsRegistry,
     DocumentSystemSessions,
+    InstanceOrigins,
   ],
   exports: [
     DataSourcesRepository,
@@ -36,6 +38,7 @@ import { DocumentSystemSessions } from './document-system-sessions';
     DataSourceAccess,
     DataSourceContentsRegistry,
     DocumentSystemSessions,
+    InstanceOrigins,
   ],
 })
 export class DataSourcesModule {}

@@ -4,9 +4,10 @@ import { DataSource, Repository } from 'typeorm';
 import { managerOf, Transaction } from '@app/database';
 import { DataSourceEntity } from './data-source.entity';
 import { INGESTION_MOVES, IngestionStatus } from './ingestion-status';
+import { originOf } from './instance-origin';
 import type { SelectionMark } from '@app/contracts/views';
 
-export type DataSourceFields = Omit<DataSourceEntity, 'createdAt' | 'updatedAt'>;
+export type DataSourceFields = Omit<DataSourceEntity, 'createdAt' | 'updatedAt' | 'credentialInstanceUrl'>;
 export type DataSourceChanges = Partial<
   Pick<DataSourceEntity, 'name' | 'credentialId' | 'connectionId' | 'scheduleIntervalMinutes' | 'nextScheduledSyncAt'>
 >;
@@ -74,6 +75,22 @@ export class DataSourcesRepository {
 
   async update(transaction: Transaction, id: string, changes: DataSourceChanges): Promise<void> {
     if (Object.keys(changes).length) await managerOf(transaction).update(DataSourceEntity, { id }, changes);
+  }
+
+  /**
+   * Records the origin its credential points at now as the one its creator's tokens may go to (its
+   * creator or an admin confirmed it). Returns that origin.
+   */
+  async recordInstanceOrigin(transaction: Transaction, id: string): Promise<string> {
+    const manager = managerOf(transaction);
+    const [{ instanceUrl }]: Array<{ instanceUrl: string }> = await manager.query(
+      `SELECT c."instanceUrl" FROM connector.data_sources ds JOIN connector.credentials c ON c.id = ds."credentialId"
+       WHERE ds.id = $1 FOR SHARE OF c`,
+      [id],
+    );
+    const instanceOrigin = originOf(instanceUrl);
+    await manager.update(DataSourceEntity, { id }, { instanceOrigin });
+    return instanceOrigin;
   }
 
   /** The selection and the document-system identity it was made as (null: discarded). */

@@ -2,8 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { CredentialsService } from '../credentials/credentials.service';
 import { ConnectionTokens } from '../document-system/connection-tokens.port';
 import { DocumentSystemAdapter, DocumentSystemSession } from '../document-system/document-system.adapter';
+import { DataSourceException } from './data-source.exception';
+import { originOf } from './instance-origin';
 
-/** Opens a document-system session for a data source: its credential's login, its connection's tokens. */
+/**
+ * Opens a document-system session for a data source: its credential's login, its connection's tokens,
+ * at the instance origin recorded for it only (409 REAUTH_REQUIRED when the credential points elsewhere).
+ */
 @Injectable()
 export class DocumentSystemSessions {
   constructor(
@@ -16,13 +21,13 @@ export class DocumentSystemSessions {
     tenantId: string;
     credentialId: string;
     connectionId: string;
+    instanceOrigin: string;
   }): Promise<DocumentSystemSession> {
-    return this.open(source.tenantId, source.credentialId, source.connectionId);
-  }
-
-  async open(tenantId: string, credentialId: string, connectionId: string): Promise<DocumentSystemSession> {
-    const { credential, password } = await this.credentials.loginFor(tenantId, credentialId);
-    await this.connections.tenantConnection(tenantId, connectionId);
+    const { credential, password } = await this.credentials.loginFor(source.tenantId, source.credentialId);
+    // The credential is read afresh: a move since the data source was loaded is caught here.
+    if (originOf(credential.instanceUrl) !== source.instanceOrigin) throw DataSourceException.instanceMoved();
+    const connectionId = source.connectionId;
+    await this.connections.tenantConnection(source.tenantId, connectionId);
     return this.adapter.openSession(
       { instanceUrl: credential.instanceUrl, username: credential.username, password },
       this.connections.tokenSource(connectionId),

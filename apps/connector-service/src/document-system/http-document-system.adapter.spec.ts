@@ -72,11 +72,18 @@ describe(HttpDocumentSystemAdapter.name, () => {
     });
   });
 
-  it('reports an instance URL that is not a document system as CREDENTIALS_INVALID', async () => {
+  it('reports an instance URL that is not a document system (or no host) as CREDENTIALS_INVALID', async () => {
     route = (_req, res) => res.writeHead(404).end('<html>not here</html>');
     await expect(sut.openSession(login(), tokens())).rejects.toMatchObject({ code: 'CREDENTIALS_INVALID' });
+    await expect(
+      sut.openSession({ ...login(), instanceUrl: 'http://no-such-host.invalid' }, tokens()),
+    ).rejects.toMatchObject({ code: 'CREDENTIALS_INVALID' });
+  });
+
+  it('reports a host that refuses the connection as unavailable, as one that times out: not which ports are open', async () => {
     await expect(sut.openSession({ ...login(), instanceUrl: 'http://127.0.0.1:1' }, tokens())).rejects.toMatchObject({
-      code: 'CREDENTIALS_INVALID',
+      statusCode: 502,
+      code: 'DOCUMENT_SYSTEM_UNAVAILABLE',
     });
   });
 

@@ -48,8 +48,11 @@ interface CallOptions {
   notFound?: () => Error;
 }
 
-/** Connection failures that mean "this is not a document system" when opening a session. */
-const UNREACHABLE = new Set(['ENOTFOUND', 'ECONNREFUSED', 'EAI_AGAIN', 'ERR_INVALID_URL']);
+/**
+ * Failures that mean "this is not a document system" when opening a session: no such name. A host that
+ * refuses is unavailable, as one that stays silent: telling them apart would tell which ports are open.
+ */
+const UNREACHABLE = new Set(['ENOTFOUND', 'EAI_AGAIN', 'ERR_INVALID_URL']);
 const TIMED_OUT = new Set(['ETIMEDOUT', 'ECONNABORTED', 'ERR_SOCKET_CONNECTION_TIMEOUT']);
 /** Of an error answer, we read this much to learn its OAuth-style `error`. */
 const ERROR_BODY_BYTES = 64 * 1024;

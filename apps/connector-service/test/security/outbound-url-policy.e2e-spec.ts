@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { ServerResponse } from 'node:http';
+import { AddressInfo, createServer, Server, Socket } from 'node:net';
 import request from 'supertest';
 import { HttpPeer, testCaller, TestCaller } from '@app/testing';
+import { ConnectionTokens } from '../../src/document-system/connection-tokens.port';
 import { HttpDocumentSystemAdapter } from '../../src/document-system/http-document-system.adapter';
 import { ConnectorTestApp, startConnectorApp } from '../support/connector-app';
-import { callback, TEST_PUBLIC_BASE_URL } from '../support/oauth-flow';
+import { callback, startAuthorization, TEST_PUBLIC_BASE_URL } from '../support/oauth-flow';
 
 /** This machine's own name: /etc/hosts maps it to loopback, as a rebinding DNS would. No name rule catches it. */
 const LOOPBACK_NAME = hostname();
@@ -43,11 +45,7 @@ const credentialBody = (instanceUrl: string) => ({
 
 /** POST /v2/OAuth/authorize, then the provider's redirect back with a code: the connector calls the token endpoint. */
 async function exchangeAt(sut: ConnectorTestApp, caller: TestCaller, providerId: string) {
-  const started = await request(sut.app.getHttpServer())
-    .post('/v2/OAuth/authorize')
-    .set(caller.auth)
-    .send({ providerId })
-    .expect(200);
+  const started = await startAuthorization(sut, caller, providerId);
   return callback(sut, { code: 'the-code', state: started.body.state }).then((res) => res);
 }
 
@@ -265,4 +263,70 @@ describe('Outbound calls never follow redirects nor an environment proxy', () =>
       await proxy.stop();
     }
   });
+});
+
+describe('A host that refuses and a host that stays silent answer alike (no port scanning through us)', () => {
+  let sut: ConnectorTestApp;
+  let caller: TestCaller;
+  let silent: Server;
+  const held: Socket[] = [];
+  const connections = {
+    ownConnection: async () => ({
+      id: 'c',
+      tenantId: '',
+      userId: '',
+      providerId: 'p',
+      subject: null,
+      status: 'Active',
+    }),
+    tenantConnection: async () => ({
+      id: 'c',
+      tenantId: '',
+      userId: '',
+      providerId: 'p',
+      subject: null,
+      status: 'Active',
+    }),
+    tokenSource: () => ({ current: async () => 'at', refreshed: async () => 'at' }),
+  };
+
+  beforeAll(async () => {
+    // Loopback stands for a public host here (ALLOW_PRIVATE_NETWORKS is on in tests).
+    sut = await startConnectorApp({
+      env: { DOCUMENT_SYSTEM_DEADLINE_MS: 1500 },
+      overrides: [[ConnectionTokens, connections]],
+    });
+    caller = await testCaller({ roles: ['admin'] });
+    silent = createServer((socket) => void held.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+  });
+  afterAll(async () => {
+    held.forEach((socket) => socket.destroy());
+    await new Promise((resolve) => silent.close(resolve));
+    await sut.close();
+  });
+
+  async function validate(instanceUrl: string) {
+    const http = () => request(sut.app.getHttpServer());
+    const id = (await http().post('/v1/credentials').set(caller.auth).send(credentialBody(instanceUrl)).expect(201))
+      .body.id;
+    const res = await http()
+      .post(`/v1/credentials/${id}/validate`)
+      .set(caller.auth)
+      .send({ connectionId: randomUUID() });
+    return { status: res.status, code: res.body.code };
+  }
+
+  it('credential validation: a refused connection and one that never answers get the same status and code', async () => {
+    const closedPort = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as AddressInfo;
+        probe.close(() => resolve(port));
+      });
+    });
+    const refused = await validate(`http://127.0.0.1:${closedPort}`);
+    const quiet = await validate(`http://127.0.0.1:${(silent.address() as AddressInfo).port}`);
+    expect(refused).toEqual(quiet);
+    expect(refused).toEqual({ status: 502, code: 'DOCUMENT_SYSTEM_UNAVAILABLE' });
+  }, 30_000);
 });

@@ -88,6 +88,9 @@ describe('npm start with nothing but Node, as root, from a directory only root c
       const nodePid = Number(/start pid (\d+)/.exec(sut.output)![1]);
       expect(readyStatus(nodePid, 3001)).toBe('200');
       expect(readyStatus(nodePid, 3002)).toBe('200');
+      // The console signs admin tokens and the simulator's admin API is open: this machine only.
+      expect(listeners(nodePid, [3001, 3002, 3003])).toEqual(['127.0.0.1:3001', '127.0.0.1:3002', '127.0.0.1:3003']);
+      expect(sut.output).toContain('Listening on 127.0.0.1 only; BIND_ADDRESS=0.0.0.0 npm start opens them');
       expect(existsSync(join(sut.data, 'redis/appendonlydir'))).toBe(true);
 
       process.kill(nodePid, 'SIGINT');
@@ -142,6 +145,38 @@ function readyStatus(pid: number, port: number): string {
     `http://127.0.0.1:${port}/health/ready`,
   ]);
   return curl.stdout.toString();
+}
+
+/** The addresses listening on `ports` in the network namespace `pid` lives in (IPv4 and IPv6), sorted. */
+function listeners(pid: number, ports: number[]): string[] {
+  const table = (file: string) =>
+    spawnSync('nsenter', [`--net=/proc/${pid}/ns/net`, 'cat', file])
+      .stdout.toString()
+      .split('\n')
+      .slice(1);
+  const found: string[] = [];
+  for (const [file, v6] of [
+    ['/proc/net/tcp', false],
+    ['/proc/net/tcp6', true],
+  ] as const) {
+    for (const line of table(file)) {
+      const [, local, , state] = line.trim().split(/\s+/);
+      if (state !== '0A' || !local) continue; // 0A: LISTEN
+      const [hex, portHex] = local.split(':');
+      const port = parseInt(portHex, 16);
+      if (!ports.includes(port)) continue;
+      const address = v6
+        ? hex === '0'.repeat(32)
+          ? '[::]'
+          : `[${hex}]`
+        : (hex.match(/../g) ?? [])
+            .reverse()
+            .map((b) => parseInt(b, 16))
+            .join('.');
+      found.push(`${address}:${port}`);
+    }
+  }
+  return found.sort();
 }
 
 /** Whether any process (the start script, a service, redis-server, postgres) is left in the group. */

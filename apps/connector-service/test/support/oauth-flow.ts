@@ -51,11 +51,7 @@ export async function authorizeAtProvider(
   providerId: string,
   tamper?: (url: URL) => void,
 ): Promise<Redirected> {
-  const started = await request(sut.app.getHttpServer())
-    .post('/v2/OAuth/authorize')
-    .set(caller.auth)
-    .send({ providerId })
-    .expect(200);
+  const started = await startAuthorization(sut, caller, providerId);
   const authorizationUrl = new URL(started.body.authorizationUrl);
   tamper?.(authorizationUrl);
   const res = await fetch(authorizationUrl, { redirect: 'manual' });
@@ -66,9 +62,39 @@ export async function authorizeAtProvider(
   return { query: Object.fromEntries(back.searchParams), authorizationUrl };
 }
 
-/** The provider's redirect arriving at our callback, as the popup's browser would send it (JSON wanted). */
+/**
+ * The browser's cookie jar for the callback path: each authorization's cookie by its state, as
+ * `POST /v2/OAuth/authorize` set it (the callback needs it: CONTRACT.md, "Safe by default").
+ */
+const callbackCookies = new Map<string, string>();
+
+/** `POST /v2/OAuth/authorize` from the user's browser (200 expected): its cookie is kept for the callback of that state. */
+export async function startAuthorization(
+  sut: ConnectorTestApp,
+  caller: TestCaller,
+  providerId: string,
+): Promise<request.Response> {
+  const res = await request(sut.app.getHttpServer())
+    .post('/v2/OAuth/authorize')
+    .set(caller.auth)
+    .send({ providerId })
+    .expect(200);
+  const cookie = [res.headers['set-cookie'] ?? []].flat()[0];
+  if (cookie) callbackCookies.set(res.body.state, cookie.split(';')[0]);
+  return res;
+}
+
+/**
+ * The provider's redirect arriving at our callback, as the popup's browser would send it (JSON wanted),
+ * with the cookie its authorization set in that browser.
+ */
 export function callback(sut: ConnectorTestApp, query: Record<string, string>) {
-  return request(sut.app.getHttpServer()).get('/v2/OAuth/callback').query(query).set('Accept', 'application/json');
+  const call = request(sut.app.getHttpServer())
+    .get('/v2/OAuth/callback')
+    .query(query)
+    .set('Accept', 'application/json');
+  const cookie = query.state ? callbackCookies.get(query.state) : undefined;
+  return cookie ? call.set('Cookie', cookie) : call;
 }
 
 /** The whole flow as one user: returns the new connection's body. */

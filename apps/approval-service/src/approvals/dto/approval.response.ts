@@ -1,9 +1,13 @@
 import type { ApprovalView } from '@app/contracts/views';
 import type { ApprovalLogEntity } from '../../approval-store/approval-log.entity';
 import type { ApprovalEntity } from '../../approval-store/approval.entity';
+import { ADMIN_ROLE, AGENT_RUNTIME_ROLE, Principal } from '@app/auth';
 
-/** An approval as the API shows it: never the callback token nor any webhook auth value. */
-export function approvalResponse(approval: ApprovalEntity, log: ApprovalLogEntity[]): ApprovalView {
+/**
+ * An approval as `reader` may see it: never the callback token nor any webhook auth value, and the
+ * webhook URL (its path and query often carry a secret) whole only to admin and agent-runtime.
+ */
+export function approvalResponse(approval: ApprovalEntity, log: ApprovalLogEntity[], reader: Principal): ApprovalView {
   return {
     id: approval.id,
     approvalId: approval.id,
@@ -14,7 +18,7 @@ export function approvalResponse(approval: ApprovalEntity, log: ApprovalLogEntit
     message: approval.message,
     status: approval.status,
     webhook: {
-      url: approval.webhookUrl,
+      url: mayReadWebhookUrl(reader) ? approval.webhookUrl : originOf(approval.webhookUrl),
       authentication: { type: approval.authType },
       timeoutSeconds: approval.timeoutSeconds,
       maxRetryAttempts: approval.maxRetryAttempts,
@@ -38,3 +42,8 @@ export function approvalResponse(approval: ApprovalEntity, log: ApprovalLogEntit
     })),
   };
 }
+
+const mayReadWebhookUrl = (reader: Principal) =>
+  reader.roles.includes(ADMIN_ROLE) || reader.roles.includes(AGENT_RUNTIME_ROLE);
+
+const originOf = (url: string) => (URL.canParse(url) ? new URL(url).origin : '');

@@ -1,5 +1,6 @@
 import { DataSourceView, selectionOf } from '@app/contracts/views';
 import type { DataSourceEntity } from '../data-source.entity';
+import { shownIngestionStatus } from '../instance-origin';
 
 /**
  * `selectionMarks` adds each mark's ancestors (outermost first), so a picker can tell which marks lie below a
@@ -20,7 +21,7 @@ export function dataSourceResponse(entity: DataSourceEntity): DataSourceView {
       name: m.name ?? null,
     })),
     schedule: entity.scheduleIntervalMinutes ? { intervalMinutes: entity.scheduleIntervalMinutes } : null,
-    ingestionStatus: entity.ingestionStatus,
+    ingestionStatus: shownIngestionStatus(entity),
     createdBy: entity.createdBy,
     createdAt: entity.createdAt.toISOString(),
     updatedAt: entity.updatedAt.toISOString(),

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { canManageConnectors, isTenantAdmin, Principal } from '@app/auth';
 import type { ExtractionProgressView } from '@app/contracts/views';
 import { Transactions } from '@app/database';
+import { DomainException } from '@app/errors';
 import { CredentialException } from '../../credentials/credential.exception';
 import { CredentialDraft, CredentialsService } from '../../credentials/credentials.service';
 import { ConnectionSummary, ConnectionTokens } from '../../document-system/connection-tokens.port';
@@ -13,6 +14,7 @@ import { DataSourceMembersRepository } from '../data-source-members.repository';
 import { DataSourceEntity } from '../data-source.entity';
 import { DataSourceException } from '../data-source.exception';
 import { DataSourceChanges, DataSourcesRepository } from '../data-sources.repository';
+import { originOf } from '../instance-origin';
 import { SelectionReset } from '../selection/selection-reset';
 import { SelectionService } from '../selection/selection.service';
 import { CreateDataSourceDto, UpdateDataSourceDto } from './dto/data-source-input.dto';
@@ -34,7 +36,7 @@ export class DataSourcesService {
   async create(principal: Principal, projectId: string, input: CreateDataSourceDto): Promise<DataSourceEntity> {
     if (input.credential) this.credentials.assertInstanceUrl(input.credential.instanceUrl, 'credential.instanceUrl');
     const connection = await this.usableConnection(principal, input.connectionId);
-    const credential = await this.credentialFor(principal, projectId, input);
+    const { credential, instanceUrl } = await this.credentialFor(principal, projectId, input);
     let source = await this.transactions.run(async (transaction) => {
       const id = randomUUID();
       // A draft is saved as the data source's own credential, deleted with it.
@@ -49,6 +51,8 @@ export class DataSourcesService {
         name: input.name,
         credentialId,
         connectionId: connection.id,
+        // Its creator chose this instance: their tokens go there only.
+        instanceOrigin: originOf(instanceUrl),
         selection: [],
         ingestionStatus: 'NotConfigured',
         ...schedule(input.schedule),
@@ -76,7 +80,9 @@ export class DataSourcesService {
 
   /**
    * Changing the credential, or authorizing as another document-system identity, discards the
-   * selection: folders seen as one user mean nothing for another.
+   * selection: folders seen as one user mean nothing for another. Any change by its creator or an admin
+   * also records the origin its credential points at now: that is how they confirm a credential moved
+   * to another document system.
    */
   async update(principal: Principal, id: string, input: UpdateDataSourceDto): Promise<DataSourceEntity> {
     const source = await this.access.manageable(principal, id);
@@ -90,6 +96,7 @@ export class DataSourcesService {
     const discard =
       (input.credentialId !== undefined && input.credentialId !== source.credentialId) ||
       (connection !== null && identityChanged(previous, connection, source.selectionSubject));
+    const active = (connection ?? (await this.connectionOf(source)))?.status === 'Active';
 
     await this.transactions.run(async (transaction) => {
       const changes: DataSourceChanges = {};
@@ -100,7 +107,11 @@ export class DataSourcesService {
       await this.repository.update(transaction, id, changes);
       if (changes.credentialId)
         await this.credentials.dropDataSourceCredentialsBut(transaction, id, changes.credentialId);
+      await this.repository.recordInstanceOrigin(transaction, id);
       if (discard) await this.selectionReset.discard(transaction, source.id);
+      // A run that met the credential's move ended NeedsReauth; with the move confirmed, it may sync again.
+      else if (source.ingestionStatus === 'NeedsReauth' && active)
+        await this.repository.moveStatus(id, hasInclude(source) ? 'Pending' : 'NotConfigured', transaction);
     });
     const updated = await this.access.readable(principal, id);
     if (input.selection)
@@ -134,6 +145,14 @@ export class DataSourcesService {
     await this.members.remove(id, userId);
   }
 
+  /** Its connection, or null when that is gone (404). */
+  private connectionOf(source: DataSourceEntity): Promise<ConnectionSummary | null> {
+    return this.connections.tenantConnection(source.tenantId, source.connectionId).catch((error: unknown) => {
+      if (error instanceof DomainException && error.statusCode === 404) return null;
+      throw error;
+    });
+  }
+
   private async usableConnection(principal: Principal, connectionId: string): Promise<ConnectionSummary> {
     const connection = await this.connections.ownConnection(principal, connectionId);
     if (connection.status === 'NeedsReauth') throw DataSourceException.connectionNotActive();
@@ -142,22 +161,26 @@ export class DataSourcesService {
 
   /**
    * An existing credential's id, or an inline one: created as by POST /v1/credentials when the caller
-   * may manage credentials, otherwise a draft that becomes the new data source's own.
+   * may manage credentials, otherwise a draft that becomes the new data source's own; with its instance URL.
    */
   private async credentialFor(
     principal: Principal,
     projectId: string,
     input: CreateDataSourceDto,
-  ): Promise<string | CredentialDraft> {
+  ): Promise<{ credential: string | CredentialDraft; instanceUrl: string }> {
     if (input.credentialId) {
-      await this.credentials.usableLogin(principal, input.credentialId, projectId);
-      return input.credentialId;
+      const { credential } = await this.credentials.usableLogin(principal, input.credentialId, projectId);
+      return { credential: input.credentialId, instanceUrl: credential.instanceUrl };
     }
     if (!input.credential) throw DataSourceException.credentialRequired();
-    if (!canManageConnectors(principal)) return this.credentials.draftForDataSource(principal, input.credential);
+    if (!canManageConnectors(principal)) {
+      const draft = this.credentials.draftForDataSource(principal, input.credential);
+      return { credential: draft, instanceUrl: draft.instanceUrl };
+    }
     if (input.credential.scope === 'Project' && input.credential.projectId !== projectId)
       throw CredentialException.projectMismatch();
-    return (await this.credentials.create(principal, input.credential)).id;
+    const created = await this.credentials.create(principal, input.credential);
+    return { credential: created.id, instanceUrl: created.instanceUrl };
   }
 }
 
@@ -181,3 +204,5 @@ function identityChanged(
   const before = selectionSubject ?? previous?.subject ?? null;
   return before !== null && next.subject !== null && before !== next.subject;
 }
+
+const hasInclude = (source: DataSourceEntity) => source.selection.some((mark) => mark.mode === 'include');

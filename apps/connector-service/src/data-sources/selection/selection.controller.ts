@@ -6,6 +6,7 @@ import { DataSourceView } from '@app/contracts/views';
 import { ConnectionTokens } from '../../document-system/connection-tokens.port';
 import { DataSourceAccess } from '../data-source-access';
 import { dataSourceResponse } from '../dto/data-source.response';
+import { InstanceOrigins } from '../instance-origins';
 import { SelectionDto } from './dto/selection.dto';
 import { SelectionService } from './selection.service';
 
@@ -18,6 +19,7 @@ export class SelectionController {
     private readonly access: DataSourceAccess,
     private readonly selection: SelectionService,
     private readonly connections: ConnectionTokens,
+    private readonly origins: InstanceOrigins,
   ) {}
 
   @Put()
@@ -25,7 +27,8 @@ export class SelectionController {
     summary: 'Choose the folders a data source ingests',
     description:
       'An included folder takes its whole subtree; an excluded folder inside it is left out. Only the data ' +
-      "source's creator or a tenant admin (403 DATA_SOURCE_MANAGE_FORBIDDEN for other members).",
+      "source's creator or a tenant admin (403 DATA_SOURCE_MANAGE_FORBIDDEN for other members); it records " +
+      "the origin of the credential's instance URL as the one the creator's tokens may go to.",
   })
   @ApiOkResponse({ type: DataSourceResponse })
   async replace(
@@ -35,6 +38,7 @@ export class SelectionController {
   ): Promise<DataSourceView> {
     const source = await this.access.manageable(principal, id);
     const connection = await this.connections.tenantConnection(source.tenantId, source.connectionId);
-    return dataSourceResponse(await this.selection.replace(source, body, connection.subject));
+    const confirmed = { ...source, instanceOrigin: await this.origins.record(source.id) };
+    return dataSourceResponse(await this.selection.replace(confirmed, body, connection.subject));
   }
 }

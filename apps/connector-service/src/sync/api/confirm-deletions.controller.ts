@@ -18,8 +18,8 @@ export class ConfirmDeletionsController {
     summary: 'Apply the deletions a sync run held back',
     description:
       'A run that would delete more than DELETE_GUARD_PERCENT percent of the documents, or whose selected folder ' +
-      'vanished, holds its deletions (deletionsHeld). This applies them. The user who started the run, the data ' +
-      "source's creator or a tenant admin (403 DELETIONS_CONFIRM_FORBIDDEN for other members); 409 NOTHING_HELD when " +
+      "vanished, holds its deletions (deletionsHeld). This applies them. The data source's creator or a tenant " +
+      'admin (403 DELETIONS_CONFIRM_FORBIDDEN for other members, the one who started the run among them); 409 NOTHING_HELD when ' +
       'none are held or they were confirmed already; the next run of the data source releases them (it decides afresh).',
   })
   @ApiOkResponse({ type: DeletionsConfirmedResponse })

@@ -18,8 +18,9 @@ export enum DeletionGuardErrorCode {
 
 /**
  * Applies the deletions a run held: documents, their text and chunks, folders the run did not see, and
- * blobs nothing references any more. The user who started the run, the data source's creator or a tenant
- * admin may; other members get 403, anyone else 404. Only the data source's latest run can be confirmed.
+ * blobs nothing references any more. The data source's creator or a tenant admin may (CONTRACT.md); other
+ * members, the one who started the run among them, get 403, anyone else 404. Only the data source's latest
+ * run can be confirmed.
  */
 @Injectable()
 export class ConfirmDeletionsService {
@@ -34,11 +35,11 @@ export class ConfirmDeletionsService {
 
   async confirm(principal: Principal, syncRunId: string): Promise<{ deleted: number }> {
     const { run, source } = await this.runAccess.readable(principal, syncRunId);
-    if (![run.createdBy, source.createdBy].includes(principal.userId) && !isTenantAdmin(principal)) {
+    if (source.createdBy !== principal.userId && !isTenantAdmin(principal)) {
       throw new DomainException(
         403,
         DeletionGuardErrorCode.ConfirmForbidden,
-        "Only the user who started this run, the data source's creator or a tenant admin may confirm its deletions",
+        "Only the data source's creator or a tenant admin may confirm its deletions",
       );
     }
     // A text saved meanwhile locks its document, then the run's row: the other order from this one, so

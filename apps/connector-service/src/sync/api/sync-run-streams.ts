@@ -2,6 +2,7 @@ import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import type { SyncRunView } from '@app/contracts/views';
 import { RetryLaterException } from '@app/errors';
+import { ConnectorEnv } from '../../connector-env';
 import { syncRunResponse } from '../dto/sync-run.response';
 import { SyncRunEntity } from '../sync-run.entity';
 import { SyncRunsRepository } from '../sync-runs.repository';
@@ -20,21 +21,37 @@ const KEEP_ALIVE_MS = 15000;
 
 export const TOO_MANY_RUN_STREAMS = 'TOO_MANY_RUN_STREAMS';
 
+/** Who follows a stream: it ends when their token expires or they may no longer read the run. */
+export interface StreamFollower {
+  tokenExpiresAt: Date;
+  /** False once the caller may not read the run (removed from its data source, say). */
+  mayStillFollow(): Promise<boolean>;
+}
+
 /** The open `GET /v1/sync-runs/{id}/events` streams of this process: each polls its run and sends what changed. */
 @Injectable()
 export class SyncRunStreams implements OnModuleDestroy {
   private readonly logger = new Logger(SyncRunStreams.name);
   private readonly open = new Set<() => void>();
   private readonly perTenant = new Map<string, number>();
+  private readonly recheckMs: number;
 
-  constructor(private readonly runs: SyncRunsRepository) {}
+  constructor(
+    private readonly runs: SyncRunsRepository,
+    env: ConnectorEnv,
+  ) {
+    this.recheckMs = env.SYNC_RUN_STREAM_RECHECK_SECONDS * 1000;
+  }
 
   get count(): number {
     return this.open.size;
   }
 
-  /** Streams the run's progress on `res` until it ends, the client leaves, the lifetime passes or the app stops. */
-  follow(run: SyncRunEntity, req: Request, res: Response): void {
+  /**
+   * Streams the run's progress on `res` until it ends, the client leaves, the lifetime passes, the
+   * follower's right goes (checked every SYNC_RUN_STREAM_RECHECK_SECONDS) or the app stops.
+   */
+  follow(run: SyncRunEntity, req: Request, res: Response, follower: StreamFollower): void {
     const tenantStreams = this.perTenant.get(run.tenantId) ?? 0;
     if (this.open.size >= MAX_RUN_STREAMS || tenantStreams >= MAX_TENANT_RUN_STREAMS) {
       throw new RetryLaterException(503, TOO_MANY_RUN_STREAMS, 'Too many open event streams; try again shortly', 10);
@@ -46,14 +63,25 @@ export class SyncRunStreams implements OnModuleDestroy {
       'X-Accel-Buffering': 'no',
     });
     res.flushHeaders();
-    const lifetime = setTimeout(() => stop(), RUN_STREAM_MAX_MS);
+    const lifetime = setTimeout(
+      () => stop(),
+      Math.min(RUN_STREAM_MAX_MS, follower.tokenExpiresAt.getTime() - Date.now()),
+    );
     const keepAlive = setInterval(() => res.write(': keep-alive\n\n'), KEEP_ALIVE_MS);
+    const recheck = setInterval(
+      () =>
+        void follower.mayStillFollow().then(
+          (may) => may || stop(),
+          () => undefined,
+        ),
+      this.recheckMs,
+    );
     let next: NodeJS.Timeout | undefined;
     let stopped = false;
     const stop = () => {
       if (stopped) return;
       stopped = true;
-      [lifetime, keepAlive, next].forEach(clearTimeout);
+      [lifetime, keepAlive, recheck, next].forEach(clearTimeout);
       this.open.delete(stop);
       const left = (this.perTenant.get(run.tenantId) ?? 1) - 1;
       if (left > 0) this.perTenant.set(run.tenantId, left);

@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { DomainException } from '@app/errors';
 import { DataSourceEntity } from '../../data-sources/data-source.entity';
+import { DataSourceException } from '../../data-sources/data-source.exception';
 import { DataSourcesRepository } from '../../data-sources/data-sources.repository';
+import { instanceMoved } from '../../data-sources/instance-origin';
 import { HeldDeletionsRepository } from './held-deletions.repository';
 import { SyncProducer } from './sync.producer';
 import { SyncRunsRepository } from '../sync-runs.repository';
@@ -24,6 +26,9 @@ export class SyncStarter {
 
   /** The first run that succeeds is Full; every later one is Incremental. `startedBy`: the user, none when scheduled. */
   async start(source: DataSourceEntity, startedBy: string | null = null): Promise<SyncRunEntity> {
+    // CONTRACT.md: no run while the data source needs a new authorization, or its creator's confirmation of a moved credential.
+    if (instanceMoved(source)) throw DataSourceException.instanceMoved();
+    if (source.ingestionStatus === 'NeedsReauth') throw DataSourceException.connectionNotActive();
     if (!source.selection.some((m) => m.mode === 'include')) {
       throw new DomainException(
         409,
