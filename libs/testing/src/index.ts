@@ -10,3 +10,4 @@ export * from './metrics-text';
 export * from './openapi-coverage';
 export * from './own-postgres';
 export * from './redis-cluster';
+export * from './own-redis';
