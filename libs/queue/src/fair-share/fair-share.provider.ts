@@ -6,10 +6,11 @@ import { connectRedis, keyPrefixOf, redisConnectionOf } from '@app/redis';
 import { JobOf, JobPayloads, QueueContract } from '../queue-contract';
 import { FairJob, FairShare, FairShareOptions } from './fair-share';
 
-const tokenOf = (queue: string) => `FairShare:${queue}`;
+/** The injection token of a queue's fair share (tests get it from the app with it). */
+export const fairShareToken = (queue: string): string => `FairShare:${queue}`;
 
 /** Injects the fair share of a queue, provided by `fairShareProvider(queue, …)` in the same module. */
-export const InjectFairShare = (queue: string): ParameterDecorator => Inject(tokenOf(queue));
+export const InjectFairShare = (queue: string): ParameterDecorator => Inject(fairShareToken(queue));
 
 /**
  * The fair share of a queue registered in the same module (BullModule.registerQueue), on the app's Redis
@@ -17,7 +18,7 @@ export const InjectFairShare = (queue: string): ParameterDecorator => Inject(tok
  */
 export function fairShareProvider(queue: string, options: FairShareOptions): Provider {
   return {
-    provide: tokenOf(queue),
+    provide: fairShareToken(queue),
     inject: [BaseEnv, getQueueToken(queue)],
     useFactory: (env: BaseEnv, bull: Queue) => {
       const connection = redisConnectionOf(env);

@@ -243,6 +243,7 @@ describe(FairShare.name, () => {
     await add(fair, 'a', 'a-late', { ms: 0 }, 600);
     await add(fair, 'a', 'a-withdrawn', { ms: 0 }, 300);
     expect(await fair.withdraw('a-withdrawn')).toBe(true);
+    expect([await fair.has('a-late'), await fair.has('a-withdrawn')]).toEqual([true, false]);
     const start = await eventually(() => starts.find((s) => s.id === 'a-late'), 5000, 10);
     expect(start.at - added).toBeGreaterThanOrEqual(590);
     expect(start.at - added).toBeLessThan(1200);

@@ -151,6 +151,11 @@ export class FairShare implements OnApplicationShutdown {
     return (await this.call('fairWithdraw', [jobId])) === 1;
   }
 
+  /** Whether a job is still here: waiting, delayed, or admitted and not yet ended. */
+  async has(jobId: string): Promise<boolean> {
+    return (await this.redis.hexists(this.key.entries, jobId)) === 1;
+  }
+
   /**
    * Takes a slot for work this process runs outside Bull, if the tenant may have one now. The process
    * renews it until `release(holdId)`; should the process die, it lapses (`holdMs`).
