@@ -127,6 +127,10 @@ export class FairShare implements OnApplicationShutdown {
       redis.defineCommand(name, { numberOfKeys: this.keys.length, lua });
   }
 
+  get queueName(): string {
+    return this.queue.name;
+  }
+
   /** Adds a tenant's job; due after `delayMs`. It enters Bull once a slot is its (at once when one is free). */
   async add(tenantId: string, job: FairJob, delayMs = 0): Promise<void> {
     await this.addMany([{ tenantId, job, delayMs }]);
