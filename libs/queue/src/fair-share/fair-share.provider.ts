@@ -4,7 +4,8 @@ import type { JobOptions, Queue } from 'bull';
 import { BaseEnv } from '@app/config';
 import { connectRedis, keyPrefixOf, redisConnectionOf } from '@app/redis';
 import { JobOf, JobPayloads, QueueContract } from '../queue-contract';
-import { FairJob, FairShare, FairShareOptions } from './fair-share';
+import { FairShare } from './fair-share';
+import { FairJob, FairShareOptions } from './fair-share.types';
 
 /** The injection token of a queue's fair share (tests get it from the app with it). */
 export const fairShareToken = (queue: string): string => `FairShare:${queue}`;

@@ -3,7 +3,8 @@ import Redis from 'ioredis';
 import { randomUUID } from 'node:crypto';
 import { deleteKeys } from '@app/redis';
 import { eventually, OwnRedis, startOwnRedis } from '@app/testing';
-import { FairShare, FairShareLeases, FairShareOptions } from './fair-share';
+import { FairShare } from './fair-share';
+import { FairShareLeases, FairShareOptions } from './fair-share.types';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const QUEUE = 'fair-test';

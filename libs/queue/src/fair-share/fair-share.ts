@@ -14,61 +14,14 @@ import {
   TICK_SCRIPT,
   WITHDRAW_SCRIPT,
 } from './fair-share.lua';
-
-/** A Bull job as the fair share keeps it until a slot is its: `id` is its Bull job id, and makes adding it again a no-op. */
-export interface FairJob {
-  id: string;
-  name: string;
-  data: object;
-  opts?: JobOptions;
-}
-
-export interface FairShareOptions {
-  /**
-   * The share of all slots one tenant may hold while no other tenant has work waiting: 1 lets a lone tenant
-   * use every slot but the reserved ones; 0.5 keeps half free for whoever comes, for work that may last long.
-   */
-  aloneShare: number;
-  /** How long leases last; the defaults suit production, tests shorten them. */
-  leases?: Partial<FairShareLeases>;
-}
-
-export interface FairShareLeases {
-  /** A process takes its turn (registers, renews its holds, moves due jobs, looks at leases, admits) at least this often. */
-  turnMs: number;
-  /** A process's registration lapses this long after its last turn: its slots no longer count. */
-  registrationMs: number;
-  /** A hold lapses this long after its process last renewed it. */
-  holdMs: number;
-  /** How long an admitted job has to reach Bull before its lease is looked at (and the job put back if it is not there). */
-  handOverMs: number;
-  /** How often the lease of a job in Bull is looked at: it ends once Bull has finished the job, or lost it. */
-  recheckMs: number;
-}
-
-const DEFAULT_LEASES: FairShareLeases = {
-  turnMs: 1000,
-  registrationMs: 10_000,
-  holdMs: 30_000,
-  handOverMs: 10_000,
-  recheckMs: 5000,
-};
-
-/** What one worker process gives the fair share: its slots, and how many of them only a tenant holding none may take. */
-export interface WorkerSlots {
-  slots: number;
-  reserved: number;
-}
-
-/** The shared state, for tests, benches and operators. */
-export interface FairShareState {
-  slots: number;
-  reserved: number;
-  inUse: number;
-  held: Record<string, number>;
-  waiting: Record<string, number>;
-  delayed: number;
-}
+import {
+  DEFAULT_LEASES,
+  FairJob,
+  FairShareLeases,
+  FairShareOptions,
+  FairShareState,
+  WorkerSlots,
+} from './fair-share.types';
 
 const ADMIT_PER_CALL = 200;
 
@@ -88,6 +41,7 @@ export class FairShare implements OnApplicationShutdown {
   private readonly key: Record<Key, string>;
   private readonly keys: string[];
   private readonly args: string[];
+  private readonly waitingPrefix: string;
   private readonly process = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
   private readonly holds = new Set<string>();
   private readonly leases: FairShareLeases;
@@ -95,6 +49,8 @@ export class FairShare implements OnApplicationShutdown {
   private timer?: NodeJS.Timeout;
   private nextTurnAt = Infinity;
   private turn?: Promise<void>;
+  /** A turn was asked for while one ran: another follows at once. */
+  private again = false;
   private stopped = false;
 
   constructor(
@@ -104,12 +60,13 @@ export class FairShare implements OnApplicationShutdown {
     options: FairShareOptions,
   ) {
     const base = `${keyPrefix}:fair:${queue.name}`;
+    this.waitingPrefix = `${base}:waiting:`;
     this.key = Object.fromEntries(FAIR_SHARE_KEYS.map((key) => [key, `${base}:${key}`])) as Record<Key, string>;
     this.keys = FAIR_SHARE_KEYS.map((key) => this.key[key]);
     this.leases = { ...DEFAULT_LEASES, ...options.leases };
     const { handOverMs, recheckMs } = this.leases;
     this.args = [
-      `${base}:waiting:`,
+      this.waitingPrefix,
       `${keyPrefix}:${queue.name}:`,
       options.aloneShare,
       ADMIT_PER_CALL,
@@ -214,7 +171,7 @@ export class FairShare implements OnApplicationShutdown {
       this.redis.hgetall(held),
       this.redis.hvals(capacity),
     ]);
-    const lengths = await Promise.all(tenants.map((tenant) => this.redis.llen(`${this.args[0]}${tenant}`)));
+    const lengths = await Promise.all(tenants.map((tenant) => this.redis.llen(`${this.waitingPrefix}${tenant}`)));
     const [slots, reserved] = capacities
       .map((value) => value.split(':').map(Number))
       .reduce(([s, r], [a, b]) => [s + a, r + b], [0, 0]);
@@ -252,7 +209,10 @@ export class FairShare implements OnApplicationShutdown {
 
   private async takeTurn(): Promise<void> {
     this.nextTurnAt = Infinity;
-    if (this.turn) return this.takeTurnIn(this.leases.turnMs);
+    if (this.turn) {
+      this.again = true;
+      return;
+    }
     let nextIn = this.leases.turnMs;
     this.turn = (async () => {
       const { slots, reserved } = this.worker;
@@ -265,7 +225,9 @@ export class FairShare implements OnApplicationShutdown {
       .catch((error: Error) => this.logger.warn({ queue: this.queue.name, error: error.message }, 'fair share turn'))
       .finally(() => (this.turn = undefined));
     await this.turn;
-    if (this.worker.slots || this.holds.size) this.takeTurnIn(nextIn);
+    if (this.again) nextIn = 0;
+    this.again = false;
+    if (this.worker.slots || this.holds.size || nextIn === 0) this.takeTurnIn(nextIn);
   }
 
   /** Admitted jobs into Bull. Should this fail or the process die first, the lease's check puts them back. */
