@@ -57,7 +57,8 @@ describe('Fair share of delivery slots across two worker processes', () => {
       return ofB.every((id) => seen.has(id)) && seen;
     }, 20_000);
     const waits = ofB.map((id) => delivered.get(id)! - requestedAt.get(id)!);
-    expect(Math.max(...waits)).toBeLessThan(3000);
+    // Within seconds even on a loaded machine, where behind A they would wait for A's hour-long attempts.
+    expect(Math.max(...waits)).toBeLessThan(5000);
     // A's attempts never ended: every one it ever started is still in flight, so none above half.
     expect(hanging.received.length).toBe(HALF_OF_ALL_SLOTS);
   }, 120_000);
