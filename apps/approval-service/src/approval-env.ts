@@ -56,11 +56,14 @@ export class ApprovalEnv extends BaseEnv {
   @Max(60_000)
   DECISION_TIMEOUT_SWEEP_MS: number = 2000;
 
-  /** Delivery slots of one worker process that one tenant's attempts may hold at once (of 50), so slow receivers delay only their own tenant. */
+  /**
+   * Delivery slots of one worker process. The slots of every worker are shared between the tenants with
+   * attempts waiting: one tenant's attempts hold at most half of them (docs/fair-share.md).
+   */
   @IsInt()
   @Min(1)
-  @Max(50)
-  DELIVERY_SLOTS_PER_TENANT: number = 20;
+  @Max(500)
+  DELIVERY_SLOTS: number = 50;
 
   /**
    * A first attempt that a worker sent itself and that outlived intake's short wait is sent again this

@@ -3,6 +3,7 @@ import axios from 'axios';
 import type { Queue } from 'bull';
 import { ApprovalDecisionEvent, ApprovalRequestJob } from '@app/contracts/payloads';
 import { ApprovalRuntimeClient } from '@app/agent-runtime';
+import { FairShare, fairShareToken } from '@app/queue';
 import { eventually, HttpPeer } from '@app/testing';
 import { ApprovalTestApp, approvalRequest, startApprovalApp } from './support/approval-app';
 import { TricklingReceiver } from './support/slow-receivers';
@@ -129,6 +130,9 @@ describe('Delivery isolation', () => {
       }, 10_000);
       const deliveries = service.app.get<Queue>(getQueueToken(DELIVERY_QUEUE));
       await eventually(async () => !(await deliveries.getJob(`${approval.id}:1`)), 5_000);
+      // Its delayed safety net, waiting in the fair share, was withdrawn when it ended.
+      const fairShare = service.app.get<FairShare>(fairShareToken(DELIVERY_QUEUE));
+      await eventually(async () => !(await fairShare.has(`${approval.id}:1`)), 5_000);
       expect(late.received).toHaveLength(1);
     } finally {
       await late.stop();

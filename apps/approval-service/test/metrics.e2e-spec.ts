@@ -215,6 +215,15 @@ describe('Approval-service metrics while Redis does not answer', () => {
     await redis.close();
   });
 
+  // No worker runs here, so no delivery slot exists: the first attempt waits in the delivery queue's fair share.
+  it("counts a delivery attempt waiting for a slot in the queue's fair share as waiting", async () => {
+    const runtime = await testCaller({ roles: ['agent-runtime'] });
+    const http = () => request(sut.app.getHttpServer());
+    await http().post('/v1/approvals').set(runtime.auth).send(approvalRequest('http://127.0.0.1:9/hook')).expect(201);
+    const text = (await http().get('/metrics').expect(200)).text;
+    expect(metricValue(text, 'queue_jobs', { queue: 'approval-delivery', state: 'waiting' })).toBe(1);
+  });
+
   it('answers the scrape within its deadline, leaving the queues out and counting the timeouts', async () => {
     const http = () => request(sut.app.getHttpServer());
     expect(

@@ -42,7 +42,7 @@ export class MetricsModule implements NestModule {
         }),
         makeGaugeProvider({
           name: QUEUE_JOBS,
-          help: 'Jobs per queue and state (waiting, active, delayed, failed), counted at scrape',
+          help: 'Jobs per queue and state (waiting, active, delayed, failed), counted at scrape (with those waiting in a fair share)',
           labelNames: ['queue', 'state'],
         }),
         makeCounterProvider({

@@ -3,6 +3,7 @@ import { DiscoveryService } from '@nestjs/core';
 import { InjectMetric } from '@willsoto/nestjs-prometheus';
 import Bull, { Queue } from 'bull';
 import type { Counter, Gauge } from 'prom-client';
+import { FairShare } from '@app/queue';
 import { ScrapeCollector, withTimeout } from './scrape-collector';
 
 export const QUEUE_JOBS = 'queue_jobs';
@@ -11,10 +12,14 @@ export const QUEUE_STATES = ['waiting', 'active', 'delayed', 'failed'] as const;
 /** A slow Redis leaves the queue out of this scrape instead of holding it. */
 const COUNT_TIMEOUT_MS = 800;
 
-/** Jobs per queue and state, read from Bull (`getJobCounts`) on each scrape, for every queue of the app. */
+/**
+ * Jobs per queue and state, read from Bull (`getJobCounts`) on each scrape, for every queue of the app. A
+ * queue with a fair share counts the jobs waiting there for a slot as waiting, or delayed, as Bull would.
+ */
 @Injectable()
 export class QueueDepthCollector extends ScrapeCollector implements OnApplicationBootstrap {
   private queues: Queue[] = [];
+  private readonly fairShares = new Map<string, FairShare>();
 
   constructor(
     private readonly discovery: DiscoveryService,
@@ -29,6 +34,7 @@ export class QueueDepthCollector extends ScrapeCollector implements OnApplicatio
     for (const wrapper of this.discovery.getProviders()) {
       const instance = wrapper.instance as unknown;
       if (instance instanceof Bull && !byName.has(instance.name)) byName.set(instance.name, instance);
+      if (instance instanceof FairShare) this.fairShares.set(instance.queueName, instance);
     }
     this.queues = [...byName.values()];
   }
@@ -39,7 +45,15 @@ export class QueueDepthCollector extends ScrapeCollector implements OnApplicatio
 
   private async count(queue: Queue): Promise<void> {
     try {
-      const counts = await withTimeout(queue.getJobCounts(), COUNT_TIMEOUT_MS, `counting ${queue.name}`);
+      const [counts, fair] = await withTimeout(
+        Promise.all([queue.getJobCounts(), this.fairShares.get(queue.name)?.state()]),
+        COUNT_TIMEOUT_MS,
+        `counting ${queue.name}`,
+      );
+      if (fair) {
+        counts.waiting += Object.values(fair.waiting).reduce((sum, n) => sum + n, 0);
+        counts.delayed += fair.delayed;
+      }
       for (const state of QUEUE_STATES) this.jobs.set({ queue: queue.name, state }, counts[state] ?? 0);
     } catch {
       // No stale depth: the queue is absent from this scrape, and the timeout is counted.

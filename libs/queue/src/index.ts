@@ -5,3 +5,6 @@ export * from './add-jobs';
 export * from './dashboard/queue-dashboard.module';
 export * from './queue-contract';
 export * from './queue-processor';
+export * from './fair-share/fair-share';
+export * from './fair-share/fair-share.types';
+export * from './fair-share/fair-share.provider';

@@ -21,6 +21,11 @@ export interface JobHandler<T> {
   refuse?(problems: string[], job: Job): Promise<unknown>;
   /** Wraps each run, validation included (e.g. waits for a turn of a gate). */
   around?<R>(work: () => Promise<R>): Promise<R>;
+  /**
+   * The queue's FairShare, when its jobs are added through one: the job's slot is given back when it ends
+   * for good (outside `around`, so a job waiting at a gate keeps its slot).
+   */
+  fairShare?: { run<R>(job: Job, work: () => Promise<R>): Promise<R> };
 }
 
 /** One handler for every job name of a queue: the compiler and the start-up check both ask for each. */
@@ -73,7 +78,8 @@ async function runJob<T extends object>(job: Job, payloadClass: new () => T, han
       return handler.giveUp(data, error, job);
     }
   };
-  return handler.around ? handler.around(work) : work();
+  const wrapped = () => (handler.around ? handler.around(work) : work());
+  return handler.fairShare ? handler.fairShare.run(job, wrapped) : wrapped();
 }
 
 async function refuse<T>(job: Job, payload: string, problems: string[], handler: JobHandler<T>): Promise<unknown> {

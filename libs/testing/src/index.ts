@@ -11,3 +11,4 @@ export * from './openapi-coverage';
 export * from './own-postgres';
 export * from './redis-cluster';
 export * from './http-app';
+export * from './own-redis';

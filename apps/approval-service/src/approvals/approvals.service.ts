@@ -99,7 +99,7 @@ export class ApprovalsService {
       this.recentCredentials.remember(created.callbackId, { id: created.id, callbackTokenHash });
       // Lost if this process dies right here: the workers' sweep times the approval out instead.
       if (decisionTimeoutSeconds !== null) await this.deadlines.schedule(created.id, decisionTimeoutSeconds);
-      if (options.queueFirstAttempt !== false) await this.delivery.attempt(created.id, 1);
+      if (options.queueFirstAttempt !== false) await this.delivery.attempt(created.id, 1, tenantId);
       const fresh = { ...created, inHand: { callbackToken: token, authentication: input.webhook.authentication } };
       return {
         approval: { id: created.id, callbackId: created.callbackId, status: created.status },

@@ -1,4 +1,4 @@
-import { DEFAULT_JOB_NAME, queueContract } from '@app/queue';
+import { DEFAULT_JOB_NAME, FairShareOptions, queueContract, WorkerSlots } from '@app/queue';
 import { IsBoolean, IsInt, IsOptional, IsString, IsUUID, MaxLength, Min } from 'class-validator';
 
 /** Internal queue of delivery attempts. WARNING: renaming needs a migration plan (drain it first). */
@@ -12,7 +12,7 @@ export class DeliveryAttemptJob {
   @Min(1)
   attempt: number;
 
-  /** The approval's tenant, so a worker can keep its share of slots without reading the approval (absent on older jobs). */
+  /** The approval's tenant, whose share of the delivery slots the attempt takes (absent on older jobs). */
   @IsOptional()
   @IsString()
   @MaxLength(200)
@@ -23,7 +23,7 @@ export class DeliveryAttemptJob {
   @IsBoolean()
   redelivery?: boolean;
 
-  /** How many times this attempt was put back because its tenant had its share of slots in use. */
+  /** Jobs from before the fair share were put back this many times while their tenant had its share in use. */
   @IsOptional()
   @IsInt()
   @Min(1)
@@ -42,8 +42,17 @@ export const DELIVERY_JOB_OPTIONS = {
   removeOnFail: 1000,
 } as const;
 
-/** Worker slots for delivery attempts in one process. */
-export const DELIVERY_CONCURRENCY = 50;
+/**
+ * An attempt may wait on its receiver for an hour: a lone tenant too holds at most half of the slots, so
+ * the tenant that comes next finds the other half free however long the first one's receivers hang.
+ */
+export const DELIVERY_FAIR_SHARE: FairShareOptions = { aloneShare: 0.5 };
 
-/** An attempt put back for its tenant's share waits this long, doubling each time it is put back, up to the last. */
-export const HELD_ATTEMPT_DELAY_MS = { first: 500, last: 10_000 } as const;
+/**
+ * A worker's delivery slots, of which about one in six (8 of 50) only a tenant with no attempt in flight
+ * may take: however many tenants' receivers hang, a newcomer's first attempt starts at once.
+ */
+export const deliverySlots = (slots: number): WorkerSlots => ({
+  slots,
+  reserved: Math.max(1, Math.round(slots * 0.16)),
+});

@@ -1,12 +1,13 @@
 import { BullModule } from '@nestjs/bull';
 import { DynamicModule, Module } from '@nestjs/common';
 import { ProcessRole, runsWorkers } from '@app/config';
+import { fairShareProvider } from '@app/queue';
 import { ApprovalStoreModule } from '../approval-store/approval-store.module';
 import { CallbacksModule } from '../callbacks/callbacks.module';
 import { OutageModule } from '@app/database';
 import { ApprovalMetricsModule } from '../metrics/approval-metrics.module';
 import { OutboxModule } from '../outbox/outbox.module';
-import { DELIVERY_QUEUE } from './delivery.jobs';
+import { DELIVERY_FAIR_SHARE, DELIVERY_QUEUE } from './delivery.jobs';
 import { DeliveryProcessor } from './delivery.processor';
 import { DeliveryProducer } from './delivery.producer';
 import { DeliveryService } from './delivery.service';
@@ -29,6 +30,7 @@ export class DeliveryModule {
         BullModule.registerQueue({ name: DELIVERY_QUEUE }),
       ],
       providers: [
+        fairShareProvider(DELIVERY_QUEUE, DELIVERY_FAIR_SHARE),
         WebhookUrlPolicy,
         WebhookSender,
         WebhookTester,

@@ -1,59 +1,37 @@
-import { InjectQueue } from '@nestjs/bull';
 import { Injectable } from '@nestjs/common';
-import { addJob, ContractQueue, DEFAULT_JOB_NAME } from '@app/queue';
-import {
-  DELIVERY_JOB_OPTIONS,
-  DELIVERY_QUEUE,
-  DeliveryAttemptJob,
-  DeliveryJobs,
-  HELD_ATTEMPT_DELAY_MS,
-} from './delivery.jobs';
+import { DEFAULT_JOB_NAME, FairShare, fairJob, InjectFairShare } from '@app/queue';
+import { DELIVERY_JOB_OPTIONS, DELIVERY_JOBS, DELIVERY_QUEUE } from './delivery.jobs';
 
-/** The only place that adds delivery attempts. The job id makes an attempt's job unique. */
+/**
+ * The only place that adds delivery attempts: to the delivery queue's fair share, which hands each to Bull
+ * when a slot is its tenant's. The job id makes an attempt's job unique.
+ */
 @Injectable()
 export class DeliveryProducer {
-  constructor(@InjectQueue(DELIVERY_QUEUE) private readonly queue: ContractQueue<DeliveryJobs>) {}
+  constructor(@InjectFairShare(DELIVERY_QUEUE) private readonly fairShare: FairShare) {}
 
-  async attempt(approvalId: string, attempt: number, delayMs = 0, tenantId?: string): Promise<void> {
-    await addJob(
-      this.queue,
+  async attempt(approvalId: string, attempt: number, tenantId: string, delayMs = 0): Promise<void> {
+    const job = fairJob(
+      DELIVERY_JOBS,
       DEFAULT_JOB_NAME,
-      { approvalId, attempt, ...(tenantId ? { tenantId } : {}) },
-      { ...DELIVERY_JOB_OPTIONS, jobId: `${approvalId}:${attempt}`, delay: delayMs },
+      `${approvalId}:${attempt}`,
+      { approvalId, attempt, tenantId },
+      DELIVERY_JOB_OPTIONS,
     );
+    await this.fairShare.add(tenantId, job, delayMs);
   }
 
   /** An extra attempt of an approval awaiting its decision. */
   async redeliver(approvalId: string, attempt: number, tenantId: string): Promise<void> {
-    await addJob(
-      this.queue,
-      DEFAULT_JOB_NAME,
-      { approvalId, attempt, tenantId, redelivery: true },
-      { ...DELIVERY_JOB_OPTIONS, jobId: `${approvalId}:${attempt}` },
+    const data = { approvalId, attempt, tenantId, redelivery: true };
+    await this.fairShare.add(
+      tenantId,
+      fairJob(DELIVERY_JOBS, DEFAULT_JOB_NAME, `${approvalId}:${attempt}`, data, DELIVERY_JOB_OPTIONS),
     );
   }
 
-  /** Drops an attempt's delayed job that is no longer needed; one already running is left to find its attempt logged. */
+  /** Drops an attempt's delayed job that is no longer needed; one already on its way is left to find its attempt logged. */
   async withdraw(approvalId: string, attempt: number): Promise<void> {
-    const job = await this.queue.getJob(`${approvalId}:${attempt}`);
-    if (job && (await job.isDelayed())) await job.remove();
-  }
-
-  /** Puts an attempt back for a while: its tenant has its share of this worker's slots in use. */
-  async putBack(job: DeliveryAttemptJob, tenantId: string): Promise<void> {
-    const held = (job.held ?? 0) + 1;
-    const delay = Math.min(HELD_ATTEMPT_DELAY_MS.first * 2 ** (held - 1), HELD_ATTEMPT_DELAY_MS.last);
-    await addJob(
-      this.queue,
-      DEFAULT_JOB_NAME,
-      {
-        approvalId: job.approvalId,
-        attempt: job.attempt,
-        tenantId,
-        held,
-        ...(job.redelivery ? { redelivery: true } : {}),
-      },
-      { ...DELIVERY_JOB_OPTIONS, jobId: `${job.approvalId}:${job.attempt}:held-${held}`, delay },
-    );
+    await this.fairShare.withdraw(`${approvalId}:${attempt}`);
   }
 }

@@ -8,20 +8,17 @@ import { BatchedApprovals } from '../approval-store/batched-approvals';
 import { OutageRider } from '@app/database';
 import { ApprovalMetrics } from '../metrics/approval-metrics';
 import { DecisionRelay } from '../outbox/decision-relay';
-import { DELIVERY_CONCURRENCY, DeliveryAttemptJob } from './delivery.jobs';
+import { FairShare, InjectFairShare } from '@app/queue';
+import { DeliveryAttemptJob, DELIVERY_QUEUE, deliverySlots } from './delivery.jobs';
 import { DeliveryProducer } from './delivery.producer';
 import { AttemptView, HandedOffAttempts, SecretsInHand } from './handed-off-attempts';
 import { delayAfterFailedAttemptMs, hasRetryLeft } from './retry-schedule';
 import { settlesWithin } from '@app/outbound';
-import { Counts, TenantSlots } from './tenant-slots';
+import { TenantCounts } from './tenant-counts';
 import { WebhookSender } from './webhook-sender';
 
 export const CALLBACK_PATH = '/v1/AgentExecutionWebhookApproval/callback';
 
-/** Slots of a worker kept for jobs of tenants under their share: an attempt over its share never waits in them. */
-const RESERVED_SLOTS = 8;
-/** How long an attempt over its tenant's share may wait in the worker for a slot before it is put back. */
-const SLOT_WAIT_MS = 1000;
 /** How long intake stays with a first attempt it sends itself before letting it go on alone. */
 const INLINE_WAIT_MS = 200;
 /** The receiver says the endpoint is gone for good: no retry can succeed. */
@@ -33,10 +30,11 @@ type AttemptOutcome = { delivered: boolean; httpStatus: number | null };
 @Injectable()
 export class DeliveryService {
   private readonly callbackUrl: string;
-  private readonly slots: TenantSlots;
+  /** This process's attempts in flight: intake sends none itself past its unreserved slots. */
   private running = 0;
+  private readonly inlineBound: number;
   private readonly strandedAfterMs: number;
-  private readonly slowTenants = new Counts();
+  private readonly slowTenants = new TenantCounts();
   private readonly logger = new Logger(DeliveryService.name);
 
   constructor(
@@ -50,44 +48,34 @@ export class DeliveryService {
     private readonly handOffs: HandedOffAttempts,
     private readonly outage: OutageRider,
     private readonly metrics: ApprovalMetrics,
+    @InjectFairShare(DELIVERY_QUEUE) private readonly fairShare: FairShare,
   ) {
     this.callbackUrl = `${env.PUBLIC_BASE_URL.replace(/\/+$/, '')}${CALLBACK_PATH}`;
-    this.slots = new TenantSlots(env.DELIVERY_SLOTS_PER_TENANT, SLOT_WAIT_MS);
+    const { slots, reserved } = deliverySlots(env.DELIVERY_SLOTS);
+    this.inlineBound = slots - reserved;
     this.strandedAfterMs = env.DELIVERY_STRANDED_AFTER_MS;
   }
 
   /**
    * Intake's hand-off of a first attempt. An approval this process has just created is sent from here
-   * while its tenant has a free slot and no slow attempt: intake stays with it for at most
-   * INLINE_WAIT_MS (most receivers answer by then, and the work in flight stays bounded by intake's
-   * concurrency), then lets it go on alone. Otherwise the attempt goes to the delivery queue at once.
+   * while its tenant has no slow attempt here and may take a delivery slot now (the fair share's hold):
+   * intake stays with it for at most INLINE_WAIT_MS (most receivers answer by then, and the work in flight
+   * stays bounded by intake's concurrency), then lets it go on alone. Otherwise the attempt waits for its
+   * tenant's turn in the delivery queue's fair share.
    */
   async handOff(approvalId: string, tenantId: string, fresh?: AttemptView): Promise<void> {
     if (fresh && (await this.sendHere(fresh))) return;
     if (fresh) this.handOffs.keep(fresh);
-    await this.outage.ride(() => this.producer.attempt(approvalId, 1, 0, tenantId));
+    await this.outage.ride(() => this.producer.attempt(approvalId, 1, tenantId));
   }
 
-  /** A queued attempt, within its tenant's share of this worker's slots; over it, the job is put back for a while. */
+  /** A queued attempt: its slot is its tenant's already (the fair share admitted it). */
   async run(job: DeliveryAttemptJob): Promise<void> {
     this.running++;
     try {
       // Intake's copy spares decrypting the secrets, not reading the approval: a Cancel may have come since.
       const inHand = job.attempt === 1 ? this.handOffs.take(job.approvalId)?.inHand : undefined;
-      const known = job.tenantId ? undefined : withSecrets(await this.view(job.approvalId, job.attempt), inHand);
-      const tenantId = job.tenantId ?? known?.tenantId;
-      if (!tenantId) return;
-      const crowded = this.running > DELIVERY_CONCURRENCY - RESERVED_SLOTS;
-      // The last slots stay for tenants with nothing in flight: a few tenants' slow receivers cannot hold them all.
-      const yields = crowded && this.slots.inUseBy(tenantId) > 0;
-      if (yields || !(await this.slots.take(tenantId, !crowded))) {
-        return await this.outage.ride(() => this.producer.putBack(job, tenantId));
-      }
-      try {
-        await this.attempt(job.approvalId, job.attempt, { known, inHand, redelivery: job.redelivery === true });
-      } finally {
-        this.slots.release(tenantId);
-      }
+      await this.attempt(job.approvalId, job.attempt, { inHand, redelivery: job.redelivery === true });
     } finally {
       this.running--;
     }
@@ -96,12 +84,17 @@ export class DeliveryService {
   /** False when the attempt was not started here, or failed before it was sent or recorded. */
   private async sendHere(view: AttemptView): Promise<boolean> {
     const { tenantId } = view;
-    if (this.slowTenants.has(tenantId) || this.running >= DELIVERY_CONCURRENCY - RESERVED_SLOTS) return false;
-    if (!(await this.slots.take(tenantId, false))) return false;
+    if (this.slowTenants.has(tenantId) || this.running >= this.inlineBound) return false;
+    const holdId = `inline:${view.id}`;
+    if (!(await this.fairShare.hold(tenantId, holdId))) return false;
     this.running++;
     const sent = this.attempt(view.id, 1, { known: view }).finally(() => {
-      this.slots.release(tenantId);
       this.running--;
+      this.fairShare
+        .release(holdId)
+        .catch((error: Error) =>
+          this.logger.warn({ approvalId: view.id, error: error.message }, 'slot not given back'),
+        );
     });
     const settled = await settlesWithin(sent, INLINE_WAIT_MS);
     if (settled === 'pending') this.goOnAlone(view, sent);
@@ -116,7 +109,7 @@ export class DeliveryService {
   private goOnAlone(view: AttemptView, sent: Promise<void>): void {
     this.slowTenants.add(view.tenantId);
     const safetyNet = this.outage
-      .ride(() => this.producer.attempt(view.id, 1, view.timeoutSeconds * 1000 + this.strandedAfterMs, view.tenantId))
+      .ride(() => this.producer.attempt(view.id, 1, view.tenantId, view.timeoutSeconds * 1000 + this.strandedAfterMs))
       .catch((error: Error) =>
         this.logger.warn(
           { approvalId: view.id, error: error.message },
@@ -152,7 +145,7 @@ export class DeliveryService {
       return this.fail(approvalId, `The receiver answered 410 Gone to attempt ${attempt}: delivery ended`);
     if (hasRetryLeft(attempt, approval.maxRetryAttempts)) {
       return this.outage.ride(() =>
-        this.producer.attempt(approvalId, attempt + 1, delayAfterFailedAttemptMs(attempt), approval.tenantId),
+        this.producer.attempt(approvalId, attempt + 1, approval.tenantId, delayAfterFailedAttemptMs(attempt)),
       );
     }
     return this.fail(approvalId, `No attempt succeeded (${approval.maxRetryAttempts + 1} in all)`);

@@ -1,0 +1,205 @@
+/**
+ * The fair share's Redis scripts. Each runs atomically, so every process sees one consistent state.
+ * docs/fair-share.md states the invariants they keep.
+ *
+ * KEYS (all under one prefix, so one hash slot on a cluster):
+ *   1 entries   HASH  job id → {t: tenant, n: name, d: data, o: options}, from add until the job ends
+ *   2 ring      LIST  the tenants with work waiting, each once, served round robin
+ *   3 delayed   ZSET  job id → when it is due (ms)
+ *   4 leases    ZSET  lease id → when to look at it again (ms); one member per slot in use
+ *   5 lease     HASH  lease id → kind ('b' a Bull job, 'h' a hold renewed by its process) .. tenant
+ *   6 held      HASH  tenant → slots it holds
+ *   7 workers   ZSET  process → when its registration lapses (ms)
+ *   8 capacity  HASH  process → "slots:reserved"
+ * ARGV: 1 prefix of a tenant's waiting list, 2 prefix of a Bull job's key, 3 the share of a lone tenant,
+ *   4 the most jobs one call admits, 5 how long an admitted job has to reach Bull before its lease is looked
+ *   at (ms), 6 how often the lease of a job in Bull is looked at (ms); then the script's own arguments.
+ */
+export const FAIR_SHARE_KEYS = [
+  'entries',
+  'ring',
+  'delayed',
+  'leases',
+  'lease',
+  'held',
+  'workers',
+  'capacity',
+] as const;
+
+/** At most this many tenants are visited by one admission (a bound on the script's time). */
+const MAX_VISITS = 500;
+
+const COMMON = `
+local rcall = redis.call
+local clock = rcall('TIME')
+local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
+local pendingPrefix, jobPrefix = ARGV[1], ARGV[2]
+local aloneShare, admitLimit = tonumber(ARGV[3]), tonumber(ARGV[4])
+local handOverMs, recheckMs = tonumber(ARGV[5]), tonumber(ARGV[6])
+
+local function slotsNow()
+  local lapsed = rcall('ZRANGEBYSCORE', KEYS[7], '-inf', now)
+  if #lapsed > 0 then
+    rcall('ZREMRANGEBYSCORE', KEYS[7], '-inf', now)
+    rcall('HDEL', KEYS[8], unpack(lapsed))
+  end
+  local slots, reserved = 0, 0
+  for _, value in ipairs(rcall('HVALS', KEYS[8])) do
+    local s, r = string.match(value, '^(%d+):(%d+)$')
+    slots = slots + tonumber(s)
+    reserved = reserved + tonumber(r)
+  end
+  return slots, reserved
+end
+
+local function heldBy(tenant)
+  return tonumber(rcall('HGET', KEYS[6], tenant) or '0')
+end
+
+-- The rule of the fair share: a free slot; the last reserved ones only for a tenant that holds none;
+-- at most half of all slots while another tenant waits, at most aloneShare of them otherwise.
+local function mayTake(held, inUse, slots, reserved, othersWait)
+  if inUse >= slots then return false end
+  if held == 0 then return true end
+  if inUse >= slots - reserved then return false end
+  local share = aloneShare
+  if othersWait then share = 0.5 end
+  return held < math.max(1, math.floor(slots * share))
+end
+
+local function lease(id, kind, tenant, lookAt)
+  rcall('ZADD', KEYS[4], lookAt, id)
+  rcall('HSET', KEYS[5], id, kind .. tenant)
+  rcall('HINCRBY', KEYS[6], tenant, 1)
+end
+
+local function unlease(id)
+  local info = rcall('HGET', KEYS[5], id)
+  rcall('ZREM', KEYS[4], id)
+  if not info then return nil end
+  local tenant = string.sub(info, 2)
+  rcall('HDEL', KEYS[5], id)
+  if rcall('HINCRBY', KEYS[6], tenant, -1) <= 0 then rcall('HDEL', KEYS[6], tenant) end
+  return string.sub(info, 1, 1), tenant
+end
+
+local function enqueue(id, tenant, first)
+  local list = pendingPrefix .. tenant
+  if rcall('LLEN', list) == 0 then rcall('RPUSH', KEYS[2], tenant) end
+  if first then rcall('LPUSH', list, id) else rcall('RPUSH', list, id) end
+end
+
+-- Round robin over the tenants with work waiting: one job of a tenant, then the next tenant.
+local function admit(out)
+  local waiting = rcall('LLEN', KEYS[2])
+  if waiting == 0 then return out end
+  local slots, reserved = slotsNow()
+  local inUse = rcall('ZCARD', KEYS[4])
+  local admitted, idle, visits = 0, 0, 0
+  while admitted < admitLimit and inUse < slots and waiting > 0 and idle < waiting and visits < ${MAX_VISITS} do
+    visits = visits + 1
+    local tenant = rcall('LPOP', KEYS[2])
+    local list = pendingPrefix .. tenant
+    local took = false
+    if mayTake(heldBy(tenant), inUse, slots, reserved, waiting > 1) then
+      local id = rcall('LPOP', list)
+      local entry = id and rcall('HGET', KEYS[1], id)
+      if entry then
+        lease(id, 'b', tenant, now + handOverMs)
+        inUse = inUse + 1
+        admitted = admitted + 1
+        out[#out + 1] = id
+        out[#out + 1] = entry
+      end
+      took = id and true
+    end
+    if rcall('LLEN', list) > 0 then rcall('RPUSH', KEYS[2], tenant) else waiting = waiting - 1 end
+    if took then idle = 0 else idle = idle + 1 end
+  end
+  return out
+end
+`;
+
+/** ARGV 7.. in fours: job id, tenant, entry, delay (ms). An id already known is ignored. Returns {0, id, entry, …} admitted. */
+export const ADD_SCRIPT = `${COMMON}
+for i = 7, #ARGV, 4 do
+  local id, tenant, delay = ARGV[i], ARGV[i + 1], tonumber(ARGV[i + 3])
+  if rcall('HSETNX', KEYS[1], id, ARGV[i + 2]) == 1 then
+    if delay > 0 then rcall('ZADD', KEYS[3], now + delay, id) else enqueue(id, tenant, false) end
+  end
+end
+return admit({0})
+`;
+
+/** ARGV 7..: lease ids whose work has ended. Returns {0, id, entry, …} admitted in their place. */
+export const RELEASE_SCRIPT = `${COMMON}
+for i = 7, #ARGV do
+  if unlease(ARGV[i]) == 'b' then rcall('HDEL', KEYS[1], ARGV[i]) end
+end
+return admit({0})
+`;
+
+/** ARGV 7 hold id, 8 tenant, 9 its lease (ms). A slot for work run outside Bull: 1 taken (or held already), 0 not now. */
+export const HOLD_SCRIPT = `${COMMON}
+local id, tenant = ARGV[7], ARGV[8]
+if rcall('HEXISTS', KEYS[5], id) == 1 then
+  rcall('ZADD', KEYS[4], now + tonumber(ARGV[9]), id)
+  return 1
+end
+local slots, reserved = slotsNow()
+local waiting = rcall('LLEN', KEYS[2])
+if rcall('LLEN', pendingPrefix .. tenant) > 0 then waiting = waiting - 1 end
+if not mayTake(heldBy(tenant), rcall('ZCARD', KEYS[4]), slots, reserved, waiting > 0) then return 0 end
+lease(id, 'h', tenant, now + tonumber(ARGV[9]))
+return 1
+`;
+
+/** ARGV 7: a delayed job's id. 1 when it was withdrawn, 0 when it is not (or no longer) delayed. */
+export const WITHDRAW_SCRIPT = `${COMMON}
+if rcall('ZREM', KEYS[3], ARGV[7]) == 1 then
+  rcall('HDEL', KEYS[1], ARGV[7])
+  return 1
+end
+return 0
+`;
+
+/**
+ * A process's turn: ARGV 7 process, 8 its slots, 9 of them reserved, 10 its registration (ms), 11 a hold's
+ * lease (ms), 12.. the holds it renews. Registers the process, renews its holds, moves due jobs to the
+ * head of their tenant's list, looks at lapsed leases, admits. Returns {ms until the next due job or -1, id, entry, …}.
+ */
+export const TICK_SCRIPT = `${COMMON}
+if tonumber(ARGV[8]) > 0 then
+  rcall('ZADD', KEYS[7], now + tonumber(ARGV[10]), ARGV[7])
+  rcall('HSET', KEYS[8], ARGV[7], ARGV[8] .. ':' .. ARGV[9])
+end
+slotsNow()
+for i = 12, #ARGV do
+  if rcall('HEXISTS', KEYS[5], ARGV[i]) == 1 then rcall('ZADD', KEYS[4], now + tonumber(ARGV[11]), ARGV[i]) end
+end
+local due = rcall('ZRANGEBYSCORE', KEYS[3], '-inf', now, 'LIMIT', 0, 1000)
+for i = #due, 1, -1 do
+  rcall('ZREM', KEYS[3], due[i])
+  local entry = rcall('HGET', KEYS[1], due[i])
+  if entry then enqueue(due[i], cjson.decode(entry).t, true) end
+end
+for _, id in ipairs(rcall('ZRANGEBYSCORE', KEYS[4], '-inf', now, 'LIMIT', 0, 200)) do
+  local info = rcall('HGET', KEYS[5], id)
+  local job = jobPrefix .. id
+  if not info or string.sub(info, 1, 1) == 'h' then
+    unlease(id)
+  elseif rcall('EXISTS', job) == 0 then
+    local _, tenant = unlease(id)
+    if rcall('HEXISTS', KEYS[1], id) == 1 then enqueue(id, tenant, true) end
+  elseif rcall('HEXISTS', job, 'finishedOn') == 1 then
+    unlease(id)
+    rcall('HDEL', KEYS[1], id)
+  else
+    rcall('ZADD', KEYS[4], now + recheckMs, id)
+  end
+end
+local out = {-1}
+local first = rcall('ZRANGE', KEYS[3], 0, 0, 'WITHSCORES')
+if first[2] then out[1] = math.max(0, tonumber(first[2]) - now) end
+return admit(out)
+`;

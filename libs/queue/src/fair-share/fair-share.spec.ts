@@ -1,0 +1,293 @@
+import Bull, { Job, Queue } from 'bull';
+import Redis from 'ioredis';
+import { randomUUID } from 'node:crypto';
+import { deleteKeys } from '@app/redis';
+import { eventually, OwnRedis, startOwnRedis } from '@app/testing';
+import { FairShare } from './fair-share';
+import { FairShareLeases, FairShareOptions } from './fair-share.types';
+
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const QUEUE = 'fair-test';
+const after = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** What a test job does: sleeps `ms`, fails its first `failures` attempts, or, without `ms`, hangs until finished. */
+interface TestJob {
+  tenant: string;
+  ms?: number;
+  failures?: number;
+}
+
+/** One worker process as the fair share sees it: its own Bull queue, Redis connection and slots. */
+interface Worker {
+  fair: FairShare;
+  queue: Queue<TestJob>;
+  redis: Redis;
+}
+
+describe(FairShare.name, () => {
+  let prefix: string;
+  let redisUrl = REDIS_URL;
+  let workers: Worker[] = [];
+  /** Every start of a job, in order, across workers. */
+  let starts: Array<{ id: string; tenant: string; at: number }> = [];
+  /** Jobs running now, across workers: id → tenant. */
+  let running: Map<string, string>;
+  let finishers: Map<string, () => void>;
+
+  beforeEach(() => {
+    prefix = `fair-${randomUUID()}`;
+    redisUrl = REDIS_URL;
+    workers = [];
+    starts = [];
+    running = new Map();
+    finishers = new Map();
+  });
+
+  afterEach(async () => {
+    finishers.forEach((finish) => finish());
+    await Promise.all(workers.map(({ fair }) => fair.onApplicationShutdown().catch(() => undefined)));
+    await deleteKeys({ url: redisUrl }, `${prefix}:*`).catch(() => undefined);
+  });
+
+  /** A worker process with `slots` (no process without one: a producer is a worker with none). */
+  async function worker(
+    slots: number,
+    options: { reserved?: number; aloneShare?: number; leases?: Partial<FairShareLeases> } = {},
+  ): Promise<Worker> {
+    const redisOptions = { maxRetriesPerRequest: null, enableReadyCheck: false };
+    const queue = new Bull<TestJob>(QUEUE, redisUrl, {
+      prefix,
+      redis: redisOptions,
+      settings: { lockDuration: 1000, stalledInterval: 500 },
+    });
+    const redis = new Redis(redisUrl, { maxRetriesPerRequest: null, enableAutoPipelining: true });
+    const fairOptions: FairShareOptions = {
+      aloneShare: options.aloneShare ?? 1,
+      leases: { turnMs: 200, ...options.leases },
+    };
+    const fair = new FairShare(queue as Queue, redis, prefix, fairOptions);
+    const made = { fair, queue, redis };
+    workers.push(made);
+    if (slots) {
+      void queue.process('work', slots, (job: Job<TestJob>) => fair.run(job, () => perform(job)));
+      await fair.serve({ slots, reserved: options.reserved ?? 0 });
+    }
+    return made;
+  }
+
+  async function perform(job: Job<TestJob>): Promise<void> {
+    const id = String(job.id);
+    starts.push({ id, tenant: job.data.tenant, at: Date.now() });
+    running.set(id, job.data.tenant);
+    try {
+      if (job.attemptsMade < (job.data.failures ?? 0)) throw new Error('flaky');
+      if (job.data.ms !== undefined) await after(job.data.ms);
+      else await new Promise<void>((resolve) => finishers.set(id, resolve));
+    } finally {
+      running.delete(id);
+    }
+  }
+
+  const add = (fair: FairShare, tenant: string, id: string, data: Partial<TestJob> = {}, delayMs = 0) =>
+    fair.add(tenant, { id, name: 'work', data: { tenant, ...data }, opts: { removeOnComplete: true } }, delayMs);
+  const runningOf = (tenant: string) => [...running.values()].filter((t) => t === tenant).length;
+  const finishOneOf = (tenant: string) => {
+    const id = [...running].find(([, t]) => t === tenant)?.[0];
+    finishers.get(id!)?.();
+    finishers.delete(id!);
+  };
+  const settle = () => after(700);
+
+  it("starts a newcomer's first job within about one job's time while another tenant has 20,000 waiting, and Bull holds only what slots admit", async () => {
+    const { fair, queue } = await worker(4);
+    const backlog = Array.from({ length: 20_000 }, (_, i) => ({
+      tenantId: 'a',
+      job: { id: `a-${i}`, name: 'work', data: { tenant: 'a', ms: 200 }, opts: { removeOnComplete: true } },
+    }));
+    for (let i = 0; i < backlog.length; i += 2000) await fair.addMany(backlog.slice(i, i + 2000));
+    await eventually(() => runningOf('a') === 4, 10_000);
+    expect(await queue.getWaitingCount()).toBeLessThanOrEqual(4);
+
+    const added = Date.now();
+    await add(fair, 'b', 'b-1', { ms: 10 });
+    const started = await eventually(() => starts.find((s) => s.tenant === 'b'), 5000, 10);
+    expect(started.at - added).toBeLessThan(200 + 400); // one of a's jobs ends first (200 ms), then b's is next
+    expect(await queue.getWaitingCount()).toBeLessThanOrEqual(4);
+    expect((await fair.state()).waiting).toEqual({ a: expect.any(Number) });
+  }, 60_000);
+
+  it('lets a lone tenant use every slot of two processes, then gives each slot it frees to the tenant that waits until it holds half', async () => {
+    const one = await worker(3);
+    await worker(3);
+    for (let i = 0; i < 10; i++) await add(one.fair, 'a', `a-${i}`);
+    await eventually(() => runningOf('a') === 6);
+    for (let i = 0; i < 5; i++) await add(one.fair, 'b', `b-${i}`);
+    await settle();
+    expect([runningOf('a'), runningOf('b')]).toEqual([6, 0]);
+
+    const heldWhileBWaits: number[] = [];
+    for (let freed = 1; freed <= 5; freed++) {
+      finishOneOf('a');
+      await eventually(() => runningOf('a') + runningOf('b') === 6);
+      await settle();
+      heldWhileBWaits.push(runningOf('a'));
+    }
+    // 5, 4, 3 while a holds more than half; then a is at half and, with b still waiting, the slots alternate.
+    expect(heldWhileBWaits.slice(0, 3)).toEqual([5, 4, 3]);
+    expect(Math.max(...heldWhileBWaits.slice(3))).toBeLessThanOrEqual(3);
+    const state = await one.fair.state();
+    expect(state).toMatchObject({ slots: 6, inUse: 6, held: { a: runningOf('a'), b: runningOf('b') } });
+  }, 60_000);
+
+  it('keeps a lone tenant to its share of the slots when the queue says so, for work that may last long', async () => {
+    const one = await worker(3, { aloneShare: 0.5 });
+    await worker(3, { aloneShare: 0.5 });
+    for (let i = 0; i < 10; i++) await add(one.fair, 'a', `a-${i}`);
+    await eventually(() => runningOf('a') === 3);
+    await settle();
+    expect(runningOf('a')).toBe(3);
+    await add(one.fair, 'b', 'b-0');
+    await eventually(() => runningOf('b') === 1);
+  });
+
+  it('serves the tenants with work waiting in turn, one job each', async () => {
+    const { fair } = await worker(1);
+    await fair.addMany(
+      ['a', 'b', 'c'].flatMap((tenant) =>
+        [0, 1, 2].map((i) => ({
+          tenantId: tenant,
+          job: { id: `${tenant}-${i}`, name: 'work', data: { tenant, ms: 20 } },
+        })),
+      ),
+    );
+    await eventually(() => starts.length === 9, 10_000);
+    expect(starts.map((s) => s.id)).toEqual(['a-0', 'b-0', 'c-0', 'a-1', 'b-1', 'c-1', 'a-2', 'b-2', 'c-2']);
+  });
+
+  it('keeps the reserved slots for a tenant that holds none, so it starts at once while others fill the rest', async () => {
+    const { fair } = await worker(4, { reserved: 1 });
+    for (let i = 0; i < 10; i++) await add(fair, 'a', `a-${i}`);
+    await eventually(() => runningOf('a') === 3);
+    for (let i = 0; i < 2; i++) await add(fair, 'b', `b-${i}`);
+    await eventually(() => runningOf('b') === 1);
+    await settle();
+    expect([runningOf('a'), runningOf('b')]).toEqual([3, 1]);
+  });
+
+  it('counts holds of work run outside Bull, and refuses one over half while another tenant waits', async () => {
+    const { fair } = await worker(4);
+    expect(await fair.hold('a', 'hold-1')).toBe(true);
+    expect(await fair.hold('a', 'hold-2')).toBe(true);
+    for (let i = 0; i < 3; i++) await add(fair, 'b', `b-${i}`);
+    await eventually(() => runningOf('b') === 2);
+    expect(await fair.hold('a', 'hold-3')).toBe(false);
+    await fair.release('hold-1');
+    await eventually(() => runningOf('b') === 3);
+    expect((await fair.state()).held).toEqual({ a: 1, b: 3 });
+  });
+
+  it("gives back a dead process's slots and holds once their leases lapse", async () => {
+    const leases = { registrationMs: 1000, holdMs: 1500 };
+    const survivor = await worker(2, { leases });
+    const doomed = await worker(2, { leases });
+    expect(await doomed.fair.hold('a', 'inline-1')).toBe(true);
+    await eventually(async () => (await survivor.fair.state()).slots === 4);
+    // The process dies: it renews nothing any more.
+    Object.assign(doomed.fair, { stopped: true });
+    clearTimeout((doomed.fair as unknown as { timer: NodeJS.Timeout }).timer);
+    doomed.redis.disconnect();
+    await doomed.queue.close(true);
+    workers = workers.filter((w) => w !== doomed);
+
+    await eventually(async () => (await survivor.fair.state()).slots === 2, 5000);
+    await eventually(async () => (await survivor.fair.state()).inUse === 0, 5000);
+    for (let i = 0; i < 2; i++) await add(survivor.fair, 'a', `a-${i}`);
+    await eventually(() => runningOf('a') === 2);
+  });
+
+  it('keeps the slot of a job whose worker died while Bull runs it again elsewhere, and frees it when it ends', async () => {
+    const survivor = await worker(1);
+    const doomed = await worker(1);
+    await survivor.queue.pause(true); // the job starts in the doomed worker
+    await add(doomed.fair, 'a', 'a-0');
+    await eventually(() => running.has('a-0'));
+    const firstFinish = finishers.get('a-0');
+    Object.assign(doomed.fair, { stopped: true });
+    clearTimeout((doomed.fair as unknown as { timer: NodeJS.Timeout }).timer);
+    doomed.redis.disconnect();
+    void doomed.queue.close(true);
+    workers = workers.filter((w) => w !== doomed);
+    running.delete('a-0');
+    await survivor.queue.resume(true);
+
+    await eventually(() => running.has('a-0') && finishers.get('a-0') !== firstFinish, 15_000);
+    expect((await survivor.fair.state()).held).toEqual({ a: 1 });
+    finishers.get('a-0')!();
+    await eventually(async () => (await survivor.fair.state()).inUse === 0);
+  }, 30_000);
+
+  it('puts back a job whose hand-over to Bull never happened, and runs it once', async () => {
+    const leases = { handOverMs: 500, recheckMs: 200 };
+    const { fair } = await worker(2, { leases });
+    const producer = await worker(0, { leases });
+    await producer.queue.close(); // the producer dies between admission and Bull
+    await add(producer.fair, 'a', 'a-0', { ms: 10 });
+    await eventually(() => starts.length === 1, 5000);
+    await settle();
+    expect(starts.map((s) => s.id)).toEqual(['a-0']);
+    await eventually(async () => (await fair.state()).inUse === 0);
+  });
+
+  it('runs a delayed job when it is due, not before, and never one that was withdrawn', async () => {
+    const { fair } = await worker(2);
+    const added = Date.now();
+    await add(fair, 'a', 'a-late', { ms: 0 }, 600);
+    await add(fair, 'a', 'a-withdrawn', { ms: 0 }, 300);
+    expect(await fair.withdraw('a-withdrawn')).toBe(true);
+    expect([await fair.has('a-late'), await fair.has('a-withdrawn')]).toEqual([true, false]);
+    const start = await eventually(() => starts.find((s) => s.id === 'a-late'), 5000, 10);
+    expect(start.at - added).toBeGreaterThanOrEqual(590);
+    expect(start.at - added).toBeLessThan(1200);
+    await settle();
+    expect(starts.map((s) => s.id)).toEqual(['a-late']);
+  });
+
+  it('ignores a job added again while it is known, and keeps its slot between Bull attempts', async () => {
+    const { fair } = await worker(2);
+    const job = { id: 'a-0', name: 'work', opts: { attempts: 2, backoff: { type: 'fixed', delay: 800 } } };
+    await fair.add('a', { ...job, data: { tenant: 'a', ms: 10, failures: 2 } });
+    await fair.add('a', { ...job, data: { tenant: 'a', ms: 10, failures: 2 } });
+    await eventually(() => starts.length === 1);
+    await after(300);
+    expect((await fair.state()).held).toEqual({ a: 1 }); // waiting out Bull's backoff
+    await eventually(() => starts.length === 2, 5000);
+    await eventually(async () => (await fair.state()).inUse === 0); // failed for good
+    expect(starts.map((s) => s.id)).toEqual(['a-0', 'a-0']);
+  });
+
+  describe('across a Redis restart', () => {
+    let own: OwnRedis;
+
+    beforeAll(async () => {
+      own = await startOwnRedis();
+    });
+    afterAll(() => own?.destroy());
+
+    it('pauses while Redis is down and loses no job', async () => {
+      redisUrl = own.url;
+      const { fair } = await worker(2);
+      for (let i = 0; i < 5; i++) await add(fair, 'a', `a-${i}`, { ms: 20 });
+      await eventually(async () => starts.length === 5 && (await fair.state()).inUse === 0);
+      await own.stop();
+      const during = Promise.all([0, 1, 2].map((i) => add(fair, 'b', `b-${i}`, { ms: 20 })));
+      await after(1000);
+      expect(starts).toHaveLength(5);
+      await own.start();
+      await during;
+      await eventually(() => starts.length === 8, 20_000);
+      await settle();
+      expect(starts.map((s) => s.id).sort()).toEqual(['a-0', 'a-1', 'a-2', 'a-3', 'a-4', 'b-0', 'b-1', 'b-2']);
+      await eventually(async () => (await fair.state()).inUse === 0);
+    }, 60_000);
+  });
+});
