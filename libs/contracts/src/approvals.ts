@@ -214,6 +214,11 @@ export class ApprovalDecisionEvent {
   @IsString()
   decidedBy: string | null;
 
+  /** The data the decider handed back with the callback (a JSON object); null when none, and for every other outcome. */
+  @IsOptional()
+  @FreeForm()
+  output: Record<string, unknown> | null;
+
   @IsString()
   decidedAt: string;
 }

@@ -66,6 +66,8 @@ export interface DecisionMove {
   id: string;
   to: DecisionStatus;
   entry: LogEntry;
+  /** What the decider handed back (a callback's `output`). */
+  output: Record<string, unknown> | null;
 }
 
 /** An approval as a final move left it: what its decision event is built from. */
@@ -78,6 +80,7 @@ export interface DecidedApproval {
   status: DecisionStatus;
   comment: string | null;
   decidedBy: string | null;
+  output: Record<string, unknown> | null;
   decidedAt: Date;
 }
 

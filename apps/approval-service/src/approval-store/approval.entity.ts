@@ -75,6 +75,10 @@ export class ApprovalEntity {
   @Column('text', { nullable: true })
   decidedBy: string | null;
 
+  /** The JSON object the callback handed back with its decision. */
+  @Column('jsonb', { nullable: true })
+  output: Record<string, unknown> | null;
+
   /** When an undecided approval times out; null: no limit. */
   @Column('timestamptz', { nullable: true })
   decisionDueAt: Date | null;

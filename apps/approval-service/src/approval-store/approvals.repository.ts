@@ -132,15 +132,15 @@ export class ApprovalsRepository {
   async decide(batch: DecisionMove[]): Promise<Array<DecidedApproval | null>> {
     const rows: Array<DecidedApproval & { n: string }> = await this.db.query(
       `WITH input AS (
-         SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[]) WITH ORDINALITY AS i(id, "to", comment, type, error, allowed, "decidedBy", n)),
+         SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[]) WITH ORDINALITY AS i(id, "to", comment, type, error, allowed, "decidedBy", output, n)),
        moved AS (
-         UPDATE approval.approvals a SET status = i."to", comment = i.comment, "decidedBy" = i."decidedBy", "decidedAt" = clock_timestamp(), "callbackTokenSealed" = NULL, "updatedAt" = now()
+         UPDATE approval.approvals a SET status = i."to", comment = i.comment, "decidedBy" = i."decidedBy", output = i.output::jsonb, "decidedAt" = clock_timestamp(), "callbackTokenSealed" = NULL, "updatedAt" = now()
          FROM input i WHERE a.id = i.id AND a.status = ANY(string_to_array(i.allowed, ','))
-         RETURNING a.id, a."tenantId", a."executionId", a."stepId", a."callbackId", a.status, a.comment, a."decidedBy", a."decidedAt", i.type AS "logType", i.error AS "logError", i.n),
+         RETURNING a.id, a."tenantId", a."executionId", a."stepId", a."callbackId", a.status, a.comment, a."decidedBy", a.output, a."decidedAt", i.type AS "logType", i.error AS "logError", i.n),
        logged AS (
          INSERT INTO approval.approval_log ("approvalId", at, type, comment, error, "decidedBy") SELECT id, clock_timestamp(), "logType", comment, "logError", "decidedBy" FROM moved),
        queued AS (INSERT INTO approval.decision_outbox ("approvalId") SELECT id::text FROM moved ON CONFLICT DO NOTHING)
-       SELECT id, "tenantId", "executionId", "stepId", "callbackId", status, comment, "decidedBy", "decidedAt", n FROM moved`,
+       SELECT id, "tenantId", "executionId", "stepId", "callbackId", status, comment, "decidedBy", output, "decidedAt", n FROM moved`,
       [
         batch.map((b) => b.id),
         batch.map((b) => b.to),
@@ -149,6 +149,7 @@ export class ApprovalsRepository {
         batch.map((b) => b.entry.error ?? null),
         batch.map((b) => APPROVAL_MOVES[b.to].join(',')),
         batch.map((b) => b.entry.decidedBy ?? null),
+        batch.map((b) => (b.output === null ? null : JSON.stringify(b.output))),
       ],
     );
     const byOrdinal = new Map(rows.map(({ n, ...decided }) => [Number(n), decided]));

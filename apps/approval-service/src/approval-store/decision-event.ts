@@ -9,6 +9,7 @@ export interface DecisionFacts {
   status: ApprovalOutcome;
   comment: string | null;
   decidedBy: string | null;
+  output: Record<string, unknown> | null;
   decidedAt: Date;
 }
 
@@ -22,6 +23,7 @@ export function decisionEvent(decided: DecisionFacts): ApprovalDecisionEvent {
     outcome: decided.status,
     comment: decided.comment,
     decidedBy: decided.decidedBy,
+    output: decided.output,
     decidedAt: decided.decidedAt.toISOString(),
   };
 }

@@ -21,6 +21,7 @@ export function approvalResponse(approval: ApprovalEntity, log: ApprovalLogEntit
     },
     comment: approval.comment,
     decidedBy: approval.decidedBy,
+    output: approval.output,
     decisionDueAt: approval.decisionDueAt?.toISOString() ?? null,
     decidedAt: approval.decidedAt?.toISOString() ?? null,
     rejectedCallbacks: approval.rejectedCallbacks,

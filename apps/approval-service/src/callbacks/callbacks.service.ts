@@ -3,12 +3,15 @@ import type { CallbackDecisionView } from '@app/contracts';
 import { constantTimeEqual, sha256Hex } from '@app/crypto';
 import { ApprovalEntity } from '../approval-store/approval.entity';
 import { ApprovalException } from '../approval-store/approval.exception';
-import { BatchedApprovals } from '../approval-store/batched-approvals';
+import { BatchedApprovals, Decided } from '../approval-store/batched-approvals';
 import { ApprovalMetrics } from '../metrics/approval-metrics';
 import { DecisionRelay } from '../outbox/decision-relay';
 import { ApprovalCallbackDto } from './callback.dto';
 import { CallbackRejectionsRepository } from './callback-rejections.repository';
 import { CallbackCredential, RecentCallbackCredentials } from './recent-callback-credentials';
+
+/** What a person decided: the callback's fields after its credentials. */
+export type Decision = Pick<ApprovalCallbackDto, 'status' | 'comment' | 'decidedBy' | 'output'>;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -35,14 +38,8 @@ export class CallbacksService {
       await this.rejections.record(credential.id, 'callbackToken did not match');
       throw ApprovalException.callbackTokenInvalid();
     }
-    const decided = await this.approvals.decide(credential.id, input.status, {
-      type: 'Decided',
-      comment: input.comment ?? null,
-      decidedBy: input.decidedBy ?? null,
-    });
+    const decided = await this.record(credential.id, input.callbackId, input);
     if (decided) {
-      this.recentCredentials.forget(input.callbackId);
-      await this.relay.publish(decided.event);
       decisionPublished(decided.event.outcome);
       return response(decided);
     }
@@ -50,6 +47,23 @@ export class CallbacksService {
     if (!current) throw ApprovalException.callbackNotFound();
     if (current.status === input.status) return response(current);
     throw ApprovalException.notPending(current.status);
+  }
+
+  /**
+   * A person's decision on an open approval, with its log entry and its decision event (published now):
+   * the callback's and the decision page's. Null when the approval was no longer open.
+   */
+  async record(approvalId: string, callbackId: string, decision: Decision): Promise<Decided | null> {
+    const decided = await this.approvals.decide(
+      approvalId,
+      decision.status,
+      { type: 'Decided', comment: decision.comment ?? null, decidedBy: decision.decidedBy ?? null },
+      decision.output ?? null,
+    );
+    if (!decided) return null;
+    this.recentCredentials.forget(callbackId);
+    await this.relay.publish(decided.event);
+    return decided;
   }
 
   /** What a callback's token is checked against: from memory when this process created the approval lately. */

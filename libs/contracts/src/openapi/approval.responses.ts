@@ -95,6 +95,14 @@ export class ApprovalResponse implements ApprovalView {
   @ApiProperty({ type: String, nullable: true })
   decidedBy: string | null;
 
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    nullable: true,
+    description: 'The JSON object the decider handed back with the callback (at most 64 KiB)',
+  })
+  output: Record<string, unknown> | null;
+
   @ApiProperty({ type: String, format: 'date-time', nullable: true })
   decisionDueAt: string | null;
 

@@ -67,6 +67,8 @@ export interface ApprovalView {
   };
   comment: string | null;
   decidedBy: string | null;
+  /** The JSON object the decider handed back with the callback; null when none. */
+  output: Record<string, unknown> | null;
   decisionDueAt: string | null;
   decidedAt: string | null;
   /** Callbacks refused for a wrong token (the log keeps the first 20). */
