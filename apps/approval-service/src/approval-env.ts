@@ -20,6 +20,11 @@ export class ApprovalEnv extends BaseEnv {
   @IsString()
   WEBHOOK_SIGNING_SECRET?: string;
 
+  /** Every webhook and approval carries a decisionPageUrl, a page where a person approves or denies; false: none, and the pages answer 404. */
+  @IsBoolean()
+  @booleanFromEnv()
+  DECISION_PAGE: boolean = true;
+
   /** Callbacks accepted per client address per minute; more get 429 RATE_LIMITED. */
   @IsInt()
   @Min(1)

@@ -3,7 +3,11 @@ import type { ApprovalLogEntity } from '../approval-store/approval-log.entity';
 import type { ApprovalEntity } from '../approval-store/approval.entity';
 
 /** An approval as the API shows it: never the callback token nor any webhook auth value. */
-export function approvalResponse(approval: ApprovalEntity, log: ApprovalLogEntity[]): ApprovalView {
+export function approvalResponse(
+  approval: ApprovalEntity,
+  log: ApprovalLogEntity[],
+  decisionPageUrl: string | null,
+): ApprovalView {
   return {
     id: approval.id,
     approvalId: approval.id,
@@ -22,6 +26,7 @@ export function approvalResponse(approval: ApprovalEntity, log: ApprovalLogEntit
     comment: approval.comment,
     decidedBy: approval.decidedBy,
     output: approval.output,
+    decisionPageUrl,
     decisionDueAt: approval.decisionDueAt?.toISOString() ?? null,
     decidedAt: approval.decidedAt?.toISOString() ?? null,
     rejectedCallbacks: approval.rejectedCallbacks,

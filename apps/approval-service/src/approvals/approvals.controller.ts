@@ -31,6 +31,7 @@ import { ApprovalListRepository } from './approval-list.repository';
 import { approvalResponse } from './approval.response';
 import { ApprovalsService } from './approvals.service';
 import { WebhookTester } from '../delivery/webhook-tester';
+import { DecisionPageLinks } from '../decision-pages/decision-page-links';
 
 /** Log entries per approval in the list; `GET /v1/approvals/{id}` shows the whole log. */
 export const LIST_LOG_ENTRIES = 20;
@@ -44,6 +45,7 @@ export class ApprovalsController {
     private readonly approvals: ApprovalsService,
     private readonly tester: WebhookTester,
     private readonly listing: ApprovalListRepository,
+    private readonly links: DecisionPageLinks,
   ) {}
 
   @Post()
@@ -118,7 +120,7 @@ export class ApprovalsController {
     }
     return approvals.map((a) => {
       const log = logs.get(a.id)!;
-      return { ...approvalResponse(a, log.entries), logTruncated: log.truncated };
+      return { ...approvalResponse(a, log.entries, this.links.url(a.id)), logTruncated: log.truncated };
     });
   }
 
@@ -127,7 +129,7 @@ export class ApprovalsController {
   @ApiOkResponse({ type: ApprovalResponse })
   async get(@CurrentPrincipal() principal: Principal, @Param('id', ParseUUIDPipe) id: string): Promise<ApprovalView> {
     const approval = await this.approvals.get(principal.tenantId, id);
-    return approvalResponse(approval, await this.listing.entries(id));
+    return approvalResponse(approval, await this.listing.entries(id), this.links.url(id));
   }
 
   @Post(':id/redeliver')
@@ -157,7 +159,7 @@ export class ApprovalsController {
     @Param('id', ParseUUIDPipe) id: string,
   ): Promise<ApprovalView> {
     const approval = await this.approvals.cancel(principal.tenantId, id, principal.userId);
-    return approvalResponse(approval, await this.listing.entries(id));
+    return approvalResponse(approval, await this.listing.entries(id), this.links.url(id));
   }
 }
 

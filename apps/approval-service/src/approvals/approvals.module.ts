@@ -8,6 +8,7 @@ import { ApprovalStoreModule } from '../approval-store/approval-store.module';
 import { ApprovalEntity } from '../approval-store/approval.entity';
 import { CallbacksModule } from '../callbacks/callbacks.module';
 import { OutageModule } from '@app/database';
+import { DecisionPagesModule } from '../decision-pages/decision-pages.module';
 import { DecisionTimeoutsModule } from '../decision-timeouts/decision-timeouts.module';
 import { DeliveryModule } from '../delivery/delivery.module';
 import { OutboxModule } from '../outbox/outbox.module';
@@ -29,6 +30,7 @@ export class ApprovalsModule {
         CallbacksModule,
         DeliveryModule.forRole(role),
         DecisionTimeoutsModule.forRole(role),
+        DecisionPagesModule,
         BullModule.registerQueue({ name: SharedQueue.ApprovalRequests }),
       ],
       controllers: [ApprovalsController],

@@ -103,6 +103,15 @@ export class ApprovalResponse implements ApprovalView {
   })
   output: Record<string, unknown> | null;
 
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description:
+      'The page where a person approves or denies (a signed link; it answers while the approval is Pending or ' +
+      'AwaitingDecision); null when the service runs with DECISION_PAGE=false',
+  })
+  decisionPageUrl: string | null;
+
   @ApiProperty({ type: String, format: 'date-time', nullable: true })
   decisionDueAt: string | null;
 

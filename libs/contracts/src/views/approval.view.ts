@@ -69,6 +69,8 @@ export interface ApprovalView {
   decidedBy: string | null;
   /** The JSON object the decider handed back with the callback; null when none. */
   output: Record<string, unknown> | null;
+  /** The page where a person decides (answers while the approval awaits a decision); null when DECISION_PAGE=false. */
+  decisionPageUrl: string | null;
   decisionDueAt: string | null;
   decidedAt: string | null;
   /** Callbacks refused for a wrong token (the log keeps the first 20). */
