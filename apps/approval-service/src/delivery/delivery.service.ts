@@ -7,6 +7,7 @@ import { ApprovalsRepository } from '../approval-store/approvals.repository';
 import { BatchedApprovals } from '../approval-store/batched-approvals';
 import { OutageRider } from '@app/database';
 import { ApprovalMetrics } from '../metrics/approval-metrics';
+import { DecisionPageLinks } from '../decision-pages/decision-page-links';
 import { DecisionRelay } from '../outbox/decision-relay';
 import { DELIVERY_CONCURRENCY, DeliveryAttemptJob } from './delivery.jobs';
 import { DeliveryProducer } from './delivery.producer';
@@ -33,6 +34,7 @@ type AttemptOutcome = { delivered: boolean; httpStatus: number | null };
 @Injectable()
 export class DeliveryService {
   private readonly callbackUrl: string;
+  private readonly decisionPages: DecisionPageLinks;
   private readonly slots: TenantSlots;
   private running = 0;
   private readonly strandedAfterMs: number;
@@ -52,6 +54,7 @@ export class DeliveryService {
     private readonly metrics: ApprovalMetrics,
   ) {
     this.callbackUrl = `${env.PUBLIC_BASE_URL.replace(/\/+$/, '')}${CALLBACK_PATH}`;
+    this.decisionPages = new DecisionPageLinks(env, cipher);
     this.slots = new TenantSlots(env.DELIVERY_SLOTS_PER_TENANT, SLOT_WAIT_MS);
     this.strandedAfterMs = env.DELIVERY_STRANDED_AFTER_MS;
   }
@@ -189,6 +192,7 @@ export class DeliveryService {
         stepId: approval.stepId,
         approvalId: approval.id,
         callbackUrl: this.callbackUrl,
+        decisionPageUrl: this.decisionPages.url(approval.id),
         requestedAt: new Date(approval.createdAt).toISOString(),
       },
     });

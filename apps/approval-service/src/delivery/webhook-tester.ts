@@ -38,6 +38,7 @@ export class WebhookTester {
         stepId: null,
         approvalId: null,
         callbackUrl: this.callbackUrl,
+        decisionPageUrl: null,
         requestedAt: new Date().toISOString(),
       },
     });
