@@ -57,6 +57,8 @@ export interface AttemptRecord {
   httpStatus: number | null;
   durationMs: number;
   error: string | null;
+  /** The reminder this attempt was (1, 2, …); absent for any other attempt. */
+  reminder?: number;
 }
 
 export type AttemptToRecord = { id: string; attempt: number } & AttemptRecord;

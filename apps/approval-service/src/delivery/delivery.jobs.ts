@@ -23,6 +23,12 @@ export class DeliveryAttemptJob {
   @IsBoolean()
   redelivery?: boolean;
 
+  /** A reminder (an extra attempt as well): which one, sent in the body as `reminder` and logged with the attempt. */
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  reminder?: number;
+
   /** How many times this attempt was put back because its tenant had its share of slots in use. */
   @IsOptional()
   @IsInt()

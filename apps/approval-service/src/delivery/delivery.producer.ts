@@ -25,13 +25,13 @@ export class DeliveryProducer {
     );
   }
 
-  /** An extra attempt of an approval awaiting its decision. */
-  async redeliver(approvalId: string, attempt: number, tenantId: string): Promise<void> {
+  /** An extra attempt of an approval awaiting its decision; `reminder` when it is one. */
+  async redeliver(approvalId: string, attempt: number, tenantId: string, reminder?: number): Promise<void> {
     await addJob(
       this.queue,
       DELIVERY_JOBS,
       DEFAULT_JOB_NAME,
-      { approvalId, attempt, tenantId, redelivery: true },
+      { approvalId, attempt, tenantId, redelivery: true, ...(reminder ? { reminder } : {}) },
       { ...DELIVERY_JOB_OPTIONS, jobId: `${approvalId}:${attempt}` },
     );
   }
@@ -56,6 +56,7 @@ export class DeliveryProducer {
         tenantId,
         held,
         ...(job.redelivery ? { redelivery: true } : {}),
+        ...(job.reminder ? { reminder: job.reminder } : {}),
       },
       { ...DELIVERY_JOB_OPTIONS, jobId: `${job.approvalId}:${job.attempt}:held-${held}`, delay },
     );

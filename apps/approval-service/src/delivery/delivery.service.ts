@@ -29,6 +29,7 @@ const INLINE_WAIT_MS = 200;
 const GONE = 410;
 
 type AttemptOutcome = { delivered: boolean; httpStatus: number | null };
+type AttemptOptions = { known?: AttemptView | null; inHand?: SecretsInHand; redelivery?: boolean; reminder?: number };
 
 /** One delivery attempt of an approval, and what follows it: delivered, a retry, or DeliveryFailed. */
 @Injectable()
@@ -87,7 +88,12 @@ export class DeliveryService {
         return await this.outage.ride(() => this.producer.putBack(job, tenantId));
       }
       try {
-        await this.attempt(job.approvalId, job.attempt, { known, inHand, redelivery: job.redelivery === true });
+        await this.attempt(job.approvalId, job.attempt, {
+          known,
+          inHand,
+          redelivery: job.redelivery === true,
+          reminder: job.reminder,
+        });
       } finally {
         this.slots.release(tenantId);
       }
@@ -139,17 +145,17 @@ export class DeliveryService {
   /**
    * `known` is the approval as just inserted or read, which spares the read; `inHand`, its secrets as
    * intake had them. A redelivery is one attempt to an approval awaiting its decision: whatever its
-   * answer, nothing follows and the status stays.
+   * answer, nothing follows and the status stays. A reminder is a redelivery that says which one it is.
    */
   private async attempt(
     approvalId: string,
     attempt: number,
-    { known, inHand, redelivery = false }: { known?: AttemptView | null; inHand?: SecretsInHand; redelivery?: boolean },
+    { known, inHand, redelivery = false, reminder }: AttemptOptions,
   ): Promise<void> {
     const approval = known ?? withSecrets(await this.view(approvalId, attempt), inHand);
     // A decision (even one that arrived while an earlier attempt was in flight) or a cancel stops delivery.
     if (!approval || approval.status !== (redelivery ? 'AwaitingDecision' : 'Pending')) return;
-    const result = await this.outcomeOf(approval, attempt);
+    const result = await this.outcomeOf(approval, attempt, reminder);
     if (!result || result.delivered || redelivery) return;
     if (result.httpStatus === GONE)
       return this.fail(approvalId, `The receiver answered 410 Gone to attempt ${attempt}: delivery ended`);
@@ -173,7 +179,7 @@ export class DeliveryService {
    * already (a crashed worker sent it, or the database went away before confirming our record), goes
    * on from what was logged. Null when there is nothing more to do.
    */
-  private async outcomeOf(approval: AttemptView, attempt: number): Promise<AttemptOutcome | null> {
+  private async outcomeOf(approval: AttemptView, attempt: number, reminder?: number): Promise<AttemptOutcome | null> {
     if (approval.loggedAttempt) return this.fromLog(approval.id, approval.loggedAttempt);
     if (!approval.callbackTokenSealed) return null;
     const result = await this.sender.send({
@@ -194,10 +200,12 @@ export class DeliveryService {
         callbackUrl: this.callbackUrl,
         decisionPageUrl: this.decisionPages.url(approval.id),
         requestedAt: new Date(approval.createdAt).toISOString(),
+        ...(reminder ? { reminder } : {}),
       },
     });
     this.metrics.deliveryAttempted(result);
-    if (await this.outage.ride(() => this.approvals.recordAttempt(approval.id, attempt, result))) return result;
+    if (await this.outage.ride(() => this.approvals.recordAttempt(approval.id, attempt, { ...result, reminder })))
+      return result;
     const logged = (await this.view(approval.id, attempt))?.loggedAttempt;
     return logged ? this.fromLog(approval.id, logged) : null;
   }
