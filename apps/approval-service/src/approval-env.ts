@@ -43,6 +43,15 @@ export class ApprovalEnv extends BaseEnv {
   @Max(2_592_000)
   DECISION_TIMEOUT_MIN_SECONDS: number = 60;
 
+  /**
+   * The shortest webhook.remindAfterSeconds a request may ask for (the contract's is 300; the longest is
+   * 604800, a week). Lower it only in tests, so that reminders come within seconds.
+   */
+  @IsInt()
+  @Min(1)
+  @Max(604_800)
+  WEBHOOK_REMIND_MIN_SECONDS: number = 300;
+
   /** How often workers look for approvals past their decision deadline whose deadline job was lost. */
   @IsInt()
   @Min(100)

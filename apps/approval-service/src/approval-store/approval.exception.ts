@@ -44,6 +44,13 @@ export class ApprovalException extends DomainException {
     ]);
   }
 
+  static remindAfterTooShort(min: number) {
+    const rule = `webhook.remindAfterSeconds must not be less than ${min}`;
+    return new ApprovalException(400, ApprovalErrorCode.ValidationFailed, rule, [
+      { field: 'webhook.remindAfterSeconds', problems: [rule] },
+    ]);
+  }
+
   static conflict() {
     return new ApprovalException(
       409,

@@ -22,6 +22,7 @@ export function approvalResponse(
       authentication: { type: approval.authType },
       timeoutSeconds: approval.timeoutSeconds,
       maxRetryAttempts: approval.maxRetryAttempts,
+      remindAfterSeconds: approval.remindAfterSeconds,
     },
     comment: approval.comment,
     decidedBy: approval.decidedBy,
@@ -41,6 +42,7 @@ export function approvalResponse(
       error: entry.error,
       comment: entry.comment,
       decidedBy: entry.decidedBy,
+      reminder: entry.reminder,
     })),
   };
 }

@@ -12,6 +12,7 @@ import { DecisionPagesModule } from '../decision-pages/decision-pages.module';
 import { DecisionTimeoutsModule } from '../decision-timeouts/decision-timeouts.module';
 import { DeliveryModule } from '../delivery/delivery.module';
 import { OutboxModule } from '../outbox/outbox.module';
+import { RemindersModule } from '../reminders/reminders.module';
 import { ApprovalListRepository } from './approval-list.repository';
 import { ApprovalRequestsProcessor } from './approval-requests.processor';
 import { ApprovalsController } from './approvals.controller';
@@ -20,6 +21,7 @@ import { ApprovalsService } from './approvals.service';
 @Module({})
 export class ApprovalsModule {
   static forRole(role: ProcessRole): DynamicModule {
+    const delivery = DeliveryModule.forRole(role);
     return {
       module: ApprovalsModule,
       imports: [
@@ -28,7 +30,8 @@ export class ApprovalsModule {
         OutboxModule,
         OutageModule,
         CallbacksModule,
-        DeliveryModule.forRole(role),
+        delivery,
+        RemindersModule.forRole(role, delivery),
         DecisionTimeoutsModule.forRole(role),
         DecisionPagesModule,
         BullModule.registerQueue({ name: SharedQueue.ApprovalRequests }),

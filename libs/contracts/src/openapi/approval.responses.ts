@@ -39,6 +39,13 @@ export class ApprovalLogEntryResponse implements ApprovalLogEntryView {
 
   @ApiProperty({ type: String, nullable: true })
   decidedBy: string | null;
+
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description: "On a reminder's DeliveryAttempt: which reminder it was (1, 2, …)",
+  })
+  reminder: number | null;
 }
 
 export class WebhookAuthenticationTypeResponse {
@@ -59,6 +66,13 @@ export class WebhookResponse {
 
   @ApiProperty()
   maxRetryAttempts: number;
+
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description: 'While the approval awaits its decision, the webhook is sent again every this many seconds',
+  })
+  remindAfterSeconds: number | null;
 }
 
 export class ApprovalResponse implements ApprovalView {

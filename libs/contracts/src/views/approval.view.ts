@@ -47,6 +47,8 @@ export interface ApprovalLogEntryView {
   error: string | null;
   comment: string | null;
   decidedBy: string | null;
+  /** On a reminder's DeliveryAttempt: which reminder it was (1, 2, …); null otherwise. */
+  reminder: number | null;
 }
 
 /** An approval as the API shows it: never the callback token nor any webhook auth value. */
@@ -64,6 +66,8 @@ export interface ApprovalView {
     authentication: { type: WebhookAuthType };
     timeoutSeconds: number;
     maxRetryAttempts: number;
+    /** While awaiting a decision, the webhook is sent again every this many seconds; null: no reminders. */
+    remindAfterSeconds: number | null;
   };
   comment: string | null;
   decidedBy: string | null;
