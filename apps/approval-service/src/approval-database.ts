@@ -7,6 +7,8 @@ import { RequestFingerprint1795400011000 } from './database/migrations/179540001
 import { ApprovalLimits1795400012000 } from './database/migrations/1795400012000-approval-limits';
 import { ApprovalExtras1795400013000 } from './database/migrations/1795400013000-approval-extras';
 import { DecisionOutboxRowsWithoutPayload1795400014000 } from './database/migrations/1795400014000-decision-outbox-rows-without-payload';
+import { DecisionOutput1795400015500 } from './database/migrations/1795400015500-decision-output';
+import { Reminders1795400015600 } from './database/migrations/1795400015600-reminders';
 
 /** The approval-service owns the `approval` schema. Features add their entities and migrations here. */
 export const APPROVAL_SCHEMA = 'approval';
@@ -20,5 +22,7 @@ export const approvalDatabase: ServiceDatabaseOptions = {
     ApprovalLimits1795400012000,
     ApprovalExtras1795400013000,
     DecisionOutboxRowsWithoutPayload1795400014000,
+    DecisionOutput1795400015500,
+    Reminders1795400015600,
   ],
 };

@@ -20,6 +20,11 @@ export class ApprovalEnv extends BaseEnv {
   @IsString()
   WEBHOOK_SIGNING_SECRET?: string;
 
+  /** Every webhook and approval carries a decisionPageUrl, a page where a person approves or denies; false: none, and the pages answer 404. */
+  @IsBoolean()
+  @booleanFromEnv()
+  DECISION_PAGE: boolean = true;
+
   /** Callbacks accepted per client address per minute; more get 429 RATE_LIMITED. */
   @IsInt()
   @Min(1)
@@ -49,6 +54,15 @@ export class ApprovalEnv extends BaseEnv {
   @Min(1)
   @Max(2_592_000)
   DECISION_TIMEOUT_MIN_SECONDS: number = 60;
+
+  /**
+   * The shortest webhook.remindAfterSeconds a request may ask for (the contract's is 300; the longest is
+   * 604800, a week). Lower it only in tests, so that reminders come within seconds.
+   */
+  @IsInt()
+  @Min(1)
+  @Max(604_800)
+  WEBHOOK_REMIND_MIN_SECONDS: number = 300;
 
   /** How often workers look for approvals past their decision deadline whose deadline job was lost. */
   @IsInt()

@@ -72,6 +72,7 @@ describe('Approval callback', () => {
       outcome: status,
       comment: `${status} by Dana: within budget`,
       decidedBy: null,
+      output: null,
       decidedAt: res.body.decidedAt,
     });
   });

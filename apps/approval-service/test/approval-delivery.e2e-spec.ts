@@ -52,6 +52,11 @@ describe('Approval delivery', () => {
       stepId: 'approve-po',
       approvalId: res.body.approvalId,
       callbackUrl: `${sut.env.PUBLIC_BASE_URL}/v1/AgentExecutionWebhookApproval/callback`,
+      decisionPageUrl: expect.stringMatching(
+        new RegExp(
+          `^${sut.env.PUBLIC_BASE_URL}/v1/decision-pages/${res.body.approvalId}\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]{43}$`,
+        ),
+      ),
       requestedAt: expect.any(String),
     });
     await eventually(async () => (await approvalOf(res.body.approvalId)).status === 'AwaitingDecision');
@@ -335,6 +340,7 @@ describe('Approval delivery', () => {
       message: 'hello',
       callbackId: null,
       callbackToken: null,
+      decisionPageUrl: null,
     });
     expect(hook.headers.authorization).toBe('Bearer tt');
     expect(hook.headers['webhook-signature']).toMatch(/^v1,/);

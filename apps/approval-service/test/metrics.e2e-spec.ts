@@ -13,7 +13,13 @@ import {
 import { ApprovalTestApp, approvalRequest, startApprovalApp } from './support/approval-app';
 
 const CALLBACK = '/v1/AgentExecutionWebhookApproval/callback';
-const QUEUES = ['approval-decision-timeouts', 'approval-decisions', 'approval-delivery', 'approval-requests'];
+const QUEUES = [
+  'approval-decision-timeouts',
+  'approval-decisions',
+  'approval-delivery',
+  'approval-reminders',
+  'approval-requests',
+];
 
 describe('Approval-service metrics and queue dashboard', () => {
   let sut: ApprovalTestApp;

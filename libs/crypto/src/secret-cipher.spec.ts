@@ -37,6 +37,25 @@ describe(SecretCipher.name, () => {
     expect(new SecretCipher(`k3:${key()}`).matchesFingerprint('{"token":"s3cret"}', before)).toBeNull();
   });
 
+  it('signs a text for one purpose: the signature checks out for that purpose and text only, and after rotation while the old key is kept', () => {
+    const oldKey = key();
+    const signed = new SecretCipher(`k1:${oldKey}`).sign('decision-page', 'approval-1');
+    expect(signed).toMatch(/^k1\.[A-Za-z0-9_-]{43}$/);
+    const sut = new SecretCipher(`k2:${key()},k1:${oldKey}`);
+    expect(sut.verifySignature('decision-page', 'approval-1', signed)).toBe(true);
+    expect(sut.verifySignature('decision-page', 'approval-2', signed)).toBe(false);
+    expect(sut.verifySignature('other-purpose', 'approval-1', signed)).toBe(false);
+    const at = 10;
+    const tampered = `${signed.slice(0, at)}${signed[at] === 'A' ? 'B' : 'A'}${signed.slice(at + 1)}`;
+    expect(sut.verifySignature('decision-page', 'approval-1', tampered)).toBe(false);
+    const last = signed.at(-1) === 'A' ? 'B' : 'A';
+    expect(sut.verifySignature('decision-page', 'approval-1', `${signed.slice(0, -1)}${last}`)).toBe(false);
+    expect(sut.verifySignature('decision-page', 'approval-1', `${signed}.x`)).toBe(false);
+    expect(sut.verifySignature('decision-page', 'approval-1', '')).toBe(false);
+    expect(new SecretCipher(`k1:${key()}`).verifySignature('decision-page', 'approval-1', signed)).toBe(false);
+    expect(signed.split('.')[1]).not.toBe(sut.fingerprint('approval-1').split('.')[2]);
+  });
+
   it('rejects tampered ciphertext', () => {
     const sut = new SecretCipher(key());
     const parts = sut.encrypt('payload').split('.');

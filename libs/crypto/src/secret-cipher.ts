@@ -63,17 +63,32 @@ export class SecretCipher {
    */
   fingerprint(text: string): string {
     const { currentKeyId, keys } = this.keyring;
-    return ['f1', currentKeyId, fingerprintMac(keys.get(currentKeyId)!, text)].join('.');
+    return ['f1', currentKeyId, mac(keys.get(currentKeyId)!, FINGERPRINT, text)].join('.');
   }
 
   /** Whether `text` has this fingerprint; null when its key is no longer in the keyring (cannot tell). */
   matchesFingerprint(text: string, stored: string): boolean | null {
-    const [format, keyId, mac] = stored.split('.');
+    const [format, keyId, stamp] = stored.split('.');
     const key = this.keyring.keys.get(keyId);
-    if (format !== 'f1' || !mac || !key) return null;
-    const expected = Buffer.from(fingerprintMac(key, text), 'base64url');
-    const actual = Buffer.from(mac, 'base64url');
-    return expected.length === actual.length && timingSafeEqual(expected, actual);
+    if (format !== 'f1' || !stamp || !key) return null;
+    return sameMac(stamp, key, FINGERPRINT, text);
+  }
+
+  /**
+   * A signature of `text` for one `purpose` (HMAC-SHA256 under a key derived from the current encryption
+   * key and the purpose, so a signature made for one purpose proves nothing for another): `<keyId>.<mac>`,
+   * URL-safe. It checks out while its key stays in the keyring.
+   */
+  sign(purpose: string, text: string): string {
+    const { currentKeyId, keys } = this.keyring;
+    return [currentKeyId, mac(keys.get(currentKeyId)!, `sign:${purpose}`, text)].join('.');
+  }
+
+  /** Whether `signature` is what sign(purpose, text) made, under a key still in the keyring (constant time). */
+  verifySignature(purpose: string, text: string, signature: string): boolean {
+    const [keyId, signed, extra] = signature.split('.');
+    const key = this.keyring.keys.get(keyId);
+    return extra === undefined && !!signed && !!key && sameMac(signed, key, `sign:${purpose}`, text);
   }
 
   /** True when the value was encrypted with an older key and should be re-encrypted. */
@@ -82,7 +97,17 @@ export class SecretCipher {
   }
 }
 
-function fingerprintMac(key: Buffer, text: string): string {
-  const derived = createHmac('sha256', key).update('fingerprint-v1').digest();
+const FINGERPRINT = 'fingerprint-v1';
+
+/** HMAC-SHA256 of `text` under a key derived from `key` for one purpose, base64url. */
+function mac(key: Buffer, purpose: string, text: string): string {
+  const derived = createHmac('sha256', key).update(purpose).digest();
   return createHmac('sha256', derived).update(text, 'utf8').digest('base64url');
+}
+
+/** Compared as written, not as decoded: base64url has several spellings of the last bits, a tampered one must not pass. */
+function sameMac(given: string, key: Buffer, purpose: string, text: string): boolean {
+  const expected = Buffer.from(mac(key, purpose, text));
+  const actual = Buffer.from(given);
+  return expected.length === actual.length && timingSafeEqual(expected, actual);
 }

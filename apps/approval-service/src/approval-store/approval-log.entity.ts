@@ -34,4 +34,8 @@ export class ApprovalLogEntity {
   /** On a Decided entry: who decided, as the callback named them. */
   @Column('text', { nullable: true })
   decidedBy: string | null;
+
+  /** On a reminder's DeliveryAttempt entry: which reminder it was (1, 2, …). */
+  @Column('int', { nullable: true })
+  reminder: number | null;
 }

@@ -6,7 +6,7 @@ import type { ApprovalEntity } from './approval.entity';
 /** The rows the approval statements take and give back. Secrets appear only sealed or hashed. */
 
 export type LogEntry = Partial<
-  Pick<ApprovalLogEntity, 'attempt' | 'httpStatus' | 'durationMs' | 'error' | 'comment' | 'decidedBy'>
+  Pick<ApprovalLogEntity, 'attempt' | 'httpStatus' | 'durationMs' | 'error' | 'comment' | 'decidedBy' | 'reminder'>
 > & { type: LogEntryType };
 
 export interface NewApproval {
@@ -28,6 +28,8 @@ export interface NewApproval {
   callbackTokenSealed: string;
   /** No decision within this many seconds: TimedOut. Null: no limit. */
   decisionTimeoutSeconds: number | null;
+  /** While awaiting a decision, a reminder every this many seconds. Null: none. */
+  remindAfterSeconds: number | null;
 }
 
 /** What a delivery attempt needs, read in one query, with what a crashed worker may have logged already. */
@@ -57,6 +59,8 @@ export interface AttemptRecord {
   httpStatus: number | null;
   durationMs: number;
   error: string | null;
+  /** The reminder this attempt was (1, 2, …); absent for any other attempt. */
+  reminder?: number;
 }
 
 export type AttemptToRecord = { id: string; attempt: number } & AttemptRecord;
@@ -66,6 +70,8 @@ export interface DecisionMove {
   id: string;
   to: DecisionStatus;
   entry: LogEntry;
+  /** What the decider handed back (a callback's `output`). */
+  output: Record<string, unknown> | null;
 }
 
 /** An approval as a final move left it: what its decision event is built from. */
@@ -78,7 +84,20 @@ export interface DecidedApproval {
   status: DecisionStatus;
   comment: string | null;
   decidedBy: string | null;
+  output: Record<string, unknown> | null;
   decidedAt: Date;
+}
+
+/** An approval as a reminder's round finds it, with the reminder it claimed (null when it claimed none). */
+export interface ReminderClaim {
+  status: ApprovalStatus;
+  tenantId: string;
+  createdAt: Date;
+  remindAfterSeconds: number | null;
+  decisionDueAt: Date | null;
+  /** The reminder's number (1, 2, …) and the attempt number it takes; null when this round sends none. */
+  reminder: number | null;
+  attempt: number | null;
 }
 
 export type CallbackView = Pick<

@@ -75,6 +75,29 @@ export class ApprovalEntity {
   @Column('text', { nullable: true })
   decidedBy: string | null;
 
+  /** The JSON object the callback handed back with its decision. */
+  @Column('jsonb', { nullable: true })
+  output: Record<string, unknown> | null;
+
+  /** While awaiting its decision, the webhook goes again every this many seconds (from the request); null: never. */
+  @Column('int', { nullable: true })
+  remindAfterSeconds: number | null;
+
+  /** The last interval since the request a reminder was claimed in (ApprovalsRepository.claimReminder). */
+  @Column('int', { default: 0, select: false })
+  reminderRound: number;
+
+  @Column('int', { default: 0, select: false })
+  remindersSent: number;
+
+  /** The delivery attempt number the last reminder took. */
+  @Column('int', { nullable: true, select: false })
+  reminderAttempt: number | null;
+
+  /** The last number an extra attempt (a reminder, a redelivery) took: they take them one at a time. */
+  @Column('int', { nullable: true, select: false })
+  lastExtraAttempt: number | null;
+
   /** When an undecided approval times out; null: no limit. */
   @Column('timestamptz', { nullable: true })
   decisionDueAt: Date | null;

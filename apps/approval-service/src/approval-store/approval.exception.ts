@@ -7,6 +7,7 @@ export enum ApprovalErrorCode {
   Conflict = 'APPROVAL_CONFLICT',
   CallbackNotFound = 'CALLBACK_NOT_FOUND',
   CallbackTokenInvalid = 'CALLBACK_TOKEN_INVALID',
+  DecisionPageNotFound = 'DECISION_PAGE_NOT_FOUND',
   /** A webhook URL refused by the outbound policy, or a decision deadline shorter than allowed. */
   ValidationFailed = 'VALIDATION_FAILED',
 }
@@ -43,6 +44,13 @@ export class ApprovalException extends DomainException {
     ]);
   }
 
+  static remindAfterTooShort(min: number) {
+    const rule = `webhook.remindAfterSeconds must not be less than ${min}`;
+    return new ApprovalException(400, ApprovalErrorCode.ValidationFailed, rule, [
+      { field: 'webhook.remindAfterSeconds', problems: [rule] },
+    ]);
+  }
+
   static conflict() {
     return new ApprovalException(
       409,
@@ -57,6 +65,11 @@ export class ApprovalException extends DomainException {
 
   static callbackTokenInvalid() {
     return new ApprovalException(401, ApprovalErrorCode.CallbackTokenInvalid, 'callbackToken does not match');
+  }
+
+  /** Another approval's, tampered, signed under a retired key, or pages are off: all look the same. */
+  static decisionPageNotFound() {
+    return new ApprovalException(404, ApprovalErrorCode.DecisionPageNotFound, 'Decision page not found');
   }
 
   static webhookUrlRefused(rule: string) {

@@ -8,9 +8,13 @@ import type {
   DecisionMove,
   DeliveryView,
   NewApproval,
+  ReminderClaim,
 } from './approval-rows';
 import { APPROVAL_MOVES } from './approval-state';
 import { ApprovalEntity } from './approval.entity';
+
+/** The highest attempt number logged for the approval $1 (0 for none), as `n`. */
+const LAST_LOGGED_ATTEMPT = `SELECT coalesce(max(attempt), 0) AS n FROM approval.approval_log WHERE "approvalId" = $1 AND type = 'DeliveryAttempt'`;
 
 /**
  * The approval statements, one method per query. Every state move is one conditional UPDATE; the batch
@@ -33,10 +37,10 @@ export class ApprovalsRepository {
     const rows: Array<{ id: string; callbackId: string; createdAt: Date }> = await this.db.query(
       `WITH inserted AS (
          INSERT INTO approval.approvals ("tenantId", "executionId", "stepId", "agentName", message, "stepInput", "previousResults", "webhookUrl",
-           "authType", "authEncrypted", "timeoutSeconds", "maxRetryAttempts", "callbackId", "callbackTokenHash", "callbackTokenSealed", "requestFingerprint", status, "decisionDueAt")
-         SELECT t, e, s, n, m, si::jsonb, pr::jsonb, u, at, ae, ts, mr, c, h, cs, f, 'Pending', clock_timestamp() + make_interval(secs => dt)
+           "authType", "authEncrypted", "timeoutSeconds", "maxRetryAttempts", "callbackId", "callbackTokenHash", "callbackTokenSealed", "requestFingerprint", status, "decisionDueAt", "remindAfterSeconds")
+         SELECT t, e, s, n, m, si::jsonb, pr::jsonb, u, at, ae, ts, mr, c, h, cs, f, 'Pending', clock_timestamp() + make_interval(secs => dt), ra
          FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
-           $9::text[], $10::text[], $11::int[], $12::int[], $13::uuid[], $14::text[], $15::text[], $16::text[], $17::int[]) AS i(t, e, s, n, m, si, pr, u, at, ae, ts, mr, c, h, cs, f, dt)
+           $9::text[], $10::text[], $11::int[], $12::int[], $13::uuid[], $14::text[], $15::text[], $16::text[], $17::int[], $18::int[]) AS i(t, e, s, n, m, si, pr, u, at, ae, ts, mr, c, h, cs, f, dt, ra)
          ON CONFLICT ("tenantId", "executionId", "stepId") DO NOTHING RETURNING id, "callbackId", "createdAt"),
        logged AS (INSERT INTO approval.approval_log ("approvalId", at, type) SELECT id, clock_timestamp(), 'Requested' FROM inserted)
        SELECT id, "callbackId"::text AS "callbackId", "createdAt" FROM inserted`,
@@ -58,6 +62,7 @@ export class ApprovalsRepository {
         column('callbackTokenSealed'),
         column('requestFingerprint'),
         column('decisionTimeoutSeconds'),
+        column('remindAfterSeconds'),
       ],
     );
     const byCallback = new Map(rows.map((r) => [r.callbackId, r]));
@@ -87,10 +92,10 @@ export class ApprovalsRepository {
   async recordAttempts(batch: AttemptToRecord[]): Promise<boolean[]> {
     const rows: Array<{ id: string; attempt: number }> = await this.db.query(
       `WITH input AS (
-         SELECT * FROM unnest($1::uuid[], $2::int[], $3::int[], $4::int[], $5::text[], $6::bool[]) AS i(id, attempt, "httpStatus", "durationMs", error, delivered)),
+         SELECT * FROM unnest($1::uuid[], $2::int[], $3::int[], $4::int[], $5::text[], $6::bool[], $8::int[]) AS i(id, attempt, "httpStatus", "durationMs", error, delivered, reminder)),
        attempt AS (
-         INSERT INTO approval.approval_log ("approvalId", at, type, attempt, "httpStatus", "durationMs", error)
-         SELECT id, clock_timestamp(), 'DeliveryAttempt', attempt, "httpStatus", "durationMs", error FROM input
+         INSERT INTO approval.approval_log ("approvalId", at, type, attempt, "httpStatus", "durationMs", error, reminder)
+         SELECT id, clock_timestamp(), 'DeliveryAttempt', attempt, "httpStatus", "durationMs", error, reminder FROM input
          ON CONFLICT DO NOTHING RETURNING "approvalId", attempt),
        moved AS (
          UPDATE approval.approvals a SET status = 'AwaitingDecision', "updatedAt" = now()
@@ -106,6 +111,7 @@ export class ApprovalsRepository {
         batch.map((b) => b.error),
         batch.map((b) => b.delivered),
         APPROVAL_MOVES.AwaitingDecision,
+        batch.map((b) => b.reminder ?? null),
       ],
     );
     // The same attempt twice in one batch (a redelivered job) is logged once: only its first call owns it.
@@ -132,15 +138,15 @@ export class ApprovalsRepository {
   async decide(batch: DecisionMove[]): Promise<Array<DecidedApproval | null>> {
     const rows: Array<DecidedApproval & { n: string }> = await this.db.query(
       `WITH input AS (
-         SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[]) WITH ORDINALITY AS i(id, "to", comment, type, error, allowed, "decidedBy", n)),
+         SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[]) WITH ORDINALITY AS i(id, "to", comment, type, error, allowed, "decidedBy", output, n)),
        moved AS (
-         UPDATE approval.approvals a SET status = i."to", comment = i.comment, "decidedBy" = i."decidedBy", "decidedAt" = clock_timestamp(), "callbackTokenSealed" = NULL, "updatedAt" = now()
+         UPDATE approval.approvals a SET status = i."to", comment = i.comment, "decidedBy" = i."decidedBy", output = i.output::jsonb, "decidedAt" = clock_timestamp(), "callbackTokenSealed" = NULL, "updatedAt" = now()
          FROM input i WHERE a.id = i.id AND a.status = ANY(string_to_array(i.allowed, ','))
-         RETURNING a.id, a."tenantId", a."executionId", a."stepId", a."callbackId", a.status, a.comment, a."decidedBy", a."decidedAt", i.type AS "logType", i.error AS "logError", i.n),
+         RETURNING a.id, a."tenantId", a."executionId", a."stepId", a."callbackId", a.status, a.comment, a."decidedBy", a.output, a."decidedAt", i.type AS "logType", i.error AS "logError", i.n),
        logged AS (
          INSERT INTO approval.approval_log ("approvalId", at, type, comment, error, "decidedBy") SELECT id, clock_timestamp(), "logType", comment, "logError", "decidedBy" FROM moved),
        queued AS (INSERT INTO approval.decision_outbox ("approvalId") SELECT id::text FROM moved ON CONFLICT DO NOTHING)
-       SELECT id, "tenantId", "executionId", "stepId", "callbackId", status, comment, "decidedBy", "decidedAt", n FROM moved`,
+       SELECT id, "tenantId", "executionId", "stepId", "callbackId", status, comment, "decidedBy", output, "decidedAt", n FROM moved`,
       [
         batch.map((b) => b.id),
         batch.map((b) => b.to),
@@ -149,6 +155,7 @@ export class ApprovalsRepository {
         batch.map((b) => b.entry.error ?? null),
         batch.map((b) => APPROVAL_MOVES[b.to].join(',')),
         batch.map((b) => b.entry.decidedBy ?? null),
+        batch.map((b) => (b.output === null ? null : JSON.stringify(b.output))),
       ],
     );
     const byOrdinal = new Map(rows.map(({ n, ...decided }) => [Number(n), decided]));
@@ -168,17 +175,46 @@ export class ApprovalsRepository {
   }
 
   /**
-   * The number the next delivery attempt of an approval takes (one more than the last logged), or null
-   * when it cannot be sent again: the callback token is gone (delivered before tokens were kept while awaiting).
+   * The number an extra attempt (a redelivery) of an approval awaiting its decision takes: one more than
+   * any attempt logged or taken before, counted under the approval's row lock, so two extra attempts never
+   * share one. Null when the approval does not await its decision or its callback token is no longer kept.
    */
-  async nextAttempt(approvalId: string): Promise<number | null> {
-    const [row]: Array<{ n: number; sendable: boolean }> = await this.db.query(
-      `SELECT coalesce(max(l.attempt), 0)::int + 1 AS n, bool_and(a."callbackTokenSealed" IS NOT NULL) AS sendable
-       FROM approval.approvals a LEFT JOIN approval.approval_log l ON l."approvalId" = a.id AND l.type = 'DeliveryAttempt'
-       WHERE a.id = $1`,
+  async claimExtraAttempt(approvalId: string): Promise<number | null> {
+    const rows: Array<{ attempt: number }> = await this.db.query(
+      `WITH claimed AS (
+         UPDATE approval.approvals a SET "lastExtraAttempt" = greatest(coalesce(a."lastExtraAttempt", 0), l.n) + 1
+         FROM (${LAST_LOGGED_ATTEMPT}) l
+         WHERE a.id = $1 AND a.status = 'AwaitingDecision' AND a."callbackTokenSealed" IS NOT NULL
+         RETURNING a."lastExtraAttempt" AS attempt)
+       SELECT attempt FROM claimed`,
       [approvalId],
     );
-    return row?.sendable ? row.n : null;
+    return rows[0]?.attempt ?? null;
+  }
+
+  /**
+   * Claims the reminder of one round (the round-th interval since the request) of an approval awaiting its
+   * decision before its deadline: the next reminder number and an extra attempt number. A round is claimed
+   * once; claiming it again (a retried job) answers the same numbers. Null for an unknown approval; a claim
+   * without numbers when this round sends nothing (not awaiting, past its deadline, a later round claimed).
+   */
+  async claimReminder(approvalId: string, round: number): Promise<ReminderClaim | null> {
+    const rows: ReminderClaim[] = await this.db.query(
+      `WITH claimed AS (
+         UPDATE approval.approvals a SET
+           "remindersSent" = a."remindersSent" + CASE WHEN a."reminderRound" < $2 THEN 1 ELSE 0 END,
+           "reminderAttempt" = CASE WHEN a."reminderRound" < $2 THEN greatest(coalesce(a."lastExtraAttempt", 0), l.n) + 1 ELSE a."reminderAttempt" END,
+           "lastExtraAttempt" = CASE WHEN a."reminderRound" < $2 THEN greatest(coalesce(a."lastExtraAttempt", 0), l.n) + 1 ELSE a."lastExtraAttempt" END,
+           "reminderRound" = $2
+         FROM (${LAST_LOGGED_ATTEMPT}) l
+         WHERE a.id = $1 AND a.status = 'AwaitingDecision' AND a."reminderRound" <= $2 AND a."callbackTokenSealed" IS NOT NULL
+           AND a."remindAfterSeconds" IS NOT NULL AND (a."decisionDueAt" IS NULL OR a."decisionDueAt" > clock_timestamp())
+         RETURNING a."remindersSent" AS reminder, a."reminderAttempt" AS attempt)
+       SELECT a.status, a."tenantId", a."createdAt", a."remindAfterSeconds", a."decisionDueAt", c.reminder, c.attempt
+       FROM approval.approvals a LEFT JOIN claimed c ON true WHERE a.id = $1`,
+      [approvalId, round],
+    );
+    return rows[0] ?? null;
   }
 
   /** The approvals as their callbacks see them, read now; null for an unknown callbackId. */

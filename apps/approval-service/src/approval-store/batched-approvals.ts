@@ -59,8 +59,13 @@ export class BatchedApprovals {
    * A final move with its log entry and its outbox row, in one statement: either all happen or none; the
    * event to publish is built from the decided row. Null when the approval was not open; of several moves of one approval in a batch, exactly one wins.
    */
-  decide(id: string, to: DecisionStatus, entry: LogEntry): Promise<Decided | null> {
-    return this.decisions.submit({ id, to, entry });
+  decide(
+    id: string,
+    to: DecisionStatus,
+    entry: LogEntry,
+    output: Record<string, unknown> | null = null,
+  ): Promise<Decided | null> {
+    return this.decisions.submit({ id, to, entry, output });
   }
 
   /** The approval as a callback sees it, read now. */

@@ -10,6 +10,7 @@ export interface DecisionFacts {
   status: ApprovalOutcome;
   comment: string | null;
   decidedBy: string | null;
+  output: Record<string, unknown> | null;
   decidedAt: Date;
 }
 
@@ -23,6 +24,7 @@ export function decisionEvent(decided: DecisionFacts): ApprovalDecisionEvent {
     outcome: decided.status,
     comment: decided.comment,
     decidedBy: decided.decidedBy,
+    output: decided.output,
     decidedAt: decided.decidedAt.toISOString(),
   };
 }

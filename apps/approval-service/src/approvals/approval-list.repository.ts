@@ -58,7 +58,7 @@ export class ApprovalListRepository {
   async recentLogs(approvalIds: string[], max: number): Promise<Map<string, RecentLog>> {
     const rows: ApprovalLogEntity[] = approvalIds.length
       ? await this.db.query(
-          `SELECT id, "approvalId"::text AS "approvalId", at, type, attempt, "httpStatus", "durationMs", error, comment, "decidedBy" FROM (
+          `SELECT id, "approvalId"::text AS "approvalId", at, type, attempt, "httpStatus", "durationMs", error, comment, "decidedBy", reminder FROM (
              SELECT l.*, row_number() OVER (PARTITION BY l."approvalId" ORDER BY l.at DESC, l.id DESC) AS n
              FROM approval.approval_log l WHERE l."approvalId" = ANY($1::uuid[])) latest
            WHERE n <= $2 ORDER BY at, id`,

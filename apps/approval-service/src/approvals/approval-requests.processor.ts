@@ -96,6 +96,7 @@ export class ApprovalRequestsProcessor extends QueueProcessor<RequestJobs> {
       status: 'InvalidRequest',
       comment: echoable(reason).slice(0, 2000),
       decidedBy: null,
+      output: null,
       decidedAt: new Date(),
     });
     await this.forgetAuthValues(job);

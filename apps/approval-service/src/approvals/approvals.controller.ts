@@ -34,6 +34,7 @@ import { ApprovalsService } from './approvals.service';
 import { WebhookTester } from '../delivery/webhook-tester';
 import { ApprovalEnv } from '../approval-env';
 import { WEBHOOK_TESTS_PER_TENANT, WebhookTestSlots } from './webhook-test-slots';
+import { DecisionPageLinks } from '../decision-pages/decision-page-links';
 
 /** Log entries per approval in the list; `GET /v1/approvals/{id}` shows the whole log. */
 export const LIST_LOG_ENTRIES = 20;
@@ -50,6 +51,7 @@ export class ApprovalsController {
     private readonly tester: WebhookTester,
     private readonly testSlots: WebhookTestSlots,
     private readonly listing: ApprovalListRepository,
+    private readonly links: DecisionPageLinks,
     env: ApprovalEnv,
   ) {
     this.testMaxSeconds = env.WEBHOOK_TEST_MAX_SECONDS;
@@ -131,7 +133,7 @@ export class ApprovalsController {
     }
     return approvals.map((a) => {
       const log = logs.get(a.id)!;
-      return { ...approvalResponse(a, log.entries, principal), logTruncated: log.truncated };
+      return { ...approvalResponse(a, log.entries, principal, this.links.url(a.id)), logTruncated: log.truncated };
     });
   }
 
@@ -140,7 +142,7 @@ export class ApprovalsController {
   @ApiOkResponse({ type: ApprovalResponse })
   async get(@CurrentPrincipal() principal: Principal, @Param('id', ParseUUIDPipe) id: string): Promise<ApprovalView> {
     const approval = await this.approvals.get(principal.tenantId, id);
-    return approvalResponse(approval, await this.listing.entries(id), principal);
+    return approvalResponse(approval, await this.listing.entries(id), principal, this.links.url(id));
   }
 
   @Post(':id/redeliver')
@@ -170,7 +172,7 @@ export class ApprovalsController {
     @Param('id', ParseUUIDPipe) id: string,
   ): Promise<ApprovalView> {
     const approval = await this.approvals.cancel(principal.tenantId, id, principal.userId);
-    return approvalResponse(approval, await this.listing.entries(id), principal);
+    return approvalResponse(approval, await this.listing.entries(id), principal, this.links.url(id));
   }
 }
 

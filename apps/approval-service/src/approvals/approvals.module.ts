@@ -8,9 +8,11 @@ import { ApprovalStoreModule } from '../approval-store/approval-store.module';
 import { ApprovalEntity } from '../approval-store/approval.entity';
 import { CallbacksModule } from '../callbacks/callbacks.module';
 import { OutageModule } from '@app/database';
+import { DecisionPagesModule } from '../decision-pages/decision-pages.module';
 import { DecisionTimeoutsModule } from '../decision-timeouts/decision-timeouts.module';
 import { DeliveryModule } from '../delivery/delivery.module';
 import { OutboxModule } from '../outbox/outbox.module';
+import { RemindersModule } from '../reminders/reminders.module';
 import { ApprovalListRepository } from './approval-list.repository';
 import { ApprovalRequestsProcessor } from './approval-requests.processor';
 import { ApprovalsController } from './approvals.controller';
@@ -20,6 +22,7 @@ import { WebhookTestSlots } from './webhook-test-slots';
 @Module({})
 export class ApprovalsModule {
   static forRole(role: ProcessRole): DynamicModule {
+    const delivery = DeliveryModule.forRole(role);
     return {
       module: ApprovalsModule,
       imports: [
@@ -28,8 +31,10 @@ export class ApprovalsModule {
         OutboxModule,
         OutageModule,
         CallbacksModule,
-        DeliveryModule.forRole(role),
+        delivery,
+        RemindersModule.forRole(role, delivery),
         DecisionTimeoutsModule.forRole(role),
+        DecisionPagesModule,
         BullModule.registerQueue({ name: SharedQueue.ApprovalRequests }),
       ],
       controllers: [ApprovalsController],

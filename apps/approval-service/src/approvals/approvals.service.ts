@@ -10,6 +10,7 @@ import { BatchedApprovals } from '../approval-store/batched-approvals';
 import { RecentCallbackCredentials } from '../callbacks/recent-callback-credentials';
 import { DecisionTimeoutProducer } from '../decision-timeouts/decision-timeout.producer';
 import { DeliveryProducer } from '../delivery/delivery.producer';
+import { ReminderProducer } from '../reminders/reminder.producer';
 import { AttemptView } from '../delivery/handed-off-attempts';
 import { WebhookUrlPolicy } from '../delivery/webhook-url-policy';
 import { DecisionRelay } from '../outbox/decision-relay';
@@ -34,6 +35,7 @@ export const DEFAULT_MAX_RETRY_ATTEMPTS = 3;
 export class ApprovalsService {
   private readonly logger = new Logger(ApprovalsService.name);
   private readonly minDecisionTimeoutSeconds: number;
+  private readonly minRemindAfterSeconds: number;
 
   constructor(
     env: ApprovalEnv,
@@ -45,8 +47,10 @@ export class ApprovalsService {
     private readonly delivery: DeliveryProducer,
     private readonly relay: DecisionRelay,
     private readonly deadlines: DecisionTimeoutProducer,
+    private readonly reminders: ReminderProducer,
   ) {
     this.minDecisionTimeoutSeconds = env.DECISION_TIMEOUT_MIN_SECONDS;
+    this.minRemindAfterSeconds = env.WEBHOOK_REMIND_MIN_SECONDS;
   }
 
   /**
@@ -63,6 +67,10 @@ export class ApprovalsService {
     const decisionTimeoutSeconds = input.decisionTimeoutSeconds ?? null;
     if (decisionTimeoutSeconds !== null && decisionTimeoutSeconds < this.minDecisionTimeoutSeconds) {
       throw ApprovalException.decisionTimeoutTooShort(this.minDecisionTimeoutSeconds);
+    }
+    const remindAfterSeconds = input.webhook.remindAfterSeconds ?? null;
+    if (remindAfterSeconds !== null && remindAfterSeconds < this.minRemindAfterSeconds) {
+      throw ApprovalException.remindAfterTooShort(this.minRemindAfterSeconds);
     }
     const message = input.webhook.message ?? '';
     if (message.length >= MESSAGE_WARN_AT)
@@ -94,11 +102,14 @@ export class ApprovalsService {
       callbackTokenHash,
       callbackTokenSealed: this.cipher.encrypt(token),
       decisionTimeoutSeconds,
+      remindAfterSeconds,
     });
     if (created) {
       this.recentCredentials.remember(created.callbackId, { id: created.id, callbackTokenHash });
       // Lost if this process dies right here: the workers' sweep times the approval out instead.
       if (decisionTimeoutSeconds !== null) await this.deadlines.schedule(created.id, decisionTimeoutSeconds);
+      if (remindAfterSeconds !== null)
+        await this.reminders.scheduleFirst(created.id, created.createdAt, remindAfterSeconds);
       if (options.queueFirstAttempt !== false) await this.delivery.attempt(created.id, 1, tenantId);
       const fresh = { ...created, inHand: { callbackToken: token, authentication: input.webhook.authentication } };
       return {
@@ -131,8 +142,13 @@ export class ApprovalsService {
   async redeliver(tenantId: string, id: string): Promise<{ approvalId: string; attempt: number }> {
     const approval = await this.get(tenantId, id);
     if (approval.status !== 'AwaitingDecision') throw ApprovalException.notAwaiting(approval.status);
-    const attempt = await this.repository.nextAttempt(id);
-    if (attempt === null) throw ApprovalException.notAwaiting(`${approval.status}, its callback token no longer kept`);
+    const attempt = await this.repository.claimExtraAttempt(id);
+    if (attempt === null) {
+      const now = (await this.get(tenantId, id)).status;
+      throw ApprovalException.notAwaiting(
+        now === 'AwaitingDecision' ? `${now}, its callback token no longer kept` : now,
+      );
+    }
     await this.delivery.redeliver(id, attempt, tenantId);
     return { approvalId: id, attempt };
   }

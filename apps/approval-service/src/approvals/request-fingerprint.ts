@@ -9,7 +9,7 @@ export function requestIdentity(
   input: ApprovalRequestDto,
   defaults: { timeoutSeconds: number; maxRetryAttempts: number },
 ): string {
-  const { url, authentication, timeoutSeconds, maxRetryAttempts, message } = input.webhook;
+  const { url, authentication, timeoutSeconds, maxRetryAttempts, message, remindAfterSeconds } = input.webhook;
   return canonicalJson({
     agentName: input.agentName,
     webhook: {
@@ -18,6 +18,8 @@ export function requestIdentity(
       timeoutSeconds: timeoutSeconds ?? defaults.timeoutSeconds,
       maxRetryAttempts: maxRetryAttempts ?? defaults.maxRetryAttempts,
       message: message ?? '',
+      // Only when asked for, so the fingerprints of requests from before reminders stay as they were.
+      remindAfterSeconds,
     },
   });
 }

@@ -1,6 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
 import type { ApprovalStatus } from '@app/contracts/views';
+import { FreeForm } from '@app/errors';
+import { IsDecisionOutput } from './decision-output';
 
 const CALLBACK_DECISIONS = ['Approved', 'Denied'] as const satisfies readonly ApprovalStatus[];
 
@@ -35,4 +37,16 @@ export class ApprovalCallbackDto {
   @IsString()
   @MaxLength(200)
   decidedBy?: string;
+
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    description:
+      'Data handed back to the agent with the decision (a JSON object, at most 64 KiB as JSON): kept with the ' +
+      'approval and carried in the decision event',
+  })
+  @IsOptional()
+  @FreeForm()
+  @IsDecisionOutput()
+  output?: Record<string, unknown>;
 }

@@ -34,7 +34,8 @@ import { RecentCallbackCredentials } from './recent-callback-credentials';
     CallbackRejectionsRepository,
     { provide: RecentCallbackCredentials, useFactory: () => new RecentCallbackCredentials() },
   ],
-  // Intake remembers the credentials of the approvals it creates; callbacks check against them.
-  exports: [CallbacksFirstGate, RecentCallbackCredentials],
+  // Intake remembers the credentials of the approvals it creates; callbacks check against them. The
+  // decision page records its decisions through CallbacksService.
+  exports: [CallbacksFirstGate, RecentCallbackCredentials, CallbacksService],
 })
 export class CallbacksModule {}

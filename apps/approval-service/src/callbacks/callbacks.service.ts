@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { constantTimeEqual, sha256Hex } from '@app/crypto';
 import type { CallbackDecisionView } from '@app/contracts/views';
 import { ApprovalException } from '../approval-store/approval.exception';
-import { BatchedApprovals } from '../approval-store/batched-approvals';
+import { BatchedApprovals, Decided } from '../approval-store/batched-approvals';
 import { ApprovalMetrics } from '../metrics/approval-metrics';
 import { DecisionRelay } from '../outbox/decision-relay';
 import { ApprovalCallbackDto } from './callback.dto';
@@ -10,6 +10,9 @@ import { callbackDecisionResponse } from './dto/callback-decision.response';
 import { CallbackRejectionsRepository } from './callback-rejections.repository';
 import { CALLBACK_ID_SHAPE } from './callback-throttlers';
 import { CallbackCredential, RecentCallbackCredentials } from './recent-callback-credentials';
+
+/** What a person decided: the callback's fields after its credentials. */
+export type Decision = Pick<ApprovalCallbackDto, 'status' | 'comment' | 'decidedBy' | 'output'>;
 
 /**
  * The receiver's decision. Like a task token: an unknown id (404) and a wrong token (401) are distinct;
@@ -34,14 +37,8 @@ export class CallbacksService {
       await this.rejections.record(credential.id, 'callbackToken did not match');
       throw ApprovalException.callbackTokenInvalid();
     }
-    const decided = await this.approvals.decide(credential.id, input.status, {
-      type: 'Decided',
-      comment: input.comment ?? null,
-      decidedBy: input.decidedBy ?? null,
-    });
+    const decided = await this.record(credential.id, input.callbackId, input);
     if (decided) {
-      this.recentCredentials.forget(input.callbackId);
-      await this.relay.publish(decided.event);
       decisionPublished(decided.event.outcome);
       return callbackDecisionResponse(decided);
     }
@@ -49,6 +46,23 @@ export class CallbacksService {
     if (!current) throw ApprovalException.callbackNotFound();
     if (current.status === input.status) return callbackDecisionResponse(current);
     throw ApprovalException.notPending(current.status);
+  }
+
+  /**
+   * A person's decision on an open approval, with its log entry and its decision event (published now):
+   * the callback's and the decision page's. Null when the approval was no longer open.
+   */
+  async record(approvalId: string, callbackId: string, decision: Decision): Promise<Decided | null> {
+    const decided = await this.approvals.decide(
+      approvalId,
+      decision.status,
+      { type: 'Decided', comment: decision.comment ?? null, decidedBy: decision.decidedBy ?? null },
+      decision.output ?? null,
+    );
+    if (!decided) return null;
+    this.recentCredentials.forget(callbackId);
+    await this.relay.publish(decided.event);
+    return decided;
   }
 
   /** What a callback's token is checked against: from memory when this process created the approval lately. */

@@ -23,6 +23,12 @@ export class DeliveryAttemptJob {
   @IsBoolean()
   redelivery?: boolean;
 
+  /** A reminder (an extra attempt as well): which one, sent in the body as `reminder` and logged with the attempt. */
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  reminder?: number;
+
   /** Jobs from before the fair share were put back this many times while their tenant had its share in use. */
   @IsOptional()
   @IsInt()

@@ -21,9 +21,9 @@ export class DeliveryProducer {
     await this.fairShare.add(tenantId, job, delayMs);
   }
 
-  /** An extra attempt of an approval awaiting its decision. */
-  async redeliver(approvalId: string, attempt: number, tenantId: string): Promise<void> {
-    const data = { approvalId, attempt, tenantId, redelivery: true };
+  /** An extra attempt of an approval awaiting its decision; `reminder` when it is one. */
+  async redeliver(approvalId: string, attempt: number, tenantId: string, reminder?: number): Promise<void> {
+    const data = { approvalId, attempt, tenantId, redelivery: true, ...(reminder ? { reminder } : {}) };
     await this.fairShare.add(
       tenantId,
       fairJob(DELIVERY_JOBS, DEFAULT_JOB_NAME, `${approvalId}:${attempt}`, data, DELIVERY_JOB_OPTIONS),

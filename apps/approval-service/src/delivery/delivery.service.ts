@@ -7,6 +7,7 @@ import { ApprovalsRepository } from '../approval-store/approvals.repository';
 import { BatchedApprovals } from '../approval-store/batched-approvals';
 import { OutageRider } from '@app/database';
 import { ApprovalMetrics } from '../metrics/approval-metrics';
+import { DecisionPageLinks } from '../decision-pages/decision-page-links';
 import { DecisionRelay } from '../outbox/decision-relay';
 import { FairShare, InjectFairShare } from '@app/queue';
 import { DeliveryAttemptJob, DELIVERY_QUEUE, deliverySlots } from './delivery.jobs';
@@ -25,11 +26,13 @@ const INLINE_WAIT_MS = 200;
 const GONE = 410;
 
 type AttemptOutcome = { delivered: boolean; httpStatus: number | null };
+type AttemptOptions = { known?: AttemptView | null; inHand?: SecretsInHand; redelivery?: boolean; reminder?: number };
 
 /** One delivery attempt of an approval, and what follows it: delivered, a retry, or DeliveryFailed. */
 @Injectable()
 export class DeliveryService {
   private readonly callbackUrl: string;
+  private readonly decisionPages: DecisionPageLinks;
   /** This process's attempts in flight: intake sends none itself past its unreserved slots. */
   private running = 0;
   private readonly inlineBound: number;
@@ -53,6 +56,7 @@ export class DeliveryService {
     this.callbackUrl = `${env.PUBLIC_BASE_URL.replace(/\/+$/, '')}${CALLBACK_PATH}`;
     const { slots, reserved } = deliverySlots(env.DELIVERY_SLOTS);
     this.inlineBound = slots - reserved;
+    this.decisionPages = new DecisionPageLinks(env, cipher);
     this.strandedAfterMs = env.DELIVERY_STRANDED_AFTER_MS;
   }
 
@@ -75,7 +79,11 @@ export class DeliveryService {
     try {
       // Intake's copy spares decrypting the secrets, not reading the approval: a Cancel may have come since.
       const inHand = job.attempt === 1 ? this.handOffs.take(job.approvalId)?.inHand : undefined;
-      await this.attempt(job.approvalId, job.attempt, { inHand, redelivery: job.redelivery === true });
+      await this.attempt(job.approvalId, job.attempt, {
+        inHand,
+        redelivery: job.redelivery === true,
+        reminder: job.reminder,
+      });
     } finally {
       this.running--;
     }
@@ -129,17 +137,17 @@ export class DeliveryService {
   /**
    * `known` is the approval as just inserted or read, which spares the read; `inHand`, its secrets as
    * intake had them. A redelivery is one attempt to an approval awaiting its decision: whatever its
-   * answer, nothing follows and the status stays.
+   * answer, nothing follows and the status stays. A reminder is a redelivery that says which one it is.
    */
   private async attempt(
     approvalId: string,
     attempt: number,
-    { known, inHand, redelivery = false }: { known?: AttemptView | null; inHand?: SecretsInHand; redelivery?: boolean },
+    { known, inHand, redelivery = false, reminder }: AttemptOptions,
   ): Promise<void> {
     const approval = known ?? withSecrets(await this.view(approvalId, attempt), inHand);
     // A decision (even one that arrived while an earlier attempt was in flight) or a cancel stops delivery.
     if (!approval || approval.status !== (redelivery ? 'AwaitingDecision' : 'Pending')) return;
-    const result = await this.outcomeOf(approval, attempt);
+    const result = await this.outcomeOf(approval, attempt, reminder);
     if (!result || result.delivered || redelivery) return;
     if (result.httpStatus === GONE)
       return this.fail(approvalId, `The receiver answered 410 Gone to attempt ${attempt}: delivery ended`);
@@ -163,7 +171,7 @@ export class DeliveryService {
    * already (a crashed worker sent it, or the database went away before confirming our record), goes
    * on from what was logged. Null when there is nothing more to do.
    */
-  private async outcomeOf(approval: AttemptView, attempt: number): Promise<AttemptOutcome | null> {
+  private async outcomeOf(approval: AttemptView, attempt: number, reminder?: number): Promise<AttemptOutcome | null> {
     if (approval.loggedAttempt) return this.fromLog(approval.id, approval.loggedAttempt);
     if (!approval.callbackTokenSealed) return null;
     const result = await this.sender.send({
@@ -182,11 +190,14 @@ export class DeliveryService {
         stepId: approval.stepId,
         approvalId: approval.id,
         callbackUrl: this.callbackUrl,
+        decisionPageUrl: this.decisionPages.url(approval.id),
         requestedAt: new Date(approval.createdAt).toISOString(),
+        ...(reminder ? { reminder } : {}),
       },
     });
     this.metrics.deliveryAttempted(result);
-    if (await this.outage.ride(() => this.approvals.recordAttempt(approval.id, attempt, result))) return result;
+    if (await this.outage.ride(() => this.approvals.recordAttempt(approval.id, attempt, { ...result, reminder })))
+      return result;
     const logged = (await this.view(approval.id, attempt))?.loggedAttempt;
     return logged ? this.fromLog(approval.id, logged) : null;
   }

@@ -39,6 +39,7 @@ export class WebhookTester {
         stepId: null,
         approvalId: null,
         callbackUrl: this.callbackUrl,
+        decisionPageUrl: null,
         requestedAt: new Date().toISOString(),
       },
     });

@@ -53,7 +53,7 @@ export class DecisionOutboxRepository implements OutboxTable<OutboxRow> {
   async claimLeftovers(transaction: Transaction, limit: number, minAgeMs: number): Promise<OutboxRow[]> {
     // Only a row without a payload names an approval: a refused request's id is no approval's (nor always a uuid).
     const rows: LeftoverRow[] = await managerOf(transaction).query(
-      `SELECT o."approvalId", o.payload, a."tenantId", a."executionId", a."stepId", a.status, a.comment, a."decidedBy", a."decidedAt"
+      `SELECT o."approvalId", o.payload, a."tenantId", a."executionId", a."stepId", a.status, a.comment, a."decidedBy", a.output, a."decidedAt"
        FROM approval.decision_outbox o
        LEFT JOIN approval.approvals a ON a.id = CASE WHEN o.payload IS NULL THEN o."approvalId"::uuid END
        WHERE o."publishedAt" IS NULL AND o."createdAt" < now() - make_interval(secs => $1)

@@ -39,6 +39,13 @@ export class ApprovalLogEntryResponse implements ApprovalLogEntryView {
 
   @ApiProperty({ type: String, nullable: true })
   decidedBy: string | null;
+
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description: "On a reminder's DeliveryAttempt: which reminder it was (1, 2, …)",
+  })
+  reminder: number | null;
 }
 
 export class WebhookAuthenticationTypeResponse {
@@ -59,6 +66,13 @@ export class WebhookResponse {
 
   @ApiProperty()
   maxRetryAttempts: number;
+
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description: 'While the approval awaits its decision, the webhook is sent again every this many seconds',
+  })
+  remindAfterSeconds: number | null;
 }
 
 export class ApprovalResponse implements ApprovalView {
@@ -94,6 +108,23 @@ export class ApprovalResponse implements ApprovalView {
 
   @ApiProperty({ type: String, nullable: true })
   decidedBy: string | null;
+
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    nullable: true,
+    description: 'The JSON object the decider handed back with the callback (at most 64 KiB)',
+  })
+  output: Record<string, unknown> | null;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description:
+      'The page where a person approves or denies (a signed link; it answers while the approval is Pending or ' +
+      'AwaitingDecision); null when the service runs with DECISION_PAGE=false',
+  })
+  decisionPageUrl: string | null;
 
   @ApiProperty({ type: String, format: 'date-time', nullable: true })
   decisionDueAt: string | null;

@@ -21,6 +21,8 @@ import { APPROVAL_OUTCOMES, ApprovalOutcome, WEBHOOK_AUTH_TYPES, WebhookAuthType
 export const MESSAGE_MAX = 2000;
 /** The longest decision deadline (30 days); the shortest is the service's DECISION_TIMEOUT_MIN_SECONDS (default 60). */
 export const DECISION_TIMEOUT_MAX_SECONDS = 2_592_000;
+/** Reminders: at most one a week; the shortest interval is the service's WEBHOOK_REMIND_MIN_SECONDS (default 300). */
+export const REMIND_AFTER_MAX_SECONDS = 604_800;
 /** At this length or more a warning is logged (SPEC: under 500 recommended). */
 export const MESSAGE_WARN_AT = 500;
 
@@ -130,6 +132,19 @@ export class WebhookConfigDto {
   @IsString()
   @MaxLength(MESSAGE_MAX)
   message?: string;
+
+  @ApiPropertyOptional({
+    minimum: 300,
+    maximum: REMIND_AFTER_MAX_SECONDS,
+    description:
+      'While the approval awaits its decision, the webhook is sent again every this many seconds from the request, ' +
+      'with `reminder: n` in its body; none after the decision, a cancel or the decision deadline. Absent: no reminders',
+  })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(REMIND_AFTER_MAX_SECONDS)
+  remindAfterSeconds?: number;
 }
 
 /** POST /v1/approvals (tenant from the token), and the body of a REST test delivery's `webhook`. */
@@ -213,6 +228,11 @@ export class ApprovalDecisionEvent {
   @IsOptional()
   @IsString()
   decidedBy: string | null;
+
+  /** The data the decider handed back with the callback (a JSON object); null when none, and for every other outcome. */
+  @IsOptional()
+  @FreeForm()
+  output: Record<string, unknown> | null;
 
   @IsString()
   decidedAt: string;

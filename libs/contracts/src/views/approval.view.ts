@@ -47,6 +47,8 @@ export interface ApprovalLogEntryView {
   error: string | null;
   comment: string | null;
   decidedBy: string | null;
+  /** On a reminder's DeliveryAttempt: which reminder it was (1, 2, …); null otherwise. */
+  reminder: number | null;
 }
 
 /** An approval as the API shows it: never the callback token nor any webhook auth value. */
@@ -64,9 +66,15 @@ export interface ApprovalView {
     authentication: { type: WebhookAuthType };
     timeoutSeconds: number;
     maxRetryAttempts: number;
+    /** While awaiting a decision, the webhook is sent again every this many seconds; null: no reminders. */
+    remindAfterSeconds: number | null;
   };
   comment: string | null;
   decidedBy: string | null;
+  /** The JSON object the decider handed back with the callback; null when none. */
+  output: Record<string, unknown> | null;
+  /** The page where a person decides (answers while the approval awaits a decision); null when DECISION_PAGE=false. */
+  decisionPageUrl: string | null;
   decisionDueAt: string | null;
   decidedAt: string | null;
   /** Callbacks refused for a wrong token (the log keeps the first 20). */

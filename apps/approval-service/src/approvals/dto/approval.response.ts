@@ -7,7 +7,12 @@ import { ADMIN_ROLE, AGENT_RUNTIME_ROLE, Principal } from '@app/auth';
  * An approval as `reader` may see it: never the callback token nor any webhook auth value, and the
  * webhook URL (its path and query often carry a secret) whole only to admin and agent-runtime.
  */
-export function approvalResponse(approval: ApprovalEntity, log: ApprovalLogEntity[], reader: Principal): ApprovalView {
+export function approvalResponse(
+  approval: ApprovalEntity,
+  log: ApprovalLogEntity[],
+  reader: Principal,
+  decisionPageUrl: string | null,
+): ApprovalView {
   return {
     id: approval.id,
     approvalId: approval.id,
@@ -22,9 +27,12 @@ export function approvalResponse(approval: ApprovalEntity, log: ApprovalLogEntit
       authentication: { type: approval.authType },
       timeoutSeconds: approval.timeoutSeconds,
       maxRetryAttempts: approval.maxRetryAttempts,
+      remindAfterSeconds: approval.remindAfterSeconds,
     },
     comment: approval.comment,
     decidedBy: approval.decidedBy,
+    output: approval.output,
+    decisionPageUrl,
     decisionDueAt: approval.decisionDueAt?.toISOString() ?? null,
     decidedAt: approval.decidedAt?.toISOString() ?? null,
     rejectedCallbacks: approval.rejectedCallbacks,
@@ -39,6 +47,7 @@ export function approvalResponse(approval: ApprovalEntity, log: ApprovalLogEntit
       error: entry.error,
       comment: entry.comment,
       decidedBy: entry.decidedBy,
+      reminder: entry.reminder,
     })),
   };
 }

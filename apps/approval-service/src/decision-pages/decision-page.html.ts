@@ -1,0 +1,112 @@
+import type { ApprovalStatus } from '../approval-store/approval-state';
+import type { PageApproval } from './decision-page.repository';
+
+/**
+ * The decision page's HTML: one inline style sheet, no script, no image, nothing from another origin, so
+ * it works without JavaScript under `default-src 'none'`. Every value from a request is escaped.
+ */
+
+const STYLE = `body{font:16px/1.5 system-ui,sans-serif;margin:2rem auto;max-width:44rem;padding:0 1rem;color:#1f2328}
+h1{font-size:1.4rem;margin-bottom:.25rem}h2{font-size:1.05rem;margin:1.5rem 0 .5rem}
+.meta{color:#59636e;font-size:.875rem}.message{white-space:pre-wrap;border-left:3px solid #d0d7de;padding-left:.75rem}
+pre{background:#f6f8fa;border:1px solid #d0d7de;border-radius:6px;padding:.75rem;overflow:auto;max-height:28rem;font-size:.85rem}
+label{display:block;font-weight:600;margin-top:1rem}textarea,input{width:100%;box-sizing:border-box;font:inherit;padding:.4rem}
+.actions{display:flex;gap:.75rem;margin-top:1.25rem}button{font:inherit;font-weight:600;padding:.5rem 1.5rem;border-radius:6px;border:1px solid;cursor:pointer}
+.approve{background:#1f883d;border-color:#1a7f37;color:#fff}.deny{background:#fff;border-color:#cf222e;color:#cf222e}
+.hint{font-weight:400;color:#59636e}.note{color:#59636e;font-size:.875rem}`;
+
+const OUTCOME: Partial<Record<ApprovalStatus, string>> = {
+  Approved: 'It was approved.',
+  Denied: 'It was denied.',
+  Cancelled: 'It was cancelled.',
+  TimedOut: 'Its decision deadline passed.',
+  DeliveryFailed: 'It could not be delivered.',
+};
+
+/** The form: who asks, what for, the step input (cut at `stepInputChars` by the database), Approve / Deny. */
+export function decisionForm(approval: PageApproval): string {
+  const cut = (approval.stepInputLength ?? 0) > (approval.stepInput?.length ?? 0);
+  const stepInput =
+    approval.stepInput === null || approval.stepInput === 'null'
+      ? '<p class="note">No step input.</p>'
+      : `<pre>${escapeHtml(approval.stepInput)}${cut ? '\n…' : ''}</pre>` +
+        (cut
+          ? `<p class="note">Shortened: the first ${count(approval.stepInput.length)} of ${count(approval.stepInputLength!)} characters.</p>`
+          : '');
+  return layout(
+    `Approval requested by ${approval.agentName}`,
+    `<h1>${escapeHtml(approval.agentName)} asks for your approval</h1>
+<p class="meta">Execution ${escapeHtml(approval.executionId)}, step ${escapeHtml(approval.stepId)}; requested ${new Date(approval.createdAt).toISOString()}</p>
+${approval.message ? `<p class="message">${escapeHtml(approval.message)}</p>` : ''}
+<h2>Step input</h2>
+${stepInput}
+<form method="post">
+<!-- The default button: disabled, so Enter in a field submits nothing instead of approving. -->
+<button type="submit" disabled hidden aria-hidden="true"></button>
+<label for="comment">Comment <span class="hint">(optional)</span></label>
+<textarea id="comment" name="comment" maxlength="2000" rows="4"></textarea>
+<label for="decidedBy">Your name <span class="hint">(optional)</span></label>
+<input id="decidedBy" name="decidedBy" maxlength="200" autocomplete="name">
+<div class="actions">
+<button type="submit" name="status" value="Approved" class="approve">Approve</button>
+<button type="submit" name="status" value="Denied" class="deny">Deny</button>
+</div>
+</form>`,
+  );
+}
+
+export function decisionRecorded(decided: {
+  status: ApprovalStatus;
+  decidedBy: string | null;
+  decidedAt: Date;
+}): string {
+  const verb = decided.status === 'Approved' ? 'approved' : 'denied';
+  return layout(
+    decided.status,
+    `<h1>${decided.status}</h1>
+<p>You ${verb} the request. Recorded ${new Date(decided.decidedAt).toISOString()}${decided.decidedBy ? ` as decided by ${escapeHtml(decided.decidedBy)}` : ''}.</p>
+<p>The agent run goes on with your decision. You can close this page.</p>`,
+  );
+}
+
+export function alreadyDecided(status: string): string {
+  return layout(
+    'Already decided',
+    `<h1>This approval no longer awaits a decision</h1>
+<p>${escapeHtml(OUTCOME[status as ApprovalStatus] ?? `It is ${status}.`)} Nothing was changed.</p>`,
+  );
+}
+
+/** An error as a person reads it; `message` is the contract's error message. */
+export function errorPage(statusCode: number, message: string): string {
+  if (statusCode === 404)
+    return layout(
+      'Link not valid',
+      `<h1>This decision link is not valid</h1>
+<p>It may have been cut or changed on its way to you. Ask for the request to be sent again.</p>`,
+    );
+  if (statusCode === 429)
+    return layout('Too many requests', '<h1>Too many requests</h1><p>Wait a minute, then try again.</p>');
+  if (statusCode >= 400 && statusCode < 500)
+    return layout(
+      'Not recorded',
+      `<h1>Your decision was not recorded</h1><p>${escapeHtml(message)}</p><p>Go back and try again.</p>`,
+    );
+  return layout('Not available', `<h1>Something went wrong</h1><p>${escapeHtml(message)}</p>`);
+}
+
+function layout(title: string, body: string): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex, nofollow"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head>
+<body><main>
+${body}
+</main></body></html>
+`;
+}
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}
+
+const count = (n: number) => n.toLocaleString('en-US');

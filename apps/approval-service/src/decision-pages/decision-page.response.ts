@@ -1,0 +1,19 @@
+import type { Response } from 'express';
+
+/**
+ * Every answer of the decision page, errors included: no script, no framing, no referrer (the link is the
+ * credential), never cached, never indexed.
+ */
+export const DECISION_PAGE_HEADERS = {
+  'Content-Type': 'text/html; charset=utf-8',
+  'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'",
+  'X-Frame-Options': 'DENY',
+  'Referrer-Policy': 'no-referrer',
+  'Cache-Control': 'no-store',
+  'X-Content-Type-Options': 'nosniff',
+  'X-Robots-Tag': 'noindex, nofollow',
+} as const;
+
+export function sendPage(res: Response, statusCode: number, html: string): void {
+  res.status(statusCode).set(DECISION_PAGE_HEADERS).send(html);
+}
