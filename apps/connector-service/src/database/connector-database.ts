@@ -28,6 +28,7 @@ import { SearchCandidates1795300036000 } from './migrations/1795300036000-search
 import { CheaperToast1795300038000 } from './migrations/1795300038000-cheaper-toast';
 import { SmallGinPendingLists1795300040000 } from './migrations/1795300040000-small-gin-pending-lists';
 import { TokenRefreshLease1795300042000 } from './migrations/1795300042000-token-refresh-lease';
+import { Passages1795300050000 } from './migrations/1795300050000-passages';
 import { SyncRunFiles1795300028000 } from './migrations/1795300028000-sync-run-files';
 import { DeletionGuard1795300030000 } from './migrations/1795300030000-deletion-guard';
 
@@ -70,5 +71,6 @@ export const connectorDatabase: ServiceDatabaseOptions = {
     CheaperToast1795300038000,
     SmallGinPendingLists1795300040000,
     TokenRefreshLease1795300042000,
+    Passages1795300050000,
   ],
 };

@@ -3,6 +3,7 @@ import type { Response } from 'express';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal } from '@app/auth';
 import { ApiErrorResponses, SearchPageResponse, SearchPageView } from '@app/contracts';
+import { abandonment } from './abandonment';
 import { SearchQueryDto } from './search.dto';
 import { SearchService } from './search.service';
 
@@ -31,13 +32,4 @@ export class SearchController {
   ): Promise<SearchPageView> {
     return this.searchService.search(principal, projectId, query, abandonment(res));
   }
-}
-
-/** Aborts when the caller leaves before the answer is sent, so a search still waiting for its turn is dropped. */
-function abandonment(res: Response): AbortSignal {
-  const caller = new AbortController();
-  res.once('close', () => {
-    if (!res.writableFinished) caller.abort();
-  });
-  return caller.signal;
 }
