@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
-import { RunningSimulator, testCaller, TestCaller } from '@app/testing';
+import { eventually, RunningSimulator, testCaller, TestCaller } from '@app/testing';
 import { startSimulator } from '../../document-system-simulator/test/support/start-simulator';
 import { pdfDocument } from '../../document-system-simulator/src/store/file-formats';
 import { SEED_USERS } from '../../document-system-simulator/src/store/seed';
 import { ConnectionTokens } from '../src/document-system/connection-tokens.port';
+import { TextLayouts } from '../src/indexing/text-layouts';
 import { ConnectorTestApp, startConnectorApp } from './support/connector-app';
 import { dataSourceSelecting } from './support/data-source-on';
 import { SimulatorConnections } from './support/simulator-connections';
@@ -193,5 +194,29 @@ describe('Passages an agent can cite', () => {
     expect(one.passages).toHaveLength(1);
     expect([...one.passages[0].text].length).toBeLessThanOrEqual(200);
     expect(one.truncated).toBe(true);
+  });
+
+  it('lays out again, in the background, a text extracted before chunks and pages kept their place; passages leave it out until then', async () => {
+    const before = await passages(owner, { q: 'firestopping sealant' });
+    const [pdfPassage] = (await passages(owner, { q: 'anchor bolt embedment' })).passages;
+    const pdfPages = (await textOf(pdfPassage.documentId)).pages;
+    // As the migration left documents extracted before it.
+    await sut.db.query(
+      `UPDATE connector.documents SET "openingChunks" = NULL, "pageStarts" = NULL, "pageEnds" = NULL WHERE "dataSourceId" = $1`,
+      [dataSourceId],
+    );
+    await sut.db.query(`UPDATE connector.document_chunks SET start = NULL, "end" = NULL WHERE "dataSourceId" = $1`, [
+      dataSourceId,
+    ]);
+    expect(await passages(owner, { q: 'firestopping sealant' })).toEqual({ passages: [], truncated: false });
+    expect((await textOf(pdfPassage.documentId)).pages).toEqual([]);
+
+    expect(await sut.app.get(TextLayouts).queueMissing()).toBe(2); // what the indexing sweep does once a minute
+    await eventually(async () => (await passages(owner, { q: 'anchor bolt embedment' })).passages.length === 1);
+    await eventually(async () => (await passages(owner, { q: 'firestopping sealant' })).passages.length === 1);
+    expect(await passages(owner, { q: 'firestopping sealant' })).toEqual(before);
+    expect((await passages(owner, { q: 'anchor bolt embedment' })).passages).toEqual([pdfPassage]);
+    expect((await textOf(pdfPassage.documentId)).pages).toEqual(pdfPages);
+    expect(await sut.app.get(TextLayouts).queueMissing()).toBe(0);
   });
 });
