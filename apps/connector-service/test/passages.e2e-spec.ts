@@ -6,6 +6,7 @@ import { pdfDocument } from '../../document-system-simulator/src/store/file-form
 import { SEED_USERS } from '../../document-system-simulator/src/store/seed';
 import { ConnectionTokens } from '../src/document-system/connection-tokens.port';
 import { TextLayouts } from '../src/indexing/text-layouts';
+import { MAX_WAITING_SEARCHES_PER_TENANT, SEARCH_SLOTS } from '../src/search/search-slots';
 import { ConnectorTestApp, startConnectorApp } from './support/connector-app';
 import { dataSourceSelecting } from './support/data-source-on';
 import { SimulatorConnections } from './support/simulator-connections';
@@ -43,6 +44,22 @@ const PDF_PAGES = [
   ['Sheet A-501 wall sections', 'Curtain wall mockup before production glazing.'],
 ];
 
+/** Long enough that the burst below is still running and waiting when its refusal is asked for. */
+const SEARCH_TIMEOUT_MS = 4000;
+
+/** Runs `work` while every statement on the documents waits for a lock this test holds. */
+async function withDocumentsLocked<T>(sut: ConnectorTestApp, work: () => Promise<T>): Promise<T> {
+  const lock = sut.db.createQueryRunner();
+  await lock.startTransaction();
+  try {
+    await lock.query('LOCK TABLE connector.documents IN ACCESS EXCLUSIVE MODE');
+    return await work();
+  } finally {
+    await lock.rollbackTransaction();
+    await lock.release();
+  }
+}
+
 /** The passages endpoint over real extraction: a text file and a PDF synced from the document system. */
 describe('Passages an agent can cite', () => {
   let sim: RunningSimulator;
@@ -67,7 +84,10 @@ describe('Passages an agent can cite', () => {
   beforeAll(async () => {
     sim = await startSimulator();
     const connections = new SimulatorConnections(sim);
-    sut = await startConnectorApp({ overrides: [[ConnectionTokens, connections]] });
+    sut = await startConnectorApp({
+      env: { SEARCH_TIMEOUT_MS },
+      overrides: [[ConnectionTokens, connections]],
+    });
     owner = await testCaller({ roles: ['admin'] });
     const folderId = (
       await sim.admin.post('/folders', {
@@ -218,5 +238,38 @@ describe('Passages an agent can cite', () => {
     expect((await passages(owner, { q: 'anchor bolt embedment' })).passages).toEqual([pdfPassage]);
     expect((await textOf(pdfPassage.documentId)).pages).toEqual(pdfPages);
     expect(await sut.app.get(TextLayouts).queueMissing()).toBe(0);
+  });
+
+  it("takes turns in search's slots: past a tenant's running and waiting searches it answers 429 TOO_MANY_SEARCHES", async () => {
+    const searches = await withDocumentsLocked(sut, async () => {
+      const burst = Array.from({ length: SEARCH_SLOTS + MAX_WAITING_SEARCHES_PER_TENANT }, () =>
+        http()
+          .get(`/v1/projects/${projectId}/search`)
+          .query({ q: 'anchor' })
+          .set(owner.auth)
+          .then((res) => res),
+      );
+      // Every search of the burst is running or waiting once a further one is refused.
+      await eventually(async () => {
+        const res = await http().get(`/v1/projects/${projectId}/search`).query({ q: 'anchor' }).set(owner.auth);
+        return res.status === 429;
+      });
+      const refused = await http().get(`/v1/projects/${projectId}/passages`).query({ q: 'anchor' }).set(owner.auth);
+      expect(refused.status).toBe(429);
+      expect(refused.headers['retry-after']).toBe('1');
+      expect(refused.body).toMatchObject({ statusCode: 429, code: 'TOO_MANY_SEARCHES' });
+      return burst;
+    });
+    await Promise.all(searches);
+  });
+
+  it('ends passages that run past SEARCH_TIMEOUT_MS with 503 SEARCH_TIMEOUT and Retry-After', async () => {
+    const res = await withDocumentsLocked(sut, () =>
+      http().get(`/v1/projects/${projectId}/passages`).query({ q: 'anchor' }).set(owner.auth),
+    );
+    expect(res.status).toBe(503);
+    expect(res.headers['retry-after']).toBe('5');
+    expect(res.body).toMatchObject({ statusCode: 503, code: 'SEARCH_TIMEOUT' });
+    expect((await passages(owner, { q: 'anchor bolt' })).passages).toHaveLength(1);
   });
 });

@@ -24,6 +24,9 @@ describe(layOut.name, () => {
     const [cover, next] = layout.openingChunks;
     expect(at(cover[0], cover[1])).toBe('😀 cover sheet');
     expect(next[0]).toBe(layout.pages!.starts[1]);
+    const utf8 = Buffer.from(text);
+    for (const [start, end, byteStart, byteEnd] of layout.openingChunks)
+      expect(utf8.subarray(byteStart, byteEnd).toString()).toBe(at(start, end));
     for (const chunk of layout.deepChunks) {
       expect(at(chunk.start, chunk.end)).toBe(chunk.text);
       const page = layout.pages!.starts.filter((start) => start <= chunk.start).length;
@@ -32,6 +35,6 @@ describe(layOut.name, () => {
   });
 
   it('has no pages and one range per opening chunk for a text without pages', () => {
-    expect(layOut('a short note', [])).toEqual({ deepChunks: [], openingChunks: [[0, 12]], pages: null });
+    expect(layOut('a short note', [])).toEqual({ deepChunks: [], openingChunks: [[0, 12, 0, 12]], pages: null });
   });
 });

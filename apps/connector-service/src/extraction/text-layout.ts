@@ -6,8 +6,11 @@ import type { PageRange } from './read-text';
 export interface TextLayout {
   /** The chunks stored as rows (index ≥ DEEP_CHUNKS_FROM). */
   deepChunks: Chunk[];
-  /** [start, end] of each chunk before those: the document keeps only their ranges. */
-  openingChunks: Array<[number, number]>;
+  /**
+   * [start, end, byte start, byte end] of each chunk before those: the document keeps only their ranges.
+   * The UTF-8 byte offsets let PostgreSQL cut a chunk out of the text without counting characters up to it.
+   */
+  openingChunks: Array<[number, number, number, number]>;
   /** A PDF's pages, page n at index n - 1; null for a text without pages. */
   pages: { starts: number[]; ends: number[] } | null;
 }
@@ -25,9 +28,15 @@ export function layOut(text: string, pages: PageRange[]): TextLayout {
   const pageAt = (i: number, side: 0 | 1) => points[2 * (chunks.length + i) + side];
   return {
     deepChunks: placed.filter((chunk) => chunk.index >= DEEP_CHUNKS_FROM),
-    openingChunks: placed.filter((chunk) => chunk.index < DEEP_CHUNKS_FROM).map((chunk) => [chunk.start, chunk.end]),
+    openingChunks: openingRanges(text, chunks, placed),
     pages: pages.length ? { starts: pages.map((_, i) => pageAt(i, 0)), ends: pages.map((_, i) => pageAt(i, 1)) } : null,
   };
+}
+
+function openingRanges(text: string, chunks: Chunk[], placed: Chunk[]): TextLayout['openingChunks'] {
+  const opening = chunks.filter((chunk) => chunk.index < DEEP_CHUNKS_FROM);
+  const bytes = (unit: number) => Buffer.byteLength(text.slice(0, unit));
+  return opening.map((chunk, i) => [placed[i].start, placed[i].end, bytes(chunk.start), bytes(chunk.end)]);
 }
 
 function chunkPages(text: string, pages: PageRange[]): Chunk[] {

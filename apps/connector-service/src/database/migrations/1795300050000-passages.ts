@@ -5,7 +5,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * document's text, and where each page of a PDF does. Offsets count characters (code points).
  * - Deep chunks (index ≥ 8, stored as rows) get `start` and `end`.
  * - Chunks 0–7 are not stored as rows (their text is in the document's first 10,000 characters, which
- *   the document's own vectors search): the document keeps their ranges, `openingChunks` = [[start, end], …].
+ *   the document's own vectors search): the document keeps their ranges, `openingChunks` = [[start, end, byte start, byte end], …]
+ *   (UTF-8 byte offsets as well, so PostgreSQL cuts them out of the text without counting characters).
  * - A PDF keeps its pages' ranges (`pageStarts`, `pageEnds`, page n at subscript n); null for other files.
  * A document extracted before this migration has `openingChunks` null: passages leave it out until the
  * indexing sweep has laid it out again (documents_without_layout finds those).

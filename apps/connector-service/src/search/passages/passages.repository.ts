@@ -49,12 +49,14 @@ const IN_SOURCES = (alias: string) => `${alias}."dataSourceId" = ANY($1::uuid[])
 // 1. Documents, through the indexes search uses: those whose opening (2,000 characters) holds the words,
 //    ranked on it, then those whose first 10,000 characters do; the best $4 of at most $5 each. Documents
 //    extracted before their chunks kept their place (`openingChunks` null) are left out.
-// 2. Their chunks: the first eight (ranges kept on the document, text cut from the document's opening)
+// 2. Their chunks: the first eight (ranges kept on the document, text cut from the document's opening by
+//    UTF-8 byte offsets: substr would count the characters of the whole opening for each chunk)
 //    and the next $6 stored ones that match. When those documents are fewer than $4, chunks past the
 //    first 10,000 characters of other documents that match (their own index), at most $5.
 // 3. Of those, the $7 that hold the most of the query's words (a word starting with a stem, by strpos:
-//    no text is parsed for it), then the better document; then exactly: a chunk's vector (built here for
-//    the first eight, stored for the others) must match, and ranks by cover density.
+//    no text is parsed for it), then the better document; then exactly, in that order until $4 match: a
+//    chunk's vector (built here for the first eight, stored for the others) must match; those rank by
+//    cover density.
 const PASSAGES_SQL = `
 WITH q AS (
   SELECT words,
@@ -89,11 +91,11 @@ chunks AS (
   FROM found f JOIN connector.documents d ON d.id = f.id
   CROSS JOIN LATERAL (
     SELECT d."openingChunks" AS ranges,
-      substr(d.text, 1, coalesce(d."openingChunks"[array_length(d."openingChunks", 1)][2], 0)) AS opening
+      convert_to(substr(d.text, 1, coalesce(d."openingChunks"[array_length(d."openingChunks", 1)][2], 0)), 'UTF8') AS opening
     OFFSET 0) t
   CROSS JOIN LATERAL (
     SELECT i - 1 AS index, t.ranges[i][1] AS start, t.ranges[i][2] AS "end",
-      substr(t.opening, t.ranges[i][1] + 1, t.ranges[i][2] - t.ranges[i][1]) AS text
+      convert_from(substring(t.opening FROM t.ranges[i][3] + 1 FOR t.ranges[i][4] - t.ranges[i][3]), 'UTF8') AS text
     FROM generate_subscripts(t.ranges, 1) i) o
   UNION ALL
   SELECT f.id, f.rank, 0, c.index, c.start, c."end", c.text, c.search
@@ -107,19 +109,21 @@ chunks AS (
 picked AS MATERIALIZED (
   SELECT ch.*, h.hits
   FROM chunks ch, q,
-  LATERAL (SELECT ' ' || translate(lower(ch.text), E'\\n', ' ') AS plain OFFSET 0) l,
+  LATERAL (SELECT ' ' || replace(lower(ch.text), E'\\n', ' ') AS plain OFFSET 0) l,
   LATERAL (SELECT count(*) AS hits FROM unnest(q.stems) s WHERE strpos(l.plain, s) > 0) h
   WHERE h.hits > 0 OR ch.search IS NOT NULL
   ORDER BY h.hits DESC, ch.tier, ch.rank DESC, ch.id, ch.index
   LIMIT $7::int
 ),
+-- Rows come out of a materialized CTE in the order they went in (picked's): the limit stops building vectors
+-- once $4 chunks match, and those are ranked.
 ranked AS (
   SELECT p.*, ts_rank_cd(v.vector, q.words) AS score
   FROM picked p, q, LATERAL (SELECT coalesce(p.search, to_tsvector('english', p.text)) AS vector OFFSET 0) v
   WHERE v.vector @@ q.words
+  LIMIT $4::int
 )
 SELECT r.id AS "documentId", d."dataSourceId", d.name, d.path, r.text, r.start, r."end",
   width_bucket(r.start, d."pageStarts") AS page, round(r.score::numeric, 6) AS score
 FROM ranked r JOIN connector.documents d ON d.id = r.id
-ORDER BY r.score DESC, r.tier, r.rank DESC, r.id, r.index
-LIMIT $4::int`;
+ORDER BY r.score DESC, r.tier, r.rank DESC, r.id, r.index`;
