@@ -4,6 +4,7 @@ import { eventually, RunningSimulator, testCaller, TestCaller } from '@app/testi
 import { startSimulator } from '../../document-system-simulator/test/support/start-simulator';
 import { pdfDocument } from '../../document-system-simulator/src/store/file-formats';
 import { SEED_USERS } from '../../document-system-simulator/src/store/seed';
+import { BlobStore } from '../src/blobs/blob-store';
 import { ConnectionTokens } from '../src/document-system/connection-tokens.port';
 import { TextLayouts } from '../src/indexing/text-layouts';
 import { MAX_WAITING_SEARCHES_PER_TENANT, SEARCH_SLOTS } from '../src/search/search-slots';
@@ -44,8 +45,9 @@ const PDF_PAGES = [
   ['Sheet A-501 wall sections', 'Curtain wall mockup before production glazing.'],
 ];
 
-/** Long enough that the burst below is still running and waiting when its refusal is asked for. */
-const SEARCH_TIMEOUT_MS = 4000;
+/** Long enough that a burst of searches is still running and waiting when a refusal is asked for. */
+const SEARCH_TIMEOUT_MS = 10_000;
+const never = new Promise<never>(() => undefined);
 
 /** Runs `work` while every statement on the documents waits for a lock this test holds. */
 async function withDocumentsLocked<T>(sut: ConnectorTestApp, work: () => Promise<T>): Promise<T> {
@@ -240,20 +242,41 @@ describe('Passages an agent can cite', () => {
     expect(await sut.app.get(TextLayouts).queueMissing()).toBe(0);
   });
 
+  it('lays out the stored text of a PDF that cannot be read again, without pages, once its job fails for good', async () => {
+    const [before] = (await passages(owner, { q: 'anchor bolt embedment' })).passages;
+    const [{ contentSha256 }] = await sut.db.query(`SELECT "contentSha256" FROM connector.documents WHERE id = $1`, [
+      before.documentId,
+    ]);
+    await sut.db.query(
+      `UPDATE connector.documents SET "openingChunks" = NULL, "pageStarts" = NULL, "pageEnds" = NULL WHERE id = $1`,
+      [before.documentId],
+    );
+    await sut.app.get(BlobStore).delete(contentSha256);
+    expect(await sut.app.get(TextLayouts).queueMissing()).toBe(1);
+    // Four attempts, 2 s of backoff doubling between them, then the job gives up.
+    await eventually(async () => (await passages(owner, { q: 'anchor bolt embedment' })).passages.length === 1, 60_000);
+    const [after] = (await passages(owner, { q: 'anchor bolt embedment' })).passages;
+    expect(after).toMatchObject({ documentId: before.documentId, page: null });
+    const { text, pages } = await textOf(before.documentId);
+    expect(pages).toEqual([]);
+    expect(slice(text, after.start, after.end)).toBe(after.text);
+    expect(await sut.app.get(TextLayouts).queueMissing()).toBe(0);
+  }, 90_000);
+
   it("takes turns in search's slots: past a tenant's running and waiting searches it answers 429 TOO_MANY_SEARCHES", async () => {
     const searches = await withDocumentsLocked(sut, async () => {
-      const burst = Array.from({ length: SEARCH_SLOTS + MAX_WAITING_SEARCHES_PER_TENANT }, () =>
+      const burst = Array.from({ length: SEARCH_SLOTS + MAX_WAITING_SEARCHES_PER_TENANT + 1 }, () =>
         http()
           .get(`/v1/projects/${projectId}/search`)
           .query({ q: 'anchor' })
           .set(owner.auth)
           .then((res) => res),
       );
-      // Every search of the burst is running or waiting once a further one is refused.
-      await eventually(async () => {
-        const res = await http().get(`/v1/projects/${projectId}/search`).query({ q: 'anchor' }).set(owner.auth);
-        return res.status === 429;
-      });
+      // One search of the burst is refused only once every other one is running or waiting.
+      await Promise.race([
+        ...burst.map((pending) => pending.then((res) => (res.status === 429 ? res : never))),
+        new Promise((_, reject) => setTimeout(() => reject(new Error('no search was refused')), SEARCH_TIMEOUT_MS)),
+      ]);
       const refused = await http().get(`/v1/projects/${projectId}/passages`).query({ q: 'anchor' }).set(owner.auth);
       expect(refused.status).toBe(429);
       expect(refused.headers['retry-after']).toBe('1');

@@ -50,7 +50,13 @@ export class IndexingProcessor extends QueueProcessor<IndexingJobs> {
         },
       },
       // One at a time: texts extracted before layouts were kept are laid out in the background.
-      [IndexingJobName.LayOutText]: { concurrency: 1, around: inTurn, run: (data) => this.layouts.layOut(data) },
+      [IndexingJobName.LayOutText]: {
+        concurrency: 1,
+        around: inTurn,
+        run: (data) => this.layouts.layOut(data),
+        // A PDF that cannot be read again (its blob, say) is laid out without pages rather than queued again each sweep.
+        giveUp: (data) => this.layouts.layOutStored(data),
+      },
       [IndexingJobName.Sweep]: {
         concurrency: 1,
         run: async () => ({

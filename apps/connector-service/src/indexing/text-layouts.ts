@@ -47,7 +47,12 @@ export class TextLayouts {
         return this.save(job, layOut(extraction.text, extraction.pages), extraction.text);
       // Read once, not now (a limit, say): its stored text is laid out without pages.
     }
-    return this.save(job, layOut(await this.documents.textOf(doc.id), []));
+    return this.layOutStored(job);
+  }
+
+  /** The stored text laid out as it is, without pages: also what a job that failed for good leaves (no retry for ever). */
+  async layOutStored(job: LayOutTextJob): Promise<'Saved' | 'Superseded'> {
+    return this.save(job, layOut(await this.documents.textOf(job.documentId), []));
   }
 
   private async save(job: LayOutTextJob, layout: TextLayout, text?: string): Promise<'Saved' | 'Superseded'> {
