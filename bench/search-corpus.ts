@@ -4,7 +4,8 @@
  * chunks (10.5 on average) of about 1,200 characters of construction text: words drawn from a Zipf-like
  * vocabulary (stop words and construction terms at the head, invented words in the tail), with a few
  * construction phrases sprinkled in, behind a title line. Paragraphs are drawn from a pool, as a project's
- * documents repeat each other's boilerplate.
+ * documents repeat each other's boilerplate. Each paragraph is a chunk, placed where it lies in its document's
+ * text (as extraction lays a text out for passages); a PDF has a page every two paragraphs.
  */
 import { Client } from 'pg';
 
@@ -137,10 +138,11 @@ export async function seedCorpus(db: Client, docs: number): Promise<Record<strin
   await step(
     'documents',
     `
-    INSERT INTO connector.documents (id, "tenantId", "dataSourceId", "externalId", "folderId", name, path, "mimeType", size, "contentSha256", "extractionStatus", text, "lastSeenRunId")
+    INSERT INTO connector.documents (id, "tenantId", "dataSourceId", "externalId", "folderId", name, path, "mimeType", size, "contentSha256", "extractionStatus", text, "lastSeenRunId", "openingChunks", "pageStarts", "pageEnds")
     SELECT md5('bench' || n)::uuid, '${BENCH_TENANT}', pg_temp."sourceId"(n / ${perSource}), 'f' || n, folder, name, '/' || folder || '/' || name,
       CASE right(name, 3) WHEN 'pdf' THEN 'application/pdf' WHEN 'ocx' THEN 'application/vnd.openxmlformats-officedocument.wordprocessingml.document' ELSE 'text/markdown' END,
-      length(body), md5(body), 'Succeeded', body, '5e1ec7ed-0000-4000-8000-0000000000f0'
+      length(body), md5(body), 'Succeeded', body, '5e1ec7ed-0000-4000-8000-0000000000f0',
+      opening, CASE right(name, 3) WHEN 'pdf' THEN page_starts END, CASE right(name, 3) WHEN 'pdf' THEN page_ends END
     FROM generate_series(0, ${docs - 1}) n
     CROSS JOIN LATERAL (SELECT (${arr(DISCIPLINES)})[1 + n % ${DISCIPLINES.length}] || '/' || (${arr(FOLDERS)})[1 + (n / 7) % ${FOLDERS.length}] || '/Level ' || (n % 12) AS folder) f
     CROSS JOIN LATERAL (
@@ -148,16 +150,34 @@ export async function seedCorpus(db: Client, docs: number): Promise<Record<strin
         || ' ' || initcap(${arr(TERMS)}[1 + abs(hashint4(n + 1)) % ${TERMS.length}]) || ' ' || (n / 900) || (ARRAY['.pdf', '.docx', '.md'])[1 + n % 3] AS name
     ) m
     CROSS JOIN LATERAL (
-      SELECT string_agg(CASE WHEN i = 0 THEN 'Harbor Tower document ' || n || E'\\n' ELSE '' END || p.text, E'\\n' ORDER BY i) AS body
-      FROM generate_series(0, abs(hashint4(n * 31)) % 20) i JOIN public.bench_paragraphs p ON p.id = abs(hashint8(n * 100 + i)) % ${PARAGRAPHS}
+      -- Each paragraph is a chunk: where it lies in the body, the first eight's ranges, and a page every two paragraphs.
+      SELECT string_agg(part, E'\\n' ORDER BY i) AS body,
+        array_agg(ARRAY[start, start + length(part), byte_start, byte_start + octet_length(part)] ORDER BY i) FILTER (WHERE i < 8) AS opening,
+        array_agg(start ORDER BY i) FILTER (WHERE i % 2 = 0) AS page_starts,
+        array_agg(start + length(part) ORDER BY i) FILTER (WHERE i % 2 = 1 OR i = last) AS page_ends
+      FROM (
+        SELECT i, part, max(i) OVER () AS last,
+          coalesce(sum(length(part) + 1) OVER (ORDER BY i ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0)::int AS start,
+          coalesce(sum(octet_length(part) + 1) OVER (ORDER BY i ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0)::int AS byte_start
+        FROM (
+          SELECT i, CASE WHEN i = 0 THEN 'Harbor Tower document ' || n || E'\\n' ELSE '' END || p.text AS part
+          FROM generate_series(0, abs(hashint4(n * 31)) % 20) i JOIN public.bench_paragraphs p ON p.id = abs(hashint8(n * 100 + i)) % ${PARAGRAPHS}
+        ) parts
+      ) placed
     ) b`,
   );
   await step(
     'chunks',
     `
-    INSERT INTO connector.document_chunks ("documentId", "dataSourceId", index, text)
-    SELECT md5('bench' || n)::uuid, pg_temp."sourceId"(n / ${perSource}), i, CASE WHEN i = 0 THEN 'Harbor Tower document ' || n || E'\\n' ELSE '' END || p.text
-    FROM generate_series(0, ${docs - 1}) n CROSS JOIN LATERAL generate_series(0, abs(hashint4(n * 31)) % 20) i JOIN public.bench_paragraphs p ON p.id = abs(hashint8(n * 100 + i)) % ${PARAGRAPHS}`,
+    INSERT INTO connector.document_chunks ("documentId", "dataSourceId", index, text, start, "end")
+    SELECT id, source, i, part, start, start + length(part) FROM (
+      SELECT md5('bench' || n)::uuid AS id, pg_temp."sourceId"(n / ${perSource}) AS source, i, part,
+        coalesce(sum(length(part) + 1) OVER (PARTITION BY n ORDER BY i ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0)::int AS start
+      FROM (
+        SELECT n, i, CASE WHEN i = 0 THEN 'Harbor Tower document ' || n || E'\\n' ELSE '' END || p.text AS part
+        FROM generate_series(0, ${docs - 1}) n CROSS JOIN LATERAL generate_series(0, abs(hashint4(n * 31)) % 20) i JOIN public.bench_paragraphs p ON p.id = abs(hashint8(n * 100 + i)) % ${PARAGRAPHS}
+      ) parts
+    ) placed`,
   );
   await db.query(`RESET session_replication_role`);
   const started = performance.now();

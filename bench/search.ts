@@ -5,7 +5,9 @@
  * (200) sequential searches per query kind — a very common word, a one-word query, three words, a phrase,
  * a word in about 3 % of documents, a rare word — each over all 50 data sources, with `pathPrefix`, with
  * `dataSourceId`, and as a user who may read 1 of the 50, and prints p50/p95/p99 per kind; then 20
- * concurrent searchers (`BENCH_CONCURRENCY`) for `BENCH_CONCURRENT_SECONDS` (20). Words are chosen by
+ * concurrent searchers (`BENCH_CONCURRENCY`) for `BENCH_CONCURRENT_SECONDS` (20). Each query kind also
+ * asks for passages (limit 10, the default 8,000 characters) over all 50 data sources and within one, and
+ * as the user who may read 1 of the 50. Words are chosen by
  * their measured document frequency. `BENCH_KEEP_DB=1` keeps the database (`bench_search_<docs>`) and
  * reuses it next time, so the corpus is seeded once; `BENCH_CASE_SECONDS` (30) bounds each case.
  */
@@ -37,6 +39,10 @@ const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 20);
 const CONCURRENT_MS = Number(process.env.BENCH_CONCURRENT_SECONDS ?? 20) * 1000;
 
 type Search = (query: Record<string, string>, auth: Record<string, string>) => Promise<unknown>;
+type Endpoint = 'search' | 'passages';
+/** How many hits or passages an answer holds. */
+const found = (body: unknown) =>
+  ((body as { hits?: unknown[] }).hits ?? (body as { passages: unknown[] }).passages).length;
 
 async function main(): Promise<void> {
   const db = await benchDatabase(process.env.BENCH_KEEP_DB ? { name: `bench_search_${DOCS}`, keep: true } : {});
@@ -57,30 +63,38 @@ async function main(): Promise<void> {
 
   const admin = (await testCaller({ tenantId: BENCH_TENANT, userId: BENCH_ADMIN, roles: ['admin'] })).auth;
   const member = (await testCaller({ tenantId: BENCH_TENANT, userId: BENCH_MEMBER })).auth;
-  const base = `http://127.0.0.1:${port}/v1/projects/${BENCH_PROJECT}/search`;
-  const search: Search = async (query, auth) => {
-    const res = await fetch(`${base}?${new URLSearchParams({ limit: '20', ...query })}`, { headers: auth });
-    if (res.status !== 200)
-      throw new Error(`search ${JSON.stringify(query)} answered ${res.status}: ${await res.text()}`);
-    return res.json();
-  };
-  for (const q of Object.values(queries)) for (let i = 0; i < 3; i++) await search({ q }, admin); // warm the cache
+  const ask =
+    (endpoint: Endpoint): Search =>
+    async (query, auth) => {
+      const limit = endpoint === 'search' ? '20' : '10';
+      const url = `http://127.0.0.1:${port}/v1/projects/${BENCH_PROJECT}/${endpoint}`;
+      const res = await fetch(`${url}?${new URLSearchParams({ limit, ...query })}`, { headers: auth });
+      if (res.status !== 200)
+        throw new Error(`${endpoint} ${JSON.stringify(query)} answered ${res.status}: ${await res.text()}`);
+      return res.json();
+    };
+  const search = ask('search');
+  for (const q of Object.values(queries))
+    for (let i = 0; i < 3; i++) await Promise.all([search({ q }, admin), ask('passages')({ q }, admin)]); // warm the cache
 
   console.log(
-    `\n${DOCS} documents, 50 data sources; ${REQUESTS} sequential requests per case, limit 20 (ms); load average ${loadAverage()}`,
+    `\n${DOCS} documents, 50 data sources; ${REQUESTS} sequential requests per case, search limit 20, passages limit 10 (ms); load average ${loadAverage()}`,
   );
   for (const [kind, q] of Object.entries(queries)) {
     console.log(`\n${kind}: q=${JSON.stringify(q)}`);
-    console.log('  case                         p50     p95     p99   hits');
-    const cases: Array<[string, Record<string, string>, Record<string, string>]> = [
-      ['all 50 data sources', { q }, admin],
-      [`pathPrefix ${PATH_PREFIX}`, { q, pathPrefix: PATH_PREFIX }, admin],
-      ['dataSourceId (1 of 50)', { q, dataSourceId: sourceId(7) }, admin],
-      ['user reading 1 of 50', { q }, member],
+    console.log('  case                                   p50     p95     p99   hits');
+    const cases: Array<[string, Record<string, string>, Record<string, string>, Endpoint]> = [
+      ['all 50 data sources', { q }, admin, 'search'],
+      [`pathPrefix ${PATH_PREFIX}`, { q, pathPrefix: PATH_PREFIX }, admin, 'search'],
+      ['dataSourceId (1 of 50)', { q, dataSourceId: sourceId(7) }, admin, 'search'],
+      ['user reading 1 of 50', { q }, member, 'search'],
+      ['passages, all 50 data sources', { q }, admin, 'passages'],
+      ['passages, dataSourceId (1 of 50)', { q, dataSourceId: sourceId(7) }, admin, 'passages'],
+      ['passages, user reading 1 of 50', { q }, member, 'passages'],
     ];
-    for (const [name, query, auth] of cases) {
-      const { times, hits } = await sequential(search, query, auth);
-      console.log(`  ${name.padEnd(26)} ${fmt(times)}   ${hits}`);
+    for (const [name, query, auth, endpoint] of cases) {
+      const { times, hits } = await sequential(ask(endpoint), query, auth);
+      console.log(`  ${name.padEnd(36)} ${fmt(times)}   ${hits}`);
     }
   }
   const word = queries['word in ~3 %'];
@@ -97,6 +111,8 @@ async function main(): Promise<void> {
 async function seedOnce(sql: Client): Promise<void> {
   await sql.query(`CREATE TABLE IF NOT EXISTS public.bench_seed (docs int NOT NULL, seconds jsonb NOT NULL)`);
   const seeded = (await sql.query(`SELECT docs, seconds FROM public.bench_seed`)).rows[0];
+  if (seeded && (await sql.query(`SELECT 1 FROM connector.documents WHERE "openingChunks" IS NULL LIMIT 1`)).rowCount)
+    throw new Error('the kept corpus was seeded before passages: drop the database and start again');
   if (seeded) return void console.log(`corpus reused: ${seeded.docs} documents, seeded in ${describe(seeded.seconds)}`);
   if ((await sql.query('SELECT 1 FROM connector.data_sources LIMIT 1')).rowCount)
     throw new Error('a seeding was interrupted: drop the database and start again');
@@ -172,9 +188,9 @@ async function sequential(search: Search, query: Record<string, string>, auth: R
   let hits = 0;
   for (let i = 0; i < REQUESTS && performance.now() < until; i++) {
     const started = performance.now();
-    const body = (await search(query, auth)) as { hits: unknown[] };
+    const body = await search(query, auth);
     times.push(performance.now() - started);
-    hits = body.hits.length;
+    hits = found(body);
   }
   return { times, hits };
 }

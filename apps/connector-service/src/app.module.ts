@@ -20,6 +20,7 @@ import { SelectionModule } from './data-sources/selection/selection.module';
 import { DocumentsModule } from './documents/documents.module';
 import { ProvidersModule } from './providers/providers.module';
 import { SearchModule } from './search/search.module';
+import { PassagesModule } from './search/passages/passages.module';
 import { SyncApiModule } from './sync/api/sync-api.module';
 import { SyncEngineModule } from './sync/engine/sync-engine.module';
 import { SyncRunFilesModule } from './sync/run-files/sync-run-files.module';
@@ -60,6 +61,7 @@ export class AppModule {
         SyncRunFilesModule,
         DocumentsModule,
         SearchModule,
+        PassagesModule,
         ConsoleModule,
       ],
       providers: [{ provide: APP_GUARD, useClass: UndeclaredQueryGuard }],

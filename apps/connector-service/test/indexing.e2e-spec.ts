@@ -8,6 +8,7 @@ import { startSimulator } from '../../document-system-simulator/test/support/sta
 import { ConnectionTokens } from '../src/document-system/connection-tokens.port';
 import { DocumentsRepository } from '../src/documents/documents.repository';
 import { chunkText, DEEP_CHUNKS_FROM } from '../src/extraction/chunker';
+import { layOut } from '../src/extraction/text-layout';
 import { extractTextJobId, INDEXING_QUEUE } from '../src/indexing/indexing.jobs';
 import { IndexingProducer } from '../src/indexing/indexing.producer';
 import { IndexingService } from '../src/indexing/indexing.service';
@@ -146,7 +147,7 @@ describe('Text extraction on the indexing queue', () => {
               transaction,
               { id: before.id, contentSha256: before.contentSha256 },
               stale,
-              chunkText(stale.text),
+              layOut(stale.text, []),
             ),
           ),
       ).toBe(false);

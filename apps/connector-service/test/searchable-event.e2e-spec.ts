@@ -9,6 +9,7 @@ import { after, eventually, RunningSimulator, testCaller, TestCaller } from '@ap
 import { startSimulator } from '../../document-system-simulator/test/support/start-simulator';
 import { ConnectionTokens } from '../src/document-system/connection-tokens.port';
 import { DocumentsRepository } from '../src/documents/documents.repository';
+import { layOut } from '../src/extraction/text-layout';
 import { INDEXING_QUEUE } from '../src/indexing/indexing.jobs';
 import { IndexingService } from '../src/indexing/indexing.service';
 import { SearchableAnnouncer } from '../src/searchable/searchable-announcer';
@@ -216,7 +217,12 @@ describe('DataSourceSearchable', () => {
       pending.map((d) =>
         sut.app.get(Transactions).run(async (transaction) => {
           expect(
-            await documents.saveExtraction(transaction, d, { status: 'Succeeded', error: null, text: 'revised' }, []),
+            await documents.saveExtraction(
+              transaction,
+              d,
+              { status: 'Succeeded', error: null, text: 'revised' },
+              layOut('revised', []),
+            ),
           ).toBe(true);
           await bothSaved();
           return announcer.afterExtraction(transaction, dataSourceId);

@@ -30,6 +30,7 @@ import { SmallGinPendingLists1795300040000 } from './migrations/1795300040000-sm
 import { TokenRefreshLease1795300042000 } from './migrations/1795300042000-token-refresh-lease';
 import { OAuthBrowserBinding1795300050000 } from './migrations/1795300050000-oauth-browser-binding';
 import { DataSourceInstanceOrigin1795300052000 } from './migrations/1795300052000-data-source-instance-origin';
+import { Passages1795300054000 } from './migrations/1795300054000-passages';
 import { SyncRunFiles1795300028000 } from './migrations/1795300028000-sync-run-files';
 import { DeletionGuard1795300030000 } from './migrations/1795300030000-deletion-guard';
 
@@ -74,5 +75,6 @@ export const connectorDatabase: ServiceDatabaseOptions = {
     TokenRefreshLease1795300042000,
     OAuthBrowserBinding1795300050000,
     DataSourceInstanceOrigin1795300052000,
+    Passages1795300054000,
   ],
 };

@@ -50,13 +50,18 @@ export class DocumentsController {
   }
 
   @Get('text')
-  @ApiOperation({ summary: 'Read the extracted text of a document, with what an agent needs to cite it' })
+  @ApiOperation({
+    summary: 'Read the extracted text of a document, with what an agent needs to cite it',
+    description:
+      "For a PDF, `pages` says where each page lies in the text (character offsets, code points), so a passage's " +
+      'offsets can be turned into "page 12"; empty for other files.',
+  })
   @ApiOkResponse({ type: DocumentTextResponse })
   async text(
     @CurrentPrincipal() principal: Principal,
     @Param('id', ParseUUIDPipe) id: string,
   ): Promise<DocumentTextView> {
-    const { doc, text } = await this.documents.text(principal, id);
+    const { doc, text, pages } = await this.documents.text(principal, id);
     return {
       documentId: doc.id,
       dataSourceId: doc.dataSourceId,
@@ -64,6 +69,7 @@ export class DocumentsController {
       path: doc.path,
       extraction: { status: doc.extractionStatus, error: doc.extractionError },
       text,
+      pages,
     };
   }
 }

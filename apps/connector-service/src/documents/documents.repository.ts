@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
 import { managerOf, Transaction } from '@app/database';
-import type { Chunk } from '../extraction/chunker';
 import type { ExtractionStatus } from '../extraction/text-extractor';
+import type { TextLayout } from '../extraction/text-layout';
 import { DocumentEntity } from './document.entity';
 
 /** Documents as retrieval and text extraction see them: reads, extraction results and their progress. */
@@ -28,6 +28,19 @@ export class DocumentsRepository {
     return row?.text ?? '';
   }
 
+  /** The extracted text and, for a PDF, where its pages lie (empty for other files, or one not laid out yet). */
+  async textWithPages(
+    id: string,
+  ): Promise<{ text: string; pages: Array<{ page: number; start: number; end: number }> }> {
+    const rows: Array<{ text: string; starts: number[] | null; ends: number[] | null }> = await this.db.query(
+      `SELECT text, "pageStarts" AS starts, "pageEnds" AS ends FROM connector.documents WHERE id = $1`,
+      [id],
+    );
+    const row = rows[0];
+    const pages = (row?.starts ?? []).map((start, i) => ({ page: i + 1, start, end: (row.ends as number[])[i] }));
+    return { text: row?.text ?? '', pages };
+  }
+
   /** The hash of the content the document holds now (undefined when the document is gone). */
   async contentSha256Of(id: string): Promise<string | null | undefined> {
     const row: Pick<DocumentEntity, 'contentSha256'> | null = await this.documents.findOne({
@@ -42,31 +55,99 @@ export class DocumentsRepository {
    * holds that content and waits for it (Pending → an extraction status): a job for replaced content,
    * or a repeated or given-up job after the text was saved, changes nothing (the row lock of this
    * conditional update orders it against a concurrent saveIngested). The search vectors of the document and of its
-   * chunks are generated columns (migration 1795300012000-document-search). Returns whether it saved.
+   * chunks are generated columns (migration 1795300012000-document-search); the layout says where the chunks
+   * and pages lie (migration 1795300054000-passages). Returns whether it saved.
    */
   async saveExtraction(
     transaction: Transaction,
     target: { id: string; contentSha256: string | null },
     extraction: { status: ExtractionStatus; error: string | null; text: string },
-    chunks: Chunk[],
+    layout: TextLayout,
   ): Promise<boolean> {
-    const manager = managerOf(transaction);
-    // An UPDATE … RETURNING answers [rows, count] through TypeORM.
-    const [rows]: [Array<{ dataSourceId: string }>, number] = await manager.query(
-      `UPDATE connector.documents SET text = $3, "extractionStatus" = $4, "extractionError" = $5, "updatedAt" = now()
+    const [rows]: [Array<{ dataSourceId: string }>, number] = await managerOf(transaction).query(
+      `UPDATE connector.documents SET text = $3, "extractionStatus" = $4, "extractionError" = $5,
+         "openingChunks" = $6::int[], "pageStarts" = $7::int[], "pageEnds" = $8::int[], "updatedAt" = now()
        WHERE id = $1 AND "contentSha256" = $2 AND "extractionStatus" = 'Pending' RETURNING "dataSourceId"`,
-      [target.id, target.contentSha256, extraction.text, extraction.status, extraction.error],
+      [target.id, target.contentSha256, extraction.text, extraction.status, extraction.error, ...layoutValues(layout)],
     );
     if (!rows.length) return false;
-    await manager.query('DELETE FROM connector.document_chunks WHERE "documentId" = $1', [target.id]);
-    if (chunks.length) {
-      await manager.query(
-        `INSERT INTO connector.document_chunks ("documentId", "dataSourceId", index, text)
-         SELECT $1, $2, c.index, c.text FROM jsonb_to_recordset($3::jsonb) AS c(index int, text text)`,
-        [target.id, rows[0].dataSourceId, JSON.stringify(chunks)],
-      );
-    }
+    await this.replaceChunks(transaction, target.id, rows[0].dataSourceId, layout);
     return true;
+  }
+
+  /** Documents with text extracted before chunks and pages kept their place (migration 1795300050000), in id order. */
+  withoutLayout(limit: number): Promise<Array<{ id: string; contentSha256: string }>> {
+    return this.db.query(
+      `SELECT id, "contentSha256" FROM connector.documents WHERE "extractionStatus" = 'Succeeded' AND "openingChunks" IS NULL ORDER BY id LIMIT $1`,
+      [limit],
+    );
+  }
+
+  /** Whether the document still holds this content, with its text, and has no layout yet. */
+  async needsLayout(target: { id: string; contentSha256: string }): Promise<boolean> {
+    const rows: unknown[] = await this.db.query(
+      `SELECT 1 FROM connector.documents WHERE id = $1 AND "contentSha256" = $2 AND "extractionStatus" = 'Succeeded' AND "openingChunks" IS NULL`,
+      [target.id, target.contentSha256],
+    );
+    return rows.length > 0;
+  }
+
+  /**
+   * Saves the layout of a document's text extracted before layouts were kept, only while it still holds
+   * that content and has none: with `text`, the text extracted again (a PDF, for its pages) and its chunks;
+   * without, the ranges of the stored text's chunks (cut again the same way), its vectors left alone.
+   */
+  async saveLayout(
+    transaction: Transaction,
+    target: { id: string; contentSha256: string },
+    layout: TextLayout,
+    text?: string,
+  ): Promise<boolean> {
+    const manager = managerOf(transaction);
+    const [rows]: [Array<{ dataSourceId: string }>, number] = await manager.query(
+      `UPDATE connector.documents SET text = coalesce($3, text), "openingChunks" = $4::int[], "pageStarts" = $5::int[],
+         "pageEnds" = $6::int[], "updatedAt" = now()
+       WHERE id = $1 AND "contentSha256" = $2 AND "extractionStatus" = 'Succeeded' AND "openingChunks" IS NULL
+       RETURNING "dataSourceId"`,
+      [target.id, target.contentSha256, text ?? null, ...layoutValues(layout)],
+    );
+    if (!rows.length) return false;
+    if (text !== undefined) return this.replaceChunks(transaction, target.id, rows[0].dataSourceId, layout);
+    const [, placed]: [unknown, number] = await manager.query(
+      `UPDATE connector.document_chunks c SET start = r.start, "end" = r."end"
+       FROM jsonb_to_recordset($2::jsonb) AS r(index int, start int, "end" int, length int)
+       WHERE c."documentId" = $1 AND c.index = r.index AND length(c.text) = r.length`,
+      [target.id, JSON.stringify(layout.deepChunks.map((c) => ({ ...c, text: undefined, length: c.end - c.start })))],
+    );
+    // Chunks cut another way than the stored ones (never expected): store them as cut now.
+    if (placed !== layout.deepChunks.length || (await this.chunkCount(transaction, target.id)) !== placed)
+      await this.replaceChunks(transaction, target.id, rows[0].dataSourceId, layout);
+    return true;
+  }
+
+  private async replaceChunks(
+    transaction: Transaction,
+    documentId: string,
+    dataSourceId: string,
+    layout: TextLayout,
+  ): Promise<true> {
+    const manager = managerOf(transaction);
+    await manager.query('DELETE FROM connector.document_chunks WHERE "documentId" = $1', [documentId]);
+    if (layout.deepChunks.length)
+      await manager.query(
+        `INSERT INTO connector.document_chunks ("documentId", "dataSourceId", index, text, start, "end")
+         SELECT $1, $2, c.index, c.text, c.start, c."end" FROM jsonb_to_recordset($3::jsonb) AS c(index int, text text, start int, "end" int)`,
+        [documentId, dataSourceId, JSON.stringify(layout.deepChunks)],
+      );
+    return true;
+  }
+
+  private async chunkCount(transaction: Transaction, documentId: string): Promise<number> {
+    const [{ n }]: Array<{ n: number }> = await managerOf(transaction).query(
+      'SELECT count(*)::int AS n FROM connector.document_chunks WHERE "documentId" = $1',
+      [documentId],
+    );
+    return n;
   }
 
   /** Documents still waiting for their text since before `before`, oldest first (their jobs may be lost). */
@@ -113,4 +194,9 @@ export class DocumentsRepository {
     );
     return rows.map((r) => r.sha);
   }
+}
+
+/** The document's layout columns: its opening chunks' ranges, and its pages' (null without pages). */
+function layoutValues(layout: TextLayout): Array<number[][] | number[] | null> {
+  return [layout.openingChunks, layout.pages?.starts ?? null, layout.pages?.ends ?? null];
 }

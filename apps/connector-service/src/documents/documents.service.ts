@@ -35,8 +35,11 @@ export class DocumentsService {
     return { doc, stream: await this.blobs.open(doc.contentSha256) };
   }
 
-  async text(principal: Principal, id: string): Promise<{ doc: DocumentEntity; text: string }> {
+  async text(
+    principal: Principal,
+    id: string,
+  ): Promise<{ doc: DocumentEntity; text: string; pages: Array<{ page: number; start: number; end: number }> }> {
     const doc = await this.get(principal, id);
-    return { doc, text: await this.repository.textOf(id) };
+    return { doc, ...(await this.repository.textWithPages(id)) };
   }
 }

@@ -3,8 +3,18 @@ import { normalise } from './text-formats';
 
 describe(chunkText.name, () => {
   it('keeps short text in one chunk', () => {
-    expect(chunkText('a short note')).toEqual([{ index: 0, text: 'a short note' }]);
+    expect(chunkText('a short note')).toEqual([{ index: 0, text: 'a short note', start: 0, end: 12 }]);
     expect(chunkText('')).toEqual([]);
+  });
+
+  it('says where each chunk lies in the text it was cut from, its blanks trimmed', () => {
+    const text = normalise(Array.from({ length: 900 }, (_, i) => `clause ${i} applies.${i % 9 ? ' ' : '\n'}`).join(''));
+    const chunks = chunkText(text, 300, 60);
+    expect(chunks.length).toBeGreaterThan(20);
+    for (const chunk of chunks) {
+      expect(text.slice(chunk.start, chunk.end)).toBe(chunk.text);
+      expect(chunk.text).toBe(chunk.text.trim());
+    }
   });
 
   it('cuts long text at whitespace with overlap, losing no word', () => {

@@ -1,6 +1,9 @@
 export interface Chunk {
   index: number;
   text: string;
+  /** Where the chunk lies in the text it was cut from: `source.slice(start, end)` is its text (UTF-16 units; code points once laid out). */
+  start: number;
+  end: number;
 }
 
 export const CHUNK_CHARS = 1200;
@@ -28,8 +31,12 @@ export function chunkText(text: string, size = CHUNK_CHARS, overlap = CHUNK_OVER
       const boundary = Math.max(tail.lastIndexOf(' '), tail.lastIndexOf('\n'));
       if (boundary !== -1) end = floor + boundary;
     }
-    const piece = text.slice(start, end).trim();
-    if (piece) chunks.push({ index: chunks.length, text: piece });
+    const raw = text.slice(start, end);
+    const piece = raw.trim();
+    if (piece) {
+      const from = start + (raw.length - raw.trimStart().length);
+      chunks.push({ index: chunks.length, text: piece, start: from, end: from + piece.length });
+    }
     if (end >= text.length) break;
     start = Math.max(end - overlap, start + 1);
     const nextSpace = text.slice(start, end).indexOf(' ');

@@ -8,6 +8,7 @@ import { ExtractionLimitExceeded, ExtractionPool, ExtractionUnavailable } from '
 
 const ROOT = resolve(__dirname, '../../../..');
 const quickPdf = (line: string) => pdfDocument([[line]]);
+const textOf = (extraction: Promise<{ text: string }>) => extraction.then(({ text }) => text);
 /** One page of 200,000 lines: pdf.js needs far more than 64 MB of heap for it. */
 const hugePage = () => pdfDocument([Array.from({ length: 200_000 }, (_, i) => `line ${i}`)]);
 
@@ -15,15 +16,34 @@ describe(ExtractionPool.name, () => {
   let sut: ExtractionPool | undefined;
   afterEach(() => sut?.close());
 
-  it('gives the text of every page in order, as unpdf extractText with merged pages did', async () => {
+  it('gives the text of every page in order, as unpdf extractText with merged pages did, and where each page lies', async () => {
     sut = new ExtractionPool({ threads: 1 });
     const pages = Array.from({ length: 120 }, (_, i) => [
       `Sheet A-${i + 1}`,
       'fire  rated (wall) \\ UL U419',
       'door D-12',
     ]);
-    const text = await sut.extract('pdf', pdfDocument(pages));
-    expect(text).toBe(pages.map((lines) => lines.join('\n').replace('  ', ' ')).join('\n'));
+    const extracted = await sut.extract('pdf', pdfDocument(pages));
+    const pageTexts = pages.map((lines) => lines.join('\n').replace('  ', ' '));
+    expect(extracted.text).toBe(pageTexts.join('\n'));
+    expect(extracted.pages).toHaveLength(120);
+    extracted.pages.forEach(({ page, start, end }) =>
+      expect(extracted.text.slice(start, end)).toBe(pageTexts[page - 1]),
+    );
+  });
+
+  it('keeps an empty page as an empty range between its neighbours; other formats have no pages', async () => {
+    sut = new ExtractionPool({ threads: 1 });
+    const extracted = await sut.extract('pdf', pdfDocument([['first page'], [], ['third page']]));
+    expect(extracted).toEqual({
+      text: 'first page\nthird page',
+      pages: [
+        { page: 1, start: 0, end: 10 },
+        { page: 2, start: 10, end: 10 },
+        { page: 3, start: 11, end: 21 },
+      ],
+    });
+    expect(await sut.extract('text', Buffer.from('notes'))).toEqual({ text: 'notes', pages: [] });
   });
 
   // The timing cases run their threads at normal priority: the other test files keep the machine busy.
@@ -40,32 +60,34 @@ describe(ExtractionPool.name, () => {
 
   it('reads hostile text and HTML as fast as any', async () => {
     sut = new ExtractionPool({ threads: 1 });
-    await expect(sut.extract('text', hostileText(2_000_000))).resolves.toBe(`start${'\r'.repeat(2_000_000)}end`);
-    await expect(sut.extract('html', hostileHtml(200_000))).resolves.toBe('<'.repeat(200_000));
+    await expect(textOf(sut.extract('text', hostileText(2_000_000)))).resolves.toBe(
+      `start${'\r'.repeat(2_000_000)}end`,
+    );
+    await expect(textOf(sut.extract('html', hostileHtml(200_000)))).resolves.toBe('<'.repeat(200_000));
   });
 
   it('ends only the thread of a file that takes too long, and starts it again for the next file', async () => {
     sut = new ExtractionPool({ threads: 2, timeoutMs: 5_000, nice: 0 });
     await Promise.all([sut.extract('pdf', quickPdf('warm')), sut.extract('pdf', quickPdf('warm'))]);
     const slow = sut.extract('pdf', generatedPdf(10 * 1024 * 1024, 2));
-    await expect(sut.extract('pdf', quickPdf('door D-12'))).resolves.toBe('door D-12');
+    await expect(textOf(sut.extract('pdf', quickPdf('door D-12')))).resolves.toBe('door D-12');
     await expect(slow).rejects.toThrow(new ExtractionLimitExceeded('Extraction took longer than 5 s'));
     await expect(
-      Promise.all([sut.extract('pdf', quickPdf('after')), sut.extract('text', Buffer.from('after'))]),
+      Promise.all([textOf(sut.extract('pdf', quickPdf('after'))), textOf(sut.extract('text', Buffer.from('after')))]),
     ).resolves.toEqual(['after', 'after']);
   }, 180_000);
 
   it('fails only the file that needs more memory than allowed', async () => {
     sut = new ExtractionPool({ threads: 2, maxHeapMb: 64 });
     const huge = sut.extract('pdf', hugePage());
-    await expect(sut.extract('pdf', quickPdf('door D-12'))).resolves.toBe('door D-12');
+    await expect(textOf(sut.extract('pdf', quickPdf('door D-12')))).resolves.toBe('door D-12');
     await expect(huge).rejects.toThrow(new ExtractionLimitExceeded('Extraction ran out of memory (64 MB)'));
-    await expect(sut.extract('pdf', quickPdf('after'))).resolves.toBe('after');
+    await expect(textOf(sut.extract('pdf', quickPdf('after')))).resolves.toBe('after');
   });
 
   it('fails a file whose text is larger than allowed', async () => {
     sut = new ExtractionPool({ threads: 1, maxTextBytes: 1024 * 1024 });
-    await expect(sut.extract('text', Buffer.from('é'.repeat(512 * 1024)))).resolves.toHaveLength(512 * 1024);
+    await expect(textOf(sut.extract('text', Buffer.from('é'.repeat(512 * 1024))))).resolves.toHaveLength(512 * 1024);
     await expect(sut.extract('text', Buffer.from(`${'é'.repeat(512 * 1024)}!`))).rejects.toThrow(
       new ExtractionLimitExceeded('Extracted text is larger than 1 MiB'),
     );

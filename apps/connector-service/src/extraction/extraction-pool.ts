@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { extname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { ExtractionKind, ReadTextRequest, TEXT_TOO_LARGE } from './read-text';
+import { ExtractedText, ExtractionKind, ReadTextRequest, TEXT_TOO_LARGE } from './read-text';
 
 export interface ExtractionPoolOptions {
   /** Worker threads; by default one per core. */
@@ -26,7 +26,7 @@ export class ExtractionUnavailable extends Error {}
 
 interface Job {
   request: ReadTextRequest;
-  resolve: (text: string) => void;
+  resolve: (extracted: ExtractedText) => void;
   reject: (error: Error) => void;
 }
 
@@ -53,10 +53,10 @@ export class ExtractionPool {
     );
   }
 
-  extract(kind: ExtractionKind, content: Buffer): Promise<string> {
+  extract(kind: ExtractionKind, content: Buffer): Promise<ExtractedText> {
     // Shutting down: a job that gets here now is tried again later, not given a thread started after the close.
     if (this.closed) return Promise.reject(new ExtractionUnavailable('extractor closed'));
-    return new Promise<string>((resolve, reject) => {
+    return new Promise<ExtractedText>((resolve, reject) => {
       this.queue.push({ request: { kind, content, maxTextBytes: this.maxTextBytes }, resolve, reject });
       this.dispatch();
     });
@@ -90,7 +90,7 @@ class ExtractionThread {
   private ready = false;
   private current?: {
     request: ReadTextRequest;
-    resolve: (text: string) => void;
+    resolve: (extracted: ExtractedText) => void;
     reject: (error: Error) => void;
     timer?: NodeJS.Timeout;
   };
@@ -101,8 +101,8 @@ class ExtractionThread {
     return this.current !== undefined;
   }
 
-  run(request: ReadTextRequest): Promise<string> {
-    return new Promise<string>((resolve, reject) => {
+  run(request: ReadTextRequest): Promise<ExtractedText> {
+    return new Promise<ExtractedText>((resolve, reject) => {
       this.current = { request, resolve, reject };
       const worker = this.ensureWorker();
       if (this.ready) this.post(worker);
@@ -134,13 +134,14 @@ class ExtractionThread {
     if (this.worker) return this.worker;
     const worker = startWorker(this.limits.maxHeapMb, this.limits.nice);
     const boot = setTimeout(() => this.end(worker, new Error('the extraction worker did not start')), BOOT_TIMEOUT_MS);
-    worker.on('message', (message: { ready?: true; text?: string; error?: string; name?: string }) => {
+    worker.on('message', (message: Partial<ExtractedText> & { ready?: true; error?: string; name?: string }) => {
       if (this.worker !== worker) return;
       if (message.ready) {
         clearTimeout(boot);
         this.ready = true;
         if (this.current) this.post(worker);
-      } else if (message.error === undefined) this.settle(undefined, message.text ?? '');
+      } else if (message.error === undefined)
+        this.settle(undefined, { text: message.text ?? '', pages: message.pages ?? [] });
       else
         this.settle(
           message.name === TEXT_TOO_LARGE ? new ExtractionLimitExceeded(message.error) : new Error(message.error),
@@ -174,13 +175,13 @@ class ExtractionThread {
     void worker.terminate();
   }
 
-  private settle(error: Error | undefined, text = ''): void {
+  private settle(error: Error | undefined, extracted: ExtractedText = { text: '', pages: [] }): void {
     const job = this.current;
     if (!job) return;
     this.current = undefined;
     clearTimeout(job.timer);
     if (error) job.reject(error);
-    else job.resolve(text);
+    else job.resolve(extracted);
   }
 }
 

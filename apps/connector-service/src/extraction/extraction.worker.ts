@@ -4,7 +4,7 @@ import { readText, type ReadTextRequest } from './read-text';
 
 /**
  * An extraction worker thread: says `{ready}` once loaded, then for each request (one at a time) answers
- * `{text}` or `{error, name}`. The pool ends the thread when a file takes too long or too much memory.
+ * `{text, pages}` or `{error, name}`. The pool ends the thread when a file takes too long or too much memory.
  */
 
 // On Linux a thread has its own nice value: the pool's default (10) yields most of the CPU to the event loop
@@ -20,7 +20,7 @@ try {
 const port = parentPort!;
 port.on('message', (request: ReadTextRequest) => {
   readText(request).then(
-    (text) => port.postMessage({ text }),
+    ({ text, pages }) => port.postMessage({ text, pages }),
     (error: Error) => port.postMessage({ error: String(error?.message ?? error), name: error?.name }),
   );
 });

@@ -13,12 +13,26 @@ export interface ReadTextRequest {
   maxTextBytes: number;
 }
 
+/** Where a PDF page's text lies in the document's text: `text.slice(start, end)` (UTF-16 units), 1-based pages. */
+export interface PageRange {
+  page: number;
+  start: number;
+  end: number;
+}
+
+/** A file's text; `pages` for a PDF, empty for other formats. */
+export interface ExtractedText {
+  text: string;
+  pages: PageRange[];
+}
+
 /** The text is longer than allowed: the reason is the whole message. */
 export const TEXT_TOO_LARGE = 'TextTooLarge';
 
-const READERS: Record<ExtractionKind, (content: Buffer) => Promise<string>> = {
+/** A format's text, or a PDF's text page by page. */
+const READERS: Record<ExtractionKind, (content: Buffer) => Promise<string | string[]>> = {
   async pdf(content) {
-    return (await importPdfText()).pdfText(new Uint8Array(content));
+    return (await importPdfText()).pdfPages(new Uint8Array(content));
   },
   async docx(content) {
     checkZipLimits(content, DOCX_LIMITS);
@@ -36,13 +50,36 @@ const READERS: Record<ExtractionKind, (content: Buffer) => Promise<string>> = {
   },
 };
 
-export async function readText({ kind, content, maxTextBytes }: ReadTextRequest): Promise<string> {
-  const text = normalise(await READERS[kind](Buffer.from(content.buffer, content.byteOffset, content.byteLength)));
-  if (Buffer.byteLength(text) > maxTextBytes)
+export async function readText({ kind, content, maxTextBytes }: ReadTextRequest): Promise<ExtractedText> {
+  const read = await READERS[kind](Buffer.from(content.buffer, content.byteOffset, content.byteLength));
+  const extracted = typeof read === 'string' ? { text: normalise(read), pages: [] } : joinPages(read);
+  if (Buffer.byteLength(extracted.text) > maxTextBytes)
     throw Object.assign(new Error(`Extracted text is larger than ${sizeInWords(maxTextBytes)}`), {
       name: TEXT_TOO_LARGE,
     });
-  return text;
+  return extracted;
+}
+
+/**
+ * Each page normalised on its own and joined to the next by a line break, so that no page's text runs
+ * into another's; an empty page has an empty range where it would have been. The result is as normal as
+ * `normalise` makes any text.
+ */
+export function joinPages(pages: string[]): ExtractedText {
+  const parts: string[] = [];
+  const ranges: PageRange[] = [];
+  let length = 0;
+  pages.forEach((raw, i) => {
+    const text = normalise(raw);
+    if (text && length) {
+      parts.push('\n');
+      length += 1;
+    }
+    ranges.push({ page: i + 1, start: length, end: length + text.length });
+    parts.push(text);
+    length += text.length;
+  });
+  return { text: parts.join(''), pages: ranges };
 }
 
 export function sizeInWords(bytes: number): string {
@@ -50,7 +87,7 @@ export function sizeInWords(bytes: number): string {
 }
 
 interface PdfTextModule {
-  pdfText(data: Uint8Array): Promise<string>;
+  pdfPages(data: Uint8Array): Promise<string[]>;
 }
 
 // A dynamic import that TypeScript's CommonJS output leaves alone (it would turn `import()` into `require`).

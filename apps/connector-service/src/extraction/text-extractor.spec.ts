@@ -29,7 +29,12 @@ describe(TextExtractor.name, () => {
 
   it('reads the text of a PDF', async () => {
     const result = await sut.extract(tinyPdf('fire-rated gypsum assembly UL U419'), 'application/pdf', 'A-501.pdf');
-    expect(result).toEqual({ status: 'Succeeded', text: 'fire-rated gypsum assembly UL U419', error: null });
+    expect(result).toEqual({
+      status: 'Succeeded',
+      text: 'fire-rated gypsum assembly UL U419',
+      pages: [{ page: 1, start: 0, end: 34 }],
+      error: null,
+    });
   });
 
   it('reads plain text, Markdown and CSV as they are', async () => {
@@ -74,6 +79,7 @@ describe(TextExtractor.name, () => {
     expect(result).toEqual({
       status: 'Failed',
       text: '',
+      pages: [],
       error: 'Could not read the DOCX file: the archive unzips to more than 64 MiB',
     });
     expect(performance.now() - started).toBeLessThan(5_000);
@@ -88,6 +94,7 @@ describe(TextExtractor.name, () => {
     expect(deep).toEqual({
       status: 'Failed',
       text: '',
+      pages: [],
       error: 'Could not read the JSON file: Maximum call stack size exceeded',
     });
     expect((await sut.extract(Buffer.from('[1]'), 'application/json', 'flat.json')).text).toBe('1');
@@ -99,6 +106,7 @@ describe(TextExtractor.name, () => {
     expect(await sut.extract(text, 'text/plain', 'site-diary.txt')).toEqual({
       status: 'Failed',
       text: '',
+      pages: [],
       error: 'Extracted text is larger than 16 MiB',
     });
   }, 30_000);

@@ -7,7 +7,7 @@ import {
   ExtractionUnavailable,
   ExtractionPoolOptions,
 } from './extraction-pool';
-import { ExtractionKind } from './read-text';
+import { ExtractionKind, PageRange } from './read-text';
 
 /** An extraction's end: `Pending` and `Skipped` are set by ingestion, never by the extractor. */
 export type ExtractionStatus = Exclude<DocumentExtractionStatus, 'Pending' | 'Skipped'>;
@@ -15,8 +15,13 @@ export type ExtractionStatus = Exclude<DocumentExtractionStatus, 'Pending' | 'Sk
 export interface Extraction {
   status: ExtractionStatus;
   text: string;
+  /** Where each page lies in `text`, for a PDF (UTF-16 units); empty for other formats and without text. */
+  pages: PageRange[];
   error: string | null;
 }
+
+/** An extraction that gave no text. */
+const noText = (status: ExtractionStatus, error: string): Extraction => ({ status, text: '', pages: [], error });
 
 /** Files larger than this are kept and retrievable but not extracted. */
 export const MAX_EXTRACT_BYTES = 50 * 1024 * 1024;
@@ -63,29 +68,25 @@ export class TextExtractor implements OnModuleDestroy {
 
   /** Like extract, but reads the bytes only when they can be extracted. */
   async extractLazily(size: number, read: () => Promise<Buffer>, mimeType: string, name: string): Promise<Extraction> {
-    if (!extractionKind(mimeType, name))
-      return { status: 'Unsupported', text: '', error: `No text extractor for ${mimeType || name}` };
-    if (size > MAX_EXTRACT_BYTES)
-      return { status: 'TooLarge', text: '', error: `Larger than ${MAX_EXTRACT_BYTES} bytes` };
+    if (!extractionKind(mimeType, name)) return noText('Unsupported', `No text extractor for ${mimeType || name}`);
+    if (size > MAX_EXTRACT_BYTES) return noText('TooLarge', `Larger than ${MAX_EXTRACT_BYTES} bytes`);
     return this.extract(await read(), mimeType, name);
   }
 
   /** Never throws for a file it cannot read (Failed, with the reason); throws ExtractionUnavailable when no thread could try. */
   async extract(content: Buffer, mimeType: string, name: string): Promise<Extraction> {
     const kind = extractionKind(mimeType, name);
-    if (!kind) return { status: 'Unsupported', text: '', error: `No text extractor for ${mimeType || name}` };
-    if (content.length > MAX_EXTRACT_BYTES)
-      return { status: 'TooLarge', text: '', error: `Larger than ${MAX_EXTRACT_BYTES} bytes` };
+    if (!kind) return noText('Unsupported', `No text extractor for ${mimeType || name}`);
+    if (content.length > MAX_EXTRACT_BYTES) return noText('TooLarge', `Larger than ${MAX_EXTRACT_BYTES} bytes`);
     try {
-      return { status: 'Succeeded', text: await this.pool.extract(kind, content), error: null };
+      return { status: 'Succeeded', ...(await this.pool.extract(kind, content)), error: null };
     } catch (error) {
-      if (error instanceof ExtractionLimitExceeded) return { status: 'Failed', text: '', error: error.message };
+      if (error instanceof ExtractionLimitExceeded) return noText('Failed', error.message);
       if (error instanceof ExtractionUnavailable) throw error;
-      return {
-        status: 'Failed',
-        text: '',
-        error: `Could not read the ${kind.toUpperCase()} file: ${(error as Error).message}`.slice(0, 500),
-      };
+      return noText(
+        'Failed',
+        `Could not read the ${kind.toUpperCase()} file: ${(error as Error).message}`.slice(0, 500),
+      );
     }
   }
 }

@@ -9,6 +9,7 @@ export const INDEXING_QUEUE = 'connector-indexing';
 
 export enum IndexingJobName {
   ExtractText = 'extract-text',
+  LayOutText = 'lay-out-text',
   Sweep = 'sweep',
 }
 
@@ -26,11 +27,19 @@ export function extractTextJobId(job: ExtractTextJob): string {
   return `${job.documentId}:${job.contentSha256}`;
 }
 
-/** The sweep carries nothing: it re-adds the extractions still pending. */
+/** Save where the chunks (and a PDF's pages) of a document's text lie, for text extracted before that was kept. */
+export class LayOutTextJob extends ExtractTextJob {}
+
+export function layOutTextJobId(job: LayOutTextJob): string {
+  return `layout:${job.documentId}:${job.contentSha256}`;
+}
+
+/** The sweep carries nothing: it re-adds the extractions still pending, and queues texts to lay out. */
 export class IndexingSweepJob {}
 
 export const INDEXING_JOBS = queueContract(INDEXING_QUEUE, {
   [IndexingJobName.ExtractText]: ExtractTextJob,
+  [IndexingJobName.LayOutText]: LayOutTextJob,
   [IndexingJobName.Sweep]: IndexingSweepJob,
 });
 export type IndexingJobs = typeof INDEXING_JOBS.payloads;

@@ -14,6 +14,7 @@ import { INDEXING_QUEUE } from './indexing.jobs';
 import { IndexingProcessor } from './indexing.processor';
 import { IndexingProducer } from './indexing.producer';
 import { IndexingService } from './indexing.service';
+import { TextLayouts } from './text-layouts';
 
 @Module({})
 export class IndexingModule {
@@ -24,7 +25,7 @@ export class IndexingModule {
   static forRole(role: ProcessRole): DynamicModule {
     const extractor: Provider = { provide: TextExtractor, inject: [ConnectorEnv], useFactory: textExtractorFrom };
     const workers: Provider[] = runsWorkers(role)
-      ? [extractor, IndexingService, IndexingProcessor, ExtractionGate]
+      ? [extractor, IndexingService, TextLayouts, IndexingProcessor, ExtractionGate]
       : [];
     return {
       module: IndexingModule,

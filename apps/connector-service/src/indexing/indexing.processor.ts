@@ -8,6 +8,7 @@ import { ExtractionGate } from './extraction-gate';
 import { INDEXING_CONCURRENCY, INDEXING_JOBS, INDEXING_QUEUE, IndexingJobName, IndexingJobs } from './indexing.jobs';
 import { IndexingProducer } from './indexing.producer';
 import { IndexingService } from './indexing.service';
+import { TextLayouts } from './text-layouts';
 
 const SWEEP_EVERY_MS = 60_000;
 
@@ -17,6 +18,7 @@ export class IndexingProcessor extends QueueProcessor<IndexingJobs> {
   constructor(
     @InjectQueue(INDEXING_QUEUE) queue: Queue,
     private readonly indexing: IndexingService,
+    private readonly layouts: TextLayouts,
     private readonly producer: IndexingProducer,
     private readonly gate: ExtractionGate,
     private readonly env: ConnectorEnv,
@@ -31,22 +33,37 @@ export class IndexingProcessor extends QueueProcessor<IndexingJobs> {
   }
 
   protected handlers(): JobHandlers<IndexingJobs> {
+    // Extraction waits while this process has a sync step in hand, and through an outage of the database.
+    const inTurn = async <R>(work: () => Promise<R>) => {
+      await this.gate.turn();
+      return this.outages.hold(work);
+    };
     return {
       [IndexingJobName.ExtractText]: {
         // Enough jobs to keep every extraction thread busy while another job saves its text.
         concurrency: Math.max(INDEXING_CONCURRENCY, this.env.EXTRACTION_WORKERS),
-        // Extraction waits while this process has a sync step in hand, and through an outage of the database.
-        around: async <R>(work: () => Promise<R>) => {
-          await this.gate.turn();
-          return this.outages.hold(work);
-        },
+        around: inTurn,
         run: (data) => this.indexing.extractText(data),
         giveUp: async (data, error) => {
           await this.indexing.giveUp(data, error);
           return 'Failed';
         },
       },
-      [IndexingJobName.Sweep]: { concurrency: 1, run: () => this.indexing.requeuePending() },
+      // One at a time: texts extracted before layouts were kept are laid out in the background.
+      [IndexingJobName.LayOutText]: {
+        concurrency: 1,
+        around: inTurn,
+        run: (data) => this.layouts.layOut(data),
+        // A PDF that cannot be read again (its blob, say) is laid out without pages rather than queued again each sweep.
+        giveUp: (data) => this.layouts.layOutStored(data),
+      },
+      [IndexingJobName.Sweep]: {
+        concurrency: 1,
+        run: async () => ({
+          requeued: await this.indexing.requeuePending(),
+          layouts: await this.layouts.queueMissing(),
+        }),
+      },
     };
   }
 }

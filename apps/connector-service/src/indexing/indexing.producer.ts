@@ -11,6 +11,8 @@ import {
   INDEXING_QUEUE,
   IndexingJobName,
   IndexingJobs,
+  LayOutTextJob,
+  layOutTextJobId,
 } from './indexing.jobs';
 
 /** The only place that adds jobs to the indexing queue. Job ids make adding the same work twice a no-op. */
@@ -45,6 +47,25 @@ export class IndexingProducer {
           removeOnComplete: true,
           removeOnFail: true,
           lifo: ahead,
+        },
+      })),
+    );
+  }
+
+  /** Texts to lay out, behind the work already waiting (FIFO): they are searchable meanwhile. */
+  async layOutText(jobs: LayOutTextJob[]): Promise<void> {
+    if (!jobs.length) return;
+    await addJobs(
+      this.queue,
+      jobs.map((data) => ({
+        name: IndexingJobName.LayOutText,
+        data: { documentId: data.documentId, contentSha256: data.contentSha256 },
+        opts: {
+          jobId: layOutTextJobId(data),
+          attempts: INDEXING_JOB_ATTEMPTS,
+          backoff: INDEXING_JOB_BACKOFF,
+          removeOnComplete: true,
+          removeOnFail: true,
         },
       })),
     );

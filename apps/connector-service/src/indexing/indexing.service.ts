@@ -4,10 +4,10 @@ import { BlobStore } from '../blobs/blob-store';
 import { DocumentEntity } from '../documents/document.entity';
 import { DocumentsRepository } from '../documents/documents.repository';
 import { ConnectorEventRelay } from '../events/connector-event-relay';
-import { Chunk, chunkText, DEEP_CHUNKS_FROM } from '../extraction/chunker';
 import { FileLedgerRepository } from '../file-ledger/file-ledger.repository';
 import { extractionOutcome } from '../file-ledger/ledger-entry';
 import { Extraction, TextExtractor } from '../extraction/text-extractor';
+import { layOut, NO_LAYOUT, TextLayout } from '../extraction/text-layout';
 import { ConnectorMetrics } from '../metrics/connector-metrics';
 import { SearchableAnnouncer } from '../searchable/searchable-announcer';
 import { ExtractTextJob } from './indexing.jobs';
@@ -57,22 +57,26 @@ export class IndexingService {
       if (error instanceof ContentSuperseded) return 'Superseded';
       throw error;
     }
-    const chunks = chunkText(extraction.text).filter((chunk) => chunk.index >= DEEP_CHUNKS_FROM);
-    const saved = await this.save(doc, extraction, chunks);
+    const saved = await this.save(doc, extraction, layOut(extraction.text, extraction.pages));
     return saved ? 'Saved' : 'Superseded'; // changed, deleted or extracted by another job meanwhile
   }
 
   /** A job that failed for good: the document is Failed (not Pending for ever) unless it changed or got its text meanwhile. */
   async giveUp(job: ExtractTextJob, error: unknown): Promise<void> {
     this.logger.warn({ ...job, error: (error as Error).message }, 'text extraction failed for good');
-    const failed = {
-      status: 'Failed' as const,
+    const failed: Extraction = {
+      status: 'Failed',
       text: '',
+      pages: [],
       error: `Text extraction did not finish: ${(error as Error).message}`.slice(0, 500),
     };
     const doc = await this.documents.find(job.documentId);
     if (doc)
-      await this.save({ id: doc.id, dataSourceId: doc.dataSourceId, contentSha256: job.contentSha256 }, failed, []);
+      await this.save(
+        { id: doc.id, dataSourceId: doc.dataSourceId, contentSha256: job.contentSha256 },
+        failed,
+        NO_LAYOUT,
+      );
   }
 
   /** Re-adds the jobs of documents Pending for longer than `strandedAfterMs`; job ids make repeats harmless. */
@@ -87,10 +91,10 @@ export class IndexingService {
   private async save(
     doc: Pick<DocumentEntity, 'id' | 'dataSourceId' | 'contentSha256'>,
     extraction: Extraction,
-    chunks: Chunk[],
+    layout: TextLayout,
   ): Promise<boolean> {
     const result = await this.transactions.run(async (transaction) => {
-      if (!(await this.documents.saveExtraction(transaction, doc, extraction, chunks))) return null;
+      if (!(await this.documents.saveExtraction(transaction, doc, extraction, layout))) return null;
       const outcome = extractionOutcome(extraction);
       if (outcome && doc.contentSha256)
         await this.ledger.extractionEnded(transaction, doc.id, doc.contentSha256, outcome);

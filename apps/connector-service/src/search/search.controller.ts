@@ -4,6 +4,7 @@ import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swa
 import { CurrentPrincipal, Principal } from '@app/auth';
 import { ApiErrorResponses, SearchPageResponse } from '@app/contracts/openapi';
 import { SearchPageView } from '@app/contracts/views';
+import { abandonment } from './abandonment';
 import { SearchQueryDto } from './search.dto';
 import { SearchService } from './search.service';
 
@@ -32,13 +33,4 @@ export class SearchController {
   ): Promise<SearchPageView> {
     return this.searchService.search(principal, projectId, query, abandonment(res));
   }
-}
-
-/** Aborts when the caller leaves before the answer is sent, so a search still waiting for its turn is dropped. */
-function abandonment(res: Response): AbortSignal {
-  const caller = new AbortController();
-  res.once('close', () => {
-    if (!res.writableFinished) caller.abort();
-  });
-  return caller.signal;
 }

@@ -15,5 +15,7 @@ import { SearchService } from './search.service';
     SearchService,
     { provide: SearchSlots, useFactory: () => new SearchSlots() },
   ],
+  // Passages run on the same connections and take turns in the same slots as searches.
+  exports: [SearchConnections, SearchSlots],
 })
 export class SearchModule {}

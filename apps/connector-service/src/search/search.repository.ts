@@ -44,7 +44,7 @@ export class SearchRepository {
   }
 }
 
-const PATH_MATCHES = `($3::text IS NULL OR d.path LIKE replace(replace(replace($3, '\\', '\\\\'), '%', '\\%'), '_', '\\_') || '%')`;
+export const PATH_MATCHES = `($3::text IS NULL OR d.path LIKE replace(replace(replace($3, '\\', '\\\\'), '%', '\\%'), '_', '\\_') || '%')`;
 /** What each way of finding documents keeps of one: ranked where it is read, not fetched again. */
 const FOUND = `d.id, d.name, d.path, ts_rank(d."openingSearch", q.words) AS text_rank, 0::real AS name_rank`;
 const FOUND_BY_NAME = `d.id, d.name, d.path, ts_rank(d."openingSearch", q.words) AS text_rank,

@@ -5,6 +5,9 @@ import {
   DocumentTextView,
   DocumentView,
   ExtractionView,
+  PageRangeView,
+  PassagesView,
+  PassageView,
   SearchHitView,
   SearchPageView,
   TreeFileView,
@@ -59,6 +62,17 @@ export class DocumentResponse implements DocumentView {
   ingestedAt: string;
 }
 
+export class PageRangeResponse implements PageRangeView {
+  @ApiProperty({ minimum: 1, example: 12 })
+  page: number;
+
+  @ApiProperty({ description: 'Character offset (code points) in the text where the page begins' })
+  start: number;
+
+  @ApiProperty({ description: 'Character offset where it ends (exclusive); equal to start for an empty page' })
+  end: number;
+}
+
 export class DocumentTextResponse implements DocumentTextView {
   @ApiProperty({ format: 'uuid' })
   documentId: string;
@@ -77,6 +91,14 @@ export class DocumentTextResponse implements DocumentTextView {
 
   @ApiProperty()
   text: string;
+
+  @ApiProperty({
+    type: () => [PageRangeResponse],
+    description:
+      "A PDF's pages in order, where each lies in `text` (code points: `[...text].slice(start, end)` in " +
+      'JavaScript); empty for other files, and for a PDF extracted before pages were kept until it is laid out again',
+  })
+  pages: PageRangeResponse[];
 }
 
 export class TreeFolderResponse implements TreeFolderView {
@@ -171,4 +193,49 @@ export class SearchPageResponse implements SearchPageView {
 
   @ApiProperty({ type: String, nullable: true })
   nextCursor: string | null;
+}
+
+export class PassageResponse implements PassageView {
+  @ApiProperty({ format: 'uuid' })
+  documentId: string;
+
+  @ApiProperty({ format: 'uuid' })
+  dataSourceId: string;
+
+  @ApiProperty()
+  name: string;
+
+  @ApiProperty()
+  path: string;
+
+  @ApiProperty({
+    description: "The chunk's text, the document's text from start to end (cut short when maxChars ran out)",
+  })
+  text: string;
+
+  @ApiProperty({
+    description: 'Character offset (Unicode code points) in the text GET /v1/documents/{id}/text returns',
+  })
+  start: number;
+
+  @ApiProperty({ description: 'Character offset where the passage ends (exclusive)' })
+  end: number;
+
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description: 'The PDF page (1-based) where start lies; null for other files',
+  })
+  page: number | null;
+
+  @ApiProperty({ description: 'How well the passage matches (cover density); higher is better' })
+  score: number;
+}
+
+export class PassagesResponse implements PassagesView {
+  @ApiProperty({ type: () => [PassageResponse], description: 'Best first' })
+  passages: PassageResponse[];
+
+  @ApiProperty({ description: 'A passage was cut short, or left out, to keep the text within maxChars' })
+  truncated: boolean;
 }

@@ -34,6 +34,17 @@ export interface DocumentView {
   ingestedAt: string;
 }
 
+/**
+ * Where a PDF page's text lies in the document's text: `start` and `end` count characters (Unicode code
+ * points, as Python and PostgreSQL do; in JavaScript, `[...text].slice(start, end)`).
+ */
+export interface PageRangeView {
+  /** 1-based. */
+  page: number;
+  start: number;
+  end: number;
+}
+
 /** `GET /v1/documents/{id}/text`: the extracted text, with what an agent needs to cite it. */
 export interface DocumentTextView {
   documentId: string;
@@ -42,6 +53,8 @@ export interface DocumentTextView {
   path: string;
   extraction: ExtractionView;
   text: string;
+  /** A PDF's pages in order (an empty page has start = end); empty for other files. */
+  pages: PageRangeView[];
 }
 
 /** A folder of the ingested hierarchy. */
@@ -90,4 +103,27 @@ export interface SearchHitView {
 export interface SearchPageView {
   hits: SearchHitView[];
   nextCursor: string | null;
+}
+
+/** A best-matching chunk of a document's text, where it lies in that text and, for a PDF, on which page. */
+export interface PassageView {
+  documentId: string;
+  dataSourceId: string;
+  name: string;
+  path: string;
+  /** The chunk's text (cut short when `maxChars` ran out): the document's text from `start` to `end`. */
+  text: string;
+  /** Character offsets (code points) in the text `GET /v1/documents/{id}/text` returns. */
+  start: number;
+  end: number;
+  /** The PDF page (1-based) where `start` lies; null for other files. */
+  page: number | null;
+  score: number;
+}
+
+/** `GET /v1/projects/{projectId}/passages`: best first, their text within `maxChars` in all. */
+export interface PassagesView {
+  passages: PassageView[];
+  /** A passage was cut short, or left out, to keep within `maxChars`. */
+  truncated: boolean;
 }
