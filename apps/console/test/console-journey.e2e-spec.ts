@@ -348,6 +348,37 @@ describeInBrowser('The console in Chromium: the whole journey against the simula
     await dialog.getByRole('button', { name: 'Close' }).click();
   });
 
+  it("finds passages with their page and character range, and opens the document's text at one of them", async () => {
+    await page.getByLabel('Data source', { exact: true }).selectOption({ label: 'Project documents' });
+    await page.getByLabel('Passages: the text to quote, with its page').check();
+    await page.getByRole('searchbox').fill('parapet');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    const passage = page.getByRole('list', { name: 'Passages' }).locator('.passage', { hasText: 'Parapet detail P2' });
+    await passage.waitFor();
+    // The PDF's second page holds the detail; its range is in the document's text.
+    const place = await passage.locator('.passage-place').textContent();
+    expect(place).toMatch(/^page 2 · characters \d+–\d+$/);
+    await passage.getByRole('button', { name: 'A-501 Wall Sections.pdf' }).waitFor();
+    await screenshot(page, '08b-search-passages');
+
+    await passage.getByRole('button', { name: 'Open at this passage' }).click();
+    const dialog = page.getByRole('dialog');
+    const [, characters] = place!.split(' · ');
+    await dialog
+      .getByTestId('passage-at')
+      .getByText(`The passage on page 2, ${characters}, is highlighted below.`)
+      .waitFor();
+    const text = dialog.getByLabel('Document text');
+    expect(await text.locator('mark').textContent()).toContain('Parapet detail P2');
+    expect(await text.locator('.page-label').allTextContents()).toEqual(['Page 1', 'Page 2']);
+    await dialog.getByText('2 pages', { exact: false }).waitFor();
+    await screenshot(page, '09b-document-text-at-a-passage');
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    // Back to documents: the same question answered as hits again.
+    await page.getByLabel('Documents', { exact: true }).check();
+    await page.locator('.hit', { hasText: 'A-501 Wall Sections.pdf' }).locator('mark').first().waitFor();
+  });
+
   it('checks a credential when it is saved once the user has a connection: accepted, or saved and flagged', async () => {
     await nav('Credentials');
     for (const [name, password, said] of [
