@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { signPlatformToken } from '@app/auth';
+import type { ApprovalView } from '@app/contracts/views';
 import { eventually, freePort, HttpPeer, RunningSimulator, TEST_JWT_SECRET } from '@app/testing';
 import { startSimulator } from '../../document-system-simulator/test/support/start-simulator';
 import { ApprovalTestApp, approvalRequest, startApprovalApp } from '../../approval-service/test/support/approval-app';
@@ -64,7 +65,18 @@ describeInBrowser('The console in Chromium: the whole journey against the simula
       scopes: ['openid'],
     });
     receiver = await new HttpPeer().start();
-    approvals = await startApprovalApp({ CORS_ORIGINS: base });
+    // Its decision pages open in the browser, so the links it makes name the address it listens on.
+    const approvalsPort = await freePort();
+    approvals = await startApprovalApp(
+      {
+        CORS_ORIGINS: base,
+        PUBLIC_BASE_URL: `http://127.0.0.1:${approvalsPort}`,
+        WEBHOOK_REMIND_MIN_SECONDS: 1,
+        DECISION_TIMEOUT_MIN_SECONDS: 1,
+      },
+      'all',
+      approvalsPort,
+    );
     connector = await startConnectorApp({
       env: {
         PUBLIC_BASE_URL: base,
@@ -336,6 +348,37 @@ describeInBrowser('The console in Chromium: the whole journey against the simula
     await dialog.getByRole('button', { name: 'Close' }).click();
   });
 
+  it("finds passages with their page and character range, and opens the document's text at one of them", async () => {
+    await page.getByLabel('Data source', { exact: true }).selectOption({ label: 'Project documents' });
+    await page.getByLabel('Passages: the text to quote, with its page').check();
+    await page.getByRole('searchbox').fill('parapet');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    const passage = page.getByRole('list', { name: 'Passages' }).locator('.passage', { hasText: 'Parapet detail P2' });
+    await passage.waitFor();
+    // The PDF's second page holds the detail; its range is in the document's text.
+    const place = await passage.locator('.passage-place').textContent();
+    expect(place).toMatch(/^page 2 · characters \d+–\d+$/);
+    await passage.getByRole('button', { name: 'A-501 Wall Sections.pdf' }).waitFor();
+    await screenshot(page, '08b-search-passages');
+
+    await passage.getByRole('button', { name: 'Open at this passage' }).click();
+    const dialog = page.getByRole('dialog');
+    const [, characters] = place!.split(' · ');
+    await dialog
+      .getByTestId('passage-at')
+      .getByText(`The passage on page 2, ${characters}, is highlighted below.`)
+      .waitFor();
+    const text = dialog.getByLabel('Document text');
+    expect(await text.locator('mark').textContent()).toContain('Parapet detail P2');
+    expect(await text.locator('.page-label').allTextContents()).toEqual(['Page 1', 'Page 2']);
+    await dialog.getByText('2 pages', { exact: false }).waitFor();
+    await screenshot(page, '09b-document-text-at-a-passage');
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    // Back to documents: the same question answered as hits again.
+    await page.getByLabel('Documents', { exact: true }).check();
+    await page.locator('.hit', { hasText: 'A-501 Wall Sections.pdf' }).locator('mark').first().waitFor();
+  });
+
   it('checks a credential when it is saved once the user has a connection: accepted, or saved and flagged', async () => {
     await nav('Credentials');
     for (const [name, password, said] of [
@@ -406,6 +449,7 @@ describeInBrowser('The console in Chromium: the whole journey against the simula
         status: 'Approved',
         comment: 'Within budget, go ahead.',
         decidedBy: 'carol@example.com',
+        output: { approvedAmount: 900, note: '<b>not bold</b> & kept as text' },
       }),
     });
     expect(decided.status).toBe(200);
@@ -416,8 +460,19 @@ describeInBrowser('The console in Chromium: the whole journey against the simula
     const timeline = page.getByRole('article', { name: 'Approval timeline' });
     await timeline.getByText('Requested by the agent run').waitFor();
     await timeline.getByText('Delivery attempt 1: HTTP 200').waitFor();
-    await timeline.getByText('Decision received from carol@example.com').waitFor();
-    await timeline.getByText('Within budget, go ahead.').waitFor();
+    // The decision itself, by whom, with its comment and the output it handed the agent (escaped).
+    await page.getByTestId('approval-outcome').getByText('Approved by carol@example.com').waitFor();
+    const decidedEntry = timeline.locator('.timeline-decided');
+    await decidedEntry.getByText('Approved by carol@example.com').waitFor();
+    await decidedEntry.getByText('Within budget, go ahead.').waitFor();
+    const output = decidedEntry.getByLabel('Decision output');
+    await output.getByText('"approvedAmount": 900').waitFor();
+    expect(await output.textContent()).toContain('"note": "<b>not bold</b> & kept as text"');
+    expect(await output.locator('b').count()).toBe(0);
+    expect(await timeline.getByText('Decision received').count()).toBe(0);
+    await page.getByTestId('decision-deadline').getByText('No deadline').waitFor();
+    // Decided: its decision page no longer answers, so the console no longer links it.
+    expect(await timeline.getByRole('link', { name: 'Open the decision page' }).count()).toBe(0);
     await timeline.getByText(/\(None, \d+ s timeout, (no retry|1 retry|\d+ retries)\)/).waitFor();
     await screenshot(page, '12-approvals');
     await timeline.getByRole('button', { name: 'Close' }).click();
@@ -450,6 +505,108 @@ describeInBrowser('The console in Chromium: the whole journey against the simula
     const [, , , test] = await receiver.waitForRequests(4);
     expect(JSON.parse(test.body)).toMatchObject({ test: true, callbackId: null, callbackToken: null });
     await screenshot(page, '12b-approvals-redeliver-and-test');
+  });
+
+  it('shows the decision deadline, the reminders and the decision page; the page approves the approval by itself and the console says by whom', async () => {
+    receiver.handler = (_req, res) => void res.writeHead(200).end('ok');
+    const { approvalId } = await requestApproval(
+      approvalRequest(
+        `${receiver.url}/review`,
+        { remindAfterSeconds: 2 },
+        { agentName: 'Reviewed agent', decisionTimeoutSeconds: 3600 },
+      ),
+    );
+    await eventually(async () => (await approvalOf(approvalId)).log.some((e) => e.reminder === 1), 30_000, 200);
+    const { decisionPageUrl } = await approvalOf(approvalId);
+    expect(decisionPageUrl).toMatch(new RegExp(`^${approvals.url}/v1/decision-pages/${approvalId}\\.`));
+
+    await page.reload();
+    await field('Status').selectOption('AwaitingDecision');
+    const row = page.getByRole('table', { name: 'Approvals' }).getByRole('row').filter({ hasText: 'Reviewed agent' });
+    await row.getByText(/^decide by /).waitFor();
+    await row.getByRole('link', { name: 'Reviewed agent' }).click();
+    const timeline = page.getByRole('article', { name: 'Approval timeline' });
+    await page.getByTestId('approval-outcome').getByText('Awaiting a decision').waitFor();
+    await page
+      .getByTestId('decision-deadline')
+      .getByText(/\(in (59 min|1 h)\)$/)
+      .waitFor();
+    await timeline.getByText(/^Reminder 1 \(attempt 2\): HTTP 200 after \d+ ms$/).waitFor();
+    await timeline.getByText(/reminders every 2 s\)$/).waitFor();
+    const link = timeline.getByRole('link', { name: 'Open the decision page' });
+    expect(await link.getAttribute('href')).toBe(decisionPageUrl);
+    expect(await link.getAttribute('target')).toBe('_blank');
+    expect(await link.getAttribute('rel')).toBe('noopener noreferrer');
+    await screenshot(page, '12c-approval-deadline-reminders-decision-page-link');
+
+    // A person opens the link (a chat message, a mail), reads the request and approves it there.
+    const opened = context.waitForEvent('page');
+    await link.click();
+    const decisionPage = await opened;
+    await decisionPage.getByRole('heading', { name: 'Reviewed agent asks for your approval' }).waitFor();
+    await decisionPage.getByText('"purchaseOrder": 4711').waitFor();
+    await decisionPage.getByLabel('Comment').fill('Fine, order it this week.');
+    await decisionPage.getByLabel('Your name').fill('Dana');
+    await screenshot(decisionPage, '12d-decision-page');
+    await decisionPage.getByRole('button', { name: 'Approve' }).click();
+    await decisionPage.getByRole('heading', { name: 'Approved', exact: true }).waitFor();
+    await decisionPage.getByText('as decided by Dana').waitFor();
+    await screenshot(decisionPage, '12e-decision-page-recorded');
+    await decisionPage.close();
+
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    await page.getByTestId('approval-outcome').getByText('Approved by Dana').waitFor();
+    const decidedEntry = timeline.locator('.timeline-decided');
+    await decidedEntry.getByText('Approved by Dana').waitFor();
+    await decidedEntry.getByText('Fine, order it this week.').waitFor();
+    expect(await timeline.getByRole('link', { name: 'Open the decision page' }).count()).toBe(0);
+    await screenshot(page, '12f-approved-on-the-decision-page');
+    expect((await approvals.decision(approvalId)).decidedBy).toBe('Dana');
+  });
+
+  it('heads a 410 by what happened, shows a deadline that passed, and says "HTTP 500" once for a failed test delivery', async () => {
+    receiver.handler = (req, res) =>
+      void res.writeHead(req.path.startsWith('/gone') ? 410 : req.path.startsWith('/broken') ? 500 : 200).end();
+    const gone = await requestApproval(approvalRequest(`${receiver.url}/gone`, {}, { agentName: 'Gone agent' }));
+    const late = await requestApproval(
+      approvalRequest(`${receiver.url}/late`, {}, { agentName: 'Late agent', decisionTimeoutSeconds: 2 }),
+    );
+    await eventually(async () => (await approvalOf(gone.approvalId)).status === 'DeliveryFailed', 30_000, 200);
+    await eventually(async () => (await approvalOf(late.approvalId)).status === 'TimedOut', 30_000, 200);
+
+    await page.reload();
+    await field('Status').selectOption('DeliveryFailed');
+    await page.getByRole('table', { name: 'Approvals' }).getByRole('link', { name: 'Gone agent' }).click();
+    const timeline = page.getByRole('article', { name: 'Approval timeline' });
+    const stopped = 'Delivery stopped: the receiver answered 410 Gone to attempt 1, so no more attempts were made';
+    await page.getByTestId('approval-outcome').getByText(stopped).waitFor();
+    await timeline.locator('.timeline-deliveryfailed').getByText(stopped).waitFor();
+    await timeline.getByText(/^Delivery attempt 1: HTTP 410 after \d+ ms$/).waitFor();
+    expect(await timeline.getByText('every attempt').count()).toBe(0);
+    expect(await timeline.getByText('Delivery attempt 2').count()).toBe(0);
+    await screenshot(page, '12g-approval-410-gone');
+
+    await field('Status').selectOption('TimedOut');
+    await page.getByRole('table', { name: 'Approvals' }).getByRole('link', { name: 'Late agent' }).click();
+    await page.getByTestId('approval-outcome').getByText('Timed out: no decision by the deadline').waitFor();
+    await page
+      .getByTestId('decision-deadline')
+      .getByText(/\(passed without a decision\)$/)
+      .waitFor();
+    await timeline
+      .locator('.timeline-timedout')
+      .getByText(/^Timed out: no decision by the deadline \(.+\)$/)
+      .waitFor();
+    await screenshot(page, '12h-approval-timed-out');
+
+    await page.getByRole('button', { name: 'Test a webhook' }).click();
+    await field('Webhook URL').fill(`${receiver.url}/broken`);
+    await page.getByRole('button', { name: 'Send a test delivery' }).click();
+    const outcome = page.getByRole('alert').filter({ hasText: 'Not delivered' });
+    await outcome.getByText(/^Not delivered: HTTP 500 after \d+ ms$/).waitFor();
+    expect(await outcome.getByText('HTTP 500').count()).toBe(1);
+    await screenshot(page, '12i-webhook-test-500');
+    receiver.handler = (_req, res) => void res.writeHead(200).end('ok');
   });
 
   it("cancels a running sync, and holds a run's deletions of many files until they are confirmed", async () => {
@@ -547,6 +704,26 @@ describeInBrowser('The console in Chromium: the whole journey against the simula
     await field('Supported scopes').fill(scopes);
     await page.getByRole('button', { name: 'Register connector' }).click();
     await page.getByRole('article', { name: `Connector ${name}` }).waitFor();
+  }
+
+  async function requestApproval(body: object): Promise<{ approvalId: string }> {
+    const token = await signPlatformToken(TEST_JWT_SECRET, { tenantId, userId: 'runtime', roles: ['agent-runtime'] });
+    const created = await fetch(`${approvals.url}/v1/approvals`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify(body),
+    });
+    expect(created.status).toBe(201);
+    return (await created.json()) as { approvalId: string };
+  }
+
+  async function approvalOf(approvalId: string): Promise<ApprovalView> {
+    const token = await signPlatformToken(TEST_JWT_SECRET, { tenantId, userId: 'runtime', roles: ['agent-runtime'] });
+    const res = await fetch(`${approvals.url}/v1/approvals/${approvalId}`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(res.status).toBe(200);
+    return (await res.json()) as ApprovalView;
   }
 
   async function createCredential(name: string, password: string) {

@@ -24,10 +24,14 @@ export interface ApprovalTestApp {
   close(): Promise<void>;
 }
 
-/** The approval-service on a real port with its own Redis prefix; webhooks to loopback allowed. */
+/**
+ * The approval-service on a real port (any free one, or `port`, e.g. one that PUBLIC_BASE_URL already
+ * names) with its own Redis prefix; webhooks to loopback allowed.
+ */
 export async function startApprovalApp(
   overrides: Record<string, unknown> = {},
   role: ProcessRole = 'all',
+  port = 0,
 ): Promise<ApprovalTestApp> {
   const env = testEnv({
     WEBHOOK_ALLOW_INSECURE: true,
@@ -37,7 +41,7 @@ export async function startApprovalApp(
     ...overrides,
   });
   const app = await createHttpApp(AppModule.forRoot({ role, env }), 'Approval service');
-  const url = await listenOnLoopback(app);
+  const url = await listenOnLoopback(app, port);
   const connection = new QueueConnection(redisConnectionOf(env as { REDIS_URL: string; REDIS_CLUSTER_NODES?: string }));
   const decisions = connection.queue<ApprovalDecisionEvent>(SharedQueue.ApprovalDecisions, String(env.QUEUE_PREFIX));
   const requests = connection.queue(SharedQueue.ApprovalRequests, String(env.QUEUE_PREFIX));

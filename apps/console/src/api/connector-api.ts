@@ -9,6 +9,7 @@ import type {
   DataSourceDetail,
   DocumentText,
   Member,
+  PassagePage,
   PickerPage,
   Provider,
   ProviderInput,
@@ -94,8 +95,10 @@ export function connectorApi(http: HttpClient) {
       text: (documentId: string) => http.get<DocumentText>(`/v1/documents/${id(documentId)}/text`),
       content: (documentId: string) => http.blob(`/v1/documents/${id(documentId)}/content`),
     },
-    search: (projectId: string, q: string, cursor?: string | null) =>
-      http.get<SearchPage>(`/v1/projects/${id(projectId)}/search`, { q, cursor }),
+    search: (projectId: string, q: string, cursor?: string | null, dataSourceId?: string) =>
+      http.get<SearchPage>(`/v1/projects/${id(projectId)}/search`, { q, cursor, dataSourceId }),
+    passages: (projectId: string, q: string, dataSourceId?: string) =>
+      http.get<PassagePage>(`/v1/projects/${id(projectId)}/passages`, { q, dataSourceId }),
   };
 }
 

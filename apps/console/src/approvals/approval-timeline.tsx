@@ -1,9 +1,13 @@
 import type { ReactNode } from 'react';
-import type { Approval, ApprovalLogEntry } from '../api/types';
+import type { Approval } from '../api/types';
 import { Button, StatusBadge } from '../ui/controls';
 import { formatTime } from '../ui/format';
+import { ApprovalOutcome } from './approval-outcome';
+import { deadlineText, every } from './deadline';
+import { DecisionOutput } from './decision-output';
+import { describe, errorBeyond } from './log-entries';
 
-/** One approval from request to decision: each delivery attempt, the decision and its comment. */
+/** One approval from request to decision: where it stands, each delivery attempt, the decision and what it carried. */
 export function ApprovalTimeline({
   approval,
   onClose,
@@ -14,6 +18,8 @@ export function ApprovalTimeline({
   /** Actions on this approval, below its facts. */
   children?: ReactNode;
 }) {
+  const deadline = deadlineText(approval);
+  const { webhook } = approval;
   return (
     <article className="card" aria-label="Approval timeline">
       <header className="card-head">
@@ -27,6 +33,7 @@ export function ApprovalTimeline({
           ) : null}
         </div>
       </header>
+      <ApprovalOutcome approval={approval} />
       <dl className="facts">
         <dt>Execution</dt>
         <dd className="break">{approval.executionId}</dd>
@@ -34,9 +41,12 @@ export function ApprovalTimeline({
         <dd>{approval.stepId}</dd>
         <dt>Webhook</dt>
         <dd className="break">
-          {approval.webhook.url} ({approval.webhook.authentication.type}, {approval.webhook.timeoutSeconds} s timeout,{' '}
-          {retries(approval.webhook.maxRetryAttempts)})
+          {webhook.url} ({webhook.authentication.type}, {webhook.timeoutSeconds} s timeout,{' '}
+          {retries(webhook.maxRetryAttempts)}
+          {webhook.remindAfterSeconds ? `, reminders ${every(webhook.remindAfterSeconds)}` : ''})
         </dd>
+        <dt>Decide by</dt>
+        <dd data-testid="decision-deadline">{deadline ?? 'No deadline'}</dd>
         {approval.message ? (
           <>
             <dt>Message</dt>
@@ -46,43 +56,21 @@ export function ApprovalTimeline({
       </dl>
       {children}
       <ol className="timeline">
-        {approval.log.map((entry, i) => (
-          <li key={i} className={`timeline-${entry.type.toLowerCase()}`}>
-            <span className="timeline-when">{formatTime(entry.at)}</span>
-            <span className="timeline-what">{describe(entry)}</span>
-            {entry.error ? <span className="timeline-error">{entry.error}</span> : null}
-            {entry.comment ? <q className="timeline-comment">{entry.comment}</q> : null}
-          </li>
-        ))}
+        {approval.log.map((entry, i) => {
+          const error = errorBeyond(entry, approval);
+          return (
+            <li key={i} className={`timeline-${entry.type.toLowerCase()}`}>
+              <span className="timeline-when">{formatTime(entry.at)}</span>
+              <span className="timeline-what">{describe(entry, approval)}</span>
+              {error ? <span className="timeline-error">{error}</span> : null}
+              {entry.comment ? <q className="timeline-comment">{entry.comment}</q> : null}
+              {entry.type === 'Decided' && approval.output ? <DecisionOutput output={approval.output} /> : null}
+            </li>
+          );
+        })}
       </ol>
     </article>
   );
 }
 
 const retries = (n: number) => (n === 0 ? 'no retry' : n === 1 ? '1 retry' : `${n} retries`);
-
-function describe(entry: ApprovalLogEntry): string {
-  // Without an HTTP answer the error says what happened (refused, timed out); "no answer in 2 ms" misled.
-  const outcome =
-    entry.httpStatus !== null
-      ? `HTTP ${entry.httpStatus}${entry.durationMs !== null ? ` after ${entry.durationMs} ms` : ''}`
-      : 'no HTTP answer';
-  switch (entry.type) {
-    case 'Requested':
-      return 'Requested by the agent run';
-    case 'DeliveryAttempt':
-      return `Delivery attempt ${entry.attempt ?? ''}: ${outcome}`;
-    case 'Delivered':
-      return `Delivered${entry.attempt ? ` on attempt ${entry.attempt}` : ''}: the receiver confirmed receipt${entry.httpStatus !== null ? ` (HTTP ${entry.httpStatus})` : ''}`;
-    case 'DeliveryFailed':
-      return 'Delivery failed: every attempt was refused or timed out';
-    case 'CallbackRejected':
-      return 'A callback was rejected (wrong token)';
-    case 'Decided':
-      return `Decision received${entry.decidedBy ? ` from ${entry.decidedBy}` : ''}`;
-    case 'Cancelled':
-      return 'Cancelled';
-    case 'TimedOut':
-      return 'No decision before the deadline: timed out';
-  }
-}

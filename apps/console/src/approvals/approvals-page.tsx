@@ -7,6 +7,7 @@ import { ErrorNotice } from '../ui/error-notice';
 import { formatTime } from '../ui/format';
 import { useLoad } from '../ui/hooks';
 import { ApprovalTimeline } from './approval-timeline';
+import { isOpen } from './deadline';
 import { RedeliverAction } from './redeliver-action';
 import { WebhookTestForm } from './webhook-test-form';
 
@@ -75,6 +76,9 @@ export function ApprovalsPage({ approvalId }: { approvalId?: string }) {
                       </td>
                       <td>
                         <StatusBadge status={a.status} />
+                        {a.decisionDueAt && isOpen(a) ? (
+                          <span className="due small muted">decide by {formatTime(a.decisionDueAt)}</span>
+                        ) : null}
                       </td>
                       <td>{formatTime(a.createdAt)}</td>
                     </tr>

@@ -69,10 +69,13 @@ export function WebhookTestForm() {
 function TestOutcome({ result }: { result: WebhookTest }) {
   if (result.delivered)
     return <Notice kind="success" title={`Delivered: HTTP ${result.httpStatus} after ${result.durationMs} ms`} />;
-  const answer = result.httpStatus !== null ? `HTTP ${result.httpStatus}` : 'no HTTP answer';
+  const answer =
+    result.httpStatus !== null ? `HTTP ${result.httpStatus} after ${result.durationMs} ms` : 'no HTTP answer';
+  // The service's error for a non-2xx answer is "HTTP 500" again: the title says it already.
+  const error = result.error?.trim() === `HTTP ${result.httpStatus}` ? null : result.error;
   return (
     <Notice kind="warning" title={`Not delivered: ${answer}`}>
-      {result.error ? <p>{result.error}</p> : null}
+      {error ? <p>{error}</p> : null}
     </Notice>
   );
 }
