@@ -72,7 +72,7 @@ async function main(): Promise<void> {
     BLOB_DIR: join(tmpdir(), `bench-blobs-${randomBytes(4).toString('hex')}`),
     ALLOW_INSECURE_URLS: true,
     LOG_LEVEL: 'info',
-    SYNC_CONCURRENCY: CONCURRENCY,
+    SYNC_SLOTS: CONCURRENCY,
     EXTRACTION_NICE: process.env.EXTRACTION_NICE ?? 10,
     PORT: apiPort,
     PUBLIC_BASE_URL: publicBaseUrl,

@@ -54,11 +54,32 @@ export class ConnectorEnv extends BaseEnv {
   @Min(1000)
   S3_REQUEST_TIMEOUT_MS: number = 60_000;
 
-  /** Sync jobs one worker process runs at once. */
+  /**
+   * Sync slots one worker process brings to the sync fair share (docs/fair-share.md): the slots of every
+   * live worker are one pool, shared between the tenants with sync work waiting, none holding more than
+   * half while another waits, nor, since a step may last long, more than half when alone (so 16 lets a lone
+   * tenant run 8 steps per process). One of each process's slots is kept for a tenant that holds none.
+   */
   @IsInt()
   @Min(1)
   @Max(64)
-  SYNC_CONCURRENCY: number = 8;
+  SYNC_SLOTS: number = 16;
+
+  /** One run lists and stores at most this many files; past it the run ends PartiallySucceeded (RUN_LIMIT_REACHED). */
+  @IsInt()
+  @Min(1)
+  SYNC_MAX_FILES: number = 1_000_000;
+
+  /** One run lists and stores at most this many bytes (listed sizes summed); default 1 TiB. */
+  @IsInt()
+  @Min(1)
+  SYNC_MAX_BYTES: number = 1024 ** 4;
+
+  /** One run lists at most this many folder levels below a selected folder. */
+  @IsInt()
+  @Min(0)
+  @Max(10_000)
+  SYNC_MAX_DEPTH: number = 64;
 
   /** How often an open sync-run event stream checks that its caller may still follow the run (ends when not). */
   @IsInt()
@@ -75,15 +96,6 @@ export class ConnectorEnv extends BaseEnv {
   @Min(1)
   @Max(64)
   EXTRACTION_WORKERS: number = Math.max(1, availableParallelism());
-
-  /**
-   * A tenant's synced documents go ahead of the extraction jobs already waiting, this many a minute per
-   * worker process, so a small data source is searchable soon while another's big backlog is extracted.
-   */
-  @IsInt()
-  @Min(0)
-  @Max(1_000_000)
-  EXTRACTION_AHEAD_PER_MINUTE: number = 500;
 
   /** How long the text extraction of one file may take; past it its thread is ended and the document is Failed. */
   @IsInt()

@@ -12,8 +12,6 @@ import { dataSourceSelecting } from './support/data-source-on';
 import { SimulatorConnections } from './support/simulator-connections';
 import { syncToEnd } from './support/sync-helpers';
 
-/** A tenant's documents a minute that go ahead of what waits: fewer than a sync batch of the big run (16). */
-const AHEAD = 10;
 const BIG = 60;
 
 /** One tenant's big extraction backlog and another tenant's small data source, on one worker. */
@@ -25,10 +23,7 @@ describe('The order of text extraction between sync runs', () => {
   beforeAll(async () => {
     sim = await startSimulator();
     connections = new SimulatorConnections(sim);
-    sut = await startConnectorApp({
-      env: { EXTRACTION_AHEAD_PER_MINUTE: AHEAD },
-      overrides: [[ConnectionTokens, connections]],
-    });
+    sut = await startConnectorApp({ overrides: [[ConnectionTokens, connections]] });
   });
 
   afterAll(async () => {
@@ -75,7 +70,8 @@ describe('The order of text extraction between sync runs', () => {
     }
 
     await eventually(async () => (await pending(small.dataSourceId)) === 0, 30_000, 20);
-    expect(await pending(big.dataSourceId)).toBeGreaterThanOrEqual(BIG - AHEAD - 10);
+    // Round robin between the two tenants (the extraction fair share): the big backlog moved by a few jobs only.
+    expect(await pending(big.dataSourceId)).toBeGreaterThanOrEqual(BIG - 10);
     await eventually(async () => (await pending(big.dataSourceId)) === 0, 60_000);
   }, 120_000);
 });

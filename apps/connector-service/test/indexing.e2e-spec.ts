@@ -3,6 +3,7 @@ import type { Queue } from 'bull';
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { Transactions } from '@app/database';
+import { FairShare, fairShareToken } from '@app/queue';
 import { eventually, RunningSimulator, testCaller, TestCaller } from '@app/testing';
 import { startSimulator } from '../../document-system-simulator/test/support/start-simulator';
 import { ConnectionTokens } from '../src/document-system/connection-tokens.port';
@@ -195,9 +196,12 @@ describe('Text extraction on the indexing queue', () => {
       'Superseded',
     );
     // The same through the queue: the job completes (and is removed) without bringing the document back.
-    await sut.app.get(IndexingProducer).extractText([{ documentId: gone.id, contentSha256: gone.contentSha256 }]);
+    const goneJob = { documentId: gone.id, contentSha256: gone.contentSha256 };
+    await sut.app.get(IndexingProducer).extractText([goneJob], user.tenantId);
+    const fairShare = sut.app.get<FairShare>(fairShareToken(INDEXING_QUEUE));
     await eventually(
-      async () => !(await queue().getJob(extractTextJobId({ documentId: gone.id, contentSha256: gone.contentSha256 }))),
+      async () =>
+        !(await fairShare.has(extractTextJobId(goneJob))) && !(await queue().getJob(extractTextJobId(goneJob))),
     );
     expect(await doc('temporary.txt')).toBeUndefined();
     expect(await hits('scaffolding inspection')).toEqual([]);

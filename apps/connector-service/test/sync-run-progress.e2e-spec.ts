@@ -67,8 +67,8 @@ describe('Sync run progress and estimate', () => {
   beforeAll(async () => {
     sim = await startSimulator();
     connections = new SimulatorConnections(sim);
-    // Two steps at a time: the run's bytes come in several steps rather than all at once.
-    sut = await startConnectorApp({ env: { SYNC_CONCURRENCY: 2 }, overrides: [[ConnectionTokens, connections]] });
+    // Two steps at a time (half of 4 slots): the run's bytes come in several steps rather than all at once.
+    sut = await startConnectorApp({ env: { SYNC_SLOTS: 4 }, overrides: [[ConnectionTokens, connections]] });
     caller = await testCaller({ roles: ['admin'] });
   });
 

@@ -151,9 +151,12 @@ export class DocumentsRepository {
   }
 
   /** Documents still waiting for their text since before `before`, oldest first (their jobs may be lost). */
-  pendingExtractions(before: Date, limit: number): Promise<Array<{ id: string; contentSha256: string }>> {
+  pendingExtractions(
+    before: Date,
+    limit: number,
+  ): Promise<Array<{ id: string; contentSha256: string; tenantId: string }>> {
     return this.db.query(
-      `SELECT id, "contentSha256" FROM connector.documents WHERE "extractionStatus" = 'Pending' AND "updatedAt" < $1 ORDER BY "updatedAt" LIMIT $2`,
+      `SELECT id, "contentSha256", "tenantId" FROM connector.documents WHERE "extractionStatus" = 'Pending' AND "updatedAt" < $1 ORDER BY "updatedAt" LIMIT $2`,
       [before, limit],
     );
   }

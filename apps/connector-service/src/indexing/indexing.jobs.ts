@@ -1,4 +1,4 @@
-import { queueContract } from '@app/queue';
+import { FairShareOptions, queueContract, WorkerSlots } from '@app/queue';
 import { IsUUID, Matches } from 'class-validator';
 
 /**
@@ -48,3 +48,12 @@ export const INDEXING_JOB_ATTEMPTS = 4;
 export const INDEXING_JOB_BACKOFF = { type: 'exponential', delay: 2000 } as const;
 /** The fewest jobs a process runs at once (one extracts while another saves); more when it has more extraction threads. */
 export const INDEXING_CONCURRENCY = 2;
+
+/** Extractions are short and CPU-bound: a lone tenant uses every extraction slot but the reserved one. */
+export const INDEXING_FAIR_SHARE: FairShareOptions = { aloneShare: 1 };
+
+/** A worker's extraction slots: its extraction concurrency, one of them kept for a tenant with none in hand. */
+export const extractionSlots = (extractionWorkers: number): WorkerSlots => ({
+  slots: Math.max(INDEXING_CONCURRENCY, extractionWorkers),
+  reserved: 1,
+});

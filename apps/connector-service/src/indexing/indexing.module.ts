@@ -3,6 +3,7 @@ import { DynamicModule, Module, Provider } from '@nestjs/common';
 import { ConnectorEnv } from '../connector-env';
 import { ProcessRole, runsWorkers } from '@app/config';
 import { OutageModule } from '@app/database';
+import { fairShareProvider } from '@app/queue';
 import { BlobsModule } from '../blobs/blobs.module';
 import { DocumentStoreModule } from '../documents/document-store.module';
 import { TextExtractor } from '../extraction/text-extractor';
@@ -10,7 +11,7 @@ import { FileLedgerModule } from '../file-ledger/file-ledger.module';
 import { ConnectorMetricsModule } from '../metrics/connector-metrics.module';
 import { SearchableModule } from '../searchable/searchable.module';
 import { ExtractionGate } from './extraction-gate';
-import { INDEXING_QUEUE } from './indexing.jobs';
+import { INDEXING_FAIR_SHARE, INDEXING_QUEUE } from './indexing.jobs';
 import { IndexingProcessor } from './indexing.processor';
 import { IndexingProducer } from './indexing.producer';
 import { IndexingService } from './indexing.service';
@@ -38,7 +39,7 @@ export class IndexingModule {
         OutageModule,
         SearchableModule.forRole(role),
       ],
-      providers: [IndexingProducer, ...workers],
+      providers: [fairShareProvider(INDEXING_QUEUE, INDEXING_FAIR_SHARE), IndexingProducer, ...workers],
       exports: [IndexingProducer, ...(runsWorkers(role) ? [ExtractionGate] : [])],
     };
   }

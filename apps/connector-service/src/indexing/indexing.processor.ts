@@ -3,20 +3,24 @@ import { Injectable } from '@nestjs/common';
 import { ConnectorEnv } from '../connector-env';
 import type { Queue } from 'bull';
 import { DatabaseOutages } from '@app/database';
-import { JobHandlers, QueueProcessor } from '@app/queue';
+import { FairShare, InjectFairShare, JobHandlers, QueueProcessor } from '@app/queue';
 import { ExtractionGate } from './extraction-gate';
-import { INDEXING_CONCURRENCY, INDEXING_JOBS, INDEXING_QUEUE, IndexingJobName, IndexingJobs } from './indexing.jobs';
+import { extractionSlots, INDEXING_JOBS, INDEXING_QUEUE, IndexingJobName, IndexingJobs } from './indexing.jobs';
 import { IndexingProducer } from './indexing.producer';
 import { IndexingService } from './indexing.service';
 import { TextLayouts } from './text-layouts';
 
 const SWEEP_EVERY_MS = 60_000;
 
-/** Runs the indexing queue's jobs in worker processes (PROCESS_ROLE worker or all). Thin: validate, delegate. */
+/**
+ * Runs the indexing queue's jobs in worker processes (PROCESS_ROLE worker or all); its extraction slots join
+ * the queue's fair share, and each text extraction holds one of its tenant's until it ends. Thin: validate, delegate.
+ */
 @Injectable()
 export class IndexingProcessor extends QueueProcessor<IndexingJobs> {
   constructor(
     @InjectQueue(INDEXING_QUEUE) queue: Queue,
+    @InjectFairShare(INDEXING_QUEUE) private readonly fairShare: FairShare,
     private readonly indexing: IndexingService,
     private readonly layouts: TextLayouts,
     private readonly producer: IndexingProducer,
@@ -29,6 +33,7 @@ export class IndexingProcessor extends QueueProcessor<IndexingJobs> {
 
   async onApplicationBootstrap(): Promise<void> {
     super.onApplicationBootstrap();
+    await this.fairShare.serve(extractionSlots(this.env.EXTRACTION_WORKERS));
     await this.producer.scheduleSweep(SWEEP_EVERY_MS);
   }
 
@@ -41,7 +46,8 @@ export class IndexingProcessor extends QueueProcessor<IndexingJobs> {
     return {
       [IndexingJobName.ExtractText]: {
         // Enough jobs to keep every extraction thread busy while another job saves its text.
-        concurrency: Math.max(INDEXING_CONCURRENCY, this.env.EXTRACTION_WORKERS),
+        concurrency: extractionSlots(this.env.EXTRACTION_WORKERS).slots,
+        fairShare: this.fairShare,
         around: inTurn,
         run: (data) => this.indexing.extractText(data),
         giveUp: async (data, error) => {

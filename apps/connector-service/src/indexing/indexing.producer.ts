@@ -1,13 +1,12 @@
 import { InjectQueue } from '@nestjs/bull';
 import { Injectable } from '@nestjs/common';
-import { addJob, addJobs, ContractQueue } from '@app/queue';
-import { ConnectorEnv } from '../connector-env';
-import { ExtractionHeadStart } from './extraction-head-start';
+import { addJob, addJobs, ContractQueue, FairShare, fairJob, InjectFairShare } from '@app/queue';
 import {
   ExtractTextJob,
   extractTextJobId,
   INDEXING_JOB_ATTEMPTS,
   INDEXING_JOB_BACKOFF,
+  INDEXING_JOBS,
   INDEXING_QUEUE,
   IndexingJobName,
   IndexingJobs,
@@ -15,44 +14,45 @@ import {
   layOutTextJobId,
 } from './indexing.jobs';
 
-/** The only place that adds jobs to the indexing queue. Job ids make adding the same work twice a no-op. */
+/**
+ * The only place that adds jobs to the indexing queue. A tenant's text extractions go through the queue's
+ * fair share (docs/fair-share.md): they enter Bull when an extraction slot is the tenant's, round robin
+ * between the tenants with extractions waiting. Job ids make adding the same work twice a no-op.
+ */
 @Injectable()
 export class IndexingProducer {
-  private readonly headStart: ExtractionHeadStart;
-
   constructor(
     @InjectQueue(INDEXING_QUEUE) private readonly queue: ContractQueue<IndexingJobs>,
-    env: ConnectorEnv,
-  ) {
-    this.headStart = new ExtractionHeadStart(env.EXTRACTION_AHEAD_PER_MINUTE);
-  }
+    @InjectFairShare(INDEXING_QUEUE) private readonly fairShare: FairShare,
+  ) {}
 
-  /**
-   * A sync's documents (`fromSyncOf` their tenant) go ahead of the jobs already waiting, another tenant's
-   * backlog say, while the tenant has allowance left (EXTRACTION_AHEAD_PER_MINUTE); the rest wait their turn.
-   */
-  async extractText(jobs: ExtractTextJob[], fromSyncOf?: string): Promise<void> {
+  /** Text extractions of a tenant's documents. */
+  async extractText(jobs: ExtractTextJob[], tenantId: string): Promise<void> {
     if (!jobs.length) return;
-    const ahead = fromSyncOf !== undefined && this.headStart.take(fromSyncOf, jobs.length);
-    await addJobs(
-      this.queue,
+    await this.fairShare.addMany(
       jobs.map((data) => ({
-        name: IndexingJobName.ExtractText,
-        data: { documentId: data.documentId, contentSha256: data.contentSha256 },
-        // A failed job is not kept: its id would block the sweep from adding the same work again.
-        opts: {
-          jobId: extractTextJobId(data),
-          attempts: INDEXING_JOB_ATTEMPTS,
-          backoff: INDEXING_JOB_BACKOFF,
-          removeOnComplete: true,
-          removeOnFail: true,
-          lifo: ahead,
-        },
+        tenantId,
+        job: fairJob(
+          INDEXING_JOBS,
+          IndexingJobName.ExtractText,
+          extractTextJobId(data),
+          { documentId: data.documentId, contentSha256: data.contentSha256 },
+          // A failed job is not kept: its id would block the sweep from adding the same work again.
+          {
+            attempts: INDEXING_JOB_ATTEMPTS,
+            backoff: INDEXING_JOB_BACKOFF,
+            removeOnComplete: true,
+            removeOnFail: true,
+          },
+        ),
       })),
     );
   }
 
-  /** Texts to lay out, behind the work already waiting (FIFO): they are searchable meanwhile. */
+  /**
+   * Texts to lay out, behind the work already waiting (FIFO), outside the fair share: a one-off backfill of
+   * texts extracted before layouts were kept, one job at a time per process, searchable meanwhile.
+   */
   async layOutText(jobs: LayOutTextJob[]): Promise<void> {
     if (!jobs.length) return;
     await addJobs(
@@ -71,7 +71,7 @@ export class IndexingProducer {
     );
   }
 
-  /** A repeating sweep that re-adds extraction work a lost job or a crashed process left behind. */
+  /** A repeating sweep that re-adds extraction work a lost job or a crashed process left behind; it takes no slot. */
   async scheduleSweep(everyMs: number): Promise<void> {
     await addJob(
       this.queue,

@@ -82,7 +82,13 @@ export class IndexingService {
   /** Re-adds the jobs of documents Pending for longer than `strandedAfterMs`; job ids make repeats harmless. */
   async requeuePending(strandedAfterMs = PENDING_STRANDED_AFTER_MS): Promise<number> {
     const stranded = await this.documents.pendingExtractions(new Date(Date.now() - strandedAfterMs), SWEEP_BATCH);
-    await this.producer.extractText(stranded.map((d) => ({ documentId: d.id, contentSha256: d.contentSha256 })));
+    const byTenant = new Map<string, ExtractTextJob[]>();
+    for (const d of stranded)
+      byTenant.set(d.tenantId, [
+        ...(byTenant.get(d.tenantId) ?? []),
+        { documentId: d.id, contentSha256: d.contentSha256 },
+      ]);
+    for (const [tenantId, jobs] of byTenant) await this.producer.extractText(jobs, tenantId);
     if (stranded.length) this.logger.log({ count: stranded.length }, 'pending text extractions queued again');
     return stranded.length;
   }

@@ -25,8 +25,15 @@ export const COUNT_NAMES: Array<keyof SyncCountsView> = [
   'skipped',
 ];
 
-/** How a finished run ends: any failed file makes it partial; failed listings or nothing done, Failed. */
-export function outcomeOf(counts: SyncCountsView, failedListings: number): SyncRunStatus {
+/**
+ * How a finished run ends: any failed file, or a run limit reached, makes it partial; failed listings or
+ * nothing done, Failed.
+ */
+export function outcomeOf(counts: SyncCountsView, failedListings: number, limitReached = false): SyncRunStatus {
+  if (limitReached && failedListings === 0)
+    return counts.failed > 0 && counts.added + counts.updated + counts.unchanged === 0
+      ? 'Failed'
+      : 'PartiallySucceeded';
   if (failedListings > 0) return counts.added + counts.updated + counts.unchanged > 0 ? 'PartiallySucceeded' : 'Failed';
   if (counts.failed === 0) return 'Succeeded';
   return counts.added + counts.updated + counts.unchanged > 0 ? 'PartiallySucceeded' : 'Failed';

@@ -66,6 +66,14 @@ export class SyncRunEntity {
   @Column('text', { nullable: true })
   error: string | null;
 
+  /** The run limit the run reached (`SYNC_MAX_FILES (1000 files)` …), null while none: it deletes nothing then. */
+  @Column('text', { nullable: true })
+  limitReached: string | null;
+
+  /** The files or bytes limit was reached: the run's listing stopped there (its open listings take nothing). */
+  @Column('boolean', { default: false })
+  listingStopped: boolean;
+
   /** Deletions the deletion guard held back, until confirmed (then 0 again). */
   @Column('int', { default: 0 })
   deletionsHeld: number;

@@ -18,6 +18,21 @@ export interface StepState {
   status: SyncRunStatus | null;
   dataSourceId: string | null;
   done: boolean;
+  /** The run's listing stopped at a files or bytes limit. */
+  listingStopped: boolean;
+}
+
+/** What the run's listing took so far, read under its listing lock. */
+export interface ListedSoFar {
+  discovered: number;
+  listedBytes: number;
+  listingStopped: boolean;
+}
+
+/** A run limit reached: its words (`SYNC_MAX_FILES (1000 files)`), and whether the run's listing stops there. */
+export interface LimitReached {
+  reached: string;
+  stopsListing: boolean;
 }
 
 /** What one step commits on its run, in the step's transaction. */
@@ -27,6 +42,8 @@ export interface StepEffects {
   /** The step's own task, marked done. */
   completes?: string;
   counts?: CountDeltas;
+  /** A run limit the step reached: recorded unless the run reached one before. */
+  limit?: LimitReached | null;
 }
 
 /**
@@ -126,18 +143,45 @@ export class SyncRunsRepository {
     return this.move(transaction, id, to, ending.error, ending.deleted ?? 0);
   }
 
+  /** The tenant of a run; null when there is no such run. */
+  async tenantOf(runId: string): Promise<string | null> {
+    const rows: Array<{ tenantId: string }> = await this.db.query(
+      'SELECT "tenantId" FROM connector.sync_runs WHERE id = $1',
+      [runId],
+    );
+    return rows[0]?.tenantId ?? null;
+  }
+
   /** The step's run and its task, in one round trip. */
   async stepState(runId: string, key: string): Promise<StepState> {
-    const rows: Array<{ status: SyncRunStatus; dataSourceId: string; done: boolean | null }> = await this.db.query(
-      `SELECT r.status, r."dataSourceId", t.done FROM connector.sync_runs r
+    const rows: Array<{ status: SyncRunStatus; dataSourceId: string; done: boolean | null; listingStopped: boolean }> =
+      await this.db.query(
+        `SELECT r.status, r."dataSourceId", t.done, r."listingStopped" FROM connector.sync_runs r
        LEFT JOIN connector.sync_tasks t ON t."syncRunId" = r.id AND t.key = $2 WHERE r.id = $1`,
-      [runId, key],
-    );
+        [runId, key],
+      );
     return {
       status: rows[0]?.status ?? null,
       dataSourceId: rows[0]?.dataSourceId ?? null,
       done: rows[0]?.done ?? true,
+      listingStopped: rows[0]?.listingStopped ?? false,
     };
+  }
+
+  /**
+   * Takes the run's listing lock for the rest of the transaction (its listings commit one at a time; other
+   * steps do not take it) and reads what the listing took so far: a page weighed against the run's limits
+   * sees every page committed before it.
+   */
+  async lockListing(transaction: Transaction, runId: string): Promise<ListedSoFar> {
+    const manager = managerOf(transaction);
+    await manager.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`sync-run-listing:${runId}`]);
+    const rows: Array<{ discovered: number; listedBytes: string; listingStopped: boolean }> = await manager.query(
+      'SELECT discovered, "listedBytes", "listingStopped" FROM connector.sync_runs WHERE id = $1',
+      [runId],
+    );
+    const row = rows[0] ?? { discovered: 0, listedBytes: '0', listingStopped: true };
+    return { discovered: row.discovered, listedBytes: Number(row.listedBytes), listingStopped: row.listingStopped };
   }
 
   /** Tasks of the run not done yet, at most `limit`. */
@@ -188,12 +232,17 @@ export class SyncRunsRepository {
     const sets = [...STEP_COUNTS, 'pendingTasks' as const]
       .filter((n) => deltas[n])
       .map((n) => `"${n}" = "${n}" + ${Math.trunc(Number(deltas[n]))}`);
+    if (step.limit)
+      sets.push(
+        `"limitReached" = COALESCE("limitReached", $2)`,
+        `"listingStopped" = "listingStopped" OR ${step.limit.stopsListing}`,
+      );
     // Only a Running run takes a step's effects: one cancelled (or ended) meanwhile keeps the counts it ended with.
     const rows: Array<{ pendingTasks: number }> = sets.length
       ? (
           await manager.query(
             `UPDATE connector.sync_runs SET ${sets.join(', ')} WHERE id = $1 AND status = 'Running' RETURNING "pendingTasks"`,
-            [runId],
+            step.limit ? [runId, step.limit.reached] : [runId],
           )
         )[0]
       : await manager.query(`SELECT "pendingTasks" FROM connector.sync_runs WHERE id = $1 AND status = 'Running'`, [

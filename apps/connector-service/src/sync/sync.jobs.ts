@@ -1,4 +1,4 @@
-import { JobOf, queueContract } from '@app/queue';
+import { FairShareOptions, JobOf, queueContract, WorkerSlots } from '@app/queue';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -51,6 +51,12 @@ export class ListFolderJob {
   @IsString()
   @MaxLength(4096)
   cursor?: string;
+
+  /** Folder levels below the selected folder (0, or none: the selected folder itself). */
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  depth?: number;
 }
 
 /** One new or changed file to download; its text is extracted afterwards on the indexing queue. */
@@ -128,3 +134,12 @@ export type SyncTask<
 
 export const SYNC_JOB_ATTEMPTS = 4;
 export const SYNC_JOB_BACKOFF = { type: 'exponential', delay: 1000 } as const;
+
+/**
+ * One step may last long (a folder's pages, a file's download up to MAX_FILE_SECONDS): a lone tenant too
+ * holds at most half of the sync slots, so the tenant that comes next finds the other half free.
+ */
+export const SYNC_FAIR_SHARE: FairShareOptions = { aloneShare: 0.5 };
+
+/** A worker's sync slots, one of which only a tenant with no sync job in hand may take. */
+export const syncSlots = (slots: number): WorkerSlots => ({ slots, reserved: slots > 1 ? 1 : 0 });

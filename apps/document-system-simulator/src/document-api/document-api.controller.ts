@@ -4,6 +4,7 @@ import type { Request, Response } from 'express';
 import { pipeline } from 'node:stream/promises';
 import { SimulatorStore } from '../store/simulator-store';
 import type { SimNode, SimUser } from '../store/sim-types';
+import { throttled } from './throttled';
 
 const bearer = (req: Request) => /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
 
@@ -75,7 +76,9 @@ export class DocumentApiController {
     res.writeHead(200, { 'Content-Type': file.mimeType, 'Content-Length': String(file.size) });
     const stream = this.store.content(file);
     stream.on('data', (chunk: Buffer) => (this.store.stats.bytesServed += chunk.length));
-    await pipeline(stream, res).catch(() => res.destroy());
+    const { bytesPerSecond } = this.store.faults;
+    const paced = bytesPerSecond > 0 && this.store.isSlow(file.id);
+    await (paced ? pipeline(stream, throttled(bytesPerSecond), res) : pipeline(stream, res)).catch(() => res.destroy());
   }
 
   /** Bearer access token and session token, as every call but `session` needs. */

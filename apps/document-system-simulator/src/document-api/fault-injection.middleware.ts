@@ -20,7 +20,9 @@ export class FaultInjectionMiddleware implements NestMiddleware {
     const route = `${req.method} ${req.originalUrl.split('?')[0].replace(/\/(folders|files)\/[^/]+/, '/$1/:id')}`;
     const { stats, faults } = this.store;
     stats.calls[route] = (stats.calls[route] ?? 0) + 1;
-    if (faults.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, faults.latencyMs));
+    const nodeId = /\/(?:folders|files)\/([^/?]+)/.exec(req.originalUrl)?.[1];
+    if (faults.latencyMs > 0 && this.store.isSlow(nodeId))
+      await new Promise((resolve) => setTimeout(resolve, faults.latencyMs));
     const draw = this.random();
     if (draw < faults.dropRate) {
       stats.faults.dropped++;

@@ -52,6 +52,10 @@ export interface Faults {
   retryAfterSeconds: number;
   /** Files still listed whose content answers 404, as if deleted between listing and download. */
   missingContent: string[];
+  /** Downloads are served at most this many bytes a second; 0: as fast as they go. */
+  bytesPerSecond: number;
+  /** When not empty, `latencyMs` and `bytesPerSecond` slow only calls on these folders and what is below them. */
+  slowUnder: string[];
 }
 
 export const NO_FAULTS: Faults = {
@@ -61,4 +65,6 @@ export const NO_FAULTS: Faults = {
   latencyMs: 0,
   retryAfterSeconds: 1,
   missingContent: [],
+  bytesPerSecond: 0,
+  slowUnder: [],
 };

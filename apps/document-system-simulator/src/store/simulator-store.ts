@@ -187,6 +187,19 @@ export class SimulatorStore {
     return node.parentId ? `${this.pathOf(node.parentId)}/${node.name}` : node.name;
   }
 
+  /** Whether the faults' latency and throttle apply to a call on this node (every call when `slowUnder` is empty). */
+  isSlow(id: string | undefined): boolean {
+    const under = this.faults.slowUnder ?? [];
+    if (!under.length) return true;
+    for (
+      let node = id ? this.nodes.get(id) : undefined;
+      node;
+      node = node.parentId ? this.nodes.get(node.parentId) : undefined
+    )
+      if (under.includes(node.id)) return true;
+    return false;
+  }
+
   content(file: FileNode): Readable {
     const { body } = file;
     if (body.type === 'bytes') return Readable.from([body.data]);

@@ -1,10 +1,12 @@
 import { Injectable } from '@nestjs/common';
+import { ConnectorEnv } from '../../connector-env';
 import { SyncedDocumentsRepository } from '../../documents/synced-documents.repository';
 import { listedSize } from '../run-progress';
 import { ListFolderJob, SyncJobName, SyncTask } from '../sync.jobs';
 import { SyncRunsRepository } from '../sync-runs.repository';
 import { listedOutcomes } from './file-outcomes';
 import { RunFollowUps } from './run-follow-ups';
+import { RunLimits, withinLimits } from './run-limits';
 import { RunSessions } from './run-sessions';
 import { StepGuard, TaskAlreadyDone } from './step-guard';
 import { pageEntries, pageTasks, planFiles } from './sync-plan';
@@ -22,6 +24,7 @@ export class ListFolderStep {
     private readonly synced: SyncedDocumentsRepository,
     private readonly guard: StepGuard,
     private readonly followUps: RunFollowUps,
+    private readonly env: ConnectorEnv,
   ) {}
 
   async listFolder(job: ListFolderJob, key: string): Promise<void> {
@@ -32,27 +35,38 @@ export class ListFolderStep {
       ? await this.runs.openPageOf(job.syncRunId, job.folderId)
       : { key, name: SyncJobName.ListFolder, data: job };
     // Each page's commit finds the run Running and adds the next page's task: no page looks them up again.
-    while (page) page = await this.listPage(page.data, page.key, state.dataSourceId!);
+    while (page) page = await this.listPage(page.data, page.key, state.dataSourceId!, state.listingStopped);
   }
 
-  /** One page of a folder: subfolders become tasks, unchanged files are marked seen, the rest queued. Returns the next page's task. */
+  /**
+   * One page of a folder: subfolders become tasks, unchanged files are marked seen, the rest queued, as far as
+   * the run's limits allow (nothing listed once its listing stopped at one). Returns the next page's task.
+   */
   private async listPage(
     job: ListFolderJob,
     key: string,
     dataSourceId: string,
+    listingStopped: boolean,
   ): Promise<SyncTask<SyncJobName.ListFolder> | null> {
     const { source, docs } = await this.sessions.forRun(job.syncRunId, dataSourceId);
-    const page = await docs.listChildren(job.folderId, job.cursor);
-    const { folders, files } = pageEntries(page, source.selection);
-    const known = await this.synced.known(
-      source.id,
-      files.map((f) => f.id),
-    );
-    const plan = planFiles(job, files, known);
-    const { tasks, nextPage } = pageTasks(job, folders, plan.ingest, page.nextCursor);
+    const page = listingStopped ? { items: [], nextCursor: null } : await docs.listChildren(job.folderId, job.cursor);
+    const listed = pageEntries(page, source.selection);
 
     // Row locks on the run are taken last, so concurrent steps of one run wait on each other briefly.
     const step = await this.guard.once(async (transaction) => {
+      // Pages of one run are weighed against its limits one at a time, each seeing those committed before it.
+      const soFar = await this.runs.lockListing(transaction, job.syncRunId);
+      const { folders, files, nextCursor, limit } = withinLimits(
+        { ...listed, nextCursor: page.nextCursor, depth: job.depth ?? 0 },
+        soFar,
+        this.limits(),
+      );
+      const known = await this.synced.known(
+        source.id,
+        files.map((f) => f.id),
+      );
+      const plan = planFiles(job, files, known);
+      const { tasks, nextPage } = pageTasks(job, folders, plan.ingest, nextCursor);
       await this.synced.upsertFolders(
         transaction,
         source.id,
@@ -66,6 +80,7 @@ export class ListFolderStep {
         ledger: { dataSourceId: source.id, entries: listedOutcomes(job.path, files, known, plan) },
         adds: tasks,
         completes: key,
+        limit,
         counts: {
           discovered: files.length,
           unchanged: plan.unchanged.length,
@@ -75,9 +90,10 @@ export class ListFolderStep {
         },
       });
       if (!settled) throw new TaskAlreadyDone(); // the run was cancelled meanwhile
-      return settled;
+      return { ...settled, nextPage };
     });
     if (step === null) return null;
+    const { nextPage } = step;
     // The next page is this job's to list; every other new task gets a job of its own.
     await this.followUps.after(job.syncRunId, {
       jobs: step.added.filter((t) => t.key !== nextPage?.key),
@@ -85,5 +101,11 @@ export class ListFolderStep {
       pending: step.pending,
     });
     return step.added.some((t) => t.key === nextPage?.key) ? nextPage : null;
+  }
+
+  /** Read at each page, so a changed limit applies to the runs under way from their next page on. */
+  private limits(): RunLimits {
+    const { SYNC_MAX_FILES: maxFiles, SYNC_MAX_BYTES: maxBytes, SYNC_MAX_DEPTH: maxDepth } = this.env;
+    return { maxFiles, maxBytes, maxDepth };
   }
 }

@@ -109,6 +109,10 @@ describe('outcomeOf', () => {
     expect(outcomeOf({ ...counts, added: 0, failed: 3 }, 0)).toBe('Failed');
     expect(outcomeOf(counts, 1)).toBe('PartiallySucceeded');
     expect(outcomeOf({ ...counts, added: 0 }, 1)).toBe('Failed');
+    // A run limit reached: partial whatever it stored, Failed only when every file it took failed.
+    expect(outcomeOf(counts, 0, true)).toBe('PartiallySucceeded');
+    expect(outcomeOf({ ...counts, added: 0, skipped: 2 }, 0, true)).toBe('PartiallySucceeded');
+    expect(outcomeOf({ ...counts, added: 0, failed: 2 }, 0, true)).toBe('Failed');
   });
 
   it('succeeds for an empty selection', () => {

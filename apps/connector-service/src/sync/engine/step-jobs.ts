@@ -1,18 +1,19 @@
 import { Injectable } from '@nestjs/common';
 import type { Job } from 'bull';
 import { DatabaseOutages } from '@app/database';
-import { isLastAttempt, JobHandlers } from '@app/queue';
+import { FairShare, InjectFairShare, isLastAttempt, JobHandlers } from '@app/queue';
 import { ConnectorEnv } from '../../connector-env';
 import { isReauthRequired as isReauth } from '../../document-system/document-system.exception';
 import { ExtractionGate } from '../../indexing/extraction-gate';
-import { SyncJobName, SyncJobs } from '../sync.jobs';
+import { SYNC_QUEUE, SyncJobName, SyncJobs } from '../sync.jobs';
 import { FailedSteps } from './failed-steps';
 import { IngestFilesStep } from './ingest-files.step';
 import { ListFolderStep } from './list-folder.step';
 import { isFolderGone } from './vanished-folder';
 
 /**
- * How a run's steps run as jobs: SYNC_CONCURRENCY at once, each before any text extraction of this process
+ * How a run's steps run as jobs: each holds a slot of the sync fair share (SYNC_SLOTS a process, shared
+ * between tenants across processes) until it ends for good, runs before any text extraction of this process
  * and waiting out a database outage; a step the document system refused for want of a new authorization (or
  * a folder it no longer has) is not tried again, and one that failed for good is given up through FailedSteps.
  */
@@ -20,6 +21,7 @@ import { isFolderGone } from './vanished-folder';
 export class StepJobs {
   constructor(
     private readonly env: ConnectorEnv,
+    @InjectFairShare(SYNC_QUEUE) private readonly fairShare: FairShare,
     private readonly gate: ExtractionGate,
     private readonly outages: DatabaseOutages,
     private readonly listFolderStep: ListFolderStep,
@@ -29,7 +31,9 @@ export class StepJobs {
 
   handlers(): Pick<JobHandlers<SyncJobs>, SyncJobName.ListFolder | SyncJobName.IngestFiles> {
     const step = {
-      concurrency: this.env.SYNC_CONCURRENCY,
+      // Either kind may fill every slot of this process: the fair share admits no more than the slots.
+      concurrency: this.env.SYNC_SLOTS,
+      fairShare: this.fairShare,
       isFinal: isReauth,
       around: <R>(work: () => Promise<R>) => this.gate.first(() => this.outages.hold(work)),
     };

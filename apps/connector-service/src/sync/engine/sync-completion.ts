@@ -9,6 +9,7 @@ import { outcomeOf, SyncRunStatus } from '../sync-run-state';
 import { EndedRunStatus, SyncRunsRepository } from '../sync-runs.repository';
 import { DeletionGuard, GuardedDeletions } from './deletion-guard';
 import { EndedRun, EndedRunEvents } from './ended-run-events';
+import { limitError } from './run-limits';
 
 const INGESTION_AFTER: Record<Exclude<EndedSyncRunStatus, 'Cancelled'>, IngestionStatus> = {
   Succeeded: 'Synced',
@@ -41,16 +42,19 @@ export class SyncCompletion {
     const ended = await this.transactions.run(async (transaction) => {
       const run = await this.runs.lock(transaction, syncRunId);
       if (!run || run.status !== 'Running' || run.pendingTasks > 0) return null;
-      const guarded =
-        run.failedListings === 0 ? await this.guard.dropUnseen(transaction, run.dataSourceId, syncRunId) : UNGUARDED;
+      // A run that did not see everything (a listing failed, or it stopped at a limit) deletes nothing.
+      const sawAll = run.failedListings === 0 && !run.limitReached;
+      const guarded = sawAll ? await this.guard.dropUnseen(transaction, run.dataSourceId, syncRunId) : UNGUARDED;
       const dropped = guarded.dropped;
       const outcome = withHeld(
-        outcomeOf({ ...run, deleted: run.deleted + dropped.length }, run.failedListings),
+        outcomeOf({ ...run, deleted: run.deleted + dropped.length }, run.failedListings, run.limitReached !== null),
         guarded.held,
       ) as keyof typeof INGESTION_AFTER;
-      const error = run.failedListings
-        ? `${run.failedListings} folder listing(s) failed; deletions were not applied`
-        : guarded.reason;
+      const error = run.limitReached
+        ? limitError(run.limitReached)
+        : run.failedListings
+          ? `${run.failedListings} folder listing(s) failed; deletions were not applied`
+          : guarded.reason;
       const end = await this.end(transaction, syncRunId, outcome, INGESTION_AFTER[outcome], {
         error,
         deleted: dropped.length,

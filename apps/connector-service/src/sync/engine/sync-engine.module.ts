@@ -2,6 +2,7 @@ import { BullModule } from '@nestjs/bull';
 import { DynamicModule, Module, Provider } from '@nestjs/common';
 import { ProcessRole, runsWorkers } from '@app/config';
 import { OutageModule } from '@app/database';
+import { fairShareProvider } from '@app/queue';
 import { BlobsModule } from '../../blobs/blobs.module';
 import { DataSourcesModule } from '../../data-sources/data-sources.module';
 import { FoldersModule } from '../../data-sources/folders/folders.module';
@@ -11,7 +12,7 @@ import { FileLedgerModule } from '../../file-ledger/file-ledger.module';
 import { IndexingModule } from '../../indexing/indexing.module';
 import { ConnectorMetricsModule } from '../../metrics/connector-metrics.module';
 import { SearchableModule } from '../../searchable/searchable.module';
-import { SYNC_QUEUE } from '../sync.jobs';
+import { SYNC_FAIR_SHARE, SYNC_QUEUE } from '../sync.jobs';
 import { SyncModule } from '../sync.module';
 import { BatchContents } from './batch-contents';
 import { DeletionGuard } from './deletion-guard';
@@ -88,6 +89,7 @@ export class SyncEngineModule {
         IndexingModule.forRole(role),
       ],
       providers: [
+        fairShareProvider(SYNC_QUEUE, SYNC_FAIR_SHARE),
         SyncProducer,
         SyncStarter,
         SyncCompletion,

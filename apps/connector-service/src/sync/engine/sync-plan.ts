@@ -20,9 +20,11 @@ export function listTask(
   folderId: string,
   path: string,
   cursor?: string,
+  depth = 0,
 ): SyncTask<SyncJobName.ListFolder> {
   const key = cursor ? `folder:${folderId}:${sha256Hex(cursor).slice(0, 16)}` : `folder:${folderId}`;
-  return { key, name: SyncJobName.ListFolder, data: { syncRunId, folderId, path, ...(cursor ? { cursor } : {}) } };
+  const data = { syncRunId, folderId, path, ...(cursor ? { cursor } : {}), ...(depth ? { depth } : {}) };
+  return { key, name: SyncJobName.ListFolder, data };
 }
 
 export function ingestTask(syncRunId: string, files: FileToIngest[]): SyncTask {
@@ -49,9 +51,10 @@ export function pageTasks(
   ingest: FileToIngest[],
   nextCursor: string | null,
 ): { tasks: SyncTask[]; nextPage: SyncTask<SyncJobName.ListFolder> | null } {
-  const nextPage = nextCursor ? listTask(job.syncRunId, job.folderId, job.path, nextCursor) : null;
+  const depth = job.depth ?? 0;
+  const nextPage = nextCursor ? listTask(job.syncRunId, job.folderId, job.path, nextCursor, depth) : null;
   const tasks: SyncTask[] = [
-    ...folders.map((f) => listTask(job.syncRunId, f.id, `${job.path}/${f.name}`)),
+    ...folders.map((f) => listTask(job.syncRunId, f.id, `${job.path}/${f.name}`, undefined, depth + 1)),
     ...batches(ingest).map((files) => ingestTask(job.syncRunId, files)),
     ...(nextPage ? [nextPage] : []),
   ];

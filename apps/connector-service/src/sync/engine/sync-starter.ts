@@ -49,7 +49,7 @@ export class SyncStarter {
       );
     }
     await this.held.releaseEarlier(source.id, run.id);
-    await this.producer.startRun(run.id);
+    await this.producer.startRun(run.id, run.tenantId);
     return run;
   }
 }

@@ -52,6 +52,22 @@ export class FaultsDto {
   @Max(3600)
   retryAfterSeconds?: number;
 
+  @ApiPropertyOptional({ description: 'Downloads served at most this many bytes a second (0: unlimited)', minimum: 0 })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  bytesPerSecond?: number;
+
+  @ApiPropertyOptional({
+    type: [String],
+    description: 'When not empty, latencyMs and bytesPerSecond slow only calls on these folders and below',
+  })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(1000)
+  @IsString({ each: true })
+  slowUnder?: string[];
+
   @ApiPropertyOptional({ type: [String], description: 'Files still listed whose content answers 404' })
   @IsOptional()
   @IsArray()

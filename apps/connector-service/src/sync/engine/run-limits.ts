@@ -1,0 +1,57 @@
+// A run's limits (CONTRACT.md, "Fair share and limits"): what of a listed page a run may still take.
+import type { FileEntry, FolderEntry } from '../../document-system/document-system.adapter';
+import { listedSize } from '../run-progress';
+import type { LimitReached, ListedSoFar } from '../sync-runs.repository';
+
+/** SYNC_MAX_FILES, SYNC_MAX_BYTES and SYNC_MAX_DEPTH of one run. */
+export interface RunLimits {
+  maxFiles: number;
+  maxBytes: number;
+  maxDepth: number;
+}
+
+export interface PageWithinLimits {
+  folders: FolderEntry[];
+  files: FileEntry[];
+  nextCursor: string | null;
+  limit: LimitReached | null;
+}
+
+/** The error a run that reached a limit ends with. */
+export function limitError(reached: string): string {
+  return `RUN_LIMIT_REACHED: ${reached}: the run stopped there, kept what it saw and deleted nothing`;
+}
+
+/**
+ * The part of a page the run may take: files in listed order while the run stays within SYNC_MAX_FILES and
+ * SYNC_MAX_BYTES (listed sizes); the first that does not fit stops the run's listing there (no subfolder, no
+ * next page). Subfolders deeper than SYNC_MAX_DEPTH below the selected folder are left out; the rest goes on.
+ * A run whose listing stopped takes nothing more.
+ */
+export function withinLimits(
+  page: { folders: FolderEntry[]; files: FileEntry[]; nextCursor: string | null; depth: number },
+  soFar: ListedSoFar,
+  limits: RunLimits,
+): PageWithinLimits {
+  if (soFar.listingStopped) return { folders: [], files: [], nextCursor: null, limit: null };
+  let files = soFar.discovered;
+  let bytes = soFar.listedBytes;
+  const taken: FileEntry[] = [];
+  for (const file of page.files) {
+    const stop =
+      files + 1 > limits.maxFiles
+        ? `SYNC_MAX_FILES (${limits.maxFiles} files)`
+        : bytes + listedSize(file) > limits.maxBytes
+          ? `SYNC_MAX_BYTES (${limits.maxBytes} bytes)`
+          : null;
+    if (stop) return { folders: [], files: taken, nextCursor: null, limit: { reached: stop, stopsListing: true } };
+    taken.push(file);
+    files += 1;
+    bytes += listedSize(file);
+  }
+  if (page.folders.length && page.depth + 1 > limits.maxDepth) {
+    const reached = `SYNC_MAX_DEPTH (${limits.maxDepth} folder levels)`;
+    return { folders: [], files: taken, nextCursor: page.nextCursor, limit: { reached, stopsListing: false } };
+  }
+  return { folders: page.folders, files: taken, nextCursor: page.nextCursor, limit: null };
+}
