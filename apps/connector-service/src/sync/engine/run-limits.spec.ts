@@ -1,0 +1,48 @@
+import type { FileEntry, FolderEntry } from '../../document-system/document-system.adapter';
+import { withinLimits } from './run-limits';
+
+const file = (id: string, size?: number) => ({ kind: 'file', id, name: `${id}.txt`, size }) as FileEntry;
+const folder = (id: string) => ({ kind: 'folder', id, name: id }) as FolderEntry;
+const limits = { maxFiles: 5, maxBytes: 1000, maxDepth: 2 };
+const fresh = { discovered: 0, listedBytes: 0, listingStopped: false };
+
+describe('withinLimits', () => {
+  const page = { folders: [folder('sub')], files: [file('a', 100), file('b', 100)], nextCursor: 'next', depth: 0 };
+
+  it('takes the whole page while the run stays within its limits', () => {
+    expect(withinLimits(page, fresh, limits)).toEqual({ ...page, depth: undefined, limit: null, nextCursor: 'next' });
+  });
+
+  it('stops at the first file past SYNC_MAX_FILES: no subfolder, no next page', () => {
+    const taken = withinLimits(page, { ...fresh, discovered: 4 }, limits);
+    expect(taken.files.map((f) => f.id)).toEqual(['a']);
+    expect(taken).toMatchObject({ folders: [], nextCursor: null, limit: { stopsListing: true } });
+    expect(taken.limit!.reached).toBe('SYNC_MAX_FILES (5 files)');
+  });
+
+  it('stops at the first file past SYNC_MAX_BYTES (listed sizes; none listed counts 0)', () => {
+    const taken = withinLimits({ ...page, files: [file('a'), file('b', 900), file('c', 1)] }, fresh, {
+      ...limits,
+      maxBytes: 900,
+    });
+    expect(taken.files.map((f) => f.id)).toEqual(['a', 'b']);
+    expect(taken.limit).toEqual({ reached: 'SYNC_MAX_BYTES (900 bytes)', stopsListing: true });
+  });
+
+  it('leaves out subfolders deeper than SYNC_MAX_DEPTH and goes on with the rest', () => {
+    const taken = withinLimits({ ...page, depth: 2 }, fresh, limits);
+    expect(taken).toMatchObject({ folders: [], nextCursor: 'next', limit: { stopsListing: false } });
+    expect(taken.files).toHaveLength(2);
+    expect(taken.limit!.reached).toBe('SYNC_MAX_DEPTH (2 folder levels)');
+    expect(withinLimits({ ...page, depth: 1 }, fresh, limits).folders).toHaveLength(1);
+  });
+
+  it('takes nothing once the run stopped listing', () => {
+    expect(withinLimits(page, { ...fresh, listingStopped: true }, limits)).toEqual({
+      folders: [],
+      files: [],
+      nextCursor: null,
+      limit: null,
+    });
+  });
+});
