@@ -15,6 +15,11 @@ export class PriorityGate {
 
   constructor(private readonly options: PriorityGateOptions) {}
 
+  /** No work in hand and none waiting: the gate can be let go. */
+  get idle(): boolean {
+    return this.inHand === 0 && this.waiting.length === 0;
+  }
+
   /** Runs first-class work; `turn()` waits while any is in hand. */
   async first<T>(work: () => Promise<T>): Promise<T> {
     this.inHand++;

@@ -19,8 +19,8 @@ export interface JobHandler<T> {
    * job is discarded and fails with the problems. Either way it is not tried again.
    */
   refuse?(problems: string[], job: Job): Promise<unknown>;
-  /** Wraps each run, validation included (e.g. waits for a turn of a gate). */
-  around?<R>(work: () => Promise<R>): Promise<R>;
+  /** Wraps each run, validation included (e.g. waits for a turn of a gate); the job as Bull gave it (not validated yet). */
+  around?<R>(work: () => Promise<R>, job: Job): Promise<R>;
   /**
    * The queue's FairShare, when its jobs are added through one: the job's slot is given back when it ends
    * for good (outside `around`, so a job waiting at a gate keeps its slot).
@@ -78,7 +78,7 @@ async function runJob<T extends object>(job: Job, payloadClass: new () => T, han
       return handler.giveUp(data, error, job);
     }
   };
-  const wrapped = () => (handler.around ? handler.around(work) : work());
+  const wrapped = () => (handler.around ? handler.around(work, job) : work());
   return handler.fairShare ? handler.fairShare.run(job, wrapped) : wrapped();
 }
 

@@ -1,17 +1,45 @@
 import { Injectable } from '@nestjs/common';
+import type { Job } from 'bull';
 import { PriorityGate } from '@app/queue';
 
-/** The longest a text extraction waits for a busy sync in the same process, so a sync that never pauses cannot starve it. */
+/** The longest a text extraction waits for a busy sync of its tenant in the same process, so a sync that never pauses cannot starve it. */
 export const EXTRACTION_MAX_WAIT_MS = 10_000;
+/** Past this many tenants' gates, the idle ones are let go. */
+const GATES_KEPT = 1000;
 
 /**
- * Lets text extraction (CPU) give way to sync steps (I/O) in the same worker process: a run ends as fast
- * as its downloads allow, and its text is extracted once the process has no sync step in hand. A step
- * often follows another at once (the queue hands over the next job), so the gate opens 250 ms after the last.
+ * Lets a tenant's text extraction (CPU) give way to the same tenant's sync steps (I/O) in the same worker
+ * process: its run ends as fast as its downloads allow, and its text is extracted once the process has no
+ * step of its in hand. Another tenant's steps do not hold it up (CONTRACT.md: one tenant's work never waits
+ * behind another's); the extraction threads' nice value keeps the event loop's share. A step often follows
+ * another at once (the queue hands over the next job), so a gate opens 250 ms after the last. Jobs queued
+ * before steps carried their tenant share one gate ('').
  */
 @Injectable()
-export class ExtractionGate extends PriorityGate {
-  constructor() {
-    super({ maxWaitMs: EXTRACTION_MAX_WAIT_MS, settleMs: 250 });
+export class ExtractionGate {
+  private readonly gates = new Map<string, PriorityGate>();
+
+  first<T>(tenantId: string | undefined, work: () => Promise<T>): Promise<T> {
+    return this.of(tenantId).first(work);
   }
+
+  turn(tenantId: string | undefined): Promise<void> {
+    return this.of(tenantId).turn();
+  }
+
+  private of(tenantId = ''): PriorityGate {
+    let gate = this.gates.get(tenantId);
+    if (gate) return gate;
+    if (this.gates.size >= GATES_KEPT)
+      for (const [tenant, kept] of this.gates) if (kept.idle) this.gates.delete(tenant);
+    gate = new PriorityGate({ maxWaitMs: EXTRACTION_MAX_WAIT_MS, settleMs: 250 });
+    this.gates.set(tenantId, gate);
+    return gate;
+  }
+}
+
+/** The tenant the producer put on a sync step's or an extraction's job (none on jobs queued before it did). */
+export function tenantOf(job: Job): string | undefined {
+  const tenantId = (job.data as { tenantId?: unknown } | undefined)?.tenantId;
+  return typeof tenantId === 'string' ? tenantId : undefined;
 }

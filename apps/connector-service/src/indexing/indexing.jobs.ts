@@ -1,5 +1,5 @@
 import { FairShareOptions, queueContract, WorkerSlots } from '@app/queue';
-import { IsUUID, Matches } from 'class-validator';
+import { IsOptional, IsString, IsUUID, Matches } from 'class-validator';
 
 /**
  * The connector's internal text-extraction queue. WARNING: the queue name and job names are Redis keys
@@ -20,6 +20,11 @@ export class ExtractTextJob {
 
   @Matches(/^[0-9a-f]{64}$/, { message: 'contentSha256 must be a lowercase hex SHA-256' })
   contentSha256: string;
+
+  /** The document's tenant, put on the job by the producer: its extraction gives way to its own sync steps only. */
+  @IsOptional()
+  @IsString()
+  tenantId?: string;
 }
 
 /** One job per document and content version: adding the same work twice is a no-op. */

@@ -1,10 +1,10 @@
 import { InjectQueue } from '@nestjs/bull';
 import { Injectable } from '@nestjs/common';
 import { ConnectorEnv } from '../connector-env';
-import type { Queue } from 'bull';
+import type { Job, Queue } from 'bull';
 import { DatabaseOutages } from '@app/database';
 import { FairShare, InjectFairShare, JobHandlers, QueueProcessor } from '@app/queue';
-import { ExtractionGate } from './extraction-gate';
+import { ExtractionGate, tenantOf } from './extraction-gate';
 import { extractionSlots, INDEXING_JOBS, INDEXING_QUEUE, IndexingJobName, IndexingJobs } from './indexing.jobs';
 import { IndexingProducer } from './indexing.producer';
 import { IndexingService } from './indexing.service';
@@ -38,9 +38,9 @@ export class IndexingProcessor extends QueueProcessor<IndexingJobs> {
   }
 
   protected handlers(): JobHandlers<IndexingJobs> {
-    // Extraction waits while this process has a sync step in hand, and through an outage of the database.
-    const inTurn = async <R>(work: () => Promise<R>) => {
-      await this.gate.turn();
+    // Extraction waits while this process has a sync step of its tenant in hand, and through an outage of the database.
+    const inTurn = async <R>(work: () => Promise<R>, job: Job) => {
+      await this.gate.turn(tenantOf(job));
       return this.outages.hold(work);
     };
     return {

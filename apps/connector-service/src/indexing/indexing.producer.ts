@@ -36,7 +36,7 @@ export class IndexingProducer {
           INDEXING_JOBS,
           IndexingJobName.ExtractText,
           extractTextJobId(data),
-          { documentId: data.documentId, contentSha256: data.contentSha256 },
+          { documentId: data.documentId, contentSha256: data.contentSha256, tenantId },
           // A failed job is not kept: its id would block the sweep from adding the same work again.
           {
             attempts: INDEXING_JOB_ATTEMPTS,

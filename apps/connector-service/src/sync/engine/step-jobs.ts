@@ -4,7 +4,7 @@ import { DatabaseOutages } from '@app/database';
 import { FairShare, InjectFairShare, isLastAttempt, JobHandlers } from '@app/queue';
 import { ConnectorEnv } from '../../connector-env';
 import { isReauthRequired as isReauth } from '../../document-system/document-system.exception';
-import { ExtractionGate } from '../../indexing/extraction-gate';
+import { ExtractionGate, tenantOf } from '../../indexing/extraction-gate';
 import { SYNC_QUEUE, SyncJobName, SyncJobs } from '../sync.jobs';
 import { FailedSteps } from './failed-steps';
 import { IngestFilesStep } from './ingest-files.step';
@@ -35,7 +35,7 @@ export class StepJobs {
       concurrency: this.env.SYNC_SLOTS,
       fairShare: this.fairShare,
       isFinal: isReauth,
-      around: <R>(work: () => Promise<R>) => this.gate.first(() => this.outages.hold(work)),
+      around: <R>(work: () => Promise<R>, job: Job) => this.gate.first(tenantOf(job), () => this.outages.hold(work)),
     };
     return {
       [SyncJobName.ListFolder]: {
