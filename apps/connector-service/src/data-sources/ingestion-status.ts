@@ -16,8 +16,9 @@ export const INGESTION_MOVES: Record<IngestionStatus, IngestionStatus[]> = {
   // A selection was saved before the first sync, or the first sync was cancelled.
   Pending: ['NotConfigured', 'Pending', 'NeedsReauth', 'Syncing'],
   Syncing: ['Pending', ...SETTLED],
-  Synced: ['Syncing'],
-  PartiallySynced: ['Syncing'],
+  // From NeedsReauth once authorized again, when a run has completed before (its documents are there).
+  Synced: ['Syncing', 'NeedsReauth'],
+  PartiallySynced: ['Syncing', 'NeedsReauth'],
   Failed: ['Syncing'],
   // The connection's refresh failed; from anywhere but NotConfigured.
   NeedsReauth: ['Pending', 'Syncing', 'Synced', 'PartiallySynced', 'Failed', 'NeedsReauth'],
