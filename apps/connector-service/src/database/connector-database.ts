@@ -31,6 +31,8 @@ import { TokenRefreshLease1795300042000 } from './migrations/1795300042000-token
 import { OAuthBrowserBinding1795300050000 } from './migrations/1795300050000-oauth-browser-binding';
 import { DataSourceInstanceOrigin1795300052000 } from './migrations/1795300052000-data-source-instance-origin';
 import { Passages1795300054000 } from './migrations/1795300054000-passages';
+import { RunPace1795300056000 } from './migrations/1795300056000-run-pace';
+import { CredentialValidation1795300058000 } from './migrations/1795300058000-credential-validation';
 import { SyncRunFiles1795300028000 } from './migrations/1795300028000-sync-run-files';
 import { DeletionGuard1795300030000 } from './migrations/1795300030000-deletion-guard';
 
@@ -76,5 +78,7 @@ export const connectorDatabase: ServiceDatabaseOptions = {
     OAuthBrowserBinding1795300050000,
     DataSourceInstanceOrigin1795300052000,
     Passages1795300054000,
+    RunPace1795300056000,
+    CredentialValidation1795300058000,
   ],
 };

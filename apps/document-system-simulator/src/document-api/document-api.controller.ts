@@ -2,6 +2,7 @@ import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { pipeline } from 'node:stream/promises';
+import { Transform } from 'node:stream';
 import { SimulatorStore } from '../store/simulator-store';
 import type { SimNode, SimUser } from '../store/sim-types';
 
@@ -75,7 +76,8 @@ export class DocumentApiController {
     res.writeHead(200, { 'Content-Type': file.mimeType, 'Content-Length': String(file.size) });
     const stream = this.store.content(file);
     stream.on('data', (chunk: Buffer) => (this.store.stats.bytesServed += chunk.length));
-    await pipeline(stream, res).catch(() => res.destroy());
+    const rate = this.store.faults.contentBytesPerSecond;
+    await (rate ? pipeline(stream, paceAt(rate), res) : pipeline(stream, res)).catch(() => res.destroy());
   }
 
   /** Bearer access token and session token, as every call but `session` needs. */
@@ -106,4 +108,16 @@ function entry(node: SimNode) {
     modifiedAt: node.modifiedAt,
     ...(node.sha256 ? { sha256: node.sha256 } : {}),
   };
+}
+
+/** Passes bytes on no faster than `bytesPerSecond` (a slow link, for progress and estimates). */
+function paceAt(bytesPerSecond: number): Transform {
+  const started = Date.now();
+  let sent = 0;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      sent += chunk.length;
+      setTimeout(() => done(null, chunk), Math.max(0, started + (sent / bytesPerSecond) * 1000 - Date.now()));
+    },
+  });
 }

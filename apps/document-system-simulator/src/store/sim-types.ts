@@ -50,6 +50,8 @@ export interface Faults {
   latencyMs: number;
   /** Retry-After seconds sent with 429. */
   retryAfterSeconds: number;
+  /** File content is sent at most this fast (bytes per second); 0: as fast as it goes. */
+  contentBytesPerSecond: number;
   /** Files still listed whose content answers 404, as if deleted between listing and download. */
   missingContent: string[];
 }
@@ -60,5 +62,6 @@ export const NO_FAULTS: Faults = {
   dropRate: 0,
   latencyMs: 0,
   retryAfterSeconds: 1,
+  contentBytesPerSecond: 0,
   missingContent: [],
 };

@@ -52,6 +52,12 @@ export class FaultsDto {
   @Max(3600)
   retryAfterSeconds?: number;
 
+  @ApiPropertyOptional({ description: 'File content is sent at most this fast (bytes per second); 0: unlimited', minimum: 0 })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  contentBytesPerSecond?: number;
+
   @ApiPropertyOptional({ type: [String], description: 'Files still listed whose content answers 404' })
   @IsOptional()
   @IsArray()
