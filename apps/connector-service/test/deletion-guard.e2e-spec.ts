@@ -41,8 +41,13 @@ describe('Deletion guard', () => {
         .expect(200)
     ).body.files;
   const filesOf = async (runId: string, outcome?: string) =>
-    (await http().get(`/v1/sync-runs/${runId}/files`).query(outcome ? { outcome } : {}).set(owner.auth).expect(200))
-      .body;
+    (
+      await http()
+        .get(`/v1/sync-runs/${runId}/files`)
+        .query(outcome ? { outcome } : {})
+        .set(owner.auth)
+        .expect(200)
+    ).body;
   const source = async () => (await http().get(`/v1/data-sources/${dataSourceId}`).set(owner.auth).expect(200)).body;
   const removeFiles = async (folder: 'A' | 'B' | 'C', count: number) => {
     for (const file of files[folder].splice(0, count)) await sim.admin.delete(`/nodes/${file.id}`);
@@ -191,7 +196,9 @@ describe('Deletion guard', () => {
     await sim.admin.delete(`/nodes/${folders.B}`); // 2 of 15: 13%
     const run = await syncToEnd(sut.app, owner, dataSourceId);
     expect(run).toMatchObject({ status: 'PartiallySucceeded', deletionsHeld: 2, counts: { deleted: 0 } });
-    expect(run.error).toMatch(/^2 documents are no longer .*: the selected folder \/.*\/B is gone or empty\. They are kept/);
+    expect(run.error).toMatch(
+      /^2 documents are no longer .*: the selected folder \/.*\/B is gone or empty\. They are kept/,
+    );
     expect((await filesOf(run.id, 'Held')).items).toEqual([
       expect.objectContaining({ outcome: 'Held', reason: 'Its selected folder is gone or empty' }),
       expect.objectContaining({ outcome: 'Held', reason: 'Its selected folder is gone or empty' }),

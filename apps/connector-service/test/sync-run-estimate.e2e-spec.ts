@@ -113,7 +113,11 @@ describe('Sync run estimate', () => {
     const folder = (
       await sim.admin.post('/folders', { parentId: await sim.folderId('/Structural'), name: `big-${randomUUID()}` })
     ).data;
-    await sim.admin.post('/files', { parentId: folder.id, name: 'big.txt', generate: { format: 'text', size: 12 * MB } });
+    await sim.admin.post('/files', {
+      parentId: folder.id,
+      name: 'big.txt',
+      generate: { format: 'text', size: 12 * MB },
+    });
     const dataSourceId = await dataSourceSelecting(sut.app, sim, caller, {
       login: SEED_USERS.alice,
       connectionId: connections.connect(caller),

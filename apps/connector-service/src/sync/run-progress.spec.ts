@@ -46,12 +46,18 @@ describe(runProgress.name, () => {
     // Done: 2 files; left: 800 bytes and 8 files; 10 s so far.
     const left = 800 + 8 * FILE_WORK_BYTES;
     const rate = (2 * FILE_WORK_BYTES) / 10;
-    expect(runProgress(run(), at(10))).toEqual({ totals: { files: 10, bytes: 1000 }, etaSeconds: Math.ceil(left / rate) });
+    expect(runProgress(run(), at(10))).toEqual({
+      totals: { files: 10, bytes: 1000 },
+      etaSeconds: Math.ceil(left / rate),
+    });
   });
 
   it('counts bytes as they stream in, before their batch commits', () => {
     const before = runProgress(run({ plannedBytes: 10 * MB, unchanged: 0, discovered: 1 }), at(10)).etaSeconds;
-    const streaming = runProgress(run({ plannedBytes: 10 * MB, unchanged: 0, discovered: 1, bytesStreamed: 5 * MB }), at(10));
+    const streaming = runProgress(
+      run({ plannedBytes: 10 * MB, unchanged: 0, discovered: 1, bytesStreamed: 5 * MB }),
+      at(10),
+    );
     expect(before).toBeNull();
     expect(streaming.etaSeconds).toBe(Math.ceil((5 * MB + FILE_WORK_BYTES) / ((5 * MB) / 10)));
   });

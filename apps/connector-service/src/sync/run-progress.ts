@@ -1,17 +1,7 @@
 import type { SyncRunTotalsView } from '@app/contracts/views';
-import type { SyncRunEntity } from './sync-run.entity';
+import type { PaceSample, RunPace, SyncRunEntity } from './sync-run.entity';
 
-/** One sample of a run's work done (see `runWork`), at an ISO time. */
-export interface PaceSample {
-  at: string;
-  work: number;
-}
-
-/** The run's last two samples: the estimate measures the rate between the older one and now. */
-export interface RunPace {
-  prev: PaceSample | null;
-  last: PaceSample;
-}
+export type { PaceSample, RunPace };
 
 type ProgressOf = Pick<
   SyncRunEntity,

@@ -1,6 +1,17 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
-import type { RunPace } from './run-progress';
 import type { SyncMode, SyncRunStatus } from './sync-run-state';
+
+/** One sample of a run's work done (see `runWork` in run-progress.ts), at an ISO time. */
+export interface PaceSample {
+  at: string;
+  work: number;
+}
+
+/** The run's last two samples: the estimate measures the rate from one of them to now. */
+export interface RunPace {
+  prev: PaceSample | null;
+  last: PaceSample;
+}
 
 @Entity('sync_runs')
 export class SyncRunEntity {

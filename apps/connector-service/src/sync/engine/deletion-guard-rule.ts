@@ -25,7 +25,10 @@ export function holdReason(tallies: RootTally[], percent: number): HoldReason | 
   const vanished = selected.filter((t) => t.documents > 0 && t.unseen === t.documents);
   if (vanished.length) {
     const folders = vanished.map((t) => t.path ?? t.root).join(', ');
-    const which = vanished.length === 1 ? `the selected folder ${folders} is gone or empty` : `the selected folders ${folders} are gone or empty`;
+    const which =
+      vanished.length === 1
+        ? `the selected folder ${folders} is gone or empty`
+        : `the selected folders ${folders} are gone or empty`;
     return { error: `${kept}: ${which}. ${ask}`, fileReason: 'Its selected folder is gone or empty' };
   }
   if (vanishing * 100 > percent * documents) {

@@ -35,8 +35,7 @@ export class StreamedBytes {
     const bytes = this.pending;
     this.pending = 0;
     this.lastReport = Date.now();
-    if (bytes > 0)
-      this.reporting = this.reporting.then(() => this.report(bytes)).catch(() => undefined);
+    if (bytes > 0) this.reporting = this.reporting.then(() => this.report(bytes)).catch(() => undefined);
     return this.reporting;
   }
 }

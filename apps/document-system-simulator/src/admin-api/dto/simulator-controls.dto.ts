@@ -52,7 +52,10 @@ export class FaultsDto {
   @Max(3600)
   retryAfterSeconds?: number;
 
-  @ApiPropertyOptional({ description: 'File content is sent at most this fast (bytes per second); 0: unlimited', minimum: 0 })
+  @ApiPropertyOptional({
+    description: 'File content is sent at most this fast (bytes per second); 0: unlimited',
+    minimum: 0,
+  })
   @IsOptional()
   @IsInt()
   @Min(0)
