@@ -33,15 +33,8 @@ export class FileDownloads {
    * its partial bytes.
    */
   async download(docs: DocumentSystemSession, files: FileToIngest[], syncRunId: string) {
+    // The last bytes are not reported: the batch's commit counts them (bytesDownloaded), with no extra write.
     const streamed = new StreamedBytes((bytes) => this.runs.addStreamedBytes(syncRunId, bytes));
-    try {
-      return await this.downloadAll(docs, files, streamed);
-    } finally {
-      await streamed.flush();
-    }
-  }
-
-  private async downloadAll(docs: DocumentSystemSession, files: FileToIngest[], streamed: StreamedBytes) {
     const fetched: FetchedFile[] = [];
     const skipped: SkippedFile[] = [];
     const failures: Array<{ file: FileToIngest; error: unknown }> = [];

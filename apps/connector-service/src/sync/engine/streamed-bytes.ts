@@ -5,8 +5,8 @@ export const STREAMED_BYTES_EVERY_MS = 250;
 
 /**
  * Counts the bytes of a step's downloads as they arrive and reports them at most every
- * STREAMED_BYTES_EVERY_MS, so a run's progress moves while a big file comes in. A report that fails is
- * dropped: the count only feeds the estimate.
+ * STREAMED_BYTES_EVERY_MS, so a run's progress moves while a big file comes in. Reports are sent one
+ * after another, never awaited by the download; one that fails is dropped: the count only feeds the estimate.
  */
 export class StreamedBytes {
   private pending = 0;
@@ -19,7 +19,7 @@ export class StreamedBytes {
     const counter = new Transform({
       transform: (chunk: Buffer, _encoding, done) => {
         this.pending += chunk.length;
-        if (Date.now() - this.lastReport >= STREAMED_BYTES_EVERY_MS) void this.send();
+        if (Date.now() - this.lastReport >= STREAMED_BYTES_EVERY_MS) this.send();
         done(null, chunk);
       },
     });
@@ -27,15 +27,10 @@ export class StreamedBytes {
     return counter;
   }
 
-  async flush(): Promise<void> {
-    await this.send();
-  }
-
-  private send(): Promise<void> {
+  private send(): void {
     const bytes = this.pending;
     this.pending = 0;
     this.lastReport = Date.now();
     if (bytes > 0) this.reporting = this.reporting.then(() => this.report(bytes)).catch(() => undefined);
-    return this.reporting;
   }
 }
