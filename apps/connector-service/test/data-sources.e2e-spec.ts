@@ -88,6 +88,28 @@ describe('Data sources, folder picker and selection', () => {
     }
   });
 
+  it('keeps a credential’s last check: refused stays marked after a reload, until its password changes', async () => {
+    const connectionId = connections.connect(admin);
+    const id = await credential({ ...SEED_USERS.alice, password: 'wrong' });
+    const shown = async () => (await http().get(`/v1/credentials/${id}`).set(admin.auth).expect(200)).body;
+    expect((await shown()).lastValidation).toBeNull();
+    await http().post(`/v1/credentials/${id}/validate`).set(admin.auth).send({ connectionId }).expect(422);
+    // Read again later (a reload): still marked invalid, and so in the list.
+    expect((await shown()).lastValidation).toEqual({
+      valid: false,
+      checkedAt: expect.any(String),
+      error: 'Credentials are invalid',
+    });
+    const listed = (await http().get('/v1/credentials').set(admin.auth).expect(200)).body;
+    expect(listed.find((c: { id: string }) => c.id === id).lastValidation).toMatchObject({ valid: false });
+    // A new password has not been checked yet; checked, it is valid.
+    const body = { name: 'Sim', type: 'DocumentSystem', instanceUrl: sim.url, ...SEED_USERS.alice, scope: 'Tenant' };
+    await http().put(`/v1/credentials/${id}`).set(admin.auth).send(body).expect(200);
+    expect((await shown()).lastValidation).toBeNull();
+    await http().post(`/v1/credentials/${id}/validate`).set(admin.auth).send({ connectionId }).expect(200);
+    expect((await shown()).lastValidation).toMatchObject({ valid: true, error: null });
+  });
+
   it('creates a data source NotConfigured, with its creator as a member, and with an inline credential', async () => {
     const created = await dataSource();
     expect(created).toMatchObject({

@@ -40,6 +40,15 @@ describe('Deletion guard', () => {
         .set(owner.auth)
         .expect(200)
     ).body.files;
+  const filesOf = async (runId: string, outcome?: string) =>
+    (
+      await http()
+        .get(`/v1/sync-runs/${runId}/files`)
+        .query(outcome ? { outcome } : {})
+        .set(owner.auth)
+        .expect(200)
+    ).body;
+  const source = async () => (await http().get(`/v1/data-sources/${dataSourceId}`).set(owner.auth).expect(200)).body;
   const removeFiles = async (folder: 'A' | 'B' | 'C', count: number) => {
     for (const file of files[folder].splice(0, count)) await sim.admin.delete(`/nodes/${file.id}`);
   };
@@ -118,7 +127,19 @@ describe('Deletion guard', () => {
     heldRunId = run.id;
     expect(run).toMatchObject({ mode: 'Incremental', status: 'PartiallySucceeded', deletionsHeld: 8 });
     expect(run.counts.deleted).toBe(0);
-    expect(run.error).toMatch(/8 deletion\(s\) held.*8 of 24 documents.*DELETE_GUARD_PERCENT/);
+    // Said once, in an admin's words: no API path, no environment variable.
+    expect(run.error).toBe(
+      '8 documents are no longer in the document system: that is 8 of 24 documents, more than the 30% a sync ' +
+        'deletes on its own. They are kept until you confirm their deletion.',
+    );
+    // The ledger lists the files it would delete, before anyone confirms.
+    const held = (await filesOf(heldRunId, 'Held')).items;
+    expect(held.map((i: { documentId: string }) => i.documentId).sort()).toEqual(
+      heldDocuments.map((d) => d.documentId).sort(),
+    );
+    expect(held[0]).toMatchObject({ outcome: 'Held', reason: 'More than 30% of the documents would go at once' });
+    expect((await filesOf(heldRunId)).items.filter((i: { outcome: string }) => i.outcome === 'Held')).toHaveLength(8);
+    expect((await source()).ingestionStatus).toBe('PartiallySynced');
     for (const doc of heldDocuments) await http().get(`/v1/documents/${doc.documentId}`).set(owner.auth).expect(200);
     expect(await documentsIn('A')).toHaveLength(20);
     const listed = (await http().get(`/v1/data-sources/${dataSourceId}/sync-runs`).set(owner.auth).expect(200)).body;
@@ -143,7 +164,10 @@ describe('Deletion guard', () => {
     const again = await confirm(heldRunId, owner).expect(409);
     expect(again.body).toMatchObject({ code: 'NOTHING_HELD', error: 'Conflict' });
     const run = (await http().get(`/v1/sync-runs/${heldRunId}`).set(owner.auth).expect(200)).body;
-    expect(run).toMatchObject({ deletionsHeld: 0, counts: { deleted: 8 } });
+    // The run and its data source no longer say the deletions are held: they show how it ended.
+    expect(run).toMatchObject({ status: 'Succeeded', error: null, deletionsHeld: 0, counts: { deleted: 8 } });
+    expect((await source()).ingestionStatus).toBe('Synced');
+    expect((await filesOf(heldRunId, 'Held')).items).toEqual([]);
     for (const doc of heldDocuments) await http().get(`/v1/documents/${doc.documentId}`).set(owner.auth).expect(404);
     expect(await documentsIn('A')).toHaveLength(12);
     // The run's ledger says what the confirmation deleted.
@@ -172,7 +196,13 @@ describe('Deletion guard', () => {
     await sim.admin.delete(`/nodes/${folders.B}`); // 2 of 15: 13%
     const run = await syncToEnd(sut.app, owner, dataSourceId);
     expect(run).toMatchObject({ status: 'PartiallySucceeded', deletionsHeld: 2, counts: { deleted: 0 } });
-    expect(run.error).toMatch(/2 deletion\(s\) held.*selected folder\(s\) \/.*\/B vanished or list nothing/);
+    expect(run.error).toMatch(
+      /^2 documents are no longer .*: the selected folder \/.*\/B is gone or empty\. They are kept/,
+    );
+    expect((await filesOf(run.id, 'Held')).items).toEqual([
+      expect.objectContaining({ outcome: 'Held', reason: 'Its selected folder is gone or empty' }),
+      expect.objectContaining({ outcome: 'Held', reason: 'Its selected folder is gone or empty' }),
+    ]);
     for (const doc of before) await http().get(`/v1/documents/${doc.documentId}`).set(owner.auth).expect(200);
     expect((await confirm(run.id, admin).expect(200)).body).toEqual({ deleted: 2 });
     for (const doc of before) await http().get(`/v1/documents/${doc.documentId}`).set(owner.auth).expect(404);
@@ -184,7 +214,7 @@ describe('Deletion guard', () => {
     await removeFiles('C', 2); // 2 of 13: 15%
     const run = await syncToEnd(sut.app, owner, dataSourceId);
     expect(run).toMatchObject({ status: 'PartiallySucceeded', deletionsHeld: 2, counts: { deleted: 0 } });
-    expect(run.error).toMatch(/\/C vanished or list nothing/);
+    expect(run.error).toMatch(/\/C is gone or empty/);
     expect(await documentsIn('C')).toHaveLength(2);
   });
 

@@ -40,6 +40,17 @@ export class CredentialEntity {
   @Column('uuid', { nullable: true })
   dataSourceId: string | null;
 
+  /** The last check's time and outcome; null until checked, and again when the login changes. */
+  @Column('timestamptz', { nullable: true })
+  validatedAt: Date | null;
+
+  @Column('boolean', { nullable: true })
+  validationValid: boolean | null;
+
+  /** Why the last check failed, in the document system's words (never a secret). */
+  @Column('text', { nullable: true })
+  validationError: string | null;
+
   @Column('text')
   createdBy: string;
 

@@ -18,6 +18,19 @@ export class CredentialsRepository {
     return this.credentials.save(this.credentials.create(credential));
   }
 
+  /** Keeps a check's outcome, unless the login checked has changed meanwhile (its outcome says nothing of the new one). */
+  async recordValidation(
+    checked: Pick<CredentialEntity, 'id' | 'instanceUrl' | 'username' | 'passwordEncrypted'>,
+    valid: boolean,
+    error: string | null,
+  ): Promise<void> {
+    await this.credentials.manager.query(
+      `UPDATE connector.credentials SET "validatedAt" = now(), "validationValid" = $5, "validationError" = $6
+       WHERE id = $1 AND "instanceUrl" = $2 AND username = $3 AND "passwordEncrypted" = $4`,
+      [checked.id, checked.instanceUrl, checked.username, checked.passwordEncrypted, valid, error],
+    );
+  }
+
   visible(tenantId: string, userId: string, admin: boolean): Promise<CredentialEntity[]> {
     return this.visibleQuery(tenantId, userId, admin).orderBy('c."createdAt"', 'ASC').getMany();
   }

@@ -2,16 +2,21 @@ import { Injectable } from '@nestjs/common';
 import { isTenantAdmin, Principal } from '@app/auth';
 import { SecretCipher } from '@app/crypto';
 import { Transaction } from '@app/database';
+import { DomainException } from '@app/errors';
 import { UrlPolicy } from '../common/url-policy';
 import { ConnectionTokens } from '../document-system/connection-tokens.port';
 import { DocumentSystemAdapter } from '../document-system/document-system.adapter';
+import { DocumentSystemErrorCode } from '../document-system/document-system.exception';
 import { CredentialEntity } from './credential.entity';
 import { CredentialException } from './credential.exception';
 import { CredentialsRepository } from './credentials.repository';
 import { CreateCredentialDto, UpdateCredentialDto } from './dto/credential-input.dto';
 
 /** A credential not saved yet, its password already encrypted: a data source's own, saved with it. */
-export type CredentialDraft = Omit<CredentialEntity, 'id' | 'dataSourceId' | 'createdAt' | 'updatedAt'>;
+export type CredentialDraft = Omit<
+  CredentialEntity,
+  'id' | 'dataSourceId' | 'createdAt' | 'updatedAt' | 'validatedAt' | 'validationValid' | 'validationError'
+>;
 
 @Injectable()
 export class CredentialsService {
@@ -70,10 +75,14 @@ export class CredentialsService {
     this.assertInstanceUrl(input.instanceUrl);
     const instanceUrl = withoutTrailingSlash(input.instanceUrl);
     assertPasswordFollowsLogin(credential, { instanceUrl, username: input.username }, input.password);
+    const loginChanged = credential.instanceUrl !== instanceUrl || credential.username !== input.username;
     Object.assign(credential, { name: input.name, instanceUrl, username: input.username });
     if (credential.scope !== 'DataSource')
       Object.assign(credential, { scope: input.scope, projectId: input.scope === 'Project' ? input.projectId! : null });
     if (input.password !== undefined) credential.passwordEncrypted = this.cipher.encrypt(input.password);
+    // A new login has not been checked: the last check's outcome no longer says anything about it.
+    if (input.password !== undefined || loginChanged)
+      Object.assign(credential, { validatedAt: null, validationValid: null, validationError: null });
     return this.credentials.save(credential);
   }
 
@@ -107,15 +116,23 @@ export class CredentialsService {
   async validate(principal: Principal, id: string, connectionId: string): Promise<{ valid: true }> {
     const credential = await this.get(principal, id);
     await this.connections.ownConnection(principal, connectionId);
-    await this.adapter.openSession(
-      {
-        instanceUrl: credential.instanceUrl,
-        username: credential.username,
-        password: this.cipher.decrypt(credential.passwordEncrypted),
-      },
-      this.connections.tokenSource(connectionId),
-      { fresh: true },
-    );
+    try {
+      await this.adapter.openSession(
+        {
+          instanceUrl: credential.instanceUrl,
+          username: credential.username,
+          password: this.cipher.decrypt(credential.passwordEncrypted),
+        },
+        this.connections.tokenSource(connectionId),
+        { fresh: true },
+      );
+    } catch (error) {
+      // Only the document system's refusal of the login says something about the credential; other failures do not.
+      if (error instanceof DomainException && error.code === DocumentSystemErrorCode.CredentialsInvalid)
+        await this.credentials.recordValidation(credential, false, error.message);
+      throw error;
+    }
+    await this.credentials.recordValidation(credential, true, null);
     return { valid: true };
   }
 

@@ -122,6 +122,36 @@ export class DataSourcesRepository {
     return affected > 0;
   }
 
+  /**
+   * Whether the data source's OAuth connection can no longer be used without a new authorization: its refresh
+   * failed (NeedsReauth), or it has no refresh token and its access token has expired. Read in a join: the
+   * connections' repository owns that table.
+   */
+  async connectionLost(id: string): Promise<boolean> {
+    const rows: Array<{ lost: boolean }> = await this.db.query(
+      `SELECT (c.status = 'NeedsReauth' OR (c."refreshTokenEncrypted" IS NULL AND c."expiresAt" <= now())) AS lost
+       FROM connector.data_sources ds JOIN connector.oauth_connections c ON c.id = ds."connectionId" WHERE ds.id = $1`,
+      [id],
+    );
+    return rows[0]?.lost ?? false;
+  }
+
+  /**
+   * NeedsReauth → where its latest completed run left it (Synced or PartiallySynced: its documents are there),
+   * or Pending when it has never completed one. Runs are read in a join: the sync runs' repository owns them.
+   */
+  async reauthorized(id: string, transaction: Transaction): Promise<boolean> {
+    const [, affected] = await managerOf(transaction).query(
+      `UPDATE connector.data_sources ds SET "ingestionStatus" = COALESCE((
+         SELECT CASE r.status WHEN 'Succeeded' THEN 'Synced' ELSE 'PartiallySynced' END FROM connector.sync_runs r
+         WHERE r."dataSourceId" = ds.id AND r.status IN ('Succeeded', 'PartiallySucceeded')
+         ORDER BY r."createdAt" DESC LIMIT 1), 'Pending'), "updatedAt" = now()
+       WHERE ds.id = $1 AND ds."ingestionStatus" = 'NeedsReauth'`,
+      [id],
+    );
+    return affected > 0;
+  }
+
   async markNeedsReauthForConnection(connectionId: string): Promise<number> {
     const [, affected] = await this.db.query(
       `UPDATE connector.data_sources SET "ingestionStatus" = 'NeedsReauth', "updatedAt" = now()

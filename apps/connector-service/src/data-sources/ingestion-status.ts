@@ -16,8 +16,10 @@ export const INGESTION_MOVES: Record<IngestionStatus, IngestionStatus[]> = {
   // A selection was saved before the first sync, or the first sync was cancelled.
   Pending: ['NotConfigured', 'Pending', 'NeedsReauth', 'Syncing'],
   Syncing: ['Pending', ...SETTLED],
-  Synced: ['Syncing'],
-  PartiallySynced: ['Syncing'],
+  // From NeedsReauth once authorized again, when a run has completed before (its documents are there); from
+  // PartiallySynced when the deletions its latest run held are confirmed.
+  Synced: ['Syncing', 'NeedsReauth', 'PartiallySynced'],
+  PartiallySynced: ['Syncing', 'NeedsReauth'],
   Failed: ['Syncing'],
   // The connection's refresh failed; from anywhere but NotConfigured.
   NeedsReauth: ['Pending', 'Syncing', 'Synced', 'PartiallySynced', 'Failed', 'NeedsReauth'],

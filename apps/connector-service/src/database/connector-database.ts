@@ -32,6 +32,8 @@ import { OAuthBrowserBinding1795300050000 } from './migrations/1795300050000-oau
 import { DataSourceInstanceOrigin1795300052000 } from './migrations/1795300052000-data-source-instance-origin';
 import { Passages1795300054000 } from './migrations/1795300054000-passages';
 import { RunLimits1795300056000 } from './migrations/1795300056000-run-limits';
+import { RunPace1795300057000 } from './migrations/1795300057000-run-pace';
+import { CredentialValidation1795300058000 } from './migrations/1795300058000-credential-validation';
 import { SyncRunFiles1795300028000 } from './migrations/1795300028000-sync-run-files';
 import { DeletionGuard1795300030000 } from './migrations/1795300030000-deletion-guard';
 
@@ -78,5 +80,7 @@ export const connectorDatabase: ServiceDatabaseOptions = {
     DataSourceInstanceOrigin1795300052000,
     Passages1795300054000,
     RunLimits1795300056000,
+    RunPace1795300057000,
+    CredentialValidation1795300058000,
   ],
 };

@@ -1,6 +1,18 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
 import type { SyncMode, SyncRunStatus } from './sync-run-state';
 
+/** One sample of a run's work done (see `runWork` in run-progress.ts), at an ISO time. */
+export interface PaceSample {
+  at: string;
+  work: number;
+}
+
+/** The run's last two samples: the estimate measures the rate from one of them to now. */
+export interface RunPace {
+  prev: PaceSample | null;
+  last: PaceSample;
+}
+
 @Entity('sync_runs')
 export class SyncRunEntity {
   @PrimaryGeneratedColumn('uuid')
@@ -58,6 +70,14 @@ export class SyncRunEntity {
   /** Listed sizes of the files queued for download, summed: what the estimate measures `bytesDownloaded` against. */
   @Column('bigint', { default: 0, transformer: { to: (v: number) => v, from: (v: string) => Number(v) } })
   plannedBytes: number;
+
+  /** Bytes received while downloading, as they arrive (a big file's show before its batch commits). */
+  @Column('bigint', { default: 0, transformer: { to: (v: number) => v, from: (v: string) => Number(v) } })
+  bytesStreamed: number;
+
+  /** The last two samples of the run's work done, for an estimate from its recent pace (run-progress.ts). */
+  @Column('jsonb', { nullable: true })
+  pace: RunPace | null;
 
   /** When the last folder listing of the run was done; null before (and for runs older than totals). */
   @Column('timestamptz', { nullable: true })

@@ -5,6 +5,7 @@ import { managerOf, Transaction } from '@app/database';
 import type { SyncCountsView } from '@app/contracts/views';
 import { SyncJobName, SyncTask } from './sync.jobs';
 import { ACTIVE_RUN_STATUSES, COUNT_NAMES, SYNC_RUN_MOVES, SyncMode, SyncRunStatus } from './sync-run-state';
+import type { RunPace } from './run-progress';
 import { SyncRunEntity } from './sync-run.entity';
 
 export type CountDeltas = Partial<
@@ -265,6 +266,23 @@ export class SyncRunsRepository {
     );
   }
 
+  /** Counts bytes received by a download in progress (outside any step's transaction: they are not committed work). */
+  async addStreamedBytes(runId: string, bytes: number): Promise<void> {
+    await this.db.query(
+      `UPDATE connector.sync_runs SET "bytesStreamed" = "bytesStreamed" + $2 WHERE id = $1 AND status = 'Running'`,
+      [runId, Math.trunc(bytes)],
+    );
+  }
+
+  /** Stores a new pace sample, unless another reader stored one since `lastAt` (its sample stands). */
+  async recordPace(runId: string, pace: RunPace, lastAt: string | null): Promise<void> {
+    await this.db.query(
+      `UPDATE connector.sync_runs SET pace = $2::jsonb
+       WHERE id = $1 AND status = 'Running' AND (pace->'last'->>'at') IS NOT DISTINCT FROM $3`,
+      [runId, JSON.stringify(pace), lastAt],
+    );
+  }
+
   private async move(
     transaction: Transaction,
     id: string,
@@ -316,5 +334,6 @@ function hydrated(row: SyncRunEntity): SyncRunEntity {
     bytesDownloaded: Number(row.bytesDownloaded),
     listedBytes: Number(row.listedBytes),
     plannedBytes: Number(row.plannedBytes),
+    bytesStreamed: Number(row.bytesStreamed),
   });
 }

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSourcesModule } from '../data-sources/data-sources.module';
+import { RunPaceSampler } from './run-pace';
 import { SyncRunEntity } from './sync-run.entity';
 import { SyncRunAccess } from './sync-run-access';
 import { SyncRunsRepository } from './sync-runs.repository';
@@ -12,7 +13,7 @@ import { SyncRunsRepository } from './sync-runs.repository';
  */
 @Module({
   imports: [TypeOrmModule.forFeature([SyncRunEntity]), DataSourcesModule],
-  providers: [SyncRunsRepository, SyncRunAccess],
-  exports: [SyncRunsRepository, SyncRunAccess],
+  providers: [SyncRunsRepository, SyncRunAccess, RunPaceSampler],
+  exports: [SyncRunsRepository, SyncRunAccess, RunPaceSampler],
 })
 export class SyncModule {}

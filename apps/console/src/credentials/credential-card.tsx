@@ -2,7 +2,7 @@ import { FormEvent, useState } from 'react';
 import { ApiError } from '../api/api-error';
 import type { Credential } from '../api/types';
 import { useConsole } from '../session/console-context';
-import { Button, TextField } from '../ui/controls';
+import { Button, StatusBadge, TextField } from '../ui/controls';
 import { ErrorNotice, Notice } from '../ui/error-notice';
 import { formatTime } from '../ui/format';
 import { useAction } from '../ui/hooks';
@@ -18,6 +18,7 @@ export function CredentialCard({
   saveCheck,
   onChanged,
   onDeleted,
+  onChecked,
 }: {
   credential: Credential;
   canManage: boolean;
@@ -25,6 +26,8 @@ export function CredentialCard({
   saveCheck?: SaveCheck;
   onChanged: (c: Credential) => void;
   onDeleted: () => void;
+  /** A check's outcome was stored: the credential is worth reading again. */
+  onChecked?: () => void;
 }) {
   const { connector } = useConsole();
   const [mode, setMode] = useState<Mode>('view');
@@ -60,6 +63,9 @@ export function CredentialCard({
     <article className="card" aria-label={`Credential ${credential.name}`}>
       <header className="card-head">
         <h3>{credential.name}</h3>
+        {credential.lastValidation ? (
+          <StatusBadge status={credential.lastValidation.valid ? 'Valid' : 'Invalid'} />
+        ) : null}
         <span className="muted">{credential.scope === 'Tenant' ? 'whole tenant' : 'one project'}</span>
       </header>
       <dl className="facts">
@@ -71,6 +77,8 @@ export function CredentialCard({
         <dd>{credential.passwordConfigured ? 'set (encrypted)' : 'not set'}</dd>
         <dt>Updated</dt>
         <dd>{formatTime(credential.updatedAt)}</dd>
+        <dt>Last check</dt>
+        <dd data-testid="credential-check">{lastCheckSaid(credential)}</dd>
       </dl>
       <div className="row">
         <Button onClick={open('validate')} aria-expanded={mode === 'validate'}>
@@ -89,7 +97,7 @@ export function CredentialCard({
       </div>
       {saveCheck && mode === 'view' && !rotated ? <SaveCheckNotice check={saveCheck} /> : null}
       {rotated ? <Notice kind="success" title="Password changed" /> : null}
-      {mode === 'validate' ? <CredentialValidation credential={credential} /> : null}
+      {mode === 'validate' ? <CredentialValidation credential={credential} onChecked={onChecked} /> : null}
       {mode === 'rotate' ? (
         <form className="inline-form" onSubmit={rotate}>
           <TextField
@@ -117,4 +125,12 @@ export function CredentialCard({
       {mode !== 'validate' ? <ErrorNotice error={action.error} /> : null}
     </article>
   );
+}
+
+/** The stored outcome of the credential's last check: it stays after a reload, until the login changes. */
+function lastCheckSaid(credential: Credential): string {
+  const check = credential.lastValidation;
+  if (!check) return 'not checked since it was last changed';
+  if (check.valid) return `accepted by the document system, ${formatTime(check.checkedAt)}`;
+  return `refused by the document system (${check.error ?? 'Credentials are invalid'}), ${formatTime(check.checkedAt)}`;
 }

@@ -7,7 +7,7 @@ import { ErrorNotice, Notice } from '../ui/error-notice';
 import { useAction, useLoad } from '../ui/hooks';
 
 /** Validates a credential by opening a document-system session with one of the caller's OAuth connections. */
-export function CredentialValidation({ credential }: { credential: Credential }) {
+export function CredentialValidation({ credential, onChecked }: { credential: Credential; onChecked?: () => void }) {
   const { connector } = useConsole();
   const known = useLoad(
     async () => ({ connections: await connector.connections.list(), providers: await connector.providers.list() }),
@@ -23,9 +23,15 @@ export function CredentialValidation({ credential }: { credential: Credential })
   const nameOf = (id: string) => providers.find((p) => p.id === id)?.name ?? 'connector';
 
   const validate = () =>
-    action.run(
-      async () => (setValid(false), await connector.credentials.validate(credential.id, chosen), setValid(true)),
-    );
+    action.run(async () => {
+      setValid(false);
+      try {
+        await connector.credentials.validate(credential.id, chosen);
+        setValid(true);
+      } finally {
+        onChecked?.(); // the outcome is kept with the credential: show it
+      }
+    });
 
   if (known.loading && !known.data) return <p className="muted">Loading your connections…</p>;
   return (

@@ -27,6 +27,8 @@ export function CredentialsPage() {
       credentials.setData([...list, created]);
       const check = await checkOnSave(connector, created.id);
       setChecks((known) => ({ ...known, [created.id]: check }));
+      // The check is kept with the credential: shown from the server, it is still there after a reload.
+      await credentials.reload();
       setCreating(false);
       setDraft(EMPTY_CREDENTIAL);
     });
@@ -81,6 +83,7 @@ export function CredentialsPage() {
             saveCheck={checks[c.id]}
             onChanged={(next) => credentials.setData(list.map((x) => (x.id === next.id ? next : x)))}
             onDeleted={() => credentials.setData(list.filter((x) => x.id !== c.id))}
+            onChecked={() => void credentials.reload()}
           />
         ))}
       </div>

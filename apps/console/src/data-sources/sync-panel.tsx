@@ -6,12 +6,15 @@ import { Button, StatusBadge } from '../ui/controls';
 import { ErrorNotice } from '../ui/error-notice';
 import { formatBytes, formatDuration, formatTime } from '../ui/format';
 import { useAction, useLoad } from '../ui/hooks';
+import { Reconnect } from '../connections/reconnect';
 import { useFollowedRun } from './follow-run';
 import { CancelRun, HeldDeletions } from './run-actions';
 import { RunLedger } from './run-ledger';
 
 const ACTIVE = ['Queued', 'Running'];
 const COUNTS = ['discovered', 'added', 'updated', 'unchanged', 'deleted', 'failed'] as const;
+/** The run's grid: a file whose download failed is shown only when there is one (text extraction says its own). */
+const SHOWN_COUNTS = COUNTS.filter((key) => key !== 'failed');
 
 /** "Sync now", the running sync's live progress (its event stream), cancel, held deletions, history and ledger. */
 export function SyncPanel({
@@ -83,6 +86,10 @@ export function SyncPanel({
         <ErrorNotice error={start.error}>
           <Button onClick={onChooseFolders}>Choose folders</Button>
         </ErrorNotice>
+      ) : start.error instanceof ApiError && start.error.code === 'REAUTH_REQUIRED' ? (
+        <ErrorNotice error={start.error} title="This data source needs you to connect again before it can sync">
+          <Reconnect dataSource={dataSource} onChanged={() => (start.clear(), onRunEnded())} label="Connect again" />
+        </ErrorNotice>
       ) : (
         <ErrorNotice error={start.error ?? pollError} />
       )}
@@ -101,17 +108,18 @@ export function SyncPanel({
 
 function RunProgress({ run }: { run: SyncRun }) {
   const { counts } = run;
-  const done = counts.added + counts.updated + counts.unchanged + counts.failed;
+  const done = counts.added + counts.updated + counts.unchanged + counts.failed + counts.skipped;
   const finished = !ACTIVE.includes(run.status);
-  const percent = finished ? 100 : counts.discovered ? Math.min(99, Math.round((done / counts.discovered) * 100)) : 0;
+  // Totals are known once the listing is complete: until then the run says what it has found, not "x of y".
+  const total = run.totals?.files ?? null;
+  const percent = finished ? 100 : total ? Math.min(99, Math.round((done / total) * 100)) : 0;
   return (
     <div className="progress-block" aria-live="polite">
       <div className="row">
         <StatusBadge status={run.status} />
-        <span className="muted">
-          {run.mode} sync · {done} of {run.totals?.files ?? counts.discovered} files ·{' '}
-          {formatBytes(run.bytesDownloaded)} downloaded
-          {!finished && run.etaSeconds !== null ? ` · about ${run.etaSeconds} s left` : ''}
+        <span className="muted" data-testid="run-progress">
+          {run.mode} sync · {progressSaid(run, done, finished)} · {formatBytes(run.bytesDownloaded)} downloaded
+          {!finished && run.etaSeconds !== null ? ` · ${timeLeftSaid(run.etaSeconds)}` : ''}
         </span>
       </div>
       <div
@@ -121,7 +129,7 @@ function RunProgress({ run }: { run: SyncRun }) {
         aria-valuemin={0}
         aria-valuemax={100}
         aria-valuenow={percent}
-        aria-valuetext={`${percent}% · ${run.status}`}
+        aria-valuetext={total === null && !finished ? `Listing · ${run.status}` : `${percent}% · ${run.status}`}
       >
         <div
           className={`progress-fill ${finished ? `progress-${run.status.toLowerCase()}` : ''}`}
@@ -129,20 +137,39 @@ function RunProgress({ run }: { run: SyncRun }) {
         />
       </div>
       <dl className="counts">
-        {COUNTS.map((key) => (
+        {SHOWN_COUNTS.map((key) => (
           <div key={key}>
             <dt>{key}</dt>
             <dd data-count={key}>{counts[key]}</dd>
           </div>
         ))}
+        {counts.failed ? (
+          <div>
+            <dt>failed to download</dt>
+            <dd data-count="failed">{counts.failed}</dd>
+          </div>
+        ) : null}
         <div>
           <dt>bytes</dt>
           <dd data-count="bytes">{formatBytes(run.bytesDownloaded)}</dd>
         </div>
       </dl>
-      {run.error ? <p className="field-problems">{run.error}</p> : null}
+      {/* Held deletions say why once, beside their files and the confirm button. */}
+      {run.error && !run.deletionsHeld ? <p className="field-problems">{run.error}</p> : null}
     </div>
   );
+}
+
+/** "12 files found so far" while listing; "153 of 453 files" once the totals are known. */
+function progressSaid(run: SyncRun, done: number, finished: boolean): string {
+  if (run.totals) return `${done} of ${run.totals.files} files`;
+  if (finished) return `${run.counts.discovered} files`;
+  return run.counts.discovered ? `listing… ${run.counts.discovered} files found so far` : 'listing…';
+}
+
+/** "about 40 s left", "about 3 min left". */
+function timeLeftSaid(seconds: number): string {
+  return seconds < 120 ? `about ${seconds} s left` : `about ${Math.round(seconds / 60)} min left`;
 }
 
 /** "Text extracted: 120 of 130, 2 failed": a file is searchable by name at once, by its text once extracted. */
@@ -179,7 +206,11 @@ function RunHistory({ runs }: { runs: SyncRun[] }) {
               <td>{r.mode}</td>
               <td>
                 <StatusBadge status={r.status} />
-                {r.error ? <div className="muted small">{r.error}</div> : null}
+                {r.error ? (
+                  <div className="muted small">
+                    {r.deletionsHeld ? `${r.deletionsHeld} deletions held until confirmed` : r.error}
+                  </div>
+                ) : null}
               </td>
               <td>{filesSaid(r.counts)}</td>
               <td>{formatBytes(r.bytesDownloaded)}</td>

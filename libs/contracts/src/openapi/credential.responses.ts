@@ -1,5 +1,22 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { CREDENTIAL_SCOPES, CredentialScope, CredentialValidationView, CredentialView } from '../views/credential.view';
+import {
+  CREDENTIAL_SCOPES,
+  CredentialLastValidationView,
+  CredentialScope,
+  CredentialValidationView,
+  CredentialView,
+} from '../views/credential.view';
+
+export class CredentialLastValidationResponse implements CredentialLastValidationView {
+  @ApiProperty()
+  valid: boolean;
+
+  @ApiProperty({ format: 'date-time' })
+  checkedAt: string;
+
+  @ApiProperty({ type: String, nullable: true, description: 'Why it was refused; null when valid' })
+  error: string | null;
+}
 
 export class CredentialResponse implements CredentialView {
   @ApiProperty({ format: 'uuid' })
@@ -28,6 +45,14 @@ export class CredentialResponse implements CredentialView {
 
   @ApiPropertyOptional({ type: String, format: 'uuid', nullable: true, description: 'Only for scope DataSource' })
   dataSourceId?: string | null;
+
+  @ApiProperty({
+    type: () => CredentialLastValidationResponse,
+    nullable: true,
+    description:
+      'The last POST /v1/credentials/{id}/validate: null until checked, and again once the password, username or instance URL changes',
+  })
+  lastValidation: CredentialLastValidationResponse | null;
 
   @ApiProperty()
   createdBy: string;

@@ -26,7 +26,7 @@ export class SyncRunFileResponse implements SyncRunFileView {
   @ApiProperty({
     type: String,
     nullable: true,
-    description: 'TooLarge or Unsupported (Skipped), the failure (Failed), else null',
+    description: 'TooLarge or Unsupported (Skipped), the failure (Failed), why the deletion is held (Held), else null',
   })
   reason: string | null;
 }
@@ -45,6 +45,7 @@ export class RunFileOutcomeCountsResponse implements RunFileOutcomeCounts {
   @ApiPropertyOptional() Updated?: number;
   @ApiPropertyOptional() Unchanged?: number;
   @ApiPropertyOptional() Deleted?: number;
+  @ApiPropertyOptional() Held?: number;
   @ApiPropertyOptional() Skipped?: number;
   @ApiPropertyOptional() NoText?: number;
   @ApiPropertyOptional() Failed?: number;

@@ -24,6 +24,7 @@ export type SchemasMatchViews = [
   Check<Same<oauth.ConnectionResponse, views.ConnectionView>>,
   Check<Same<credential.CredentialResponse, views.CredentialView>>,
   Check<Same<credential.CredentialValidationResponse, views.CredentialValidationView>>,
+  Check<Same<credential.CredentialLastValidationResponse, views.CredentialLastValidationView>>,
   Check<Same<dataSource.DataSourceResponse, views.DataSourceView>>,
   Check<Same<dataSource.DataSourceDetailResponse, views.DataSourceDetailView>>,
   Check<Same<dataSource.MemberResponse, views.MemberView>>,

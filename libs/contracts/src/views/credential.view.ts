@@ -14,9 +14,18 @@ export interface CredentialView {
   projectId: string | null;
   /** Only for scope `DataSource`. */
   dataSourceId?: string | null;
+  /** The last `POST …/validate`: null until checked, and again once the password, username or instance URL changes. */
+  lastValidation: CredentialLastValidationView | null;
   createdBy: string;
   createdAt: string;
   updatedAt: string;
+}
+
+export interface CredentialLastValidationView {
+  valid: boolean;
+  checkedAt: string;
+  /** Why it was refused (`Credentials are invalid`); null when valid. */
+  error: string | null;
 }
 
 /** `POST /v1/credentials/{id}/validate`; invalid credentials answer 422 instead. */

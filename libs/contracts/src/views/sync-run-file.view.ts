@@ -1,8 +1,18 @@
 /**
  * What one sync run did with one file. `Skipped`: not taken in (reason `TooLarge` or `Unsupported`);
- * `NoText`: stored, but its text extraction found no text (a scanned PDF); `Failed`: reason says why.
+ * `NoText`: stored, but its text extraction found no text (a scanned PDF); `Failed`: reason says why;
+ * `Held`: the deletion guard kept its document (reason says why) until someone confirms, then `Deleted`.
  */
-export const RUN_FILE_OUTCOMES = ['Added', 'Updated', 'Unchanged', 'Deleted', 'Skipped', 'NoText', 'Failed'] as const;
+export const RUN_FILE_OUTCOMES = [
+  'Added',
+  'Updated',
+  'Unchanged',
+  'Deleted',
+  'Held',
+  'Skipped',
+  'NoText',
+  'Failed',
+] as const;
 export type RunFileOutcome = (typeof RUN_FILE_OUTCOMES)[number];
 
 /** How many files below a folder had each outcome in the data source's latest run; outcomes with none are left out. */
@@ -15,7 +25,7 @@ export interface SyncRunFileView {
   name: string;
   path: string;
   outcome: RunFileOutcome;
-  /** `TooLarge` or `Unsupported` for Skipped, the failure for Failed, else null. */
+  /** `TooLarge` or `Unsupported` for Skipped, the failure for Failed, why the deletion is held for Held, else null. */
   reason: string | null;
 }
 

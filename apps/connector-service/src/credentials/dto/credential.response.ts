@@ -13,6 +13,10 @@ export function credentialResponse(c: CredentialEntity): CredentialView {
     scope: c.scope,
     projectId: c.projectId,
     ...(c.scope === 'DataSource' ? { dataSourceId: c.dataSourceId } : {}),
+    lastValidation:
+      c.validatedAt && c.validationValid !== null
+        ? { valid: c.validationValid, checkedAt: c.validatedAt.toISOString(), error: c.validationError }
+        : null,
     createdBy: c.createdBy,
     createdAt: c.createdAt.toISOString(),
     updatedAt: c.updatedAt.toISOString(),

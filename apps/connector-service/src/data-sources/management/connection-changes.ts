@@ -37,8 +37,8 @@ export class ConnectionChanges implements ConnectionListener, OnModuleInit {
     for (const source of await this.repository.usingConnection(connectionId)) {
       await this.transactions.run(async (transaction) => {
         if (identityChanged(source, subject)) await this.selection.discard(transaction, source.id);
-        else if (source.ingestionStatus === 'NeedsReauth')
-          await this.repository.moveStatus(source.id, 'Pending', transaction);
+        // Back to where its last completed run left it: its documents are still there.
+        else if (source.ingestionStatus === 'NeedsReauth') await this.repository.reauthorized(source.id, transaction);
       });
     }
   }

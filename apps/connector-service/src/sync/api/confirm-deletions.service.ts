@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { isTenantAdmin, Principal } from '@app/auth';
 import { OutageRider, Transactions } from '@app/database';
 import { DomainException } from '@app/errors';
+import { DataSourcesRepository } from '../../data-sources/data-sources.repository';
 import { UnreferencedBlobs } from '../../documents/unreferenced-blobs';
 import { FileLedgerRepository } from '../../file-ledger/file-ledger.repository';
 import { deletedOutcomes } from '../engine/file-outcomes';
@@ -31,6 +32,7 @@ export class ConfirmDeletionsService {
     private readonly outages: OutageRider,
     private readonly blobGarbage: UnreferencedBlobs,
     private readonly ledger: FileLedgerRepository,
+    private readonly sources: DataSourcesRepository,
   ) {}
 
   async confirm(principal: Principal, syncRunId: string): Promise<{ deleted: number }> {
@@ -50,9 +52,12 @@ export class ConfirmDeletionsService {
           await this.held.lockRunStarts(transaction, run.dataSourceId);
           const taken = await this.held.take(transaction, syncRunId);
           if (!taken) return null;
-          const applied = await this.held.apply(transaction, taken.dataSourceId, syncRunId);
-          await this.ledger.record(transaction, taken.dataSourceId, syncRunId, deletedOutcomes(applied));
-          return applied;
+          const { dropped, status } = await this.held.apply(transaction, taken.dataSourceId, syncRunId);
+          // Each held file's ledger row turns from Held to Deleted.
+          await this.ledger.record(transaction, taken.dataSourceId, syncRunId, deletedOutcomes(dropped));
+          // The data source's latest run (take makes sure) has Succeeded now: so has the data source.
+          if (status === 'Succeeded') await this.sources.moveStatus(taken.dataSourceId, 'Synced', transaction);
+          return dropped;
         }),
       CONFIRM_RETRY_MS,
     );

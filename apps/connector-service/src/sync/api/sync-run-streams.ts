@@ -4,6 +4,7 @@ import type { SyncRunView } from '@app/contracts/views';
 import { RetryLaterException } from '@app/errors';
 import { ConnectorEnv } from '../../connector-env';
 import { syncRunResponse } from '../dto/sync-run.response';
+import { RunPaceSampler } from '../run-pace';
 import { SyncRunEntity } from '../sync-run.entity';
 import { SyncRunsRepository } from '../sync-runs.repository';
 
@@ -38,6 +39,7 @@ export class SyncRunStreams implements OnModuleDestroy {
 
   constructor(
     private readonly runs: SyncRunsRepository,
+    private readonly pace: RunPaceSampler,
     env: ConnectorEnv,
   ) {
     this.recheckMs = env.SYNC_RUN_STREAM_RECHECK_SECONDS * 1000;
@@ -114,7 +116,8 @@ export class SyncRunStreams implements OnModuleDestroy {
     };
     const poll = async () => {
       try {
-        const current = await this.runs.find(run.id);
+        const found = await this.runs.find(run.id);
+        const current = found && (await this.pace.sampled(found));
         if (stopped) return;
         // A run deleted with its data source has nothing more to show.
         if (!current || !show(current)) return stop();

@@ -3,6 +3,7 @@ import { Principal } from '@app/auth';
 import { DomainException } from '@app/errors';
 import { DataSourceAccess } from '../../data-sources/data-source-access';
 import { SyncCompletion } from '../engine/sync-completion';
+import { RunPaceSampler } from '../run-pace';
 import { SyncRunAccess } from '../sync-run-access';
 import { SyncRunsRepository } from '../sync-runs.repository';
 import { SyncRunEntity } from '../sync-run.entity';
@@ -17,6 +18,7 @@ export class SyncService {
     private readonly starter: SyncStarter,
     private readonly completion: SyncCompletion,
     private readonly runAccess: SyncRunAccess,
+    private readonly pace: RunPaceSampler,
   ) {}
 
   async start(principal: Principal, dataSourceId: string): Promise<SyncRunEntity> {
@@ -29,7 +31,7 @@ export class SyncService {
   }
 
   async get(principal: Principal, id: string): Promise<SyncRunEntity> {
-    return (await this.runAccess.readable(principal, id)).run;
+    return this.pace.sampled((await this.runAccess.readable(principal, id)).run);
   }
 
   /** Queued or Running → Cancelled; the data source returns to where it was before the run. */

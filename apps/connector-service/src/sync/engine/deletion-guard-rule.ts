@@ -1,25 +1,41 @@
 import type { RootTally } from './held-deletions.repository';
 
+/** Why a run holds its deletions: for the run (said once, in an admin's words) and for each file held. */
+export interface HoldReason {
+  /** The run's `error`: what is kept, why, and what to do. */
+  error: string;
+  /** The ledger's `reason` of each file held. */
+  fileReason: string;
+}
+
 /**
  * Why a run must hold its deletions, or null when it may apply them. Only documents still under the
  * selection count (dropping what a user deselected is that user's decision): the run holds when they are
  * more than `percent` percent of the data source's documents, or when every document under a selected
  * folder is gone (the folder was deleted, or lists nothing).
  */
-export function holdReason(tallies: RootTally[], percent: number): string | null {
+export function holdReason(tallies: RootTally[], percent: number): HoldReason | null {
   const selected = tallies.filter((t) => t.root !== null);
   const unseen = tallies.reduce((sum, t) => sum + t.unseen, 0);
   const vanishing = selected.reduce((sum, t) => sum + t.unseen, 0);
   const documents = tallies.reduce((sum, t) => sum + t.documents, 0);
   if (vanishing === 0) return null;
-  const held = `${unseen} deletion(s) held until confirmed (POST /v1/sync-runs/{id}/confirm-deletions)`;
+  const kept = `${unseen} ${unseen === 1 ? 'document is' : 'documents are'} no longer in the document system`;
+  const ask = 'They are kept until you confirm their deletion.';
   const vanished = selected.filter((t) => t.documents > 0 && t.unseen === t.documents);
   if (vanished.length) {
     const folders = vanished.map((t) => t.path ?? t.root).join(', ');
-    return `${held}: the selected folder(s) ${folders} vanished or list nothing`;
+    const which =
+      vanished.length === 1
+        ? `the selected folder ${folders} is gone or empty`
+        : `the selected folders ${folders} are gone or empty`;
+    return { error: `${kept}: ${which}. ${ask}`, fileReason: 'Its selected folder is gone or empty' };
   }
   if (vanishing * 100 > percent * documents) {
-    return `${held}: the run would delete ${vanishing} of ${documents} documents, more than DELETE_GUARD_PERCENT (${percent}%)`;
+    return {
+      error: `${kept}: that is ${vanishing} of ${documents} documents, more than the ${percent}% a sync deletes on its own. ${ask}`,
+      fileReason: `More than ${percent}% of the documents would go at once`,
+    };
   }
   return null;
 }

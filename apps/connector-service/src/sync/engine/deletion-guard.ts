@@ -6,7 +6,7 @@ import { DataSourcesRepository } from '../../data-sources/data-sources.repositor
 import { DroppedDocument, SyncedDocumentsRepository } from '../../documents/synced-documents.repository';
 import { FileLedgerRepository } from '../../file-ledger/file-ledger.repository';
 import { holdReason } from './deletion-guard-rule';
-import { deletedOutcomes } from './file-outcomes';
+import { deletedOutcomes, heldOutcomes } from './file-outcomes';
 import { HeldDeletionsRepository } from './held-deletions.repository';
 
 export interface GuardedDeletions {
@@ -39,8 +39,11 @@ export class DeletionGuard {
     if (!reason) {
       const dropped = await this.synced.deleteUnseen(transaction, dataSourceId, runId);
       await this.ledger.record(transaction, dataSourceId, runId, deletedOutcomes(dropped));
-      return { dropped, held: 0, reason };
+      return { dropped, held: 0, reason: null };
     }
-    return { dropped: [], held: await this.held.hold(transaction, dataSourceId, runId), reason };
+    // The ledger lists each held file (outcome Held, and why) until the deletions are confirmed.
+    const held = await this.held.hold(transaction, dataSourceId, runId);
+    await this.ledger.record(transaction, dataSourceId, runId, heldOutcomes(held, reason.fileReason));
+    return { dropped: [], held: held.length, reason: reason.error };
   }
 }

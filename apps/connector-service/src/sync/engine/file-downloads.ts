@@ -4,7 +4,9 @@ import { BlobStore, StoredBlob } from '../../blobs/blob-store';
 import { UnreferencedBlobs } from '../../documents/unreferenced-blobs';
 import type { DocumentSystemSession } from '../../document-system/document-system.adapter';
 import { isReauthRequired } from '../../document-system/document-system.exception';
+import { SyncRunsRepository } from '../sync-runs.repository';
 import { capped, FileTooLarge } from './file-size-cap';
+import { StreamedBytes } from './streamed-bytes';
 import { FileToIngest } from '../sync.jobs';
 
 export type FetchedFile = { file: FileToIngest; blob: StoredBlob; mimeType: string };
@@ -19,6 +21,7 @@ export class FileDownloads {
   constructor(
     private readonly blobs: BlobStore,
     private readonly blobGarbage: UnreferencedBlobs,
+    private readonly runs: SyncRunsRepository,
     env: ConnectorEnv,
   ) {
     this.maxFileBytes = env.MAX_FILE_BYTES;
@@ -29,13 +32,15 @@ export class FileDownloads {
    * the step. A file over MAX_FILE_BYTES (listed, announced or streamed) is skipped; the blob store drops
    * its partial bytes.
    */
-  async download(docs: DocumentSystemSession, files: FileToIngest[]) {
+  async download(docs: DocumentSystemSession, files: FileToIngest[], syncRunId: string) {
+    // The last bytes are not reported: the batch's commit counts them (bytesDownloaded), with no extra write.
+    const streamed = new StreamedBytes((bytes) => this.runs.addStreamedBytes(syncRunId, bytes));
     const fetched: FetchedFile[] = [];
     const skipped: SkippedFile[] = [];
     const failures: Array<{ file: FileToIngest; error: unknown }> = [];
     for (const file of files) {
       try {
-        fetched.push(await this.fetch(docs, file));
+        fetched.push(await this.fetch(docs, file, streamed));
       } catch (error) {
         if (error instanceof FileTooLarge) {
           skipped.push({ file, size: Math.max(file.size ?? 0, error.sizeBytes) });
@@ -52,14 +57,14 @@ export class FileDownloads {
     return { fetched, skipped, failures };
   }
 
-  private async fetch(docs: DocumentSystemSession, file: FileToIngest): Promise<FetchedFile> {
+  private async fetch(docs: DocumentSystemSession, file: FileToIngest, streamed: StreamedBytes): Promise<FetchedFile> {
     if ((file.size ?? 0) > this.maxFileBytes) throw new FileTooLarge(this.maxFileBytes, file.size!);
     const content = await docs.fileContent(file.fileId);
     if ((content.contentLength ?? 0) > this.maxFileBytes) {
       content.stream.destroy();
       throw new FileTooLarge(this.maxFileBytes, content.contentLength!);
     }
-    const blob = await this.blobs.put(capped(content.stream, this.maxFileBytes));
+    const blob = await this.blobs.put(capped(streamed.counting(content.stream), this.maxFileBytes));
     return { file, blob, mimeType: file.mimeType || content.contentType.split(';')[0] || 'application/octet-stream' };
   }
 }

@@ -69,6 +69,14 @@ export function deletedOutcomes(
   }));
 }
 
+/** The documents whose deletion a run holds until someone confirms it (`reason`: why it holds them). */
+export function heldOutcomes(
+  held: Array<{ id: string; externalId: string; name: string; path: string }>,
+  reason: string,
+): LedgerEntry[] {
+  return deletedOutcomes(held).map((entry) => ({ ...entry, outcome: 'Held' as const, reason }));
+}
+
 function entryOf(file: FileToIngest): Omit<LedgerEntry, 'outcome'> {
   return { externalId: file.fileId, name: file.name, path: file.path, reason: null };
 }

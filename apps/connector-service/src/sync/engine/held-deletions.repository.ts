@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { managerOf, Transaction } from '@app/database';
 import type { DroppedDocument } from '../../documents/synced-documents.repository';
+import type { SyncRunStatus } from '../sync-run-state';
 
 /** Documents under one selection root (null: outside the selection now), and how many of them a run did not see. */
 export interface RootTally {
@@ -11,6 +12,9 @@ export interface RootTally {
   documents: number;
   unseen: number;
 }
+
+/** A document whose deletion a run holds. */
+export type HeldDocument = Pick<DroppedDocument, 'id' | 'externalId' | 'name' | 'path'>;
 
 /** Documents a run did not see: a run has seen a document it saved, or one whose listing it recorded as a sighting. */
 const UNSEEN = `d."lastSeenRunId" <> $2 AND NOT EXISTS (
@@ -46,8 +50,8 @@ export class HeldDeletionsRepository {
     );
   }
 
-  /** Holds every document the run did not see, instead of deleting it; returns how many the run holds. */
-  async hold(transaction: Transaction, dataSourceId: string, runId: string): Promise<number> {
+  /** Holds every document the run did not see, instead of deleting it; returns the documents the run holds. */
+  async hold(transaction: Transaction, dataSourceId: string, runId: string): Promise<HeldDocument[]> {
     const manager = managerOf(transaction);
     await manager.query(
       `INSERT INTO connector.held_deletions ("syncRunId", "documentId")
@@ -55,12 +59,16 @@ export class HeldDeletionsRepository {
       [dataSourceId, runId],
     );
     // Counted from the rows, not from this insert: a hold made again after a retry keeps the whole count.
-    const [rows]: [Array<{ held: number }>, number] = await manager.query(
+    await manager.query(
       `UPDATE connector.sync_runs SET "deletionsHeld" = (SELECT count(*) FROM connector.held_deletions WHERE "syncRunId" = $1)
-       WHERE id = $1 RETURNING "deletionsHeld" AS held`,
+       WHERE id = $1`,
       [runId],
     );
-    return rows[0].held;
+    return manager.query(
+      `SELECT d.id, d."externalId", d.name, d.path FROM connector.held_deletions h
+       JOIN connector.documents d ON d.id = h."documentId" WHERE h."syncRunId" = $1`,
+      [runId],
+    );
   }
 
   /** A new run decides deletions afresh: the data source's earlier runs hold none any more (nothing is deleted). */
@@ -101,8 +109,16 @@ export class HeldDeletionsRepository {
     return rows[0] ?? null;
   }
 
-  /** Deletes the held documents (their chunks go with them) and the folders the run did not see; returns the documents' content hashes. */
-  async apply(transaction: Transaction, dataSourceId: string, runId: string): Promise<DroppedDocument[]> {
+  /**
+   * Deletes the held documents (their chunks go with them) and the folders the run did not see, and settles the
+   * run: it no longer says why it held them, and one held back only by the guard has Succeeded now. Returns the
+   * documents deleted and the run's status.
+   */
+  async apply(
+    transaction: Transaction,
+    dataSourceId: string,
+    runId: string,
+  ): Promise<{ dropped: DroppedDocument[]; status: SyncRunStatus }> {
     const manager = managerOf(transaction);
     const [rows]: [DroppedDocument[], number] = await manager.query(
       `DELETE FROM connector.documents d USING connector.held_deletions h
@@ -115,7 +131,12 @@ export class HeldDeletionsRepository {
       dataSourceId,
       runId,
     ]);
-    await manager.query('UPDATE connector.sync_runs SET deleted = deleted + $2 WHERE id = $1', [runId, rows.length]);
-    return rows;
+    const [runs]: [Array<{ status: SyncRunStatus }>, number] = await manager.query(
+      `UPDATE connector.sync_runs SET deleted = deleted + $2, error = NULL,
+         status = CASE WHEN status = 'PartiallySucceeded' AND failed = 0 THEN 'Succeeded' ELSE status END
+       WHERE id = $1 RETURNING status`,
+      [runId, rows.length],
+    );
+    return { dropped: rows, status: runs[0].status };
   }
 }

@@ -56,6 +56,7 @@ export class IngestFilesStep {
     const { fetched, skipped, failures } = await this.downloads.download(
       docs,
       job.files.filter((file) => !savedByThisRun(job.syncRunId, file, known.get(file.fileId))),
+      job.syncRunId,
     );
     const finished = failures.length === 0 || lastAttempt;
     const step = await this.saveOrCollect(

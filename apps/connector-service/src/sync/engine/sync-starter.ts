@@ -28,7 +28,8 @@ export class SyncStarter {
   async start(source: DataSourceEntity, startedBy: string | null = null): Promise<SyncRunEntity> {
     // CONTRACT.md: no run while the data source needs a new authorization, or its creator's confirmation of a moved credential.
     if (instanceMoved(source)) throw DataSourceException.instanceMoved();
-    if (source.ingestionStatus === 'NeedsReauth') throw DataSourceException.connectionNotActive();
+    if (source.ingestionStatus === 'NeedsReauth' || (await this.sources.connectionLost(source.id)))
+      throw DataSourceException.connectionNotActive();
     if (!source.selection.some((m) => m.mode === 'include')) {
       throw new DomainException(
         409,

@@ -17,7 +17,8 @@ export class SyncRunFilesController {
   @ApiOperation({
     summary: 'List what a sync run did with each file',
     description:
-      'One row per file the run decided something about: Added, Updated, Unchanged, Deleted, Skipped (reason ' +
+      'One row per file the run decided something about: Added, Updated, Unchanged, Deleted, Held (a deletion the ' +
+      'deletion guard keeps until it is confirmed, then Deleted; reason: why), Skipped (reason ' +
       'TooLarge or Unsupported), NoText (its text extraction found no text) or Failed (reason: the failure). ' +
       "Rows change after the run while its files' text is extracted. In externalId order, a page at a time " +
       '(nextCursor); outcome filters. Members of the data source only (404 otherwise).',
