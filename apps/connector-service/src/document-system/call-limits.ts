@@ -90,7 +90,11 @@ export class DownloadDeadline {
     const behindAt = this.startedAt + this.limits.deadlineMs + (this.received / this.limits.minBytesPerSecond) * 1000;
     if (now >= this.endBy) return this.onExpiry(DocumentSystemException.downloadTooSlow(this.endByReason()));
     if (now >= behindAt)
-      return this.onExpiry(DocumentSystemException.unavailable('the download fell behind its minimum rate'));
+      return this.onExpiry(
+        DocumentSystemException.downloadTooSlow(
+          `The download fell behind the minimum rate of ${this.limits.minBytesPerSecond} bytes/s after its grace period`,
+        ),
+      );
     this.timer = setTimeout(() => this.arm(), Math.min(behindAt, this.endBy) - now).unref();
   }
 
