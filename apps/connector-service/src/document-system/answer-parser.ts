@@ -1,5 +1,6 @@
 import { extname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { byteLength } from './answer-bytes';
 import { AnswerShape, ReadAnswer, readAnswer } from './answer-shapes';
 
 export interface AnswerParserOptions {
@@ -20,7 +21,7 @@ const DEFAULTS = { threads: 2, inlineBytes: 64 * 1024, timeoutMs: 30_000, maxHea
 export class AnswerUnreadable extends Error {}
 
 interface Job {
-  bytes: Uint8Array;
+  chunks: Uint8Array[];
   shape: AnswerShape;
   maxItems: number;
   resolve: (answer: ReadAnswer) => void;
@@ -44,13 +45,14 @@ export class AnswerParser {
     this.threads = Array.from({ length: Math.max(1, this.options.threads) }, () => new ParserThread(this.options));
   }
 
-  read(bytes: Buffer, shape: AnswerShape, maxItems: number, lane: string): Promise<ReadAnswer> {
-    if (bytes.length <= this.options.inlineBytes)
-      return Promise.resolve(readAnswer(bytes.toString('utf8'), shape, maxItems));
+  /** `chunks` each own their ArrayBuffer (`collectAnswer`): a large answer's are handed to a thread, not copied. */
+  read(chunks: Uint8Array[], shape: AnswerShape, maxItems: number, lane: string): Promise<ReadAnswer> {
+    if (byteLength(chunks) <= this.options.inlineBytes)
+      return Promise.resolve(readAnswer(Buffer.concat(chunks).toString('utf8'), shape, maxItems));
     if (this.closed) return Promise.reject(new AnswerUnreadable('the answer parser is closed'));
     return new Promise<ReadAnswer>((resolve, reject) => {
       const waiting = this.lanes.get(lane) ?? [];
-      waiting.push({ bytes: owned(bytes), shape, maxItems, resolve, reject });
+      waiting.push({ chunks, shape, maxItems, resolve, reject });
       this.lanes.set(lane, waiting);
       this.dispatch();
     });
@@ -102,9 +104,11 @@ class ParserThread {
         this.options.timeoutMs,
       );
       this.current = { id, job: { ...job, resolve, reject }, timer };
-      worker.postMessage({ id, bytes: job.bytes, shape: job.shape, maxItems: job.maxItems }, [
-        job.bytes.buffer as ArrayBuffer,
-      ]);
+      const { chunks, shape, maxItems } = job;
+      worker.postMessage(
+        { id, chunks, shape, maxItems },
+        chunks.map((c) => c.buffer as ArrayBuffer),
+      );
     });
   }
 
@@ -154,16 +158,10 @@ class ParserThread {
   }
 }
 
-/** The bytes in an ArrayBuffer of their own, so it can be handed to the thread without a copy. */
-function owned(bytes: Buffer): Uint8Array {
-  if (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength) return bytes;
-  return new Uint8Array(bytes);
-}
-
 /** Built: the compiled worker beside this file. Under ts-jest or ts-node the thread registers ts-node first. */
 function startWorker(maxHeapMb: number, nice: number): Worker {
   const entry = join(__dirname, `answer-parser.worker${extname(__filename)}`);
-  const resourceLimits = { maxOldGenerationSizeMb: maxHeapMb, maxYoungGenerationSizeMb: 16 };
+  const resourceLimits = { maxOldGenerationSizeMb: maxHeapMb };
   if (extname(entry) !== '.ts') return new Worker(entry, { resourceLimits, workerData: { nice } });
   return new Worker(TYPESCRIPT_ENTRY, {
     eval: true,

@@ -3,7 +3,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { AnswerShape, readAnswer } from './answer-shapes';
 
 /**
- * A parser thread: for each `{id, bytes, shape, maxItems}` answers `{id, answer}` (what `readAnswer` keeps).
+ * A parser thread: for each `{id, chunks, shape, maxItems}` answers `{id, answer}` (what `readAnswer` keeps).
  * One answer at a time; the pool ends the thread when one takes too long or too much memory.
  */
 const NICE: number = (workerData as { nice?: number } | null)?.nice ?? 10;
@@ -16,13 +16,13 @@ try {
 
 interface ParseRequest {
   id: number;
-  bytes: Uint8Array;
+  chunks: Uint8Array[];
   shape: AnswerShape;
   maxItems: number;
 }
 
 const port = parentPort!;
-port.on('message', ({ id, bytes, shape, maxItems }: ParseRequest) => {
-  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+port.on('message', ({ id, chunks, shape, maxItems }: ParseRequest) => {
+  const text = Buffer.concat(chunks).toString('utf8');
   port.postMessage({ id, answer: readAnswer(text, shape, maxItems) });
 });

@@ -11,13 +11,13 @@ import {
   Page,
   Workgroup,
 } from './document-system.adapter';
-import type { AnswerShape } from './answer-shapes';
+import { collectAnswer } from './answer-bytes';
 import { apiUrl, pathSegment } from './api-url';
 import { CallBudget, CallBudgetSpent } from './call-budget';
 import { DocumentSystemException } from './document-system.exception';
 import { DownloadDeadline } from './call-limits';
 import { isRetryableNetworkError, isRetryableStatus, retryDelayMs } from './retry-policy';
-import { drainJson, ERROR_BODY_BYTES, errorOf, header, SessionKit } from './session-support';
+import { drainJson, errorOf, header, isSuccess, SessionKit } from './session-support';
 
 interface CallOptions {
   path: string;
@@ -49,12 +49,12 @@ export class HttpDocumentSystemSession implements DocumentSystemSession {
   ) {}
 
   async listWorkgroups(cursor?: string): Promise<Page<Workgroup>> {
-    const res = await this.call<Buffer>({ path: '/api/v1/workgroups', params: { cursor } });
+    const res = await this.call<Uint8Array[]>({ path: '/api/v1/workgroups', params: { cursor } });
     return this.listing<Workgroup>(res.data, 'workgroups');
   }
 
   async listChildren(folderId: string, cursor?: string): Promise<Page<ChildEntry>> {
-    const res = await this.call<Buffer>({
+    const res = await this.call<Uint8Array[]>({
       path: `/api/v1/folders/${pathSegment(folderId, () => DocumentSystemException.folderNotFound(folderId))}/children`,
       params: { cursor },
       notFound: () => DocumentSystemException.folderNotFound(folderId),
@@ -89,19 +89,17 @@ export class HttpDocumentSystemSession implements DocumentSystemSession {
       // Outside the try: a refused refresh is REAUTH_REQUIRED, not an unreachable document system.
       const bearer = await this.token();
       const url = apiUrl(this.login.instanceUrl, '/api/v1/session');
-      let res: AxiosResponse<Buffer>;
+      const signal = this.signal();
+      let res: AxiosResponse<Readable>;
+      let body: Record<string, unknown> | undefined;
       try {
         this.budget?.take();
         res = await this.http.post(
           url.toString(),
           { username: this.login.username, password: this.login.password },
-          {
-            headers: { Authorization: `Bearer ${bearer}` },
-            responseType: 'arraybuffer',
-            maxContentLength: this.kit.limits.maxAnswerBytes,
-            signal: this.signal(),
-          },
+          { headers: { Authorization: `Bearer ${bearer}` }, responseType: 'stream', signal },
         );
+        body = (await this.answer(res, 'session', signal)) as typeof body;
       } catch (error) {
         const code = isAxiosError(error) ? error.code : undefined;
         if (code && UNREACHABLE.has(code) && !isOutboundRefusal(error))
@@ -109,7 +107,6 @@ export class HttpDocumentSystemSession implements DocumentSystemSession {
         await this.backoffOrThrow(attempt, error);
         continue;
       }
-      const body = (await this.read(res.data, res.status === 200 ? 'session' : 'error')) as Record<string, unknown>;
       if (res.status === 200 && typeof body?.sessionToken === 'string') {
         this.kit.sessions.set(this.key, body.sessionToken, Number(body.expiresIn) || 300);
         return body.sessionToken;
@@ -146,25 +143,27 @@ export class HttpDocumentSystemSession implements DocumentSystemSession {
       const bearer = await this.token();
       const url = apiUrl(this.login.instanceUrl, options.path, options.params);
       const download = options.stream ? new DownloadDeadline(this.kit.limits, options.listedSize) : null;
+      const signal = download?.controller.signal ?? this.signal();
       let res: AxiosResponse;
       try {
         this.budget?.take();
         res = await this.http.get(url.toString(), {
-          responseType: options.stream ? 'stream' : 'arraybuffer',
-          maxContentLength: this.kit.limits.maxAnswerBytes,
-          signal: download?.controller.signal ?? this.signal(),
+          responseType: 'stream',
+          signal,
           headers: { Authorization: `Bearer ${bearer}`, 'X-Session-Token': sessionToken },
         });
+        if (!download && isSuccess(res.status))
+          res = { ...res, data: await collectAnswer(res.data, this.kit.limits.maxAnswerBytes, signal) };
       } catch (error) {
         download?.stop();
         await this.backoffOrThrow(attempt, error);
         continue;
       }
-      if (res.status >= 200 && res.status < 300) {
+      if (isSuccess(res.status)) {
         if (!download) return res as AxiosResponse<T>;
         return { ...res, data: download.pace(res.data as Readable) } as AxiosResponse<T>;
       }
-      const body = options.stream ? await drainJson(res.data as Readable) : await this.read(res.data, 'error');
+      const body = await drainJson(res.data as Readable, signal);
       download?.stop();
       const reason = errorOf(body);
       if (res.status === 401 && reason === 'invalid_session') {
@@ -190,9 +189,9 @@ export class HttpDocumentSystemSession implements DocumentSystemSession {
   }
 
   /** A listing page, parsed off the event loop; a page over LISTING_MAX_ITEMS fails the call. */
-  private async listing<T>(bytes: Buffer, shape: 'workgroups' | 'children'): Promise<Page<T>> {
+  private async listing<T>(chunks: Uint8Array[], shape: 'workgroups' | 'children'): Promise<Page<T>> {
     const { maxListingItems } = this.kit.limits;
-    const answer = await this.within(this.kit.parser.read(bytes, shape, maxListingItems, this.key));
+    const answer = await this.within(this.kit.parser.read(chunks, shape, maxListingItems, this.key));
     if (answer.ok) return answer.value as Page<T>;
     if (answer.problem === 'TooManyItems')
       throw DocumentSystemException.listingTooLong(answer.items ?? 0, maxListingItems);
@@ -201,10 +200,11 @@ export class HttpDocumentSystemSession implements DocumentSystemSession {
     );
   }
 
-  /** A small answer's fields (a session, an error); one that is not JSON, or an error answer too large to matter, tells nothing. */
-  private async read(bytes: Buffer, shape: AnswerShape): Promise<unknown> {
-    if (shape === 'error' && bytes.length > ERROR_BODY_BYTES) return undefined;
-    const answer = await this.within(this.kit.parser.read(bytes, shape, 0, this.key));
+  /** A session answer's fields, or an error answer's `error`; one that is not JSON tells nothing. */
+  private async answer(res: AxiosResponse<Readable>, shape: 'session', signal: AbortSignal): Promise<unknown> {
+    if (!isSuccess(res.status)) return drainJson(res.data, signal);
+    const chunks = await collectAnswer(res.data, this.kit.limits.maxAnswerBytes, signal);
+    const answer = await this.within(this.kit.parser.read(chunks, shape, 0, this.key));
     return answer.ok ? answer.value : undefined;
   }
 
@@ -235,7 +235,7 @@ export class HttpDocumentSystemSession implements DocumentSystemSession {
 
   /** Retries what may pass on another try; the rest ends the call with a message naming no socket code or address. */
   private async backoffOrThrow(attempt: number, error: unknown): Promise<void> {
-    if (error instanceof CallBudgetSpent) throw error;
+    if (error instanceof CallBudgetSpent || error instanceof DocumentSystemException) throw error;
     if (this.budget?.signal.aborted) throw new CallBudgetSpent(this.budget);
     // The policy's refusal names its rule (never an address): the admin needs it to mend the instance URL.
     if (isOutboundRefusal(error)) throw DocumentSystemException.unavailable((error as Error).message);

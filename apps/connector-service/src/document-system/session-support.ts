@@ -52,10 +52,16 @@ export function header(res: AxiosResponse, name: string): string | undefined {
   return value === undefined ? undefined : String(value);
 }
 
-/** The `error` of an error answer to a download; a body that is large, slow, broken or not JSON tells nothing. */
-export async function drainJson(stream: Readable): Promise<unknown> {
+export function isSuccess(status: number): boolean {
+  return status >= 200 && status < 300;
+}
+
+/** The `error` of an error answer; a body that is large, slow (past `signal`), broken or not JSON tells nothing. */
+export async function drainJson(stream: Readable, signal: AbortSignal): Promise<unknown> {
   const chunks: Buffer[] = [];
   let size = 0;
+  const stop = () => stream.destroy();
+  signal.addEventListener('abort', stop, { once: true });
   try {
     for await (const chunk of stream) {
       size += chunk.length;
@@ -66,6 +72,7 @@ export async function drainJson(stream: Readable): Promise<unknown> {
   } catch {
     return undefined;
   } finally {
+    signal.removeEventListener('abort', stop);
     stream.destroy();
   }
 }
