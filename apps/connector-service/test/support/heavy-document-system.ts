@@ -4,6 +4,7 @@ import { Worker } from 'node:worker_threads';
  * A document system whose every listing is about `megabytes` MiB of JSON that is costly to parse (two workgroups,
  * or no children, beside hundreds of thousands of small objects), under the 16 MiB bound. It serves from a
  * thread of its own, so the cost of sending 16 MiB pages does not land on the event loop under test.
+ * With `megabytes` 0 it is a plain, small document system.
  */
 export interface HeavyDocumentSystem {
   url: string;
@@ -32,7 +33,7 @@ const { parentPort, workerData } = require('node:worker_threads');
 const heavy = (items) => {
   const head = '{"items":' + JSON.stringify(items) + ',"nextCursor":null,"junk":[';
   const one = '{"k":"abcdefgh","n":12345,"t":[1,2]},';
-  const count = Math.floor((workerData.megabytes * 1024 * 1024 - head.length - 20) / one.length);
+  const count = Math.max(0, Math.floor((workerData.megabytes * 1024 * 1024 - head.length - 20) / one.length));
   return Buffer.from(head + one.repeat(count) + '{"k":"end"}]}');
 };
 const workgroups = heavy([
