@@ -52,6 +52,7 @@ async function main(): Promise<void> {
     };
     await get(base, `/v1/data-sources/${a}/folders`, tenantA, [200, 502]); // the parser threads start
     for (const call of Object.values(calls)) await call();
+    await new Promise((resolve) => setTimeout(resolve, 5000)); // the warm-up's pages are read by now
 
     const alone = await measure(calls);
     let loading = true;

@@ -45,15 +45,26 @@ export class AnswerParser {
     this.threads = Array.from({ length: Math.max(1, this.options.threads) }, () => new ParserThread(this.options));
   }
 
-  /** `chunks` each own their ArrayBuffer (`collectAnswer`): a large answer's are handed to a thread, not copied. */
-  read(chunks: Uint8Array[], shape: AnswerShape, maxItems: number, lane: string): Promise<ReadAnswer> {
+  /**
+   * `chunks` each own their ArrayBuffer (`collectAnswer`): a large answer's are handed to a thread, not copied.
+   * An answer still waiting when `abandoned` aborts (its request gave up) is dropped unread.
+   */
+  read(
+    chunks: Uint8Array[],
+    shape: AnswerShape,
+    maxItems: number,
+    lane: string,
+    abandoned?: AbortSignal,
+  ): Promise<ReadAnswer> {
     if (byteLength(chunks) <= this.options.inlineBytes)
       return Promise.resolve(readAnswer(Buffer.concat(chunks).toString('utf8'), shape, maxItems));
     if (this.closed) return Promise.reject(new AnswerUnreadable('the answer parser is closed'));
     return new Promise<ReadAnswer>((resolve, reject) => {
       const waiting = this.lanes.get(lane) ?? [];
-      waiting.push({ chunks, shape, maxItems, resolve, reject });
+      const job: Job = { chunks, shape, maxItems, resolve, reject };
+      waiting.push(job);
       this.lanes.set(lane, waiting);
+      abandoned?.addEventListener('abort', () => this.drop(lane, job), { once: true });
       this.dispatch();
     });
   }
@@ -63,6 +74,15 @@ export class AnswerParser {
     for (const job of [...this.lanes.values()].flat()) job.reject(new AnswerUnreadable('the answer parser is closed'));
     this.lanes.clear();
     await Promise.all(this.threads.map((t) => t.close()));
+  }
+
+  private drop(lane: string, job: Job): void {
+    const waiting = this.lanes.get(lane);
+    const index = waiting?.indexOf(job) ?? -1;
+    if (index < 0) return; // taken by a thread already
+    waiting!.splice(index, 1);
+    if (!waiting!.length) this.lanes.delete(lane);
+    job.reject(new AnswerUnreadable('abandoned'));
   }
 
   /** Each free thread takes the first job of the lane waiting longest; that lane goes to the back. */

@@ -191,7 +191,9 @@ export class HttpDocumentSystemSession implements DocumentSystemSession {
   /** A listing page, parsed off the event loop; a page over LISTING_MAX_ITEMS fails the call. */
   private async listing<T>(chunks: Uint8Array[], shape: 'workgroups' | 'children'): Promise<Page<T>> {
     const { maxListingItems } = this.kit.limits;
-    const answer = await this.within(this.kit.parser.read(chunks, shape, maxListingItems, this.key));
+    const answer = await this.within(
+      this.kit.parser.read(chunks, shape, maxListingItems, this.key, this.budget?.signal),
+    );
     if (answer.ok) return answer.value as Page<T>;
     if (answer.problem === 'TooManyItems')
       throw DocumentSystemException.listingTooLong(answer.items ?? 0, maxListingItems);
@@ -204,7 +206,7 @@ export class HttpDocumentSystemSession implements DocumentSystemSession {
   private async answer(res: AxiosResponse<Readable>, shape: 'session', signal: AbortSignal): Promise<unknown> {
     if (!isSuccess(res.status)) return drainJson(res.data, signal);
     const chunks = await collectAnswer(res.data, this.kit.limits.maxAnswerBytes, signal);
-    const answer = await this.within(this.kit.parser.read(chunks, shape, 0, this.key));
+    const answer = await this.within(this.kit.parser.read(chunks, shape, 0, this.key, this.budget?.signal));
     return answer.ok ? answer.value : undefined;
   }
 

@@ -27,9 +27,12 @@ export async function startHeavyDocumentSystem(megabytes = 15.5): Promise<HeavyD
   };
 }
 
+// The document system stands for a remote one: a heavy one's thread runs at the lowest priority (Linux), so
+// sending its pages takes as little CPU as can be from the process under test.
 const SERVER = `
-const { createServer } = require('node:http');
 const { parentPort, workerData } = require('node:worker_threads');
+if (workerData.megabytes > 0) try { require('node:os').setPriority(19); } catch {}
+const { createServer } = require('node:http');
 const heavy = (items) => {
   const head = '{"items":' + JSON.stringify(items) + ',"nextCursor":null,"junk":[';
   const one = '{"k":"abcdefgh","n":12345,"t":[1,2]},';
