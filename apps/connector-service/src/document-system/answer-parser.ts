@@ -15,7 +15,7 @@ export interface AnswerParserOptions {
   nice?: number;
 }
 
-const DEFAULTS = { threads: 2, inlineBytes: 64 * 1024, timeoutMs: 30_000, maxHeapMb: 256, nice: 10 };
+const DEFAULTS = { threads: 2, inlineBytes: 64 * 1024, timeoutMs: 30_000, maxHeapMb: 128, nice: 10 };
 
 /** The answer could not be read in its thread (too slow, too much memory, or the pool closed). */
 export class AnswerUnreadable extends Error {}
