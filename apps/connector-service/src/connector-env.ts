@@ -144,6 +144,30 @@ export class ConnectorEnv extends BaseEnv {
   @Min(1)
   DOCUMENT_SYSTEM_MIN_BYTES_PER_SECOND: number = 256 * 1024;
 
+  /** A download ends by its grace plus its listed size at DOCUMENT_SYSTEM_MIN_BYTES_PER_SECOND, and never later than this; past it the file is Failed. */
+  @IsInt()
+  @Min(1)
+  @Max(7 * 24 * 3600)
+  MAX_FILE_SECONDS: number = 3600;
+
+  /** One listing page (workgroups, a folder's children) holds at most this many items; a longer page fails that call. */
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
+  LISTING_MAX_ITEMS: number = 10_000;
+
+  /** Document-system calls one folder-picker request may make (CONTRACT.md: at most 50). */
+  @IsInt()
+  @Min(1)
+  @Max(50)
+  PICKER_MAX_CALLS: number = 50;
+
+  /** Seconds one folder-picker request may spend on document-system calls (CONTRACT.md: at most 10). */
+  @IsInt()
+  @Min(1)
+  @Max(10)
+  PICKER_MAX_SECONDS: number = 10;
+
   /** Timeout of each call to a provider's token or revocation endpoint. */
   @IsInt()
   @Min(100)

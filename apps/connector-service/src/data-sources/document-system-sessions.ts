@@ -1,7 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { CredentialsService } from '../credentials/credentials.service';
 import { ConnectionTokens } from '../document-system/connection-tokens.port';
-import { DocumentSystemAdapter, DocumentSystemSession } from '../document-system/document-system.adapter';
+import {
+  DocumentSystemAdapter,
+  DocumentSystemSession,
+  OpenSessionOptions,
+} from '../document-system/document-system.adapter';
 import { DataSourceException } from './data-source.exception';
 import { originOf } from './instance-origin';
 
@@ -17,12 +21,15 @@ export class DocumentSystemSessions {
     private readonly connections: ConnectionTokens,
   ) {}
 
-  async forDataSource(source: {
-    tenantId: string;
-    credentialId: string;
-    connectionId: string;
-    instanceOrigin: string;
-  }): Promise<DocumentSystemSession> {
+  async forDataSource(
+    source: {
+      tenantId: string;
+      credentialId: string;
+      connectionId: string;
+      instanceOrigin: string;
+    },
+    options: Pick<OpenSessionOptions, 'budget'> = {},
+  ): Promise<DocumentSystemSession> {
     const { credential, password } = await this.credentials.loginFor(source.tenantId, source.credentialId);
     // The credential is read afresh: a move since the data source was loaded is caught here.
     if (originOf(credential.instanceUrl) !== source.instanceOrigin) throw DataSourceException.instanceMoved();
@@ -31,6 +38,7 @@ export class DocumentSystemSessions {
     return this.adapter.openSession(
       { instanceUrl: credential.instanceUrl, username: credential.username, password },
       this.connections.tokenSource(connectionId),
+      options,
     );
   }
 }

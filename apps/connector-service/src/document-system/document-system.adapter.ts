@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import type { CallBudget } from './call-budget';
 
 /** Where and as whom to talk to a document system: the credential's login. */
 export interface DocumentSystemLogin {
@@ -54,11 +55,21 @@ export interface FileContent {
   contentLength: number | null;
 }
 
+/**
+ * `fresh` signs in anew even when a session is kept for the login; `budget` bounds every call the session
+ * makes, its sign-in included (the folder picker's bound).
+ */
+export interface OpenSessionOptions {
+  fresh?: boolean;
+  budget?: CallBudget;
+}
+
 /** A signed-in conversation with one document system, as one user. */
 export interface DocumentSystemSession {
   listWorkgroups(cursor?: string): Promise<Page<Workgroup>>;
   listChildren(folderId: string, cursor?: string): Promise<Page<ChildEntry>>;
-  fileContent(fileId: string): Promise<FileContent>;
+  /** The file's bytes; its download ends by a deadline set by `listedSize` (CONTRACT.md, fair share). */
+  fileContent(fileId: string, listedSize?: number): Promise<FileContent>;
 }
 
 /**
@@ -73,6 +84,6 @@ export abstract class DocumentSystemAdapter {
   abstract openSession(
     login: DocumentSystemLogin,
     tokens: AccessTokenSource,
-    options?: { fresh?: boolean },
+    options?: OpenSessionOptions,
   ): Promise<DocumentSystemSession>;
 }

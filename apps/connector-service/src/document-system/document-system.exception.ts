@@ -4,6 +4,8 @@ export enum DocumentSystemErrorCode {
   ReauthRequired = 'REAUTH_REQUIRED',
   Unavailable = 'DOCUMENT_SYSTEM_UNAVAILABLE',
   AnswerTooLarge = 'DOCUMENT_SYSTEM_ANSWER_TOO_LARGE',
+  ListingTooLong = 'DOCUMENT_SYSTEM_LISTING_TOO_LONG',
+  DownloadTooSlow = 'DOCUMENT_SYSTEM_DOWNLOAD_TOO_SLOW',
   FolderNotFound = 'FOLDER_NOT_FOUND',
   FileNotFound = 'FILE_NOT_FOUND',
   CredentialsInvalid = 'CREDENTIALS_INVALID',
@@ -43,6 +45,21 @@ export class DocumentSystemException extends DomainException {
         },
       ],
     );
+  }
+
+  /** A listing page with more items than LISTING_MAX_ITEMS (CONTRACT.md, fair share): that call fails. */
+  static listingTooLong(items: number, maxItems: number) {
+    return new DocumentSystemException(
+      502,
+      DocumentSystemErrorCode.ListingTooLong,
+      `The document system's listing page holds ${items} items, more than LISTING_MAX_ITEMS (${maxItems})`,
+      [{ resolution: 'Ask the document-system administrator for smaller pages, or raise LISTING_MAX_ITEMS.' }],
+    );
+  }
+
+  /** A download past one of its deadlines (its minimum rate, or its listed size at that rate). */
+  static downloadTooSlow(reason: string) {
+    return new DocumentSystemException(502, DocumentSystemErrorCode.DownloadTooSlow, reason);
   }
 
   static folderNotFound(id: string) {

@@ -40,7 +40,7 @@ describe(HttpDocumentSystemAdapter.name, () => {
     sut = new HttpDocumentSystemAdapter(LOOPBACK_PEERS, fast);
   });
   afterEach(async () => {
-    sut.onModuleDestroy();
+    await sut.onModuleDestroy();
     await peer.stop();
   });
 
@@ -221,8 +221,8 @@ describe(HttpDocumentSystemAdapter.name, () => {
       const started = Date.now();
       const content = await docs.fileContent('endless');
       await expect(drain(content.stream)).rejects.toMatchObject({
-        code: 'DOCUMENT_SYSTEM_UNAVAILABLE',
-        message: expect.stringContaining('minimum rate'),
+        code: 'DOCUMENT_SYSTEM_DOWNLOAD_TOO_SLOW',
+        message: 'The download fell behind the minimum rate of 1000 bytes/s after its grace period',
       });
       expect(Date.now() - started).toBeLessThan(2000);
     });
@@ -257,6 +257,76 @@ describe(HttpDocumentSystemAdapter.name, () => {
         message: expect.stringContaining('no answer within 0.3 s'),
       });
       expect(Date.now() - started).toBeLessThan(2000);
+    });
+
+    it('ends a download by its listed size at the minimum rate, even one that keeps ahead of the rate by bursts', async () => {
+      route = (req, res) => {
+        if (req.path === '/api/v1/session') return session(req, res);
+        res.writeHead(200, { 'content-type': 'application/octet-stream' });
+        const timer = setInterval(() => res.write(Buffer.alloc(2000)), 100); // 20,000 bytes/s, forever
+        res.on('close', () => clearInterval(timer));
+      };
+      const docs = await limited({ deadlineMs: 300, minBytesPerSecond: 1000 }).openSession(login(), tokens());
+      const started = Date.now();
+      const content = await docs.fileContent('long', 700); // 0.3 s + 700 bytes at 1,000 bytes/s = 1 s
+      await expect(drain(content.stream)).rejects.toMatchObject({
+        code: 'DOCUMENT_SYSTEM_DOWNLOAD_TOO_SLOW',
+        message: 'The download did not end by its deadline of 1 s (700 listed bytes at 1000 bytes/s)',
+      });
+      expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+      expect(Date.now() - started).toBeLessThan(2000);
+    });
+
+    it('ends a download at MAX_FILE_SECONDS whatever its listed size', async () => {
+      route = (req, res) => {
+        if (req.path === '/api/v1/session') return session(req, res);
+        res.writeHead(200, { 'content-type': 'application/octet-stream' });
+        const timer = setInterval(() => res.write(Buffer.alloc(2000)), 100);
+        res.on('close', () => clearInterval(timer));
+      };
+      const docs = await limited({ deadlineMs: 300, minBytesPerSecond: 1000, maxFileSeconds: 1 }).openSession(
+        login(),
+        tokens(),
+      );
+      const content = await docs.fileContent('long', 10_000_000);
+      await expect(drain(content.stream)).rejects.toMatchObject({
+        code: 'DOCUMENT_SYSTEM_DOWNLOAD_TOO_SLOW',
+        message: 'The download did not end by its deadline of 1 s (MAX_FILE_SECONDS)',
+      });
+    });
+
+    it('fails a listing page longer than LISTING_MAX_ITEMS with DOCUMENT_SYSTEM_LISTING_TOO_LONG', async () => {
+      const items = (n: number) =>
+        Array.from({ length: n }, (_, i) => ({ kind: 'folder', id: `f${i}`, name: `F${i}`, parentId: 'p' }));
+      let count = 4;
+      route = (req, res) =>
+        req.path === '/api/v1/session' ? session(req, res) : json(res, 200, { items: items(count), nextCursor: null });
+      const docs = await limited({ maxListingItems: 3 }).openSession(login(), tokens());
+      await expect(docs.listChildren('f1')).rejects.toMatchObject({
+        statusCode: 502,
+        code: 'DOCUMENT_SYSTEM_LISTING_TOO_LONG',
+        message: "The document system's listing page holds 4 items, more than LISTING_MAX_ITEMS (3)",
+      });
+      count = 3;
+      expect((await docs.listChildren('f1')).items).toHaveLength(3);
+    });
+
+    it('keeps only the contract fields of listed items, as plain values', async () => {
+      route = (req, res) =>
+        req.path === '/api/v1/session'
+          ? session(req, res)
+          : json(res, 200, {
+              items: [
+                { kind: 'file', id: 'x', name: 'a.txt', parentId: 'p', size: 5, version: 2, extra: [1], sha256: {} },
+              ],
+              nextCursor: 'c2',
+              junk: { deep: [[[]]] },
+            });
+      const docs = await sut.openSession(login(), tokens());
+      expect(await docs.listChildren('f1')).toEqual({
+        items: [{ kind: 'file', id: 'x', name: 'a.txt', parentId: 'p', size: 5, version: 2 }],
+        nextCursor: 'c2',
+      });
     });
 
     it('fails a listing answer larger than the limit with DOCUMENT_SYSTEM_ANSWER_TOO_LARGE', async () => {

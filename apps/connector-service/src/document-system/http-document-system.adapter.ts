@@ -7,11 +7,14 @@ import {
   DocumentSystemAdapter,
   DocumentSystemLogin,
   DocumentSystemSession,
+  OpenSessionOptions,
 } from './document-system.adapter';
+import { AnswerParser } from './answer-parser';
 import { CallLimits, DEFAULT_CALL_LIMITS } from './call-limits';
 import { DocumentSystemException } from './document-system.exception';
-import { HttpDocumentSystemSession, SessionTokenCache } from './http-document-system.session';
+import { HttpDocumentSystemSession } from './http-document-system.session';
 import { DEFAULT_RETRY_POLICY, RetryPolicy } from './retry-policy';
+import { SessionKit, SessionTokenCache } from './session-support';
 
 export const DOCUMENT_SYSTEM_TIMEOUT_MS = 30_000;
 
@@ -21,14 +24,16 @@ export class HttpDocumentSystemAdapter extends DocumentSystemAdapter implements 
   private readonly logger = new Logger(HttpDocumentSystemAdapter.name);
   private readonly agents: GuardedAgents;
   private readonly http: AxiosInstance;
-  private readonly sessions = new SessionTokenCache(1000);
+  private readonly kit: SessionKit;
 
   constructor(
     outbound: OutboundOptions,
-    private readonly policy: RetryPolicy = DEFAULT_RETRY_POLICY,
-    private readonly limits: CallLimits = DEFAULT_CALL_LIMITS,
+    policy: RetryPolicy = DEFAULT_RETRY_POLICY,
+    limits: CallLimits = DEFAULT_CALL_LIMITS,
   ) {
     super();
+    const sessions = new SessionTokenCache(1000);
+    this.kit = { sessions, policy, limits, parser: new AnswerParser(), logger: this.logger };
     this.agents = guardedAgents(new OutboundUrlPolicy(outbound), { maxSockets: 64 });
     this.http = axios.create({
       ...outboundAxiosConfig(this.agents),
@@ -40,25 +45,17 @@ export class HttpDocumentSystemAdapter extends DocumentSystemAdapter implements 
   async openSession(
     login: DocumentSystemLogin,
     tokens: AccessTokenSource,
-    options: { fresh?: boolean } = {},
+    options: OpenSessionOptions = {},
   ): Promise<DocumentSystemSession> {
     if (!/^https?:\/\//.test(login.instanceUrl)) throw DocumentSystemException.credentialsInvalid();
     const key = sha256Hex(`${login.instanceUrl}\n${login.username}\n${login.password}`);
-    const session = new HttpDocumentSystemSession(
-      this.http,
-      login,
-      tokens,
-      this.sessions,
-      key,
-      this.policy,
-      this.limits,
-      this.logger,
-    );
+    const session = new HttpDocumentSystemSession(this.http, login, tokens, key, this.kit, options.budget);
     await session.ensureSessionToken(options.fresh === true);
     return session;
   }
 
-  onModuleDestroy(): void {
+  async onModuleDestroy(): Promise<void> {
     this.agents.destroy();
+    await this.kit.parser.close();
   }
 }

@@ -7,7 +7,9 @@ export type HostileContent =
   /** Chunked, no Content-Length, one byte every `everyMs`, never ending. */
   | { kind: 'trickle'; everyMs: number }
   /** Chunked, no Content-Length: `bytes` bytes whatever the listing said. */
-  | { kind: 'unannounced'; bytes: number };
+  | { kind: 'unannounced'; bytes: number }
+  /** Chunked, no Content-Length: `chunk` bytes every 100 ms until `bytes` were sent (Infinity: never ending). */
+  | { kind: 'paced'; chunk: number; bytes: number };
 
 export interface HostileFile {
   id: string;
@@ -23,6 +25,12 @@ export interface HostileFolder {
   files: HostileFile[];
 }
 
+/** A listing answered by the test instead: the body (an object, or bytes sent as they are), or undefined for the default. */
+export type ListingOverride = (
+  what: { workgroups: true } | { folderId: string },
+  cursor: string | null,
+) => unknown | Buffer | undefined | Promise<unknown>;
+
 /**
  * Just enough of CONTRACT.md's document-system API (session, workgroups, children, content) to misbehave
  * on purpose: endless content, sizes that lie, listings of any size. Any bearer and login is accepted.
@@ -32,6 +40,10 @@ export class HostileDocumentSystem {
   readonly requests: string[] = [];
   /** When set, the workgroups answer carries this many bytes of trailing whitespace (valid JSON). */
   workgroupsPadding = 0;
+  /** When set, answers the listings it returns a body for. */
+  listings?: ListingOverride;
+  /** Each content request: when it came and when its answer ended or was dropped. */
+  readonly downloads: Array<{ fileId: string; startedAt: number; endedAt?: number }> = [];
   private server?: Server;
   private readonly open = new Set<ServerResponse>();
 
@@ -59,12 +71,27 @@ export class HostileDocumentSystem {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     if (req.method === 'POST' && path === '/api/v1/session')
       return json(res, { sessionToken: 'hostile-session', expiresIn: 600 });
-    if (path === '/api/v1/workgroups') return this.workgroups(res);
+    const cursor = new URL(req.url ?? '/', 'http://x').searchParams.get('cursor');
     const children = /^\/api\/v1\/folders\/([^/]+)\/children$/.exec(path);
-    if (children) return this.children(decodeURIComponent(children[1]), res);
+    const what =
+      path === '/api/v1/workgroups'
+        ? { workgroups: true as const }
+        : children
+          ? { folderId: decodeURIComponent(children[1]) }
+          : null;
+    if (what && this.listings)
+      return void Promise.resolve(this.listings(what, cursor)).then((body) =>
+        body === undefined ? this.listing(what, res) : json(res, body),
+      );
+    if (what) return this.listing(what, res);
     const content = /^\/api\/v1\/files\/([^/]+)\/content$/.exec(path);
     if (content) return this.content(decodeURIComponent(content[1]), res);
     res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not_found"}');
+  }
+
+  private listing(what: { workgroups: true } | { folderId: string }, res: ServerResponse): void {
+    if ('folderId' in what) return this.children(what.folderId, res);
+    this.workgroups(res);
   }
 
   private workgroups(res: ServerResponse): void {
@@ -107,6 +134,9 @@ export class HostileDocumentSystem {
     const file = this.folders.flatMap((f) => f.files).find((f) => f.id === fileId);
     if (!file) return void res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not_found"}');
     const { content } = file;
+    const download: { fileId: string; startedAt: number; endedAt?: number } = { fileId, startedAt: Date.now() };
+    this.downloads.push(download);
+    res.on('close', () => (download.endedAt = Date.now()));
     if (content.kind === 'bytes')
       return void res
         .writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(content.body.length) })
@@ -115,7 +145,16 @@ export class HostileDocumentSystem {
     res.on('error', () => undefined);
     if (content.kind === 'unannounced') return void res.end(Buffer.alloc(content.bytes, 'x'));
     this.open.add(res);
-    const timer = setInterval(() => res.write('x'), content.everyMs);
+    let sent = 0;
+    const timer =
+      content.kind === 'trickle'
+        ? setInterval(() => res.write('x'), content.everyMs)
+        : setInterval(() => {
+            const chunk = Math.min(content.chunk, content.bytes - sent);
+            sent += chunk;
+            if (sent >= content.bytes) res.end(Buffer.alloc(chunk, 'p'));
+            else res.write(Buffer.alloc(chunk, 'p'));
+          }, 100);
     res.on('close', () => {
       clearInterval(timer);
       this.open.delete(res);
@@ -126,5 +165,5 @@ export class HostileDocumentSystem {
 function json(res: ServerResponse, body: unknown): void {
   res
     .writeHead(200, { 'content-type': 'application/json' })
-    .end(typeof body === 'string' ? body : JSON.stringify(body));
+    .end(typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body));
 }

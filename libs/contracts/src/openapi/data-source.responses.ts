@@ -131,6 +131,15 @@ export class PickerPageResponse implements PickerPageView {
   @ApiProperty({ type: String, nullable: true })
   nextCursor: string | null;
 
-  @ApiPropertyOptional({ description: 'Why the page is empty, when the account sees no workgroups' })
+  @ApiPropertyOptional({
+    description: 'Why the page is empty, when the account sees no workgroups; or why it is partial',
+  })
   notice?: string;
+
+  @ApiPropertyOptional({
+    description:
+      'True when the request reached its bound (50 document-system calls, 10 s) before looking into every ' +
+      'folder: those show hasChildren true. Absent otherwise.',
+  })
+  partial?: boolean;
 }

@@ -70,6 +70,11 @@ export interface PickerFolderView {
 export interface PickerPageView {
   items: PickerFolderView[];
   nextCursor: string | null;
-  /** Why the page is empty, when the account sees no workgroups. */
+  /** Why the page is empty, when the account sees no workgroups; or why it is partial. */
   notice?: string;
+  /**
+   * Present (true) when the request reached its bound of document-system calls or time before it had looked
+   * into every folder: those show `hasChildren: true`, and opening one shows what it holds.
+   */
+  partial?: boolean;
 }

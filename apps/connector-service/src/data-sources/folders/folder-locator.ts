@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { DocumentSystemSession, Workgroup } from '../../document-system/document-system.adapter';
+import { CallBudgetSpent } from '../../document-system/call-budget';
 import { PickerFolderEntity } from './picker-folder.entity';
 import { PickerFolder, PickerFoldersRepository } from './picker-folders.repository';
 
@@ -149,7 +150,11 @@ class WalkBudget {
     do {
       if (this.calls >= FOLDER_WALK_CALLS || Date.now() >= this.deadline) return null;
       this.calls++;
-      const result = await page(cursor);
+      const result = await page(cursor).catch((error: unknown) => {
+        if (error instanceof CallBudgetSpent) return null; // the request's own bound (the picker's) came first
+        throw error;
+      });
+      if (!result) return null;
       items.push(...result.items);
       cursor = result.nextCursor ?? undefined;
     } while (cursor);

@@ -59,7 +59,7 @@ export class FileDownloads {
 
   private async fetch(docs: DocumentSystemSession, file: FileToIngest, streamed: StreamedBytes): Promise<FetchedFile> {
     if ((file.size ?? 0) > this.maxFileBytes) throw new FileTooLarge(this.maxFileBytes, file.size!);
-    const content = await docs.fileContent(file.fileId);
+    const content = await docs.fileContent(file.fileId, file.size ?? undefined);
     if ((content.contentLength ?? 0) > this.maxFileBytes) {
       content.stream.destroy();
       throw new FileTooLarge(this.maxFileBytes, content.contentLength!);

@@ -1,0 +1,59 @@
+import { AnswerParser, AnswerUnreadable } from './answer-parser';
+
+/** About `kib` KiB of a listing with `items` folders, as the chunks a socket would give (each its own buffer). */
+function answer(items: number, kib: number, tag = 'f'): Uint8Array[] {
+  const list = Array.from({ length: items }, (_, i) => ({
+    kind: 'folder',
+    id: `${tag}${i}`,
+    name: 'N',
+    parentId: 'p',
+  }));
+  const text = JSON.stringify({ items: list, nextCursor: null, padding: 'x'.repeat(kib * 1024) });
+  const bytes = Buffer.from(text);
+  const chunks: Uint8Array[] = [];
+  for (let at = 0; at < bytes.length; at += 64 * 1024) chunks.push(new Uint8Array(bytes.subarray(at, at + 64 * 1024)));
+  return chunks;
+}
+
+describe(AnswerParser.name, () => {
+  let sut: AnswerParser;
+  afterEach(() => sut.close());
+
+  it('reads a large answer in a thread as it reads a small one in place, and applies the item limit there', async () => {
+    sut = new AnswerParser({ threads: 1 });
+    const small = await sut.read(answer(3, 1), 'children', 10, 'a');
+    const large = await sut.read(answer(3, 1024), 'children', 10, 'a');
+    expect(large).toEqual(small);
+    expect(large).toMatchObject({ ok: true, value: { items: [{ id: 'f0' }, { id: 'f1' }, { id: 'f2' }] } });
+    expect(await sut.read(answer(11, 1024), 'children', 10, 'a')).toEqual({
+      ok: false,
+      problem: 'TooManyItems',
+      items: 11,
+    });
+  }, 60_000);
+
+  it("takes waiting answers in turn by lane: one lane's queue does not hold another's answer behind it", async () => {
+    sut = new AnswerParser({ threads: 1 });
+    const done: string[] = [];
+    const read = (lane: string, tag: string) =>
+      sut.read(answer(1, 2048, tag), 'children', 10, lane).then(() => done.push(tag));
+    const hostile = ['h1', 'h2', 'h3', 'h4', 'h5'].map((tag) => read('hostile', tag));
+    await Promise.all([...hostile, read('other', 'o1')]);
+    // h1 was being read when o1 came; then each lane in turn: h2, o1. In one queue o1 would have been last.
+    expect(done.slice(0, 3)).toEqual(['h1', 'h2', 'o1']);
+  }, 60_000);
+
+  it('drops an answer still waiting when its request gives up, and ends a parse over its heap', async () => {
+    sut = new AnswerParser({ threads: 1, maxHeapMb: 32 });
+    const abandoned = new AbortController();
+    const first = sut.read(answer(1, 2048), 'children', 10, 'a');
+    const second = sut.read(answer(1, 2048), 'children', 10, 'a', abandoned.signal);
+    abandoned.abort();
+    await expect(second).rejects.toBeInstanceOf(AnswerUnreadable);
+    await expect(first).resolves.toMatchObject({ ok: true });
+    // About 8 MiB of tiny arrays: more objects than 32 MB of heap holds.
+    const costly = [Buffer.from(`{"items":[],"junk":[${'[],'.repeat(2_800_000)}[]]}`)].map((b) => new Uint8Array(b));
+    await expect(sut.read(costly, 'children', 10, 'a')).rejects.toThrow(/needed over 32 MB/);
+    expect(await sut.read(answer(2, 1024), 'children', 10, 'a')).toMatchObject({ ok: true }); // a new thread
+  }, 60_000);
+});

@@ -1,0 +1,52 @@
+import { readAnswer } from './answer-shapes';
+
+describe('readAnswer', () => {
+  it('keeps the contract fields of each listed item, as plain values only', () => {
+    const text = JSON.stringify({
+      items: [
+        { kind: 'folder', id: 'f', name: 'F', parentId: 'p', extra: 'x' },
+        { kind: 'file', id: 'x', name: 'x.txt', parentId: 'p', size: 3, version: 2, sha256: { deep: [] } },
+        'not an item',
+      ],
+      nextCursor: 'c',
+      junk: [[[{}]]],
+    });
+    expect(readAnswer(text, 'children', 10)).toEqual({
+      ok: true,
+      value: {
+        items: [
+          { kind: 'folder', id: 'f', name: 'F', parentId: 'p' },
+          { kind: 'file', id: 'x', name: 'x.txt', parentId: 'p', size: 3, version: 2 },
+          {},
+        ],
+        nextCursor: 'c',
+      },
+    });
+  });
+
+  it('refuses a page over its item limit, and says how long it was', () => {
+    const text = JSON.stringify({ items: [{}, {}, {}], nextCursor: null });
+    expect(readAnswer(text, 'workgroups', 2)).toEqual({ ok: false, problem: 'TooManyItems', items: 3 });
+    expect(readAnswer(text, 'workgroups', 3)).toMatchObject({ ok: true });
+  });
+
+  it('tells an answer that is not JSON or not a listing; a missing list is an empty page', () => {
+    expect(readAnswer('<html>', 'children', 10)).toEqual({ ok: false, problem: 'NotJson' });
+    expect(readAnswer('{"items":{}}', 'children', 10)).toEqual({ ok: false, problem: 'NotAListing' });
+    expect(readAnswer('{"nextCursor":""}', 'children', 10)).toEqual({
+      ok: true,
+      value: { items: [], nextCursor: null },
+    });
+  });
+
+  it('keeps only a session answer’s token and lifetime, and an error answer’s error', () => {
+    expect(readAnswer('{"sessionToken":"s","expiresIn":60,"x":1}', 'session', 0)).toEqual({
+      ok: true,
+      value: { sessionToken: 's', expiresIn: 60 },
+    });
+    expect(readAnswer('{"error":"invalid_session","trace":[1]}', 'error', 0)).toEqual({
+      ok: true,
+      value: { error: 'invalid_session' },
+    });
+  });
+});
