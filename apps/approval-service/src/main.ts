@@ -4,6 +4,7 @@ import { servesApi, validateEnv } from '@app/config';
 import { configureHttpApp, listen } from '@app/http';
 import { ApprovalEnv } from './approval-env';
 import { AppModule } from './app.module';
+import { HTTP_APP_OPTIONS } from './http-app.options';
 
 async function bootstrap(): Promise<void> {
   const env = validateEnv(ApprovalEnv, process.env);
@@ -12,10 +13,7 @@ async function bootstrap(): Promise<void> {
     bufferLogs: true,
   });
   app.useLogger(app.get(Logger));
-  configureHttpApp(app, {
-    title: 'Approval service',
-    description: 'Webhook approval step: pause an agent run, deliver the request, wait for the callback.',
-  });
+  configureHttpApp(app, HTTP_APP_OPTIONS);
   if (servesApi(env.PROCESS_ROLE)) await listen(app, env);
   else {
     await app.init();

@@ -4,6 +4,7 @@ import { servesApi, validateEnv } from '@app/config';
 import { configureHttpApp, listen } from '@app/http';
 import { ConnectorEnv } from './connector-env';
 import { AppModule } from './app.module';
+import { HTTP_APP_OPTIONS } from './http-app.options';
 
 async function bootstrap(): Promise<void> {
   const env = validateEnv(ConnectorEnv, process.env);
@@ -12,10 +13,7 @@ async function bootstrap(): Promise<void> {
     bufferLogs: true,
   });
   app.useLogger(app.get(Logger));
-  configureHttpApp(app, {
-    title: 'Connector service',
-    description: 'OAuth connectors, document-system data sources, ingestion and search.',
-  });
+  configureHttpApp(app, HTTP_APP_OPTIONS);
   if (servesApi(env.PROCESS_ROLE)) await listen(app, env);
   else {
     await app.init();
