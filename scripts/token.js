@@ -22,12 +22,15 @@ Without options: an admin token for npm start's demo tenant, valid 12 hours.
   --user <id>       user id, the sub claim  (default ${DEMO_ADMIN}, the demo admin)
   --roles <list>    comma-separated roles   (default admin; e.g. agent-runtime, oauth-connectors:manage;
                     --roles '' for a token without roles)
-  --expires <time>  lifetime such as 30m, 12h (default 12h); the services refuse a token
-                    that lives longer than their JWT_MAX_TTL (24 h unless set)
+  --expires <time>  lifetime: a number and a unit, s, m, h or d (90s, 30m, 12h, 1d; default 12h);
+                    the services refuse a token that lives longer than their JWT_MAX_TTL (24 h unless set)
   -h, --help        this text
 
-Example: export TOKEN=$(npm run --silent token -- --roles agent-runtime)
+Only the token goes to standard output; with npm's --silent (-s), nothing else does:
+  export TOKEN=$(npm run -s token -- --roles agent-runtime)
 `;
+/** What --expires takes: a number and a unit (jose's time spans, without "ago" and "from now"). */
+const LIFETIME = /^\d+(\.\d+)? ?(s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?|d|days?|w|weeks?)$/i;
 
 const OPTIONS = {
   tenant: { type: 'string', default: DEMO_TENANT },
@@ -46,6 +49,12 @@ async function main() {
     process.exit(2);
   }
   if (values.help) return process.stdout.write(USAGE);
+  if (!LIFETIME.test(values.expires)) {
+    process.stderr.write(
+      `--expires takes a number and a unit, s, m, h or d, such as 90s, 30m, 12h or 1d (got "${values.expires}").\n`,
+    );
+    process.exit(2);
+  }
   const secret = process.env.AUTH_JWT_SECRET ?? devSecrets().AUTH_JWT_SECRET;
   process.stdout.write(`${await signToken(secret, values)}\n`);
 }

@@ -1,5 +1,6 @@
 import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
+import { StartUpQuietLogger } from '@app/logging';
 import { servesApi, validateEnv } from '@app/config';
 import { configureHttpApp, listen } from '@app/http';
 import { ConnectorEnv } from './connector-env';
@@ -12,7 +13,7 @@ async function bootstrap(): Promise<void> {
     bodyParser: false,
     bufferLogs: true,
   });
-  app.useLogger(app.get(Logger));
+  app.useLogger(new StartUpQuietLogger(app.get(Logger)));
   configureHttpApp(app, HTTP_APP_OPTIONS);
   if (servesApi(env.PROCESS_ROLE)) await listen(app, env);
   else {
