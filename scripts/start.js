@@ -260,7 +260,7 @@ function printWelcome(token) {
  Demo project (the console's and README's walkthrough's): ${DEMO_PROJECT}
  Admin token (tenant ${DEMO_TENANT}, valid 12 h):
    export TOKEN=${token}
- More tokens: npm run token -- --tenant <tenant> --user <user> --roles admin
+ More tokens: npm run -s token -- --tenant <tenant> --user <user> --roles admin
  ${BIND_ADDRESS === '127.0.0.1' ? 'Listening on 127.0.0.1 only; BIND_ADDRESS=0.0.0.0 npm start opens them to the network.' : `Listening on ${BIND_ADDRESS} (BIND_ADDRESS): other machines reach the services and the simulator's open admin API.`}
  Stop with Ctrl+C.
 ================================================================================
