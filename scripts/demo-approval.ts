@@ -90,7 +90,7 @@ async function ownStack(): Promise<ApprovalStack> {
 /** The approval-service `npm start` runs, reached over HTTP and its queues, as the demo tenant's admin. */
 async function runningStack(): Promise<ApprovalStack> {
   const serviceUrl = process.env.APPROVAL_SERVICE_URL ?? 'http://localhost:3002';
-  const prefix = process.env.QUEUE_PREFIX ?? 'bull';
+  const prefix = process.env.QUEUE_PREFIX || 'agent-platform'; // npm start's (scripts/start.js)
   const ready = await fetch(`${serviceUrl}/health/ready`, { signal: AbortSignal.timeout(3000) }).then(
     (r) => r.ok,
     () => false,

@@ -6,6 +6,11 @@
  * both services and the simulator, waits until each is ready, and prints their addresses and a
  * ready-to-use admin token. Everything listens on 127.0.0.1 (this machine only: the console signs admin
  * tokens and the simulator's admin API is open) unless BIND_ADDRESS says otherwise.
+ *
+ * Ctrl-C reaches every process of the terminal's foreground group at once, and PostgreSQL stopping under
+ * running services makes them log database errors. So this script re-runs itself as a supervisor in a
+ * process group of its own (with the services, PostgreSQL and Redis), forwards the signal to it, and the
+ * supervisor stops the services first, then PostgreSQL and Redis.
  */
 const { spawn, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -37,16 +42,21 @@ const CONSOLE_ENV = {
   'document-system-simulator': { SIMULATOR_STATE_FILE: path.join(ROOT, '.data/simulator/state.json') },
 };
 const LOCAL_REDIS = { url: 'redis://127.0.0.1:6379', port: 6379 };
+/** The queues' Redis key prefix: our own, so a Redis shared with other projects (Bull's default is `bull`) keeps them apart. */
+const QUEUE_PREFIX = process.env.QUEUE_PREFIX || 'agent-platform';
 /** Where the apps listen: this machine only, unless BIND_ADDRESS (e.g. 0.0.0.0) opens them. */
 const BIND_ADDRESS = process.env.BIND_ADDRESS || '127.0.0.1';
 const children = [];
 let database;
 let embeddedRedis;
+/** What the welcome banner says about the stores used, e.g. `redis://127.0.0.1:6379 (embedded …)`. */
+const stores = {};
 
 async function main() {
   buildIfNeeded();
   const redisUrl = process.env.REDIS_URL ? await requireRedis(process.env.REDIS_URL) : await localOrEmbeddedRedis();
   const databaseUrl = process.env.DATABASE_URL ?? (await embeddedDatabase());
+  stores.postgres ??= `${withoutPassword(databaseUrl)} (DATABASE_URL)`;
   const secrets = {
     ...devSecrets(),
     ...pick(process.env, ['AUTH_JWT_SECRET', 'ENCRYPTION_KEY', 'WEBHOOK_SIGNING_SECRET']),
@@ -55,6 +65,7 @@ async function main() {
     ...secrets,
     DATABASE_URL: databaseUrl,
     REDIS_URL: redisUrl,
+    QUEUE_PREFIX,
     BIND_ADDRESS,
     ALLOW_INSECURE_URLS: 'true',
     ALLOW_PRIVATE_NETWORKS: 'true',
@@ -117,12 +128,19 @@ function newestSource(dirs) {
 
 async function requireRedis(url) {
   if (!(await redisAnswers(url)))
-    fail(`No Redis answered at REDIS_URL (${url}): start it, or unset REDIS_URL to let npm start run one.`);
+    fail(
+      `No Redis answered at REDIS_URL (${withoutPassword(url)}): start it, or unset REDIS_URL to let npm start run one.`,
+    );
+  stores.redis = `${withoutPassword(url)} (REDIS_URL)`;
   return url;
 }
 
 async function localOrEmbeddedRedis() {
-  if (await redisAnswers(LOCAL_REDIS.url)) return LOCAL_REDIS.url;
+  if (await redisAnswers(LOCAL_REDIS.url)) {
+    stores.redis = `${LOCAL_REDIS.url} (one that was running already, not started by npm start)`;
+    console.log(`No REDIS_URL set: using the Redis that answers on ${LOCAL_REDIS.url}, keys under ${QUEUE_PREFIX}:.`);
+    return LOCAL_REDIS.url;
+  }
   embeddedRedis = await startEmbeddedRedis({ dir: path.join(ROOT, '.data/redis'), port: LOCAL_REDIS.port }).catch(
     (error) =>
       fail(`No Redis answered at ${LOCAL_REDIS.url} and none could be started: ${error.message.replace(/\.$/, '')}.`),
@@ -130,6 +148,7 @@ async function localOrEmbeddedRedis() {
   console.log(
     `No REDIS_URL set and no Redis on port ${LOCAL_REDIS.port}: started an embedded Redis there (redis-server, data in .data/redis, AOF on).`,
   );
+  stores.redis = `${embeddedRedis.url} (embedded, data in .data/redis)`;
   return embeddedRedis.url;
 }
 
@@ -169,7 +188,20 @@ async function embeddedDatabase() {
   const { rowCount } = await client.query("SELECT 1 FROM pg_database WHERE datname = 'platform'");
   if (!rowCount) await client.query('CREATE DATABASE platform');
   await client.end();
-  return database.adminUrl.replace(/\/postgres$/, '/platform');
+  const url = database.adminUrl.replace(/\/postgres$/, '/platform');
+  stores.postgres = `${withoutPassword(url)} (embedded, data in ${elsewhere ? database.dataDir : '.data/pg'})`;
+  return url;
+}
+
+/** A store's address for the banner: never its password. */
+function withoutPassword(url) {
+  try {
+    const parsed = new URL(url);
+    parsed.password = '';
+    return parsed.toString().replace(/\/$/, '');
+  } catch {
+    return '(an address that is not a URL)';
+  }
 }
 
 function run(name, env) {
@@ -222,11 +254,13 @@ function printWelcome(token) {
    approval-service           http://localhost:3002   (API docs: http://localhost:3002/docs)
    document-system simulator  http://localhost:3003   (API docs: http://localhost:3003/docs)
    console                    http://localhost:3001/console   (development sign-in is on)
+   PostgreSQL                 ${stores.postgres}
+   Redis                      ${stores.redis}, queue keys under ${QUEUE_PREFIX}: (QUEUE_PREFIX)
 
  Demo project (the console's and README's walkthrough's): ${DEMO_PROJECT}
  Admin token (tenant ${DEMO_TENANT}, valid 12 h):
    export TOKEN=${token}
- More tokens: npm run token -- --tenant <tenant> --user <user> --roles admin
+ More tokens: npm run -s token -- --tenant <tenant> --user <user> --roles admin
  ${BIND_ADDRESS === '127.0.0.1' ? 'Listening on 127.0.0.1 only; BIND_ADDRESS=0.0.0.0 npm start opens them to the network.' : `Listening on ${BIND_ADDRESS} (BIND_ADDRESS): other machines reach the services and the simulator's open admin API.`}
  Stop with Ctrl+C.
 ================================================================================
@@ -277,8 +311,25 @@ function handleSignals() {
   }
 }
 
-handleSignals();
-main().catch((error) => {
-  if (!shuttingDown) console.error(error);
-  shutdown(1);
-});
+/** The terminal's process: starts the supervisor in a group of its own and hands it the signals it gets. */
+function launchSupervisor() {
+  const supervisor = spawn(process.execPath, [__filename], {
+    detached: true,
+    // Its stdin is a pipe from here: when this process dies, even by SIGKILL, the supervisor sees it end.
+    stdio: ['pipe', 'inherit', 'inherit'],
+    env: { ...process.env, NPM_START_SUPERVISOR: '1' },
+  });
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'])
+    process.on(signal, () => supervisor.kill(signal === 'SIGHUP' ? 'SIGTERM' : signal));
+  supervisor.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+}
+
+if (process.env.NPM_START_SUPERVISOR !== '1') launchSupervisor();
+else {
+  handleSignals();
+  process.stdin.on('end', () => shutdown(0)).resume();
+  main().catch((error) => {
+    if (!shuttingDown) console.error(error);
+    shutdown(1);
+  });
+}

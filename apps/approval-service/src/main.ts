@@ -1,9 +1,11 @@
 import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
+import { StartUpQuietLogger } from '@app/logging';
 import { servesApi, validateEnv } from '@app/config';
 import { configureHttpApp, listen } from '@app/http';
 import { ApprovalEnv } from './approval-env';
 import { AppModule } from './app.module';
+import { HTTP_APP_OPTIONS } from './http-app.options';
 
 async function bootstrap(): Promise<void> {
   const env = validateEnv(ApprovalEnv, process.env);
@@ -11,11 +13,8 @@ async function bootstrap(): Promise<void> {
     bodyParser: false,
     bufferLogs: true,
   });
-  app.useLogger(app.get(Logger));
-  configureHttpApp(app, {
-    title: 'Approval service',
-    description: 'Webhook approval step: pause an agent run, deliver the request, wait for the callback.',
-  });
+  app.useLogger(new StartUpQuietLogger(app.get(Logger)));
+  configureHttpApp(app, HTTP_APP_OPTIONS);
   if (servesApi(env.PROCESS_ROLE)) await listen(app, env);
   else {
     await app.init();

@@ -123,6 +123,18 @@ describe('Connector-service metrics and queue dashboard', () => {
     await http().get('/admin/queues').set(admin.auth).expect(200).expect('content-type', /html/);
     const api = await http().get('/admin/queues/api/queues').set(admin.auth).expect(200);
     expect(api.body.queues.map((q: { name: string }) => q.name).sort()).toEqual(QUEUES);
+    // Under npm start nothing consumes connector-events: the board says who does.
+    const events = api.body.queues.find((q: { name: string }) => q.name === 'connector-events');
+    expect(events.description).toMatch(/agent runtime, which consumes them/);
+  });
+
+  it("signs in to the dashboard on a page styled like the console's, whose policy allows only its own style and form", async () => {
+    const page = await http().get('/admin/queues/login').expect(200).expect('content-type', /html/);
+    expect(page.text).toMatch(/<style>[^<]*--accent: #2f5bd3/);
+    expect(page.text).toContain('<label for="token">Admin token</label>');
+    expect(page.headers['content-security-policy']).toBe(
+      "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'",
+    );
   });
 });
 

@@ -749,6 +749,51 @@ describeInBrowser('The console in Chromium: the whole journey against the simula
     await page.getByTestId('signed-in-as').getByText('admin-1 · admin').waitFor();
   });
 
+  it('shows names from the token, ids of others short, and every id whole on hover', async () => {
+    const own = await page.evaluate(`sessionStorage.getItem('console.token')`);
+    const named = await signPlatformToken(TEST_JWT_SECRET, {
+      tenantId,
+      userId: 'admin-1',
+      roles: ['admin'],
+      name: 'Ada Lovelace',
+    });
+    await page.evaluate(`sessionStorage.setItem('console.token', ${JSON.stringify(named)})`);
+    await page.reload();
+    const short = (id: string) => `${id.slice(0, 4)}…${id.slice(-4)}`;
+    await page.getByTestId('signed-in-as').getByText('Ada Lovelace · admin').waitFor();
+    const tenant = page.getByTestId('tenant').locator('code');
+    expect(await tenant.textContent()).toBe(short(tenantId));
+    expect(await tenant.getAttribute('title')).toBe(`tenant ${tenantId}`);
+
+    await nav('Data sources');
+    await page.getByRole('link', { name: 'Project documents' }).click();
+    const member = randomUUID();
+    await field('Add a member (user id)').fill(member);
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
+    const members = page.locator('ul.members');
+    await members.getByText(short(member)).waitFor();
+    expect(await members.locator(`code[title="user ${member}"]`).count()).toBe(1);
+    expect(await members.textContent()).not.toContain(member);
+    await page.getByRole('heading', { name: 'Members' }).scrollIntoViewIfNeeded();
+    await screenshot(page, '15-names-and-short-ids');
+
+    await page.evaluate(`sessionStorage.setItem('console.token', ${JSON.stringify(own)})`);
+    await page.reload();
+    await page.getByTestId('signed-in-as').getByText('admin-1 · admin').waitFor();
+  });
+
+  it("shows a connector's token authentication in words, and wraps its URLs between their parts", async () => {
+    await nav('OAuth connectors');
+    const card = page.getByRole('article').first();
+    await card.waitFor();
+    await card.getByText(/^Client secret in (the request body|an HTTP Basic header)$/).waitFor();
+    expect(await card.textContent()).not.toMatch(/CLIENT_SECRET_(POST|BASIC)/);
+    expect(await card.locator('.url wbr').count()).toBeGreaterThan(3);
+    await page.setViewportSize({ width: 760, height: 900 });
+    await screenshot(page, '15b-connector-card');
+    await page.setViewportSize({ width: 1280, height: 900 });
+  });
+
   it('threw no error in the page along the way', () => {
     expect(pageErrors).toEqual([]);
     expect(SCREENSHOTS).toMatch(/artifacts\/console$/);

@@ -1,5 +1,6 @@
 import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
+import { StartUpQuietLogger } from '@app/logging';
 import { validateEnv } from '@app/config';
 import { configureHttpApp, listen } from '@app/http';
 import { AppModule } from './app.module';
@@ -8,7 +9,7 @@ import { SimulatorEnv } from './simulator-env';
 async function bootstrap(): Promise<void> {
   const env = validateEnv(SimulatorEnv, process.env);
   const app = await NestFactory.create(AppModule.forRoot(), { bodyParser: false, bufferLogs: true });
-  app.useLogger(app.get(Logger));
+  app.useLogger(new StartUpQuietLogger(app.get(Logger)));
   configureHttpApp(app, {
     title: 'Document-system simulator',
     description: 'OAuth host and document API of a construction document system, for development, tests and demos.',

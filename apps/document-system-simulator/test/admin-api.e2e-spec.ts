@@ -28,6 +28,18 @@ describe('Simulator admin API: validated bodies, documented in OpenAPI', () => {
     expect(res.data.message).toContain('parentId');
   });
 
+  it('lists the files under a folder by `under` or `folderId`, and answers 400 naming `under` without either', async () => {
+    const rfis = await sim.folderId('/Architecture/RFIs');
+    const byUnder = await http.get(`${sim.url}/admin/files`, { params: { under: rfis } });
+    expect(byUnder.status).toBe(200);
+    expect(byUnder.data.length).toBeGreaterThan(0);
+    expect((await http.get(`${sim.url}/admin/files`, { params: { folderId: rfis } })).data).toEqual(byUnder.data);
+    const neither = await http.get(`${sim.url}/admin/files`);
+    expect(neither.status).toBe(400);
+    expect(neither.data).toEqual(errorBody(400, 'VALIDATION_FAILED'));
+    expect(fields(neither.data)).toEqual(['under']);
+  });
+
   it('asks for the content of a file when none of text, base64 or generate is given', async () => {
     const parentId = await sim.folderId('/Architecture');
     const res = await http.post(`${sim.url}/admin/files`, { parentId, name: 'empty.txt' });

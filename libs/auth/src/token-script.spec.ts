@@ -55,4 +55,25 @@ describe('scripts/token.js (npm run token)', () => {
     expect(unknown.stderr).toContain("Unknown option '--tenat'");
     expect(unknown.stderr).toContain('Usage: npm run token --');
   });
+
+  it('says what --expires takes when it cannot read it, and prints nothing on stdout then', () => {
+    const res = token('--expires', '5x');
+    expect(res.status).toBe(2);
+    expect(res.stdout).toBe('');
+    expect(res.stderr).toBe(
+      '--expires takes a number and a unit, s, m, h or d, such as 90s, 30m, 12h or 1d (got "5x").\n',
+    );
+    expect(token('--expires', '30m').status).toBe(0);
+  });
+
+  it('prints the token alone on stdout under npm run -s, for TOKEN=$(npm run -s token)', () => {
+    const res = spawnSync('npm', ['run', '-s', 'token', '--', '--roles', 'agent-runtime'], {
+      cwd: ROOT,
+      env: { ...process.env, AUTH_JWT_SECRET: SECRET },
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(res.status).toBe(0);
+    expect(res.stdout).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+\n$/);
+  });
 });

@@ -1,9 +1,10 @@
 import { INestApplication } from '@nestjs/common';
 import { NestExpressApplication } from '@nestjs/platform-express';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import type { NextFunction, Request, Response } from 'express';
 import { AppEnv } from '@app/config';
 import { AllExceptionsFilter, strictValidationPipe, toErrorBody } from '@app/errors';
+import { completeOpenApiDocument } from './openapi-document';
 import { trustProxies } from './trust-proxy';
 
 export const MAX_BODY = '1mb';
@@ -30,6 +31,11 @@ export function configureHttpApp(app: INestApplication, options: HttpAppOptions)
   app.useGlobalFilters(new AllExceptionsFilter());
   app.enableShutdownHooks();
 
+  SwaggerModule.setup('docs', app, openApiDocumentOf(app, options), { jsonDocumentUrl: 'docs/openapi.json' });
+}
+
+/** The app's OpenAPI document as /docs serves it (`npm run lint` dumps and lints it). */
+export function openApiDocumentOf(app: INestApplication, options: HttpAppOptions): OpenAPIObject {
   const document = SwaggerModule.createDocument(
     app,
     new DocumentBuilder()
@@ -39,7 +45,7 @@ export function configureHttpApp(app: INestApplication, options: HttpAppOptions)
       .addBearerAuth()
       .build(),
   );
-  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs/openapi.json' });
+  return completeOpenApiDocument(document);
 }
 
 /** CORS only for the origins listed in CORS_ORIGINS (the console calling another service); none by default. */

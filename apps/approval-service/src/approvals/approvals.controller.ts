@@ -12,6 +12,7 @@ import type { Request, Response } from 'express';
 import { ADMIN_ROLE, AGENT_RUNTIME_ROLE, CurrentPrincipal, Principal, RequireAnyRole } from '@app/auth';
 import {
   ApiErrorResponses,
+  ApiErrors,
   ApprovalCreatedResponse,
   ApprovalListItemResponse,
   ApprovalResponse,
@@ -58,6 +59,7 @@ export class ApprovalsController {
   }
 
   @Post()
+  @ApiErrors([400, 'VALIDATION_FAILED'], [409, 'APPROVAL_CONFLICT'])
   @RequireAnyRole(AGENT_RUNTIME_ROLE, ADMIN_ROLE)
   @ApiOperation({
     summary: 'Ask a person to approve an agent step, through a webhook',
@@ -79,6 +81,7 @@ export class ApprovalsController {
   }
 
   @Post('test-webhook')
+  @ApiErrors([429, 'TOO_MANY_TESTS'])
   @RequireAnyRole(AGENT_RUNTIME_ROLE, ADMIN_ROLE)
   @ApiOperation({
     summary: 'Send one signed test delivery to a webhook while configuring the step',
@@ -106,8 +109,11 @@ export class ApprovalsController {
   @ApiOkResponse({
     type: [ApprovalListItemResponse],
     headers: {
-      'X-Next-Cursor': { description: 'Cursor of the next page; absent on the last page' },
-      Link: { description: '<next page>; rel="next"' },
+      'X-Next-Cursor': {
+        description: 'Cursor of the next page; absent on the last page',
+        schema: { type: 'string' },
+      },
+      Link: { description: '<next page>; rel="next"', schema: { type: 'string' } },
     },
   })
   async list(
@@ -138,6 +144,7 @@ export class ApprovalsController {
   }
 
   @Get(':id')
+  @ApiErrors([404, 'APPROVAL_NOT_FOUND'])
   @ApiOperation({ summary: 'Show an approval with its whole log' })
   @ApiOkResponse({ type: ApprovalResponse })
   async get(@CurrentPrincipal() principal: Principal, @Param('id', ParseUUIDPipe) id: string): Promise<ApprovalView> {
@@ -146,6 +153,7 @@ export class ApprovalsController {
   }
 
   @Post(':id/redeliver')
+  @ApiErrors([404, 'APPROVAL_NOT_FOUND'], [409, 'APPROVAL_NOT_AWAITING'])
   @RequireAnyRole(AGENT_RUNTIME_ROLE, ADMIN_ROLE)
   @ApiOperation({
     summary: 'Send the webhook of an approval awaiting a decision once more',
@@ -160,6 +168,7 @@ export class ApprovalsController {
   }
 
   @Post(':id/cancel')
+  @ApiErrors([404, 'APPROVAL_NOT_FOUND'], [409, 'APPROVAL_NOT_PENDING'])
   @RequireAnyRole(AGENT_RUNTIME_ROLE, ADMIN_ROLE)
   @ApiOperation({
     summary: 'Cancel an approval that is still pending or awaiting a decision',

@@ -2,7 +2,7 @@ import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ThrottlerGuard } from '@nestjs/throttler';
 import { Public } from '@app/auth';
-import { ApiErrorResponses, CallbackDecisionResponse } from '@app/contracts/openapi';
+import { ApiErrorResponses, ApiErrors, CallbackDecisionResponse } from '@app/contracts/openapi';
 import { CallbackDecisionView } from '@app/contracts/views';
 import { ApprovalCallbackDto } from './callback.dto';
 import { CallbacksFirstGate } from './callbacks-first.gate';
@@ -21,6 +21,12 @@ export class CallbacksController {
   ) {}
 
   @Post('callback')
+  @ApiErrors(
+    [401, 'CALLBACK_TOKEN_INVALID'],
+    [404, 'CALLBACK_NOT_FOUND'],
+    [409, 'APPROVAL_NOT_PENDING'],
+    [429, 'RATE_LIMITED'],
+  )
   @HttpCode(200)
   @ApiOperation({
     summary: "Record the approver's decision on an approval",

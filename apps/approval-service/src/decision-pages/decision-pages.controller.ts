@@ -3,7 +3,7 @@ import { ApiConsumes, ApiOkResponse, ApiOperation, ApiParam, ApiProduces, ApiTag
 import { ThrottlerGuard } from '@nestjs/throttler';
 import type { Response } from 'express';
 import { Public } from '@app/auth';
-import { ApiErrorResponses } from '@app/contracts/openapi';
+import { ApiErrorResponses, ApiErrors } from '@app/contracts/openapi';
 import { DecisionPageForm } from './decision-page-form.dto';
 import { DecisionPageErrors } from './decision-page.filter';
 import { decisionForm, decisionRecorded } from './decision-page.html';
@@ -24,6 +24,7 @@ export class DecisionPagesController {
   constructor(private readonly pages: DecisionPagesService) {}
 
   @Get(':token')
+  @ApiErrors([404, 'DECISION_PAGE_NOT_FOUND'])
   @ApiOperation({
     summary: 'Show the page where a person approves or denies an approval (HTML)',
     description:
@@ -39,6 +40,7 @@ export class DecisionPagesController {
   }
 
   @Post(':token')
+  @ApiErrors([404, 'DECISION_PAGE_NOT_FOUND'], [409, 'APPROVAL_NOT_PENDING'], [429, 'RATE_LIMITED'])
   @HttpCode(200)
   @ApiOperation({
     summary: "Record the decision made on an approval's decision page",

@@ -66,7 +66,7 @@ export class ConsoleController {
     return {
       token: await signPlatformToken(
         this.secret,
-        { tenantId: body.tenantId, userId: body.userId, roles: body.roles },
+        { tenantId: body.tenantId, userId: body.userId, roles: body.roles, name: body.name?.trim() || undefined },
         '12h',
         this.audience,
       ),

@@ -1,4 +1,4 @@
-import { ArrayMaxSize, IsArray, IsNotEmpty, IsString, Matches, MaxLength } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 
 export class DevTokenDto {
   @IsString()
@@ -19,4 +19,10 @@ export class DevTokenDto {
     message: 'each role must be a word such as admin or oauth-connectors:manage',
   })
   roles: string[];
+
+  /** The person's name, carried as the token's `name` claim: what the console shows for them. */
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  name?: string;
 }

@@ -8,7 +8,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal, RequireAnyRole } from '@app/auth';
-import { ApiErrorResponses, CredentialResponse, CredentialValidationResponse } from '@app/contracts/openapi';
+import { ApiErrorResponses, ApiErrors, CredentialResponse, CredentialValidationResponse } from '@app/contracts/openapi';
 import { CredentialValidationView, CredentialView } from '@app/contracts/views';
 import { CredentialsService } from './credentials.service';
 import { CreateCredentialDto, UpdateCredentialDto, ValidateCredentialDto } from './dto/credential-input.dto';
@@ -45,6 +45,7 @@ export class CredentialsController {
   }
 
   @Get(':id')
+  @ApiErrors([404, 'CREDENTIAL_NOT_FOUND'])
   @ApiOperation({ summary: 'Show one credential, without its password' })
   @ApiOkResponse({ type: CredentialResponse })
   async get(@CurrentPrincipal() principal: Principal, @Param('id', ParseUUIDPipe) id: string): Promise<CredentialView> {
@@ -52,6 +53,7 @@ export class CredentialsController {
   }
 
   @Put(':id')
+  @ApiErrors([400, 'VALIDATION_FAILED', 'SECRET_REQUIRED', 'URL_NOT_ALLOWED'], [404, 'CREDENTIAL_NOT_FOUND'])
   @RequireAnyRole(...MANAGERS)
   @ApiOperation({
     summary: 'Replace a credential',
@@ -69,6 +71,7 @@ export class CredentialsController {
   }
 
   @Delete(':id')
+  @ApiErrors([404, 'CREDENTIAL_NOT_FOUND'], [409, 'CREDENTIAL_IN_USE'])
   @HttpCode(204)
   @RequireAnyRole(...MANAGERS)
   @ApiOperation({
@@ -81,6 +84,7 @@ export class CredentialsController {
   }
 
   @Post(':id/validate')
+  @ApiErrors([404, 'CREDENTIAL_NOT_FOUND', 'CONNECTION_NOT_FOUND'], [422, 'CREDENTIALS_INVALID'])
   @HttpCode(200)
   @ApiOperation({
     summary: 'Check that a credential logs in to the document system, through one of my connections',

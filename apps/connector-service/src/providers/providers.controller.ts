@@ -8,7 +8,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal, RequireAnyRole } from '@app/auth';
-import { ApiErrorResponses, ProviderResponse } from '@app/contracts/openapi';
+import { ApiErrorResponses, ApiErrors, ProviderResponse } from '@app/contracts/openapi';
 import { ProviderView } from '@app/contracts/views';
 import { CreateProviderDto, UpdateProviderDto } from './dto/provider-input.dto';
 import { providerResponse } from './dto/provider.response';
@@ -29,6 +29,7 @@ export class ProvidersController {
   ) {}
 
   @Post()
+  @ApiErrors([400, 'VALIDATION_FAILED', 'URL_NOT_ALLOWED'])
   @RequireAnyRole(...MANAGERS)
   @ApiOperation({
     summary: 'Register an OAuth provider for the tenant',
@@ -52,6 +53,7 @@ export class ProvidersController {
   }
 
   @Get(':id')
+  @ApiErrors([404, 'PROVIDER_NOT_FOUND'])
   @ApiOperation({ summary: 'Show one OAuth provider, without its client secret' })
   @ApiOkResponse({ type: ProviderResponse })
   async get(@CurrentPrincipal() principal: Principal, @Param('id', ParseUUIDPipe) id: string): Promise<ProviderView> {
@@ -59,6 +61,7 @@ export class ProvidersController {
   }
 
   @Put(':id')
+  @ApiErrors([400, 'VALIDATION_FAILED', 'SECRET_REQUIRED', 'URL_NOT_ALLOWED'], [404, 'PROVIDER_NOT_FOUND'])
   @RequireAnyRole(...MANAGERS)
   @ApiOperation({
     summary: 'Replace an OAuth provider, or rotate its client secret',
@@ -77,6 +80,7 @@ export class ProvidersController {
   }
 
   @Delete(':id')
+  @ApiErrors([404, 'PROVIDER_NOT_FOUND'], [409, 'PROVIDER_IN_USE'])
   @HttpCode(204)
   @RequireAnyRole(...MANAGERS)
   @ApiOperation({

@@ -93,11 +93,69 @@ describe('npm start with nothing but Node, as root, from a directory only root c
       expect(sut.output).toContain('Listening on 127.0.0.1 only; BIND_ADDRESS=0.0.0.0 npm start opens them');
       expect(existsSync(join(sut.data, 'redis/appendonlydir'))).toBe(true);
 
-      process.kill(nodePid, 'SIGINT');
+      // Ctrl-C in a terminal signals its whole foreground group (everything but unshare, which stands in for the shell).
+      const beforeStop = sut.output.length;
+      pressCtrlC(sut.child.pid!);
       expect(await sut.exited).toBe(0);
       expect(sut.output).toMatch(/^Stopped the services, the embedded PostgreSQL, the embedded Redis\.$/m);
       expect(sut.output).not.toMatch(STACK_FRAME);
+      // The services stop before PostgreSQL and Redis: no error is logged on the way out.
+      expect(sut.output.slice(beforeStop)).not.toMatch(/"level":(50|60)/);
       await eventually(() => !groupAlive(sut.child.pid!), 10_000, 200);
+    },
+    540_000,
+  );
+
+  itWhenPossible(
+    'names the PostgreSQL and Redis it uses (no password), keeps its queues under a prefix of its own, logs no route lines',
+    async () => {
+      const sut = npmStart('stores');
+      await eventually(() => sut.closed || sut.output.includes('Everything is up'), 480_000, 500);
+      expect(sut.output).toContain('Everything is up');
+      const nodePid = Number(/start pid (\d+)/.exec(sut.output)![1]);
+
+      expect(sut.output).toMatch(
+        /^ +PostgreSQL +postgres:\/\/postgres@127\.0\.0\.1:54329\/platform \(embedded, data in \S+\)$/m,
+      );
+      expect(sut.output).toMatch(
+        /^ +Redis +redis:\/\/127\.0\.0\.1:6379 \(embedded, data in \.data\/redis\), queue keys under agent-platform: \(QUEUE_PREFIX\)$/m,
+      );
+      expect(sut.output).not.toContain('postgres:postgres@');
+      // Nest's ~230 module and route lines are at debug, not before the banner.
+      expect(sut.output).not.toMatch(/RouterExplorer|RoutesResolver|InstanceLoader/);
+
+      // A job: an approval's first delivery. Bull's default prefix (`bull:`) stays empty.
+      const token = /export TOKEN=(\S+)/.exec(sut.output)![1];
+      const approval = inNamespace(nodePid, [
+        'curl',
+        '-s',
+        '-o',
+        '/dev/null',
+        '-w',
+        '%{http_code}',
+        '--max-time',
+        '10',
+        '-H',
+        `Authorization: Bearer ${token}`,
+        '-H',
+        'Content-Type: application/json',
+        '-d',
+        JSON.stringify({
+          executionId: 'e1',
+          stepId: 's1',
+          agentName: 'a',
+          webhook: { url: 'http://127.0.0.1:9/hook', authentication: { type: 'None' } },
+        }),
+        'http://127.0.0.1:3002/v1/approvals',
+      ]);
+      expect(approval).toBe('201');
+      const keys = (pattern: string) =>
+        inNamespace(nodePid, ['redis-cli', '-p', '6379', '--scan', '--pattern', pattern]).split('\n').filter(Boolean);
+      await eventually(() => keys('agent-platform:approval-delivery:*').length > 0, 30_000, 500);
+      expect(keys('bull:*')).toEqual([]);
+
+      process.kill(nodePid, 'SIGINT');
+      expect(await sut.exited).toBe(0);
     },
     540_000,
   );
@@ -128,6 +186,20 @@ interface NpmStart {
   output: string;
   closed: boolean;
   exited: Promise<number | null>;
+}
+
+/** Runs `command` in the network namespace `pid` lives in; its standard output. */
+function inNamespace(pid: number, command: string[]): string {
+  return spawnSync('nsenter', [`--net=/proc/${pid}/ns/net`, ...command], { encoding: 'utf8', timeout: 20_000 }).stdout;
+}
+
+/** SIGINT to every process of the group `pgid` leads but its leader (unshare), as a terminal's Ctrl-C does. */
+function pressCtrlC(pgid: number): void {
+  const members = spawnSync('pgrep', ['-g', String(pgid)], { encoding: 'utf8' })
+    .stdout.split('\n')
+    .map(Number)
+    .filter((pid) => pid && pid !== pgid);
+  for (const pid of members) process.kill(pid, 'SIGINT');
 }
 
 /** The HTTP status of /health/ready on the loopback of the namespace `pid` lives in. */

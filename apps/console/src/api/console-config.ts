@@ -13,13 +13,18 @@ export async function loadConsoleConfig(): Promise<ConsoleConfig> {
   return (await response.json()) as ConsoleConfig;
 }
 
-export async function requestDevToken(tenantId: string, userId: string, roles: string[]): Promise<string> {
+export async function requestDevToken(
+  tenantId: string,
+  userId: string,
+  roles: string[],
+  name?: string,
+): Promise<string> {
   let response: Response;
   try {
     response = await fetch('/console/dev-token', {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-      body: JSON.stringify({ tenantId, userId, roles }),
+      body: JSON.stringify({ tenantId, userId, roles, ...(name ? { name } : {}) }),
     });
   } catch (cause) {
     throw ApiError.unreachable('connector-service', cause);

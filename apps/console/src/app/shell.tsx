@@ -2,6 +2,7 @@ import { FormEvent, ReactNode, useState } from 'react';
 import { Button } from '../ui/controls';
 import { useConsole } from '../session/console-context';
 import { Link, usePath } from '../router/router';
+import { ShortId, shortId } from '../ui/ids';
 
 const NAV = [
   { to: '/data-sources', label: 'Data sources' },
@@ -51,7 +52,7 @@ export function Shell({
         </nav>
         <div className="who">
           <span title={`user ${session.userId}, tenant ${session.tenantId}`} data-testid="signed-in-as">
-            {session.displayName ?? short(session.userId)} ·{' '}
+            {session.displayName ?? shortId(session.userId)} ·{' '}
             {session.roles.length ? session.roles.join(', ') : 'no role'}
           </span>
           <Button kind="link" onClick={onSignOut}>
@@ -74,12 +75,12 @@ export function Shell({
         {problem ? (
           <span className="field-problems">{problem}</span>
         ) : (
-          <span className="muted">tenant {short(session.tenantId)}</span>
+          <span className="muted" data-testid="tenant">
+            tenant <ShortId id={session.tenantId} what="tenant" />
+          </span>
         )}
       </form>
       <main className="content">{children}</main>
     </div>
   );
 }
-
-const short = (id: string) => (UUID.test(id) ? `${id.slice(0, 8)}…` : id);

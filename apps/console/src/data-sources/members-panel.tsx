@@ -3,11 +3,12 @@ import { useConsole } from '../session/console-context';
 import { Button, TextField } from '../ui/controls';
 import { ErrorNotice } from '../ui/error-notice';
 import { formatTime } from '../ui/format';
+import { Person } from '../ui/ids';
 import { useAction, useLoad } from '../ui/hooks';
 
 /** Who may read the data source (its creator, plus those added; tenant admins see all). */
 export function MembersPanel({ dataSourceId }: { dataSourceId: string }) {
-  const { connector } = useConsole();
+  const { connector, session } = useConsole();
   const members = useLoad(() => connector.dataSources.members(dataSourceId), [connector, dataSourceId]);
   const [userId, setUserId] = useState('');
   const action = useAction();
@@ -28,7 +29,8 @@ export function MembersPanel({ dataSourceId }: { dataSourceId: string }) {
       <ul className="members">
         {(members.data ?? []).map((m) => (
           <li key={m.userId}>
-            <code>{m.userId}</code> <span className="muted small">added {formatTime(m.createdAt)}</span>
+            <Person userId={m.userId} you={session} />{' '}
+            <span className="muted small">added {formatTime(m.createdAt)}</span>
             <Button kind="link" onClick={() => void remove(m.userId)} disabled={action.busy}>
               Remove
             </Button>

@@ -6,6 +6,13 @@ import { Button, CopyValue, TextField } from '../ui/controls';
 import { ErrorNotice, Notice } from '../ui/error-notice';
 import { formatTime } from '../ui/format';
 import { useAction } from '../ui/hooks';
+import { Url } from '../ui/ids';
+
+/** How the client secret reaches the token endpoint, in words (the API's value on hover). */
+const AUTH_METHOD: Record<Provider['behaviour']['tokenEndpointAuthMethod'], string> = {
+  CLIENT_SECRET_POST: 'Client secret in the request body',
+  CLIENT_SECRET_BASIC: 'Client secret in an HTTP Basic header',
+};
 
 /** One registered connector: its settings, redirect URI, warnings, and (for managers) rotate and delete. */
 export function ProviderCard({
@@ -72,11 +79,17 @@ export function ProviderCard({
         <dt>Scopes</dt>
         <dd>{provider.supportedScopes.join(' ')}</dd>
         <dt>Token auth</dt>
-        <dd>{provider.behaviour.tokenEndpointAuthMethod}</dd>
+        <dd title={provider.behaviour.tokenEndpointAuthMethod}>
+          {AUTH_METHOD[provider.behaviour.tokenEndpointAuthMethod]}
+        </dd>
         <dt>Authorization</dt>
-        <dd className="break">{provider.authorizationEndpoint}</dd>
+        <dd>
+          <Url value={provider.authorizationEndpoint} />
+        </dd>
         <dt>Token</dt>
-        <dd className="break">{provider.tokenEndpoint}</dd>
+        <dd>
+          <Url value={provider.tokenEndpoint} />
+        </dd>
         <dt>Updated</dt>
         <dd>{formatTime(provider.updatedAt)}</dd>
       </dl>

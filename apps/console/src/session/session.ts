@@ -16,6 +16,8 @@ const PROJECT_KEY = 'console.projectId';
 export const DEMO_PROJECT_ID = '00000000-0000-4000-8000-000000000101';
 export const DEMO_TENANT_ID = '00000000-0000-4000-8000-000000000001';
 export const DEMO_USER_ID = '00000000-0000-4000-8000-0000000000a1';
+/** The demo admin's name (scripts/token.js and npm start sign it too). */
+export const DEMO_USER_NAME = 'Demo admin';
 
 /** Reads the token's claims for display; the services check its signature, not the console. */
 export function sessionFromToken(token: string): Session | null {

@@ -2,7 +2,7 @@ import { FormEvent, useState } from 'react';
 import { ApiError } from '../api/api-error';
 import { requestDevToken } from '../api/console-config';
 import type { ConsoleConfig } from '../api/types';
-import { DEMO_TENANT_ID, DEMO_USER_ID, Session, sessionFromToken } from '../session/session';
+import { DEMO_TENANT_ID, DEMO_USER_ID, DEMO_USER_NAME, Session, sessionFromToken } from '../session/session';
 import { Button, SelectField, TextField } from '../ui/controls';
 import { ErrorNotice } from '../ui/error-notice';
 import { useAction } from '../ui/hooks';
@@ -24,6 +24,7 @@ export function SignInPage({
   const [tenantId, setTenantId] = useState(DEMO_TENANT_ID);
   const [userId, setUserId] = useState(DEMO_USER_ID);
   const [role, setRole] = useState<RoleChoice>('admin');
+  const [name, setName] = useState('');
   const dev = useAction();
 
   const usePasted = (event: FormEvent) => {
@@ -39,7 +40,10 @@ export function SignInPage({
   const useDev = (event: FormEvent) => {
     event.preventDefault();
     void dev.run(async () => {
-      const signed = await requestDevToken(tenantId.trim(), userId.trim(), role === 'member' ? [] : [role]);
+      const roles = role === 'member' ? [] : [role];
+      // The demo admin has a name; another user only the one typed.
+      const named = name.trim() || (userId.trim() === DEMO_USER_ID ? DEMO_USER_NAME : undefined);
+      const signed = await requestDevToken(tenantId.trim(), userId.trim(), roles, named);
       const session = sessionFromToken(signed);
       if (!session) throw new ApiError(500, 'BAD_TOKEN', 'The development token could not be read');
       onSignedIn(session);
@@ -86,6 +90,7 @@ export function SignInPage({
               problems={problemsOf(dev.error, 'userId')}
               required
             />
+            <TextField label="Name (optional, shown instead of the user id)" value={name} onChange={setName} />
             <SelectField<RoleChoice>
               label="Role"
               value={role}

@@ -43,8 +43,14 @@ export class AdminTreeController {
 
   @Get('files')
   @ApiOperation({ summary: 'Every file below a folder, with path, size and version: what a full sync should ingest' })
-  @ApiQuery({ name: 'under', description: 'A folder id' })
-  filesUnder(@Query('under') under: string) {
+  @ApiQuery({ name: 'under', description: 'A folder id (`folderId` is taken too)' })
+  @ApiQuery({ name: 'folderId', required: false, description: 'Another name for `under`' })
+  filesUnder(@Query('under') given?: string, @Query('folderId') folderId?: string) {
+    const under = given ?? folderId;
+    if (!under)
+      throw new ValidationFailedException('Query parameter `under` (a folder id) is required', [
+        { field: 'under', problems: ['under must be a folder id'] },
+      ]);
     this.folderOr404(under);
     return this.store.filesUnder(under).map((f) => ({
       id: f.id,

@@ -65,6 +65,6 @@ export class CredentialResponse implements CredentialView {
 }
 
 export class CredentialValidationResponse implements CredentialValidationView {
-  @ApiProperty({ enum: [true] })
+  @ApiProperty({ type: Boolean, description: 'Always true: invalid credentials answer 422 `CREDENTIALS_INVALID`' })
   valid: true;
 }

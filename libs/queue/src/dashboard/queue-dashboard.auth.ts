@@ -4,6 +4,7 @@ import { decodeJwt } from 'jose';
 import { ADMIN_ROLE, TokenVerifier } from '@app/auth';
 import { BaseEnv } from '@app/config';
 import { DomainException, toErrorBody } from '@app/errors';
+import { sendLoginPage } from './queue-dashboard.login-page';
 import { QUEUE_DASHBOARD_ROUTE } from './queue-dashboard.route';
 
 export const DASHBOARD_COOKIE = 'queue_dashboard_token';
@@ -28,7 +29,7 @@ export class QueueDashboardAuth implements NestMiddleware {
   async use(req: Request, res: Response, next: NextFunction): Promise<void> {
     res.locals.metricsRoute = `${QUEUE_DASHBOARD_ROUTE}/*`;
     const path = new URL(req.originalUrl, 'http://x').pathname.replace(/\/+$/, '');
-    if (path === LOGIN) return req.method === 'POST' ? this.login(req, res) : void loginPage(res);
+    if (path === LOGIN) return req.method === 'POST' ? this.login(req, res) : void sendLoginPage(res, LOGIN);
     if (path === LOGOUT) return void res.setHeader('Set-Cookie', cookie(req, '', 0)).redirect(303, LOGIN);
     const token = bearer(req) ?? cookieValue(req, DASHBOARD_COOKIE);
     const refusal = await this.refusal(token);
@@ -80,11 +81,4 @@ function cookieValue(req: Request, name: string): string | undefined {
 
 function cookie(req: Request, value: string, maxAgeSeconds: number): string {
   return `${DASHBOARD_COOKIE}=${value}; Path=${QUEUE_DASHBOARD_ROUTE}; Max-Age=${Math.max(0, maxAgeSeconds)}; HttpOnly; SameSite=Strict${req.secure ? '; Secure' : ''}`;
-}
-
-function loginPage(res: Response): void {
-  res.setHeader('Cache-Control', 'no-store');
-  res.type('html').send(`<!doctype html><html><head><meta charset="utf-8"><title>Queue dashboard</title></head><body>
-<form method="post" action="${LOGIN}"><label>Admin token <input type="password" name="token" autocomplete="off" required></label>
-<button type="submit">Open the queue dashboard</button></form></body></html>`);
 }

@@ -4,9 +4,22 @@ import { BullBoardInstance, BullBoardModule, InjectBullBoard } from '@bull-board
 import { Injectable, Module, OnModuleInit } from '@nestjs/common';
 import { DiscoveryModule, DiscoveryService } from '@nestjs/core';
 import Bull, { Queue } from 'bull';
+import { SharedQueue } from '@app/contracts/payloads';
 import { QueueDashboardAuth } from './queue-dashboard.auth';
 import { redactSecrets } from './redact-secrets';
 import { QUEUE_DASHBOARD_ROUTE } from './queue-dashboard.route';
+
+/**
+ * What the board says under a queue whose consumer is not this service: with no agent runtime running
+ * (as under `npm start`), its jobs wait with "No workers", as they should.
+ */
+const QUEUE_DESCRIPTIONS: Record<string, string> = {
+  [SharedQueue.ConnectorEvents]:
+    'Sync-run events for the agent runtime, which consumes them; without a runtime running they wait (no workers here).',
+  [SharedQueue.ApprovalDecisions]:
+    'Approval decisions for the agent runtime, which consumes them; without a runtime running they wait (no workers here).',
+  [SharedQueue.ApprovalRequests]: 'Approval requests from the agent runtime; the approval-service consumes them.',
+};
 
 /** Puts every Bull queue of the app on the board, found like the stalled-job log finds them. */
 @Injectable()
@@ -23,7 +36,7 @@ class DashboardQueues implements OnModuleInit {
       if (instance instanceof Bull && !byName.has(instance.name)) byName.set(instance.name, instance);
     }
     for (const queue of [...byName.values()].sort((a, b) => a.name.localeCompare(b.name)))
-      this.board.addQueue(withoutSecrets(new BullAdapter(queue)));
+      this.board.addQueue(withoutSecrets(new BullAdapter(queue, { description: QUEUE_DESCRIPTIONS[queue.name] })));
   }
 }
 

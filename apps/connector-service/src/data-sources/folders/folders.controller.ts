@@ -1,7 +1,7 @@
 import { Controller, Get, Param, ParseUUIDPipe, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal } from '@app/auth';
-import { ApiErrorResponses, PickerPageResponse } from '@app/contracts/openapi';
+import { ApiErrorResponses, ApiErrors, PickerPageResponse } from '@app/contracts/openapi';
 import { PickerPageView } from '@app/contracts/views';
 import { FolderPickerQueryDto } from './folder-picker.dto';
 import { FolderPickerService } from './folder-picker.service';
@@ -14,6 +14,7 @@ export class FoldersController {
   constructor(private readonly picker: FolderPickerService) {}
 
   @Get()
+  @ApiErrors([404, 'DATA_SOURCE_NOT_FOUND', 'FOLDER_NOT_FOUND'], [409, 'REAUTH_REQUIRED'], [422, 'CREDENTIALS_INVALID'])
   @ApiOperation({
     summary: 'List the folders of a workgroup for the folder picker, with what is selected',
     description:

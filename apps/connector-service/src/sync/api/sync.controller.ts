@@ -1,7 +1,7 @@
 import { Controller, Get, HttpCode, Param, ParseUUIDPipe, Post } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal } from '@app/auth';
-import { ApiErrorResponses, SyncRunResponse, SyncStartResponse } from '@app/contracts/openapi';
+import { ApiErrorResponses, ApiErrors, SyncRunResponse, SyncStartResponse } from '@app/contracts/openapi';
 import { SyncRunView, SyncStartView } from '@app/contracts/views';
 import { syncRunResponse } from '../dto/sync-run.response';
 import { SyncService } from './sync.service';
@@ -14,6 +14,7 @@ export class SyncController {
   constructor(private readonly sync: SyncService) {}
 
   @Post('data-sources/:id/sync')
+  @ApiErrors([404, 'DATA_SOURCE_NOT_FOUND'], [409, 'SYNC_IN_PROGRESS', 'NOTHING_SELECTED', 'REAUTH_REQUIRED'])
   @HttpCode(202)
   @ApiOperation({
     summary: 'Start syncing a data source now',
@@ -31,6 +32,7 @@ export class SyncController {
   }
 
   @Get('data-sources/:id/sync-runs')
+  @ApiErrors([404, 'DATA_SOURCE_NOT_FOUND'])
   @ApiOperation({ summary: 'List the sync runs of a data source' })
   @ApiOkResponse({ type: [SyncRunResponse] })
   async list(@CurrentPrincipal() principal: Principal, @Param('id', ParseUUIDPipe) id: string): Promise<SyncRunView[]> {
@@ -38,6 +40,7 @@ export class SyncController {
   }
 
   @Get('sync-runs/:id')
+  @ApiErrors([404, 'SYNC_RUN_NOT_FOUND'])
   @ApiOperation({ summary: 'Show how a sync run stands: status, counts and bytes downloaded' })
   @ApiOkResponse({ type: SyncRunResponse })
   async get(@CurrentPrincipal() principal: Principal, @Param('id', ParseUUIDPipe) id: string): Promise<SyncRunView> {
@@ -45,6 +48,7 @@ export class SyncController {
   }
 
   @Post('sync-runs/:id/cancel')
+  @ApiErrors([404, 'SYNC_RUN_NOT_FOUND'], [409, 'SYNC_RUN_NOT_ACTIVE'])
   @HttpCode(200)
   @ApiOperation({
     summary: 'Cancel a queued or running sync run',
