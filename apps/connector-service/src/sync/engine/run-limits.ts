@@ -1,7 +1,7 @@
 // A run's limits (CONTRACT.md, "Fair share and limits"): what of a listed page a run may still take.
 import type { FileEntry, FolderEntry } from '../../document-system/document-system.adapter';
 import { listedSize } from '../run-progress';
-import type { LimitReached, ListedSoFar } from '../sync-runs.repository';
+import type { LimitReached, ListedSoFar } from '../sync-run-steps';
 
 /** SYNC_MAX_FILES, SYNC_MAX_BYTES and SYNC_MAX_DEPTH of one run. */
 export interface RunLimits {

@@ -5,7 +5,8 @@ import type { DocumentSystemSession } from '../../document-system/document-syste
 import { FileLedgerRepository } from '../../file-ledger/file-ledger.repository';
 import { LedgerEntry } from '../../file-ledger/ledger-entry';
 import { SyncTask } from '../sync.jobs';
-import { StepEffects, SyncRunsRepository } from '../sync-runs.repository';
+import { SyncRunsRepository } from '../sync-runs.repository';
+import type { StepEffects } from '../sync-run-steps';
 import { RunFollowUps } from './run-follow-ups';
 import { RunSessions } from './run-sessions';
 
