@@ -36,6 +36,7 @@ describe('Document-system credentials', () => {
       scope: 'Tenant',
       projectId: null,
       createdBy: admin.userId,
+      lastValidation: null,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
     });
