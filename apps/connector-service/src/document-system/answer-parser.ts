@@ -1,5 +1,6 @@
 import { extname, join } from 'node:path';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startWorkerThread } from '../common/worker-thread';
 import { byteLength } from './answer-bytes';
 import { AnswerShape, ReadAnswer, readAnswer } from './answer-shapes';
 
@@ -178,21 +179,7 @@ class ParserThread {
   }
 }
 
-/** Built: the compiled worker beside this file. Under ts-jest or ts-node the thread registers ts-node first. */
 function startWorker(maxHeapMb: number, nice: number): Worker {
   const entry = join(__dirname, `answer-parser.worker${extname(__filename)}`);
-  const resourceLimits = { maxOldGenerationSizeMb: maxHeapMb };
-  if (extname(entry) !== '.ts') return new Worker(entry, { resourceLimits, workerData: { nice } });
-  return new Worker(TYPESCRIPT_ENTRY, {
-    eval: true,
-    workerData: { entry, nice, tsNode: require.resolve('ts-node') },
-    execArgv: [],
-    resourceLimits,
-  });
+  return startWorkerThread(entry, { maxOldGenerationSizeMb: maxHeapMb }, { nice });
 }
-
-const TYPESCRIPT_ENTRY = `
-const { workerData } = require('node:worker_threads');
-require(workerData.tsNode).register({ transpileOnly: true, skipProject: true, compilerOptions: { module: 'commonjs', target: 'es2022', esModuleInterop: true } });
-require(workerData.entry);
-`;

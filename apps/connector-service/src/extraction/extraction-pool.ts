@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { extname, join } from 'node:path';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startWorkerThread } from '../common/worker-thread';
 import { ExtractedText, ExtractionKind, ReadTextRequest, TEXT_TOO_LARGE } from './read-text';
 
 export interface ExtractionPoolOptions {
@@ -192,28 +193,14 @@ class ExtractionThread {
  */
 const YOUNG_GENERATION_MB = 8;
 
-/**
- * Built (dist): the compiled worker beside this file. Under ts-jest or ts-node this file is TypeScript
- * and a worker thread has no TypeScript loader of its own: it registers ts-node (transpile only) first.
- */
 function startWorker(maxHeapMb: number, nice: number): Worker {
   const entry = join(__dirname, `extraction.worker${extname(__filename)}`);
-  const resourceLimits = { maxOldGenerationSizeMb: maxHeapMb, maxYoungGenerationSizeMb: YOUNG_GENERATION_MB };
-  if (extname(entry) !== '.ts') return new Worker(entry, { resourceLimits, workerData: { nice } });
-  return new Worker(TYPESCRIPT_ENTRY, {
-    eval: true,
-    workerData: { entry, nice, tsNode: require.resolve('ts-node') },
-    execArgv: [],
-    resourceLimits,
-  });
+  return startWorkerThread(
+    entry,
+    { maxOldGenerationSizeMb: maxHeapMb, maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
+    { nice },
+  );
 }
-
-// Evaluated code resolves modules from the working directory: ts-node is found from here instead.
-const TYPESCRIPT_ENTRY = `
-const { workerData } = require('node:worker_threads');
-require(workerData.tsNode).register({ transpileOnly: true, skipProject: true, compilerOptions: { module: 'commonjs', target: 'es2022', esModuleInterop: true } });
-require(workerData.entry);
-`;
 
 function durationInWords(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms.toLocaleString('en')} ms`;
