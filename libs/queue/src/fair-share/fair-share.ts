@@ -192,7 +192,9 @@ export class FairShare implements OnApplicationShutdown {
     if (this.worker.slots) {
       const { workers, capacity } = this.key;
       const leaving = this.redis.multi().zrem(workers, this.process).hdel(capacity, this.process).exec();
-      await Promise.race([leaving, new Promise((resolve) => setTimeout(resolve, 1000))]);
+      let waited: NodeJS.Timeout | undefined;
+      await Promise.race([leaving, new Promise((resolve) => (waited = setTimeout(resolve, 1000)))]);
+      clearTimeout(waited); // a pending timer would hold the process up to a second after its close
     }
     // Jobs still running give their slots back as they end; Bull's close (memoized) waits for them.
     await this.queue.close();
