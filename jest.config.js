@@ -2,7 +2,8 @@
 // and libs/http: apps on real ports against real PostgreSQL, Redis and HTTP peers). `npm test` runs both.
 const shared = {
   rootDir: '.',
-  testEnvironment: 'node',
+  // jest's node environment, reporting any handle a file leaves open (test/leak-reporting-environment.js).
+  testEnvironment: '<rootDir>/test/leak-reporting-environment.js',
   moduleFileExtensions: ['js', 'json', 'ts'],
   transform: { '^.+\\.ts$': 'ts-jest' },
   // `@app/<lib>` is libs/<lib>/src; `@app/<lib>/<entry>` a folder of it (libs/contracts: views, openapi, payloads).

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import request from 'supertest';
 import { SecretCipher } from '@app/crypto';
-import { testCaller, TestCaller } from '@app/testing';
+import { killChild, testCaller, TestCaller } from '@app/testing';
 import { ConnectionTokens } from '../src/document-system/connection-tokens.port';
 import { ConnectorTestApp, startConnectorApp } from './support/connector-app';
 import { callback, startAuthorization, TEST_PUBLIC_BASE_URL, TEST_REDIRECT_URI } from './support/oauth-flow';
@@ -88,7 +88,7 @@ describe.each([
   });
   afterAll(async () => {
     await sut?.close();
-    host?.process.kill();
+    if (host) await killChild(host.process);
   });
 
   const userinfo = (accessToken: string) =>

@@ -21,8 +21,7 @@ export class FaultInjectionMiddleware implements NestMiddleware {
     const { stats, faults } = this.store;
     stats.calls[route] = (stats.calls[route] ?? 0) + 1;
     const nodeId = /\/(?:folders|files)\/([^/?]+)/.exec(req.originalUrl)?.[1];
-    if (faults.latencyMs > 0 && this.store.isSlow(nodeId))
-      await new Promise((resolve) => setTimeout(resolve, faults.latencyMs));
+    if (faults.latencyMs > 0 && this.store.isSlow(nodeId) && !(await answeredAfter(res, faults.latencyMs))) return;
     const draw = this.random();
     if (draw < faults.dropRate) {
       stats.faults.dropped++;
@@ -42,4 +41,19 @@ export class FaultInjectionMiddleware implements NestMiddleware {
     }
     next();
   }
+}
+
+/** Waits `ms` before the answer; false when the caller hung up first (its wait ends with it, so no timer outlives the call). */
+function answeredAfter(res: Response, ms: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      res.off('close', hungUp);
+      resolve(true);
+    }, ms);
+    const hungUp = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    res.once('close', hungUp);
+  });
 }

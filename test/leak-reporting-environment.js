@@ -1,0 +1,94 @@
+// jest's node environment, plus a report of what a test file left running: a handle it opened (socket,
+// server, child process, thread, timer) that still holds the process 1 s after the file's teardown is
+// printed with the file's name and where it was opened. Such a handle is what makes jest end a run with
+// "A worker process has failed to exit gracefully", which names nothing.
+const { TestEnvironment } = require('jest-environment-node');
+const { createHook } = require('node:async_hooks');
+const { relative } = require('node:path');
+
+const WATCHED = new Set([
+  'TCPWRAP',
+  'TCPSERVERWRAP',
+  'PIPEWRAP',
+  'PROCESSWRAP',
+  'WORKER',
+  'MESSAGEPORT',
+  'UDPWRAP',
+  'Timeout',
+]);
+const GRACE_MS = 1000;
+
+class LeakReportingEnvironment extends TestEnvironment {
+  constructor(config, context) {
+    super(config, context);
+    this.file = relative(process.cwd(), context.testPath);
+    this.opened = new Map();
+    let recording = true;
+    this.stopRecording = () => (recording = false);
+    const opened = this.opened;
+    this.hook = createHook({
+      init(id, type, _trigger, resource) {
+        if (!recording || !WATCHED.has(type)) return;
+        // A stack costs microseconds; timers are many, so theirs is their callback instead.
+        const where = type === 'Timeout' ? '' : openedAt();
+        opened.set(id, { type, resource, where });
+      },
+      destroy(id) {
+        opened.delete(id);
+      },
+    });
+    this.hook.enable();
+  }
+
+  async teardown() {
+    this.stopRecording();
+    // What the file closed goes within milliseconds; a worker left with more is killed 500 ms after the run's end.
+    const deadline = Date.now() + GRACE_MS;
+    let left = this.left();
+    while (left.length && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      left = this.left();
+    }
+    this.hook.disable();
+    if (left.length)
+      process.stderr.write(
+        `\n${this.file} left ${left.length} handle(s) holding the process ${GRACE_MS} ms after it ended:\n` +
+          left.map(describe).join('\n') +
+          '\n',
+      );
+    await super.teardown();
+  }
+
+  left() {
+    return [...this.opened.values()].filter(holdsTheProcess);
+  }
+}
+
+function holdsTheProcess({ type, resource }) {
+  if (type === 'Timeout') return !resource._destroyed && resource.hasRef();
+  if (type === 'PIPEWRAP' && resource.fd >= 0 && resource.fd <= 2) return false; // the worker's own stdio
+  return typeof resource.hasRef !== 'function' || resource.hasRef();
+}
+
+function describe({ type, resource, where }) {
+  if (type === 'Timeout')
+    return `  Timeout of ${resource._idleTimeout} ms: ${String(resource._onTimeout).slice(0, 160)}`;
+  return `  ${type}\n${where}`;
+}
+
+function openedAt() {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 40;
+  const stack = new Error().stack ?? '';
+  Error.stackTraceLimit = limit;
+  return stack
+    .split('\n')
+    .slice(2)
+    .filter(
+      (line) => !line.includes('node:internal') && !line.includes('node_modules/jest-') && !line.includes(__filename),
+    )
+    .slice(0, 12)
+    .join('\n');
+}
+
+module.exports = LeakReportingEnvironment;
