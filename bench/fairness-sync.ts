@@ -15,6 +15,8 @@ import { join } from 'node:path';
 import request from 'supertest';
 import { Test } from '@nestjs/testing';
 import type { INestApplication } from '@nestjs/common';
+import { readFileSync } from 'node:fs';
+import { DataSource } from 'typeorm';
 import { FairShare, fairShareToken } from '@app/queue';
 import {
   configureTestApp,
@@ -128,7 +130,9 @@ export async function run(): Promise<FairnessSyncResult> {
       }
     })();
     const duringMs: number[] = [];
+    const cpuBefore = cpuNow(children);
     for (let i = 0; i < ROUNDS; i++) duringMs.push(await roundOfB(app, admin, structural, tenantB));
+    printCpu(cpuBefore, cpuNow(children));
     watching = false;
     await watch;
     const { slots } = await fairShare.state();
@@ -193,7 +197,17 @@ async function roundOfB(
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   const searchableMs = Date.now() - startedAt;
-  console.log(`  B's round: run ended after ${runEndedMs} ms, searchable after ${searchableMs} ms`);
+  const [t] = await app.get(DataSource).query(
+    `SELECT (extract(epoch from min("ingestedAt")) * 1000)::bigint AS "firstStored",
+            (extract(epoch from max("ingestedAt")) * 1000)::bigint AS "lastStored",
+            (extract(epoch from max("updatedAt")) * 1000)::bigint AS "lastText"
+       FROM connector.documents WHERE "dataSourceId" = $1`,
+    [id],
+  );
+  const after = (at: string) => Number(at) - startedAt;
+  console.log(
+    `  B's round: files stored ${after(t.firstStored)}–${after(t.lastStored)} ms, run ended ${runEndedMs} ms, last text saved ${after(t.lastText)} ms, searchable ${searchableMs} ms`,
+  );
   return searchableMs;
 }
 
@@ -227,6 +241,37 @@ async function dataSource(app: INestApplication, caller: Caller, simUrl: string,
 async function startSync(app: INestApplication, caller: Caller, dataSourceId: string): Promise<string> {
   return (await request(app.getHttpServer()).post(`/v1/data-sources/${dataSourceId}/sync`).set(caller.auth).expect(202))
     .body.syncRunId;
+}
+
+/** CPU time (ms) used so far by the machine, this process (API), and each child: simulator, workers (all threads). */
+function cpuNow(children: ChildProcess[]): { machine: number; api: number; children: number[] } {
+  const ticksToMs = 10; // USER_HZ 100
+  const [, ...fields] = readFileSync('/proc/stat', 'utf8').split('\n')[0].split(/\s+/);
+  const busy = fields.slice(0, 8).reduce((sum, v, i) => (i === 3 || i === 4 ? sum : sum + Number(v)), 0);
+  const ofProcess = (pid: number | undefined) => {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(stat[11]) + Number(stat[12])) * ticksToMs;
+  };
+  return { machine: busy * ticksToMs, api: ofProcess(process.pid), children: children.map((c) => ofProcess(c.pid)) };
+}
+
+/** Where the machine's CPU went during B's rounds beside A's sync. */
+function printCpu(before: ReturnType<typeof cpuNow>, after: ReturnType<typeof cpuNow>): void {
+  const [simulator, ...workers] = after.children.map((ms, i) => ms - before.children[i]);
+  const machine = after.machine - before.machine;
+  const api = after.api - before.api;
+  const rest = machine - api - simulator - workers.reduce((a, b) => a + b, 0);
+  const parts = {
+    workers: workers.join(' + '),
+    'simulator (A and B)': simulator,
+    'API and bench': api,
+    'PostgreSQL, Redis, other': rest,
+  };
+  console.log(
+    `CPU while B's rounds ran beside A (ms, all cores): ${machine} in all; ${Object.entries(parts)
+      .map(([k, v]) => `${k} ${v}`)
+      .join('; ')}`,
+  );
 }
 
 function median(values: number[]): number {
