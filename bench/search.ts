@@ -7,10 +7,14 @@
  * `dataSourceId`, and as a user who may read 1 of the 50, and prints p50/p95/p99 per kind; then 20
  * concurrent searchers (`BENCH_CONCURRENCY`) for `BENCH_CONCURRENT_SECONDS` (20). Each query kind also
  * asks for passages (limit 10, the default 8,000 characters) over all 50 data sources and within one, and
- * as the user who may read 1 of the 50. Words are chosen by
+ * as the user who may read 1 of the 50. Then the same 20 searchers send a mix of query kinds in turn (many
+ * terms, OR, negation, a phrase, `pathPrefix`, `dataSourceId`, a deep page, as the user who may read 1 of
+ * the 50), and each kind's CPU per query is measured alone: the machine's (every process: API, PostgreSQL,
+ * this client) and this process's (the API and the client). `BENCH_ONLY_MIX=1` runs only the mix. Words are chosen by
  * their measured document frequency. `BENCH_KEEP_DB=1` keeps the database (`bench_search_<docs>`) and
  * reuses it next time, so the corpus is seeded once; `BENCH_CASE_SECONDS` (30) bounds each case.
  */
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { loadavg } from 'node:os';
 import type { AddressInfo } from 'node:net';
@@ -80,7 +84,7 @@ async function main(): Promise<void> {
   console.log(
     `\n${DOCS} documents, 50 data sources; ${REQUESTS} sequential requests per case, search limit 20, passages limit 10 (ms); load average ${loadAverage()}`,
   );
-  for (const [kind, q] of Object.entries(queries)) {
+  for (const [kind, q] of Object.entries(process.env.BENCH_ONLY_MIX ? {} : queries)) {
     console.log(`\n${kind}: q=${JSON.stringify(q)}`);
     console.log('  case                                   p50     p95     p99   hits');
     const cases: Array<[string, Record<string, string>, Record<string, string>, Endpoint]> = [
@@ -98,10 +102,26 @@ async function main(): Promise<void> {
     }
   }
   const word = queries['word in ~3 %'];
-  const c = await concurrent(search, { q: word }, admin);
+  if (!process.env.BENCH_ONLY_MIX) {
+    const c = await concurrent(search, { q: word }, admin);
+    console.log(
+      `\n${CONCURRENCY} concurrent searchers, q=${JSON.stringify(word)}, all 50 data sources: ${c.rate.toFixed(0)} req/s, p50/p95/p99 ${fmt(c.times)} ms; load average ${loadAverage()}`,
+    );
+  }
+  const mix = await mixedQueries(search, queries, admin, member);
+  const m = await concurrentMix(search, mix);
   console.log(
-    `\n${CONCURRENCY} concurrent searchers, q=${JSON.stringify(word)}, all 50 data sources: ${c.rate.toFixed(0)} req/s, p50/p95/p99 ${fmt(c.times)} ms; load average ${loadAverage()}`,
+    `\n${CONCURRENCY} concurrent searchers sending the mix in turn: ${m.rate.toFixed(0)} req/s, p50/p95/p99 ${fmt(m.times)} ms; load average ${loadAverage()}`,
   );
+  console.log(
+    '  kind                                   p50     p95     p99   CPU per query alone: machine / API + client',
+  );
+  for (const item of mix) {
+    const cpu = await cpuPerQuery(search, item);
+    console.log(
+      `  ${item.kind.padEnd(36)} ${fmt(m.byKind.get(item.kind)!)}   ${cpu.machine.toFixed(1)} / ${cpu.node.toFixed(1)} ms`,
+    );
+  }
 
   await api.close();
   await db.stop();
@@ -209,6 +229,81 @@ async function concurrent(search: Search, query: Record<string, string>, auth: R
     }),
   );
   return { times, rate: times.length / ((performance.now() - started) / 1000) };
+}
+
+interface MixedQuery {
+  kind: string;
+  query: Record<string, string>;
+  auth: Record<string, string>;
+}
+
+/** The query kinds of the mixed case; the deep page's cursor is followed from the first page once. */
+async function mixedQueries(
+  search: Search,
+  queries: Record<string, string>,
+  admin: Record<string, string>,
+  member: Record<string, string>,
+): Promise<MixedQuery[]> {
+  const common = queries['one word (~30 %)'];
+  const rare = queries['word in ~3 %'];
+  const words = queries['three words'].split(' ');
+  let deep: Record<string, string> = { q: common };
+  for (let page = 1; page < 5; page++) {
+    const { nextCursor } = (await search(deep, admin)) as { nextCursor: string | null };
+    if (!nextCursor) break;
+    deep = { q: common, cursor: nextCursor };
+  }
+  return [
+    { kind: 'one word (~30 %)', query: { q: common }, auth: admin },
+    { kind: 'many terms (6 words)', query: { q: [...words, common, rare, 'wall'].join(' ') }, auth: admin },
+    { kind: 'OR', query: { q: `${rare} OR ${queries['rare word (~0.05 %)']}` }, auth: admin },
+    { kind: 'negation', query: { q: `${common} -${rare}` }, auth: admin },
+    { kind: 'phrase', query: { q: queries['phrase (~3 %)'] }, auth: admin },
+    { kind: `pathPrefix ${PATH_PREFIX}`, query: { q: common, pathPrefix: PATH_PREFIX }, auth: admin },
+    { kind: 'dataSourceId (1 of 50)', query: { q: common, dataSourceId: sourceId(7) }, auth: admin },
+    { kind: 'page 5 (cursor)', query: deep, auth: admin },
+    { kind: 'user reading 1 of 50', query: { q: common }, auth: member },
+  ];
+}
+
+async function concurrentMix(search: Search, mix: MixedQuery[]) {
+  const times: number[] = [];
+  const byKind = new Map(mix.map((item) => [item.kind, [] as number[]]));
+  const started = performance.now();
+  const until = started + CONCURRENT_MS;
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (performance.now() < until) {
+        const item = mix[next++ % mix.length];
+        const t = performance.now();
+        await search(item.query, item.auth);
+        const took = performance.now() - t;
+        times.push(took);
+        byKind.get(item.kind)!.push(took);
+      }
+    }),
+  );
+  return { times, byKind, rate: times.length / ((performance.now() - started) / 1000) };
+}
+
+/** CPU per query of one kind sent alone, one after another (ms): the machine's in all, and this process's. */
+async function cpuPerQuery(
+  search: Search,
+  item: MixedQuery,
+  requests = 100,
+): Promise<{ machine: number; node: number }> {
+  const machineBefore = machineBusyMs();
+  const nodeBefore = process.cpuUsage();
+  for (let i = 0; i < requests; i++) await search(item.query, item.auth);
+  const node = process.cpuUsage(nodeBefore);
+  return { machine: (machineBusyMs() - machineBefore) / requests, node: (node.user + node.system) / 1000 / requests };
+}
+
+/** CPU time every core of the machine has spent busy (ms; /proc/stat, USER_HZ 100). */
+function machineBusyMs(): number {
+  const [, ...fields] = readFileSync('/proc/stat', 'utf8').split('\n')[0].split(/\s+/);
+  return fields.slice(0, 8).reduce((sum, v, i) => (i === 3 || i === 4 ? sum : sum + Number(v)), 0) * 10;
 }
 
 function fmt(times: number[]): string {

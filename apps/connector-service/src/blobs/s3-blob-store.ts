@@ -30,7 +30,7 @@ export interface S3BlobStoreOptions {
   stagingDir: string;
 }
 
-const SDK_NODE_NOTICE_OFF = 'AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED';
+export const SDK_NODE_NOTICE_OFF = 'AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED';
 
 /**
  * Blobs as objects `<prefix><aa>/<sha256>` in an S3-compatible bucket. The key is known only once the
