@@ -15,6 +15,7 @@ import { dirname, join } from 'node:path';
 import { ModuleKind, ScriptTarget, transpileModule } from 'typescript';
 import { Client } from 'pg';
 import { ApprovalRuntimeClient } from '@app/agent-runtime';
+import { newestProfile, nowUs, printCpuSplit } from './cpu-split';
 const { startEmbeddedPostgres } = require('../scripts/embedded-postgres');
 
 const ROOT = join(__dirname, '..');
@@ -145,11 +146,19 @@ async function runThrough(service: Service, prefix: string): Promise<Timings> {
   t = timings();
   t.cold = cold;
   const cpuAtStart = service.cpuMs();
+  const window = { fromUs: nowUs(), toUs: 0 };
   await measure(t, N, 'exec-', enqueue);
+  window.toUs = nowUs();
   t.serviceCpuMs = service.cpuMs() - cpuAtStart;
   await runtime.close();
   receiver.close();
   await service.stop();
+  const profiles = process.env.BENCH_PROFILE_DIR;
+  if (profiles)
+    printCpuSplit(`CPU split of ${prefix} over the ${N} measured approvals`, newestProfile(profiles), window, {
+      count: N,
+      label: 'approval',
+    });
   await dropKeys(`${prefix}:*`);
   return t;
 }
