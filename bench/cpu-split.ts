@@ -27,15 +27,29 @@ export const nowUs = (): number => Number(process.hrtime.bigint() / 1000n);
 
 const PARTS: Array<[string, RegExp]> = [
   [
-    'HTTP (Node, Express)',
-    /node:_http|node:net|node:internal\/(http|streams|stream_base)|\/(express|body-parser|raw-body|router|finalhandler|on-finished|send|serve-static|type-is|content-type|qs|iconv-lite|helmet|cors|compression)\//,
+    'HTTP in and out (Node, Express, axios)',
+    /node:_http|node:net|node:internal\/(http|streams|stream_base|url)|node:url|\/(express|body-parser|raw-body|router|finalhandler|on-finished|send|serve-static|type-is|content-type|qs|iconv-lite|helmet|cors|compression|axios|follow-redirects|form-data|proxy-from-env)\//,
+  ],
+  [
+    'socket writes (native: HTTP, Redis, PostgreSQL)',
+    /^native:(writev|writeBuffer|writeUtf8String|writeLatin1String|writeAsciiString)$/,
+  ],
+  [
+    'async context (AsyncLocalStorage, promise hooks)',
+    /node:internal\/async_hooks|node:async_hooks|node:internal\/async_local_storage/,
   ],
   ['Nest (routing, guards, pipes, interceptors)', /\/@nestjs\/|\/rxjs\/|\/reflect-metadata\//],
   ['validation (class-validator, -transformer)', /\/class-validator\/|\/class-transformer\/|\/validator\//],
   ['database statements (pg, TypeORM)', /\/pg\/|\/pg-pool\/|\/pg-protocol\/|\/typeorm\/|\/pg-types\//],
-  ['Redis and Bull', /\/ioredis\/|\/bull\/|\/msgpackr\/|\/redis-parser\/|\/@ioredis\/|\/cron-parser\//],
+  ['Redis and Bull', /\/ioredis\/|\/bull\/|\/msgpackr\/|\/redis-parser\/|\/@ioredis\/|\/cron-parser\/|\/lodash\//],
   ['signing and hashing (crypto, jose)', /node:crypto|node:internal\/crypto|\/jose\//],
-  ['logging (pino)', /\/pino|\/sonic-boom\//],
+  ['logging (pino)', /\/pino|\/@pinojs\/|\/sonic-boom\//],
+  ['metrics (prom-client)', /\/prom-client\//],
+  ['module loading (start-up)', /node:internal\/modules|^native:(readFileUtf8|internalModuleStat|compileFunction)$/],
+  [
+    'promises and timers (microtasks, task queues, events)',
+    /^native:runMicrotasks$|node:internal\/process\/task_queues|node:internal\/timers|node:timers|node:events|node:domain/,
+  ],
   ['our code (apps, libs)', /\/(apps|libs)\//],
 ];
 
@@ -65,8 +79,9 @@ function partOf({ functionName, url }: ProfileNode['callFrame']): string | null 
   if (functionName === '(idle)') return null;
   if (functionName === '(garbage collector)') return 'garbage collection';
   if (!url && /^(parse|stringify)$/.test(functionName)) return 'JSON';
-  const match = PARTS.find(([, pattern]) => pattern.test(url));
-  if (match && !(match[0].startsWith('our code') && url.includes('node_modules'))) return match[0];
+  const where = url || `native:${functionName}`;
+  const match = PARTS.find(([, pattern]) => pattern.test(where));
+  if (match && !(match[0].startsWith('our code') && where.includes('node_modules'))) return match[0];
   return 'the rest (Node internals, other packages, V8)';
 }
 
@@ -82,7 +97,8 @@ export function printCpuSplit(
   window?: ProfileWindow,
   perItem?: { count: number; label: string },
 ): void {
-  console.log(`\n${title} (${profileFile}):`);
+  const span = window ? ` ${window.fromUs} ${window.toUs}` : '';
+  console.log(`\n${title} (node -r ts-node/register bench/cpu-split.ts ${profileFile}${span}):`);
   for (const { part, ms, share } of cpuSplit(profileFile, window))
     console.log(
       `  ${part.padEnd(46)} ${ms.toFixed(0).padStart(7)} ms ${(share * 100).toFixed(1).padStart(5)} %` +
@@ -90,4 +106,7 @@ export function printCpuSplit(
     );
 }
 
-if (require.main === module) printCpuSplit('CPU split', process.argv[2]);
+if (require.main === module) {
+  const [file, fromUs, toUs] = process.argv.slice(2);
+  printCpuSplit('CPU split', file, fromUs ? { fromUs: Number(fromUs), toUs: Number(toUs) } : undefined);
+}
