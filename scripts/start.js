@@ -12,6 +12,7 @@
  * process group of its own (with the services, PostgreSQL and Redis), forwards the signal to it, and the
  * supervisor stops the services first, then PostgreSQL and Redis.
  */
+const { withoutPassword } = require('./store-address');
 const { spawn, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
@@ -191,17 +192,6 @@ async function embeddedDatabase() {
   const url = database.adminUrl.replace(/\/postgres$/, '/platform');
   stores.postgres = `${withoutPassword(url)} (embedded, data in ${elsewhere ? database.dataDir : '.data/pg'})`;
   return url;
-}
-
-/** A store's address for the banner: never its password. */
-function withoutPassword(url) {
-  try {
-    const parsed = new URL(url);
-    parsed.password = '';
-    return parsed.toString().replace(/\/$/, '');
-  } catch {
-    return '(an address that is not a URL)';
-  }
 }
 
 function run(name, env) {
