@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
-import { RunningSimulator, testCaller, TestCaller } from '@app/testing';
+import { eventually, RunningSimulator, testCaller, TestCaller } from '@app/testing';
 import { startSimulator } from '../../document-system-simulator/test/support/start-simulator';
 import { ConnectionTokens } from '../src/document-system/connection-tokens.port';
 import { NO_WORKGROUPS_NOTICE } from '../src/data-sources/folders/folder-picker.service';
@@ -341,5 +341,42 @@ describe('Data sources, folder picker and selection', () => {
     const ds = await dataSource();
     const res = await http().delete(`/v1/credentials/${ds.credentialId}`).set(admin.auth).expect(409);
     expect(res.body.code).toBe('CREDENTIAL_IN_USE');
+  });
+
+  it("deletes a data source while a text is being saved into one of its documents: PostgreSQL's deadlock victim is tried again, not answered 503", async () => {
+    const ds = await dataSource();
+    await sut.db.query(
+      `INSERT INTO connector.documents (id, "tenantId", "dataSourceId", "externalId", "folderId", name, path, "mimeType", size, "contentSha256", "extractionStatus", text, "lastSeenRunId")
+       VALUES (gen_random_uuid(), $1, $2, 'f1', 'root', 'a.txt', '/a.txt', 'text/plain', 2, md5('hi'), 'Pending', '', gen_random_uuid())`,
+      [admin.tenantId, ds.id],
+    );
+    // A text's save locks its document, then its data source's row (via its run): the other order from a deletion.
+    const saving = sut.db.createQueryRunner();
+    await saving.connect();
+    await saving.startTransaction();
+    try {
+      await saving.query(`UPDATE connector.documents SET "extractionStatus" = 'Succeeded' WHERE "dataSourceId" = $1`, [
+        ds.id,
+      ]);
+      const deleting = http()
+        .delete(`/v1/data-sources/${ds.id}`)
+        .set(user.auth)
+        .then((res) => res);
+      await eventually(
+        async () =>
+          (
+            await sut.db.query(
+              `SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query ILIKE 'DELETE FROM "connector"."data_sources"%'`,
+            )
+          ).length > 0,
+      );
+      await saving.query(`UPDATE connector.data_sources SET "updatedAt" = now() WHERE id = $1`, [ds.id]);
+      await saving.commitTransaction();
+      expect((await deleting).status).toBe(204);
+    } finally {
+      if (saving.isTransactionActive) await saving.rollbackTransaction();
+      await saving.release();
+    }
+    await http().get(`/v1/data-sources/${ds.id}`).set(user.auth).expect(404);
   });
 });

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { canManageConnectors, isTenantAdmin, Principal } from '@app/auth';
 import type { ExtractionProgressView } from '@app/contracts/views';
-import { Transactions } from '@app/database';
+import { OutageRider, Transactions } from '@app/database';
 import { DomainException } from '@app/errors';
 import { CredentialException } from '../../credentials/credential.exception';
 import { CredentialDraft, CredentialsService } from '../../credentials/credentials.service';
@@ -19,6 +19,9 @@ import { SelectionReset } from '../selection/selection-reset';
 import { SelectionService } from '../selection/selection.service';
 import { CreateDataSourceDto, UpdateDataSourceDto } from './dto/data-source-input.dto';
 
+/** How long a deletion may keep trying after a deadlock (or a database away) before it answers 503. */
+const DELETE_RETRY_MS = 10_000;
+
 @Injectable()
 export class DataSourcesService {
   constructor(
@@ -31,6 +34,7 @@ export class DataSourcesService {
     private readonly selection: SelectionService,
     private readonly selectionReset: SelectionReset,
     private readonly contents: DataSourceContentsRegistry,
+    private readonly outages: OutageRider,
   ) {}
 
   async create(principal: Principal, projectId: string, input: CreateDataSourceDto): Promise<DataSourceEntity> {
@@ -126,7 +130,10 @@ export class DataSourcesService {
   /** Removes the data source with everything it ingested: documents, text, chunks, runs, blobs and its own credential. */
   async remove(principal: Principal, id: string): Promise<void> {
     const source = await this.access.manageable(principal, id);
-    await this.contents.registered.removeWith(source.id, () => this.repository.delete(source.id));
+    // A text saved meanwhile locks its document, then the data source's row: the other order from this
+    // deletion's cascade, so PostgreSQL may end the deletion as a deadlock's victim. It is tried again.
+    const drop = () => this.outages.ride(() => this.repository.delete(source.id), DELETE_RETRY_MS);
+    await this.contents.registered.removeWith(source.id, drop);
   }
 
   async listMembers(principal: Principal, id: string): Promise<DataSourceMemberEntity[]> {
