@@ -47,6 +47,20 @@ describe('Search over more matches than one pass ranks', () => {
       // one after a longer word that starts with it.
       ['Letter A.md', `${filler.slice(0, 1500)} Stone from the quarry arrives on Monday.`],
       ['Letter B.md', `The rodent traps were set. ${filler.slice(0, 1500)} Anchor rod bolts were torqued.`],
+      // Six words spread over 9,000 characters, as a long report holds them.
+      [
+        'Letter C.md',
+        [
+          ['girder', 100],
+          ['joist', 300],
+          ['stringer', 700],
+          ['lintel', 1000],
+          ['purlin', 3000],
+          ['corbel', 3400],
+        ]
+          .map(([word, gap]) => `The ${word} is here. ${filler.repeat(2).slice(0, Number(gap))}`)
+          .join(''),
+      ],
     ];
     for (const [name, text] of documents)
       await sut.db.query(
@@ -75,6 +89,12 @@ describe('Search over more matches than one pass ranks', () => {
     expect(page.hits).toEqual([
       expect.objectContaining({ name, snippet: expect.stringContaining(`<mark>${word}</mark>`) }),
     ]);
+  });
+
+  it('marks the words of a query of several words in the snippet, even when they lie far apart', async () => {
+    const page = (await search({ q: 'girder joist stringer lintel purlin corbel' }).expect(200)).body;
+    expect(page.hits).toEqual([expect.objectContaining({ name: 'Letter C.md' })]);
+    expect(page.hits[0].snippet).toContain('<mark>girder</mark>');
   });
 
   it('pages without repeating a hit, full pages up to the reach, then no further cursor', async () => {
