@@ -1,7 +1,9 @@
 // jest's node environment, plus a report of what a test file left running: a handle it opened (socket,
 // server, child process, thread, timer) that still holds the process 1 s after the file's teardown is
 // printed with the file's name and where it was opened. Such a handle is what makes jest end a run with
-// "A worker process has failed to exit gracefully", which names nothing.
+// "A worker process has failed to exit gracefully", which names nothing. When jest ends a worker that
+// would not exit (SIGTERM, 500 ms after the run), what still holds it is printed too, with the file it
+// came from, including what a file's leftovers opened after it ended (a reconnect, a timer set again).
 const { TestEnvironment } = require('jest-environment-node');
 const { createHook } = require('node:async_hooks');
 const { relative } = require('node:path');
@@ -18,30 +20,43 @@ const WATCHED = new Set([
 ]);
 const GRACE_MS = 1000;
 
+/** Every watched handle of this worker process still open: id → what it is, where and by which file it was opened. */
+const opened = new Map();
+let current = { file: '(before the first file)', ended: false };
+
+createHook({
+  init(id, type, _trigger, resource) {
+    if (!WATCHED.has(type)) return;
+    // A stack costs microseconds; timers are many, so theirs is their callback instead.
+    const where = type === 'Timeout' ? '' : openedAt();
+    opened.set(id, { type, resource, where, file: current.file, afterItEnded: current.ended });
+  },
+  destroy(id) {
+    opened.delete(id);
+  },
+}).enable();
+
+process.once('SIGTERM', () => {
+  const left = [...opened.values()].filter(holdsTheProcess);
+  process.stderr.write(
+    `\njest ended this worker; ${left.length} handle(s) held it:\n` +
+      left
+        .map((h) => `  from ${h.file}${h.afterItEnded ? ' (opened after it ended)' : ''}:\n${describe(h)}`)
+        .join('\n') +
+      '\n',
+  );
+  process.exit(1);
+});
+
 class LeakReportingEnvironment extends TestEnvironment {
   constructor(config, context) {
     super(config, context);
     this.file = relative(process.cwd(), context.testPath);
-    this.opened = new Map();
-    let recording = true;
-    this.stopRecording = () => (recording = false);
-    const opened = this.opened;
-    this.hook = createHook({
-      init(id, type, _trigger, resource) {
-        if (!recording || !WATCHED.has(type)) return;
-        // A stack costs microseconds; timers are many, so theirs is their callback instead.
-        const where = type === 'Timeout' ? '' : openedAt();
-        opened.set(id, { type, resource, where });
-      },
-      destroy(id) {
-        opened.delete(id);
-      },
-    });
-    this.hook.enable();
+    current = { file: this.file, ended: false };
   }
 
   async teardown() {
-    this.stopRecording();
+    current = { file: this.file, ended: true };
     // What the file closed goes within milliseconds; a worker left with more is killed 500 ms after the run's end.
     const deadline = Date.now() + GRACE_MS;
     let left = this.left();
@@ -49,7 +64,6 @@ class LeakReportingEnvironment extends TestEnvironment {
       await new Promise((resolve) => setTimeout(resolve, 50));
       left = this.left();
     }
-    this.hook.disable();
     if (left.length)
       process.stderr.write(
         `\n${this.file} left ${left.length} handle(s) holding the process ${GRACE_MS} ms after it ended:\n` +
@@ -59,11 +73,11 @@ class LeakReportingEnvironment extends TestEnvironment {
     await super.teardown();
   }
 
+  /** What this file opened while it ran and is still holding the process. */
   left() {
-    return [...this.opened.values()].filter(holdsTheProcess);
+    return [...opened.values()].filter((h) => h.file === this.file && !h.afterItEnded && holdsTheProcess(h));
   }
 }
-
 function holdsTheProcess({ type, resource }) {
   if (type === 'Timeout') return !resource._destroyed && resource.hasRef();
   if (type === 'PIPEWRAP' && resource.fd >= 0 && resource.fd <= 2) return false; // the worker's own stdio
