@@ -1,11 +1,13 @@
 import { getQueueToken } from '@nestjs/bull';
 import type { Queue } from 'bull';
 import { randomUUID } from 'node:crypto';
-import { eventually, RunningSimulator, testCaller } from '@app/testing';
+import { after, eventually, RunningSimulator, testCaller } from '@app/testing';
 import { startSimulator } from '../../document-system-simulator/test/support/start-simulator';
 import { SEED_USERS } from '../../document-system-simulator/src/store/seed';
 import { ConnectionTokens } from '../src/document-system/connection-tokens.port';
+import { ExtractionGate } from '../src/indexing/extraction-gate';
 import { INDEXING_QUEUE } from '../src/indexing/indexing.jobs';
+import { SYNC_QUEUE, SyncJobName } from '../src/sync/sync.jobs';
 import { bulkDataSource } from './support/bulk-data-source';
 import { ConnectorTestApp, startConnectorApp } from './support/connector-app';
 import { dataSourceSelecting } from './support/data-source-on';
@@ -74,4 +76,26 @@ describe('The order of text extraction between sync runs', () => {
     expect(await pending(big.dataSourceId)).toBeGreaterThanOrEqual(BIG - 10);
     await eventually(async () => (await pending(big.dataSourceId)) === 0, 60_000);
   }, 120_000);
+
+  it("holds a tenant's text extraction while a sync step of its own is in hand in the process, not another tenant's", async () => {
+    const { caller, dataSourceId } = await smallDataSource();
+    const other = await testCaller({ roles: ['admin'] });
+    const syncQueue = sut.app.get<Queue>(getQueueToken(SYNC_QUEUE));
+    const gate = sut.app.get(ExtractionGate);
+    const folderId = (
+      await sut.db.query(`SELECT selection FROM connector.data_sources WHERE id = $1`, [dataSourceId])
+    )[0].selection[0].folderId as string;
+    await sim.admin.put('/faults', { latencyMs: 3000, slowUnder: [folderId] });
+    try {
+      const sync = syncToEnd(sut.app, caller, dataSourceId);
+      await eventually(async () => (await syncQueue.getActive()).some((job) => job.name === SyncJobName.ListFolder));
+      const opensWithin = (tenantId: string, ms: number) =>
+        Promise.race([gate.turn(tenantId).then(() => true), after(ms).then(() => false)]);
+      expect(await opensWithin(other.tenantId, 200)).toBe(true);
+      expect(await opensWithin(caller.tenantId, 1000)).toBe(false);
+      await sync;
+    } finally {
+      await sim.admin.put('/faults', { latencyMs: 0, slowUnder: [] });
+    }
+  }, 60_000);
 });

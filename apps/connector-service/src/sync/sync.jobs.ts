@@ -57,6 +57,11 @@ export class ListFolderJob {
   @IsInt()
   @Min(0)
   depth?: number;
+
+  /** The run's tenant, put on the job by the producer: its extractions in this process give way to it. */
+  @IsOptional()
+  @IsString()
+  tenantId?: string;
 }
 
 /** One new or changed file to download; its text is extracted afterwards on the indexing queue. */
@@ -109,6 +114,11 @@ export class IngestFilesJob {
   @ValidateNested({ each: true })
   @Type(() => FileToIngest)
   files: FileToIngest[];
+
+  /** The run's tenant, put on the job by the producer: its extractions in this process give way to it. */
+  @IsOptional()
+  @IsString()
+  tenantId?: string;
 }
 
 /** The sweep carries nothing: it looks for due schedules and lost work itself. */

@@ -49,7 +49,10 @@ export class SyncProducer {
     if (!tasks.length) return;
     const tenantId = await this.tenantOf(syncRunId);
     await this.fairShare.addMany(
-      tasks.map((t) => ({ tenantId, job: fairJob(SYNC_JOBS, t.name, `${syncRunId}:${t.key}`, t.data, JOB_OPTIONS) })),
+      tasks.map((t) => ({
+        tenantId,
+        job: fairJob(SYNC_JOBS, t.name, `${syncRunId}:${t.key}`, { ...t.data, tenantId }, JOB_OPTIONS),
+      })),
     );
   }
 
