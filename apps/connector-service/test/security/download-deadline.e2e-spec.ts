@@ -1,9 +1,8 @@
 import request from 'supertest';
-import { RunningSimulator, testCaller, TestCaller } from '@app/testing';
+import { testCaller, TestCaller } from '@app/testing';
 import { ConnectionTokens } from '../../src/document-system/connection-tokens.port';
 import { ConnectorTestApp, startConnectorApp } from '../support/connector-app';
-import { dataSourceSelecting } from '../support/data-source-on';
-import { SimulatorConnections } from '../support/simulator-connections';
+import { hostileConnections, hostileDataSource } from '../support/hostile-connections';
 import { syncToEnd } from '../support/sync-helpers';
 import { HostileDocumentSystem } from './hostile-document-system';
 
@@ -16,9 +15,7 @@ describe('The download deadline', () => {
   let hostile: HostileDocumentSystem;
   let sut: ConnectorTestApp;
   let caller: TestCaller;
-  const connections = new SimulatorConnections({
-    accessToken: async () => 'hostile-access-token',
-  } as unknown as RunningSimulator);
+  const connections = hostileConnections();
   const http = () => request(sut.app.getHttpServer());
   /** Seconds each file's downloads may take: 1 s of grace + its listed size at 1,000 bytes/s, at most 3 s. */
   const deadlines: Record<string, number> = { endless: 2, huge: 3, slow: 4 };
@@ -75,11 +72,12 @@ describe('The download deadline', () => {
   });
 
   it('fails each file past its deadline with the reason, and the run goes on', async () => {
-    const dataSourceId = await dataSourceSelecting(sut.app, { url: hostile.url } as RunningSimulator, caller, {
-      login: { username: 'u', password: 'p' },
-      connectionId: connections.connect(caller),
-      include: ['ok', 'endless-folder', 'huge-folder', 'slow-folder'],
-    });
+    const dataSourceId = await hostileDataSource(sut.app, connections, caller, hostile.url, [
+      'ok',
+      'endless-folder',
+      'huge-folder',
+      'slow-folder',
+    ]);
     const run = await syncToEnd(sut.app, caller, dataSourceId, 60_000);
     expect(run).toMatchObject({ status: 'PartiallySucceeded', counts: { discovered: 4, added: 1, failed: 3 } });
 

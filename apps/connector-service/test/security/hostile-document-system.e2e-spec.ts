@@ -8,7 +8,7 @@ import { SEED_USERS } from '../../../document-system-simulator/src/store/seed';
 import { ConnectionTokens } from '../../src/document-system/connection-tokens.port';
 import { ConnectorTestApp, startConnectorApp } from '../support/connector-app';
 import { connect, providerBody, registerClient, TEST_PUBLIC_BASE_URL } from '../support/oauth-flow';
-import { SimulatorConnections } from '../support/simulator-connections';
+import { hostileConnections } from '../support/hostile-connections';
 import { SyncRunView, syncToEnd } from '../support/sync-helpers';
 import { HostileDocumentSystem } from './hostile-document-system';
 
@@ -24,9 +24,7 @@ describe('A hostile document system', () => {
   let hostile: HostileDocumentSystem;
   let sut: ConnectorTestApp;
   let caller: TestCaller;
-  const connections = new SimulatorConnections({
-    accessToken: async () => 'hostile-access-token',
-  } as unknown as RunningSimulator);
+  const connections = hostileConnections();
   const http = () => request(sut.app.getHttpServer());
 
   beforeAll(async () => {

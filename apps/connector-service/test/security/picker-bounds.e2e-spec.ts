@@ -1,10 +1,9 @@
 import request from 'supertest';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { RunningSimulator, testCaller, TestCaller } from '@app/testing';
+import { testCaller, TestCaller } from '@app/testing';
 import { ConnectionTokens } from '../../src/document-system/connection-tokens.port';
 import { ConnectorTestApp, startConnectorApp } from '../support/connector-app';
-import { dataSourceSelecting } from '../support/data-source-on';
-import { SimulatorConnections } from '../support/simulator-connections';
+import { hostileConnections, hostileDataSource } from '../support/hostile-connections';
 import { syncToEnd } from '../support/sync-helpers';
 import { HostileDocumentSystem, HostileFile } from './hostile-document-system';
 
@@ -25,9 +24,7 @@ describe('Bounded work per document system', () => {
   let hostile: HostileDocumentSystem;
   let sut: ConnectorTestApp;
   let caller: TestCaller;
-  const connections = new SimulatorConnections({
-    accessToken: async () => 'hostile-access-token',
-  } as unknown as RunningSimulator);
+  const connections = hostileConnections();
   const http = () => request(sut.app.getHttpServer());
 
   beforeAll(async () => {
@@ -45,11 +42,7 @@ describe('Bounded work per document system', () => {
   afterEach(() => (hostile.listings = undefined));
 
   const dataSource = (include: string[]) =>
-    dataSourceSelecting(sut.app, { url: hostile.url } as RunningSimulator, caller, {
-      login: { username: 'u', password: `p-${Math.random()}` },
-      connectionId: connections.connect(caller),
-      include,
-    });
+    hostileDataSource(sut.app, connections, caller, hostile.url, include, `p-${Math.random()}`);
 
   it('picker: a page longer than LISTING_MAX_ITEMS fails that call with 502 DOCUMENT_SYSTEM_LISTING_TOO_LONG', async () => {
     const dataSourceId = await dataSource(['fine']);

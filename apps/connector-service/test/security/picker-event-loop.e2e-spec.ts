@@ -1,11 +1,10 @@
 import request from 'supertest';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { RunningSimulator, testCaller, TestCaller } from '@app/testing';
+import { testCaller, TestCaller } from '@app/testing';
 import { ConnectionTokens } from '../../src/document-system/connection-tokens.port';
 import { ConnectorTestApp, startConnectorApp } from '../support/connector-app';
-import { dataSourceSelecting } from '../support/data-source-on';
-import { SimulatorConnections } from '../support/simulator-connections';
+import { hostileConnections, hostileDataSource } from '../support/hostile-connections';
 import { HeavyDocumentSystem, startHeavyDocumentSystem } from '../support/heavy-document-system';
 import { HostileDocumentSystem } from './hostile-document-system';
 
@@ -24,9 +23,7 @@ describe("One tenant's picker against a hostile document system", () => {
   let sut: ConnectorTestApp;
   let tenantA: TestCaller;
   let tenantB: TestCaller;
-  const connections = new SimulatorConnections({
-    accessToken: async () => 'hostile-access-token',
-  } as unknown as RunningSimulator);
+  const connections = hostileConnections();
   const http = () => request(sut.app.getHttpServer());
 
   beforeAll(async () => {
@@ -43,11 +40,7 @@ describe("One tenant's picker against a hostile document system", () => {
   });
 
   const dataSource = (caller: TestCaller, url: string, folderId: string) =>
-    dataSourceSelecting(sut.app, { url } as RunningSimulator, caller, {
-      login: { username: 'u', password: 'p' },
-      connectionId: connections.connect(caller),
-      include: [folderId],
-    });
+    hostileDataSource(sut.app, connections, caller, url, [folderId]);
 
   /** B's calls one after another for `ms`: their p95s, and the event loop's delay p99 meanwhile. */
   async function measure(bId: string, ms: number) {
