@@ -26,14 +26,11 @@ export const COUNT_NAMES: Array<keyof SyncCountsView> = [
 ];
 
 /**
- * How a finished run ends: any failed file, or a run limit reached, makes it partial; failed listings or
- * nothing done, Failed.
+ * How a finished run ends: a run limit reached makes it partial whatever else happened (CONTRACT.md, fair
+ * share and limits); otherwise any failed file or listing makes it partial, and nothing done, Failed.
  */
 export function outcomeOf(counts: SyncCountsView, failedListings: number, limitReached = false): SyncRunStatus {
-  if (limitReached && failedListings === 0)
-    return counts.failed > 0 && counts.added + counts.updated + counts.unchanged === 0
-      ? 'Failed'
-      : 'PartiallySucceeded';
+  if (limitReached) return 'PartiallySucceeded';
   if (failedListings > 0) return counts.added + counts.updated + counts.unchanged > 0 ? 'PartiallySucceeded' : 'Failed';
   if (counts.failed === 0) return 'Succeeded';
   return counts.added + counts.updated + counts.unchanged > 0 ? 'PartiallySucceeded' : 'Failed';

@@ -109,10 +109,11 @@ describe('outcomeOf', () => {
     expect(outcomeOf({ ...counts, added: 0, failed: 3 }, 0)).toBe('Failed');
     expect(outcomeOf(counts, 1)).toBe('PartiallySucceeded');
     expect(outcomeOf({ ...counts, added: 0 }, 1)).toBe('Failed');
-    // A run limit reached: partial whatever it stored, Failed only when every file it took failed.
+    // A run limit reached: partial whatever it stored, failed or listed (CONTRACT.md).
     expect(outcomeOf(counts, 0, true)).toBe('PartiallySucceeded');
     expect(outcomeOf({ ...counts, added: 0, skipped: 2 }, 0, true)).toBe('PartiallySucceeded');
-    expect(outcomeOf({ ...counts, added: 0, failed: 2 }, 0, true)).toBe('Failed');
+    expect(outcomeOf({ ...counts, added: 0, failed: 2 }, 0, true)).toBe('PartiallySucceeded');
+    expect(outcomeOf({ ...counts, added: 0 }, 1, true)).toBe('PartiallySucceeded');
   });
 
   it('succeeds for an empty selection', () => {
