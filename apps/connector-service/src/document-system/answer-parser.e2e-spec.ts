@@ -51,8 +51,10 @@ describe(AnswerParser.name, () => {
     abandoned.abort();
     await expect(second).rejects.toBeInstanceOf(AnswerUnreadable);
     await expect(first).resolves.toMatchObject({ ok: true });
-    // About 8 MiB of tiny arrays: more objects than 32 MB of heap holds.
-    const costly = [Buffer.from(`{"items":[],"junk":[${'[],'.repeat(2_800_000)}[]]}`)].map((b) => new Uint8Array(b));
+    // 660,000 objects holding an array each (1.98 million values, under MAX_ANSWER_VALUES): more than 32 MB of heap.
+    const costly = [Buffer.from(`{"items":[],"junk":[${'{"a":[]},'.repeat(660_000)}{}]}`)].map(
+      (b) => new Uint8Array(b),
+    );
     await expect(sut.read(costly, 'children', 10, 'a')).rejects.toThrow(/needed over 32 MB/);
     expect(await sut.read(answer(2, 1024), 'children', 10, 'a')).toMatchObject({ ok: true }); // a new thread
   }, 60_000);

@@ -1,4 +1,4 @@
-import { readAnswer } from './answer-shapes';
+import { MAX_ANSWER_VALUES, readAnswer } from './answer-shapes';
 
 describe('readAnswer', () => {
   it('keeps the contract fields of each listed item, as plain values only', () => {
@@ -48,5 +48,17 @@ describe('readAnswer', () => {
       ok: true,
       value: { error: 'invalid_session' },
     });
+  });
+
+  it('refuses, without parsing, an answer of more JSON values than a parser thread has heap for', () => {
+    const page = (items: number) => `{"items":[${'{},'.repeat(items - 1)}{}],"nextCursor":null}`;
+    expect(readAnswer(page(MAX_ANSWER_VALUES / 2 + 1), 'children', Infinity)).toEqual({
+      ok: false,
+      problem: 'TooManyValues',
+    });
+    expect(readAnswer(page(MAX_ANSWER_VALUES / 4), 'children', Infinity)).toMatchObject({ ok: true });
+    // Commas and brackets inside strings are text, not values.
+    const text = JSON.stringify({ items: [{ id: 'a', name: ',{['.repeat(MAX_ANSWER_VALUES) }], nextCursor: null });
+    expect(readAnswer(text, 'children', 10)).toMatchObject({ ok: true });
   });
 });

@@ -6,7 +6,16 @@
 export type AnswerShape = 'session' | 'error' | 'workgroups' | 'children';
 
 export type ReadAnswer =
-  { ok: true; value: unknown } | { ok: false; problem: 'NotJson' | 'NotAListing' | 'TooManyItems'; items?: number };
+  | { ok: true; value: unknown }
+  | { ok: false; problem: 'NotJson' | 'NotAListing' | 'TooManyItems' | 'TooManyValues'; items?: number };
+
+/**
+ * The most JSON values an answer may hold, counted as its objects, arrays and commas (a page of n empty
+ * objects counts about 2n). Parsed, each costs heap: 16 MiB of `{},` is 5 million objects, past a parser
+ * thread's 128 MB, and a worker thread's out-of-memory end can take the whole process down; a million empty
+ * objects fit. A listing of LISTING_MAX_ITEMS (10,000) items of the contract's fields counts about 100,000.
+ */
+export const MAX_ANSWER_VALUES = 2_000_000;
 
 const ITEM_FIELDS: Record<'workgroups' | 'children', readonly string[]> = {
   workgroups: ['id', 'name', 'rootFolderId'],
@@ -15,6 +24,7 @@ const ITEM_FIELDS: Record<'workgroups' | 'children', readonly string[]> = {
 
 /** `text` read as the given shape; a listing holds at most `maxItems` items. */
 export function readAnswer(text: string, shape: AnswerShape, maxItems: number): ReadAnswer {
+  if (holdsMoreValues(text, MAX_ANSWER_VALUES)) return { ok: false, problem: 'TooManyValues' };
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -40,6 +50,24 @@ function pick(object: Record<string, unknown>, fields: readonly string[]): Recor
     if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') kept[field] = value;
   }
   return kept;
+}
+
+/** Whether the JSON text holds more than `limit` values (objects, arrays and commas outside strings), without parsing it. */
+function holdsMoreValues(text: string, limit: number): boolean {
+  let values = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c)
+        i++; // backslash: the next character is escaped
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x2c || c === 0x7b || c === 0x5b) {
+      if (++values > limit) return true;
+    }
+  }
+  return false;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

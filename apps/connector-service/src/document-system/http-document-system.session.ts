@@ -12,6 +12,8 @@ import {
   Workgroup,
 } from './document-system.adapter';
 import { collectAnswer } from './answer-bytes';
+import { AnswerUnreadable } from './answer-parser';
+import { AnswerShape, MAX_ANSWER_VALUES, ReadAnswer } from './answer-shapes';
 import { apiUrl, pathSegment } from './api-url';
 import { CallBudget, CallBudgetSpent } from './call-budget';
 import { DocumentSystemException } from './document-system.exception';
@@ -32,6 +34,12 @@ interface CallOptions {
  * Failures that mean "this is not a document system" when opening a session: no such name. A host that
  * refuses is unavailable, as one that stays silent: telling them apart would tell which ports are open.
  */
+const ANSWER_PROBLEMS: Record<'NotJson' | 'NotAListing' | 'TooManyValues', string> = {
+  NotJson: 'the answer is not JSON',
+  NotAListing: 'the answer is not a listing',
+  TooManyValues: `the answer holds more than ${MAX_ANSWER_VALUES.toLocaleString('en')} JSON values`,
+};
+
 const UNREACHABLE = new Set(['ENOTFOUND', 'EAI_AGAIN', 'ERR_INVALID_URL']);
 const TIMED_OUT = new Set(['ETIMEDOUT', 'ECONNABORTED', 'ERR_SOCKET_CONNECTION_TIMEOUT']);
 
@@ -191,23 +199,29 @@ export class HttpDocumentSystemSession implements DocumentSystemSession {
   /** A listing page, parsed off the event loop; a page over LISTING_MAX_ITEMS fails the call. */
   private async listing<T>(chunks: Uint8Array[], shape: 'workgroups' | 'children'): Promise<Page<T>> {
     const { maxListingItems } = this.kit.limits;
-    const answer = await this.within(
-      this.kit.parser.read(chunks, shape, maxListingItems, this.key, this.budget?.signal),
-    );
+    const answer = await this.read(chunks, shape, maxListingItems);
     if (answer.ok) return answer.value as Page<T>;
     if (answer.problem === 'TooManyItems')
       throw DocumentSystemException.listingTooLong(answer.items ?? 0, maxListingItems);
-    throw DocumentSystemException.unavailable(
-      answer.problem === 'NotJson' ? 'the answer is not JSON' : 'the answer is not a listing',
-    );
+    throw DocumentSystemException.unavailable(ANSWER_PROBLEMS[answer.problem]);
   }
 
   /** A session answer's fields, or an error answer's `error`; one that is not JSON tells nothing. */
   private async answer(res: AxiosResponse<Readable>, shape: 'session', signal: AbortSignal): Promise<unknown> {
     if (!isSuccess(res.status)) return drainJson(res.data, signal);
     const chunks = await collectAnswer(res.data, this.kit.limits.maxAnswerBytes, signal);
-    const answer = await this.within(this.kit.parser.read(chunks, shape, 0, this.key, this.budget?.signal));
+    const answer = await this.read(chunks, shape, 0);
     return answer.ok ? answer.value : undefined;
+  }
+
+  /** An answer read by the parser; one its thread could not read (time, memory) is the document system's failure. */
+  private async read(chunks: Uint8Array[], shape: AnswerShape, maxItems: number): Promise<ReadAnswer> {
+    try {
+      return await this.within(this.kit.parser.read(chunks, shape, maxItems, this.key, this.budget?.signal));
+    } catch (error) {
+      if (error instanceof AnswerUnreadable) throw DocumentSystemException.unavailable(error.message);
+      throw error;
+    }
   }
 
   private within<T>(work: Promise<T>): Promise<T> {

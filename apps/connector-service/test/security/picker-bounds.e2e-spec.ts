@@ -69,6 +69,18 @@ describe('Bounded work per document system', () => {
     expect(ok.body.items).toHaveLength(LISTING_MAX_ITEMS);
   });
 
+  it('picker: a page its parser thread cannot read (16 MiB of empty items, past its heap) answers 502, never 500', async () => {
+    const dataSourceId = await dataSource(['fine']);
+    const items = 5_000_000; // about 15 MB of "{}," and far more heap than a parser thread has
+    hostile.listings = (what) =>
+      'workgroups' in what
+        ? `{"items":[${'{},'.repeat(items - 1)}{}],"nextCursor":null}`
+        : { items: [], nextCursor: null };
+    const res = await http().get(`/v1/data-sources/${dataSourceId}/folders`).set(caller.auth);
+    expect(res.status).toBe(502);
+    expect(['DOCUMENT_SYSTEM_UNAVAILABLE', 'DOCUMENT_SYSTEM_LISTING_TOO_LONG']).toContain(res.body.code);
+  }, 60_000);
+
   it('sync: a folder page longer than LISTING_MAX_ITEMS fails that listing; the run records it and goes on', async () => {
     const dataSourceId = await dataSource(['long', 'fine']);
     const run = await syncToEnd(sut.app, caller, dataSourceId, 60_000);
