@@ -355,6 +355,9 @@ describe('Data sources, folder picker and selection', () => {
     await saving.connect();
     await saving.startTransaction();
     try {
+      // The deletion's own check finds the deadlock (1 s), never this session's, however slow the machine.
+      await saving.query(`SET LOCAL deadlock_timeout = '60s'`);
+      const [{ pid }] = await saving.query(`SELECT pg_backend_pid() AS pid`);
       await saving.query(`UPDATE connector.documents SET "extractionStatus" = 'Succeeded' WHERE "dataSourceId" = $1`, [
         ds.id,
       ]);
@@ -366,7 +369,8 @@ describe('Data sources, folder picker and selection', () => {
         async () =>
           (
             await sut.db.query(
-              `SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query ILIKE 'DELETE FROM "connector"."data_sources"%'`,
+              `SELECT 1 FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid)) AND query ILIKE 'DELETE FROM "connector"."data_sources"%'`,
+              [pid],
             )
           ).length > 0,
       );

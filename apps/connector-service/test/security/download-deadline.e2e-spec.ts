@@ -18,7 +18,7 @@ describe('The download deadline', () => {
   const connections = hostileConnections();
   const http = () => request(sut.app.getHttpServer());
   /** Seconds each file's downloads may take: 1 s of grace + its listed size at 1,000 bytes/s, at most 3 s. */
-  const deadlines: Record<string, number> = { endless: 2, huge: 3, slow: 4 };
+  const deadlines: Record<string, number> = { endless: 2, huge: 3, slow: 3 };
 
   beforeAll(async () => {
     hostile = await new HostileDocumentSystem([
