@@ -236,7 +236,8 @@ export class HttpDocumentSystemSession implements DocumentSystemSession {
 
   private async pause(ms: number): Promise<void> {
     if (!this.budget) return sleep(ms);
-    await this.budget.within(sleep(ms));
+    // The wait ends with the budget (its timer too), as CallBudgetSpent.
+    await this.budget.within(sleep(ms, undefined, { signal: this.budget.signal }).catch(() => undefined));
   }
 
   /** Renew again unless the last renewal was for the attempt just before (refused at once) or attempts ran out. */

@@ -83,11 +83,11 @@ export class IndexingService {
   async requeuePending(strandedAfterMs = PENDING_STRANDED_AFTER_MS): Promise<number> {
     const stranded = await this.documents.pendingExtractions(new Date(Date.now() - strandedAfterMs), SWEEP_BATCH);
     const byTenant = new Map<string, ExtractTextJob[]>();
-    for (const d of stranded)
-      byTenant.set(d.tenantId, [
-        ...(byTenant.get(d.tenantId) ?? []),
-        { documentId: d.id, contentSha256: d.contentSha256 },
-      ]);
+    for (const d of stranded) {
+      const jobs = byTenant.get(d.tenantId) ?? [];
+      jobs.push({ documentId: d.id, contentSha256: d.contentSha256 });
+      byTenant.set(d.tenantId, jobs);
+    }
     for (const [tenantId, jobs] of byTenant) await this.producer.extractText(jobs, tenantId);
     if (stranded.length) this.logger.log({ count: stranded.length }, 'pending text extractions queued again');
     return stranded.length;
