@@ -6,7 +6,9 @@
 // came from, including what a file's leftovers opened after it ended (a reconnect, a timer set again).
 const { TestEnvironment } = require('jest-environment-node');
 const { createHook } = require('node:async_hooks');
-const { relative } = require('node:path');
+const { writeFileSync } = require('node:fs');
+const { tmpdir } = require('node:os');
+const { join, relative } = require('node:path');
 
 const WATCHED = new Set([
   'TCPWRAP',
@@ -36,15 +38,16 @@ createHook({
   },
 }).enable();
 
+// The report also goes to a file: by the time jest kills a worker it may no longer read the worker's stderr.
 process.once('SIGTERM', () => {
   const left = [...opened.values()].filter(holdsTheProcess);
-  process.stderr.write(
-    `\njest ended this worker; ${left.length} handle(s) held it:\n` +
-      left
-        .map((h) => `  from ${h.file}${h.afterItEnded ? ' (opened after it ended)' : ''}:\n${describe(h)}`)
-        .join('\n') +
-      '\n',
-  );
+  const report =
+    `jest ended worker ${process.pid}; ${left.length} handle(s) held it` +
+    ` (active: ${process.getActiveResourcesInfo().join(', ')}):\n` +
+    left.map((h) => `  from ${h.file}${h.afterItEnded ? ' (opened after it ended)' : ''}:\n${describe(h)}`).join('\n');
+  const file = join(tmpdir(), `jest-worker-${process.pid}-held.txt`);
+  writeFileSync(file, `${report}\n`);
+  process.stderr.write(`\n${report}\n(also in ${file})\n`);
   process.exit(1);
 });
 
