@@ -6,7 +6,7 @@
 // came from, including what a file's leftovers opened after it ended (a reconnect, a timer set again).
 const { TestEnvironment } = require('jest-environment-node');
 const { createHook } = require('node:async_hooks');
-const { writeFileSync } = require('node:fs');
+const { appendFileSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join, relative } = require('node:path');
 
@@ -45,11 +45,40 @@ process.once('SIGTERM', () => {
     `jest ended worker ${process.pid}; ${left.length} handle(s) held it` +
     ` (active: ${process.getActiveResourcesInfo().join(', ')}):\n` +
     left.map((h) => `  from ${h.file}${h.afterItEnded ? ' (opened after it ended)' : ''}:\n${describe(h)}`).join('\n');
-  const file = join(tmpdir(), `jest-worker-${process.pid}-held.txt`);
-  writeFileSync(file, `${report}\n`);
-  process.stderr.write(`\n${report}\n(also in ${file})\n`);
+  writeWorkerReport(report);
   process.exit(1);
 });
+
+function writeWorkerReport(report) {
+  const file = join(tmpdir(), `jest-worker-${process.pid}-held.txt`);
+  appendFileSync(file, `${report}\n`);
+  process.stderr.write(`\n${report}\n(also in ${file})\n`);
+}
+
+// jest asks a worker to end (message 2) and kills it 500 ms later if it has not exited. What still holds it
+// 400 ms after the ask is written down then, while it can still run JS, and so is how long its exit took.
+const END = 2;
+const ASKED_TO_END_REPORT_MS = 400;
+function onJestMessage(message) {
+  if (!Array.isArray(message) || message[0] !== END) return;
+  // Our listener would keep the IPC channel, and so the worker, alive: it goes with jest's own.
+  process.removeListener('message', onJestMessage);
+  const askedAt = Date.now();
+  setTimeout(() => {
+    const left = [...opened.values()].filter(holdsTheProcess);
+    writeWorkerReport(
+      `worker ${process.pid} still running ${ASKED_TO_END_REPORT_MS} ms after jest asked it to end;` +
+        ` rss ${Math.round(process.memoryUsage().rss / 1048576)} MiB;` +
+        ` ${left.length} handle(s) hold it (active: ${process.getActiveResourcesInfo().join(', ')}):\n` +
+        left.map((h) => `  from ${h.file}${h.afterItEnded ? ' (opened after it ended)' : ''}:\n${describe(h)}`).join('\n'),
+    );
+  }, ASKED_TO_END_REPORT_MS).unref();
+  process.once('exit', () => {
+    const took = Date.now() - askedAt;
+    if (took >= ASKED_TO_END_REPORT_MS) writeWorkerReport(`worker ${process.pid} exited ${took} ms after jest asked it to end`);
+  });
+}
+process.on('message', onJestMessage);
 
 class LeakReportingEnvironment extends TestEnvironment {
   constructor(config, context) {
