@@ -50,6 +50,7 @@ const PARTS: Array<[string, RegExp]> = [
     'promises and timers (microtasks, task queues, events)',
     /^native:runMicrotasks$|node:internal\/process\/task_queues|node:internal\/timers|node:timers|node:events|node:domain/,
   ],
+  ['files (fs: blobs, temporary files)', /node:fs|node:internal\/fs\//],
   ['our code (apps, libs)', /\/(apps|libs)\//],
 ];
 

@@ -29,6 +29,9 @@ import { killChild, startChildApp, testCaller, testEnv } from '@app/testing';
 import { AppModule } from '../apps/connector-service/src/app.module';
 import { MAIN_HEAP_FLAG } from '../apps/connector-service/src/heap-cap';
 import { benchDatabase, failBench } from './bench-database';
+import { nowUs, printCpuSplit, ProfileWindow } from './cpu-split';
+import { databaseCpuSplit, DatabaseStep, rowVersions } from './database-cpu-split';
+import { ThreadCpu, watchThreadCpu } from './thread-cpu';
 import { CONCURRENCY, listAndDownload, listDownloadAndExtract } from './ingest-baselines';
 
 type Http = () => ReturnType<typeof request>;
@@ -112,11 +115,19 @@ async function main(): Promise<void> {
     .set(caller.auth)
     .send({ include: [folder], exclude: [] });
 
+  const versionsBefore = await rowVersions(db.url);
+  const threads = watchThreadCpu(worker.pid!, Number(env.EXTRACTION_NICE));
+  const fullWindow: ProfileWindow = { fromUs: nowUs(), toUs: 0 };
   const cpuBeforeFull = cpuMs(worker);
   const databaseCpuBeforeFull = databaseCpuMs();
   const full = await timedSync(http, caller, ds.id, !process.env.BENCH_FULL_ONLY);
   const fullCpuMs = cpuMs(worker) - cpuBeforeFull;
   const fullDatabaseCpuMs = databaseCpuMs() - databaseCpuBeforeFull;
+  fullWindow.toUs = nowUs();
+  const fullThreadCpu = threads.now();
+  threads.stop();
+  // Measured while nothing else runs: each step done again over what the full sync stored.
+  const databaseSteps = await databaseCpuSplit(db.url, versionsBefore, await rowVersions(db.url));
   const rssAfterFull = peak.value();
   console.log(
     `full sync ended after ${(full.ms / 1000).toFixed(1)} s (${(full.ms / baselineMs).toFixed(2)}× list + download)${process.env.BENCH_FULL_ONLY ? '' : `; text searchable after ${(full.searchableMs / 1000).toFixed(1)} s (${(full.searchableMs / extractBaseline.ms).toFixed(2)}× list + download + extract)`}`,
@@ -164,6 +175,7 @@ async function main(): Promise<void> {
   console.log(
     `CPU until searchable: worker ${(fullCpuMs / 1000).toFixed(1)} s (all threads); PostgreSQL ${Number.isNaN(fullDatabaseCpuMs) ? 'not on this machine' : `${(fullDatabaseCpuMs / 1000).toFixed(1)} s`}; extract baseline ${(extractBaseline.cpuMs / 1000).toFixed(1)} s`,
   );
+  printStepTable(fullThreadCpu, fullDatabaseCpuMs, databaseSteps, extractBaseline.cpuMs);
   console.log(
     `incremental, no change: ${(none.ms / 1000).toFixed(2)} s = ${((none.ms / full.ms) * 100).toFixed(1)}% of full (target < 5%); counts ${JSON.stringify(none.run.counts)}`,
   );
@@ -190,6 +202,12 @@ async function main(): Promise<void> {
   async function stop(): Promise<never> {
     peak.stop();
     await killChild(worker, 'SIGTERM');
+    const profile = process.env.BENCH_PROFILE_DIR && mainThreadProfile(process.env.BENCH_PROFILE_DIR, worker.pid!);
+    if (profile && fullWindow.toUs)
+      printCpuSplit("The worker's main thread until searchable, by part", profile, fullWindow, {
+        count: files.length,
+        label: 'file',
+      });
     await api.close();
     await killChild(sim, 'SIGTERM');
     await rm(String(env.BLOB_DIR), { recursive: true, force: true });
@@ -319,6 +337,32 @@ async function searchLatencies(http: Http, caller: { auth: Record<string, string
   }
   times.sort((a, b) => a - b);
   return { p50: times[99], p95: times[189] };
+}
+
+/** CPU until searchable by step: the worker's threads by kind, and PostgreSQL's by step (bench/database-cpu-split.ts). */
+function printStepTable(worker: ThreadCpu, databaseMs: number, steps: DatabaseStep[], baselineMs: number): void {
+  const line = (label: string, ms: number) =>
+    console.log(
+      `  ${label.padEnd(66)} ${(ms / 1000).toFixed(1).padStart(7)} s ${((ms / baselineMs) * 100).toFixed(1).padStart(6)} %`,
+    );
+  console.log(`\nCPU until searchable, by step (share of the extract baseline's ${(baselineMs / 1000).toFixed(1)} s):`);
+  line('worker: main thread (event loop; BENCH_PROFILE_DIR splits it)', worker.mainMs);
+  line('worker: extraction and answer-parser threads', worker.extractionMs);
+  line('worker: other threads (GC helpers, libuv pool), ended threads', worker.restMs);
+  if (Number.isNaN(databaseMs)) return void console.log('  PostgreSQL: not on this machine');
+  line('PostgreSQL', databaseMs);
+  for (const { step, ms } of steps) line(`  ${step}`, ms);
+  line(
+    '  the rest (statements, heap and TOAST writes, WAL, commits, vacuum)',
+    databaseMs - steps.reduce((n, s) => n + s.ms, 0),
+  );
+  line('total', worker.mainMs + worker.extractionMs + worker.restMs + databaseMs);
+}
+
+/** The profile of the worker's main thread (tid 0 in the file's name; its threads write their own). */
+function mainThreadProfile(dir: string, pid: number): string | undefined {
+  const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile') && f.includes(`.${pid}.0.`));
+  return file && join(dir, file);
 }
 
 /** User and system CPU time of a process, all its threads. */
