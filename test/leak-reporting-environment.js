@@ -70,12 +70,20 @@ function onJestMessage(message) {
       `worker ${process.pid} still running ${ASKED_TO_END_REPORT_MS} ms after jest asked it to end;` +
         ` rss ${Math.round(process.memoryUsage().rss / 1048576)} MiB;` +
         ` ${left.length} handle(s) hold it (active: ${process.getActiveResourcesInfo().join(', ')}):\n` +
-        left.map((h) => `  from ${h.file}${h.afterItEnded ? ' (opened after it ended)' : ''}:\n${describe(h)}`).join('\n'),
+        left
+          .map((h) => `  from ${h.file}${h.afterItEnded ? ' (opened after it ended)' : ''}:\n${describe(h)}`)
+          .join('\n'),
     );
   }, ASKED_TO_END_REPORT_MS).unref();
   process.once('exit', () => {
     const took = Date.now() - askedAt;
-    if (took >= ASKED_TO_END_REPORT_MS) writeWorkerReport(`worker ${process.pid} exited ${took} ms after jest asked it to end`);
+    const threads = [...opened.values()].filter((h) => h.type === 'WORKER');
+    if (took >= ASKED_TO_END_REPORT_MS || threads.length)
+      writeWorkerReport(
+        `worker ${process.pid} exiting ${took} ms after jest asked it to end` +
+          (threads.length ? `, first stopping ${threads.length} thread(s) still running:\n` : '') +
+          threads.map((h) => `  from ${h.file}:\n${describe(h)}`).join('\n'),
+      );
   });
 }
 process.on('message', onJestMessage);
@@ -112,6 +120,9 @@ class LeakReportingEnvironment extends TestEnvironment {
 }
 function holdsTheProcess({ type, resource }) {
   if (type === 'Timeout') return !resource._destroyed && resource.hasRef();
+  // A thread still running holds the process's exit even when unref'd: Node stops every thread before it
+  // exits, and one busy in native code (a JSON.parse of megabytes) finishes that first, past jest's 500 ms.
+  if (type === 'WORKER') return true;
   if (type === 'PIPEWRAP' && resource.fd >= 0 && resource.fd <= 2) return false; // the worker's own stdio
   return typeof resource.hasRef !== 'function' || resource.hasRef();
 }

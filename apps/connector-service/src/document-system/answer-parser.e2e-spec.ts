@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs';
 import { AnswerParser, AnswerUnreadable } from './answer-parser';
 
 /** About `kib` KiB of a listing with `items` folders, as the chunks a socket would give (each its own buffer). */
@@ -14,6 +15,13 @@ function answer(items: number, kib: number, tag = 'f'): Uint8Array[] {
   for (let at = 0; at < bytes.length; at += 64 * 1024) chunks.push(new Uint8Array(bytes.subarray(at, at + 64 * 1024)));
   return chunks;
 }
+
+/** 660,000 objects holding an array each: 1.98 million values, under MAX_ANSWER_VALUES; about a second to parse. */
+function costly(): Uint8Array[] {
+  return [new Uint8Array(Buffer.from(`{"items":[],"junk":[${'{"a":[]},'.repeat(660_000)}{}]}`))];
+}
+
+const threadsOfThisProcess = () => readdirSync('/proc/self/task').length;
 
 describe(AnswerParser.name, () => {
   let sut: AnswerParser;
@@ -51,11 +59,18 @@ describe(AnswerParser.name, () => {
     abandoned.abort();
     await expect(second).rejects.toBeInstanceOf(AnswerUnreadable);
     await expect(first).resolves.toMatchObject({ ok: true });
-    // 660,000 objects holding an array each (1.98 million values, under MAX_ANSWER_VALUES): more than 32 MB of heap.
-    const costly = [Buffer.from(`{"items":[],"junk":[${'{"a":[]},'.repeat(660_000)}{}]}`)].map(
-      (b) => new Uint8Array(b),
-    );
-    await expect(sut.read(costly, 'children', 10, 'a')).rejects.toThrow(/needed over 32 MB/);
+    // More than 32 MB of heap.
+    await expect(sut.read(costly(), 'children', 10, 'a')).rejects.toThrow(/needed over 32 MB/);
     expect(await sut.read(answer(2, 1024), 'children', 10, 'a')).toMatchObject({ ok: true }); // a new thread
+  }, 60_000);
+
+  // A thread ended while busy in JSON.parse stops only once the parse returns; one still running when the
+  // process ends holds up its exit (Node stops every thread first), past what a supervisor allows.
+  it('has stopped every thread it started once closed, also one it ended for its time limit mid-parse', async () => {
+    const before = threadsOfThisProcess();
+    sut = new AnswerParser({ threads: 1, timeoutMs: 50 });
+    await expect(sut.read(costly(), 'children', 10, 'a')).rejects.toThrow(/took over 0.05 s/);
+    await sut.close();
+    expect(threadsOfThisProcess()).toBeLessThanOrEqual(before);
   }, 60_000);
 });

@@ -1,6 +1,6 @@
 import { extname, join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
-import { startWorkerThread } from '../common/worker-thread';
+import { startWorkerThread, StoppingThreads } from '../common/worker-thread';
 import { byteLength } from './answer-bytes';
 import { AnswerShape, ReadAnswer, readAnswer } from './answer-shapes';
 
@@ -107,6 +107,7 @@ export class AnswerParser {
 /** One worker thread, started on first use and again after it was ended; one answer at a time. */
 class ParserThread {
   private worker?: Worker;
+  private readonly stopping = new StoppingThreads();
   private current?: { id: number; job: Job; timer: NodeJS.Timeout };
   private ids = 0;
 
@@ -137,7 +138,8 @@ class ParserThread {
     this.settle(new AnswerUnreadable('the answer parser is closed'));
     const worker = this.worker;
     this.worker = undefined;
-    await worker?.terminate();
+    await this.stopping.stop(worker);
+    await this.stopping.stopped();
   }
 
   private ensureWorker(): Worker {
@@ -166,7 +168,7 @@ class ParserThread {
     if (this.worker !== worker) return;
     this.worker = undefined;
     this.settle(error);
-    void worker.terminate();
+    void this.stopping.stop(worker);
   }
 
   private settle(error: Error | undefined, answer?: ReadAnswer): void {

@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { extname, join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
-import { startWorkerThread } from '../common/worker-thread';
+import { startWorkerThread, StoppingThreads } from '../common/worker-thread';
 import { ExtractedText, ExtractionKind, ReadTextRequest, TEXT_TOO_LARGE } from './read-text';
 
 export interface ExtractionPoolOptions {
@@ -88,6 +88,7 @@ const BOOT_TIMEOUT_MS = 30_000;
 /** One worker thread, started on first use and after it was ended; one file at a time. */
 class ExtractionThread {
   private worker?: Worker;
+  private readonly stopping = new StoppingThreads();
   private ready = false;
   private current?: {
     request: ReadTextRequest;
@@ -114,7 +115,8 @@ class ExtractionThread {
     this.settle(new ExtractionUnavailable('extractor closed'));
     const worker = this.worker;
     this.worker = undefined;
-    await worker?.terminate();
+    await this.stopping.stop(worker);
+    await this.stopping.stopped();
   }
 
   /** The time limit starts when the file reaches a loaded thread. */
@@ -173,7 +175,7 @@ class ExtractionThread {
     this.settle(
       this.ready ? error : new ExtractionUnavailable(`the extraction worker did not start: ${error.message}`),
     );
-    void worker.terminate();
+    void this.stopping.stop(worker);
   }
 
   private settle(error: Error | undefined, extracted: ExtractedText = { text: '', pages: [] }): void {
