@@ -54,6 +54,8 @@ export async function databaseCpuSplit(
 ): Promise<DatabaseStep[]> {
   return onClient(url, async (client) => {
     const pid: number = (await client.query('SELECT pg_backend_pid() AS pid')).rows[0].pid;
+    // Only this backend's CPU is read: no parallel workers.
+    await client.query('SET max_parallel_workers_per_gather = 0');
     const timed = async (sql: string): Promise<number> => {
       const start = backendCpuMs(pid);
       await client.query(sql);
@@ -170,4 +172,39 @@ async function onClient<T>(url: string, work: (client: Client) => Promise<T>): P
   } finally {
     await client.end();
   }
+}
+
+/**
+ * Starts counting statements with pg_stat_statements where the server loads it (shared_preload_libraries);
+ * false where it does not.
+ */
+export async function countStatements(url: string): Promise<boolean> {
+  return onClient(url, async (client) => {
+    try {
+      await client.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
+      await client.query('SELECT pg_stat_statements_reset()');
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
+
+export interface StatementTime {
+  statement: string;
+  calls: number;
+  ms: number;
+}
+
+/** The statements of this database that took the most time in their backends since `countStatements`. */
+export async function topStatements(url: string, limit = 12): Promise<StatementTime[]> {
+  return onClient(url, async (client) => {
+    const { rows } = await client.query(
+      `SELECT regexp_replace(query, '\\s+', ' ', 'g') AS statement, calls, total_exec_time AS ms
+       FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
+       ORDER BY total_exec_time DESC LIMIT $1`,
+      [limit],
+    );
+    return rows.map((r) => ({ statement: r.statement, calls: Number(r.calls), ms: Number(r.ms) }));
+  });
 }

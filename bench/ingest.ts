@@ -30,7 +30,14 @@ import { AppModule } from '../apps/connector-service/src/app.module';
 import { MAIN_HEAP_FLAG } from '../apps/connector-service/src/heap-cap';
 import { benchDatabase, failBench } from './bench-database';
 import { nowUs, printCpuSplit, ProfileWindow } from './cpu-split';
-import { databaseCpuSplit, DatabaseStep, rowVersions } from './database-cpu-split';
+import {
+  countStatements,
+  databaseCpuSplit,
+  DatabaseStep,
+  rowVersions,
+  StatementTime,
+  topStatements,
+} from './database-cpu-split';
 import { ThreadCpu, watchThreadCpu } from './thread-cpu';
 import { CONCURRENCY, listAndDownload, listDownloadAndExtract } from './ingest-baselines';
 
@@ -115,6 +122,7 @@ async function main(): Promise<void> {
     .set(caller.auth)
     .send({ include: [folder], exclude: [] });
 
+  const statementsCounted = await countStatements(db.url);
   const versionsBefore = await rowVersions(db.url);
   const threads = watchThreadCpu(worker.pid!, Number(env.EXTRACTION_NICE));
   const fullWindow: ProfileWindow = { fromUs: nowUs(), toUs: 0 };
@@ -126,6 +134,7 @@ async function main(): Promise<void> {
   fullWindow.toUs = nowUs();
   const fullThreadCpu = threads.now();
   threads.stop();
+  const statements = statementsCounted ? await topStatements(db.url) : [];
   // Measured while nothing else runs: each step done again over what the full sync stored.
   const databaseSteps = await databaseCpuSplit(db.url, versionsBefore, await rowVersions(db.url));
   const rssAfterFull = peak.value();
@@ -176,6 +185,7 @@ async function main(): Promise<void> {
     `CPU until searchable: worker ${(fullCpuMs / 1000).toFixed(1)} s (all threads); PostgreSQL ${Number.isNaN(fullDatabaseCpuMs) ? 'not on this machine' : `${(fullDatabaseCpuMs / 1000).toFixed(1)} s`}; extract baseline ${(extractBaseline.cpuMs / 1000).toFixed(1)} s`,
   );
   printStepTable(fullThreadCpu, fullDatabaseCpuMs, databaseSteps, extractBaseline.cpuMs);
+  printStatements(statements);
   console.log(
     `incremental, no change: ${(none.ms / 1000).toFixed(2)} s = ${((none.ms / full.ms) * 100).toFixed(1)}% of full (target < 5%); counts ${JSON.stringify(none.run.counts)}`,
   );
@@ -357,6 +367,17 @@ function printStepTable(worker: ThreadCpu, databaseMs: number, steps: DatabaseSt
     databaseMs - steps.reduce((n, s) => n + s.ms, 0),
   );
   line('total', worker.mainMs + worker.extractionMs + worker.restMs + databaseMs);
+}
+
+/** The statements that took PostgreSQL longest until searchable, where pg_stat_statements is loaded. */
+function printStatements(statements: StatementTime[]): void {
+  if (!statements.length)
+    return void console.log('  (statements by time: load pg_stat_statements in shared_preload_libraries to see them)');
+  console.log('\nStatements by time in PostgreSQL until searchable (pg_stat_statements; wall time in the backend):');
+  for (const { statement, calls, ms } of statements)
+    console.log(
+      `  ${(ms / 1000).toFixed(1).padStart(7)} s ${String(calls).padStart(7)} calls  ${statement.slice(0, 150)}`,
+    );
 }
 
 /** The profile of the worker's main thread (tid 0 in the file's name; its threads write their own). */
