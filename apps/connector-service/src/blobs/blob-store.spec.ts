@@ -113,6 +113,21 @@ describe('S3BlobStore on Node 20', () => {
   });
 });
 
+describe(FsBlobStore.name, () => {
+  it('stores again after its directories were removed while it ran (the blob directory cleared)', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'blobs-'));
+    const sut = new FsBlobStore(root);
+    try {
+      const first = await sut.put(Readable.from(['A-501']));
+      await rm(root, { recursive: true });
+      expect(await sut.put(Readable.from(['A-501']))).toEqual(first);
+      expect((await sut.read(first.sha256)).toString()).toBe('A-501');
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+});
+
 describe.each([
   ['FsBlobStore', fsStore],
   ['S3BlobStore', s3Store],

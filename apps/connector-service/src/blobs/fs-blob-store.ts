@@ -9,6 +9,9 @@ import { streamIntoFile } from './staged-file';
 
 /** Blobs as files under one directory: `<root>/<aa>/<bb>/<sha256>`. */
 export class FsBlobStore extends BlobStore {
+  /** The blobs' directories this process made: each is made once, not before every write. */
+  private readonly made = new Set<string>();
+
   constructor(private readonly root: string) {
     super();
   }
@@ -18,16 +21,37 @@ export class FsBlobStore extends BlobStore {
     await mkdir(tmpDir, { recursive: true });
     const tmp = join(tmpDir, randomUUID());
     const meter = contentMeter();
+    let moved = false;
     try {
       await streamIntoFile(content, meter.stream, tmp);
       const { sha256, size } = meter.result();
-      const target = this.pathOf(sha256);
-      await mkdir(join(target, '..'), { recursive: true });
-      await rename(tmp, target); // atomic; the same content written twice lands on the same name
+      await this.moveInto(tmp, this.pathOf(sha256));
+      moved = true;
       return { sha256, size };
     } finally {
-      await rm(tmp, { force: true });
+      if (!moved) await rm(tmp, { force: true });
     }
+  }
+
+  /** Atomic; the same content written twice lands on the same name. */
+  private async moveInto(tmp: string, target: string): Promise<void> {
+    const directory = join(target, '..');
+    await this.makeDirectory(directory);
+    try {
+      await rename(tmp, target);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      // Its directory was removed since this process made it: make it again.
+      this.made.delete(directory);
+      await this.makeDirectory(directory);
+      await rename(tmp, target);
+    }
+  }
+
+  private async makeDirectory(directory: string): Promise<void> {
+    if (this.made.has(directory)) return;
+    await mkdir(directory, { recursive: true });
+    this.made.add(directory);
   }
 
   async open(sha256: string): Promise<Readable> {
