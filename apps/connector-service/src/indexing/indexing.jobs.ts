@@ -51,14 +51,16 @@ export type IndexingJobs = typeof INDEXING_JOBS.payloads;
 
 export const INDEXING_JOB_ATTEMPTS = 4;
 export const INDEXING_JOB_BACKOFF = { type: 'exponential', delay: 2000 } as const;
-/** The fewest jobs a process runs at once (one extracts while another saves); more when it has more extraction threads. */
-export const INDEXING_CONCURRENCY = 2;
-
 /** Extractions are short and CPU-bound: a lone tenant uses every extraction slot but the reserved one. */
 export const INDEXING_FAIR_SHARE: FairShareOptions = { aloneShare: 1 };
 
-/** A worker's extraction slots: its extraction concurrency, one of them kept for a tenant with none in hand. */
+/**
+ * A worker's extraction slots (and its extraction concurrency): two per extraction thread, so each thread
+ * has a file while another job reads its blob or saves its text, and one more kept for a tenant with none
+ * in hand. A lone tenant's extractions so keep every thread busy; with the reserved slot among the
+ * threads' own (2 slots for 2 threads), a lone tenant extracted on one thread and saved in between.
+ */
 export const extractionSlots = (extractionWorkers: number): WorkerSlots => ({
-  slots: Math.max(INDEXING_CONCURRENCY, extractionWorkers),
+  slots: 2 * Math.max(1, extractionWorkers) + 1,
   reserved: 1,
 });
