@@ -251,4 +251,24 @@ describe('Text extraction on the indexing queue', () => {
     expect(await chunkIndexes('long.txt')).toEqual(deep.map((chunk) => chunk.index));
     expect(await chunkIndexes('short.txt')).toEqual([]);
   });
+
+  it('keeps each deep chunk whole in its row: its vector is not moved out to TOAST, where ranking read it back', async () => {
+    const [{ toast }] = await sut.db.query(
+      `SELECT reltoastrelid::regclass::text AS toast FROM pg_class WHERE oid = 'connector.document_chunks'::regclass`,
+    );
+    const toastRows = async (): Promise<number> => (await sut.db.query(`SELECT count(*)::int AS n FROM ${toast}`))[0].n;
+    const before = await toastRows();
+    // 4,000 different words: each chunk of 1,200 characters has a vector of about 2 KB.
+    const varied = Array.from({ length: 4000 }, (_, i) => `term${i.toString(36)}q`).join(' ');
+    await sim.admin.post('/files', { parentId: folderId, name: 'varied.txt', text: varied });
+    await syncToSearchable(sut.app, user, dataSourceId);
+
+    const [{ chunks }] = await sut.db.query(
+      `SELECT count(*)::int AS chunks FROM connector.document_chunks WHERE "documentId" = $1`,
+      [(await doc('varied.txt'))!.id],
+    );
+    expect(chunks).toBeGreaterThan(10);
+    expect(await toastRows()).toBe(before);
+    expect(await hits(`term${(3990).toString(36)}q`)).toEqual(['varied.txt']);
+  });
 });

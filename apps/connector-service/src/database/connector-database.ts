@@ -34,6 +34,7 @@ import { Passages1795300054000 } from './migrations/1795300054000-passages';
 import { RunLimits1795300056000 } from './migrations/1795300056000-run-limits';
 import { RunPace1795300057000 } from './migrations/1795300057000-run-pace';
 import { CredentialValidation1795300058000 } from './migrations/1795300058000-credential-validation';
+import { ChunkRowsWhole1795300060000 } from './migrations/1795300060000-chunk-rows-whole';
 import { SyncRunFiles1795300028000 } from './migrations/1795300028000-sync-run-files';
 import { DeletionGuard1795300030000 } from './migrations/1795300030000-deletion-guard';
 
@@ -82,5 +83,6 @@ export const connectorDatabase: ServiceDatabaseOptions = {
     RunLimits1795300056000,
     RunPace1795300057000,
     CredentialValidation1795300058000,
+    ChunkRowsWhole1795300060000,
   ],
 };
