@@ -42,12 +42,17 @@ async function drop(name: string): Promise<void> {
   undropped.delete(name);
 }
 
-async function onAdmin<T>(work: (admin: Client) => Promise<T>): Promise<T> {
-  const admin = new Client({ connectionString: ADMIN_URL });
-  await admin.connect();
+function onAdmin<T>(work: (admin: Client) => Promise<T>): Promise<T> {
+  return onDatabase(ADMIN_URL, work);
+}
+
+/** `work` on a connection of its own to the database at `url`, closed after. */
+export async function onDatabase<T>(url: string, work: (client: Client) => Promise<T>): Promise<T> {
+  const client = new Client({ connectionString: url });
+  await client.connect();
   try {
-    return await work(admin);
+    return await work(client);
   } finally {
-    await admin.end();
+    await client.end();
   }
 }

@@ -12,6 +12,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { Client } from 'pg';
+import { onDatabase } from './bench-database';
 
 const TABLES = ['documents', 'document_chunks'];
 const TICK_MS = 10;
@@ -25,7 +26,7 @@ export interface RowVersions {
 
 /** Rows inserted and updated (HOT or not) per table so far: take it before and after the ingestion. */
 export async function rowVersions(url: string): Promise<RowVersions[]> {
-  return onClient(url, async (client) => {
+  return onDatabase(url, async (client) => {
     await client.query('SELECT pg_stat_force_next_flush()').catch(() => undefined);
     const { rows } = await client.query(
       `SELECT relname AS table, n_tup_ins AS inserted, n_tup_upd AS updated, n_tup_hot_upd AS "hotUpdated"
@@ -52,7 +53,7 @@ export async function databaseCpuSplit(
   before: RowVersions[],
   after: RowVersions[],
 ): Promise<DatabaseStep[]> {
-  return onClient(url, async (client) => {
+  return onDatabase(url, async (client) => {
     const pid: number = (await client.query('SELECT pg_backend_pid() AS pid')).rows[0].pid;
     // Only this backend's CPU is read: no parallel workers.
     await client.query('SET max_parallel_workers_per_gather = 0');
@@ -164,22 +165,12 @@ function backendCpuMs(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
 }
 
-async function onClient<T>(url: string, work: (client: Client) => Promise<T>): Promise<T> {
-  const client = new Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
-
 /**
  * Starts counting statements with pg_stat_statements where the server loads it (shared_preload_libraries);
  * false where it does not.
  */
 export async function countStatements(url: string): Promise<boolean> {
-  return onClient(url, async (client) => {
+  return onDatabase(url, async (client) => {
     try {
       await client.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
       await client.query('SELECT pg_stat_statements_reset()');
@@ -198,7 +189,7 @@ export interface StatementTime {
 
 /** The statements of this database that took the most time in their backends since `countStatements`. */
 export async function topStatements(url: string, limit = 12): Promise<StatementTime[]> {
-  return onClient(url, async (client) => {
+  return onDatabase(url, async (client) => {
     const { rows } = await client.query(
       `SELECT regexp_replace(query, '\\s+', ' ', 'g') AS statement, calls, total_exec_time AS ms
        FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
