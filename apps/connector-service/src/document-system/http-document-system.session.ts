@@ -30,16 +30,17 @@ interface CallOptions {
   notFound?: () => Error;
 }
 
-/**
- * Failures that mean "this is not a document system" when opening a session: no such name. A host that
- * refuses is unavailable, as one that stays silent: telling them apart would tell which ports are open.
- */
+/** Why an answer that is not a listing fails the call, in the words of its 502. */
 const ANSWER_PROBLEMS: Record<'NotJson' | 'NotAListing' | 'TooManyValues', string> = {
   NotJson: 'the answer is not JSON',
   NotAListing: 'the answer is not a listing',
   TooManyValues: `the answer holds more than ${MAX_ANSWER_VALUES.toLocaleString('en')} JSON values`,
 };
 
+/**
+ * Failures that mean "this is not a document system" when opening a session: no such name. A host that
+ * refuses is unavailable, as one that stays silent: telling them apart would tell which ports are open.
+ */
 const UNREACHABLE = new Set(['ENOTFOUND', 'EAI_AGAIN', 'ERR_INVALID_URL']);
 const TIMED_OUT = new Set(['ETIMEDOUT', 'ECONNABORTED', 'ERR_SOCKET_CONNECTION_TIMEOUT']);
 
