@@ -58,6 +58,15 @@ describe(ExtractionPool.name, () => {
     expect(done).toEqual(['small', 'big']);
   }, 180_000);
 
+  it("gives a tenant's file the next free thread before another tenant's files that came earlier", async () => {
+    sut = new ExtractionPool({ threads: 1 });
+    const done: string[] = [];
+    const read = (owner: string, name: string) =>
+      sut!.extract('text', Buffer.from(name), owner).then(({ text }) => done.push(text));
+    await Promise.all([read('a', 'a1'), read('a', 'a2'), read('a', 'a3'), read('b', 'b1'), read('b', 'b2')]);
+    expect(done).toEqual(['a1', 'b1', 'a2', 'b2', 'a3']);
+  });
+
   it('reads hostile text and HTML as fast as any', async () => {
     sut = new ExtractionPool({ threads: 1 });
     await expect(textOf(sut.extract('text', hostileText(2_000_000)))).resolves.toBe(

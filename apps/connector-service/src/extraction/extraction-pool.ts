@@ -27,17 +27,25 @@ export class ExtractionUnavailable extends Error {}
 
 interface Job {
   request: ReadTextRequest;
+  /** Whose file it is (a tenant): files of different owners take turns for the threads. */
+  owner: string;
   resolve: (extracted: ExtractedText) => void;
   reject: (error: Error) => void;
 }
 
 /**
- * Text extraction of every format in a few worker threads, one file at a time on each: a file waits in
- * one queue for the first free thread. A file that takes too long or needs more heap than allowed ends
+ * Text extraction of every format in a few worker threads, one file at a time on each: a file waits for
+ * the first free thread, and owners (tenants) take turns for it, so one tenant's backlog does not keep
+ * another's file waiting. A file that takes too long or needs more heap than allowed ends
  * its own thread (started again for the next file) and fails only itself; the event loop never reads a file.
  */
 export class ExtractionPool {
   private readonly queue: Job[] = [];
+  /** Files on the threads, by owner. */
+  private readonly running = new Map<string, number>();
+  /** When each owner with files here last had one started (a count of starts). */
+  private readonly lastStarted = new Map<string, number>();
+  private started = 0;
   private readonly threads: ExtractionThread[];
   private readonly maxTextBytes: number;
   private closed = false;
@@ -54,11 +62,11 @@ export class ExtractionPool {
     );
   }
 
-  extract(kind: ExtractionKind, content: Buffer): Promise<ExtractedText> {
+  extract(kind: ExtractionKind, content: Buffer, owner = ''): Promise<ExtractedText> {
     // Shutting down: a job that gets here now is tried again later, not given a thread started after the close.
     if (this.closed) return Promise.reject(new ExtractionUnavailable('extractor closed'));
     return new Promise<ExtractedText>((resolve, reject) => {
-      this.queue.push({ request: { kind, content, maxTextBytes: this.maxTextBytes }, resolve, reject });
+      this.queue.push({ request: { kind, content, maxTextBytes: this.maxTextBytes }, owner, resolve, reject });
       this.dispatch();
     });
   }
@@ -73,12 +81,40 @@ export class ExtractionPool {
     for (const thread of this.threads) {
       if (this.queue.length === 0) return;
       if (thread.busy) continue;
-      const job = this.queue.shift()!;
+      const job = this.takeNext();
+      this.running.set(job.owner, (this.running.get(job.owner) ?? 0) + 1);
+      this.lastStarted.set(job.owner, ++this.started);
       thread
         .run(job.request)
         .then(job.resolve, job.reject)
-        .finally(() => this.dispatch());
+        .finally(() => {
+          this.ended(job.owner);
+          this.dispatch();
+        });
     }
+  }
+
+  /**
+   * The earliest waiting file of the owner with the fewest files on the threads, and of those the owner
+   * whose last file started longest ago (turns even on one thread). The queue is short: its jobs hold slots.
+   */
+  private takeNext(): Job {
+    let next = 0;
+    for (let i = 1; i < this.queue.length; i++) if (this.before(this.queue[i].owner, this.queue[next].owner)) next = i;
+    return this.queue.splice(next, 1)[0];
+  }
+
+  private before(owner: string, than: string): boolean {
+    const [onThreads, thanOnThreads] = [this.running.get(owner) ?? 0, this.running.get(than) ?? 0];
+    if (onThreads !== thanOnThreads) return onThreads < thanOnThreads;
+    return (this.lastStarted.get(owner) ?? 0) < (this.lastStarted.get(than) ?? 0);
+  }
+
+  private ended(owner: string): void {
+    const left = this.running.get(owner)! - 1;
+    if (left > 0) return void this.running.set(owner, left);
+    this.running.delete(owner);
+    if (!this.queue.some((job) => job.owner === owner)) this.lastStarted.delete(owner);
   }
 }
 

@@ -67,19 +67,28 @@ export class TextExtractor implements OnModuleDestroy {
   }
 
   /** Like extract, but reads the bytes only when they can be extracted. */
-  async extractLazily(size: number, read: () => Promise<Buffer>, mimeType: string, name: string): Promise<Extraction> {
+  async extractLazily(
+    size: number,
+    read: () => Promise<Buffer>,
+    mimeType: string,
+    name: string,
+    owner?: string,
+  ): Promise<Extraction> {
     if (!extractionKind(mimeType, name)) return noText('Unsupported', `No text extractor for ${mimeType || name}`);
     if (size > MAX_EXTRACT_BYTES) return noText('TooLarge', `Larger than ${MAX_EXTRACT_BYTES} bytes`);
-    return this.extract(await read(), mimeType, name);
+    return this.extract(await read(), mimeType, name, owner);
   }
 
-  /** Never throws for a file it cannot read (Failed, with the reason); throws ExtractionUnavailable when no thread could try. */
-  async extract(content: Buffer, mimeType: string, name: string): Promise<Extraction> {
+  /**
+   * Never throws for a file it cannot read (Failed, with the reason); throws ExtractionUnavailable when no
+   * thread could try. `owner` (the file's tenant) takes turns for the threads with other owners' files.
+   */
+  async extract(content: Buffer, mimeType: string, name: string, owner?: string): Promise<Extraction> {
     const kind = extractionKind(mimeType, name);
     if (!kind) return noText('Unsupported', `No text extractor for ${mimeType || name}`);
     if (content.length > MAX_EXTRACT_BYTES) return noText('TooLarge', `Larger than ${MAX_EXTRACT_BYTES} bytes`);
     try {
-      return { status: 'Succeeded', ...(await this.pool.extract(kind, content)), error: null };
+      return { status: 'Succeeded', ...(await this.pool.extract(kind, content, owner)), error: null };
     } catch (error) {
       if (error instanceof ExtractionLimitExceeded) return noText('Failed', error.message);
       if (error instanceof ExtractionUnavailable) throw error;

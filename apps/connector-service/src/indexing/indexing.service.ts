@@ -51,7 +51,7 @@ export class IndexingService {
     let extraction;
     try {
       extraction = await this.metrics.timeExtraction(doc.mimeType, doc.name, () =>
-        this.extractor.extractLazily(doc.size, () => this.read(job), doc.mimeType, doc.name),
+        this.extractor.extractLazily(doc.size, () => this.read(job), doc.mimeType, doc.name, doc.tenantId),
       );
     } catch (error) {
       if (error instanceof ContentSuperseded) return 'Superseded';

@@ -42,7 +42,7 @@ export class TextLayouts {
       return 'Superseded';
     if (extractionKind(doc.mimeType, doc.name) === 'pdf') {
       const read = () => this.blobs.read(job.contentSha256);
-      const extraction = await this.extractor.extractLazily(doc.size, read, doc.mimeType, doc.name);
+      const extraction = await this.extractor.extractLazily(doc.size, read, doc.mimeType, doc.name, doc.tenantId);
       if (extraction.status === 'Succeeded')
         return this.save(job, layOut(extraction.text, extraction.pages), extraction.text);
       // Read once, not now (a limit, say): its stored text is laid out without pages.
