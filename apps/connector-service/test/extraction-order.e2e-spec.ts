@@ -1,5 +1,6 @@
 import { getQueueToken } from '@nestjs/bull';
 import type { Queue } from 'bull';
+import { FairShare, fairShareToken } from '@app/queue';
 import { randomUUID } from 'node:crypto';
 import { after, eventually, RunningSimulator, testCaller } from '@app/testing';
 import { startSimulator } from '../../document-system-simulator/test/support/start-simulator';
@@ -74,6 +75,45 @@ describe('The order of text extraction between sync runs', () => {
     await eventually(async () => (await pending(small.dataSourceId)) === 0, 30_000, 20);
     // Round robin between the two tenants (the extraction fair share): the big backlog moved by a few jobs only.
     expect(await pending(big.dataSourceId)).toBeGreaterThanOrEqual(BIG - 10);
+    await eventually(async () => (await pending(big.dataSourceId)) === 0, 60_000);
+  }, 120_000);
+
+  it("does not let one tenant's extractions, waiting for its own sync, hold the slots another tenant's text needs", async () => {
+    const bigCaller = await testCaller({ roles: ['admin'] });
+    const big = await bulkDataSource(sim, sut, bigCaller, connections.connect(bigCaller), SEED_USERS.alice, BIG);
+    const smallCaller = await testCaller({ roles: ['admin'] });
+    const small = await bulkDataSource(sim, sut, smallCaller, connections.connect(smallCaller), SEED_USERS.alice, 20);
+    const queue = sut.app.get<Queue>(getQueueToken(INDEXING_QUEUE));
+    const fairShare = sut.app.get<FairShare>(fairShareToken(INDEXING_QUEUE));
+    await queue.pause(true);
+    let stepEnds = () => {};
+    try {
+      await syncToEnd(sut.app, bigCaller, big.dataSourceId);
+    } finally {
+      // A sync step of the big tenant's stays in hand in the process (a long sync of its): its extractions
+      // take every slot but the reserved one and wait for it.
+      void sut.app.get(ExtractionGate).first(bigCaller.tenantId, () => new Promise<void>((end) => (stepEnds = end)));
+      await queue.resume(true);
+    }
+    try {
+      await after(1000);
+      expect(await pending(big.dataSourceId)).toBe(BIG);
+
+      let smallHeld = 0;
+      let watching = true;
+      const watch = (async () => {
+        for (; watching; await after(5))
+          smallHeld = Math.max(smallHeld, (await fairShare.state()).held[smallCaller.tenantId] ?? 0);
+      })();
+      await syncToEnd(sut.app, smallCaller, small.dataSourceId);
+      await eventually(async () => (await pending(small.dataSourceId)) === 0, 30_000, 20);
+      watching = false;
+      await watch;
+      // Its files were extracted side by side, in its share of the slots; before, one at a time in the reserved slot.
+      expect(smallHeld).toBeGreaterThanOrEqual(2);
+    } finally {
+      stepEnds();
+    }
     await eventually(async () => (await pending(big.dataSourceId)) === 0, 60_000);
   }, 120_000);
 

@@ -25,6 +25,21 @@ describe('PriorityGate', () => {
     expect(order).toEqual(['first done', 'second done', 'other']);
   });
 
+  it('lets the work waiting go when told to, while first-class work is still in hand', async () => {
+    const gate = new PriorityGate({ maxWaitMs: 10_000 });
+    let endFirst = () => {};
+    const first = gate.first(() => new Promise<void>((end) => (endFirst = end)));
+    const order: string[] = [];
+    const other = gate.turn().then(() => order.push('other'));
+    await after(50);
+    gate.letWaitingGo();
+    await other;
+    order.push('first still in hand');
+    endFirst();
+    await first;
+    expect(order).toEqual(['other', 'first still in hand']);
+  });
+
   it('stays shut for its settle time after the last first-class work, in case more follows', async () => {
     const gate = new PriorityGate({ maxWaitMs: 10_000, settleMs: 200 });
     const order: string[] = [];

@@ -48,15 +48,19 @@ export class PriorityGate {
     });
   }
 
+  /** Lets the work waiting for its turn go now, first-class work in hand or not. */
+  letWaitingGo(): void {
+    const waiting = this.waiting;
+    this.waiting = [];
+    for (const open of waiting) open();
+  }
+
   private openWhenSettled(): void {
     if (this.options.settleMs) setTimeout(() => this.openIfIdle(), this.options.settleMs).unref();
     else this.openIfIdle();
   }
 
   private openIfIdle(): void {
-    if (this.inHand) return;
-    const waiting = this.waiting;
-    this.waiting = [];
-    for (const open of waiting) open();
+    if (!this.inHand) this.letWaitingGo();
   }
 }

@@ -14,10 +14,16 @@ const GATES_KEPT = 1000;
  * behind another's); the extraction threads' nice value keeps the event loop's share. A step often follows
  * another at once (the queue hands over the next job), so a gate opens 250 ms after the last. Jobs queued
  * before steps carried their tenant share one gate ('').
+ *
+ * An extraction that waits holds its slot of the fair share. So it waits only while no other tenant's
+ * extraction is in the process, and when one comes, those waiting go: slots held idle by a tenant's long
+ * sync would leave another tenant's text one slot, the reserved one.
  */
 @Injectable()
 export class ExtractionGate {
   private readonly gates = new Map<string, PriorityGate>();
+  /** Extractions in hand in this process (waiting for their turn or running), by tenant. */
+  private readonly extracting = new Map<string, number>();
 
   first<T>(tenantId: string | undefined, work: () => Promise<T>): Promise<T> {
     return this.of(tenantId).first(work);
@@ -25,6 +31,20 @@ export class ExtractionGate {
 
   turn(tenantId: string | undefined): Promise<void> {
     return this.of(tenantId).turn();
+  }
+
+  /** Runs an extraction that holds a slot: after its turn, unless another tenant's extraction is in the process. */
+  async extraction<T>(tenantId = '', work: () => Promise<T>): Promise<T> {
+    this.extracting.set(tenantId, (this.extracting.get(tenantId) ?? 0) + 1);
+    for (const [tenant, gate] of this.gates) if (tenant !== tenantId) gate.letWaitingGo();
+    try {
+      if (this.extracting.size === 1) await this.turn(tenantId);
+      return await work();
+    } finally {
+      const left = this.extracting.get(tenantId)! - 1;
+      if (left) this.extracting.set(tenantId, left);
+      else this.extracting.delete(tenantId);
+    }
   }
 
   private of(tenantId = ''): PriorityGate {

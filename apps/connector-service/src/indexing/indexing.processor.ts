@@ -43,12 +43,15 @@ export class IndexingProcessor extends QueueProcessor<IndexingJobs> {
       await this.gate.turn(tenantOf(job));
       return this.outages.hold(work);
     };
+    // An extraction holding a slot waits only while no other tenant's is in the process (ExtractionGate).
+    const extractionInTurn = <R>(work: () => Promise<R>, job: Job) =>
+      this.gate.extraction(tenantOf(job), () => this.outages.hold(work));
     return {
       [IndexingJobName.ExtractText]: {
         // Enough jobs to keep every extraction thread busy while another job saves its text.
         concurrency: extractionSlots(this.env.EXTRACTION_WORKERS).slots,
         fairShare: this.fairShare,
-        around: inTurn,
+        around: extractionInTurn,
         run: (data) => this.indexing.extractText(data),
         giveUp: async (data, error) => {
           await this.indexing.giveUp(data, error);
