@@ -20,6 +20,11 @@ export class PriorityGate {
     return this.inHand === 0 && this.waiting.length === 0;
   }
 
+  /** First-class work is in hand: `turn()` waits. */
+  get shut(): boolean {
+    return this.inHand > 0;
+  }
+
   /** Runs first-class work; `turn()` waits while any is in hand. */
   async first<T>(work: () => Promise<T>): Promise<T> {
     this.inHand++;

@@ -20,7 +20,7 @@ export interface JobHandler<T> {
    */
   refuse?(problems: string[], job: Job): Promise<unknown>;
   /** Wraps each run, validation included (e.g. waits for a turn of a gate); the job as Bull gave it (not validated yet). */
-  around?<R>(work: () => Promise<R>, job: Job): Promise<R>;
+  around?(work: () => Promise<unknown>, job: Job): Promise<unknown>;
   /**
    * The queue's FairShare, when its jobs are added through one: the job's slot is given back when it ends
    * for good (outside `around`, so a job waiting at a gate keeps its slot).

@@ -4,6 +4,8 @@ import { PriorityGate } from '@app/queue';
 
 /** The longest a text extraction waits for a busy sync of its tenant in the same process, so a sync that never pauses cannot starve it. */
 export const EXTRACTION_MAX_WAIT_MS = 10_000;
+/** How often extractions waiting for their tenant's sync look whether another tenant waits for a slot. */
+const LOOK_EVERY_MS = 100;
 /** Past this many tenants' gates, the idle ones are let go. */
 const GATES_KEPT = 1000;
 
@@ -15,15 +17,19 @@ const GATES_KEPT = 1000;
  * another at once (the queue hands over the next job), so a gate opens 250 ms after the last. Jobs queued
  * before steps carried their tenant share one gate ('').
  *
- * An extraction that waits holds its slot of the fair share. So it waits only while no other tenant's
- * extraction is in the process, and when one comes, those waiting go: slots held idle by a tenant's long
- * sync would leave another tenant's text one slot, the reserved one.
+ * An extraction that waits holds its slot of the fair share: a tenant's long sync would keep every slot but
+ * the reserved one idle, and another tenant's text would be extracted one file at a time. So an extraction
+ * does not wait while another tenant's work waits for a slot: it is put back (its slot freed, the job due
+ * again a little later). Those already waiting look every 100 ms.
  */
 @Injectable()
 export class ExtractionGate {
   private readonly gates = new Map<string, PriorityGate>();
-  /** Extractions in hand in this process (waiting for their turn or running), by tenant. */
-  private readonly extracting = new Map<string, number>();
+  /** Extractions waiting for their turn in this process, by tenant. */
+  private readonly waiters = new Map<string, number>();
+  private looking?: NodeJS.Timeout;
+  /** How often each tenant's waiting extractions here were put back: a waiter that sees it move goes back. */
+  private readonly putBacks = new Map<string, number>();
 
   first<T>(tenantId: string | undefined, work: () => Promise<T>): Promise<T> {
     return this.of(tenantId).first(work);
@@ -33,18 +39,52 @@ export class ExtractionGate {
     return this.of(tenantId).turn();
   }
 
-  /** Runs an extraction that holds a slot: after its turn, unless another tenant's extraction is in the process. */
-  async extraction<T>(tenantId = '', work: () => Promise<T>): Promise<T> {
-    this.extracting.set(tenantId, (this.extracting.get(tenantId) ?? 0) + 1);
-    for (const [tenant, gate] of this.gates) if (tenant !== tenantId) gate.letWaitingGo();
+  /**
+   * Runs an extraction that holds a slot after its turn, or `putBack` instead when another tenant waits for
+   * a slot it may take meanwhile (`wanted`: whether a tenant's slot would go to another).
+   */
+  async extraction<T>(
+    tenantId = '',
+    work: () => Promise<T>,
+    putBack: () => Promise<T>,
+    wanted: (tenantId: string) => Promise<boolean>,
+  ): Promise<T> {
+    if (!this.of(tenantId).shut) return work();
+    if (await wanted(tenantId).catch(() => false)) return putBack();
+    const putBacks = this.putBacks.get(tenantId) ?? 0;
+    this.waiters.set(tenantId, (this.waiters.get(tenantId) ?? 0) + 1);
+    this.lookWhileWaiting(wanted);
     try {
-      if (this.extracting.size === 1) await this.turn(tenantId);
-      return await work();
+      await this.turn(tenantId);
     } finally {
-      const left = this.extracting.get(tenantId)! - 1;
-      if (left) this.extracting.set(tenantId, left);
-      else this.extracting.delete(tenantId);
+      const left = this.waiters.get(tenantId)! - 1;
+      if (left) this.waiters.set(tenantId, left);
+      else [this.waiters, this.putBacks].forEach((counts) => counts.delete(tenantId));
     }
+    return (this.putBacks.get(tenantId) ?? 0) === putBacks ? work() : putBack();
+  }
+
+  /** While extractions wait here, looks whether another tenant waits for a slot of theirs; if so, they go back. */
+  private lookWhileWaiting(wanted: (tenantId: string) => Promise<boolean>): void {
+    if (this.looking) return;
+    this.looking = setInterval(() => {
+      if (!this.waiters.size) {
+        clearInterval(this.looking);
+        this.looking = undefined;
+        return;
+      }
+      for (const tenant of this.waiters.keys())
+        void wanted(tenant).then(
+          (yes) => yes && this.putBack(tenant),
+          () => undefined,
+        );
+    }, LOOK_EVERY_MS).unref();
+  }
+
+  private putBack(tenantId: string): void {
+    if (!this.waiters.has(tenantId)) return;
+    this.putBacks.set(tenantId, (this.putBacks.get(tenantId) ?? 0) + 1);
+    this.gates.get(tenantId)?.letWaitingGo();
   }
 
   private of(tenantId = ''): PriorityGate {

@@ -11,6 +11,8 @@ import { IndexingService } from './indexing.service';
 import { TextLayouts } from './text-layouts';
 
 const SWEEP_EVERY_MS = 60_000;
+/** When an extraction put back (it waited for its tenant's sync with a slot another tenant needs) is due again. */
+const EXTRACTION_PUT_BACK_MS = 1000;
 
 /**
  * Runs the indexing queue's jobs in worker processes (PROCESS_ROLE worker or all); its extraction slots join
@@ -43,9 +45,17 @@ export class IndexingProcessor extends QueueProcessor<IndexingJobs> {
       await this.gate.turn(tenantOf(job));
       return this.outages.hold(work);
     };
-    // An extraction holding a slot waits only while no other tenant's is in the process (ExtractionGate).
-    const extractionInTurn = <R>(work: () => Promise<R>, job: Job) =>
-      this.gate.extraction(tenantOf(job), () => this.outages.hold(work));
+    // An extraction is put back rather than wait with its slot while another tenant waits for one (ExtractionGate).
+    const extractionInTurn = (work: () => Promise<unknown>, job: Job) =>
+      this.gate.extraction(
+        tenantOf(job),
+        () => this.outages.hold(work),
+        async () => {
+          await this.fairShare.putBack(job, EXTRACTION_PUT_BACK_MS);
+          return 'PutBack';
+        },
+        (tenantId) => this.fairShare.wantedByAnother(tenantId),
+      );
     return {
       [IndexingJobName.ExtractText]: {
         // Enough jobs to keep every extraction thread busy while another job saves its text.

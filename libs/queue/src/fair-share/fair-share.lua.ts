@@ -28,6 +28,8 @@ export const FAIR_SHARE_KEYS = [
 
 /** At most this many tenants are visited by one admission (a bound on the script's time). */
 const MAX_VISITS = 500;
+/** Tenants looked at by one question whether a slot is wanted. */
+const MAX_WANTED_VISITS = 10;
 
 const COMMON = `
 local rcall = redis.call
@@ -152,6 +154,35 @@ if rcall('LLEN', pendingPrefix .. tenant) > 0 then waiting = waiting - 1 end
 if not mayTake(heldBy(tenant), rcall('ZCARD', KEYS[4]), slots, reserved, waiting > 0) then return 0 end
 lease(id, 'h', tenant, now + tonumber(ARGV[9]))
 return 1
+`;
+
+/**
+ * ARGV 7 a job's id, 8 a delay (ms): the job gives its slot back without having run and is due again after
+ * the delay (its entry kept; it then goes to the head of its tenant's list). Returns {0, id, entry, …} admitted.
+ */
+export const PUT_BACK_SCRIPT = `${COMMON}
+if unlease(ARGV[7]) == 'b' and rcall('HEXISTS', KEYS[1], ARGV[7]) == 1 then
+  rcall('ZADD', KEYS[3], now + tonumber(ARGV[8]), ARGV[7])
+end
+return admit({0})
+`;
+
+/**
+ * ARGV 7 a tenant that holds slots. 1 when another tenant with work waiting (among the first ${MAX_WANTED_VISITS} of
+ * the ring) holds fewer than half of the slots and at least two fewer than it: a slot it gives back goes
+ * to that tenant, now or after the next. 0 otherwise.
+ */
+export const WANTED_SCRIPT = `${COMMON}
+local slots = slotsNow()
+local half = math.max(1, math.floor(slots * 0.5))
+local mine = heldBy(ARGV[7])
+for _, tenant in ipairs(rcall('LRANGE', KEYS[2], 0, ${MAX_WANTED_VISITS - 1})) do
+  if tenant ~= ARGV[7] then
+    local theirs = heldBy(tenant)
+    if theirs < half and theirs + 1 < mine then return 1 end
+  end
+end
+return 0
 `;
 
 /** ARGV 7: a delayed job's id. 1 when it was withdrawn, 0 when it is not (or no longer) delayed. */

@@ -10,11 +10,13 @@ const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const QUEUE = 'fair-test';
 const after = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** What a test job does: sleeps `ms`, fails its first `failures` attempts, or, without `ms`, hangs until finished. */
+/** What a test job does: sleeps `ms`, fails its first `failures` attempts, or, without `ms`, hangs until finished; or is put back. */
 interface TestJob {
   tenant: string;
   ms?: number;
   failures?: number;
+  /** Put back (due after this many ms) on its first start, instead of running. */
+  putBackMs?: number;
 }
 
 /** One worker process as the fair share sees it: its own Bull queue, Redis connection and slots. */
@@ -69,15 +71,17 @@ describe(FairShare.name, () => {
     const made = { fair, queue, redis };
     workers.push(made);
     if (slots) {
-      void queue.process('work', slots, (job: Job<TestJob>) => fair.run(job, () => perform(job)));
+      void queue.process('work', slots, (job: Job<TestJob>) => fair.run(job, () => perform(job, fair)));
       await fair.serve({ slots, reserved: options.reserved ?? 0 });
     }
     return made;
   }
 
-  async function perform(job: Job<TestJob>): Promise<void> {
+  async function perform(job: Job<TestJob>, fair: FairShare): Promise<void> {
     const id = String(job.id);
+    const first = !starts.some((start) => start.id === id);
     starts.push({ id, tenant: job.data.tenant, at: Date.now() });
+    if (first && job.data.putBackMs) return fair.putBack(job, job.data.putBackMs);
     running.set(id, job.data.tenant);
     try {
       if (job.attemptsMade < (job.data.failures ?? 0)) throw new Error('flaky');
@@ -250,6 +254,21 @@ describe(FairShare.name, () => {
     expect(start.at - added).toBeLessThan(1200);
     await settle();
     expect(starts.map((s) => s.id)).toEqual(['a-late']);
+  });
+
+  it('gives the slot of a job put back to the tenant that waits, and runs the job again once due', async () => {
+    const { fair } = await worker(1);
+    const opts = { removeOnComplete: true };
+    await fair.addMany([
+      { tenantId: 'a', job: { id: 'a-0', name: 'work', data: { tenant: 'a', ms: 10, putBackMs: 500 }, opts } },
+      { tenantId: 'b', job: { id: 'b-0', name: 'work', data: { tenant: 'b', ms: 10 }, opts } },
+    ]);
+    await eventually(() => starts.length === 3, 5000, 10);
+    expect(starts.map((s) => s.id)).toEqual(['a-0', 'b-0', 'a-0']);
+    expect(starts[1].at - starts[0].at).toBeLessThan(300);
+    expect(starts[2].at - starts[0].at).toBeGreaterThanOrEqual(490);
+    await eventually(async () => (await fair.state()).inUse === 0);
+    expect(await fair.has('a-0')).toBe(false);
   });
 
   it('ignores a job added again while it is known, and keeps its slot between Bull attempts', async () => {

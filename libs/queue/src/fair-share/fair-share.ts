@@ -10,8 +10,10 @@ import {
   ADD_SCRIPT,
   FAIR_SHARE_KEYS,
   HOLD_SCRIPT,
+  PUT_BACK_SCRIPT,
   RELEASE_SCRIPT,
   TICK_SCRIPT,
+  WANTED_SCRIPT,
   WITHDRAW_SCRIPT,
 } from './fair-share.lua';
 import {
@@ -26,7 +28,7 @@ import {
 const ADMIT_PER_CALL = 200;
 
 type Reply = Array<string | number>;
-type ScriptName = 'fairAdd' | 'fairRelease' | 'fairTick' | 'fairHold' | 'fairWithdraw';
+type ScriptName = 'fairAdd' | 'fairRelease' | 'fairTick' | 'fairHold' | 'fairWithdraw' | 'fairPutBack' | 'fairWanted';
 type Scripts = Record<ScriptName, (...args: string[]) => Promise<Reply | number>>;
 type Key = (typeof FAIR_SHARE_KEYS)[number];
 
@@ -44,6 +46,8 @@ export class FairShare implements OnApplicationShutdown {
   private readonly waitingPrefix: string;
   private readonly process = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
   private readonly holds = new Set<string>();
+  /** Jobs running here that were put back: their Bull job ends without giving a slot back. */
+  private readonly putBackIds = new Set<string>();
   private readonly leases: FairShareLeases;
   private worker: WorkerSlots = { slots: 0, reserved: 0 };
   private timer?: NodeJS.Timeout;
@@ -79,6 +83,8 @@ export class FairShare implements OnApplicationShutdown {
       fairTick: TICK_SCRIPT,
       fairHold: HOLD_SCRIPT,
       fairWithdraw: WITHDRAW_SCRIPT,
+      fairPutBack: PUT_BACK_SCRIPT,
+      fairWanted: WANTED_SCRIPT,
     };
     for (const [name, lua] of Object.entries(scripts))
       redis.defineCommand(name, { numberOfKeys: this.keys.length, lua });
@@ -138,6 +144,22 @@ export class FairShare implements OnApplicationShutdown {
   }
 
   /**
+   * From within `run`, instead of the job's work: gives its slot back at once and puts the job back in the
+   * fair share, due after `delayMs` (a job that would wait in its process holding a slot another tenant
+   * needs). Its Bull job then ends as done; when it is admitted again, it is added to Bull again, so Bull
+   * must have removed the first on completion (`removeOnComplete`): a job Bull kept would stop it.
+   */
+  async putBack(job: Job, delayMs: number): Promise<void> {
+    if (job.opts.removeOnComplete !== true)
+      throw new Error(`${this.queue.name} job ${job.id}: only a job removed on completion can be put back`);
+    const id = String(job.id);
+    const [, ...admitted] = (await this.call('fairPutBack', [id, String(Math.max(1, Math.round(delayMs)))])) as Reply;
+    this.putBackIds.add(id);
+    this.takeTurnIn(delayMs);
+    void this.handOver(admitted);
+  }
+
+  /**
    * Runs a job that holds a slot and gives the slot back when the job ends for good: done, refused, or
    * failed on its last attempt. Between Bull's own attempts the slot stays with the job.
    */
@@ -149,6 +171,7 @@ export class FairShare implements OnApplicationShutdown {
       ended = isLastAttempt(job) || error instanceof InvalidJobDataError;
       throw error;
     } finally {
+      if (this.putBackIds.delete(String(job.id))) ended = false;
       if (ended)
         await this.release(String(job.id)).catch((error: Error) =>
           this.logger.warn({ queue: this.queue.name, jobId: job.id, error: error.message }, 'slot not given back'),
@@ -160,6 +183,14 @@ export class FairShare implements OnApplicationShutdown {
   async serve(slots: WorkerSlots): Promise<void> {
     this.worker = slots;
     await this.takeTurn();
+  }
+
+  /**
+   * Whether another tenant with work waiting holds fewer than half of the slots and at least two fewer than
+   * this tenant: a slot this tenant gives back (`putBack`) goes to it, now or after the next.
+   */
+  async wantedByAnother(tenantId: string): Promise<boolean> {
+    return (await this.call('fairWanted', [tenantId])) === 1;
   }
 
   async state(): Promise<FairShareState> {
