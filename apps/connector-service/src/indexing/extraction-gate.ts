@@ -6,6 +6,11 @@ import { PriorityGate } from '@app/queue';
 export const EXTRACTION_MAX_WAIT_MS = 10_000;
 /** How often extractions waiting for their tenant's sync look whether another tenant waits for a slot. */
 const LOOK_EVERY_MS = 100;
+/**
+ * A tenant's extractions are put back only once one has waited this long here: a long sync, not the end
+ * of a short one (whose text is next, and whose steps end within a few hundred milliseconds).
+ */
+const PUT_BACK_AFTER_MS = 1000;
 /** Past this many tenants' gates, the idle ones are let go. */
 const GATES_KEPT = 1000;
 
@@ -18,15 +23,16 @@ const GATES_KEPT = 1000;
  * before steps carried their tenant share one gate ('').
  *
  * An extraction that waits holds its slot of the fair share: a tenant's long sync would keep every slot but
- * the reserved one idle, and another tenant's text would be extracted one file at a time. So an extraction
- * does not wait while another tenant's work waits for a slot: it is put back (its slot freed, the job due
- * again a little later). Those already waiting look every 100 ms.
+ * the reserved one idle, and another tenant's text would be extracted one file at a time. So once one of a
+ * tenant's extractions has waited a second here, its extractions here are put back (their slots freed, the
+ * jobs due again a little later) while another tenant waits for a slot that would be its (they look every
+ * 100 ms), and so is one that comes meanwhile.
  */
 @Injectable()
 export class ExtractionGate {
   private readonly gates = new Map<string, PriorityGate>();
-  /** Extractions waiting for their turn in this process, by tenant. */
-  private readonly waiters = new Map<string, number>();
+  /** When each extraction waiting for its turn in this process began to wait, by tenant, oldest first. */
+  private readonly waiters = new Map<string, number[]>();
   private looking?: NodeJS.Timeout;
   /** How often each tenant's waiting extractions here were put back: a waiter that sees it move goes back. */
   private readonly putBacks = new Map<string, number>();
@@ -50,16 +56,18 @@ export class ExtractionGate {
     wanted: (tenantId: string) => Promise<boolean>,
   ): Promise<T> {
     if (!this.of(tenantId).shut) return work();
-    if (await wanted(tenantId).catch(() => false)) return putBack();
+    if (this.waitedLong(tenantId) && (await wanted(tenantId).catch(() => false))) return putBack();
     const putBacks = this.putBacks.get(tenantId) ?? 0;
-    this.waiters.set(tenantId, (this.waiters.get(tenantId) ?? 0) + 1);
+    const since = Date.now();
+    const waiting = this.waiters.get(tenantId) ?? [];
+    this.waiters.set(tenantId, waiting);
+    waiting.push(since);
     this.lookWhileWaiting(wanted);
     try {
       await this.turn(tenantId);
     } finally {
-      const left = this.waiters.get(tenantId)! - 1;
-      if (left) this.waiters.set(tenantId, left);
-      else [this.waiters, this.putBacks].forEach((counts) => counts.delete(tenantId));
+      waiting.splice(waiting.indexOf(since), 1);
+      if (!waiting.length) [this.waiters, this.putBacks].forEach((byTenant) => byTenant.delete(tenantId));
     }
     return (this.putBacks.get(tenantId) ?? 0) === putBacks ? work() : putBack();
   }
@@ -74,11 +82,17 @@ export class ExtractionGate {
         return;
       }
       for (const tenant of this.waiters.keys())
-        void wanted(tenant).then(
-          (yes) => yes && this.putBack(tenant),
-          () => undefined,
-        );
+        if (this.waitedLong(tenant))
+          void wanted(tenant).then(
+            (yes) => yes && this.putBack(tenant),
+            () => undefined,
+          );
     }, LOOK_EVERY_MS).unref();
+  }
+
+  private waitedLong(tenantId: string): boolean {
+    const oldest = this.waiters.get(tenantId)?.[0];
+    return oldest !== undefined && Date.now() - oldest >= PUT_BACK_AFTER_MS;
   }
 
   private putBack(tenantId: string): void {

@@ -271,6 +271,26 @@ describe(FairShare.name, () => {
     expect(await fair.has('a-0')).toBe(false);
   });
 
+  it('says a slot of a tenant is wanted while another waits holding fewer than half and two fewer', async () => {
+    const { fair } = await worker(8);
+    for (let i = 0; i < 7; i++) await add(fair, 'a', `a-${i}`);
+    await eventually(() => runningOf('a') === 7);
+    for (let i = 0; i < 5; i++) await add(fair, 'b', `b-${i}`);
+    await eventually(() => runningOf('b') === 1);
+    await add(fair, 'a', 'a-7');
+    // b waits holding 1 of 8: a's slot would go to it; a waits too, but holds more than half.
+    expect([await fair.wantedByAnother('a'), await fair.wantedByAnother('b')]).toEqual([true, false]);
+    for (let freed = 0; freed < 2; freed++) {
+      finishOneOf('a');
+      await eventually(() => runningOf('b') === 2 + freed);
+    }
+    // b now holds 3 of 8, a 5: two apart, b under half.
+    expect(await fair.wantedByAnother('a')).toBe(true);
+    finishOneOf('a');
+    await eventually(() => runningOf('b') === 4);
+    expect(await fair.wantedByAnother('a')).toBe(false); // b holds half
+  });
+
   it('ignores a job added again while it is known, and keeps its slot between Bull attempts', async () => {
     const { fair } = await worker(2);
     const job = { id: 'a-0', name: 'work', opts: { attempts: 2, backoff: { type: 'fixed', delay: 800 } } };
