@@ -63,13 +63,12 @@ export class ExtractionGate {
     this.waiters.set(tenantId, waiting);
     waiting.push(since);
     this.lookWhileWaiting(wanted);
-    try {
-      await this.turn(tenantId);
-    } finally {
-      waiting.splice(waiting.indexOf(since), 1);
-      if (!waiting.length) [this.waiters, this.putBacks].forEach((byTenant) => byTenant.delete(tenantId));
-    }
-    return (this.putBacks.get(tenantId) ?? 0) === putBacks ? work() : putBack();
+    await this.turn(tenantId); // never rejects
+    // Read before the last waiter's leaving clears the count.
+    const putBackNow = (this.putBacks.get(tenantId) ?? 0) !== putBacks;
+    waiting.splice(waiting.indexOf(since), 1);
+    if (!waiting.length) [this.waiters, this.putBacks].forEach((byTenant) => byTenant.delete(tenantId));
+    return putBackNow ? putBack() : work();
   }
 
   /** While extractions wait here, looks whether another tenant waits for a slot of theirs; if so, they go back. */

@@ -1,0 +1,31 @@
+import { ExtractionGate } from './extraction-gate';
+
+const after = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+describe(ExtractionGate.name, () => {
+  it('puts back every extraction of a tenant that waited a second for its sync while another tenant wants the slots, and runs none of them', async () => {
+    const gate = new ExtractionGate();
+    let stepEnds = () => {};
+    const step = gate.first('a', () => new Promise<void>((end) => (stepEnds = end)));
+    const outcomes: string[] = [];
+    const extraction = (tenant: string, wanted: boolean) =>
+      gate
+        .extraction(
+          tenant,
+          async () => 'ran',
+          async () => 'put back',
+          async () => wanted,
+        )
+        .then((outcome) => outcomes.push(`${tenant} ${outcome}`));
+    const waiting = [extraction('a', true), extraction('a', true), extraction('a', true)];
+    await after(500);
+    expect(outcomes).toEqual([]); // not before a second of waiting: a short sync's own text is next
+    await Promise.all(waiting);
+    expect(outcomes).toEqual(['a put back', 'a put back', 'a put back']);
+    // Another tenant's, with no sync step of its in hand, runs at once.
+    stepEnds();
+    await step;
+    await extraction('b', false);
+    expect(outcomes.at(-1)).toBe('b ran');
+  });
+});
