@@ -28,4 +28,26 @@ describe(ExtractionGate.name, () => {
     await extraction('b', false);
     expect(outcomes.at(-1)).toBe('b ran');
   });
+
+  it('asks again only once its last question was answered (Redis away: questions would pile up)', async () => {
+    const gate = new ExtractionGate();
+    let stepEnds = () => {};
+    const step = gate.first('a', () => new Promise<void>((end) => (stepEnds = end)));
+    let asked = 0;
+    const unanswered = () => {
+      asked++;
+      return new Promise<boolean>(() => {});
+    };
+    const waiting = gate.extraction(
+      'a',
+      async () => 'ran',
+      async () => 'put back',
+      unanswered,
+    );
+    await after(1600);
+    expect(asked).toBe(1);
+    stepEnds();
+    await step;
+    expect(await waiting).toBe('ran');
+  });
 });

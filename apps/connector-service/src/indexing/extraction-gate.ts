@@ -34,6 +34,7 @@ export class ExtractionGate {
   /** When each extraction waiting for its turn in this process began to wait, by tenant, oldest first. */
   private readonly waiters = new Map<string, number[]>();
   private looking?: NodeJS.Timeout;
+  private lookInFlight?: Promise<unknown>;
   /** How often each tenant's waiting extractions here were put back: a waiter that sees it move goes back. */
   private readonly putBacks = new Map<string, number>();
 
@@ -80,12 +81,17 @@ export class ExtractionGate {
         this.looking = undefined;
         return;
       }
-      for (const tenant of this.waiters.keys())
-        if (this.waitedLong(tenant))
-          void wanted(tenant).then(
+      // One look at a time: while Redis is away, a question waits for it, and more would pile up behind.
+      if (this.lookInFlight) return;
+      const tenants = [...this.waiters.keys()].filter((tenant) => this.waitedLong(tenant));
+      this.lookInFlight = Promise.all(
+        tenants.map((tenant) =>
+          wanted(tenant).then(
             (yes) => yes && this.putBack(tenant),
             () => undefined,
-          );
+          ),
+        ),
+      ).finally(() => (this.lookInFlight = undefined));
     }, LOOK_EVERY_MS).unref();
   }
 
