@@ -23,7 +23,8 @@ export interface JobHandler<T> {
   around?(work: () => Promise<unknown>, job: Job): Promise<unknown>;
   /**
    * The queue's FairShare, when its jobs are added through one: the job's slot is given back when it ends
-   * for good (outside `around`, so a job waiting at a gate keeps its slot).
+   * for good (outside `around`, so a job waiting at a gate keeps its slot, unless `around` puts it back
+   * with `FairShare.putBack`).
    */
   fairShare?: { run<R>(job: Job, work: () => Promise<R>): Promise<R> };
 }
