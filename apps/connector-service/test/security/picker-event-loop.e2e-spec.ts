@@ -42,18 +42,22 @@ describe("One tenant's picker against a hostile document system", () => {
   const dataSource = (caller: TestCaller, url: string, folderId: string) =>
     hostileDataSource(sut.app, connections, caller, url, [folderId]);
 
-  /** B's calls one after another for `ms`: their p95s, and the event loop's delay p99 meanwhile. */
-  async function measure(bId: string, ms: number) {
+  /**
+   * B's calls one after another for `ms`, and on until `enough` (at most `maxMs`): their p95s, and the event
+   * loop's delay p99 meanwhile.
+   */
+  async function measure(bId: string, ms: number, enough = () => true, maxMs = ms) {
     const delay = monitorEventLoopDelay({ resolution: 10 });
     const latencies: Record<string, number[]> = { dataSource: [], health: [], picker: [] };
     const timed = async (name: string, call: () => Promise<unknown>) => {
-      const started = performance.now();
+      const callStarted = performance.now();
       await call();
-      latencies[name].push(performance.now() - started);
+      latencies[name].push(performance.now() - callStarted);
     };
     delay.enable();
-    const until = Date.now() + ms;
-    while (Date.now() < until) {
+    const started = Date.now();
+    const more = () => Date.now() - started < ms || (!enough() && Date.now() - started < maxMs);
+    while (more()) {
       await timed('dataSource', () => http().get(`/v1/data-sources/${bId}`).set(tenantB.auth).expect(200));
       await timed('health', () => http().get('/health/live').expect(200));
       await timed('picker', () => http().get(`/v1/data-sources/${bId}/folders`).set(tenantB.auth).expect(200));
@@ -88,7 +92,9 @@ describe("One tenant's picker against a hostile document system", () => {
     };
     const loops = [pickerLoop(), pickerLoop()];
     await sleep(500);
-    const loaded = await measure(bId, 8_000);
+    // On a machine busy with other suites, A's low-priority document system may send a page in 10 s, not 1:
+    // B is measured until A has read 4 pages meanwhile (at least 8 s, at most 40 s).
+    const loaded = await measure(bId, 8_000, () => hostileA.listings() - served >= 4, 40_000);
     loading = false;
     await Promise.all(loops);
 
@@ -101,5 +107,5 @@ describe("One tenant's picker against a hostile document system", () => {
     const within = (target: number, aloneFigure: number) => Math.max(target, 4 * aloneFigure);
     for (const [name, p95] of Object.entries(loaded.p95)) expect(p95).toBeLessThan(within(100, alone.p95[name]));
     expect(loaded.loopDelayP99Ms).toBeLessThan(within(50, alone.loopDelayP99Ms));
-  }, 90_000);
+  }, 120_000);
 });
