@@ -58,15 +58,21 @@ local function heldBy(tenant)
   return tonumber(rcall('HGET', KEYS[6], tenant) or '0')
 end
 
+-- How many slots one tenant may hold: a share of those not reserved (at least one). Of all slots, half for
+-- each of two tenants would leave the one below half only what the other and the reserve leave it.
+local function shareOf(slots, reserved, share)
+  return math.max(1, math.floor((slots - reserved) * share))
+end
+
 -- The rule of the fair share: a free slot; the last reserved ones only for a tenant that holds none;
--- at most half of all slots while another tenant waits, at most aloneShare of them otherwise.
+-- at most half of the slots not reserved while another tenant waits, at most aloneShare of them otherwise.
 local function mayTake(held, inUse, slots, reserved, othersWait)
   if inUse >= slots then return false end
   if held == 0 then return true end
   if inUse >= slots - reserved then return false end
   local share = aloneShare
   if othersWait then share = 0.5 end
-  return held < math.max(1, math.floor(slots * share))
+  return held < shareOf(slots, reserved, share)
 end
 
 local function lease(id, kind, tenant, lookAt)
@@ -169,12 +175,12 @@ return admit({0})
 
 /**
  * ARGV 7 a tenant that holds slots. 1 when another tenant with work waiting (among the first ${MAX_WANTED_VISITS} of
- * the ring) holds fewer than half of the slots and at least two fewer than it: a slot it gives back goes
+ * the ring) holds fewer than its half and at least two fewer than it: a slot it gives back goes
  * to that tenant, now or after the next. 0 otherwise.
  */
 export const WANTED_SCRIPT = `${COMMON}
-local slots = slotsNow()
-local half = math.max(1, math.floor(slots * 0.5))
+local slots, reserved = slotsNow()
+local half = shareOf(slots, reserved, 0.5)
 local mine = heldBy(ARGV[7])
 for _, tenant in ipairs(rcall('LRANGE', KEYS[2], 0, ${MAX_WANTED_VISITS - 1})) do
   if tenant ~= ARGV[7] then

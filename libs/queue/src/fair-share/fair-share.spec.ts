@@ -178,6 +178,29 @@ describe(FairShare.name, () => {
     expect([runningOf('a'), runningOf('b')]).toEqual([3, 1]);
   });
 
+  it('shares the slots that are not reserved equally between two tenants with work waiting', async () => {
+    const one = await worker(5, { reserved: 1 });
+    await worker(5, { reserved: 1 });
+    for (let i = 0; i < 20; i++) await add(one.fair, 'a', `a-${i}`);
+    await eventually(() => runningOf('a') === 8);
+    for (let i = 0; i < 20; i++) await add(one.fair, 'b', `b-${i}`);
+    await eventually(() => runningOf('b') === 1);
+
+    const held: Array<[number, number]> = [];
+    for (let freed = 0; freed < 8; freed++) {
+      finishOneOf(runningOf('a') > runningOf('b') ? 'a' : 'b');
+      await settle();
+      held.push([runningOf('a'), runningOf('b')]);
+    }
+    // Half of the 8 slots not reserved each; half of all 10 for a left b 3 (the last 2 are only for a newcomer).
+    expect(held.slice(-3)).toEqual([
+      [4, 4],
+      [4, 4],
+      [4, 4],
+    ]);
+    expect(await one.fair.wantedByAnother('a')).toBe(false);
+  }, 60_000);
+
   it('counts holds of work run outside Bull, and refuses one over half while another tenant waits', async () => {
     const { fair } = await worker(4);
     expect(await fair.hold('a', 'hold-1')).toBe(true);
