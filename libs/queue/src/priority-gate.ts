@@ -12,6 +12,8 @@ export interface PriorityGateOptions {
 export class PriorityGate {
   private inHand = 0;
   private waiting: Array<() => void> = [];
+  /** When first-class work came to an open gate; kept through the settle pauses between its steps. */
+  private shutSince?: number;
 
   constructor(private readonly options: PriorityGateOptions) {}
 
@@ -25,8 +27,14 @@ export class PriorityGate {
     return this.inHand > 0;
   }
 
+  /** How long first-class work has held the gate shut, without its opening between; 0 when open. */
+  get shutForMs(): number {
+    return this.inHand > 0 && this.shutSince !== undefined ? Date.now() - this.shutSince : 0;
+  }
+
   /** Runs first-class work; `turn()` waits while any is in hand. */
   async first<T>(work: () => Promise<T>): Promise<T> {
+    this.shutSince ??= Date.now();
     this.inHand++;
     try {
       return await work();
@@ -66,6 +74,8 @@ export class PriorityGate {
   }
 
   private openIfIdle(): void {
-    if (!this.inHand) this.letWaitingGo();
+    if (this.inHand) return;
+    this.shutSince = undefined;
+    this.letWaitingGo();
   }
 }

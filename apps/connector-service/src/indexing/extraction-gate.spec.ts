@@ -29,6 +29,24 @@ describe(ExtractionGate.name, () => {
     expect(outcomes.at(-1)).toBe('b ran');
   });
 
+  it("puts back at once an extraction that comes when its tenant's sync has held the gate a second and another tenant wants the slot", async () => {
+    const gate = new ExtractionGate();
+    let stepEnds = () => {};
+    const step = gate.first('a', () => new Promise<void>((end) => (stepEnds = end)));
+    await after(1100); // a long sync: none of its extractions came meanwhile
+    const came = Date.now();
+    const outcome = await gate.extraction(
+      'a',
+      async () => 'ran',
+      async () => 'put back',
+      async () => true,
+    );
+    expect(outcome).toBe('put back');
+    expect(Date.now() - came).toBeLessThan(200);
+    stepEnds();
+    await step;
+  });
+
   it('asks again only once its last question was answered (Redis away: questions would pile up)', async () => {
     const gate = new ExtractionGate();
     let stepEnds = () => {};

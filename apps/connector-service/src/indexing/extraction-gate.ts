@@ -7,8 +7,9 @@ export const EXTRACTION_MAX_WAIT_MS = 10_000;
 /** How often extractions waiting for their tenant's sync look whether another tenant waits for a slot. */
 const LOOK_EVERY_MS = 100;
 /**
- * A tenant's extractions are put back only once one has waited this long here: a long sync, not the end
- * of a short one (whose text is next, and whose steps end within a few hundred milliseconds).
+ * A tenant's extractions are put back only once one has waited this long here, or its sync steps have held
+ * its gate this long: a long sync, not the end of a short one (whose text is next, and whose steps end
+ * within a few hundred milliseconds).
  */
 const PUT_BACK_AFTER_MS = 1000;
 /** Past this many tenants' gates, the idle ones are let go. */
@@ -24,9 +25,10 @@ const GATES_KEPT = 1000;
  *
  * An extraction that waits holds its slot of the fair share: a tenant's long sync would keep every slot but
  * the reserved one idle, and another tenant's text would be extracted one file at a time. So once one of a
- * tenant's extractions has waited a second here, its extractions here are put back (their slots freed, the
- * jobs due again a little later) while another tenant waits for a slot that would be its (they look every
- * 100 ms), and so is one that comes meanwhile.
+ * tenant's extractions has waited a second here, or its steps have held its gate a second, its extractions
+ * here are put back (their slots freed, the jobs due again a little later, the tenant resting meanwhile:
+ * FairShare.putBack) while another tenant waits for a slot that would be its (they look every 100 ms), and
+ * so is one that comes meanwhile.
  */
 @Injectable()
 export class ExtractionGate {
@@ -95,9 +97,11 @@ export class ExtractionGate {
     }, LOOK_EVERY_MS).unref();
   }
 
+  /** A long sync of the tenant: one of its extractions here waited a second, or its steps held the gate that long. */
   private waitedLong(tenantId: string): boolean {
     const oldest = this.waiters.get(tenantId)?.[0];
-    return oldest !== undefined && Date.now() - oldest >= PUT_BACK_AFTER_MS;
+    if (oldest !== undefined && Date.now() - oldest >= PUT_BACK_AFTER_MS) return true;
+    return (this.gates.get(tenantId)?.shutForMs ?? 0) >= PUT_BACK_AFTER_MS;
   }
 
   private putBack(tenantId: string): void {

@@ -11,7 +11,10 @@ import { IndexingService } from './indexing.service';
 import { TextLayouts } from './text-layouts';
 
 const SWEEP_EVERY_MS = 60_000;
-/** When an extraction put back (it waited for its tenant's sync with a slot another tenant needs) is due again. */
+/**
+ * When an extraction put back (it waited for its tenant's sync with a slot another tenant needs) is due
+ * again; its tenant takes no extraction slot until then, so the tenants that wait share every slot.
+ */
 const EXTRACTION_PUT_BACK_MS = 1000;
 
 /**
@@ -51,7 +54,7 @@ export class IndexingProcessor extends QueueProcessor<IndexingJobs> {
         tenantOf(job),
         () => this.outages.hold(work),
         async () => {
-          await this.fairShare.putBack(job, EXTRACTION_PUT_BACK_MS);
+          await this.fairShare.putBack(job, EXTRACTION_PUT_BACK_MS, { rest: true });
           return 'PutBack';
         },
         (tenantId) => this.fairShare.wantedByAnother(tenantId),

@@ -11,6 +11,7 @@
  *   6 held      HASH  tenant → slots it holds
  *   7 workers   ZSET  process → when its registration lapses (ms)
  *   8 capacity  HASH  process → "slots:reserved"
+ *   9 resting   ZSET  tenant → until when it takes no slot and is not counted as waiting (ms)
  * ARGV: 1 prefix of a tenant's waiting list, 2 prefix of a Bull job's key, 3 the share of a lone tenant,
  *   4 the most jobs one call admits, 5 how long an admitted job has to reach Bull before its lease is looked
  *   at (ms), 6 how often the lease of a job in Bull is looked at (ms); then the script's own arguments.
@@ -24,6 +25,7 @@ export const FAIR_SHARE_KEYS = [
   'held',
   'workers',
   'capacity',
+  'resting',
 ] as const;
 
 /** At most this many tenants are visited by one admission (a bound on the script's time). */
@@ -56,6 +58,21 @@ end
 
 local function heldBy(tenant)
   return tonumber(rcall('HGET', KEYS[6], tenant) or '0')
+end
+
+-- A tenant that put a job back to rest declined slots until the job is due.
+local function rests(tenant)
+  local untilMs = rcall('ZSCORE', KEYS[9], tenant)
+  return untilMs ~= false and tonumber(untilMs) > now
+end
+
+-- Tenants of the ring that rest: the others are the ones waiting.
+local function restingInRing()
+  local count = 0
+  for _, tenant in ipairs(rcall('ZRANGEBYSCORE', KEYS[9], '(' .. now, '+inf')) do
+    if rcall('LLEN', pendingPrefix .. tenant) > 0 then count = count + 1 end
+  end
+  return count
 end
 
 -- How many slots one tenant may hold: a share of those not reserved (at least one). Of all slots, half for
@@ -97,19 +114,21 @@ local function enqueue(id, tenant, first)
   if first then rcall('LPUSH', list, id) else rcall('RPUSH', list, id) end
 end
 
--- Round robin over the tenants with work waiting: one job of a tenant, then the next tenant.
+-- Round robin over the tenants with work waiting: one job of a tenant, then the next tenant; a resting one is passed over.
 local function admit(out)
   local waiting = rcall('LLEN', KEYS[2])
   if waiting == 0 then return out end
   local slots, reserved = slotsNow()
   local inUse = rcall('ZCARD', KEYS[4])
+  local active = waiting - restingInRing()
   local admitted, idle, visits = 0, 0, 0
-  while admitted < admitLimit and inUse < slots and waiting > 0 and idle < waiting and visits < ${MAX_VISITS} do
+  while admitted < admitLimit and inUse < slots and active > 0 and idle < waiting and visits < ${MAX_VISITS} do
     visits = visits + 1
     local tenant = rcall('LPOP', KEYS[2])
     local list = pendingPrefix .. tenant
     local took = false
-    if mayTake(heldBy(tenant), inUse, slots, reserved, waiting > 1) then
+    local resting = rests(tenant)
+    if not resting and mayTake(heldBy(tenant), inUse, slots, reserved, active > 1) then
       local id = rcall('LPOP', list)
       local entry = id and rcall('HGET', KEYS[1], id)
       if entry then
@@ -121,7 +140,12 @@ local function admit(out)
       end
       took = id and true
     end
-    if rcall('LLEN', list) > 0 then rcall('RPUSH', KEYS[2], tenant) else waiting = waiting - 1 end
+    if rcall('LLEN', list) > 0 then
+      rcall('RPUSH', KEYS[2], tenant)
+    else
+      waiting = waiting - 1
+      if not resting then active = active - 1 end
+    end
     if took then idle = 0 else idle = idle + 1 end
   end
   return out
@@ -155,37 +179,52 @@ if rcall('HEXISTS', KEYS[5], id) == 1 then
   return 1
 end
 local slots, reserved = slotsNow()
-local waiting = rcall('LLEN', KEYS[2])
-if rcall('LLEN', pendingPrefix .. tenant) > 0 then waiting = waiting - 1 end
-if not mayTake(heldBy(tenant), rcall('ZCARD', KEYS[4]), slots, reserved, waiting > 0) then return 0 end
+local others = rcall('LLEN', KEYS[2]) - restingInRing()
+if rcall('LLEN', pendingPrefix .. tenant) > 0 and not rests(tenant) then others = others - 1 end
+if not mayTake(heldBy(tenant), rcall('ZCARD', KEYS[4]), slots, reserved, others > 0) then return 0 end
 lease(id, 'h', tenant, now + tonumber(ARGV[9]))
 return 1
 `;
 
 /**
- * ARGV 7 a job's id, 8 a delay (ms): the job gives its slot back without having run and is due again after
- * the delay (its entry kept; it then goes to the head of its tenant's list). Returns {0, id, entry, …} admitted.
+ * ARGV 7 a job's id, 8 a delay (ms), 9 '1' when its tenant rests meanwhile: the job gives its slot back
+ * without having run and is due again after the delay (its entry kept; it then goes to the head of its
+ * tenant's list). A resting tenant takes no slot and is not counted as waiting until then.
+ * Returns {0, id, entry, …} admitted.
  */
 export const PUT_BACK_SCRIPT = `${COMMON}
-if unlease(ARGV[7]) == 'b' and rcall('HEXISTS', KEYS[1], ARGV[7]) == 1 then
-  rcall('ZADD', KEYS[3], now + tonumber(ARGV[8]), ARGV[7])
+local kind, tenant = unlease(ARGV[7])
+if kind == 'b' and rcall('HEXISTS', KEYS[1], ARGV[7]) == 1 then
+  local due = now + tonumber(ARGV[8])
+  rcall('ZADD', KEYS[3], due, ARGV[7])
+  if ARGV[9] == '1' and (tonumber(rcall('ZSCORE', KEYS[9], tenant) or '0') < due) then
+    rcall('ZADD', KEYS[9], due, tenant)
+  end
 end
 return admit({0})
 `;
 
 /**
  * ARGV 7 a tenant that holds slots. 1 when another tenant with work waiting (among the first ${MAX_WANTED_VISITS} of
- * the ring) holds fewer than its half and at least two fewer than it: a slot it gives back goes
- * to that tenant, now or after the next. 0 otherwise.
+ * the ring, not resting) holds fewer than its half and at least two fewer than it, or, while this tenant
+ * rests, fewer than its share: a slot this tenant gives back goes to that tenant, now or after the next.
+ * 0 otherwise.
  */
 export const WANTED_SCRIPT = `${COMMON}
 local slots, reserved = slotsNow()
 local half = shareOf(slots, reserved, 0.5)
-local mine = heldBy(ARGV[7])
+local mine, resting = heldBy(ARGV[7]), rests(ARGV[7])
+local active = rcall('LLEN', KEYS[2]) - restingInRing()
 for _, tenant in ipairs(rcall('LRANGE', KEYS[2], 0, ${MAX_WANTED_VISITS - 1})) do
-  if tenant ~= ARGV[7] then
+  if tenant ~= ARGV[7] and not rests(tenant) then
     local theirs = heldBy(tenant)
-    if theirs < half and theirs + 1 < mine then return 1 end
+    if resting then
+      local share = aloneShare
+      if active > 1 then share = 0.5 end
+      if theirs < shareOf(slots, reserved, share) then return 1 end
+    elseif theirs < half and theirs + 1 < mine then
+      return 1
+    end
   end
 end
 return 0
@@ -211,6 +250,7 @@ if tonumber(ARGV[8]) > 0 then
   rcall('HSET', KEYS[8], ARGV[7], ARGV[8] .. ':' .. ARGV[9])
 end
 slotsNow()
+rcall('ZREMRANGEBYSCORE', KEYS[9], '-inf', now)
 for i = 12, #ARGV do
   if rcall('HEXISTS', KEYS[5], ARGV[i]) == 1 then rcall('ZADD', KEYS[4], now + tonumber(ARGV[11]), ARGV[i]) end
 end

@@ -35,6 +35,8 @@ describe(FairShare.name, () => {
   /** Jobs running now, across workers: id → tenant. */
   let running: Map<string, string>;
   let finishers: Map<string, () => void>;
+  /** Hanging jobs put back from within their run: id → put back (due after `delayMs`, its tenant resting meanwhile or not). */
+  let putBackers: Map<string, (delayMs: number, rest: boolean) => Promise<void>>;
 
   beforeEach(() => {
     prefix = `fair-${randomUUID()}`;
@@ -43,6 +45,7 @@ describe(FairShare.name, () => {
     starts = [];
     running = new Map();
     finishers = new Map();
+    putBackers = new Map();
   });
 
   afterEach(async () => {
@@ -86,7 +89,11 @@ describe(FairShare.name, () => {
     try {
       if (job.attemptsMade < (job.data.failures ?? 0)) throw new Error('flaky');
       if (job.data.ms !== undefined) await after(job.data.ms);
-      else await new Promise<void>((resolve) => finishers.set(id, resolve));
+      else
+        await new Promise<void>((resolve) => {
+          finishers.set(id, resolve);
+          putBackers.set(id, (delayMs, rest) => fair.putBack(job, delayMs, { rest }).then(resolve));
+        });
     } finally {
       running.delete(id);
     }
@@ -293,6 +300,33 @@ describe(FairShare.name, () => {
     await eventually(async () => (await fair.state()).inUse === 0);
     expect(await fair.has('a-0')).toBe(false);
   });
+
+  it('passes over a tenant that put a job back to rest until it is due, and counts it as not waiting meanwhile', async () => {
+    const { fair } = await worker(4);
+    for (let i = 0; i < 4; i++) await add(fair, 'a', `a-${i}`);
+    await eventually(() => runningOf('a') === 4);
+    for (let i = 4; i < 8; i++) await add(fair, 'a', `a-${i}`);
+    for (let i = 0; i < 6; i++) await add(fair, 'b', `b-${i}`);
+    expect(await fair.wantedByAnother('a')).toBe(true); // b holds none of 4, a all
+
+    const restedAt = Date.now();
+    for (const id of ['a-0', 'a-1', 'a-2']) await putBackers.get(id)!(1500, true);
+    // a rests: its freed slots go to b, past half of them, and a's own waiting jobs do not start.
+    await eventually(() => runningOf('b') === 3);
+    await settle();
+    expect([runningOf('a'), runningOf('b')]).toEqual([1, 3]);
+    expect(await fair.wantedByAnother('a')).toBe(true); // b could take a's last slot too
+    expect((await fair.state()).held).toEqual({ a: 1, b: 3 });
+
+    // Once its jobs are due, a waits again: b's next freed slot is a's (b holds more than half).
+    await after(1600 - (Date.now() - restedAt));
+    expect(runningOf('a')).toBe(1);
+    finishOneOf('b');
+    const back = await eventually(() => starts.find((s) => s.tenant === 'a' && s.at > restedAt), 5000, 10);
+    expect(back.at - restedAt).toBeGreaterThanOrEqual(1450);
+    expect(['a-0', 'a-1', 'a-2']).toContain(back.id);
+    expect(runningOf('b')).toBe(2);
+  }, 30_000);
 
   it('says a slot of a tenant is wanted while another waits holding fewer than half and two fewer', async () => {
     const { fair } = await worker(8);

@@ -148,12 +148,15 @@ export class FairShare implements OnApplicationShutdown {
    * fair share, due after `delayMs` (a job that would wait in its process holding a slot another tenant
    * needs). Its Bull job then ends as done; when it is admitted again, it is added to Bull again, so Bull
    * must have removed the first on completion (`removeOnComplete`): a job Bull kept would stop it.
+   * With `rest`, its tenant takes no slot until the job is due, and is not counted as waiting meanwhile, so
+   * the tenants that wait share every slot it gives back (it declined them: its work cannot run now).
    */
-  async putBack(job: Job, delayMs: number): Promise<void> {
+  async putBack(job: Job, delayMs: number, { rest = false }: { rest?: boolean } = {}): Promise<void> {
     if (job.opts.removeOnComplete !== true)
       throw new Error(`${this.queue.name} job ${job.id}: only a job removed on completion can be put back`);
     const id = String(job.id);
-    const [, ...admitted] = (await this.call('fairPutBack', [id, String(Math.max(1, Math.round(delayMs)))])) as Reply;
+    const args = [id, String(Math.max(1, Math.round(delayMs))), rest ? '1' : '0'];
+    const [, ...admitted] = (await this.call('fairPutBack', args)) as Reply;
     this.putBackIds.add(id);
     this.takeTurnIn(delayMs);
     void this.handOver(admitted);
@@ -187,7 +190,8 @@ export class FairShare implements OnApplicationShutdown {
 
   /**
    * Whether another tenant with work waiting holds fewer than half of the slots and at least two fewer than
-   * this tenant: a slot this tenant gives back (`putBack`) goes to it, now or after the next.
+   * this tenant, or, while this tenant rests, fewer than its share: a slot this tenant gives back
+   * (`putBack`) goes to it, now or after the next.
    */
   async wantedByAnother(tenantId: string): Promise<boolean> {
     return (await this.call('fairWanted', [tenantId])) === 1;
