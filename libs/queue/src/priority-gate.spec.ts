@@ -55,6 +55,25 @@ describe('PriorityGate', () => {
     expect(order).toEqual(['follow-up done', 'other']);
   });
 
+  it('settles from the end of the last first-class work, and says how long it has been shut through the pauses', async () => {
+    const gate = new PriorityGate({ maxWaitMs: 10_000, settleMs: 200 });
+    const order: string[] = [];
+    const firstStep = gate.first(() => after(50));
+    const other = gate.turn().then(() => order.push('other'));
+    await firstStep; // settles until about 250 ms
+    await after(50);
+    await gate.first(() => after(100)); // from about 100 to 200 ms: settles until 400 ms
+    await after(100);
+    const thirdStep = gate.first(async () => {
+      await after(100);
+      order.push('third done');
+    });
+    expect(gate.shutForMs).toBeGreaterThanOrEqual(280); // shut since the first step began
+    await thirdStep;
+    await other;
+    expect(order).toEqual(['third done', 'other']);
+  });
+
   it('does not hold the other work longer than its bound when first-class work never pauses', async () => {
     const gate = new PriorityGate({ maxWaitMs: 10_000 });
     let release!: () => void;

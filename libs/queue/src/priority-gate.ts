@@ -14,6 +14,8 @@ export class PriorityGate {
   private waiting: Array<() => void> = [];
   /** When first-class work came to an open gate; kept through the settle pauses between its steps. */
   private shutSince?: number;
+  /** The settle time after the last first-class work ended: more work cancels it. */
+  private settling?: NodeJS.Timeout;
 
   constructor(private readonly options: PriorityGateOptions) {}
 
@@ -34,6 +36,7 @@ export class PriorityGate {
 
   /** Runs first-class work; `turn()` waits while any is in hand. */
   async first<T>(work: () => Promise<T>): Promise<T> {
+    clearTimeout(this.settling);
     this.shutSince ??= Date.now();
     this.inHand++;
     try {
@@ -69,8 +72,8 @@ export class PriorityGate {
   }
 
   private openWhenSettled(): void {
-    if (this.options.settleMs) setTimeout(() => this.openIfIdle(), this.options.settleMs).unref();
-    else this.openIfIdle();
+    if (!this.options.settleMs) return this.openIfIdle();
+    this.settling = setTimeout(() => this.openIfIdle(), this.options.settleMs).unref();
   }
 
   private openIfIdle(): void {
