@@ -8,8 +8,8 @@ export const EXTRACTION_MAX_WAIT_MS = 10_000;
 const LOOK_EVERY_MS = 100;
 /**
  * A tenant's extractions are put back only once one has waited this long here, or its sync steps have held
- * its gate this long: a long sync, not the end of a short one (whose text is next, and whose steps end
- * within a few hundred milliseconds).
+ * its gate this long (through the pauses between them): a long sync, not a short one (whose text is next,
+ * and whose steps end within a few hundred milliseconds).
  */
 const PUT_BACK_AFTER_MS = 1000;
 /** Past this many tenants' gates, the idle ones are let go. */

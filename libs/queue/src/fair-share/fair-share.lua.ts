@@ -66,10 +66,11 @@ local function rests(tenant)
   return untilMs ~= false and tonumber(untilMs) > now
 end
 
--- Tenants of the ring that rest: the others are the ones waiting.
+-- Tenants of the ring that rest: the others are the ones waiting. A few rest at a time (a rest lasts
+-- until one put-back job is due); past ${MAX_VISITS}, the rest count as waiting.
 local function restingInRing()
   local count = 0
-  for _, tenant in ipairs(rcall('ZRANGEBYSCORE', KEYS[9], '(' .. now, '+inf')) do
+  for _, tenant in ipairs(rcall('ZRANGEBYSCORE', KEYS[9], '(' .. now, '+inf', 'LIMIT', 0, ${MAX_VISITS})) do
     if rcall('LLEN', pendingPrefix .. tenant) > 0 then count = count + 1 end
   end
   return count
@@ -171,13 +172,17 @@ end
 return admit({0})
 `;
 
-/** ARGV 7 hold id, 8 tenant, 9 its lease (ms). A slot for work run outside Bull: 1 taken (or held already), 0 not now. */
+/**
+ * ARGV 7 hold id, 8 tenant, 9 its lease (ms). A slot for work run outside Bull: 1 taken (or held already), 0 not
+ * now (a resting tenant takes none).
+ */
 export const HOLD_SCRIPT = `${COMMON}
 local id, tenant = ARGV[7], ARGV[8]
 if rcall('HEXISTS', KEYS[5], id) == 1 then
   rcall('ZADD', KEYS[4], now + tonumber(ARGV[9]), id)
   return 1
 end
+if rests(tenant) then return 0 end
 local slots, reserved = slotsNow()
 local others = rcall('LLEN', KEYS[2]) - restingInRing()
 if rcall('LLEN', pendingPrefix .. tenant) > 0 and not rests(tenant) then others = others - 1 end

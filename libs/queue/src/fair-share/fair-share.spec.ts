@@ -328,6 +328,16 @@ describe(FairShare.name, () => {
     expect(runningOf('b')).toBe(2);
   }, 30_000);
 
+  it('gives a resting tenant no hold until its rest ends', async () => {
+    const { fair } = await worker(4);
+    for (let i = 0; i < 2; i++) await add(fair, 'a', `a-${i}`);
+    await eventually(() => runningOf('a') === 2);
+    await putBackers.get('a-0')!(800, true);
+    expect(await fair.hold('a', 'hold-1')).toBe(false);
+    await after(900);
+    expect(await fair.hold('a', 'hold-1')).toBe(true);
+  });
+
   it('says a slot of a tenant is wanted while another waits holding fewer than half and two fewer', async () => {
     const { fair } = await worker(8);
     for (let i = 0; i < 7; i++) await add(fair, 'a', `a-${i}`);

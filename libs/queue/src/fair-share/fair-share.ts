@@ -35,7 +35,7 @@ type Key = (typeof FAIR_SHARE_KEYS)[number];
 /**
  * Slots of one queue shared between tenants across every process (docs/fair-share.md). Work waits here,
  * per tenant, and enters the Bull queue only when a slot is its: round robin between the tenants with work
- * waiting, none holding more than half of all slots while another waits. A slot is held from admission
+ * waiting, none holding more than half of the slots not reserved while another waits. A slot is held from admission
  * until the job ends for good (`run`), or by work run outside Bull (`hold`).
  */
 export class FairShare implements OnApplicationShutdown {
@@ -189,8 +189,8 @@ export class FairShare implements OnApplicationShutdown {
   }
 
   /**
-   * Whether another tenant with work waiting holds fewer than half of the slots and at least two fewer than
-   * this tenant, or, while this tenant rests, fewer than its share: a slot this tenant gives back
+   * Whether another tenant with work waiting holds fewer than half of the slots not reserved and at least two
+   * fewer than this tenant, or, while this tenant rests, fewer than its share: a slot this tenant gives back
    * (`putBack`) goes to it, now or after the next.
    */
   async wantedByAnother(tenantId: string): Promise<boolean> {
