@@ -10,7 +10,8 @@
  * Pending.
  * Each measurement waits until the previous sync's text is searchable, so extraction never overlaps it.
  * `BENCH_FILES=200 BENCH_BIG_FILE_MB=5 npm run bench:ingest` is a quick check that it works;
- * `BENCH_FULL_ONLY=1` stops after the full sync; `BENCH_PROFILE_DIR=dir` writes the worker's CPU profile there.
+ * `BENCH_FULL_ONLY=1` stops after the full sync; `BENCH_PROFILE_DIR=dir` writes the worker's CPU profile there;
+ * `BENCH_WORKER_NODE_FLAGS='--single-threaded-gc'` starts the worker with those flags.
  */
 import axios, { AxiosInstance } from 'axios';
 import { ChildProcess, spawn } from 'node:child_process';
@@ -275,7 +276,9 @@ async function startBuiltWorker(env: Record<string, unknown>): Promise<ChildProc
   const profile = process.env.BENCH_PROFILE_DIR
     ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`]
     : [];
-  const child = spawn(process.execPath, [...profile, MAIN_HEAP_FLAG, main], {
+  // Node or V8 flags to try on the worker (say `--single-threaded-gc`), measured against a run without.
+  const flags = (process.env.BENCH_WORKER_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...profile, ...flags, MAIN_HEAP_FLAG, main], {
     env: {
       ...process.env,
       ...Object.fromEntries(Object.entries(env).map(([k, v]) => [k, String(v)])),

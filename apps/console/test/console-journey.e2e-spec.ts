@@ -103,8 +103,18 @@ describeInBrowser('The console in Chromium: the whole journey against the simula
     rmSync(dirname(simulatorState), { recursive: true, force: true });
   });
 
-  const nav = (label: string) =>
-    page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: label }).click();
+  /** A section by its link; should the sections be missing, the error says what the page showed instead. */
+  const nav = async (label: string) => {
+    try {
+      await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: label }).click();
+    } catch (error) {
+      const shown = await page
+        .locator('body')
+        .innerText()
+        .catch((cause: Error) => `(unreadable: ${cause.message})`);
+      throw new Error(`${(error as Error).message}\nThe page at ${page.url()} showed: ${shown.slice(0, 1000)}`);
+    }
+  };
   const field = (label: string) => page.getByLabel(label, { exact: true });
   /** The picker has saved and shows the server's tri-state again (the tree is no longer busy). */
   const saved = async (summary: string) => {
