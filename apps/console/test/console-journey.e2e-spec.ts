@@ -112,7 +112,9 @@ describeInBrowser('The console in Chromium: the whole journey against the simula
         .locator('body')
         .innerText()
         .catch((cause: Error) => `(unreadable: ${cause.message})`);
-      throw new Error(`${(error as Error).message}\nThe page at ${page.url()} showed: ${shown.slice(0, 1000)}`);
+      throw new Error(`${(error as Error).message}\nThe page at ${page.url()} showed: ${shown.slice(0, 1000)}`, {
+        cause: error,
+      });
     }
   };
   const field = (label: string) => page.getByLabel(label, { exact: true });
