@@ -11,7 +11,7 @@
  * Each measurement waits until the previous sync's text is searchable, so extraction never overlaps it.
  * `BENCH_FILES=200 BENCH_BIG_FILE_MB=5 npm run bench:ingest` is a quick check that it works;
  * `BENCH_FULL_ONLY=1` stops after the full sync; `BENCH_PROFILE_DIR=dir` writes the worker's CPU profile there;
- * `BENCH_WORKER_NODE_FLAGS='--single-threaded-gc'` starts the worker with those flags.
+ * `BENCH_WORKER_NODE_FLAGS=''` starts the worker without the deployed worker's `--single-threaded-gc` (or with other flags).
  */
 import axios, { AxiosInstance } from 'axios';
 import { ChildProcess, spawn } from 'node:child_process';
@@ -28,7 +28,7 @@ import { Test } from '@nestjs/testing';
 import { configureHttpApp } from '@app/http';
 import { killChild, startChildApp, testCaller, testEnv } from '@app/testing';
 import { AppModule } from '../apps/connector-service/src/app.module';
-import { MAIN_HEAP_FLAG } from '../apps/connector-service/src/heap-cap';
+import { MAIN_HEAP_FLAG, WORKER_GC_FLAG } from '../apps/connector-service/src/heap-cap';
 import { benchDatabase, failBench } from './bench-database';
 import { nowUs, printCpuSplit, ProfileWindow } from './cpu-split';
 import {
@@ -276,8 +276,8 @@ async function startBuiltWorker(env: Record<string, unknown>): Promise<ChildProc
   const profile = process.env.BENCH_PROFILE_DIR
     ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`]
     : [];
-  // Node or V8 flags to try on the worker (say `--single-threaded-gc`), measured against a run without.
-  const flags = (process.env.BENCH_WORKER_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+  // The worker's flags as deployed; BENCH_WORKER_NODE_FLAGS='' (or others) to measure against them.
+  const flags = (process.env.BENCH_WORKER_NODE_FLAGS ?? WORKER_GC_FLAG).split(' ').filter(Boolean);
   const child = spawn(process.execPath, [...profile, ...flags, MAIN_HEAP_FLAG, main], {
     env: {
       ...process.env,

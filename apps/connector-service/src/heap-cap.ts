@@ -8,3 +8,14 @@
  * the worker container's 1 GiB (docs/ingestion.md, "Memory").
  */
 export const MAIN_HEAP_FLAG = '--max-old-space-size=512';
+
+/**
+ * A process that runs only as a worker collects garbage on the thread that made it, not on V8's helper
+ * threads as well: its extraction threads allocate fast in small young generations, and parallel scavenges
+ * cost more CPU in the helpers than they save. In three alternated pairs of `bench:ingest` (1,000 files) the
+ * worker's other threads fell from 32–37 % of the extract baseline's CPU to 10–13 %, all CPU until
+ * searchable from 1.92–2.14× the baseline's to 1.49–1.73×, and the time until searchable from 1.90–2.13× to
+ * 1.49–1.73× (docs/ingestion.md). Not for a process that also answers the API: pauses on its event loop
+ * were not measured.
+ */
+export const WORKER_GC_FLAG = '--single-threaded-gc';
