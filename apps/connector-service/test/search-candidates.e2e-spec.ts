@@ -47,6 +47,12 @@ describe('Search over more matches than one pass ranks', () => {
       // one after a longer word that starts with it.
       ['Letter A.md', `${filler.slice(0, 1500)} Stone from the quarry arrives on Monday.`],
       ['Letter B.md', `The rodent traps were set. ${filler.slice(0, 1500)} Anchor rod bolts were torqued.`],
+      // A phrase in the opening, and a document whose opening holds the phrase's words often but apart.
+      ['Phrase Opening.md', `Notes.\nThe post tensioned slab stressing is planned.\n${filler}`],
+      [
+        'Phrase Further.md',
+        `${'Slab post and stressing tensioned. '.repeat(8)}${filler}\nPost tensioned slab stressing.`,
+      ],
       // Six words spread over 9,000 characters, as a long report holds them.
       [
         'Letter C.md',
@@ -89,6 +95,12 @@ describe('Search over more matches than one pass ranks', () => {
     expect(page.hits).toEqual([
       expect.objectContaining({ name, snippet: expect.stringContaining(`<mark>${word}</mark>`) }),
     ]);
+  });
+
+  it('ranks a document whose opening holds a phrase above one whose opening holds its words apart', async () => {
+    const page = (await search({ q: '"post tensioned slab stressing"' }).expect(200)).body;
+    expect(page.hits.map((h: { name: string }) => h.name)).toEqual(['Phrase Opening.md', 'Phrase Further.md']);
+    expect(page.hits[1].snippet).toContain('<mark>');
   });
 
   it('marks the words of a query of several words in the snippet, even when they lie far apart', async () => {

@@ -47,6 +47,8 @@ export class SearchRepository {
 export const PATH_MATCHES = `($3::text IS NULL OR d.path LIKE replace(replace(replace($3, '\\', '\\\\'), '%', '\\%'), '_', '\\_') || '%')`;
 /** What each way of finding documents keeps of one: ranked where it is read, not fetched again. */
 const FOUND = `d.id, d.name, d.path, ts_rank(d."openingSearch", q.words) AS text_rank, 0::real AS name_rank`;
+/** Found past the opening: no text rank, so each ranks after every document whose opening holds the words. */
+const FOUND_DEEPER = `d.id, d.name, d.path, 0::real AS text_rank, 0::real AS name_rank`;
 const FOUND_BY_NAME = `d.id, d.name, d.path, ts_rank(d."openingSearch", q.words) AS text_rank,
   ts_rank(d."nameSearch", q.names) + similarity(lower(d.name), q.raw) AS name_rank`;
 const HEADLINE = `'StartSel=<mark>, StopSel=</mark>, MaxFragments=2, MaxWords=30, MinWords=12, FragmentDelimiter=" … "'`;
@@ -73,12 +75,15 @@ const SNIPPET_FROM = (text: string) => `(
 // Written out inline, statistics that say "this word is in every document" made it scan and detoast
 // every 10,000-character vector (docs/ingestion.md, "Measured choices").
 //
-// First pass, in a cheap order the indexes give: documents whose opening holds the words (the only ones
-// the opening rank scores above zero), then those that hold them in their first 10,000 characters (read
-// only when the first found too few), then names (words or part of a word), then names that merely look
-// alike (read only when nothing else fills the page). Each takes at most $6 documents. The second pass
-// ranks those exactly. Documents that match only past their first 10,000 characters rank after all
-// others and are looked for only when the others do not fill the page.
+// First pass, in a cheap order the indexes give: documents whose opening holds the words, then those that
+// hold them in their first 10,000 characters, then names (words or part of a word), then names that merely
+// look alike (read only when nothing else fills the page). Each takes at most $6 documents. The second pass
+// ranks those exactly. A document found past its opening takes no text rank (its opening may hold a
+// phrase's words apart, which ts_rank scores), so it ranks after every one whose opening holds the words
+// and the page is the same whether they were read or not: they are read only when the openings found do
+// not reach the page's end (a common word in one data source: a GIN scan of the whole project's
+// 10,000-character vectors saved). Documents that match only past their first 10,000 characters rank
+// after all others and are looked for only when the others do not fill the page.
 // `found` says where a document was found (1 opening, 2 first 10,000 characters, 3 name, 4 deeper); it
 // chooses the text the snippet is cut from.
 const searchSql = (inSources: (alias: string) => string) => `
@@ -98,8 +103,8 @@ opening AS MATERIALIZED (
   LIMIT $6::int
 ),
 body AS MATERIALIZED (
-  SELECT ${FOUND} FROM connector.documents d, q
-  WHERE (SELECT count(*) FROM opening) < $6::int
+  SELECT ${FOUND_DEEPER} FROM connector.documents d, q
+  WHERE (SELECT count(*) FROM opening) < $4::int + $5::int
     AND ${inSources('d')} AND d.search @@ q.words AND ${PATH_MATCHES}
   LIMIT $6::int
 ),
