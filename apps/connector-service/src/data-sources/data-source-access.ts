@@ -9,6 +9,8 @@ export interface ProjectReadable {
   ids: string[];
   /** The caller may read every data source of the project. */
   all: boolean;
+  /** How many data sources the project has. */
+  inProject: number;
 }
 
 /**
@@ -45,6 +47,6 @@ export class DataSourceAccess {
       isTenantAdmin(principal),
     );
     const ids = reach.filter((source) => source.readable).map((source) => source.id);
-    return { ids, all: ids.length === reach.length };
+    return { ids, all: ids.length === reach.length, inProject: reach.length };
   }
 }

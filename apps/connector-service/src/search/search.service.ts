@@ -51,7 +51,7 @@ export class SearchService {
           limit: limit + 1,
           offset,
           candidates: SEARCH_CANDIDATES,
-          wholeProject: readable.all && !query.dataSourceId,
+          mostOfProject: ids.length * 2 > readable.inProject,
         }),
       abandoned,
     );
