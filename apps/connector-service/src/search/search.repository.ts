@@ -12,8 +12,9 @@ export interface SearchTerms {
   dataSourceIds: string[];
   q: string;
   pathPrefix: string | null;
-  limit: number;
   offset: number;
+  /** One more than the page holds: the row past it tells that another page follows (it gets no snippet). */
+  limit: number;
   /** The most documents the first pass takes from each way of finding them (the same for every page). */
   candidates: number;
   /** The data sources are most of the project's: their filter then excludes little. */
@@ -57,15 +58,18 @@ const HEADLINE = `'StartSel=<mark>, StopSel=</mark>, MaxFragments=2, MaxWords=30
  * with one of the query's stems to 300 after the first such word of the last stem (at most 800 further).
  * In that part, a query of several words without a phrase marks each of its words (`q.spread`): asked for
  * all of them, ts_headline marks none when they lie further apart than the part, and the whole text had to
- * be read instead (2–3 ms a hit, most of a six-word search). The whole text when no word starts so (a stem
+ * be read instead (2–3 ms a hit, most of a six-word search). A phrase's part starts 120 characters before the
+ * phrase as it was typed (case and line breaks aside), where the text holds it so: its words' first places
+ * are often apart, and the part then missed the phrase. The whole text when no word starts so (a stem
  * is not always how the word is written: "quarry" is "quarri"), or when that part holds no match (a longer
  * word starting with the stem; a phrase further on).
  */
 const SNIPPET_FROM = (text: string) => `(
   SELECT CASE WHEN strpos(near, '<mark>') > 0 THEN near ELSE ts_headline('english', t.text, q.words, ${HEADLINE}) END
   FROM (SELECT ${text} AS text OFFSET 0) t,
-  LATERAL (SELECT min(at) AS first, max(at) AS last
+  LATERAL (SELECT coalesce(min(p.at), min(a.at)) AS first, coalesce(min(p.at), max(a.at)) AS last
     FROM (SELECT ' ' || replace(lower(t.text), E'\\n', ' ') AS plain OFFSET 0) l,
+    LATERAL (SELECT nullif(strpos(l.plain, q.phrase), 0) AS at) p,
     LATERAL (SELECT nullif(strpos(l.plain, stem), 0) AS at FROM unnest(q.stems) stem) a) w,
   LATERAL (SELECT CASE WHEN w.first IS NULL THEN ''
     ELSE ts_headline('english', substr(t.text, greatest(1, w.first - 120), least(w.last - w.first, 800) + 300), coalesce(q.spread, q.words), ${HEADLINE}) END AS near OFFSET 0) h)`;
@@ -93,7 +97,11 @@ WITH q AS (
     CASE WHEN numnode(words) > 1 AND strpos(words::text, '<') = 0 THEN
       (SELECT string_agg(quote_literal(replace(m[1], '''''', '''')), ' | ')
        FROM regexp_matches(words::text, '''((?:[^'']|'''')+)''', 'g') m)::tsquery
-    END AS spread
+    END AS spread,
+    -- A phrase as it was typed, for where its snippet is cut: its words' first places are often apart.
+    CASE WHEN strpos(words::text, '<') > 0 THEN
+      ' ' || regexp_replace((regexp_match(lower($2), '"\\s*([^"]*[^"\\s])'))[1], '\\s+', ' ', 'g')
+    END AS phrase
   FROM (SELECT websearch_to_tsquery('english', $2) AS words) w
 ),
 opening AS MATERIALIZED (
@@ -144,12 +152,15 @@ deep AS (
   WHERE NOT EXISTS (SELECT 1 FROM ranked r WHERE r.id = d.id)
 ),
 page AS (
-  SELECT * FROM (SELECT * FROM ranked UNION ALL SELECT * FROM deep) hits
-  ORDER BY tier, score DESC, name, id
-  LIMIT $4::int OFFSET $5::int
+  SELECT *, row_number() OVER (ORDER BY tier, score DESC, name, id) AS n FROM (
+    SELECT * FROM (SELECT * FROM ranked UNION ALL SELECT * FROM deep) hits
+    ORDER BY tier, score DESC, name, id
+    LIMIT $4::int OFFSET $5::int
+  ) p
 )
+-- The last of $4 rows only tells that another page follows: it gets no snippet.
 SELECT d.id AS "documentId", d."dataSourceId", d.name, d.path, d."mimeType", p.score,
-  CASE p.found
+  CASE WHEN p.n = $4::int THEN NULL ELSE CASE p.found
     WHEN 1 THEN ${SNIPPET_FROM('substr(d.text, 1, 2000)')}
     WHEN 2 THEN ${SNIPPET_FROM('substr(d.text, 1, 10000)')}
     WHEN 4 THEN (
@@ -158,7 +169,7 @@ SELECT d.id AS "documentId", d."dataSourceId", d.name, d.path, d."mimeType", p.s
       WHERE c."documentId" = d.id AND c.index >= 8 AND c.search @@ q.words
       ORDER BY c.index LIMIT 1)
     ELSE left(d.text, 200)
-  END AS snippet
+  END END AS snippet
 FROM page p JOIN connector.documents d ON d.id = p.id CROSS JOIN q
 ORDER BY p.tier, p.score DESC, p.name, p.id`;
 
