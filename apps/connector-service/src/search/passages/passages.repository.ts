@@ -47,8 +47,9 @@ const IN_SOURCES = (alias: string) => `${alias}."dataSourceId" = ANY($1::uuid[])
 // The query terms come from a CTE, as in search: the planner keeps to the GIN indexes (search.repository.ts).
 //
 // 1. Documents, through the indexes search uses: those whose opening (2,000 characters) holds the words,
-//    ranked on it, then those whose first 10,000 characters do; the best $4 of at most $5 each. Documents
-//    extracted before their chunks kept their place (`openingChunks` null) are left out.
+//    ranked on it, then those whose first 10,000 characters do (they rank 0, so they are read only when the
+//    openings found are fewer than $4); the best $4 of at most $5 each. Documents extracted before their
+//    chunks kept their place (`openingChunks` null) are left out.
 // 2. Their chunks: the first eight (ranges kept on the document, text cut from the document's opening by
 //    UTF-8 byte offsets: substr would count the characters of the whole opening for each chunk)
 //    and the next $6 stored ones that match. When those documents are fewer than $4, chunks past the
@@ -70,7 +71,7 @@ opening AS MATERIALIZED (
 ),
 body AS MATERIALIZED (
   SELECT d.id, 0::real AS rank FROM connector.documents d, q
-  WHERE (SELECT count(*) FROM opening) < $5::int
+  WHERE (SELECT count(*) FROM opening) < $4::int
     AND ${IN_SOURCES('d')} AND d.search @@ q.words AND ${PATH_MATCHES} AND d."openingChunks" IS NOT NULL
   LIMIT $5::int
 ),
