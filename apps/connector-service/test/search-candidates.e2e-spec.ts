@@ -53,6 +53,10 @@ describe('Search over more matches than one pass ranks', () => {
         'Phrase Further.md',
         `${'Slab post and stressing tensioned. '.repeat(8)}${filler}\nPost tensioned slab stressing.`,
       ],
+      // A negated word scores every opening 0 (ts_rank): three open with the gypsum, two (their names first)
+      // hold it only past their opening.
+      ...Array.from({ length: 3 }, (_, i) => [`Zeta Note ${i}.md`, `The gypsum arrived.\n${filler}`]),
+      ...Array.from({ length: 2 }, (_, i) => [`Alpha Note ${i}.md`, `${filler}\nThe gypsum arrived.`]),
       // Six words spread over 9,000 characters, as a long report holds them.
       [
         'Letter C.md',
@@ -122,6 +126,17 @@ describe('Search over more matches than one pass ranks', () => {
     } while (cursor);
     expect(pages).toBe(MAX_SEARCH_OFFSET / 100 + 1);
     expect(seen.size).toBe(pages * 100);
+  });
+
+  it('pages without repeating a hit when every opening scores 0, those found further in coming last', async () => {
+    const names: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = (await search({ q: 'gypsum -asbestos', limit: 2, ...(cursor ? { cursor } : {}) }).expect(200)).body;
+      names.push(...page.hits.map((h: { name: string }) => h.name));
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+    expect(names).toEqual(['Zeta Note 0.md', 'Zeta Note 1.md', 'Zeta Note 2.md', 'Alpha Note 0.md', 'Alpha Note 1.md']);
   });
 
   it('refuses a cursor past the reach with a 400 that says so', async () => {

@@ -6,6 +6,7 @@ import { SEARCH_SLOTS } from './search-slots';
 
 export const SEARCH_TIMEOUT = 'SEARCH_TIMEOUT';
 const QUERY_CANCELED = '57014';
+const GENERIC_PLANS = 'SET plan_cache_mode = force_generic_plan';
 
 /**
  * Connections of search's own, where every statement ends within SEARCH_TIMEOUT_MS (statement_timeout),
@@ -41,10 +42,11 @@ export class SearchConnections implements OnModuleDestroy {
       max: SEARCH_SLOTS,
       connectionTimeoutMillis: 10_000,
       statement_timeout: this.env.SEARCH_TIMEOUT_MS,
-      // A named statement is planned once, without its values: left to choose, PostgreSQL may keep planning
-      // it with them (its estimate of a few data sources' rows is not the generic plan's).
-      ...(kind === 'named' ? { options: '-c plan_cache_mode=force_generic_plan' } : {}),
     });
+    // A named statement is planned once, without its values: left to choose, PostgreSQL may keep planning it
+    // with them (its estimate of a few data sources' rows is not the generic plan's). Set on each new
+    // connection, before its first statement (a client runs its statements in order).
+    if (kind === 'named') pool.on('connect', (client) => void client.query(GENERIC_PLANS).catch(() => undefined));
     // An idle connection that breaks (the database restarted) leaves the pool; the next search opens another.
     pool.on('error', (error) => this.logger.warn(`search connection lost: ${error.message}`));
     this.pools.set(kind, pool);

@@ -47,7 +47,7 @@ export class SearchRepository {
 export const PATH_MATCHES = `($3::text IS NULL OR d.path LIKE replace(replace(replace($3, '\\', '\\\\'), '%', '\\%'), '_', '\\_') || '%')`;
 /** What each way of finding documents keeps of one: ranked where it is read, not fetched again. */
 const FOUND = `d.id, d.name, d.path, ts_rank(d."openingSearch", q.words) AS text_rank, 0::real AS name_rank`;
-/** Found past the opening: no text rank, so each ranks after every document whose opening holds the words. */
+/** Found past the opening: no text rank (such a document comes after every other, see `ranked`). */
 const FOUND_DEEPER = `d.id, d.name, d.path, 0::real AS text_rank, 0::real AS name_rank`;
 const FOUND_BY_NAME = `d.id, d.name, d.path, ts_rank(d."openingSearch", q.words) AS text_rank,
   ts_rank(d."nameSearch", q.names) + similarity(lower(d.name), q.raw) AS name_rank`;
@@ -81,12 +81,12 @@ const SNIPPET_FROM = (text: string) => `(
 // First pass, in a cheap order the indexes give: documents whose opening holds the words, then those that
 // hold them in their first 10,000 characters, then names (words or part of a word), then names that merely
 // look alike (read only when nothing else fills the page). Each takes at most $6 documents. The second pass
-// ranks those exactly. A document found past its opening takes no text rank (its opening may hold a
-// phrase's words apart, which ts_rank scores), so it ranks after every one whose opening holds the words
-// and the page is the same whether they were read or not: they are read only when the openings found do
-// not reach the page's end (a common word in one data source: a GIN scan of the whole project's
-// 10,000-character vectors saved). Documents that match only past their first 10,000 characters rank
-// after all others and are looked for only when the others do not fill the page.
+// ranks those exactly. A document found only past its opening takes no text rank (its opening may hold a
+// phrase's words apart, which ts_rank scores) and comes after every other, so the pages before them are the
+// same whether they were read or not: they are read only when the openings found do not reach the page's
+// end (a common word in one data source: a GIN scan of the whole project's 10,000-character vectors saved).
+// Documents that match only past their first 10,000 characters rank after all others and are looked for
+// only when the others do not fill the page.
 // `found` says where a document was found (1 opening, 2 first 10,000 characters, 3 name, 4 deeper); it
 // chooses the text the snippet is cut from.
 const searchSql = (inSources: (alias: string) => string) => `
@@ -127,9 +127,12 @@ look_alike AS MATERIALIZED (
     AND ${inSources('d')} AND lower(d.name) % q.raw AND ${PATH_MATCHES}
   LIMIT $6::int
 ),
--- A document's score is its opening's text rank plus, when its name matched, its name rank.
+-- A document's score is its opening's text rank plus, when its name matched, its name rank. One found only
+-- past its opening (\`deeper\`) comes after every other: those are read for some pages only, and an opening
+-- may score 0 too (ts_rank of a negated word).
 ranked AS (
-  SELECT id, name, path, 0 AS tier, min(found) AS found, round((max(text_rank) + max(name_rank))::numeric, 6) AS score
+  SELECT id, name, path, 0 AS tier, bool_and(found = 2) AS deeper, min(found) AS found,
+    round((max(text_rank) + max(name_rank))::numeric, 6) AS score
   FROM (
     SELECT *, 1 AS found FROM opening UNION ALL SELECT *, 2 FROM body
     UNION ALL SELECT *, 3 FROM named UNION ALL SELECT *, 3 FROM look_alike
@@ -137,7 +140,7 @@ ranked AS (
   GROUP BY id, name, path
 ),
 deep AS (
-  SELECT d.id, d.name, d.path, 1 AS tier, 4 AS found, round(h.rank::numeric, 6) AS score
+  SELECT d.id, d.name, d.path, 1 AS tier, false AS deeper, 4 AS found, round(h.rank::numeric, 6) AS score
   FROM (
     SELECT m."documentId", max(ts_rank_cd(m.search, q.words)) AS rank
     FROM (
@@ -152,9 +155,9 @@ deep AS (
   WHERE NOT EXISTS (SELECT 1 FROM ranked r WHERE r.id = d.id)
 ),
 page AS (
-  SELECT *, row_number() OVER (ORDER BY tier, score DESC, name, id) AS n FROM (
+  SELECT *, row_number() OVER (ORDER BY tier, deeper, score DESC, name, id) AS n FROM (
     SELECT * FROM (SELECT * FROM ranked UNION ALL SELECT * FROM deep) hits
-    ORDER BY tier, score DESC, name, id
+    ORDER BY tier, deeper, score DESC, name, id
     LIMIT $4::int OFFSET $5::int
   ) p
 )
@@ -171,7 +174,7 @@ SELECT d.id AS "documentId", d."dataSourceId", d.name, d.path, d."mimeType", p.s
     ELSE left(d.text, 200)
   END END AS snippet
 FROM page p JOIN connector.documents d ON d.id = p.id CROSS JOIN q
-ORDER BY p.tier, p.score DESC, p.name, p.id`;
+ORDER BY p.n`;
 
 /**
  * The data-source filter as an index condition: a few data sources' documents are read through their index

@@ -47,8 +47,8 @@ const IN_SOURCES = (alias: string) => `${alias}."dataSourceId" = ANY($1::uuid[])
 // The query terms come from a CTE, as in search: the planner keeps to the GIN indexes (search.repository.ts).
 //
 // 1. Documents, through the indexes search uses: those whose opening (2,000 characters) holds the words,
-//    ranked on it, then those whose first 10,000 characters do (they rank 0, so they are read only when the
-//    openings found are fewer than $4); the best $4 of at most $5 each. Documents extracted before their
+//    ranked on it, then those whose first 10,000 characters do (they rank 0 and after any opening, so they
+//    are read only when the openings found are fewer than $4); the best $4 of at most $5 each. Documents extracted before their
 //    chunks kept their place (`openingChunks` null) are left out.
 // 2. Their chunks: the first eight (ranges kept on the document, text cut from the document's opening by
 //    UTF-8 byte offsets: substr would count the characters of the whole opening for each chunk)
@@ -65,19 +65,19 @@ WITH q AS (
   FROM (SELECT websearch_to_tsquery('english', $2) AS words) w
 ),
 opening AS MATERIALIZED (
-  SELECT d.id, ts_rank(d."openingSearch", q.words) AS rank FROM connector.documents d, q
+  SELECT d.id, ts_rank(d."openingSearch", q.words) AS rank, false AS deeper FROM connector.documents d, q
   WHERE ${IN_SOURCES('d')} AND d."openingSearch" @@ q.words AND ${PATH_MATCHES} AND d."openingChunks" IS NOT NULL
   LIMIT $5::int
 ),
 body AS MATERIALIZED (
-  SELECT d.id, 0::real AS rank FROM connector.documents d, q
+  SELECT d.id, 0::real AS rank, true AS deeper FROM connector.documents d, q
   WHERE (SELECT count(*) FROM opening) < $4::int
     AND ${IN_SOURCES('d')} AND d.search @@ q.words AND ${PATH_MATCHES} AND d."openingChunks" IS NOT NULL
   LIMIT $5::int
 ),
 found AS MATERIALIZED (
   SELECT id, max(rank) AS rank FROM (SELECT * FROM opening UNION ALL SELECT * FROM body) f
-  GROUP BY id ORDER BY max(rank) DESC, id LIMIT $4::int
+  GROUP BY id ORDER BY max(rank) DESC, bool_and(deeper), id LIMIT $4::int
 ),
 deep AS MATERIALIZED (
   SELECT c."documentId" AS id, c.index, c.start, c."end", c.text, c.search
