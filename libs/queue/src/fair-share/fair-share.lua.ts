@@ -185,7 +185,7 @@ end
 if rests(tenant) then return 0 end
 local slots, reserved = slotsNow()
 local others = rcall('LLEN', KEYS[2]) - restingInRing()
-if rcall('LLEN', pendingPrefix .. tenant) > 0 and not rests(tenant) then others = others - 1 end
+if rcall('LLEN', pendingPrefix .. tenant) > 0 then others = others - 1 end
 if not mayTake(heldBy(tenant), rcall('ZCARD', KEYS[4]), slots, reserved, others > 0) then return 0 end
 lease(id, 'h', tenant, now + tonumber(ARGV[9]))
 return 1
