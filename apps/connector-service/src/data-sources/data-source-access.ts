@@ -7,9 +7,7 @@ import { DataSourcesRepository } from './data-sources.repository';
 
 export interface ProjectReadable {
   ids: string[];
-  /** The caller may read every data source of the project. */
-  all: boolean;
-  /** How many data sources the project has. */
+  /** How many data sources the project has (the caller may read `ids` of them). */
   inProject: number;
 }
 
@@ -38,7 +36,7 @@ export class DataSourceAccess {
     throw DataSourceException.manageForbidden();
   }
 
-  /** The project's data sources the caller may read, and whether those are all of them. */
+  /** The project's data sources the caller may read, and how many it has. */
   async readableInProject(principal: Principal, projectId: string): Promise<ProjectReadable> {
     const reach = await this.repository.projectReach(
       principal.tenantId,
@@ -47,6 +45,6 @@ export class DataSourceAccess {
       isTenantAdmin(principal),
     );
     const ids = reach.filter((source) => source.readable).map((source) => source.id);
-    return { ids, all: ids.length === reach.length, inProject: reach.length };
+    return { ids, inProject: reach.length };
   }
 }
