@@ -46,7 +46,10 @@ export class SearchConnections implements OnModuleDestroy {
     // A named statement is planned once, without its values: left to choose, PostgreSQL may keep planning it
     // with them (its estimate of a few data sources' rows is not the generic plan's). Set on each new
     // connection, before its first statement (a client runs its statements in order).
-    if (kind === 'named') pool.on('connect', (client) => void client.query(GENERIC_PLANS).catch(() => undefined));
+    if (kind === 'named')
+      pool.on('connect', (client) => {
+        client.query(GENERIC_PLANS).catch((error: Error) => this.logger.warn(`search connection: ${error.message}`));
+      });
     // An idle connection that breaks (the database restarted) leaves the pool; the next search opens another.
     pool.on('error', (error) => this.logger.warn(`search connection lost: ${error.message}`));
     this.pools.set(kind, pool);
