@@ -37,6 +37,8 @@ describe(FairShare.name, () => {
   let finishers: Map<string, () => void>;
   /** Hanging jobs put back from within their run: id → put back (due after `delayMs`, its tenant resting meanwhile or not). */
   let putBackers: Map<string, (delayMs: number, rest: boolean) => Promise<void>>;
+  /** Set once a test has ended: a job that starts after its jobs were finished does not hang the close. */
+  let closing: boolean;
 
   beforeEach(() => {
     prefix = `fair-${randomUUID()}`;
@@ -46,9 +48,11 @@ describe(FairShare.name, () => {
     running = new Map();
     finishers = new Map();
     putBackers = new Map();
+    closing = false;
   });
 
   afterEach(async () => {
+    closing = true;
     finishers.forEach((finish) => finish());
     await Promise.all(workers.map(({ fair }) => fair.onApplicationShutdown().catch(() => undefined)));
     await deleteKeys({ url: redisUrl }, `${prefix}:*`).catch(() => undefined);
@@ -89,7 +93,7 @@ describe(FairShare.name, () => {
     try {
       if (job.attemptsMade < (job.data.failures ?? 0)) throw new Error('flaky');
       if (job.data.ms !== undefined) await after(job.data.ms);
-      else
+      else if (!closing)
         await new Promise<void>((resolve) => {
           finishers.set(id, resolve);
           putBackers.set(id, (delayMs, rest) => fair.putBack(job, delayMs, { rest }).then(resolve));
