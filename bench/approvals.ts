@@ -34,6 +34,8 @@ interface Timings {
   /** When the runtime's consumer took the event: adds the consumer's own queueing. */
   decided: Map<string, number>;
   serviceCpuMs?: number;
+  /** The service process's read and write system calls (sockets mostly: HTTP, Redis, PostgreSQL). */
+  serviceSyscalls?: Syscalls;
   /** CPU of every process on the machine (service, database, Redis, receiver, runtime) during the run. */
   machineCpuMs?: number;
   /** The warm-up's own figures: the first approvals a freshly started process takes. */
@@ -146,10 +148,16 @@ async function runThrough(service: Service, prefix: string): Promise<Timings> {
   t = timings();
   t.cold = cold;
   const cpuAtStart = service.cpuMs();
+  const syscallsAtStart = service.syscalls();
   const window = { fromUs: nowUs(), toUs: 0 };
   await measure(t, N, 'exec-', enqueue);
   window.toUs = nowUs();
   t.serviceCpuMs = service.cpuMs() - cpuAtStart;
+  const syscalls = service.syscalls();
+  t.serviceSyscalls = {
+    reads: syscalls.reads - syscallsAtStart.reads,
+    writes: syscalls.writes - syscallsAtStart.writes,
+  };
   await runtime.close();
   receiver.close();
   await service.stop();
@@ -203,7 +211,8 @@ function machineCpuMs(): number {
   }
 }
 
-type Service = { cpuMs: () => number; stop: () => Promise<void> };
+type Service = { cpuMs: () => number; syscalls: () => Syscalls; stop: () => Promise<void> };
+type Syscalls = { reads: number; writes: number };
 
 /**
  * The baseline's service half as plain JavaScript, like the built approval-service: both run without
@@ -239,6 +248,7 @@ async function spawnService(main: string, env: Record<string, string>, ready: { 
   );
   return {
     cpuMs: () => cpuMsOf(child.pid!),
+    syscalls: () => syscallsOf(child.pid!),
     stop: async () => {
       child.kill('SIGTERM');
       await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
@@ -254,6 +264,17 @@ function cpuMsOf(pid: number): number {
     return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
   } catch {
     return 0;
+  }
+}
+
+/** Read and write system calls of a process so far, all its threads (Linux /proc; 0 elsewhere). */
+function syscallsOf(pid: number): Syscalls {
+  try {
+    const io = readFileSync(`/proc/${pid}/io`, 'utf8');
+    const count = (name: string) => Number(new RegExp(`^${name}: (\\d+)$`, 'm').exec(io)?.[1] ?? 0);
+    return { reads: count('syscr'), writes: count('syscw') };
+  } catch {
+    return { reads: 0, writes: 0 };
   }
 }
 
@@ -285,6 +306,10 @@ function report(title: string, t: Timings): void {
     `  request → webhook received: p50 ${percentile(toWebhook, 50).toFixed(1)} ms, p99 ${percentile(toWebhook, 99).toFixed(1)} ms`,
   );
   if (t.serviceCpuMs) console.log(`  service process CPU: ${(t.serviceCpuMs / N).toFixed(2)} ms per approval`);
+  if (t.serviceSyscalls?.writes)
+    console.log(
+      `  service process system calls: ${(t.serviceSyscalls.writes / N).toFixed(1)} writes and ${(t.serviceSyscalls.reads / N).toFixed(1)} reads per approval`,
+    );
   if (t.machineCpuMs) console.log(`  machine CPU, all processes: ${(t.machineCpuMs / N).toFixed(2)} ms per approval`);
   console.log(
     `  callback → decision event published:  p50 ${percentile(toEvent, 50).toFixed(1)} ms, p99 ${percentile(toEvent, 99).toFixed(1)} ms`,

@@ -3,6 +3,9 @@ import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { bodyPolicyProblems, restoreFreeForm } from './body-policy';
 import { FieldProblem, ValidationFailedException } from './domain.exception';
+import { cacheValidationMetadata } from './validation-metadata-cache';
+
+cacheValidationMetadata();
 
 export function fieldProblems(errors: ValidationError[], parent = ''): FieldProblem[] {
   return errors.flatMap((error) => {
