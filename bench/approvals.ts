@@ -234,7 +234,8 @@ async function spawnService(main: string, env: Record<string, string>, ready: { 
   const profile = process.env.BENCH_PROFILE_DIR
     ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`]
     : [];
-  const child = spawn(process.execPath, [...profile, main], {
+  const flags = (process.env.BENCH_SERVICE_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...profile, ...flags, main], {
     cwd: ROOT,
     env: { ...process.env, ...env, NODE_ENV: 'production' },
     stdio: ['ignore', 'inherit', 'inherit'],
