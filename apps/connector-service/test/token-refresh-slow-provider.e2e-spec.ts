@@ -182,13 +182,20 @@ describe('Token refresh against a token endpoint that hangs', () => {
     const callsBefore = tokenEndpoint.received.length;
 
     const tokens = sut.app.get(ConnectionTokens);
+    // The endpoint never answers: a refresh that ends while the calls are awaited failed on its own, and says how.
+    const endedEarly: string[] = [];
     const refreshes = connectionIds.map((id) =>
       tokens
         .tokenSource(id)
         .current()
-        .catch((error: Error) => error),
+        .catch((error: Error) => {
+          endedEarly.push(error.message);
+          return error;
+        }),
     );
-    await tokenEndpoint.waitForRequests(callsBefore + REFRESHING, 20_000);
+    await tokenEndpoint.waitForRequests(callsBefore + REFRESHING, 20_000).catch((error: Error) => {
+      throw new Error(`${error.message}; refreshes that ended meanwhile: ${JSON.stringify(endedEarly)}`);
+    });
 
     const started = Date.now();
     await request(sut.app.getHttpServer()).get('/v1/credentials').set(other.auth).expect(200);
