@@ -11,12 +11,6 @@ type Lookup = (
 ) => ValidationMetadata[];
 type Grouping = (metadatas: ValidationMetadata[]) => Record<string, ValidationMetadata[]>;
 
-/** The key of a lookup without groups or schema, the common case, without building one. */
-const OPTIONS = [
-  ['', 's'],
-  ['a', 'as'],
-];
-
 /**
  * class-validator looks up a class's rules on every validation of every object, nested ones too, by scanning
  * every decorated class for its ancestors (class-validator#2686): a fifth of validating a queued approval
@@ -43,10 +37,10 @@ export function cacheValidationMetadata(): void {
   storage.getTargetValidationMetadatas = (target, schema, always, strictGroups, groups) => {
     // An object without a prototype has no constructor to keep its rules by.
     if (typeof target !== 'function') return lookup(target, schema, always, strictGroups, groups);
-    const key =
-      groups?.length || schema
-        ? JSON.stringify([schema, always, strictGroups, groups])
-        : OPTIONS[+!!always][+!!strictGroups];
+    // Nested objects are looked up with their parent's class name as `schema`: a plain string key then too.
+    const key = groups?.length
+      ? JSON.stringify([schema, always, strictGroups, groups])
+      : `${+!!always}${+!!strictGroups}${schema ?? ''}`;
     let byOptions = lookups.get(target);
     if (!byOptions) lookups.set(target, (byOptions = new Map()));
     let metadatas = byOptions.get(key);
