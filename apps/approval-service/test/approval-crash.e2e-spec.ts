@@ -102,11 +102,14 @@ describe('Approval durability', () => {
 
     const ids = (await Promise.all(jobs.map((j) => j.finished()))).map((r: { approvalId: string }) => r.approvalId);
     const rows = await eventually(async () => {
-      const found: Array<{ status: string }> = await api.db.query(
-        'SELECT status FROM approval.approvals WHERE id = ANY($1::uuid[])',
+      const found: Array<{ status: string; logEntries: number }> = await api.db.query(
+        `SELECT status, (SELECT count(*)::int FROM approval.approval_log l WHERE l."approvalId" = a.id) AS "logEntries"
+         FROM approval.approvals a WHERE id = ANY($1::uuid[])`,
         [ids],
       );
-      return found.length === ids.length && found.every((r) => r.status === 'Approved') && found;
+      if (found.length === ids.length && found.every((r) => r.status === 'Approved')) return found;
+      // What a timeout reports: where each approval stands, and how many webhooks the receiver got.
+      throw new Error(`approvals ${JSON.stringify(found)}; webhooks received ${receiver.received.length}`);
     }, 100000); // a new worker takes the dead one's delivery slots over when their leases lapse: 12 s alone, over 60 s at load 7+
     expect(rows).toHaveLength(bodies.length);
     expect(receiver.received).toHaveLength(2 * bodies.length);
