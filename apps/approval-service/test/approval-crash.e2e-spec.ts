@@ -88,15 +88,20 @@ describe('Approval durability', () => {
       if (answering) await answerAndApprove(req.body, res); // else held open: the worker dies with it in flight
     }).start();
     worker = await startChildApp('apps/approval-service/test/support/run-approval.ts', api.env, 'worker');
+    // The worker must die within the attempts' deadline: an attempt that times out first is recorded (and,
+    // with no retry, ends in DeliveryFailed), which a loaded machine once made of a 2 s deadline.
+    const timeoutSeconds = 10;
     const bodies = Array.from({ length: 5 }, () => ({
-      ...approvalRequest(receiver.url, { timeoutSeconds: 2, maxRetryAttempts: 0 }),
+      ...approvalRequest(receiver.url, { timeoutSeconds, maxRetryAttempts: 0 }),
       tenantId,
     }));
+    const requestedAt = Date.now();
     const jobs = await Promise.all(bodies.map((body) => api.requests.add(body)));
     await eventually(() => receiver.received.length >= bodies.length, 20000);
     // Intake has let them go on alone (and left their delayed jobs) before the worker dies.
     await eventually(async () => (await Promise.all(jobs.map((j) => j.getState()))).every((s) => s === 'completed'));
     await killChild(worker, 'SIGKILL');
+    expect(Date.now() - requestedAt).toBeLessThan(timeoutSeconds * 1000);
     answering = true;
     worker = await startChildApp('apps/approval-service/test/support/run-approval.ts', api.env, 'worker');
 
@@ -110,7 +115,7 @@ describe('Approval durability', () => {
       if (found.length === ids.length && found.every((r) => r.status === 'Approved')) return found;
       // What a timeout reports: where each approval stands, and how many webhooks the receiver got.
       throw new Error(`approvals ${JSON.stringify(found)}; webhooks received ${receiver.received.length}`);
-    }, 100000); // a new worker takes the dead one's delivery slots over when their leases lapse: 12 s alone, over 60 s at load 7+
+    }, 100000); // the delayed jobs are due 12 s after the sends; 20–35 s in all at load 7
     expect(rows).toHaveLength(bodies.length);
     expect(receiver.received).toHaveLength(2 * bodies.length);
     for (const id of ids) expect(await api.decisionCount(id)).toBe(1);
