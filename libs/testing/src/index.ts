@@ -12,3 +12,4 @@ export * from './own-postgres';
 export * from './redis-cluster';
 export * from './http-app';
 export * from './own-redis';
+export * from './lagging-proxy';

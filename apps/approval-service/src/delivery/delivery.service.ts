@@ -105,16 +105,17 @@ export class DeliveryService {
         );
     });
     const settled = await settlesWithin(sent, INLINE_WAIT_MS);
-    if (settled === 'pending') this.goOnAlone(view, sent);
+    if (settled === 'pending') await this.goOnAlone(view, sent);
     return settled !== 'failed';
   }
 
   /**
    * A first attempt intake no longer waits for. Until it ends, its tenant's next first attempts go to the
    * queue; a delayed job sends it after its deadline (and DELIVERY_STRANDED_AFTER_MS) should this process
-   * die first, and is withdrawn once it has ended here.
+   * die first, and is withdrawn once it has ended here. Resolves once that job is written: intake's request
+   * is done only then, since a process that died before would leave the attempt with nothing to send it again.
    */
-  private goOnAlone(view: AttemptView, sent: Promise<void>): void {
+  private async goOnAlone(view: AttemptView, sent: Promise<void>): Promise<void> {
     this.slowTenants.add(view.tenantId);
     const safetyNet = this.outage
       .ride(() => this.producer.attempt(view.id, 1, view.tenantId, view.timeoutSeconds * 1000 + this.strandedAfterMs))
@@ -132,6 +133,7 @@ export class DeliveryService {
       )
       .catch(() => undefined)
       .finally(() => this.slowTenants.remove(view.tenantId));
+    await safetyNet;
   }
 
   /**

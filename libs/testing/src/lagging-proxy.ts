@@ -1,0 +1,68 @@
+import { createServer, connect, Server, Socket } from 'node:net';
+
+/**
+ * A TCP proxy on loopback that holds back, by `lagMs`, what a client sends once a chunk of it matches
+ * `lags` (later chunks of that connection wait behind it, as on a slow link). What it holds when the client
+ * goes away is dropped, as the kernel of a killed process would drop it.
+ */
+export class LaggingProxy {
+  private server?: Server;
+  private readonly sockets = new Set<Socket>();
+  private readonly lagging = new Set<NodeJS.Timeout>();
+
+  constructor(
+    private readonly target: { host: string; port: number },
+    private readonly lags: (chunk: Buffer) => boolean,
+    private readonly lagMs: number,
+  ) {}
+
+  get port(): number {
+    const address = this.server?.address();
+    if (!address || typeof address === 'string') throw new Error('the proxy is not listening');
+    return address.port;
+  }
+
+  async start(): Promise<this> {
+    this.server = createServer((client) => this.relay(client));
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    return this;
+  }
+
+  async stop(): Promise<void> {
+    this.sockets.forEach((socket) => socket.destroy());
+    this.lagging.forEach((timer) => clearTimeout(timer));
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  }
+
+  private lag(): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.lagging.delete(timer);
+        resolve();
+      }, this.lagMs);
+      this.lagging.add(timer);
+    });
+  }
+
+  private relay(client: Socket): void {
+    const upstream = connect(this.target.port, this.target.host);
+    for (const socket of [client, upstream]) {
+      this.sockets.add(socket);
+      socket.on('error', () => undefined);
+      socket.on('close', () => {
+        this.sockets.delete(socket);
+        client.destroy();
+        upstream.destroy();
+      });
+    }
+    upstream.pipe(client);
+    let queue = Promise.resolve();
+    client.on('data', (chunk: Buffer) => {
+      const lag = this.lags(chunk);
+      queue = queue.then(async () => {
+        if (lag) await this.lag();
+        if (!client.readableEnded && !client.destroyed && !upstream.destroyed) upstream.write(chunk);
+      });
+    });
+  }
+}
