@@ -325,10 +325,14 @@ describe(FairShare.name, () => {
     // Once its jobs are due (1.5 s after each put-back, which a loaded machine may make late), they are at the
     // head of a's list and a waits again: b's next freed slot is a's (b holds more than half).
     await after(1500 - (Date.now() - restedAt));
-    await eventually(async () => {
-      const { waiting, delayed } = await fair.state();
-      return waiting.a === 7 && delayed === 0;
-    }, 5000, 20);
+    await eventually(
+      async () => {
+        const { waiting, delayed } = await fair.state();
+        return waiting.a === 7 && delayed === 0;
+      },
+      5000,
+      20,
+    );
     expect(runningOf('a')).toBe(1);
     finishOneOf('b');
     const back = await eventually(() => starts.find((s) => s.tenant === 'a' && s.at > restedAt), 5000, 10);
