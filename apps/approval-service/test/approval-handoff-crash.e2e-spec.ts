@@ -29,7 +29,7 @@ describe('A first attempt let go on alone', () => {
     const redisUrl = new URL(String(api.env.REDIS_URL));
     redis = new Redis(String(api.env.REDIS_URL));
     // The worker's Redis link is slow only for what adds a delivery attempt to the fair share.
-    const target = { host: redisUrl.hostname, port: Number(redisUrl.port || 6379) };
+    const target = { host: redisUrl.hostname.replace(/^\[|\]$/g, ''), port: Number(redisUrl.port || 6379) };
     proxy = await new LaggingProxy(
       target,
       (chunk) => chunk.includes(`:fair:${DELIVERY_QUEUE}:`) && chunk.includes('"approvalId"'),
@@ -44,16 +44,25 @@ describe('A first attempt let go on alone', () => {
         .post('/v1/AgentExecutionWebhookApproval/callback')
         .send({ callbackId, callbackToken, status: 'Approved' });
     }).start();
-    const proxied = { ...api.env, REDIS_URL: `redis://127.0.0.1:${proxy.port}` };
+    const viaProxy = new URL(redisUrl); // its password and database kept
+    viaProxy.hostname = '127.0.0.1';
+    viaProxy.port = String(proxy.port);
+    const proxied = { ...api.env, REDIS_URL: viaProxy.toString() };
     worker = await startChildApp('apps/approval-service/test/support/run-approval.ts', proxied, 'worker');
 
+    const timeoutSeconds = 10;
     const job = await api.requests.add({
-      ...approvalRequest(receiver.url, { timeoutSeconds: 10, maxRetryAttempts: 0 }),
+      ...approvalRequest(receiver.url, { timeoutSeconds, maxRetryAttempts: 0 }),
       tenantId,
     });
     const { approvalId } = (await job.finished()) as { approvalId: string };
     await killChild(worker, 'SIGKILL');
     expect(receiver.received).toHaveLength(1);
+    // Intake's request was done only once the lagged write of the delayed job had gone through.
+    const done = (await api.requests.getJob(job.id!))!.finishedOn!;
+    expect(done - receiver.received[0].at).toBeGreaterThanOrEqual(LAG_MS - 500);
+    // The attempt had not timed out (which would have recorded it) before the worker died.
+    expect(Date.now() - receiver.received[0].at).toBeLessThan(timeoutSeconds * 1000);
     const entries = `${String(api.env.QUEUE_PREFIX)}:fair:${DELIVERY_QUEUE}:entries`;
     expect(await redis.hexists(entries, `${approvalId}:1`)).toBe(1);
 

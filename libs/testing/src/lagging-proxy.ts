@@ -3,7 +3,7 @@ import { createServer, connect, Server, Socket } from 'node:net';
 /**
  * A TCP proxy on loopback that holds back, by `lagMs`, what a client sends once a chunk of it matches
  * `lags` (later chunks of that connection wait behind it, as on a slow link). What it holds when the client
- * goes away is dropped, as the kernel of a killed process would drop it.
+ * goes away is dropped: it stands for writes that had not left a process when it died.
  */
 export class LaggingProxy {
   private server?: Server;
@@ -48,6 +48,7 @@ export class LaggingProxy {
     const upstream = connect(this.target.port, this.target.host);
     for (const socket of [client, upstream]) {
       this.sockets.add(socket);
+      socket.setNoDelay(true);
       socket.on('error', () => undefined);
       socket.on('close', () => {
         this.sockets.delete(socket);
@@ -60,8 +61,9 @@ export class LaggingProxy {
     client.on('data', (chunk: Buffer) => {
       const lag = this.lags(chunk);
       queue = queue.then(async () => {
-        if (lag) await this.lag();
-        if (!client.readableEnded && !client.destroyed && !upstream.destroyed) upstream.write(chunk);
+        const gone = () => client.readableEnded || client.destroyed || upstream.destroyed;
+        if (lag && !gone()) await this.lag();
+        if (!gone()) upstream.write(chunk);
       });
     });
   }
