@@ -1,4 +1,4 @@
-import { Injectable, OnModuleDestroy } from '@nestjs/common';
+import { Injectable, OnModuleDestroy, ServiceUnavailableException } from '@nestjs/common';
 import { ApprovalEnv } from '../approval-env';
 import axios, { isAxiosError } from 'axios';
 import type { Readable } from 'node:stream';
@@ -39,7 +39,11 @@ export class WebhookSender implements OnModuleDestroy {
     this.agents = guardedAgents(policy);
   }
 
+  /** Set once the process shuts down: an attempt its end cuts short is not the receiver's failure. */
+  private closing = false;
+
   onModuleDestroy(): void {
+    this.closing = true;
     this.agents.destroy();
   }
 
@@ -69,6 +73,9 @@ export class WebhookSender implements OnModuleDestroy {
       const delivered = res.status >= 200 && res.status < 300;
       return result({ delivered, httpStatus: res.status, error: delivered ? null : `HTTP ${res.status}` });
     } catch (error) {
+      // Not recorded as the receiver's failure: the attempt is sent again (its delayed job, or Bull's retry).
+      if (this.closing && !deadline.signal.aborted)
+        throw new ServiceUnavailableException('The service is shutting down: the attempt was cut short');
       return result({
         delivered: false,
         httpStatus: null,

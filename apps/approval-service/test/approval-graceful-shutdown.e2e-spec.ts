@@ -1,0 +1,50 @@
+import type { ServerResponse } from 'node:http';
+import request from 'supertest';
+import { eventually, HttpPeer, testCaller } from '@app/testing';
+import { ApprovalTestApp, approvalRequest, startApprovalApp } from './support/approval-app';
+
+describe('An approval-service that shuts down with an attempt in flight', () => {
+  let first: ApprovalTestApp | undefined;
+  let second: ApprovalTestApp | undefined;
+  let receiver: HttpPeer;
+
+  afterAll(async () => {
+    await receiver?.stop();
+    await first?.close().catch(() => undefined);
+    await second?.close();
+  });
+
+  it('leaves the attempt unrecorded, and the next process sends it again: a deploy fails no delivery', async () => {
+    const env = { QUEUE_LOCK_DURATION_MS: 3000, DELIVERY_STRANDED_AFTER_MS: 2000 };
+    first = await startApprovalApp(env);
+    const { tenantId } = await testCaller({ roles: ['agent-runtime'] });
+    let answering = false;
+    receiver = await new HttpPeer(async (req, res: ServerResponse) => {
+      if (!answering) return; // held open: the process shuts down with it in flight
+      res.writeHead(200).end();
+      const { callbackId, callbackToken } = JSON.parse(req.body);
+      await request(second!.app.getHttpServer())
+        .post('/v1/AgentExecutionWebhookApproval/callback')
+        .send({ callbackId, callbackToken, status: 'Approved' });
+    }).start();
+    const job = await first.requests.add({
+      ...approvalRequest(receiver.url, { timeoutSeconds: 10, maxRetryAttempts: 0 }),
+      tenantId,
+    });
+    const { approvalId } = (await job.finished()) as { approvalId: string };
+    await receiver.waitForRequests(1, 10_000);
+
+    const closing = first;
+    first = undefined;
+    await closing.close(); // what SIGTERM does (enableShutdownHooks)
+    second = await startApprovalApp({ ...env, QUEUE_PREFIX: closing.env.QUEUE_PREFIX });
+    const status = async () =>
+      (await second!.db.query('SELECT status FROM approval.approvals WHERE id = $1', [approvalId]))[0].status;
+    expect(await status()).toBe('Pending');
+
+    answering = true;
+    await eventually(async () => (await status()) === 'Approved', 40_000);
+    expect(receiver.received).toHaveLength(2);
+    expect(await second.decisionCount(approvalId)).toBe(1);
+  }, 90_000);
+});
