@@ -37,6 +37,7 @@ describe('An approval-service that shuts down with an attempt in flight', () => 
     const closing = first;
     first = undefined;
     await closing.close(); // what SIGTERM does (enableShutdownHooks)
+    expect(Date.now() - receiver.received[0].at).toBeLessThan(10_000); // before the attempt's own deadline
     second = await startApprovalApp({ ...env, QUEUE_PREFIX: closing.env.QUEUE_PREFIX });
     const status = async () =>
       (await second!.db.query('SELECT status FROM approval.approvals WHERE id = $1', [approvalId]))[0].status;
