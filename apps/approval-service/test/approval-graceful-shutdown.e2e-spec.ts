@@ -27,25 +27,33 @@ describe('An approval-service that shuts down with an attempt in flight', () => 
         .post('/v1/AgentExecutionWebhookApproval/callback')
         .send({ callbackId, callbackToken, status: 'Approved' });
     }).start();
-    const job = await first.requests.add({
-      ...approvalRequest(receiver.url, { timeoutSeconds: 10, maxRetryAttempts: 0 }),
-      tenantId,
-    });
-    const { approvalId } = (await job.finished()) as { approvalId: string };
+    const requested = async () => {
+      const job = await first!.requests.add({
+        ...approvalRequest(receiver.url, { timeoutSeconds: 10, maxRetryAttempts: 0 }),
+        tenantId,
+      });
+      return ((await job.finished()) as { approvalId: string }).approvalId;
+    };
+    // The first is sent from intake and goes on alone; its tenant's next goes through the delivery queue.
+    const ids = [await requested()];
     await receiver.waitForRequests(1, 10_000);
+    ids.push(await requested());
+    await receiver.waitForRequests(2, 10_000);
 
     const closing = first;
     first = undefined;
     await closing.close(); // what SIGTERM does (enableShutdownHooks)
-    expect(Date.now() - receiver.received[0].at).toBeLessThan(10_000); // before the attempt's own deadline
+    expect(Date.now() - receiver.received[0].at).toBeLessThan(10_000); // before the attempts' own deadline
     second = await startApprovalApp({ ...env, QUEUE_PREFIX: closing.env.QUEUE_PREFIX });
-    const status = async () =>
-      (await second!.db.query('SELECT status FROM approval.approvals WHERE id = $1', [approvalId]))[0].status;
-    expect(await status()).toBe('Pending');
+    const statuses = async () =>
+      (await second!.db.query('SELECT id, status FROM approval.approvals WHERE id = ANY($1::uuid[])', [ids]))
+        .sort((a: { id: string }, b: { id: string }) => ids.indexOf(a.id) - ids.indexOf(b.id))
+        .map((row: { status: string }) => row.status);
+    expect(await statuses()).toEqual(['Pending', 'Pending']);
 
     answering = true;
-    await eventually(async () => (await status()) === 'Approved', 40_000);
-    expect(receiver.received).toHaveLength(2);
-    expect(await second.decisionCount(approvalId)).toBe(1);
+    await eventually(async () => (await statuses()).every((status) => status === 'Approved'), 40_000);
+    expect(receiver.received).toHaveLength(4);
+    for (const id of ids) expect(await second.decisionCount(id)).toBe(1);
   }, 90_000);
 });
