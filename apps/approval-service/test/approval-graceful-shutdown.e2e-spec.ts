@@ -45,7 +45,7 @@ describe('An approval-service that shuts down with an attempt in flight', () => 
     await closing.close(); // what SIGTERM does (enableShutdownHooks)
     expect(Date.now() - receiver.received[0].at).toBeLessThan(10_000); // before the attempts' own deadline
     second = await startApprovalApp({ ...env, QUEUE_PREFIX: closing.env.QUEUE_PREFIX });
-    const statuses = async () =>
+    const statuses = async (): Promise<string[]> =>
       (await second!.db.query('SELECT id, status FROM approval.approvals WHERE id = ANY($1::uuid[])', [ids]))
         .sort((a: { id: string }, b: { id: string }) => ids.indexOf(a.id) - ids.indexOf(b.id))
         .map((row: { status: string }) => row.status);
