@@ -102,9 +102,10 @@ describe("One tenant's picker against a hostile document system", () => {
     console.log(JSON.stringify({ alone, loaded, aAnswers, heavyAnswersRead }));
     expect(heavyAnswersRead).toBeGreaterThanOrEqual(4); // A really read 16 MiB pages meanwhile
     // The targets (p95 < 100 ms, loop delay p99 < 50 ms); on a machine so busy that B alone comes near them
-    // (shared, two cores), 4 times what B alone saw. Parsing on the event loop (before) cost B 20 to 60 times
-    // what it saw alone: p95s of 1 to 4 s, a loop delay p99 of 2.2 s (docs/benchmarks.md).
-    const within = (target: number, aloneFigure: number) => Math.max(target, 4 * aloneFigure);
+    // (shared, two cores), 8 times what B alone saw. Parsing on the event loop (before) cost B 20 to 60 times
+    // what it saw alone: p95s of 1 to 4 s, a loop delay p99 of 2.2 s (docs/benchmarks.md). A full run beside
+    // other suites once saw 4.6 times (picker p95 490 ms against 106 alone) with the parsing off the loop.
+    const within = (target: number, aloneFigure: number) => Math.max(target, 8 * aloneFigure);
     for (const [name, p95] of Object.entries(loaded.p95)) expect(p95).toBeLessThan(within(100, alone.p95[name]));
     expect(loaded.loopDelayP99Ms).toBeLessThan(within(50, alone.loopDelayP99Ms));
   }, 120_000);
