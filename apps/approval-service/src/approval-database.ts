@@ -9,6 +9,7 @@ import { ApprovalExtras1795400013000 } from './database/migrations/1795400013000
 import { DecisionOutboxRowsWithoutPayload1795400014000 } from './database/migrations/1795400014000-decision-outbox-rows-without-payload';
 import { DecisionOutput1795400015500 } from './database/migrations/1795400015500-decision-output';
 import { Reminders1795400015600 } from './database/migrations/1795400015600-reminders';
+import { PendingApprovals1795400016000 } from './database/migrations/1795400016000-pending-approvals';
 
 /** The approval-service owns the `approval` schema. Features add their entities and migrations here. */
 export const APPROVAL_SCHEMA = 'approval';
@@ -24,5 +25,6 @@ export const approvalDatabase: ServiceDatabaseOptions = {
     DecisionOutboxRowsWithoutPayload1795400014000,
     DecisionOutput1795400015500,
     Reminders1795400015600,
+    PendingApprovals1795400016000,
   ],
 };

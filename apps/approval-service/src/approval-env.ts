@@ -88,4 +88,13 @@ export class ApprovalEnv extends BaseEnv {
   @Min(1000)
   @Max(3_600_000)
   DELIVERY_STRANDED_AFTER_MS: number = 90_000;
+
+  /**
+   * How often workers look for Pending approvals that nothing will send any more (their queued attempt was
+   * lost with Redis's data, or could not be written) and send them on from their logged attempts.
+   */
+  @IsInt()
+  @Min(100)
+  @Max(3_600_000)
+  DELIVERY_SWEEP_MS: number = 60_000;
 }

@@ -104,3 +104,12 @@ export type CallbackView = Pick<
   ApprovalEntity,
   'id' | 'callbackTokenHash' | 'status' | 'callbackId' | 'executionId' | 'decidedAt'
 >;
+
+/** A Pending approval with no attempt in flight, its last logged attempt (0 for none), and quiet past its timeout. */
+export interface QuietApproval {
+  approvalId: string;
+  tenantId: string;
+  attempt: number;
+  /** Since it was created or last attempted, less its webhook timeout. */
+  quietForMs: number;
+}

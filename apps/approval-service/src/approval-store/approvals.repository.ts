@@ -9,6 +9,7 @@ import type {
   DeliveryView,
   NewApproval,
   ReminderClaim,
+  QuietApproval,
 } from './approval-rows';
 import { APPROVAL_MOVES } from './approval-state';
 import { ApprovalEntity } from './approval.entity';
@@ -172,6 +173,26 @@ export class ApprovalsRepository {
       [limit, ids ?? null],
     );
     return rows.map((r) => r.id);
+  }
+
+  /**
+   * A page of Pending approvals by id after `afterId`, each with its last logged attempt (0 for none) and how
+   * long it has been quiet: since it was created or last attempted, less its webhook timeout.
+   */
+  async pendingQuiet(afterId: string | null, limit: number): Promise<QuietApproval[]> {
+    const rows: Array<{ approvalId: string; tenantId: string; attempt: number; quietForMs: string }> =
+      await this.db.query(
+        `SELECT a.id::text AS "approvalId", a."tenantId", coalesce(l.attempt, 0) AS attempt,
+         1000 * extract(epoch FROM clock_timestamp() - greatest(a."createdAt", l.at)) - 1000 * a."timeoutSeconds" AS "quietForMs"
+       FROM approval.approvals a
+       LEFT JOIN LATERAL (
+         SELECT attempt, at FROM approval.approval_log
+         WHERE "approvalId" = a.id AND type = 'DeliveryAttempt' ORDER BY attempt DESC LIMIT 1) l ON true
+       WHERE a.status = 'Pending' AND ($1::uuid IS NULL OR a.id > $1::uuid)
+       ORDER BY a.id LIMIT $2`,
+        [afterId, limit],
+      );
+    return rows.map((r) => ({ ...r, quietForMs: Number(r.quietForMs) }));
   }
 
   /**

@@ -12,6 +12,7 @@ import { DeliveryProcessor } from './delivery.processor';
 import { DeliveryProducer } from './delivery.producer';
 import { DeliveryService } from './delivery.service';
 import { HandedOffAttempts } from './handed-off-attempts';
+import { StalledDeliverySweeper } from './stalled-delivery.sweeper';
 import { WebhookSender } from './webhook-sender';
 import { WebhookTester } from './webhook-tester';
 import { WebhookUrlPolicy } from './webhook-url-policy';
@@ -37,7 +38,7 @@ export class DeliveryModule {
         DeliveryProducer,
         DeliveryService,
         HandedOffAttempts,
-        ...(runsWorkers(role) ? [DeliveryProcessor] : []),
+        ...(runsWorkers(role) ? [DeliveryProcessor, StalledDeliverySweeper] : []),
       ],
       exports: [WebhookUrlPolicy, WebhookTester, DeliveryProducer, DeliveryService],
     };

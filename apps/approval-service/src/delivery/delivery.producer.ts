@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DEFAULT_JOB_NAME, FairShare, fairJob, InjectFairShare } from '@app/queue';
+import type { QuietApproval } from '../approval-store/approval-rows';
 import { DELIVERY_JOB_OPTIONS, DELIVERY_JOBS, DELIVERY_QUEUE } from './delivery.jobs';
 
 /**
@@ -19,6 +20,22 @@ export class DeliveryProducer {
       DELIVERY_JOB_OPTIONS,
     );
     await this.fairShare.add(tenantId, job, delayMs);
+  }
+
+  /**
+   * Sends stalled approvals on from their last logged attempt (the first when none is): the attempt's job
+   * finds it logged and goes on as it would have (a retry, DeliveryFailed, or Delivered), or sends it. An
+   * attempt whose job is still here (waiting, delayed or running) is not added twice.
+   */
+  async resume(stalled: QuietApproval[]): Promise<void> {
+    await this.fairShare.addMany(
+      stalled.map(({ approvalId, attempt, tenantId }) => {
+        const number = Math.max(1, attempt);
+        const data = { approvalId, attempt: number, tenantId };
+        const job = fairJob(DELIVERY_JOBS, DEFAULT_JOB_NAME, `${approvalId}:${number}`, data, DELIVERY_JOB_OPTIONS);
+        return { tenantId, job };
+      }),
+    );
   }
 
   /** An extra attempt of an approval awaiting its decision; `reminder` when it is one. */

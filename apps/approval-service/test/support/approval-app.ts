@@ -38,6 +38,8 @@ export async function startApprovalApp(
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: true,
     WEBHOOK_SIGNING_SECRET: SIGNING_SECRET,
     OUTBOX_POLL_MS: 200,
+    // The run's apps share one database: a sweep would send on other test files' approvals.
+    DELIVERY_SWEEP_MS: 3_600_000,
     ...overrides,
   });
   const app = await createHttpApp(AppModule.forRoot({ role, env }), 'Approval service');
