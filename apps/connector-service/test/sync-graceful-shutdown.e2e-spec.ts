@@ -23,7 +23,11 @@ describe('Sync when its worker shuts down (SIGTERM, a deploy)', () => {
     const overrides: Array<[unknown, unknown]> = [[ConnectionTokens, connections]];
     const api = await startConnectorApp({ role: 'api', overrides });
     apps.push(api);
-    const shared = { DATABASE_URL: api.env.DATABASE_URL, QUEUE_PREFIX: api.env.QUEUE_PREFIX, BLOB_DIR: api.env.BLOB_DIR };
+    const shared = {
+      DATABASE_URL: api.env.DATABASE_URL,
+      QUEUE_PREFIX: api.env.QUEUE_PREFIX,
+      BLOB_DIR: api.env.BLOB_DIR,
+    };
     const startWorker = async () => {
       const worker = await startConnectorApp({ role: 'worker', env: shared, overrides });
       apps.push(worker);
