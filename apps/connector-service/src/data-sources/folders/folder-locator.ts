@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import type { DocumentSystemSession, Workgroup } from '../../document-system/document-system.adapter';
-import { CallBudgetSpent } from '../../document-system/call-budget';
 import { PickerFolderEntity } from './picker-folder.entity';
 import { PickerFolder, PickerFoldersRepository } from './picker-folders.repository';
 
@@ -137,7 +136,7 @@ export class FolderLocator {
   }
 }
 
-/** Counts the calls and time spent walking; `allPages` answers null once either bound is reached. */
+/** Counts the calls and time spent walking; `allPages` answers null once either of the walk's bounds is reached. */
 class WalkBudget {
   private calls = 0;
   private readonly deadline = Date.now() + FOLDER_WALK_MS;
@@ -150,11 +149,9 @@ class WalkBudget {
     do {
       if (this.calls >= FOLDER_WALK_CALLS || Date.now() >= this.deadline) return null;
       this.calls++;
-      const result = await page(cursor).catch((error: unknown) => {
-        if (error instanceof CallBudgetSpent) return null; // the request's own bound (the picker's) came first
-        throw error;
-      });
-      if (!result) return null;
+      // The request's own bound (the picker's) coming first is not the walk's: CallBudgetSpent goes up, and
+      // the picker says the document system did not answer in time rather than that the folder is unknown.
+      const result = await page(cursor);
       items.push(...result.items);
       cursor = result.nextCursor ?? undefined;
     } while (cursor);

@@ -1,0 +1,50 @@
+import { randomUUID } from 'node:crypto';
+import request from 'supertest';
+import { RunningSimulator, testCaller, TestCaller } from '@app/testing';
+import { startSimulator } from '../../document-system-simulator/test/support/start-simulator';
+import { SEED_USERS } from '../../document-system-simulator/src/store/seed';
+import { ConnectionTokens } from '../src/document-system/connection-tokens.port';
+import { ConnectorTestApp, startConnectorApp } from './support/connector-app';
+import { SimulatorConnections } from './support/simulator-connections';
+
+describe('The folder picker when its bound runs out while it looks for a folder it has not shown', () => {
+  let sim: RunningSimulator;
+  let sut: ConnectorTestApp;
+  let user: TestCaller;
+
+  beforeAll(async () => {
+    sim = await startSimulator();
+    const connections = new SimulatorConnections(sim);
+    sut = await startConnectorApp({ env: { PICKER_MAX_CALLS: 2 }, overrides: [[ConnectionTokens, connections]] });
+    const admin = await testCaller({ roles: ['admin'] });
+    user = await testCaller({ tenantId: admin.tenantId });
+    const credential = await request(sut.app.getHttpServer())
+      .post('/v1/credentials')
+      .set(admin.auth)
+      .send({ name: 'Sim', type: 'DocumentSystem', instanceUrl: sim.url, ...SEED_USERS.alice, scope: 'Tenant' })
+      .expect(201);
+    const source = await request(sut.app.getHttpServer())
+      .post(`/v1/projects/${randomUUID()}/data-sources`)
+      .set(user.auth)
+      .send({ name: 'Docs', credentialId: credential.body.id, connectionId: connections.connect(user) })
+      .expect(201);
+    dataSourceId = source.body.id;
+  });
+  let dataSourceId: string;
+
+  afterAll(async () => {
+    await sut?.close();
+    await sim?.close();
+  });
+
+  it('says the document system did not answer in time (502), not that the folder does not exist (404)', async () => {
+    // Two calls: the session and the workgroups; the walk to a folder two levels down needs more.
+    const drawings = await sim.folderId('/Architecture/Drawings');
+    const res = await request(sut.app.getHttpServer())
+      .get(`/v1/data-sources/${dataSourceId}/folders`)
+      .query({ parentId: drawings })
+      .set(user.auth);
+    expect({ status: res.status, code: res.body.code }).toEqual({ status: 502, code: 'DOCUMENT_SYSTEM_UNAVAILABLE' });
+    expect(res.body.message).toMatch(/bound/);
+  });
+});
