@@ -48,3 +48,57 @@ describe('The folder picker when its bound runs out while it looks for a folder 
     expect(res.body.message).toMatch(/bound/);
   });
 });
+
+/** Access tokens that come only after `delayMs`: an OAuth provider that is slow to refresh. */
+class SlowTokens extends SimulatorConnections {
+  delayMs = 0;
+
+  tokenSource(connectionId: string) {
+    const source = super.tokenSource(connectionId);
+    const slowly =
+      <T>(get: () => Promise<T>) =>
+      async () => {
+        await new Promise((resolve) => setTimeout(resolve, this.delayMs));
+        return get();
+      };
+    return { current: slowly(source.current), refreshed: slowly(source.refreshed) };
+  }
+}
+
+describe('The folder picker when the access token is slow to come', () => {
+  let sim: RunningSimulator;
+  let sut: ConnectorTestApp;
+
+  afterAll(async () => {
+    await sut?.close();
+    await sim?.close();
+  });
+
+  it('answers within its bound of seconds all the same: the token counts against it', async () => {
+    sim = await startSimulator();
+    const tokens = new SlowTokens(sim);
+    sut = await startConnectorApp({ env: { PICKER_MAX_SECONDS: 2 }, overrides: [[ConnectionTokens, tokens]] });
+    const admin = await testCaller({ roles: ['admin'] });
+    const user = await testCaller({ tenantId: admin.tenantId });
+    const credential = await request(sut.app.getHttpServer())
+      .post('/v1/credentials')
+      .set(admin.auth)
+      .send({ name: 'Sim', type: 'DocumentSystem', instanceUrl: sim.url, ...SEED_USERS.alice, scope: 'Tenant' })
+      .expect(201);
+    const source = await request(sut.app.getHttpServer())
+      .post(`/v1/projects/${randomUUID()}/data-sources`)
+      .set(user.auth)
+      .send({ name: 'Docs', credentialId: credential.body.id, connectionId: tokens.connect(user) })
+      .expect(201);
+
+    tokens.delayMs = 6000;
+    const started = Date.now();
+    const res = await request(sut.app.getHttpServer()).get(`/v1/data-sources/${source.body.id}/folders`).set(user.auth);
+    expect({ status: res.status, code: res.body.code }).toEqual({ status: 502, code: 'DOCUMENT_SYSTEM_UNAVAILABLE' });
+    expect(Date.now() - started).toBeLessThan(4000);
+
+    // The token came later all the same, and the next request uses it.
+    tokens.delayMs = 0;
+    await request(sut.app.getHttpServer()).get(`/v1/data-sources/${source.body.id}/folders`).set(user.auth).expect(200);
+  }, 30_000);
+});

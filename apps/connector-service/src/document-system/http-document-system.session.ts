@@ -124,7 +124,7 @@ export class HttpDocumentSystemSession implements DocumentSystemSession {
       if (res.status === 401 && reason === 'invalid_token') {
         if (!this.mayRecover(attempt, refreshedAt)) throw DocumentSystemException.reauthRequired();
         refreshedAt = attempt;
-        this.accessToken = await this.tokens.refreshed();
+        this.accessToken = await this.renewedToken();
         continue;
       }
       if (isRetryableStatus(res.status) && attempt < this.kit.policy.maxAttempts) {
@@ -185,7 +185,7 @@ export class HttpDocumentSystemSession implements DocumentSystemSession {
       if (res.status === 401) {
         if (!this.mayRecover(attempt, refreshedAt)) throw DocumentSystemException.reauthRequired();
         refreshedAt = attempt;
-        this.accessToken = await this.tokens.refreshed();
+        this.accessToken = await this.renewedToken();
         continue;
       }
       if (res.status === 404 && options.notFound) throw options.notFound();
@@ -246,9 +246,14 @@ export class HttpDocumentSystemSession implements DocumentSystemSession {
     return lastRenewedAt !== attempt - 1 && attempt <= 2 * this.kit.policy.maxAttempts;
   }
 
+  // A token that is slow to come counts against the request's bound too; it is stored all the same when it comes.
   private async token(): Promise<string> {
-    this.accessToken ??= await this.tokens.current();
+    this.accessToken ??= await this.within(this.tokens.current());
     return this.accessToken;
+  }
+
+  private renewedToken(): Promise<string> {
+    return this.within(this.tokens.refreshed());
   }
 
   /** Retries what may pass on another try; the rest ends the call with a message naming no socket code or address. */
