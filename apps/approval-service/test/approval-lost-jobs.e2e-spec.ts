@@ -34,6 +34,11 @@ describe('An approval whose queued delivery work Redis lost', () => {
     apps.push(app);
     return app;
   };
+  /** Each test's sweeping app stops with it: another sweeping the same database would send what it sends. */
+  const stop = async (app: ApprovalTestApp) => {
+    apps.splice(apps.indexOf(app), 1);
+    await app.close();
+  };
 
   /**
    * Requests an approval whose receiver answers as `answer` says, waits until `sent` webhooks came, stops
@@ -52,7 +57,7 @@ describe('An approval whose queued delivery work Redis lost', () => {
     const { approvalId } = (await job.finished()) as { approvalId: string };
     await receiver.waitForRequests(sent, 10_000);
     await new Promise((resolve) => setTimeout(resolve, 300)); // its outcome recorded (or not) by now
-    await first.close();
+    await stop(first);
     const prefix = String(first.env.QUEUE_PREFIX);
     expect(await loseQueuedWork(redis, prefix)).toBeGreaterThan(0);
     expect(receiver.received).toHaveLength(sent);
@@ -60,7 +65,7 @@ describe('An approval whose queued delivery work Redis lost', () => {
     const second = await start({ QUEUE_PREFIX: prefix, DELIVERY_SWEEP_MS: 500 });
     const status = async (): Promise<string> =>
       (await second.db.query('SELECT status FROM approval.approvals WHERE id = $1', [approvalId]))[0].status;
-    return { approvalId, receiver, status };
+    return { approvalId, receiver, status, second };
   }
 
   const awaitingDecision = async (status: () => Promise<string>, receiver: HttpPeer) =>
@@ -71,17 +76,18 @@ describe('An approval whose queued delivery work Redis lost', () => {
     }, 20_000);
 
   it('is sent on from its logged attempt: a retry that waited in Redis comes after all', async () => {
-    const { approvalId, receiver, status } = await loseWorkAfter(1, (request, res) =>
+    const { approvalId, receiver, status, second } = await loseWorkAfter(1, (request, res) =>
       res.writeHead(request === 1 ? 500 : 200).end(),
     );
     await awaitingDecision(status, receiver);
+    await stop(second);
     expect(receiver.received).toHaveLength(2);
     expect(JSON.parse(receiver.received[1].body).approvalId).toBe(approvalId);
   }, 60_000);
 
   it('is sent again when its first attempt was cut short and the delayed job meant to resend it is gone', async () => {
     // A timeout long enough that the first attempt is still in flight, and its delayed job not yet due, at the stop.
-    const { receiver, status } = await loseWorkAfter(
+    const { receiver, status, second } = await loseWorkAfter(
       1,
       (request, res) => {
         if (request > 1) res.writeHead(200).end(); // the first is held until the service stops
@@ -90,11 +96,13 @@ describe('An approval whose queued delivery work Redis lost', () => {
     );
     expect(await status()).toBe('Pending'); // the shutdown recorded no attempt
     await awaitingDecision(status, receiver);
+    await stop(second);
     expect(receiver.received).toHaveLength(2);
   }, 60_000);
 
-  it('is left alone while an attempt is in flight or queued: the sweep sends nothing twice', async () => {
-    const app = await start({ DELIVERY_SWEEP_MS: 200 });
+  it('is left alone while intake still sends its first attempt: the sweep sends nothing twice', async () => {
+    // Sweeps every 100 ms: one comes within the 200 ms before the attempt's delayed job is written.
+    const app = await start({ DELIVERY_SWEEP_MS: 100 });
     const { tenantId } = await testCaller({ roles: ['agent-runtime'] });
     const receiver = await new HttpPeer(async (_req, res: ServerResponse) => {
       if (receiver.received.length === 1) await new Promise((resolve) => setTimeout(resolve, 3000));

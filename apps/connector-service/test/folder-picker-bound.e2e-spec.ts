@@ -38,7 +38,8 @@ describe('The folder picker when its bound runs out while it looks for a folder 
   });
 
   it('says the document system did not answer in time (502), not that the folder does not exist (404)', async () => {
-    // Two calls: the session and the workgroups; the walk to a folder two levels down needs more.
+    // Two calls: the session and the workgroups; the walk to a folder under a workgroup needs a third.
+    // (This app is fresh: no session or folder is known yet.)
     const drawings = await sim.folderId('/Architecture/Drawings');
     const res = await request(sut.app.getHttpServer())
       .get(`/v1/data-sources/${dataSourceId}/folders`)
@@ -95,9 +96,9 @@ describe('The folder picker when the access token is slow to come', () => {
     const started = Date.now();
     const res = await request(sut.app.getHttpServer()).get(`/v1/data-sources/${source.body.id}/folders`).set(user.auth);
     expect({ status: res.status, code: res.body.code }).toEqual({ status: 502, code: 'DOCUMENT_SYSTEM_UNAVAILABLE' });
-    expect(Date.now() - started).toBeLessThan(4000);
+    expect(Date.now() - started).toBeLessThan(5000); // the token alone takes 6 s
 
-    // The token came later all the same, and the next request uses it.
+    // With the token quick again, the next request is answered.
     tokens.delayMs = 0;
     await request(sut.app.getHttpServer()).get(`/v1/data-sources/${source.body.id}/folders`).set(user.auth).expect(200);
   }, 30_000);

@@ -105,11 +105,9 @@ export type CallbackView = Pick<
   'id' | 'callbackTokenHash' | 'status' | 'callbackId' | 'executionId' | 'decidedAt'
 >;
 
-/** A Pending approval with no attempt in flight, its last logged attempt (0 for none), and quiet past its timeout. */
-export interface QuietApproval {
+/** A Pending approval that nothing sends any more, and the last attempt logged for it (0 for none). */
+export interface StalledApproval {
   approvalId: string;
   tenantId: string;
   attempt: number;
-  /** Since it was created or last attempted, less its webhook timeout. */
-  quietForMs: number;
 }

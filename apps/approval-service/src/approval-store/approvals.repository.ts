@@ -9,7 +9,7 @@ import type {
   DeliveryView,
   NewApproval,
   ReminderClaim,
-  QuietApproval,
+  StalledApproval,
 } from './approval-rows';
 import { APPROVAL_MOVES } from './approval-state';
 import { ApprovalEntity } from './approval.entity';
@@ -176,23 +176,24 @@ export class ApprovalsRepository {
   }
 
   /**
-   * A page of Pending approvals by id after `afterId`, each with its last logged attempt (0 for none) and how
-   * long it has been quiet: since it was created or last attempted, less its webhook timeout.
+   * A page of Pending approvals (by id after `afterId`) that nothing has sent or logged for `quietMs` past
+   * their webhook timeout, and past the retry's delay after a failed attempt with a retry left (2^n s, as
+   * delivery/retry-schedule.ts has it). Each with its last logged attempt, 0 for none.
    */
-  async pendingQuiet(afterId: string | null, limit: number): Promise<QuietApproval[]> {
-    const rows: Array<{ approvalId: string; tenantId: string; attempt: number; quietForMs: string }> =
-      await this.db.query(
-        `SELECT a.id::text AS "approvalId", a."tenantId", coalesce(l.attempt, 0) AS attempt,
-         1000 * extract(epoch FROM clock_timestamp() - greatest(a."createdAt", l.at)) - 1000 * a."timeoutSeconds" AS "quietForMs"
+  async stalledPending(quietMs: number, afterId: string | null, limit: number): Promise<StalledApproval[]> {
+    return this.db.query(
+      `SELECT a.id::text AS "approvalId", a."tenantId", coalesce(l.attempt, 0) AS attempt
        FROM approval.approvals a
        LEFT JOIN LATERAL (
          SELECT attempt, at FROM approval.approval_log
          WHERE "approvalId" = a.id AND type = 'DeliveryAttempt' ORDER BY attempt DESC LIMIT 1) l ON true
-       WHERE a.status = 'Pending' AND ($1::uuid IS NULL OR a.id > $1::uuid)
-       ORDER BY a.id LIMIT $2`,
-        [afterId, limit],
-      );
-    return rows.map((r) => ({ ...r, quietForMs: Number(r.quietForMs) }));
+       WHERE a.status = 'Pending' AND ($2::uuid IS NULL OR a.id > $2::uuid)
+         AND greatest(a."createdAt", l.at + CASE WHEN l.attempt <= a."maxRetryAttempts"
+               THEN power(2, l.attempt) * interval '1 second' ELSE interval '0 seconds' END)
+             + a."timeoutSeconds" * interval '1 second' + $1 * interval '1 millisecond' < clock_timestamp()
+       ORDER BY a.id LIMIT $3`,
+      [quietMs, afterId, limit],
+    );
   }
 
   /**

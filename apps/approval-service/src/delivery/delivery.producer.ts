@@ -1,6 +1,8 @@
+import { InjectQueue } from '@nestjs/bull';
 import { Injectable } from '@nestjs/common';
+import type { Queue } from 'bull';
 import { DEFAULT_JOB_NAME, FairShare, fairJob, InjectFairShare } from '@app/queue';
-import type { QuietApproval } from '../approval-store/approval-rows';
+import type { StalledApproval } from '../approval-store/approval-rows';
 import { DELIVERY_JOB_OPTIONS, DELIVERY_JOBS, DELIVERY_QUEUE } from './delivery.jobs';
 
 /**
@@ -9,7 +11,10 @@ import { DELIVERY_JOB_OPTIONS, DELIVERY_JOBS, DELIVERY_QUEUE } from './delivery.
  */
 @Injectable()
 export class DeliveryProducer {
-  constructor(@InjectFairShare(DELIVERY_QUEUE) private readonly fairShare: FairShare) {}
+  constructor(
+    @InjectFairShare(DELIVERY_QUEUE) private readonly fairShare: FairShare,
+    @InjectQueue(DELIVERY_QUEUE) private readonly queue: Queue,
+  ) {}
 
   async attempt(approvalId: string, attempt: number, tenantId: string, delayMs = 0): Promise<void> {
     const job = fairJob(
@@ -25,17 +30,30 @@ export class DeliveryProducer {
   /**
    * Sends stalled approvals on from their last logged attempt (the first when none is): the attempt's job
    * finds it logged and goes on as it would have (a retry, DeliveryFailed, or Delivered), or sends it. An
-   * attempt whose job is still here (waiting, delayed or running) is not added twice.
+   * approval whose next attempt is still here is left to it; an attempt's job that Bull keeps as failed
+   * (its tries spent) is dropped first, or Bull would take the new one for it and run nothing.
    */
-  async resume(stalled: QuietApproval[]): Promise<void> {
-    await this.fairShare.addMany(
-      stalled.map(({ approvalId, attempt, tenantId }) => {
+  async resume(stalled: StalledApproval[]): Promise<void> {
+    const nextWaits = await Promise.all(
+      stalled.map((a) => (a.attempt > 0 ? this.fairShare.has(`${a.approvalId}:${a.attempt + 1}`) : false)),
+    );
+    const items = stalled
+      .filter((_, i) => !nextWaits[i])
+      .map(({ approvalId, attempt, tenantId }) => {
         const number = Math.max(1, attempt);
         const data = { approvalId, attempt: number, tenantId };
-        const job = fairJob(DELIVERY_JOBS, DEFAULT_JOB_NAME, `${approvalId}:${number}`, data, DELIVERY_JOB_OPTIONS);
-        return { tenantId, job };
-      }),
-    );
+        return {
+          tenantId,
+          job: fairJob(DELIVERY_JOBS, DEFAULT_JOB_NAME, `${approvalId}:${number}`, data, DELIVERY_JOB_OPTIONS),
+        };
+      });
+    await Promise.all(items.map(({ job }) => this.dropFailed(job.id)));
+    await this.fairShare.addMany(items);
+  }
+
+  private async dropFailed(jobId: string): Promise<void> {
+    const job = await this.queue.getJob(jobId);
+    if (job && (await job.isFailed())) await job.remove();
   }
 
   /** An extra attempt of an approval awaiting its decision; `reminder` when it is one. */

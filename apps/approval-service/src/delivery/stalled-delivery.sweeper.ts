@@ -2,22 +2,23 @@ import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@ne
 import { ApprovalEnv } from '../approval-env';
 import { ApprovalsRepository } from '../approval-store/approvals.repository';
 import { DeliveryProducer } from './delivery.producer';
-import { delayAfterFailedAttemptMs } from './retry-schedule';
 
 const PAGE = 200;
 
 /**
  * In worker processes: sends on every Pending approval that nothing will send any more. Its queued attempt
  * may be gone with Redis's data (a restart without persistence), or was never written (Redis refused it,
- * the process stopped first). An approval counts as stalled only once no live worker can be sending it or
- * waiting to: its webhook timeout, its retry's delay and DELIVERY_STRANDED_AFTER_MS after it was created or
- * last attempted. Its last logged attempt's job goes on from the log; an attempt still queued is not added twice.
+ * the process stopped first). An approval counts as stalled once nothing was sent or logged for its
+ * webhook timeout, its retry's delay and DELIVERY_STRANDED_AFTER_MS: a live worker's attempt has ended by
+ * then, unless it waited long for its tenant's turn and Redis then lost its job; that one may be sent twice,
+ * with the same webhook-id, as after a crash. Every worker sweeps: what one adds, another's add finds there.
  */
 @Injectable()
 export class StalledDeliverySweeper implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(StalledDeliverySweeper.name);
   private timer?: NodeJS.Timeout;
   private sweeping?: Promise<void>;
+  private stopped = false;
 
   constructor(
     private readonly repository: ApprovalsRepository,
@@ -31,6 +32,7 @@ export class StalledDeliverySweeper implements OnApplicationBootstrap, OnModuleD
   }
 
   async onModuleDestroy(): Promise<void> {
+    this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     await this.sweeping;
   }
@@ -44,18 +46,12 @@ export class StalledDeliverySweeper implements OnApplicationBootstrap, OnModuleD
   }
 
   private async resumeStalled(): Promise<void> {
-    const quietMs = this.env.DELIVERY_STRANDED_AFTER_MS;
     let afterId: string | null = null;
-    for (;;) {
-      const page = await this.repository.pendingQuiet(afterId, PAGE);
-      // Quiet past the timeout, DELIVERY_STRANDED_AFTER_MS and, after a failed attempt, its retry's delay.
-      await this.producer.resume(page.filter((a) => a.quietForMs > quietMs + retryDelayAfter(a.attempt)));
-      if (page.length < PAGE) return;
-      afterId = page[page.length - 1].approvalId;
+    while (!this.stopped) {
+      const stalled = await this.repository.stalledPending(this.env.DELIVERY_STRANDED_AFTER_MS, afterId, PAGE);
+      if (stalled.length) await this.producer.resume(stalled);
+      if (stalled.length < PAGE) return;
+      afterId = stalled[stalled.length - 1].approvalId;
     }
   }
-}
-
-function retryDelayAfter(attempt: number): number {
-  return attempt > 0 ? delayAfterFailedAttemptMs(attempt) : 0;
 }
