@@ -1,6 +1,8 @@
 import type { ServerResponse } from 'node:http';
 import Redis from 'ioredis';
 import { eventually, HttpPeer, isolatedDatabase, testCaller } from '@app/testing';
+import { QueueConnection, redisConnectionOf } from '@app/redis';
+import { DELIVERY_QUEUE } from '../src/delivery/delivery.jobs';
 import { ApprovalTestApp, approvalRequest, startApprovalApp } from './support/approval-app';
 
 type Answer = (request: number, res: ServerResponse) => void;
@@ -13,7 +15,8 @@ async function loseQueuedWork(redis: Redis, prefix: string): Promise<number> {
 }
 
 describe('An approval whose queued delivery work Redis lost', () => {
-  const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+  const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+  const redis = new Redis(redisUrl);
   let databaseUrl: string;
   const apps: ApprovalTestApp[] = [];
   const receivers: HttpPeer[] = [];
@@ -44,7 +47,12 @@ describe('An approval whose queued delivery work Redis lost', () => {
    * Requests an approval whose receiver answers as `answer` says, waits until `sent` webhooks came, stops
    * the service, empties its Redis keys and starts another: returns it with the approval's status there.
    */
-  async function loseWorkAfter(sent: number, answer: Answer, timeoutSeconds = 1) {
+  async function loseWorkAfter(
+    sent: number,
+    answer: Answer,
+    timeoutSeconds = 1,
+    beforeRestart?: (prefix: string, approvalId: string) => Promise<void>,
+  ) {
     const first = await start({ DELIVERY_SWEEP_MS: 3_600_000 });
     const { tenantId } = await testCaller({ roles: ['agent-runtime'] });
     const receiver: HttpPeer = new HttpPeer((_req, res: ServerResponse) => answer(receiver.received.length, res));
@@ -61,6 +69,7 @@ describe('An approval whose queued delivery work Redis lost', () => {
     const prefix = String(first.env.QUEUE_PREFIX);
     expect(await loseQueuedWork(redis, prefix)).toBeGreaterThan(0);
     expect(receiver.received).toHaveLength(sent);
+    await beforeRestart?.(prefix, approvalId);
 
     const second = await start({ QUEUE_PREFIX: prefix, DELIVERY_SWEEP_MS: 500 });
     const status = async (): Promise<string> =>
@@ -95,6 +104,33 @@ describe('An approval whose queued delivery work Redis lost', () => {
       5,
     );
     expect(await status()).toBe('Pending'); // the shutdown recorded no attempt
+    await awaitingDecision(status, receiver);
+    await stop(second);
+    expect(receiver.received).toHaveLength(2);
+  }, 60_000);
+
+  it("is sent on even when Bull still keeps the attempt's job as failed (its tries spent)", async () => {
+    const keepFailed = async (prefix: string, approvalId: string) => {
+      const connection = new QueueConnection(redisConnectionOf({ REDIS_URL: redisUrl }));
+      const queue = connection.queue(DELIVERY_QUEUE, prefix);
+      const failed = new Promise((resolve) => queue.on('failed', resolve));
+      void queue.process(async () => {
+        throw new Error('tries spent');
+      });
+      const job = await queue.add({ approvalId, attempt: 1 }, { jobId: `${approvalId}:1`, attempts: 1 });
+      await failed;
+      expect(await job.isFailed()).toBe(true);
+      await queue.close();
+      connection.disconnect();
+    };
+    const { receiver, status, second } = await loseWorkAfter(
+      1,
+      (request, res) => {
+        if (request > 1) res.writeHead(200).end();
+      },
+      5,
+      keepFailed,
+    );
     await awaitingDecision(status, receiver);
     await stop(second);
     expect(receiver.received).toHaveLength(2);
