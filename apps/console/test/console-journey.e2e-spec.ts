@@ -313,7 +313,7 @@ describeInBrowser('The console in Chromium: the whole journey against the simula
     await page.setViewportSize({ width: 760, height: 900 });
     await screenshot(page, '07a-760-after-restart');
     await page.setViewportSize({ width: 1280, height: 900 });
-  });
+  }, 180_000); // two restarts, then a sync: its own waits allow 60 s each
 
   it('reconnects from the data source page after the document system forgot its authorizations, and syncs again', async () => {
     // As when the document system revokes its grants (a restart no longer does, see above): no refresh token works.
