@@ -7,6 +7,23 @@ import { ConnectionTokens } from '../src/document-system/connection-tokens.port'
 import { ConnectorTestApp, startConnectorApp } from './support/connector-app';
 import { SimulatorConnections } from './support/simulator-connections';
 
+/** A member's data source over the simulator in a fresh app: nothing of it is known to the picker yet. */
+async function freshDataSource(sut: ConnectorTestApp, sim: RunningSimulator, connections: SimulatorConnections) {
+  const admin = await testCaller({ roles: ['admin'] });
+  const user = await testCaller({ tenantId: admin.tenantId });
+  const credential = await request(sut.app.getHttpServer())
+    .post('/v1/credentials')
+    .set(admin.auth)
+    .send({ name: 'Sim', type: 'DocumentSystem', instanceUrl: sim.url, ...SEED_USERS.alice, scope: 'Tenant' })
+    .expect(201);
+  const source = await request(sut.app.getHttpServer())
+    .post(`/v1/projects/${randomUUID()}/data-sources`)
+    .set(user.auth)
+    .send({ name: 'Docs', credentialId: credential.body.id, connectionId: connections.connect(user) })
+    .expect(201);
+  return { user, dataSourceId: source.body.id as string };
+}
+
 describe('The folder picker when its bound runs out while it looks for a folder it has not shown', () => {
   let sim: RunningSimulator;
   let sut: ConnectorTestApp;
@@ -16,19 +33,7 @@ describe('The folder picker when its bound runs out while it looks for a folder 
     sim = await startSimulator();
     const connections = new SimulatorConnections(sim);
     sut = await startConnectorApp({ env: { PICKER_MAX_CALLS: 2 }, overrides: [[ConnectionTokens, connections]] });
-    const admin = await testCaller({ roles: ['admin'] });
-    user = await testCaller({ tenantId: admin.tenantId });
-    const credential = await request(sut.app.getHttpServer())
-      .post('/v1/credentials')
-      .set(admin.auth)
-      .send({ name: 'Sim', type: 'DocumentSystem', instanceUrl: sim.url, ...SEED_USERS.alice, scope: 'Tenant' })
-      .expect(201);
-    const source = await request(sut.app.getHttpServer())
-      .post(`/v1/projects/${randomUUID()}/data-sources`)
-      .set(user.auth)
-      .send({ name: 'Docs', credentialId: credential.body.id, connectionId: connections.connect(user) })
-      .expect(201);
-    dataSourceId = source.body.id;
+    ({ user, dataSourceId } = await freshDataSource(sut, sim, connections));
   });
   let dataSourceId: string;
 
@@ -79,27 +84,16 @@ describe('The folder picker when the access token is slow to come', () => {
     sim = await startSimulator();
     const tokens = new SlowTokens(sim);
     sut = await startConnectorApp({ env: { PICKER_MAX_SECONDS: 2 }, overrides: [[ConnectionTokens, tokens]] });
-    const admin = await testCaller({ roles: ['admin'] });
-    const user = await testCaller({ tenantId: admin.tenantId });
-    const credential = await request(sut.app.getHttpServer())
-      .post('/v1/credentials')
-      .set(admin.auth)
-      .send({ name: 'Sim', type: 'DocumentSystem', instanceUrl: sim.url, ...SEED_USERS.alice, scope: 'Tenant' })
-      .expect(201);
-    const source = await request(sut.app.getHttpServer())
-      .post(`/v1/projects/${randomUUID()}/data-sources`)
-      .set(user.auth)
-      .send({ name: 'Docs', credentialId: credential.body.id, connectionId: tokens.connect(user) })
-      .expect(201);
+    const { user, dataSourceId } = await freshDataSource(sut, sim, tokens);
 
     tokens.delayMs = 6000;
     const started = Date.now();
-    const res = await request(sut.app.getHttpServer()).get(`/v1/data-sources/${source.body.id}/folders`).set(user.auth);
+    const res = await request(sut.app.getHttpServer()).get(`/v1/data-sources/${dataSourceId}/folders`).set(user.auth);
     expect({ status: res.status, code: res.body.code }).toEqual({ status: 502, code: 'DOCUMENT_SYSTEM_UNAVAILABLE' });
     expect(Date.now() - started).toBeLessThan(5000); // the token alone takes 6 s
 
     // With the token quick again, the next request is answered.
     tokens.delayMs = 0;
-    await request(sut.app.getHttpServer()).get(`/v1/data-sources/${source.body.id}/folders`).set(user.auth).expect(200);
+    await request(sut.app.getHttpServer()).get(`/v1/data-sources/${dataSourceId}/folders`).set(user.auth).expect(200);
   }, 30_000);
 });
