@@ -1,6 +1,6 @@
 import { ArgumentMetadata, ValidationError, ValidationPipe } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
-import { validateSync } from 'class-validator';
+import { getMetadataStorage, validateSync } from 'class-validator';
 import { bodyPolicyProblems, restoreFreeForm } from './body-policy';
 import { FieldProblem, ValidationFailedException } from './domain.exception';
 import { cacheValidationMetadata } from './validation-metadata-cache';
@@ -38,9 +38,18 @@ export function validatePayload<T extends object>(
   if (typeof plain !== 'object' || Array.isArray(plain))
     return { value: plain as T, problems: [{ field: 'body', problems: ['body must be a JSON object'] }] };
   const value = plainToInstance(payloadClass, plain);
+  // class-validator refuses every object of a class without rules as "unknown": such a payload (a sweep's
+  // job) carries nothing, so it takes an empty object only.
+  if (!declaresRules(payloadClass)) return { value, problems: Object.keys(plain).map(notAllowed) };
   restoreFreeForm(value, plain, payloadClass);
   return { value, problems: fieldProblems(validateSync(value, { whitelist: true, forbidNonWhitelisted: true })) };
 }
+
+function declaresRules(payloadClass: new () => object): boolean {
+  return getMetadataStorage().getTargetValidationMetadatas(payloadClass, '', true, false).length > 0;
+}
+
+const notAllowed = (field: string): FieldProblem => ({ field, problems: [`property ${field} should not exist`] });
 
 /** Strict validation: unknown keys are refused, payloads become DTO instances, the body policy holds everywhere. */
 export class StrictValidationPipe extends ValidationPipe {

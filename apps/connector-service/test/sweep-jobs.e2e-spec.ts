@@ -1,0 +1,65 @@
+import { getQueueToken } from '@nestjs/bull';
+import type { Queue } from 'bull';
+import { eventually, RunningSimulator, testCaller } from '@app/testing';
+import { startSimulator } from '../../document-system-simulator/test/support/start-simulator';
+import { SEED_USERS } from '../../document-system-simulator/src/store/seed';
+import { ConnectionTokens } from '../src/document-system/connection-tokens.port';
+import { INDEXING_QUEUE, IndexingJobName } from '../src/indexing/indexing.jobs';
+import { SYNC_QUEUE, SyncJobName } from '../src/sync/sync.jobs';
+import { ConnectorTestApp, startConnectorApp } from './support/connector-app';
+import { dataSourceOn } from './support/data-source-on';
+import { SimulatorConnections } from './support/simulator-connections';
+
+/**
+ * The sweeps run as repeating jobs, every minute: their jobs, not only the code they call, must run. A job
+ * of the same kind added now stands for the next one.
+ */
+describe('The sweep jobs', () => {
+  let sim: RunningSimulator;
+  let sut: ConnectorTestApp;
+
+  beforeAll(async () => {
+    sim = await startSimulator();
+    sut = await startConnectorApp({ overrides: [[ConnectionTokens, new SimulatorConnections(sim)]] });
+  });
+
+  afterAll(async () => {
+    await sut?.close();
+    await sim?.close();
+  });
+
+  /** Adds a sweep job now and returns its state once it has ended, with why it failed if it did. */
+  async function sweepOn(queueName: string, name: string): Promise<{ state: string; failedReason?: string }> {
+    const queue = sut.app.get<Queue>(getQueueToken(queueName));
+    const job = await queue.add(name, {}, { jobId: `test-sweep-${queueName}`, removeOnComplete: false });
+    return eventually(async () => {
+      const current = (await queue.getJob(job.id))!;
+      const state = await current.getState();
+      return state === 'completed' || state === 'failed' ? { state, failedReason: current.failedReason } : undefined;
+    }, 15_000);
+  }
+
+  it("start a data source's scheduled sync once it is due", async () => {
+    const connections = sut.app.get(ConnectionTokens) as SimulatorConnections;
+    const admin = await testCaller({ roles: ['admin'] });
+    const dataSourceId = await dataSourceOn(sut.app, sim, connections, admin, SEED_USERS.alice, '/Structural');
+    await sut.db.query(
+      `UPDATE connector.data_sources SET "scheduleIntervalMinutes" = 60, "nextScheduledSyncAt" = now() WHERE id = $1`,
+      [dataSourceId],
+    );
+
+    expect(await sweepOn(SYNC_QUEUE, SyncJobName.Sweep)).toEqual({ state: 'completed', failedReason: undefined });
+    const [{ runs }] = await sut.db.query(
+      `SELECT count(*)::int AS runs FROM connector.sync_runs WHERE "dataSourceId" = $1`,
+      [dataSourceId],
+    );
+    expect(runs).toBe(1);
+  });
+
+  it('look for documents whose extraction was lost', async () => {
+    expect(await sweepOn(INDEXING_QUEUE, IndexingJobName.Sweep)).toEqual({
+      state: 'completed',
+      failedReason: undefined,
+    });
+  });
+});
