@@ -156,6 +156,15 @@ export class ConnectorEnv extends BaseEnv {
   @Max(1_000_000)
   LISTING_MAX_ITEMS: number = 10_000;
 
+  /**
+   * How often workers sweep for due and lost work: scheduled syncs that are due, runs and tasks whose jobs
+   * were lost, documents still awaiting extraction. Each sweep is a repeating job, renewed as often.
+   */
+  @IsInt()
+  @Min(1000)
+  @Max(3_600_000)
+  SWEEP_MS: number = 60_000;
+
   /** Document-system calls one folder-picker request may make (CONTRACT.md: at most 50). */
   @IsInt()
   @Min(1)

@@ -8,3 +8,4 @@ export * from './queue-processor';
 export * from './fair-share/fair-share';
 export * from './fair-share/fair-share.types';
 export * from './fair-share/fair-share.provider';
+export * from './repeating-job';

@@ -1,16 +1,15 @@
 import { InjectQueue } from '@nestjs/bull';
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import { ConnectorEnv } from '../connector-env';
 import type { Job, Queue } from 'bull';
 import { DatabaseOutages } from '@app/database';
-import { FairShare, InjectFairShare, JobHandlers, QueueProcessor } from '@app/queue';
+import { FairShare, InjectFairShare, JobHandlers, QueueProcessor, RepeatingJob } from '@app/queue';
 import { ExtractionGate, tenantOf } from './extraction-gate';
 import { extractionSlots, INDEXING_JOBS, INDEXING_QUEUE, IndexingJobName, IndexingJobs } from './indexing.jobs';
 import { IndexingProducer } from './indexing.producer';
 import { IndexingService } from './indexing.service';
 import { TextLayouts } from './text-layouts';
 
-const SWEEP_EVERY_MS = 60_000;
 /**
  * When an extraction put back (it waited for its tenant's sync with a slot another tenant needs) is due
  * again; its tenant takes no extraction slot until then, so the tenants that wait share every slot.
@@ -22,7 +21,9 @@ const EXTRACTION_PUT_BACK_MS = 1000;
  * the queue's fair share, and each text extraction holds one of its tenant's until it ends. Thin: validate, delegate.
  */
 @Injectable()
-export class IndexingProcessor extends QueueProcessor<IndexingJobs> {
+export class IndexingProcessor extends QueueProcessor<IndexingJobs> implements OnModuleDestroy {
+  private readonly sweep: RepeatingJob;
+
   constructor(
     @InjectQueue(INDEXING_QUEUE) queue: Queue,
     @InjectFairShare(INDEXING_QUEUE) private readonly fairShare: FairShare,
@@ -34,12 +35,17 @@ export class IndexingProcessor extends QueueProcessor<IndexingJobs> {
     private readonly outages: DatabaseOutages,
   ) {
     super(queue, INDEXING_JOBS);
+    this.sweep = new RepeatingJob('indexing sweep', () => producer.scheduleSweep(env.SWEEP_MS), env.SWEEP_MS);
+  }
+
+  onModuleDestroy(): void {
+    this.sweep.stop();
   }
 
   async onApplicationBootstrap(): Promise<void> {
     super.onApplicationBootstrap();
     await this.fairShare.serve(extractionSlots(this.env.EXTRACTION_WORKERS));
-    await this.producer.scheduleSweep(SWEEP_EVERY_MS);
+    await this.sweep.start();
   }
 
   protected handlers(): JobHandlers<IndexingJobs> {

@@ -1,22 +1,24 @@
-import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { DomainException } from '@app/errors';
+import { RepeatingJob } from '@app/queue';
+import { ConnectorEnv } from '../../connector-env';
 import { LostWorkRepository } from './lost-work.repository';
 import { SyncCompletion } from './sync-completion';
 import { SyncProducer } from './sync.producer';
 import { SyncScheduleRepository } from './sync-schedule.repository';
 import { SyncStarter } from './sync-starter';
 
-const SWEEP_EVERY_MS = 60_000;
 const STRANDED_AFTER_MS = 2 * 60_000;
 
 /**
- * The sweep, every minute in worker processes: starts scheduled syncs that are due, starts again runs whose
+ * The sweep, every SWEEP_MS (a minute) in worker processes: starts scheduled syncs that are due, starts again runs whose
  * start was lost before they had tasks, re-adds jobs of tasks a crashed process never queued, and ends runs
  * whose end was lost.
  */
 @Injectable()
-export class SyncScheduler implements OnApplicationBootstrap {
+export class SyncScheduler implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(SyncScheduler.name);
+  private readonly repeating: RepeatingJob;
 
   constructor(
     private readonly schedules: SyncScheduleRepository,
@@ -24,10 +26,17 @@ export class SyncScheduler implements OnApplicationBootstrap {
     private readonly producer: SyncProducer,
     private readonly starter: SyncStarter,
     private readonly completion: SyncCompletion,
-  ) {}
+    env: ConnectorEnv,
+  ) {
+    this.repeating = new RepeatingJob('sync sweep', () => producer.scheduleSweep(env.SWEEP_MS), env.SWEEP_MS);
+  }
 
   async onApplicationBootstrap(): Promise<void> {
-    await this.producer.scheduleSweep(SWEEP_EVERY_MS);
+    await this.repeating.start();
+  }
+
+  onModuleDestroy(): void {
+    this.repeating.stop();
   }
 
   async sweep(): Promise<void> {
