@@ -1,13 +1,17 @@
+import { getQueueToken } from '@nestjs/bull';
+import type { Queue } from 'bull';
 import Redis from 'ioredis';
 import { eventually, RunningSimulator, testCaller } from '@app/testing';
 import { startSimulator } from '../../document-system-simulator/test/support/start-simulator';
 import { SEED_USERS } from '../../document-system-simulator/src/store/seed';
 import { ConnectionTokens } from '../src/document-system/connection-tokens.port';
+import { INDEXING_QUEUE } from '../src/indexing/indexing.jobs';
+import { SYNC_QUEUE } from '../src/sync/sync.jobs';
 import { ConnectorTestApp, startConnectorApp } from './support/connector-app';
 import { dataSourceOn } from './support/data-source-on';
 import { SimulatorConnections } from './support/simulator-connections';
 
-describe('Scheduled syncs after Redis lost its data while the connector ran on', () => {
+describe("The connector's sweeps", () => {
   const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
   let sim: RunningSimulator;
   let sut: ConnectorTestApp;
@@ -18,7 +22,7 @@ describe('Scheduled syncs after Redis lost its data while the connector ran on',
     await redis.quit();
   });
 
-  it('still start when due: the sweep that starts them comes back by itself', async () => {
+  it('come back after Redis lost its data while the connector ran on: a due scheduled sync still starts', async () => {
     sim = await startSimulator();
     const connections = new SimulatorConnections(sim);
     sut = await startConnectorApp({ env: { SWEEP_MS: 1000 }, overrides: [[ConnectionTokens, connections]] });
@@ -42,4 +46,21 @@ describe('Scheduled syncs after Redis lost its data while the connector ran on',
       return runs > 0 || undefined;
     }, 15_000);
   }, 60_000);
+
+  it('keep one sweep of each kind when SWEEP_MS changes: the one at the old interval is dropped', async () => {
+    const queue = (app: ConnectorTestApp, name: string) => app.app.get<Queue>(getQueueToken(name));
+    const sweeps = async (app: ConnectorTestApp, name: string) =>
+      (await queue(app, name).getRepeatableJobs()).filter((job) => job.id === 'sweep').map((job) => job.every);
+    const before = await startConnectorApp({ env: { SWEEP_MS: 5000 }, role: 'worker' });
+    expect(await sweeps(before, SYNC_QUEUE)).toEqual([5000]);
+    const env = { QUEUE_PREFIX: before.env.QUEUE_PREFIX, DATABASE_URL: before.env.DATABASE_URL, SWEEP_MS: 2000 };
+    await before.close();
+    const after = await startConnectorApp({ env, role: 'worker' });
+    try {
+      expect(await sweeps(after, SYNC_QUEUE)).toEqual([2000]);
+      expect(await sweeps(after, INDEXING_QUEUE)).toEqual([2000]);
+    } finally {
+      await after.close();
+    }
+  });
 });

@@ -1,4 +1,5 @@
 import { Logger } from '@nestjs/common';
+import type { Queue } from 'bull';
 
 /**
  * Keeps a repeating job (a sweep) in Redis: adds it at once and again every `everyMs`, so that it comes back
@@ -31,4 +32,13 @@ export class RepeatingJob {
   stop(): void {
     if (this.timer) clearInterval(this.timer);
   }
+}
+
+/**
+ * Drops a repeating job's entries at another interval than `everyMs` (its setting changed): Bull keys each
+ * interval apart, and an entry left behind would go on repeating beside the new one.
+ */
+export async function dropOtherIntervals(queue: Queue, name: string, id: string, everyMs: number): Promise<void> {
+  for (const entry of await queue.getRepeatableJobs())
+    if (entry.name === name && entry.id === id && entry.every !== everyMs) await queue.removeRepeatableByKey(entry.key);
 }

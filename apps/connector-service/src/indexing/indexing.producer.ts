@@ -1,6 +1,6 @@
 import { InjectQueue } from '@nestjs/bull';
 import { Injectable } from '@nestjs/common';
-import { addJob, addJobs, ContractQueue, FairShare, fairJob, InjectFairShare } from '@app/queue';
+import { addJob, dropOtherIntervals, addJobs, ContractQueue, FairShare, fairJob, InjectFairShare } from '@app/queue';
 import {
   ExtractTextJob,
   extractTextJobId,
@@ -73,6 +73,7 @@ export class IndexingProducer {
 
   /** A repeating sweep that re-adds extraction work a lost job or a crashed process left behind; it takes no slot. */
   async scheduleSweep(everyMs: number): Promise<void> {
+    await dropOtherIntervals(this.queue, IndexingJobName.Sweep, 'sweep', everyMs);
     await addJob(
       this.queue,
       IndexingJobName.Sweep,

@@ -1,6 +1,6 @@
 import { InjectQueue } from '@nestjs/bull';
 import { Injectable } from '@nestjs/common';
-import { addJob, ContractQueue, FairShare, fairJob, InjectFairShare } from '@app/queue';
+import { addJob, dropOtherIntervals, ContractQueue, FairShare, fairJob, InjectFairShare } from '@app/queue';
 import { SyncRunsRepository } from '../sync-runs.repository';
 import {
   SYNC_JOB_ATTEMPTS,
@@ -58,6 +58,7 @@ export class SyncProducer {
 
   /** A repeating sweep that starts scheduled syncs and re-adds work a crashed process may have lost; it takes no slot. */
   async scheduleSweep(everyMs: number): Promise<void> {
+    await dropOtherIntervals(this.queue, SyncJobName.Sweep, 'sweep', everyMs);
     await addJob(
       this.queue,
       SyncJobName.Sweep,
