@@ -177,8 +177,8 @@ export class ApprovalsRepository {
 
   /**
    * A page of Pending approvals (by id after `afterId`) that nothing has sent or logged for `quietMs` past
-   * their webhook timeout, and past the retry's delay after a failed attempt with a retry left (2^n s, as
-   * delivery/retry-schedule.ts has it). Each with its last logged attempt, 0 for none.
+   * their webhook timeout, each with its last logged attempt (0 for none). A retry still waiting its delay
+   * is among them; DeliveryProducer.resume leaves it to its job.
    */
   async stalledPending(quietMs: number, afterId: string | null, limit: number): Promise<StalledApproval[]> {
     return this.db.query(
@@ -188,9 +188,8 @@ export class ApprovalsRepository {
          SELECT attempt, at FROM approval.approval_log
          WHERE "approvalId" = a.id AND type = 'DeliveryAttempt' ORDER BY attempt DESC LIMIT 1) l ON true
        WHERE a.status = 'Pending' AND ($2::uuid IS NULL OR a.id > $2::uuid)
-         AND greatest(a."createdAt", l.at + CASE WHEN l.attempt <= a."maxRetryAttempts"
-               THEN power(2, l.attempt) * interval '1 second' ELSE interval '0 seconds' END)
-             + a."timeoutSeconds" * interval '1 second' + $1 * interval '1 millisecond' < clock_timestamp()
+         AND greatest(a."createdAt", l.at) + a."timeoutSeconds" * interval '1 second' + $1 * interval '1 millisecond'
+           < clock_timestamp()
        ORDER BY a.id LIMIT $3`,
       [quietMs, afterId, limit],
     );

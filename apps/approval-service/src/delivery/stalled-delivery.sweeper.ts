@@ -9,9 +9,10 @@ const PAGE = 200;
  * In worker processes: sends on every Pending approval that nothing will send any more. Its queued attempt
  * may be gone with Redis's data (a restart without persistence), or was never written (Redis refused it,
  * the process stopped first). An approval counts as stalled once nothing was sent or logged for its
- * webhook timeout, its retry's delay and DELIVERY_STRANDED_AFTER_MS: a live worker's attempt has ended by
- * then, unless it waited long for its tenant's turn and Redis then lost its job; that one may be sent twice,
- * with the same webhook-id, as after a crash. Every worker sweeps: what one adds, another's add finds there.
+ * webhook timeout and DELIVERY_STRANDED_AFTER_MS, and no next attempt waits for it in the fair share: a live
+ * worker's attempt has ended by then, unless it waited long for its tenant's turn and Redis then lost its
+ * job; that one may be sent twice, with the same webhook-id, as after a crash. Every worker sweeps: what
+ * one adds, another's add finds there.
  */
 @Injectable()
 export class StalledDeliverySweeper implements OnApplicationBootstrap, OnModuleDestroy {
