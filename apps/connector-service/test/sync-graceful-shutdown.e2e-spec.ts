@@ -6,7 +6,7 @@ import { ConnectionTokens } from '../src/document-system/connection-tokens.port'
 import { ConnectorTestApp, startConnectorApp } from './support/connector-app';
 import { SimulatorConnections } from './support/simulator-connections';
 import { bulkDataSource } from './support/bulk-data-source';
-import { waitForRun } from './support/sync-helpers';
+import { waitForExtraction, waitForRun } from './support/sync-helpers';
 
 describe('Sync when its worker shuts down (SIGTERM, a deploy)', () => {
   let sim: RunningSimulator;
@@ -68,13 +68,7 @@ describe('Sync when its worker shuts down (SIGTERM, a deploy)', () => {
     const ended = await waitForRun(api.app, caller, started.body.syncRunId, 120_000);
     expect(ended.status).toBe('Succeeded');
     expect(ended.counts).toMatchObject({ discovered: files.length, added: files.length, failed: 0 });
-    await eventually(async () => {
-      const [{ pending }] = await api.db.query(
-        `SELECT count(*)::int AS pending FROM connector.documents WHERE "dataSourceId" = $1 AND "extractionStatus" = 'Pending'`,
-        [dataSourceId],
-      );
-      return pending === 0 || undefined;
-    }, 60_000);
+    await waitForExtraction(api.app, caller, dataSourceId);
     expect(await failedDocuments()).toEqual([]);
   }, 240_000);
 });
