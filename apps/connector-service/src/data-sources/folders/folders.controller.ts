@@ -20,7 +20,9 @@ export class FoldersController {
     description:
       "Live from the document system. Without parentId: the workgroups; with it: that folder's subfolders. " +
       '422 CREDENTIALS_INVALID when the credential is refused; 409 REAUTH_REQUIRED when the connection ' +
-      'must be re-authenticated; 200 with no items and a notice for an account without workgroup access.',
+      'must be re-authenticated; 200 with no items and a notice for an account without workgroup access; ' +
+      '502 DOCUMENT_SYSTEM_UNAVAILABLE when the document system does not answer within the bound of one ' +
+      'request (50 calls, 10 s), the access token included.',
   })
   @ApiOkResponse({ type: PickerPageResponse })
   list(
