@@ -10,6 +10,7 @@ import { Agent } from 'node:http';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import type * as Extraction from '../apps/connector-service/src/extraction/text-extractor';
+import { reapedChildrenCpuMs } from './thread-cpu';
 
 export const CONCURRENCY = 8;
 
@@ -24,23 +25,29 @@ export async function listAndDownload(simUrl: string, folder: string): Promise<n
   return timed(simUrl, folder);
 }
 
-/** As listAndDownload, and each file's text extracted in a pool of one thread per core; returns the time and the files' outcomes. */
+/**
+ * As listAndDownload, and each file's text extracted in a pool of one process per core; returns the time, the
+ * CPU of this process and of the extraction processes, and the files' outcomes.
+ */
 export async function listDownloadAndExtract(
   simUrl: string,
   folder: string,
-): Promise<{ ms: number; cpuMs: number; threads: number; outcomes: Record<string, number> }> {
-  const threads = availableParallelism();
+): Promise<{ ms: number; cpuMs: number; processes: number; outcomes: Record<string, number> }> {
+  const processes = availableParallelism();
   // Nice 0: nothing else runs beside the bare loop, so there is nothing to yield to.
-  const extractor = new (builtExtractor().TextExtractor)({ threads, nice: 0 });
+  const extractor = new (builtExtractor().TextExtractor)({ processes, nice: 0 });
   const outcomes: Record<string, number> = {};
   const cpu = process.cpuUsage();
+  const reapedBefore = reapedChildrenCpuMs(process.pid);
   const ms = await timed(simUrl, folder, async (file, content) => {
     const { status } = await extractor.extract(content, file.mimeType, file.name);
     outcomes[status] = (outcomes[status] ?? 0) + 1;
   });
-  const { user, system } = process.cpuUsage(cpu);
+  // Closing the pool ends its processes: once reaped, their CPU is in this process's children's time.
   await extractor.onModuleDestroy();
-  return { ms, cpuMs: (user + system) / 1000, threads, outcomes };
+  const { user, system } = process.cpuUsage(cpu);
+  const extractionMs = reapedChildrenCpuMs(process.pid) - reapedBefore;
+  return { ms, cpuMs: (user + system) / 1000 + extractionMs, processes, outcomes };
 }
 
 async function timed(

@@ -88,26 +88,26 @@ export class ConnectorEnv extends BaseEnv {
   SYNC_RUN_STREAM_RECHECK_SECONDS: number = 60;
 
   /**
-   * Worker threads that extract text (every format), one file at a time each. Default: one per core; they
-   * run at EXTRACTION_NICE and wait for sync steps, so the event loop keeps its share. Each thread holds its
-   * own heap and PDF reader.
+   * Processes that extract text (every format), one file at a time each. Default: one per core; they run
+   * at EXTRACTION_NICE and wait for sync steps, so the event loop keeps its share. Each holds its own heap
+   * and PDF reader.
    */
   @IsInt()
   @Min(1)
   @Max(64)
   EXTRACTION_WORKERS: number = Math.max(1, availableParallelism());
 
-  /** How long the text extraction of one file may take; past it its thread is ended and the document is Failed. */
+  /** How long the text extraction of one file may take; past it its process is ended and the document is Failed. */
   @IsInt()
   @Min(100)
   EXTRACTION_TIMEOUT_MS: number = EXTRACTION_DEFAULTS.timeoutMs;
 
-  /** Heap one extraction thread may use; past it the thread is ended and the document is Failed. */
+  /** Heap one extraction process may use; past it the process ends and the document is Failed. */
   @IsInt()
   @Min(32)
   EXTRACTION_MAX_HEAP_MB: number = EXTRACTION_DEFAULTS.maxHeapMb;
 
-  /** Nice value of the extraction threads (Linux): they yield the CPU to the event loop and the database. */
+  /** Nice value of the extraction processes (Linux): they yield the CPU to the event loop and the database. */
   @IsInt()
   @Min(0)
   @Max(19)

@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { AnswerParser, AnswerUnreadable } from './answer-parser';
 
 /** About `kib` KiB of a listing with `items` folders, as the chunks a socket would give (each its own buffer). */
@@ -21,14 +21,36 @@ function costly(): Uint8Array[] {
   return [new Uint8Array(Buffer.from(`{"items":[],"junk":[${'{"a":[]},'.repeat(660_000)}{}]}`))];
 }
 
-const threadsOfThisProcess = () => readdirSync('/proc/self/task').length;
+/**
+ * One folder whose object holds 1.5 million distinct keys (13 MB, under MAX_ANSWER_VALUES): V8's JSON parser
+ * outgrows a 128 MB heap inside native code, where a worker thread's limit ended the whole process.
+ */
+function manyKeys(): Uint8Array[] {
+  const keys = Array.from({ length: 1_500_000 }, (_, i) => `"${i.toString(36)}":1`);
+  return [new Uint8Array(Buffer.from(`{"items":[{${keys.join(',')}}],"nextCursor":null}`))];
+}
+
+/** This process's children: the parser processes. */
+function childrenOfThisProcess(): number[] {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .filter((pid) => {
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(') ') + 2).split(' ')[1]) === process.pid;
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
 
 describe(AnswerParser.name, () => {
   let sut: AnswerParser;
   afterEach(() => sut.close());
 
-  it('reads a large answer in a thread as it reads a small one in place, and applies the item limit there', async () => {
-    sut = new AnswerParser({ threads: 1 });
+  it('reads a large answer in a process of its own as it reads a small one in place, and applies the item limit there', async () => {
+    sut = new AnswerParser({ processes: 1 });
     const small = await sut.read(answer(3, 1), 'children', 10, 'a');
     const large = await sut.read(answer(3, 1024), 'children', 10, 'a');
     expect(large).toEqual(small);
@@ -41,7 +63,7 @@ describe(AnswerParser.name, () => {
   }, 60_000);
 
   it("takes waiting answers in turn by lane: one lane's queue does not hold another's answer behind it", async () => {
-    sut = new AnswerParser({ threads: 1 });
+    sut = new AnswerParser({ processes: 1 });
     const done: string[] = [];
     const read = (lane: string, tag: string) =>
       sut.read(answer(1, 2048, tag), 'children', 10, lane).then(() => done.push(tag));
@@ -52,7 +74,7 @@ describe(AnswerParser.name, () => {
   }, 60_000);
 
   it('drops an answer still waiting when its request gives up, and ends a parse over its heap', async () => {
-    sut = new AnswerParser({ threads: 1, maxHeapMb: 32 });
+    sut = new AnswerParser({ processes: 1, maxHeapMb: 32 });
     const abandoned = new AbortController();
     const first = sut.read(answer(1, 2048), 'children', 10, 'a');
     const second = sut.read(answer(1, 2048), 'children', 10, 'a', abandoned.signal);
@@ -61,16 +83,21 @@ describe(AnswerParser.name, () => {
     await expect(first).resolves.toMatchObject({ ok: true });
     // More than 32 MB of heap.
     await expect(sut.read(costly(), 'children', 10, 'a')).rejects.toThrow(/needed over 32 MB/);
-    expect(await sut.read(answer(2, 1024), 'children', 10, 'a')).toMatchObject({ ok: true }); // a new thread
+    expect(await sut.read(answer(2, 1024), 'children', 10, 'a')).toMatchObject({ ok: true }); // a new process
   }, 60_000);
 
-  // A thread ended while busy in JSON.parse stops only once the parse returns; one still running when the
-  // process ends holds up its exit (Node stops every thread first), past what a supervisor allows.
-  it('has stopped every thread it started once closed, also one it ended for its time limit mid-parse', async () => {
-    const before = threadsOfThisProcess();
-    sut = new AnswerParser({ threads: 1, timeoutMs: 50 });
+  it("fails only the answer whose parse outgrows the heap inside V8's JSON parser, and reads the next", async () => {
+    sut = new AnswerParser({ processes: 1 });
+    await expect(sut.read(manyKeys(), 'children', 10, 'a')).rejects.toThrow(/needed over 128 MB/);
+    expect(await sut.read(answer(2, 1024), 'children', 10, 'a')).toMatchObject({ ok: true });
+  }, 60_000);
+
+  // A process ended while busy in JSON.parse must be gone once the parser is closed: one still running
+  // would outlive the connector.
+  it('has stopped every process it started once closed, also one it ended for its time limit mid-parse', async () => {
+    sut = new AnswerParser({ processes: 1, timeoutMs: 50 });
     await expect(sut.read(costly(), 'children', 10, 'a')).rejects.toThrow(/took over 0.05 s/);
     await sut.close();
-    expect(threadsOfThisProcess()).toBeLessThanOrEqual(before);
+    expect(childrenOfThisProcess()).toEqual([]);
   }, 60_000);
 });

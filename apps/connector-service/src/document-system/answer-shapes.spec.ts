@@ -50,7 +50,7 @@ describe('readAnswer', () => {
     });
   });
 
-  it('refuses, without parsing, an answer of more JSON values than a parser thread has heap for', () => {
+  it('refuses, without parsing, an answer of more JSON values than a parser process has heap for', () => {
     const page = (items: number) => `{"items":[${'{},'.repeat(items - 1)}{}],"nextCursor":null}`;
     expect(readAnswer(page(MAX_ANSWER_VALUES / 2 + 1), 'children', Infinity)).toEqual({
       ok: false,

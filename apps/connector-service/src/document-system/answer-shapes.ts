@@ -1,5 +1,5 @@
 /**
- * What the connector keeps of each kind of document-system answer. Pure: run in a parser thread for large
+ * What the connector keeps of each kind of document-system answer. Pure: run in a parser process for large
  * answers, in place for small ones. Only the contract's fields are kept, and only when they are plain values,
  * so what crosses back to the event loop is bounded by the page's items, not by what the answer nests.
  */
@@ -12,8 +12,7 @@ export type ReadAnswer =
 /**
  * The most JSON values an answer may hold, counted as its objects, arrays and commas (a page of n empty
  * objects counts about 2n). Parsed, each costs heap: 16 MiB of `{},` is 5 million objects, past a parser
- * thread's 128 MB, and a worker thread's out-of-memory end can take the whole process down; a million empty
- * objects fit. A listing of LISTING_MAX_ITEMS (10,000) items of the contract's fields counts about 100,000.
+ * process's 128 MB; a million empty objects fit. Refused here, such an answer costs no parse at all. A listing of LISTING_MAX_ITEMS (10,000) items of the contract's fields counts about 100,000.
  */
 export const MAX_ANSWER_VALUES = 2_000_000;
 

@@ -1,9 +1,10 @@
 import { execFile } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { generatedPdf } from '../../../document-system-simulator/src/store/generated-content';
 import { pdfDocument } from '../../../document-system-simulator/src/store/file-formats';
-import { hostileHtml, hostileText } from '../../test/factories/hostile-files';
+import { hostileHtml, hostileJson, hostileText } from '../../test/factories/hostile-files';
 import { ExtractionLimitExceeded, ExtractionPool, ExtractionUnavailable } from './extraction-pool';
 
 const ROOT = resolve(__dirname, '../../../..');
@@ -17,7 +18,7 @@ describe(ExtractionPool.name, () => {
   afterEach(() => sut?.close());
 
   it('gives the text of every page in order, as unpdf extractText with merged pages did, and where each page lies', async () => {
-    sut = new ExtractionPool({ threads: 1 });
+    sut = new ExtractionPool({ processes: 1 });
     const pages = Array.from({ length: 120 }, (_, i) => [
       `Sheet A-${i + 1}`,
       'fire  rated (wall) \\ UL U419',
@@ -33,7 +34,7 @@ describe(ExtractionPool.name, () => {
   });
 
   it('keeps an empty page as an empty range between its neighbours; other formats have no pages', async () => {
-    sut = new ExtractionPool({ threads: 1 });
+    sut = new ExtractionPool({ processes: 1 });
     const extracted = await sut.extract('pdf', pdfDocument([['first page'], [], ['third page']]));
     expect(extracted).toEqual({
       text: 'first page\nthird page',
@@ -47,8 +48,8 @@ describe(ExtractionPool.name, () => {
   });
 
   // The timing cases run their threads at normal priority: the other test files keep the machine busy.
-  it('reads two files at once, one on each thread', async () => {
-    sut = new ExtractionPool({ threads: 2, nice: 0 });
+  it('reads two files at once, one in each process', async () => {
+    sut = new ExtractionPool({ processes: 2, nice: 0 });
     await Promise.all([sut.extract('pdf', quickPdf('warm')), sut.extract('pdf', quickPdf('warm'))]);
     const done: string[] = [];
     await Promise.all([
@@ -58,8 +59,8 @@ describe(ExtractionPool.name, () => {
     expect(done).toEqual(['small', 'big']);
   }, 180_000);
 
-  it("gives a tenant's file the next free thread before another tenant's files that came earlier", async () => {
-    sut = new ExtractionPool({ threads: 1 });
+  it("gives a tenant's file the next free process before another tenant's files that came earlier", async () => {
+    sut = new ExtractionPool({ processes: 1 });
     const done: string[] = [];
     const read = (owner: string, name: string) =>
       sut!.extract('text', Buffer.from(name), owner).then(({ text }) => done.push(text));
@@ -68,17 +69,17 @@ describe(ExtractionPool.name, () => {
   });
 
   it('reads hostile text and HTML as fast as any', async () => {
-    sut = new ExtractionPool({ threads: 1 });
+    sut = new ExtractionPool({ processes: 1 });
     await expect(textOf(sut.extract('text', hostileText(2_000_000)))).resolves.toBe(
       `start${'\r'.repeat(2_000_000)}end`,
     );
     await expect(textOf(sut.extract('html', hostileHtml(200_000)))).resolves.toBe('<'.repeat(200_000));
   });
 
-  it('ends only the thread of a file that takes too long, and starts it again for the next file', async () => {
-    sut = new ExtractionPool({ threads: 2, timeoutMs: 5_000, nice: 0 });
+  it('ends only the process of a file that takes too long, and starts it again for the next file', async () => {
+    sut = new ExtractionPool({ processes: 2, timeoutMs: 5_000, nice: 0 });
     await Promise.all([sut.extract('pdf', quickPdf('warm')), sut.extract('pdf', quickPdf('warm'))]);
-    const slow = sut.extract('pdf', generatedPdf(10 * 1024 * 1024, 2));
+    const slow = sut.extract('pdf', generatedPdf(20 * 1024 * 1024, 2));
     await expect(textOf(sut.extract('pdf', quickPdf('door D-12')))).resolves.toBe('door D-12');
     await expect(slow).rejects.toThrow(new ExtractionLimitExceeded('Extraction took longer than 5 s'));
     await expect(
@@ -87,30 +88,51 @@ describe(ExtractionPool.name, () => {
   }, 180_000);
 
   it('fails only the file that needs more memory than allowed', async () => {
-    sut = new ExtractionPool({ threads: 2, maxHeapMb: 64 });
+    sut = new ExtractionPool({ processes: 2, maxHeapMb: 64 });
     const huge = sut.extract('pdf', hugePage());
     await expect(textOf(sut.extract('pdf', quickPdf('door D-12')))).resolves.toBe('door D-12');
     await expect(huge).rejects.toThrow(new ExtractionLimitExceeded('Extraction ran out of memory (64 MB)'));
     await expect(textOf(sut.extract('pdf', quickPdf('after')))).resolves.toBe('after');
   });
 
+  it('fails only the file whose parsing outgrows the heap inside native code, and reads the next', async () => {
+    sut = new ExtractionPool({ processes: 1, maxHeapMb: 64 });
+    await expect(sut.extract('json', hostileJson())).rejects.toThrow(
+      new ExtractionLimitExceeded('Extraction ran out of memory (64 MB)'),
+    );
+    await expect(textOf(sut.extract('json', Buffer.from('{"door":"D-12"}')))).resolves.toBe('D-12');
+  });
+
+  it("gives a file none of the connector's environment: a file that takes over its reader finds no secret", async () => {
+    process.env.EXTRACTION_TEST_SECRET = 'not-for-files';
+    try {
+      sut = new ExtractionPool({ processes: 1 });
+      await sut.extract('text', Buffer.from('door D-12'));
+      const environments = extractionProcesses().map((pid) => readFileSync(`/proc/${pid}/environ`, 'utf8'));
+      expect(environments).toHaveLength(1);
+      expect(environments[0]).not.toContain('not-for-files');
+    } finally {
+      delete process.env.EXTRACTION_TEST_SECRET;
+    }
+  });
+
   it('fails a file whose text is larger than allowed', async () => {
-    sut = new ExtractionPool({ threads: 1, maxTextBytes: 1024 * 1024 });
+    sut = new ExtractionPool({ processes: 1, maxTextBytes: 1024 * 1024 });
     await expect(textOf(sut.extract('text', Buffer.from('é'.repeat(512 * 1024))))).resolves.toHaveLength(512 * 1024);
     await expect(sut.extract('text', Buffer.from(`${'é'.repeat(512 * 1024)}!`))).rejects.toThrow(
       new ExtractionLimitExceeded('Extracted text is larger than 1 MiB'),
     );
   });
 
-  it('leaves a file to be tried again, not failed, when its thread cannot even start', async () => {
-    sut = new ExtractionPool({ threads: 1, maxHeapMb: 4 });
+  it('leaves a file to be tried again, not failed, when its process cannot even start', async () => {
+    sut = new ExtractionPool({ processes: 1, maxHeapMb: 4 });
     const error = await sut.extract('text', Buffer.from('door D-12')).catch((e: Error) => e);
     expect(error).toBeInstanceOf(ExtractionUnavailable);
-    expect(error).toHaveProperty('message', expect.stringMatching(/^the extraction worker did not start: /));
+    expect(error).toHaveProperty('message', expect.stringMatching(/^the extraction process did not start: /));
   });
 
   it('refuses a file once it is closed (shutting down), so the file is tried again later', async () => {
-    sut = new ExtractionPool({ threads: 1 });
+    sut = new ExtractionPool({ processes: 1 });
     await sut.extract('text', Buffer.from('warm'));
     await sut.close();
     await expect(sut.extract('text', Buffer.from('door D-12'))).rejects.toThrow(
@@ -118,8 +140,8 @@ describe(ExtractionPool.name, () => {
     );
   });
 
-  // An idle thread must not hold a process up: a worker that is shutting down, or a test run, ends by itself.
-  it('lets the process end by itself with its threads idle, even when the pool was never closed', async () => {
+  // An idle extraction process must not hold the connector's up: a worker that is shutting down, or a test run, ends by itself.
+  it("lets the connector's process end by itself with its extraction processes idle, even when the pool was never closed", async () => {
     const { stdout } = await promisify(execFile)(
       process.execPath,
       [
@@ -134,3 +156,19 @@ describe(ExtractionPool.name, () => {
     expect(stdout).toBe('door D-12');
   }, 60_000);
 });
+
+/** This process's children that run the extraction entry. */
+function extractionProcesses(): number[] {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .filter((pid) => {
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        const parent = Number(stat.slice(stat.lastIndexOf(') ') + 2).split(' ')[1]);
+        return parent === process.pid && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('extraction.worker');
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}

@@ -3,7 +3,7 @@ import { pathToFileURL } from 'node:url';
 import { htmlText, jsonText, normalise } from './text-formats';
 import { checkZipLimits, DOCX_LIMITS } from './zip-limits';
 
-/** Runs in an extraction worker thread only: everything here may take as long or as much memory as the file demands. */
+/** Runs in an extraction process only: everything here may take as long or as much memory as the file demands. */
 
 export type ExtractionKind = 'pdf' | 'docx' | 'text' | 'html' | 'json';
 

@@ -51,7 +51,7 @@ export function extractionKind(mimeType: string, name: string): ExtractionKind |
 }
 
 /**
- * Text of PDF, DOCX, plain text, Markdown, CSV, HTML and JSON files, read in a pool of worker threads
+ * Text of PDF, DOCX, plain text, Markdown, CSV, HTML and JSON files, read in a pool of processes
  * within a time, memory and text limit; anything else is Unsupported.
  */
 @Injectable()
@@ -81,7 +81,7 @@ export class TextExtractor implements OnModuleDestroy {
 
   /**
    * Never throws for a file it cannot read (Failed, with the reason); throws ExtractionUnavailable when no
-   * thread could try. `owner` (the file's tenant) takes turns for the threads with other owners' files.
+   * process could try. `owner` (the file's tenant) takes turns for the processes with other owners' files.
    */
   async extract(content: Buffer, mimeType: string, name: string, owner?: string): Promise<Extraction> {
     const kind = extractionKind(mimeType, name);

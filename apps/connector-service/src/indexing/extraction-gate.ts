@@ -19,7 +19,7 @@ const GATES_KEPT = 1000;
  * Lets a tenant's text extraction (CPU) give way to the same tenant's sync steps (I/O) in the same worker
  * process: its run ends as fast as its downloads allow, and its text is extracted once the process has no
  * step of its in hand. Another tenant's steps do not hold it up (CONTRACT.md: one tenant's work never waits
- * behind another's); the extraction threads' nice value keeps the event loop's share. A step often follows
+ * behind another's); the extraction processes' nice value keeps the event loop's share. A step often follows
  * another at once (the queue hands over the next job), so a gate opens 250 ms after the last. Jobs queued
  * before steps carried their tenant share one gate ('').
  *

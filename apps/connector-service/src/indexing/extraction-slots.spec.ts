@@ -10,8 +10,8 @@ const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const after = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 // Through the real fair share (Redis scripts, Bull) with a worker's extraction slots: what a tenant's
-// extractions may hold decides whether its text is extracted on every thread or on one.
-describe('a worker process with two extraction threads', () => {
+// extractions may hold decides whether its text is extracted in every process or in one.
+describe('a worker process with two extraction processes', () => {
   const prefix = `extraction-slots-${randomUUID()}`;
   const queue = new Bull<{ tenant: string }>('connector-indexing', REDIS_URL, { prefix });
   const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: null });

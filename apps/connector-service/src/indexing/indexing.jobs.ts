@@ -55,10 +55,10 @@ export const INDEXING_JOB_BACKOFF = { type: 'exponential', delay: 2000 } as cons
 export const INDEXING_FAIR_SHARE: FairShareOptions = { aloneShare: 1 };
 
 /**
- * A worker's extraction slots (and its extraction concurrency): two per extraction thread, so each thread
+ * A worker's extraction slots (and its extraction concurrency): two per extraction process, so each process
  * has a file while another job reads its blob or saves its text, and one more kept for a tenant with none
- * in hand. A lone tenant's extractions so keep every thread busy; with the reserved slot among the
- * threads' own (2 slots for 2 threads), a lone tenant extracted on one thread and saved in between.
+ * in hand. A lone tenant's extractions so keep every process busy; with the reserved slot among the
+ * processes' own (2 slots for 2 processes), a lone tenant extracted in one process and saved in between.
  */
 export const extractionSlots = (extractionWorkers: number): WorkerSlots => ({
   slots: 2 * Math.max(1, extractionWorkers) + 1,

@@ -20,7 +20,7 @@ import { TextLayouts } from './text-layouts';
 @Module({})
 export class IndexingModule {
   /**
-   * The producer always (sync adds jobs); the extractor, its pool of threads, the processor and the gate that
+   * The producer always (sync adds jobs); the extractor, its pool of processes, the processor and the gate that
    * makes extraction give way to sync steps only in processes that run workers.
    */
   static forRole(role: ProcessRole): DynamicModule {
@@ -47,7 +47,7 @@ export class IndexingModule {
 
 function textExtractorFrom(env: ConnectorEnv): TextExtractor {
   return new TextExtractor({
-    threads: env.EXTRACTION_WORKERS,
+    processes: env.EXTRACTION_WORKERS,
     timeoutMs: env.EXTRACTION_TIMEOUT_MS,
     maxHeapMb: env.EXTRACTION_MAX_HEAP_MB,
     maxTextBytes: env.MAX_TEXT_BYTES,

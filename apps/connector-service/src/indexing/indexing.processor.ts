@@ -67,7 +67,7 @@ export class IndexingProcessor extends QueueProcessor<IndexingJobs> implements O
       );
     return {
       [IndexingJobName.ExtractText]: {
-        // Enough jobs to keep every extraction thread busy while another job saves its text.
+        // Enough jobs to keep every extraction process busy while another job saves its text.
         concurrency: extractionSlots(this.env.EXTRACTION_WORKERS).slots,
         fairShare: this.fairShare,
         around: extractionInTurn,

@@ -4,6 +4,15 @@ import { crc32, deflateRawSync } from 'node:zlib';
 export const hostileText = (carriageReturns = 2_000_000) => Buffer.from(`start${'\r'.repeat(carriageReturns)}end`);
 export const hostileHtml = (openings = 200_000) => Buffer.from('<'.repeat(openings));
 
+/**
+ * One JSON object of about `bytes` with a distinct key per 10 bytes: V8's JSON parser outgrows a small heap
+ * inside native code, where a worker thread's heap limit ends the whole process, not the thread.
+ */
+export function hostileJson(bytes = 12 * 1024 * 1024): Buffer {
+  const keys = Array.from({ length: Math.floor(bytes / 10) }, (_, i) => `"${i.toString(36)}":1`);
+  return Buffer.from(`{${keys.join(',')}}`);
+}
+
 /** A ZIP with one entry of `unzippedBytes` zeros under a DOCX's main part: about a thousandth of that zipped. */
 export function zipBomb(unzippedBytes = 256 * 1024 * 1024): Buffer {
   return zipOf([{ name: 'word/document.xml', data: Buffer.alloc(unzippedBytes) }]);
