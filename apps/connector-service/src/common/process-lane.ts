@@ -17,6 +17,8 @@ export interface ProcessLaneOptions {
   maxHeapMb: number;
   /** Its nice value (Linux), which it sets itself. */
   nice: number;
+  /** How long it may sit idle before it is ended (IDLE_MS). */
+  idleMs?: number;
   /** How the lane's failures read to its callers. */
   failures: LaneFailures;
 }
@@ -37,6 +39,12 @@ export interface LaneFailures {
 /** A process that has not said it is ready this long after it started is ended (a broken install, not a request). */
 const BOOT_TIMEOUT_MS = 30_000;
 
+/**
+ * A process idle this long is ended, and its memory goes back (a parser's heap after a 16 MiB answer holds
+ * about 130 MB); the next request starts another (about 0.1 s).
+ */
+const IDLE_MS = 60_000;
+
 /** The end of a process's stderr kept to tell why it stopped (V8 prints its out-of-memory report there). */
 const STDERR_TAIL_BYTES = 4096;
 
@@ -47,6 +55,7 @@ export class ProcessLane<Request, Result> {
   private child?: ChildProcess;
   private readonly stopping = new Set<Promise<void>>();
   private ready = false;
+  private idle?: NodeJS.Timeout;
   private current?: {
     request: Request;
     resolve: (result: Result) => void;
@@ -62,6 +71,7 @@ export class ProcessLane<Request, Result> {
 
   run(request: Request): Promise<Result> {
     return new Promise<Result>((resolve, reject) => {
+      clearTimeout(this.idle);
       this.current = { request, resolve, reject };
       const child = this.ensureChild();
       holdUp(child, true);
@@ -71,6 +81,7 @@ export class ProcessLane<Request, Result> {
 
   /** Ends the process; resolves once every process this lane started has gone. */
   async close(): Promise<void> {
+    clearTimeout(this.idle);
     this.settle(this.options.failures.closed());
     const child = this.child;
     this.child = undefined;
@@ -138,9 +149,20 @@ export class ProcessLane<Request, Result> {
     if (!job) return;
     this.current = undefined;
     clearTimeout(job.timer);
-    if (this.child) holdUp(this.child, false);
+    if (this.child) this.letGo(this.child);
     if (error) job.reject(error);
     else job.resolve(result as Result);
+  }
+
+  /** Idle: it no longer holds our process up, and it ends once it has been idle for IDLE_MS. */
+  private letGo(child: ChildProcess): void {
+    holdUp(child, false);
+    this.idle = setTimeout(() => {
+      if (this.child !== child || this.busy) return;
+      this.child = undefined;
+      void this.stop(child);
+    }, this.options.idleMs ?? IDLE_MS);
+    this.idle.unref();
   }
 
   /** Ends `child` at once (SIGKILL stops it even inside native code); resolves once it has gone. */
