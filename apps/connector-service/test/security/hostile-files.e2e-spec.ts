@@ -7,7 +7,7 @@ import { startSimulator } from '../../../document-system-simulator/test/support/
 import { ConnectionTokens } from '../../src/document-system/connection-tokens.port';
 import { SEED_USERS } from '../../../document-system-simulator/src/store/seed';
 import { SimulatorStore } from '../../../document-system-simulator/src/store/simulator-store';
-import { hostileHtml, hostileText, zipBomb } from '../factories/hostile-files';
+import { hostileHtml, hostileJson, hostileText, zipBomb } from '../factories/hostile-files';
 import { ConnectorTestApp, startConnectorApp } from '../support/connector-app';
 import { SimulatorConnections } from '../support/simulator-connections';
 import { syncToEnd, waitForExtraction } from '../support/sync-helpers';
@@ -165,11 +165,11 @@ describe('Hostile files', () => {
     });
     afterAll(() => close(h));
 
-    it('fails with the reason; its thread is replaced and the next document is extracted', async () => {
+    it('fails with the reason; its process is replaced and the next document is extracted', async () => {
       await h.sim.admin.post('/files', {
         parentId: h.folderId,
         name: 'slow.pdf',
-        generate: { format: 'pdf', size: 10 * 1024 * 1024, seed: 2 },
+        generate: { format: 'pdf', size: 20 * 1024 * 1024, seed: 2 },
       });
       await syncToEnd(h.sut.app, h.user, h.dataSourceId, 120_000);
       await waitForExtraction(h.sut.app, h.user, h.dataSourceId, 120_000);
@@ -184,6 +184,29 @@ describe('Hostile files', () => {
       await waitForExtraction(h.sut.app, h.user, h.dataSourceId);
       expect(await extraction(h, 'next.txt')).toEqual({ status: 'Succeeded', error: null });
       expect(await hits(h, 'formwork stripping')).toEqual(['next.txt']);
+    }, 300_000);
+  });
+
+  // V8 ends a whole process, not a thread, when a heap limit is reached inside its JSON parser.
+  describe('a file whose parsing outgrows the heap inside native code', () => {
+    let h: Harness;
+    beforeAll(async () => {
+      h = await harness({ EXTRACTION_MAX_HEAP_MB: 64, EXTRACTION_WORKERS: 1 });
+    });
+    afterAll(() => close(h));
+
+    it('fails alone with the reason; the service lives on and the next file is searchable', async () => {
+      addFile(h, 'keys.json', 'application/json', hostileJson(12 * 1024 * 1024));
+      addFile(h, 'pour-log.txt', 'text/plain', Buffer.from('Pour log: slab S-4 cast on Tuesday.'));
+      await syncToEnd(h.sut.app, h.user, h.dataSourceId, 120_000);
+      await waitForExtraction(h.sut.app, h.user, h.dataSourceId, 120_000);
+
+      expect(await extraction(h, 'keys.json')).toEqual({
+        status: 'Failed',
+        error: 'Extraction ran out of memory (64 MB)',
+      });
+      expect(await hits(h, 'slab cast')).toEqual(['pour-log.txt']);
+      await axios.get(`${h.sut.url}/health/live`, { timeout: 5_000 });
     }, 300_000);
   });
 });
