@@ -125,7 +125,7 @@ async function main(): Promise<void> {
 
   const statementsCounted = await countStatements(db.url);
   const versionsBefore = await rowVersions(db.url);
-  const threads = watchThreadCpu(worker.pid!, Number(env.EXTRACTION_NICE));
+  const threads = watchThreadCpu(worker.pid!);
   const fullWindow: ProfileWindow = { fromUs: nowUs(), toUs: 0 };
   const cpuBeforeFull = cpuMs(worker);
   const databaseCpuBeforeFull = databaseCpuMs();
@@ -361,7 +361,7 @@ function printStepTable(worker: ThreadCpu, databaseMs: number, steps: DatabaseSt
     );
   console.log(`\nCPU until searchable, by step (share of the extract baseline's ${(baselineMs / 1000).toFixed(1)} s):`);
   line('worker: main thread (event loop; BENCH_PROFILE_DIR splits it)', worker.mainMs);
-  line('worker: extraction processes and answer-parser threads', worker.extractionMs);
+  line('worker: its extraction and answer-parser processes', worker.extractionMs);
   line('worker: other threads (GC helpers, libuv pool), ended threads', worker.restMs);
   if (Number.isNaN(databaseMs)) return void console.log('  PostgreSQL: not on this machine');
   line('PostgreSQL', databaseMs);

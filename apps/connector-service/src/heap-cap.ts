@@ -16,7 +16,7 @@ export const MAIN_HEAP_FLAG = '--max-old-space-size=512';
  * worker's other threads fell from 32–37 % of the extract baseline's CPU to 10–13 %, all CPU until
  * searchable from 1.92–2.14× the baseline's to 1.49–1.73×, and the time until searchable from 1.90–2.13× to
  * 1.49–1.73× (docs/ingestion.md). Extraction has since moved to processes of its own, which take this flag
- * themselves (extraction-process.ts); the worker keeps it. Not for a process that also answers the API: pauses on its event loop
+ * themselves (common/process-lane.ts); the worker keeps it. Not for a process that also answers the API: pauses on its event loop
  * were not measured.
  */
 export const WORKER_GC_FLAG = '--single-threaded-gc';

@@ -6,7 +6,8 @@ import { extname } from 'node:path';
  * started on first use and again after it was ended. A process, not a worker thread: V8 ends the whole
  * process when a heap limit is reached inside its native code (JSON.parse of an object with a million keys,
  * a regular expression's matches), so a thread's limit took the connector down with it; a process's takes
- * only itself. It gets none of our environment: a file or answer that took its parser over finds no secret.
+ * only itself. It is not handed our environment (no database URL, no key); it runs as our user, though, so
+ * this is less exposure, not a wall.
  */
 export interface ProcessLaneOptions {
   /** The module the process runs (`serveRequests`): compiled, or TypeScript under ts-jest and ts-node. */
@@ -28,8 +29,10 @@ export interface LaneFailures {
   outOfMemory(maxHeapMb: number): Error;
   /** The request's own error, as the process reported it. */
   reported(message: string, name: string | undefined): Error;
-  /** The process stopped for another reason, or could not be reached. */
+  /** The process ended for another reason while it had the request (an exit code, a signal). */
   stopped(reason: string): Error;
+  /** The process was ended from outside (SIGKILL: the kernel's out-of-memory killer, an operator): not the request's fault. */
+  killed(): Error;
   /** The process did not start: not the request's fault. */
   notStarted(reason: string): Error;
   /** The lane was closed (shutting down). */
@@ -40,8 +43,8 @@ export interface LaneFailures {
 const BOOT_TIMEOUT_MS = 30_000;
 
 /**
- * A process idle this long is ended, and its memory goes back (a parser's heap after a 16 MiB answer holds
- * about 130 MB); the next request starts another (about 0.1 s).
+ * A process idle this long is ended, and its memory goes back (a parser process held about 130 MB after a
+ * costly 6 MB answer); the next request starts another (about 0.1 s).
  */
 const IDLE_MS = 60_000;
 
@@ -56,8 +59,10 @@ export class ProcessLane<Request, Result> {
   private readonly stopping = new Set<Promise<void>>();
   private ready = false;
   private idle?: NodeJS.Timeout;
+  private closing = false;
   private current?: {
-    request: Request;
+    /** Dropped once sent: the process has its copy. */
+    request?: Request;
     resolve: (result: Result) => void;
     reject: (error: Error) => void;
     timer?: NodeJS.Timeout;
@@ -81,6 +86,7 @@ export class ProcessLane<Request, Result> {
 
   /** Ends the process; resolves once every process this lane started has gone. */
   async close(): Promise<void> {
+    this.closing = true;
     clearTimeout(this.idle);
     this.settle(this.options.failures.closed());
     const child = this.child;
@@ -94,17 +100,25 @@ export class ProcessLane<Request, Result> {
     const job = this.current!;
     const { timeoutMs, failures } = this.options;
     job.timer = setTimeout(() => this.end(child, failures.timedOut(timeoutMs)), timeoutMs);
-    child.send(job.request as object, (error) => {
-      if (error) this.end(child, failures.stopped(error.message));
+    const request = job.request as object;
+    job.request = undefined;
+    // A process that cannot be reached is not the request's fault: it is tried again, as when one does not start.
+    child.send(request, (error) => {
+      if (error) this.end(child, failures.notStarted(error.message), error.message);
     });
   }
 
   private ensureChild(): ChildProcess {
-    if (this.child) return this.child;
+    if (this.child && isAlive(this.child)) return this.child;
+    // One that ended while idle (killed from outside) may not have closed yet: it is not given the request.
+    if (this.child) void this.stop(this.child);
     const { failures } = this.options;
     const child = startChild(this.options);
     const stderr = tailOf(child);
-    const boot = setTimeout(() => this.end(child, failures.stopped('it did not say it was ready')), BOOT_TIMEOUT_MS);
+    const boot = setTimeout(() => {
+      const reason = `it did not say it was ready within ${BOOT_TIMEOUT_MS / 1000} s`;
+      this.end(child, failures.notStarted(reason), reason);
+    }, BOOT_TIMEOUT_MS);
     child.on('message', (message: LaneMessage<Result>) => {
       if (this.child !== child) return;
       if ('ready' in message) {
@@ -126,21 +140,25 @@ export class ProcessLane<Request, Result> {
   }
 
   /**
-   * Why a process stopped on its own: its heap limit (V8's report on stderr), or the kernel's out-of-memory
-   * killer (SIGKILL: the lane ends only processes it has already let go).
+   * Why a process stopped on its own: its heap limit (V8's report on stderr), or something else. A SIGKILL
+   * it did not get from the lane (which kills only processes it has let go) came from outside, the kernel's
+   * out-of-memory killer or an operator, and says nothing of the request.
    */
   private stoppedBecause(code: number | null, signal: NodeJS.Signals | null, stderr: string): Error {
     const { failures, maxHeapMb } = this.options;
-    if (signal === 'SIGKILL' || /heap out of memory|Reached heap limit/.test(stderr))
-      return failures.outOfMemory(maxHeapMb);
+    if (/heap out of memory|Reached heap limit|invalid size error/.test(stderr)) return failures.outOfMemory(maxHeapMb);
+    if (signal === 'SIGKILL') return failures.killed();
     return failures.stopped(signal ?? `exit code ${code}`);
   }
 
-  /** Fails the current request and ends its process, unless the process was already replaced. */
-  private end(child: ChildProcess, error: Error): void {
+  /**
+   * Fails the current request and ends its process, unless the process was already replaced. Before the
+   * process said it was ready, the request fails as not started (`reason`): it was never read.
+   */
+  private end(child: ChildProcess, error: Error, reason = error.message): void {
     if (this.child !== child) return;
     this.child = undefined;
-    this.settle(this.ready ? error : this.options.failures.notStarted(error.message));
+    this.settle(this.ready ? error : this.options.failures.notStarted(reason));
     void this.stop(child);
   }
 
@@ -149,7 +167,7 @@ export class ProcessLane<Request, Result> {
     if (!job) return;
     this.current = undefined;
     clearTimeout(job.timer);
-    if (this.child) this.letGo(this.child);
+    if (this.child && !this.closing) this.letGo(this.child);
     if (error) job.reject(error);
     else job.resolve(result as Result);
   }
@@ -165,10 +183,14 @@ export class ProcessLane<Request, Result> {
     this.idle.unref();
   }
 
-  /** Ends `child` at once (SIGKILL stops it even inside native code); resolves once it has gone. */
+  /**
+   * Ends `child` at once (SIGKILL stops it even inside native code); resolves once it has gone. Until then it
+   * holds our process up, so that a close can wait for it.
+   */
   private stop(child: ChildProcess | undefined): Promise<void> {
     if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
     const stopped = new Promise<void>((gone) => child.once('exit', () => gone()));
+    holdUp(child, true);
     child.kill('SIGKILL');
     this.stopping.add(stopped);
     void stopped.finally(() => this.stopping.delete(stopped));
@@ -195,6 +217,10 @@ function startChild({ entry, maxHeapMb, nice }: ProcessLaneOptions): ChildProces
   });
   holdUp(child, false);
   return child;
+}
+
+function isAlive(child: ChildProcess): boolean {
+  return child.exitCode === null && child.signalCode === null && child.connected;
 }
 
 /** V8 sizes the young generation at three semi-spaces. */

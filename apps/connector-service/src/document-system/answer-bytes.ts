@@ -2,8 +2,9 @@ import type { Readable } from 'node:stream';
 import { DocumentSystemException } from './document-system.exception';
 
 /**
- * The chunks of an answer as they came off the socket, each in an ArrayBuffer of its own: the event loop never
- * gathers 16 MiB in one piece (a parser process gets them over its pipe). Past `maxBytes` the
+ * The chunks of an answer as they came off the socket, each in an ArrayBuffer of its own. A large answer is sent
+ * to a parser process, whose pipe takes a copy (V8's serializer writes the chunks into one buffer: about 10 ms
+ * of the event loop for 16 MiB). Past `maxBytes` the
  * answer fails as too large; when `signal` aborts, the read ends as axios's cancel would (ERR_CANCELED).
  */
 export function collectAnswer(stream: Readable, maxBytes: number, signal: AbortSignal): Promise<Uint8Array[]> {

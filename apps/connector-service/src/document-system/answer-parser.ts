@@ -108,6 +108,7 @@ export class AnswerParser {
       this.lanes.delete(lane);
       if (waiting.length) this.lanes.set(lane, waiting);
       const { chunks, shape, maxItems } = job;
+      job.chunks = []; // the process gets a copy: this one goes as soon as it is sent
       parser
         .run({ chunks, shape, maxItems })
         .then(job.resolve, job.reject)
@@ -123,6 +124,7 @@ const PARSE_FAILURES: LaneFailures = {
   outOfMemory: (mb) => new AnswerUnreadable(`reading the answer needed over ${mb} MB`),
   reported: (message) => new AnswerUnreadable(`the answer parser failed: ${message}`),
   stopped: (reason) => new AnswerUnreadable(`the answer parser stopped (${reason})`),
+  killed: () => new AnswerUnreadable('the answer parser was ended from outside (SIGKILL)'),
   notStarted: (reason) => new AnswerUnreadable(`the answer parser did not start: ${reason}`),
   closed: () => new AnswerUnreadable('the answer parser is closed'),
 };

@@ -215,7 +215,7 @@ export class HttpDocumentSystemSession implements DocumentSystemSession {
     return answer.ok ? answer.value : undefined;
   }
 
-  /** An answer read by the parser; one its thread could not read (time, memory) is the document system's failure. */
+  /** An answer read by the parser; one its process could not read (time, memory) is the document system's failure. */
   private async read(chunks: Uint8Array[], shape: AnswerShape, maxItems: number): Promise<ReadAnswer> {
     try {
       return await this.within(this.kit.parser.read(chunks, shape, maxItems, this.key, this.budget?.signal));

@@ -103,7 +103,7 @@ describe(ExtractionPool.name, () => {
     await expect(textOf(sut.extract('json', Buffer.from('{"door":"D-12"}')))).resolves.toBe('D-12');
   });
 
-  it("gives a file none of the connector's environment: a file that takes over its reader finds no secret", async () => {
+  it("does not hand a file's process the connector's environment (its database URL, its keys)", async () => {
     process.env.EXTRACTION_TEST_SECRET = 'not-for-files';
     try {
       sut = new ExtractionPool({ processes: 1 });

@@ -122,6 +122,7 @@ const EXTRACTION_FAILURES: LaneFailures = {
   outOfMemory: (mb) => new ExtractionLimitExceeded(`Extraction ran out of memory (${mb} MB)`),
   reported: (message, name) => (name === TEXT_TOO_LARGE ? new ExtractionLimitExceeded(message) : new Error(message)),
   stopped: (reason) => new Error(`the extraction process stopped (${reason})`),
+  killed: () => new ExtractionUnavailable('the extraction process was ended from outside (SIGKILL)'),
   notStarted: (reason) => new ExtractionUnavailable(`the extraction process did not start: ${reason}`),
   closed: () => new ExtractionUnavailable('extractor closed'),
 };
