@@ -12,7 +12,8 @@ const GENERIC_PLANS = 'SET plan_cache_mode = force_generic_plan';
  * Connections of search's own, where every statement ends within SEARCH_TIMEOUT_MS (statement_timeout),
  * in two pools. Named statements (PostgreSQL keeps their generic plans) run on connections that run nothing
  * else: a connection that held such a plan ran other large statements markedly slower (a search under a path
- * prefix 16 → 25 ms, until the plan was deallocated). Every other search runs on the second pool.
+ * prefix, then planned with its values, 16 → 25 ms, until the plan was deallocated). Statements without a
+ * name (passages) run on the second pool.
  */
 @Injectable()
 export class SearchConnections implements OnModuleDestroy {

@@ -27,24 +27,27 @@ export class SearchRepository {
   constructor(private readonly connections: SearchConnections) {}
 
   /**
-   * Up to `limit` hits after the first `offset`, best first. Without a path prefix the statement is planned
-   * once per connection (SearchConnections keeps generic plans there), which saves the planning on every
-   * search after (a third to a half of a search within a few data sources): one statement for most of the
-   * project, one for a few data sources. With a path prefix, an unnamed statement, planned with the values
-   * so the prefix can use its btree (a saved plan, made without them, cannot).
+   * Up to `limit` hits after the first `offset`, best first. Each statement is planned once per connection
+   * (SearchConnections keeps generic plans there), which saves the planning on every search after (a third
+   * to a half of a search within a few data sources): for most of the project or a few data sources, with
+   * or without a path prefix. Under a prefix the paths are a range of the path btree, which a plan made
+   * without the prefix's value can use (a `LIKE 'prefix%'` needs the value at planning).
    */
   search(terms: SearchTerms): Promise<SearchRow[]> {
     const values = [terms.dataSourceIds, terms.q, terms.pathPrefix, terms.limit, terms.offset, terms.candidates];
-    if (terms.pathPrefix !== null) return this.connections.query<SearchRow>({ text: SEARCH_SQL, values });
-    return this.connections.query<SearchRow>(
-      terms.mostOfProject
-        ? { name: 'connector-search-project', text: PROJECT_SEARCH_SQL, values }
-        : { name: 'connector-search-sources', text: SEARCH_SQL, values },
-    );
+    const statement =
+      STATEMENTS[terms.mostOfProject ? 'project' : 'sources'][terms.pathPrefix === null ? 'all' : 'under'];
+    return this.connections.query<SearchRow>({ ...statement, values });
   }
 }
 
-export const PATH_MATCHES = `($3::text IS NULL OR d.path LIKE replace(replace(replace($3, '\\', '\\\\'), '%', '\\%'), '_', '\\_') || '%')`;
+const PATH_LIKE = `d.path LIKE replace(replace(replace($3, '\\', '\\\\'), '%', '\\%'), '_', '\\_') || '%'`;
+export const PATH_MATCHES = `($3::text IS NULL OR ${PATH_LIKE})`;
+/**
+ * Under a prefix ($3 set): the paths from the prefix up to the prefix and the last code point, a range of the
+ * path btree (text_pattern_ops) in a generic plan; the LIKE keeps the match exact.
+ */
+const PATH_WITHIN = `(d.path ~>=~ $3::text AND d.path ~<~ ($3::text || chr(1114111)) AND ${PATH_LIKE})`;
 /** What each way of finding documents keeps of one: ranked where it is read, not fetched again. */
 const FOUND = `d.id, d.name, d.path, ts_rank(d."openingSearch", q.words) AS text_rank, 0::real AS name_rank`;
 /** Found past the opening: no text rank (such a document comes after every other, see `ranked`). */
@@ -89,7 +92,7 @@ const SNIPPET_FROM = (text: string) => `(
 // only when the others do not fill the page.
 // `found` says where a document was found (1 opening, 2 first 10,000 characters, 3 name, 4 deeper); it
 // chooses the text the snippet is cut from.
-const searchSql = (inSources: (alias: string) => string) => `
+const searchSql = (inSources: (alias: string) => string, path: string) => `
 WITH q AS (
   SELECT words, websearch_to_tsquery('simple', $2) AS names, lower($2) AS raw,
     ARRAY(SELECT ' ' || replace(m[1], '''''', '''') FROM regexp_matches(words::text, '''((?:[^'']|'''')+)''', 'g') m) AS stems,
@@ -106,25 +109,25 @@ WITH q AS (
 ),
 opening AS MATERIALIZED (
   SELECT ${FOUND} FROM connector.documents d, q
-  WHERE ${inSources('d')} AND d."openingSearch" @@ q.words AND ${PATH_MATCHES}
+  WHERE ${inSources('d')} AND d."openingSearch" @@ q.words AND ${path}
   LIMIT $6::int
 ),
 body AS MATERIALIZED (
   SELECT ${FOUND_DEEPER} FROM connector.documents d, q
   WHERE (SELECT count(*) FROM opening) < $4::int + $5::int
-    AND ${inSources('d')} AND d.search @@ q.words AND ${PATH_MATCHES}
+    AND ${inSources('d')} AND d.search @@ q.words AND ${path}
   LIMIT $6::int
 ),
 named AS MATERIALIZED (
   SELECT ${FOUND_BY_NAME} FROM connector.documents d, q
   WHERE ${inSources('d')} AND (d."nameSearch" @@ q.names OR lower(d.name) LIKE '%' || q.raw || '%')
-    AND ${PATH_MATCHES}
+    AND ${path}
   LIMIT $6::int
 ),
 look_alike AS MATERIALIZED (
   SELECT ${FOUND_BY_NAME} FROM connector.documents d, q
   WHERE (SELECT count(*) FROM opening) + (SELECT count(*) FROM body) + (SELECT count(*) FROM named) < $4::int + $5::int
-    AND ${inSources('d')} AND lower(d.name) % q.raw AND ${PATH_MATCHES}
+    AND ${inSources('d')} AND lower(d.name) % q.raw AND ${path}
   LIMIT $6::int
 ),
 -- A document's score is its opening's text rank plus, when its name matched, its name rank. One found only
@@ -147,7 +150,7 @@ deep AS (
       SELECT c."documentId", c.search
       FROM connector.document_chunks c JOIN connector.documents d ON d.id = c."documentId", q
       WHERE (SELECT count(*) FROM ranked) < $4::int + $5::int
-        AND ${inSources('c')} AND c.index >= 8 AND c.search @@ q.words AND ${PATH_MATCHES}
+        AND ${inSources('c')} AND c.index >= 8 AND c.search @@ q.words AND ${path}
       LIMIT $6::int
     ) m, q
     GROUP BY m."documentId"
@@ -180,9 +183,21 @@ ORDER BY p.n`;
  * The data-source filter as an index condition: a few data sources' documents are read through their index
  * together with the words' (a bitmap AND).
  */
-const SEARCH_SQL = searchSql((alias) => `${alias}."dataSourceId" = ANY($1::uuid[])`);
+const IN_FEW_SOURCES = (alias: string) => `${alias}."dataSourceId" = ANY($1::uuid[])`;
 /**
  * The data-source filter as a plain filter (`IS TRUE` is no index condition): for most of the project, reading
  * the data-source index would cost more than the few rows the filter drops.
  */
-const PROJECT_SEARCH_SQL = searchSql((alias) => `(${alias}."dataSourceId" = ANY($1::uuid[])) IS TRUE`);
+const IN_MOST_OF_PROJECT = (alias: string) => `(${alias}."dataSourceId" = ANY($1::uuid[])) IS TRUE`;
+
+/** The four named statements: for most of the project or a few data sources, with or without a path prefix. */
+const STATEMENTS = {
+  project: {
+    all: { name: 'connector-search-project', text: searchSql(IN_MOST_OF_PROJECT, PATH_MATCHES) },
+    under: { name: 'connector-search-project-path', text: searchSql(IN_MOST_OF_PROJECT, PATH_WITHIN) },
+  },
+  sources: {
+    all: { name: 'connector-search-sources', text: searchSql(IN_FEW_SOURCES, PATH_MATCHES) },
+    under: { name: 'connector-search-sources-path', text: searchSql(IN_FEW_SOURCES, PATH_WITHIN) },
+  },
+};
