@@ -1,47 +1,18 @@
 import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { LaneFailures, ProcessLane } from './process-lane';
+import { Echo, EchoRequest, echoLane } from '../../test/support/echo-lane.options';
+import { isRunning } from '../../test/support/processes';
+import { ProcessLane } from './process-lane';
 
-const ENTRY = resolve(__dirname, '../../test/support/echo-lane.ts');
-type Echo = { echo?: string; pid: number };
 const ROOT = resolve(__dirname, '../../../..');
 
-const FAILURES: LaneFailures = {
-  timedOut: (ms) => new Error(`timed out after ${ms} ms`),
-  outOfMemory: (mb) => new Error(`out of memory (${mb} MB)`),
-  reported: (message, name) => new Error(`${name}: ${message}`),
-  stopped: (reason) => new Error(`stopped (${reason})`),
-  killed: () => new Error('killed'),
-  notStarted: (reason) => new Error(`not started: ${reason}`),
-  closed: () => new Error('closed'),
-};
-
-/** Whether the process runs (a zombie, ended and not yet reaped by whoever adopted it, does not). */
-const isRunning = (pid: number) => {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(') ') + 2)[0] !== 'Z';
-  } catch {
-    return false;
-  }
-};
-
 describe(ProcessLane.name, () => {
-  let sut: ProcessLane<{ echo?: string; fail?: string; spinMs?: number }, Echo> | undefined;
+  let sut: ProcessLane<EchoRequest, Echo> | undefined;
   afterEach(() => sut?.close());
 
-  const lane = (idleMs?: number) =>
-    new ProcessLane<{ echo?: string; fail?: string; spinMs?: number }, Echo>({
-      entry: ENTRY,
-      timeoutMs: 10_000,
-      maxHeapMb: 64,
-      nice: 0,
-      idleMs,
-      failures: FAILURES,
-    });
+  const lane = (idleMs?: number) => echoLane({ idleMs });
 
   it('answers each request in one process it keeps, and passes on the error a request ends with', async () => {
     sut = lane();

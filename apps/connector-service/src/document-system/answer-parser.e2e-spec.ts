@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { childrenOf } from '../../test/support/processes';
 import { AnswerParser, AnswerUnreadable } from './answer-parser';
 
 /** About `kib` KiB of a listing with `items` folders, as the chunks a socket would give (each its own buffer). */
@@ -28,21 +28,6 @@ function costly(): Uint8Array[] {
 function manyKeys(): Uint8Array[] {
   const keys = Array.from({ length: 1_500_000 }, (_, i) => `"${i.toString(36)}":1`);
   return [new Uint8Array(Buffer.from(`{"items":[{${keys.join(',')}}],"nextCursor":null}`))];
-}
-
-/** This process's children: the parser processes. */
-function childrenOfThisProcess(): number[] {
-  return readdirSync('/proc')
-    .filter((name) => /^\d+$/.test(name))
-    .filter((pid) => {
-      try {
-        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-        return Number(stat.slice(stat.lastIndexOf(') ') + 2).split(' ')[1]) === process.pid;
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
 }
 
 describe(AnswerParser.name, () => {
@@ -98,6 +83,6 @@ describe(AnswerParser.name, () => {
     sut = new AnswerParser({ processes: 1, timeoutMs: 50 });
     await expect(sut.read(costly(), 'children', 10, 'a')).rejects.toThrow(/took over 0.05 s/);
     await sut.close();
-    expect(childrenOfThisProcess()).toEqual([]);
+    expect(childrenOf(process.pid)).toEqual([]);
   }, 60_000);
 });

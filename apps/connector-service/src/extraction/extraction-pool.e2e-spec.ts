@@ -1,10 +1,11 @@
 import { execFile } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { generatedPdf } from '../../../document-system-simulator/src/store/generated-content';
 import { pdfDocument } from '../../../document-system-simulator/src/store/file-formats';
 import { hostileHtml, hostileJson, hostileText } from '../../test/factories/hostile-files';
+import { childrenOf } from '../../test/support/processes';
 import { ExtractionLimitExceeded, ExtractionPool, ExtractionUnavailable } from './extraction-pool';
 
 const ROOT = resolve(__dirname, '../../../..');
@@ -108,7 +109,9 @@ describe(ExtractionPool.name, () => {
     try {
       sut = new ExtractionPool({ processes: 1 });
       await sut.extract('text', Buffer.from('door D-12'));
-      const environments = extractionProcesses().map((pid) => readFileSync(`/proc/${pid}/environ`, 'utf8'));
+      const environments = childrenOf(process.pid, 'extraction.worker').map((pid) =>
+        readFileSync(`/proc/${pid}/environ`, 'utf8'),
+      );
       expect(environments).toHaveLength(1);
       expect(environments[0]).not.toContain('not-for-files');
     } finally {
@@ -156,19 +159,3 @@ describe(ExtractionPool.name, () => {
     expect(stdout).toBe('door D-12');
   }, 60_000);
 });
-
-/** This process's children that run the extraction entry. */
-function extractionProcesses(): number[] {
-  return readdirSync('/proc')
-    .filter((name) => /^\d+$/.test(name))
-    .filter((pid) => {
-      try {
-        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-        const parent = Number(stat.slice(stat.lastIndexOf(') ') + 2).split(' ')[1]);
-        return parent === process.pid && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('extraction.worker');
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-}
