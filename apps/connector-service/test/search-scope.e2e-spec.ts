@@ -215,4 +215,15 @@ describe('Search scope', () => {
     // PostgreSQL plans a named statement with its values five times before it may keep a generic plan.
     for (let i = 0; i < 8; i++) expect(await names(admin, { q: 'grout' })).toEqual(found('A1', 'A2'));
   });
+
+  // Last: its data sources join the project. A path prefix is a range of the path index in a saved plan.
+  it('finds under a path prefix exactly its paths, with %, _ and \\ taken as written, every time', async () => {
+    await seedDataSource(admin.tenantId, projectId, 'P_1%\\', []);
+    await seedDataSource(admin.tenantId, projectId, 'PX1%\\', []);
+    await seedDataSource(admin.tenantId, projectId, 'P_1%\\x', []);
+    for (let i = 0; i < 7; i++) {
+      expect(await names(admin, { q: 'grout', pathPrefix: '/P_1%\\/' })).toEqual(found('P_1%\\'));
+      expect(await names(admin, { q: 'grout', pathPrefix: '/P_1%\\' })).toEqual(found('P_1%\\', 'P_1%\\x'));
+    }
+  });
 });

@@ -1,9 +1,10 @@
 import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { Echo, EchoRequest, echoLane } from '../../test/support/echo-lane.options';
-import { isRunning } from '../../test/support/processes';
+import { childrenOf, isRunning } from '../../test/support/processes';
 import { ProcessLane } from './process-lane';
 
 const ROOT = resolve(__dirname, '../../../..');
@@ -44,12 +45,16 @@ describe(ProcessLane.name, () => {
     );
     const [line] = (await once(parent.stdout!, 'data')) as [Buffer];
     const pid = Number(line.toString().trim());
-    expect(isRunning(pid)).toBe(true);
-    parent.kill('SIGKILL');
-    await once(parent, 'exit');
-    const deadline = Date.now() + 5_000;
-    while (isRunning(pid) && Date.now() < deadline) await new Promise((wait) => setTimeout(wait, 100));
-    expect(isRunning(pid)).toBe(false);
+    try {
+      expect(isRunning(pid)).toBe(true);
+      parent.kill('SIGKILL');
+      await once(parent, 'exit');
+      const deadline = Date.now() + 5_000;
+      while (isRunning(pid) && Date.now() < deadline) await new Promise((wait) => setTimeout(wait, 100));
+      expect(isRunning(pid)).toBe(false);
+    } finally {
+      if (isRunning(pid)) process.kill(pid, 'SIGKILL');
+    }
   }, 60_000);
 
   it('resolves close once its process has gone, even with nothing else holding ours up', async () => {
@@ -61,12 +66,46 @@ describe(ProcessLane.name, () => {
     expect(stdout).toBe('closed');
   }, 60_000);
 
-  it('fails a request whose process is killed from outside as not its own fault', async () => {
+  it('sends a request whose process is killed from outside once more; killed again, it fails as not its own fault', async () => {
     sut = lane();
     const { pid } = await sut.run({ echo: 'first' });
     const busy = sut.run({ spinMs: 10_000 });
     await new Promise((wait) => setTimeout(wait, 300));
     process.kill(pid, 'SIGKILL');
-    await expect(busy).rejects.toThrow('killed');
+    let again: number | undefined;
+    for (const until = Date.now() + 10_000; !again && Date.now() < until;) {
+      await new Promise((wait) => setTimeout(wait, 50));
+      again = childrenOf(process.pid, 'echo-lane').find((child) => child !== pid);
+    }
+    await new Promise((wait) => setTimeout(wait, 500)); // loaded, and given the request again
+    process.kill(again!, 'SIGKILL');
+    await expect(busy).rejects.toThrow(/^(killed|not started)/); // either way not the request's fault
+  }, 60_000);
+
+  it('sends a request once more, to a new process, when its process is killed from outside the moment it is sent', async () => {
+    sut = lane();
+    const { pid } = await sut.run({ echo: 'first' });
+    process.kill(pid, 'SIGKILL');
+    const next = await sut.run({ echo: 'next' });
+    expect(next.echo).toBe('next');
+    expect(next.pid).not.toBe(pid);
+  }, 60_000);
+
+  it('refuses a request once it is closed, rather than start a process nothing would end', async () => {
+    sut = lane();
+    await sut.run({ echo: 'first' });
+    await sut.close();
+    await expect(sut.run({ echo: 'late' })).rejects.toThrow('closed');
+  }, 60_000);
+
+  it('sets its nice value on every thread of its process', async () => {
+    sut = echoLane({ nice: 7 });
+    const { pid } = await sut.run({ echo: 'x' });
+    const nice = readdirSync(`/proc/${pid}/task`).map((task) => {
+      const stat = readFileSync(`/proc/${pid}/task/${task}/stat`, 'utf8');
+      return Number(stat.slice(stat.lastIndexOf(') ') + 2).split(' ')[16]);
+    });
+    expect(nice.length).toBeGreaterThan(1);
+    expect(new Set(nice)).toEqual(new Set([7]));
   }, 60_000);
 });

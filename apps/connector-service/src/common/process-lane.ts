@@ -61,11 +61,12 @@ export class ProcessLane<Request, Result> {
   private idle?: NodeJS.Timeout;
   private closing = false;
   private current?: {
-    /** Dropped once sent: the process has its copy. */
-    request?: Request;
+    request: Request;
     resolve: (result: Result) => void;
     reject: (error: Error) => void;
     timer?: NodeJS.Timeout;
+    /** Sent again once already, to a new process, after its first was ended from outside. */
+    again?: true;
   };
 
   constructor(private readonly options: ProcessLaneOptions) {}
@@ -75,6 +76,7 @@ export class ProcessLane<Request, Result> {
   }
 
   run(request: Request): Promise<Result> {
+    if (this.closing) return Promise.reject(this.options.failures.closed());
     return new Promise<Result>((resolve, reject) => {
       clearTimeout(this.idle);
       this.current = { request, resolve, reject };
@@ -100,11 +102,9 @@ export class ProcessLane<Request, Result> {
     const job = this.current!;
     const { timeoutMs, failures } = this.options;
     job.timer = setTimeout(() => this.end(child, failures.timedOut(timeoutMs)), timeoutMs);
-    const request = job.request as object;
-    job.request = undefined;
-    // A process that cannot be reached is not the request's fault: it is tried again, as when one does not start.
-    child.send(request, (error) => {
-      if (error) this.end(child, failures.notStarted(error.message), error.message);
+    // A process that cannot be reached (it was just killed) is not the request's fault.
+    child.send(job.request as object, (error) => {
+      if (error) this.end(child, failures.notStarted(error.message), error.message, true);
     });
   }
 
@@ -132,7 +132,8 @@ export class ProcessLane<Request, Result> {
     // 'close', not 'exit': by then its stderr has been read to the end.
     child.on('close', (code, signal) => {
       clearTimeout(boot);
-      this.end(child, this.stoppedBecause(code, signal, stderr()));
+      const { error, fromOutside } = this.stoppedBecause(code, signal, stderr());
+      this.end(child, error, error.message, fromOutside);
     });
     this.child = child;
     this.ready = false;
@@ -144,22 +145,36 @@ export class ProcessLane<Request, Result> {
    * it did not get from the lane (which kills only processes it has let go) came from outside, the kernel's
    * out-of-memory killer or an operator, and says nothing of the request.
    */
-  private stoppedBecause(code: number | null, signal: NodeJS.Signals | null, stderr: string): Error {
+  private stoppedBecause(
+    code: number | null,
+    signal: NodeJS.Signals | null,
+    stderr: string,
+  ): { error: Error; fromOutside: boolean } {
     const { failures, maxHeapMb } = this.options;
-    if (/heap out of memory|Reached heap limit|invalid size error/.test(stderr)) return failures.outOfMemory(maxHeapMb);
-    if (signal === 'SIGKILL') return failures.killed();
-    return failures.stopped(signal ?? `exit code ${code}`);
+    if (/heap out of memory|Reached heap limit|invalid size error/.test(stderr))
+      return { error: failures.outOfMemory(maxHeapMb), fromOutside: false };
+    if (signal === 'SIGKILL') return { error: failures.killed(), fromOutside: true };
+    return { error: failures.stopped(signal ?? `exit code ${code}`), fromOutside: false };
   }
 
   /**
    * Fails the current request and ends its process, unless the process was already replaced. Before the
-   * process said it was ready, the request fails as not started (`reason`): it was never read.
+   * process said it was ready, the request fails as not started (`reason`): it was never read. A request
+   * whose process was ended from outside (`fromOutside`: killed, or gone before it could be sent) goes once
+   * to a new process: an idle process killed a moment before was not seen to go yet.
    */
-  private end(child: ChildProcess, error: Error, reason = error.message): void {
+  private end(child: ChildProcess, error: Error, reason = error.message, fromOutside = false): void {
     if (this.child !== child) return;
     this.child = undefined;
-    this.settle(this.ready ? error : this.options.failures.notStarted(reason));
     void this.stop(child);
+    const job = this.current;
+    if (fromOutside && job && !job.again && !this.closing) {
+      job.again = true;
+      clearTimeout(job.timer);
+      holdUp(this.ensureChild(), true);
+      return;
+    }
+    this.settle(this.ready ? error : this.options.failures.notStarted(reason));
   }
 
   private settle(error: Error | undefined, result?: Result): void {
@@ -211,7 +226,7 @@ function startChild({ entry, maxHeapMb, nice }: ProcessLaneOptions): ChildProces
       '--single-threaded-gc',
       ...(typescript ? ['-r', require.resolve('ts-node/register/transpile-only')] : []),
     ],
-    env: { LANE_NICE: String(nice), ...(typescript ? TYPESCRIPT_ENV : {}) },
+    env: { LANE_NICE: String(nice), LANE_PARENT: String(process.pid), ...(typescript ? TYPESCRIPT_ENV : {}) },
     serialization: 'advanced',
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
   });

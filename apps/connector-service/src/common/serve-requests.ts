@@ -40,7 +40,7 @@ function reniceEveryThread(nice: number): void {
   try {
     tasks = readdirSync('/proc/self/task');
   } catch {
-    // Not Linux: the process's own value.
+    // No /proc: the main thread's value only.
   }
   for (const task of tasks) {
     try {
@@ -53,14 +53,20 @@ function reniceEveryThread(nice: number): void {
 
 /**
  * 'disconnect' comes only when the event loop is free: busy in a parse that runs for minutes, this process
- * would outlive a service that was killed. A thread of its own checks every second that its parent is still
- * the one that started it, and ends the process (even inside native code) when it is not.
+ * would outlive a service that was killed. A thread of its own (about 10 MB) checks every second that its
+ * parent is still the one that started it (LANE_PARENT: one that died while this process loaded is caught
+ * too), and ends the process, even inside native code, when it is not.
  */
 function endWithParent(): void {
-  const watchdog = new Worker(
-    `const { workerData } = require('node:worker_threads');
-     setInterval(() => { if (process.ppid !== workerData.parent) process.kill(process.pid, 'SIGKILL'); }, 1000);`,
-    { eval: true, workerData: { parent: process.ppid } },
-  );
-  watchdog.unref();
+  const parent = Number(process.env.LANE_PARENT ?? process.ppid);
+  try {
+    const watchdog = new Worker(
+      `const { workerData } = require('node:worker_threads');
+       setInterval(() => { if (process.ppid !== workerData.parent) process.kill(process.pid, 'SIGKILL'); }, 1000);`,
+      { eval: true, workerData: { parent } },
+    );
+    watchdog.unref();
+  } catch {
+    // No thread to be had (the container's process limit): 'disconnect' alone ends it, once it is idle.
+  }
 }

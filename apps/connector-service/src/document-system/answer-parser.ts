@@ -108,7 +108,6 @@ export class AnswerParser {
       this.lanes.delete(lane);
       if (waiting.length) this.lanes.set(lane, waiting);
       const { chunks, shape, maxItems } = job;
-      job.chunks = []; // the process gets a copy: this one goes as soon as it is sent
       parser
         .run({ chunks, shape, maxItems })
         .then(job.resolve, job.reject)

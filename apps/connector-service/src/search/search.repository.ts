@@ -45,7 +45,10 @@ const PATH_LIKE = `d.path LIKE replace(replace(replace($3, '\\', '\\\\'), '%', '
 export const PATH_MATCHES = `($3::text IS NULL OR ${PATH_LIKE})`;
 /**
  * Under a prefix ($3 set): the paths from the prefix up to the prefix and the last code point, a range of the
- * path btree (text_pattern_ops) in a generic plan; the LIKE keeps the match exact.
+ * path btree (text_pattern_ops) that a generic plan can use. Byte order makes the range exactly "starts with
+ * the prefix" (but for a path with U+10FFFF right after it), so the LIKE matches nothing more; it stays for
+ * the plan: its low estimate has the generic plan read a narrow folder through the path index first. Without
+ * it, a folder of 16 documents in the 100,000 of `bench:search` took 0.9 s a search instead of 74 ms.
  */
 const PATH_WITHIN = `(d.path ~>=~ $3::text AND d.path ~<~ ($3::text || chr(1114111)) AND ${PATH_LIKE})`;
 /** What each way of finding documents keeps of one: ranked where it is read, not fetched again. */

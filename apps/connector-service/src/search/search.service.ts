@@ -47,7 +47,8 @@ export class SearchService {
         this.repository.search({
           dataSourceIds: ids,
           q: query.q,
-          pathPrefix: query.pathPrefix ?? null,
+          // An empty prefix holds every path: no prefix at all, whose plan costs less.
+          pathPrefix: query.pathPrefix || null,
           limit: limit + 1,
           offset,
           candidates: SEARCH_CANDIDATES,
