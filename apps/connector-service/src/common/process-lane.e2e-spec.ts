@@ -108,4 +108,27 @@ describe(ProcessLane.name, () => {
     expect(nice.length).toBeGreaterThan(1);
     expect(new Set(nice)).toEqual(new Set([7]));
   }, 60_000);
+
+  it.each([
+    ['a string', 'x'],
+    ['nothing', null],
+    ['a second ready', { ready: true }],
+    ['an error that is no string', { error: 42 }],
+  ])(
+    'ends a process that says %s out of turn, fails its request, and serves the next in a new one',
+    async (_what, outOfTurn) => {
+      sut = lane();
+      const { pid } = await sut.run({ echo: 'first' });
+      await expect(sut.run({ echo: 'rogue', outOfTurn })).rejects.toThrow('stopped (it said something out of turn)');
+      const next = await sut.run({ echo: 'next' });
+      expect(next.echo).toBe('next');
+      expect(next.pid).not.toBe(pid);
+    },
+    60_000,
+  );
+
+  it("passes on at most 500 characters of a process's own error", async () => {
+    sut = lane();
+    await expect(sut.run({ fail: 'x'.repeat(10_000) })).rejects.toThrow(new Error(`AskedToFail: ${'x'.repeat(500)}`));
+  }, 60_000);
 });

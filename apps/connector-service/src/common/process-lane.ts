@@ -119,14 +119,17 @@ export class ProcessLane<Request, Result> {
       const reason = `it did not say it was ready within ${BOOT_TIMEOUT_MS / 1000} s`;
       this.end(child, failures.notStarted(reason), reason);
     }, BOOT_TIMEOUT_MS);
-    child.on('message', (message: LaneMessage<Result>) => {
+    // What a process says is not trusted: one whose parser a file took over may say anything, at any time.
+    child.on('message', (message: unknown) => {
       if (this.child !== child) return;
-      if ('ready' in message) {
+      const said = heard<Result>(message, this.ready, this.current !== undefined);
+      if (!said) return this.end(child, failures.stopped('it said something out of turn'));
+      if ('ready' in said) {
         clearTimeout(boot);
         this.ready = true;
         if (this.current) this.post(child);
-      } else if ('result' in message) this.settle(undefined, message.result);
-      else this.settle(failures.reported(message.error, message.name));
+      } else if ('result' in said) this.settle(undefined, said.result);
+      else this.settle(failures.reported(said.error.slice(0, MAX_REPORTED_CHARS), said.name));
     });
     child.on('error', (error) => this.end(child, failures.stopped(error.message)));
     // 'close', not 'exit': by then its stderr has been read to the end.
@@ -232,6 +235,23 @@ function startChild({ entry, maxHeapMb, nice }: ProcessLaneOptions): ChildProces
   });
   holdUp(child, false);
   return child;
+}
+
+/** The most of a process's own error message passed on (it may end up in a document's `extraction.error`). */
+const MAX_REPORTED_CHARS = 500;
+
+/**
+ * A process's message when it is one it may send now: `{ready}` once, before anything else; then `{result}`
+ * or `{error, name}` (strings) only while it has a request. Anything else: null.
+ */
+function heard<R>(message: unknown, ready: boolean, asked: boolean): LaneMessage<R> | null {
+  if (typeof message !== 'object' || message === null) return null;
+  if ('ready' in message) return ready ? null : { ready: true };
+  if (!ready || !asked) return null;
+  if ('result' in message) return { result: message.result as R };
+  const { error, name } = message as { error?: unknown; name?: unknown };
+  if (typeof error !== 'string') return null;
+  return { error, name: typeof name === 'string' ? name : undefined };
 }
 
 function isAlive(child: ChildProcess): boolean {

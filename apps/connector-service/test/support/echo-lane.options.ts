@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { LaneFailures, ProcessLane, ProcessLaneOptions } from '../../src/common/process-lane';
 
-export type EchoRequest = { echo?: string; fail?: string; spinMs?: number };
+export type EchoRequest = { echo?: string; fail?: string; spinMs?: number; outOfTurn?: unknown };
 export type Echo = { echo?: string; pid: number };
 
 /** Each failure reads as its kind, so a test can tell them apart. */
