@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { extname, join } from 'node:path';
 import { LaneFailures, ProcessLane } from '../common/process-lane';
+import { acceptedText } from './accepted-text';
 import { ExtractionLimitExceeded, ExtractionUnavailable } from './extraction-errors';
 import { ExtractedText, ExtractionKind, ReadTextRequest, TEXT_TOO_LARGE } from './read-text';
 
@@ -82,6 +83,7 @@ export class ExtractionPool {
       this.lastStarted.set(job.owner, ++this.started);
       lane
         .run(job.request)
+        .then((answer) => acceptedText(answer, this.maxTextBytes))
         .then(job.resolve, job.reject)
         .finally(() => {
           this.ended(job.owner);
