@@ -18,7 +18,7 @@ import { parseArgs } from 'node:util';
 import { Client } from 'pg';
 import { ApprovalRequestJob, SharedQueue } from '@app/contracts/payloads';
 import { ApprovalRuntimeClient } from '@app/agent-runtime';
-import { configureHttpApp } from '@app/http';
+import { configureHttpApp, fastifyAdapter } from '@app/http';
 import { deleteKeys, keyPrefixOf, QueueConnection, RedisConnection } from '@app/redis';
 import { AppModule } from '../apps/approval-service/src/app.module';
 const { startEmbeddedPostgres } = require('./embedded-postgres');
@@ -65,7 +65,7 @@ async function ownStack(): Promise<ApprovalStack> {
     WEBHOOK_ALLOW_INSECURE: true,
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: true,
   };
-  const service = await NestFactory.create(AppModule.forRoot({ role: 'all', env }), {
+  const service = await NestFactory.create(AppModule.forRoot({ role: 'all', env }), fastifyAdapter(env), {
     bodyParser: false,
     logger: ['error'],
   });

@@ -1,18 +1,20 @@
 import { NestFactory } from '@nestjs/core';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Logger } from 'nestjs-pino';
 import { StartUpQuietLogger } from '@app/logging';
 import { servesApi, validateEnv } from '@app/config';
-import { configureHttpApp, listen } from '@app/http';
+import { configureHttpApp, fastifyAdapter, listen } from '@app/http';
 import { ApprovalEnv } from './approval-env';
 import { AppModule } from './app.module';
 import { HTTP_APP_OPTIONS } from './http-app.options';
 
 async function bootstrap(): Promise<void> {
   const env = validateEnv(ApprovalEnv, process.env);
-  const app = await NestFactory.create(AppModule.forRoot({ role: env.PROCESS_ROLE }), {
-    bodyParser: false,
-    bufferLogs: true,
-  });
+  const app = await NestFactory.create<NestFastifyApplication>(
+    AppModule.forRoot({ role: env.PROCESS_ROLE }),
+    fastifyAdapter(env),
+    { bodyParser: false, bufferLogs: true },
+  );
   app.useLogger(new StartUpQuietLogger(app.get(Logger)));
   configureHttpApp(app, HTTP_APP_OPTIONS);
   if (servesApi(env.PROCESS_ROLE)) await listen(app, env);

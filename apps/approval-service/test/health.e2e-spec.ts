@@ -1,9 +1,9 @@
 import request from 'supertest';
-import { appUnderTest, openApiDocument, testEnv } from '@app/testing';
-import { AppModule } from '../src/app.module';
+import { openApiDocument, testEnv } from '@app/testing';
+import { approvalAppUnderTest } from './support/approval-app';
 
 describe('approval-service health and docs', () => {
-  const app = appUnderTest(() => AppModule.forRoot({ role: 'all', env: testEnv() }), 'Approval service');
+  const app = approvalAppUnderTest();
 
   it('is live and ready with PostgreSQL and Redis up', async () => {
     await request(app().getHttpServer()).get('/health/live').expect(200);
@@ -18,10 +18,7 @@ describe('approval-service health and docs', () => {
 });
 
 describe('approval-service readiness with Redis down', () => {
-  const app = appUnderTest(
-    () => AppModule.forRoot({ role: 'api', env: testEnv({ REDIS_URL: 'redis://127.0.0.1:1' }) }),
-    'Approval service',
-  );
+  const app = approvalAppUnderTest('api', testEnv({ REDIS_URL: 'redis://127.0.0.1:1' }));
 
   it('answers 503 when Redis does not answer', async () => {
     const res = await request(app().getHttpServer()).get('/health/ready');

@@ -151,6 +151,9 @@ describe('Approval-service metrics and queue dashboard', () => {
     await http().get('/admin/queues').set('Cookie', 'queue_dashboard_token=forged').expect(401);
     // The cookie is the dashboard's only: the platform API still wants its bearer header.
     await http().get('/v1/approvals').set('Cookie', sent).expect(401);
+    const logout = await http().get('/admin/queues/logout').set('Cookie', sent).expect(303);
+    expect(logout.headers.location).toBe('/admin/queues/login');
+    expect(String(logout.headers['set-cookie'])).toMatch(/^queue_dashboard_token=; .*Max-Age=0/);
   });
 });
 

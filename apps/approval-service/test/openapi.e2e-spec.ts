@@ -1,8 +1,8 @@
-import { appUnderTest, openApiDocument, testEnv, undocumentedResponses, unsummarizedOperations } from '@app/testing';
-import { AppModule } from '../src/app.module';
+import { openApiDocument, undocumentedResponses, unsummarizedOperations } from '@app/testing';
+import { approvalAppUnderTest } from './support/approval-app';
 
 describe('approval-service OpenAPI document', () => {
-  const app = appUnderTest(() => AppModule.forRoot({ role: 'all', env: testEnv() }), 'Approval service');
+  const app = approvalAppUnderTest();
 
   it('declares, for every operation, the body of its success and of its errors', async () => {
     const spec = await openApiDocument(app());

@@ -136,6 +136,16 @@ describe('Connector-service metrics and queue dashboard', () => {
       "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'",
     );
   });
+
+  it('signs an admin in with the form and lets the cookie open the board; /logout ends it', async () => {
+    await http().post('/admin/queues/login').type('form').send({ token: user.token }).expect(403);
+    const login = await http().post('/admin/queues/login').type('form').send({ token: admin.token }).expect(303);
+    expect(login.headers.location).toBe('/admin/queues');
+    const sent = String(login.headers['set-cookie']).split(';')[0];
+    await http().get('/admin/queues/api/queues').set('Cookie', sent).expect(200);
+    const logout = await http().get('/admin/queues/logout').set('Cookie', sent).expect(303);
+    expect(String(logout.headers['set-cookie'])).toMatch(/^queue_dashboard_token=; .*Max-Age=0/);
+  });
 });
 
 describe('Connector-service worker metrics on METRICS_PORT', () => {

@@ -1,4 +1,5 @@
 import { Controller, Get, INestApplication } from '@nestjs/common';
+import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
 import request from 'supertest';
 import { AllExceptionsFilter } from './all-exceptions.filter';
@@ -17,14 +18,18 @@ class RefusingController {
   }
 }
 
-describe(AllExceptionsFilter.name, () => {
+describe.each(['express', 'fastify'])(`${AllExceptionsFilter.name} on %s`, (adapter) => {
   let app: INestApplication;
 
   beforeAll(async () => {
     const moduleRef = await Test.createTestingModule({ controllers: [RefusingController] }).compile();
-    app = moduleRef.createNestApplication({ logger: false });
+    app =
+      adapter === 'fastify'
+        ? moduleRef.createNestApplication(new FastifyAdapter(), { logger: false })
+        : moduleRef.createNestApplication({ logger: false });
     app.useGlobalFilters(new AllExceptionsFilter());
     await app.init();
+    if (adapter === 'fastify') await app.getHttpAdapter().getInstance().ready();
   });
   afterAll(() => app.close());
 

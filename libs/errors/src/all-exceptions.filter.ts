@@ -1,8 +1,8 @@
 import { ArgumentsHost, Catch, ExceptionFilter, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import type { Response } from 'express';
 import { RetryLaterException } from './domain.exception';
 import { bodyFor, toErrorBody } from './error-body';
+import { answerBegun, endAnswer, HttpReply, sendJson } from './http-reply';
 import { isInfrastructureError } from './infrastructure-error';
 
 /** The one place that turns any error into the contract's error body. Nothing internal leaks. */
@@ -12,14 +12,13 @@ export class AllExceptionsFilter implements ExceptionFilter {
 
   catch(exception: unknown, host: ArgumentsHost): void {
     if (host.getType() !== 'http') throw exception;
-    const response = host.switchToHttp().getResponse<Response>();
+    const response = host.switchToHttp().getResponse<HttpReply>();
     let body = toErrorBody(exception);
-    if (exception instanceof RetryLaterException)
-      response.setHeader?.('Retry-After', String(exception.retryAfterSeconds));
+    if (exception instanceof RetryLaterException) response.header('Retry-After', String(exception.retryAfterSeconds));
     if (!body && isInfrastructureError(exception)) {
       // PostgreSQL or Redis is away (a restart, a failover): a pause for the caller to wait out, not a fault.
       this.logger.warn({ err: describeBriefly(exception) }, 'A backing service did not answer');
-      response.setHeader?.('Retry-After', '5');
+      response.header('Retry-After', '5');
       body = bodyFor(503, 'NOT_READY', 'A backing service is not reachable right now; try again shortly');
     }
     if (!body) {
@@ -27,11 +26,11 @@ export class AllExceptionsFilter implements ExceptionFilter {
       this.logger.error({ errorId, err: exception }, 'Unexpected error');
       body = { ...bodyFor(500, 'INTERNAL_ERROR', `Unexpected error; quote error id ${errorId}`), errorId };
     }
-    if (response.headersSent) {
-      response.end();
+    if (answerBegun(response)) {
+      endAnswer(response);
       return;
     }
-    response.status(body.statusCode).json(body);
+    sendJson(response, body.statusCode, body);
   }
 }
 

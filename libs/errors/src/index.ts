@@ -5,3 +5,4 @@ export * from './error-body';
 export * from './all-exceptions.filter';
 export * from './infrastructure-error';
 export * from './query-parameters';
+export * from './http-reply';

@@ -1,13 +1,14 @@
 import { INestApplication } from '@nestjs/common';
 import { NestExpressApplication } from '@nestjs/platform-express';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import type { NextFunction, Request, Response } from 'express';
 import { AppEnv } from '@app/config';
 import { AllExceptionsFilter, strictValidationPipe, toErrorBody } from '@app/errors';
+import { MAX_BODY } from './body-limits';
+import { acceptFastifyBodies } from './fastify-http';
 import { completeOpenApiDocument } from './openapi-document';
 import { trustProxies } from './trust-proxy';
-
-export const MAX_BODY = '1mb';
 
 export interface HttpAppOptions {
   title: string;
@@ -16,22 +17,27 @@ export interface HttpAppOptions {
 }
 
 /**
- * Everything an app's HTTP side needs, applied identically in production and in e2e tests: body limit,
+ * Everything an app's HTTP side needs, on Express or Fastify, applied identically in production and in e2e tests: body limit,
  * strict validation, the error filter, OpenAPI at /docs and shutdown hooks.
  */
 export function configureHttpApp(app: INestApplication, options: HttpAppOptions): void {
-  const express = app as NestExpressApplication;
   enableCors(app);
-  express.useBodyParser('json', { limit: MAX_BODY });
-  express.useBodyParser('urlencoded', { limit: MAX_BODY, extended: false });
-  express.use(bodyParserErrors);
-  express.disable('x-powered-by');
-  trustProxies(app);
+  if (app.getHttpAdapter().getType() === 'fastify') acceptFastifyBodies(app as NestFastifyApplication);
+  else configureExpress(app as NestExpressApplication);
   app.useGlobalPipes(strictValidationPipe());
   app.useGlobalFilters(new AllExceptionsFilter());
   app.enableShutdownHooks();
 
   SwaggerModule.setup('docs', app, openApiDocumentOf(app, options), { jsonDocumentUrl: 'docs/openapi.json' });
+}
+
+/** Express's body parsers, their errors as the contract's, TRUST_PROXY (Fastify takes it in fastifyAdapter). */
+function configureExpress(express: NestExpressApplication): void {
+  express.useBodyParser('json', { limit: MAX_BODY });
+  express.useBodyParser('urlencoded', { limit: MAX_BODY, extended: false });
+  express.use(bodyParserErrors);
+  express.disable('x-powered-by');
+  trustProxies(express);
 }
 
 /** The app's OpenAPI document as /docs serves it (`npm run lint` dumps and lints it). */

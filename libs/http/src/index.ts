@@ -1,1 +1,3 @@
+export * from './body-limits';
 export * from './configure-http-app';
+export * from './fastify-http';

@@ -27,7 +27,7 @@ export class LoggingModule {
                 level: env.LOG_LEVEL,
                 base: { service },
                 redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
-                genReqId: (req: IncomingMessage) => headerValue(req, 'x-request-id') ?? randomUUID(),
+                genReqId: requestIdOf,
                 // The query string may carry OAuth codes and state: log the path only.
                 serializers: {
                   req: (req: { id: string; method: string; url: string }) => ({
@@ -45,6 +45,11 @@ export class LoggingModule {
       ],
     };
   }
+}
+
+/** The request's id in the logs: its `x-request-id` when that is a plain token, a new UUID otherwise. */
+export function requestIdOf(req: IncomingMessage): string {
+  return headerValue(req, 'x-request-id') ?? randomUUID();
 }
 
 function headerValue(req: IncomingMessage, name: string): string | undefined {

@@ -33,8 +33,18 @@ const NOT_FOUND_ROUTE = '/{*path}';
 /** A middleware that answers by itself (no route) may name its route here: `res.locals[METRICS_ROUTE]`. */
 export const METRICS_ROUTE = 'metricsRoute';
 
-function routeTemplate(req: Request, res: Response): string {
-  if (typeof res.locals[METRICS_ROUTE] === 'string') return res.locals[METRICS_ROUTE];
+/**
+ * Where a Fastify app's requests carry their route template, since Nest's middleware sees only Node's
+ * request there (set by an onRequest hook of `fastifyAdapter`; a request no route matched has none).
+ */
+export const ROUTE_TEMPLATE = Symbol.for('app.routeTemplate');
+
+type MarkedRequest = Request & { [ROUTE_TEMPLATE]?: unknown };
+
+function routeTemplate(req: MarkedRequest, res: Response): string {
+  const named: unknown = res.locals?.[METRICS_ROUTE];
+  if (typeof named === 'string') return named;
+  if (typeof req[ROUTE_TEMPLATE] === 'string') return req[ROUTE_TEMPLATE];
   const path: unknown = req.route?.path;
   if (path === NOT_FOUND_ROUTE) return 'unmatched';
   if (typeof path === 'string') return `${req.baseUrl ?? ''}${path}` || '/';

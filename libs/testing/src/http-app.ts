@@ -1,5 +1,5 @@
 import type { INestApplication } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
+import { AbstractHttpAdapter, NestFactory } from '@nestjs/core';
 import { createServer } from 'node:net';
 import request from 'supertest';
 import type { DataSource } from 'typeorm';
@@ -9,9 +9,18 @@ import type { OpenApiDocument } from './openapi-coverage';
 /** Nest's own logger off, the body parsers left to configureHttpApp, a failure to start thrown (not exit). */
 export const TEST_APP_OPTIONS = { bodyParser: false, logger: false, abortOnError: false } as const;
 
-/** An app module as production serves it (configureHttpApp), created but not started. */
-export async function createHttpApp(module: Parameters<typeof NestFactory.create>[0], title: string) {
-  const app = await NestFactory.create(module, TEST_APP_OPTIONS);
+/**
+ * An app module as production serves it (configureHttpApp), created but not started: on Express, or on
+ * the adapter given (the approval-service's `fastifyAdapter(env)`).
+ */
+export async function createHttpApp(
+  module: Parameters<typeof NestFactory.create>[0],
+  title: string,
+  adapter?: AbstractHttpAdapter,
+) {
+  const app = adapter
+    ? await NestFactory.create(module, adapter, TEST_APP_OPTIONS)
+    : await NestFactory.create(module, TEST_APP_OPTIONS);
   return configureTestApp(app, title);
 }
 
@@ -40,11 +49,17 @@ export async function freePort(): Promise<number> {
  * For a describe block: the app built by `module` (called when the block starts) is initialised before its
  * tests and closed after them. Returns the app, for supertest.
  */
-export function appUnderTest(module: () => Parameters<typeof NestFactory.create>[0], title: string) {
+export function appUnderTest(
+  module: () => Parameters<typeof NestFactory.create>[0],
+  title: string,
+  adapter?: () => AbstractHttpAdapter,
+) {
   let app: INestApplication | undefined;
   beforeAll(async () => {
-    app = await createHttpApp(module(), title);
+    app = await createHttpApp(module(), title, adapter?.());
     await app.init();
+    // Fastify routes nothing until it is ready (listen would make it so; supertest does not listen).
+    if (app.getHttpAdapter().getType() === 'fastify') await app.getHttpAdapter().getInstance().ready();
   });
   afterAll(() => app?.close());
   return (): INestApplication => {

@@ -8,7 +8,7 @@ import {
   ApiQuery,
   ApiTags,
 } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ADMIN_ROLE, AGENT_RUNTIME_ROLE, CurrentPrincipal, Principal, RequireAnyRole } from '@app/auth';
 import {
   ApiErrorResponses,
@@ -73,10 +73,10 @@ export class ApprovalsController {
   async request(
     @CurrentPrincipal() principal: Principal,
     @Body() body: ApprovalRequestDto,
-    @Res({ passthrough: true }) res: Response,
+    @Res({ passthrough: true }) res: FastifyReply,
   ): Promise<ApprovalCreatedView> {
     const { approval, created } = await this.approvals.request(principal.tenantId, body);
-    res.status(created ? 201 : 200);
+    void res.status(created ? 201 : 200);
     return { approvalId: approval.id, callbackId: approval.callbackId, status: approval.status };
   }
 
@@ -119,8 +119,8 @@ export class ApprovalsController {
   async list(
     @CurrentPrincipal() principal: Principal,
     @Query() query: ListApprovalsQuery,
-    @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) res: FastifyReply,
   ): Promise<ApprovalListItemView[]> {
     const { approvals, next } = await this.listing.page(
       principal.tenantId,
@@ -134,8 +134,8 @@ export class ApprovalsController {
     );
     if (next) {
       const cursor = encodeCursor(next);
-      res.setHeader('X-Next-Cursor', cursor);
-      res.setHeader('Link', `<${nextPage(req, query, cursor)}>; rel="next"`);
+      void res.header('X-Next-Cursor', cursor);
+      void res.header('Link', `<${nextPage(req, query, cursor)}>; rel="next"`);
     }
     return approvals.map((a) => {
       const log = logs.get(a.id)!;
@@ -185,7 +185,7 @@ export class ApprovalsController {
   }
 }
 
-function nextPage(req: Request, query: ListApprovalsQuery, cursor: string): string {
+function nextPage(req: FastifyRequest, query: ListApprovalsQuery, cursor: string): string {
   const params = new URLSearchParams({
     ...(query.executionId ? { executionId: query.executionId } : {}),
     ...(query.status ? { status: query.status } : {}),

@@ -1,6 +1,6 @@
 import type { ExecutionContext } from '@nestjs/common';
 import type { ThrottlerOptions } from '@nestjs/throttler';
-import type { Request } from 'express';
+import type { FastifyRequest as Request } from 'fastify';
 import type { ApprovalEnv } from '../approval-env';
 
 const MINUTE_MS = 60_000;

@@ -1,5 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import accepts from 'accepts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AllExceptionsFilter, toErrorBody } from '@app/errors';
 import { ApprovalErrorCode } from '../approval-store/approval.exception';
 import { alreadyDecided, errorPage } from './decision-page.html';
@@ -16,12 +17,12 @@ export class DecisionPageErrors implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
     const body = toErrorBody(exception);
-    if (!body || http.getRequest<Request>().accepts(['html', 'json']) === 'json')
+    if (!body || accepts(http.getRequest<FastifyRequest>().raw).type(['html', 'json']) === 'json')
       return this.contractErrors.catch(exception, host);
     const html =
       body.code === ApprovalErrorCode.NotPending
         ? alreadyDecided(String(body.status))
         : errorPage(body.statusCode, body.message);
-    sendPage(http.getResponse<Response>(), body.statusCode, html);
+    sendPage(http.getResponse<FastifyReply>(), body.statusCode, html);
   }
 }

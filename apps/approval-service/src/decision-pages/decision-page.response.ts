@@ -1,4 +1,4 @@
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 
 /**
  * Every answer of the decision page, errors included: no script, no framing, no referrer (the link is the
@@ -14,6 +14,6 @@ export const DECISION_PAGE_HEADERS = {
   'X-Robots-Tag': 'noindex, nofollow',
 } as const;
 
-export function sendPage(res: Response, statusCode: number, html: string): void {
-  res.status(statusCode).set(DECISION_PAGE_HEADERS).send(html);
+export function sendPage(reply: FastifyReply, statusCode: number, html: string): void {
+  void reply.status(statusCode).headers(DECISION_PAGE_HEADERS).send(html);
 }

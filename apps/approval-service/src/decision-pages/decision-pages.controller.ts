@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Res, UseFilters, UseGuards } from '@nestjs/common';
 import { ApiConsumes, ApiOkResponse, ApiOperation, ApiParam, ApiProduces, ApiTags } from '@nestjs/swagger';
 import { ThrottlerGuard } from '@nestjs/throttler';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import { Public } from '@app/auth';
 import { ApiErrorResponses, ApiErrors } from '@app/contracts/openapi';
 import { DecisionPageForm } from './decision-page-form.dto';
@@ -35,7 +35,7 @@ export class DecisionPagesController {
   })
   @ApiProduces('text/html')
   @ApiOkResponse({ description: 'The decision page', content: HTML_PAGE })
-  async show(@Param('token') token: string, @Res() res: Response): Promise<void> {
+  async show(@Param('token') token: string, @Res() res: FastifyReply): Promise<void> {
     sendPage(res, 200, decisionForm(await this.pages.open(token)));
   }
 
@@ -52,7 +52,7 @@ export class DecisionPagesController {
   @ApiConsumes('application/x-www-form-urlencoded')
   @ApiProduces('text/html')
   @ApiOkResponse({ description: 'The decision was recorded', content: HTML_PAGE })
-  async decide(@Param('token') token: string, @Body() form: DecisionPageForm, @Res() res: Response): Promise<void> {
+  async decide(@Param('token') token: string, @Body() form: DecisionPageForm, @Res() res: FastifyReply): Promise<void> {
     sendPage(res, 200, decisionRecorded(await this.pages.decide(token, form)));
   }
 }

@@ -3,9 +3,17 @@ import Bull from 'bull';
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { ProcessRole } from '@app/config';
+import { fastifyAdapter } from '@app/http';
 import { ApprovalDecisionEvent, SharedQueue } from '@app/contracts/payloads';
 import { QueueConnection, redisConnectionOf } from '@app/redis';
-import { allStoredText as storedText, createHttpApp, eventually, listenOnLoopback, testEnv } from '@app/testing';
+import {
+  allStoredText as storedText,
+  appUnderTest,
+  createHttpApp,
+  eventually,
+  listenOnLoopback,
+  testEnv,
+} from '@app/testing';
 import { AppModule } from '../../src/app.module';
 
 export const SIGNING_SECRET = `whsec_${randomBytes(24).toString('base64')}`;
@@ -42,7 +50,7 @@ export async function startApprovalApp(
     DELIVERY_SWEEP_MS: 3_600_000,
     ...overrides,
   });
-  const app = await createHttpApp(AppModule.forRoot({ role, env }), 'Approval service');
+  const app = await createHttpApp(AppModule.forRoot({ role, env }), 'Approval service', approvalAdapter(env));
   const url = await listenOnLoopback(app, port);
   const connection = new QueueConnection(redisConnectionOf(env as { REDIS_URL: string; REDIS_CLUSTER_NODES?: string }));
   const decisions = connection.queue<ApprovalDecisionEvent>(SharedQueue.ApprovalDecisions, String(env.QUEUE_PREFIX));
@@ -97,4 +105,18 @@ export function approvalRequest(
     previousResults: [{ stepId: 'draft-po', output: 'ok' }],
     ...extra,
   };
+}
+
+/** The approval-service's HTTP adapter (Fastify), built from the env its app gets, as main.ts builds it. */
+export function approvalAdapter(env: Record<string, unknown>) {
+  return fastifyAdapter(env as { TRUST_PROXY: string });
+}
+
+/** appUnderTest for the approval-service: the app of `env` (testEnv's by default), on its own adapter. */
+export function approvalAppUnderTest(role: ProcessRole = 'all', env: Record<string, unknown> = testEnv()) {
+  return appUnderTest(
+    () => AppModule.forRoot({ role, env }),
+    'Approval service',
+    () => approvalAdapter(env),
+  );
 }

@@ -1,6 +1,8 @@
 import { Injectable, NestMiddleware } from '@nestjs/common';
-import type { NextFunction, Request, Response } from 'express';
 import { decodeJwt } from 'jose';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { parse as parseForm } from 'node:querystring';
+import type { TLSSocket } from 'node:tls';
 import { ADMIN_ROLE, TokenVerifier } from '@app/auth';
 import { BaseEnv } from '@app/config';
 import { DomainException, toErrorBody } from '@app/errors';
@@ -12,12 +14,23 @@ export const DASHBOARD_COOKIE = 'queue_dashboard_token';
 const COOKIE_MAX_AGE_S = 3600;
 const LOGIN = `${QUEUE_DASHBOARD_ROUTE}/login`;
 const LOGOUT = `${QUEUE_DASHBOARD_ROUTE}/logout`;
+/** The sign-in form holds one token: anything longer is not one. */
+const MAX_FORM_BYTES = 16_384;
+
+/**
+ * Node's request and response, as Express and Fastify both hand them to a middleware (Express adds the
+ * parsed form and `secure`; under Fastify the middleware runs before any body is read).
+ */
+type DashboardRequest = IncomingMessage & { originalUrl?: string; body?: { token?: unknown }; secure?: boolean };
+type DashboardResponse = ServerResponse & { locals?: Record<string, unknown> };
+type Next = (error?: unknown) => void;
 
 /**
  * The queue dashboard shows every tenant's jobs, so it is for the platform operators: a token with role
  * `admin` of the tenant QUEUE_DASHBOARD_TENANT names (nobody when unset), as a bearer header or, since a
  * browser sends no header when it navigates, as the HttpOnly, SameSite=Strict cookie that POST
  * /admin/queues/login sets (the token in a form body, never in a URL that logs and history keep).
+ * It answers on Node's own response, so it serves the Express and the Fastify apps alike.
  */
 @Injectable()
 export class QueueDashboardAuth implements NestMiddleware {
@@ -26,25 +39,40 @@ export class QueueDashboardAuth implements NestMiddleware {
     private readonly env: BaseEnv,
   ) {}
 
-  async use(req: Request, res: Response, next: NextFunction): Promise<void> {
-    res.locals.metricsRoute = `${QUEUE_DASHBOARD_ROUTE}/*`;
-    const path = new URL(req.originalUrl, 'http://x').pathname.replace(/\/+$/, '');
-    if (path === LOGIN) return req.method === 'POST' ? this.login(req, res) : void sendLoginPage(res, LOGIN);
-    if (path === LOGOUT) return void res.setHeader('Set-Cookie', cookie(req, '', 0)).redirect(303, LOGIN);
+  async use(req: DashboardRequest, res: DashboardResponse, next: Next): Promise<void> {
+    res.locals = { ...res.locals, metricsRoute: `${QUEUE_DASHBOARD_ROUTE}/*` };
+    const path = new URL(req.originalUrl ?? req.url ?? '/', 'http://x').pathname.replace(/\/+$/, '');
+    if (path === LOGIN) return req.method === 'POST' ? this.login(req, res) : sendLoginPage(res, LOGIN);
+    if (path === LOGOUT) {
+      res.setHeader('Set-Cookie', cookie(this.isSecure(req), '', 0));
+      return redirect(res, LOGIN);
+    }
     const token = bearer(req) ?? cookieValue(req, DASHBOARD_COOKIE);
     const refusal = await this.refusal(token);
-    if (refusal) return void res.status(refusal.statusCode).json(toErrorBody(refusal));
+    if (refusal) return sendError(res, refusal);
     next();
   }
 
-  private async login(req: Request, res: Response): Promise<void> {
-    const token = typeof req.body?.token === 'string' ? req.body.token.trim() : undefined;
+  private async login(req: DashboardRequest, res: DashboardResponse): Promise<void> {
+    const form = req.body ?? (await readForm(req));
+    if (!form) return sendError(res, new DomainException(413, 'PAYLOAD_TOO_LARGE', 'The sign-in form is too large'));
+    const token = typeof form.token === 'string' ? form.token.trim() : undefined;
     const refusal = await this.refusal(token);
-    if (refusal) return void res.status(refusal.statusCode).json(toErrorBody(refusal));
+    if (refusal) return sendError(res, refusal);
     const secondsLeft = Math.floor((decodeJwt(token!).exp ?? 0) - Date.now() / 1000);
     res.setHeader('Cache-Control', 'no-store');
-    res.setHeader('Set-Cookie', cookie(req, token!, Math.min(COOKIE_MAX_AGE_S, secondsLeft)));
-    res.redirect(303, QUEUE_DASHBOARD_ROUTE);
+    res.setHeader('Set-Cookie', cookie(this.isSecure(req), token!, Math.min(COOKIE_MAX_AGE_S, secondsLeft)));
+    redirect(res, QUEUE_DASHBOARD_ROUTE);
+  }
+
+  /** Express says (after TRUST_PROXY); under Fastify: TLS here, or a trusted proxy's X-Forwarded-Proto. */
+  private isSecure(req: DashboardRequest): boolean {
+    if (typeof req.secure === 'boolean') return req.secure;
+    if ((req.socket as TLSSocket).encrypted) return true;
+    const forwarded = String(req.headers['x-forwarded-proto'] ?? '')
+      .split(',')[0]
+      .trim();
+    return Boolean(this.env.TRUST_PROXY) && forwarded === 'https';
   }
 
   private async refusal(token: string | undefined): Promise<DomainException | null> {
@@ -67,11 +95,36 @@ export class QueueDashboardAuth implements NestMiddleware {
   }
 }
 
-function bearer(req: Request): string | undefined {
+function sendError(res: ServerResponse, refusal: DomainException): void {
+  const body = toErrorBody(refusal)!;
+  res.statusCode = body.statusCode;
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.end(JSON.stringify(body));
+}
+
+function redirect(res: ServerResponse, location: string): void {
+  res.statusCode = 303;
+  res.setHeader('Location', location);
+  res.end();
+}
+
+/** The sign-in form from the request itself, when no parser read it; null when it is too large. */
+async function readForm(req: IncomingMessage): Promise<{ token?: unknown } | null> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_FORM_BYTES) return null;
+    chunks.push(chunk as Buffer);
+  }
+  return { ...parseForm(Buffer.concat(chunks).toString('utf8')) };
+}
+
+function bearer(req: IncomingMessage): string | undefined {
   return req.headers.authorization?.match(/^Bearer\s+(\S+)$/i)?.[1];
 }
 
-function cookieValue(req: Request, name: string): string | undefined {
+function cookieValue(req: IncomingMessage, name: string): string | undefined {
   for (const part of (req.headers.cookie ?? '').split(';')) {
     const [key, ...value] = part.trim().split('=');
     if (key === name && value.length) return value.join('=');
@@ -79,6 +132,6 @@ function cookieValue(req: Request, name: string): string | undefined {
   return undefined;
 }
 
-function cookie(req: Request, value: string, maxAgeSeconds: number): string {
-  return `${DASHBOARD_COOKIE}=${value}; Path=${QUEUE_DASHBOARD_ROUTE}; Max-Age=${Math.max(0, maxAgeSeconds)}; HttpOnly; SameSite=Strict${req.secure ? '; Secure' : ''}`;
+function cookie(secure: boolean, value: string, maxAgeSeconds: number): string {
+  return `${DASHBOARD_COOKIE}=${value}; Path=${QUEUE_DASHBOARD_ROUTE}; Max-Age=${Math.max(0, maxAgeSeconds)}; HttpOnly; SameSite=Strict${secure ? '; Secure' : ''}`;
 }

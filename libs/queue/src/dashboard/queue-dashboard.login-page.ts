@@ -1,4 +1,4 @@
-import type { Response } from 'express';
+import type { ServerResponse } from 'node:http';
 
 /** The console's colours, type and card, so the dashboard's sign-in looks like the rest of the platform. */
 const STYLE = `
@@ -17,10 +17,11 @@ button { margin-top: 1rem; font: inherit; font-weight: 600; color: #fff; backgro
 code { font-size: 0.9em; }`;
 
 /** The queue dashboard's sign-in form: the admin token goes in a POST body, never in a URL. */
-export function sendLoginPage(res: Response, action: string): void {
+export function sendLoginPage(res: ServerResponse, action: string): void {
   res.setHeader('Cache-Control', 'no-store');
   res.setHeader('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'");
-  res.type('html').send(`<!doctype html>
+  res.setHeader('Content-Type', 'text/html; charset=utf-8');
+  res.end(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Queue dashboard · sign in</title><style>${STYLE}</style></head>
 <body><main>
