@@ -27,8 +27,8 @@ export const nowUs = (): number => Number(process.hrtime.bigint() / 1000n);
 
 const PARTS: Array<[string, RegExp]> = [
   [
-    'HTTP in and out (Node, Express, axios)',
-    /node:_http|node:net|node:internal\/(http|streams|stream_base|url)|node:url|\/(express|body-parser|raw-body|router|finalhandler|on-finished|send|serve-static|type-is|content-type|qs|iconv-lite|helmet|cors|compression|axios|follow-redirects|form-data|proxy-from-env)\//,
+    'HTTP in and out (Node, Express or Fastify, axios)',
+    /node:_http|node:net|node:internal\/(http|streams|stream_base|url)|node:url|\/(express|body-parser|raw-body|router|finalhandler|on-finished|send|serve-static|type-is|content-type|qs|iconv-lite|helmet|cors|compression|fastify|@fastify\/[\w-]+|find-my-way|avvio|light-my-request|fast-querystring|fast-json-stringify|toad-cache|process-warning|abstract-logging|axios|follow-redirects|form-data|proxy-from-env)\//,
   ],
   [
     'socket writes (native: HTTP, Redis, PostgreSQL)',

@@ -45,6 +45,12 @@ class ProbeController {
   }
 
   @Public()
+  @Get('echo/:id')
+  echo(@Param('id') id: string) {
+    return { id };
+  }
+
+  @Public()
   @Post('touch')
   @HttpCode(200)
   touch(@Body() body: unknown) {
@@ -224,6 +230,11 @@ describe.each(['express', 'fastify'])('HTTP platform on %s (auth, errors, limits
 
   it('takes a path with a trailing slash as the path', async () => {
     await request(app.getHttpServer()).get('/probe/public/').expect(200, { ok: true });
+  });
+
+  it('passes a long path parameter on (a decision page token with a long key id)', async () => {
+    const token = `${'a'.repeat(36)}.${'k'.repeat(64)}.${'m'.repeat(43)}`;
+    await request(app.getHttpServer()).get(`/probe/echo/${token}`).expect(200, { id: token });
   });
 
   it('answers 404 with the error body for an unknown route', async () => {
