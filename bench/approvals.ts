@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, IncomingMessage, request as httpRequest, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Agent } from 'node:http';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { ModuleKind, ScriptTarget, transpileModule } from 'typescript';
 import { Client } from 'pg';
@@ -38,6 +38,8 @@ interface Timings {
   serviceSyscalls?: Syscalls;
   /** CPU of every process on the machine (service, database, Redis, receiver, runtime) during the run. */
   machineCpuMs?: number;
+  /** CPU of PostgreSQL's and Redis's processes over the measured approvals. */
+  serversCpuMs?: { postgres: number; redis: number };
   /** The warm-up's own figures: the first approvals a freshly started process takes. */
   cold?: { count: number; perSecond: number; callbackP99Ms: number };
 }
@@ -188,6 +190,7 @@ async function measure(
 ): Promise<void> {
   const done = waitFor(() => t.decided.size >= n, 300_000);
   const machineAtStart = machineCpuMs();
+  const serversAtStart = serversCpuMs();
   for (let i = 0; i < n; i++) {
     const executionId = `${idPrefix}${i}`;
     t.requested.set(executionId, performance.now());
@@ -195,6 +198,39 @@ async function measure(
   }
   await done;
   t.machineCpuMs = machineCpuMs() - machineAtStart;
+  const servers = serversCpuMs();
+  t.serversCpuMs = {
+    postgres: servers.postgres - serversAtStart.postgres,
+    redis: servers.redis - serversAtStart.redis,
+  };
+}
+
+/**
+ * CPU so far of every PostgreSQL process (with the backends that have ended, which the postmaster reaped)
+ * and of Redis, on this machine (Linux /proc; 0 elsewhere).
+ */
+function serversCpuMs(): { postgres: number; redis: number } {
+  const total = { postgres: 0, redis: 0 };
+  let pids: string[] = [];
+  try {
+    pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+  } catch {
+    return total;
+  }
+  for (const pid of pids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const server = name === 'postgres' ? 'postgres' : name.startsWith('redis-server') ? 'redis' : null;
+      if (!server) continue;
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      // utime, stime, and the ended children's cutime, cstime (fields 14–17), in clock ticks of 10 ms.
+      total[server] += (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) * 10;
+    } catch {
+      // The process ended between the listing and the read.
+    }
+  }
+  return total;
 }
 
 /** Busy CPU of the whole machine so far, all cores (Linux /proc; 0 elsewhere). */
@@ -312,6 +348,10 @@ function report(title: string, t: Timings): void {
       `  service process system calls: ${(t.serviceSyscalls.writes / N).toFixed(1)} writes and ${(t.serviceSyscalls.reads / N).toFixed(1)} reads per approval`,
     );
   if (t.machineCpuMs) console.log(`  machine CPU, all processes: ${(t.machineCpuMs / N).toFixed(2)} ms per approval`);
+  if (t.serversCpuMs?.postgres || t.serversCpuMs?.redis)
+    console.log(
+      `  of which PostgreSQL ${(t.serversCpuMs.postgres / N).toFixed(2)} ms and Redis ${(t.serversCpuMs.redis / N).toFixed(2)} ms per approval`,
+    );
   console.log(
     `  callback → decision event published:  p50 ${percentile(toEvent, 50).toFixed(1)} ms, p99 ${percentile(toEvent, 99).toFixed(1)} ms`,
   );

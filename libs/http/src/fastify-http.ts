@@ -1,12 +1,12 @@
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyRequest } from 'fastify';
-
-type Done = (error: Error | null, body?: unknown) => void;
 import { parse as parseForm } from 'node:querystring';
 import { AppEnv, parseTrustProxy } from '@app/config';
 import { requestIdOf } from '@app/logging';
 import { ROUTE_TEMPLATE } from '@app/metrics';
 import { MAX_BODY_BYTES } from './body-limits';
+
+type Done = (error: Error | null, body?: unknown) => void;
 
 /** What Node's HTTP server does by default, which Fastify would otherwise change (no request deadline, 72 s keep-alive). */
 const REQUEST_TIMEOUT_MS = 300_000;
@@ -40,7 +40,7 @@ export function fastifyAdapter(env: Pick<AppEnv, 'TRUST_PROXY'>): FastifyAdapter
 
 /**
  * The bodies an app accepts, as the Express apps accept them: JSON objects and arrays (an empty body is
- * none), HTML forms, and any other type read to the limit and ignored. A failure carries body-parser's
+ * `{}`), HTML forms, and any other type read to the limit and ignored. A failure carries body-parser's
  * `type`, so the error filter answers it the same way on both adapters.
  */
 export function acceptFastifyBodies(app: NestFastifyApplication): void {
