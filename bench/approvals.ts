@@ -211,7 +211,7 @@ async function measure(
  */
 function serversCpuMs(): { postgres: number; redis: number } {
   const total = { postgres: 0, redis: 0 };
-  let pids: string[] = [];
+  let pids: string[];
   try {
     pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
   } catch {
