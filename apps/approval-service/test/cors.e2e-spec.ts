@@ -47,6 +47,11 @@ describe('CORS for the console (CORS_ORIGINS)', () => {
     expect(res.headers['access-control-expose-headers']).toMatch(/x-next-cursor/i);
   });
 
+  it('answers an OPTIONS request that is no full preflight with 204, not a plain-text refusal', async () => {
+    await request(sut.app.getHttpServer()).options('/v1/approvals').expect(204);
+    await request(sut.app.getHttpServer()).options('/v1/approvals').set('Origin', CONSOLE).expect(204);
+  });
+
   it('sends no CORS headers at all without CORS_ORIGINS', async () => {
     const res = await preflight(closed, CONSOLE);
     expect(res.headers['access-control-allow-origin']).toBeUndefined();

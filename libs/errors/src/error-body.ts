@@ -44,12 +44,6 @@ interface BodyParserError {
   statusCode?: number;
 }
 
-/** Fastify's own refusals of a request (body too large, a malformed Content-Length, ...): `FST_ERR_*` codes. */
-interface FastifyError {
-  code?: unknown;
-  statusCode?: number;
-}
-
 /** Maps anything thrown to the contract's body; null means "unexpected" (a 500 the caller must log). */
 export function toErrorBody(exception: unknown): ErrorBody | null {
   if (exception instanceof DomainException) {
@@ -65,22 +59,13 @@ export function toErrorBody(exception: unknown): ErrorBody | null {
       typeof response === 'object' && response !== null && 'message' in response
         ? [(response as { message: unknown }).message].flat().join('; ')
         : exception.message;
+    // Fastify's own 413 reaches us as an HttpException with its own words; the contract's are these.
+    if (status === 413) return bodyParserBody({ type: 'entity.too.large' });
     return bodyFor(status, CODES_BY_STATUS[status] ?? `HTTP_${status}`, message);
   }
   const parserError = exception as BodyParserError;
   if (parserError && typeof parserError.type === 'string') return bodyParserBody(parserError);
-  const fastifyError = exception as FastifyError;
-  if (typeof fastifyError?.code === 'string' && fastifyError.code.startsWith('FST_ERR'))
-    return fastifyBody(fastifyError);
   return null;
-}
-
-function fastifyBody(error: FastifyError): ErrorBody | null {
-  if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return bodyParserBody({ type: 'entity.too.large' });
-  const status = error.statusCode;
-  return status && status >= 400 && status < 500
-    ? bodyFor(status, CODES_BY_STATUS[status] ?? 'BAD_REQUEST', 'Bad request')
-    : null;
 }
 
 function bodyParserBody(error: BodyParserError): ErrorBody | null {

@@ -6,7 +6,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { AppEnv } from '@app/config';
 import { AllExceptionsFilter, strictValidationPipe, toErrorBody } from '@app/errors';
 import { MAX_BODY } from './body-limits';
-import { acceptFastifyBodies } from './fastify-http';
+import { acceptFastifyBodies } from './fastify-bodies';
 import { completeOpenApiDocument } from './openapi-document';
 import { trustProxies } from './trust-proxy';
 
@@ -68,6 +68,8 @@ function enableCors(app: INestApplication): void {
     allowedHeaders: ['Authorization', 'Content-Type'],
     exposedHeaders: ['X-Next-Cursor', 'Link'],
     maxAge: 600,
+    // Fastify's CORS would refuse an OPTIONS without a preflight's headers in plain text; Express's answers 204.
+    ...(app.getHttpAdapter().getType() === 'fastify' ? { strictPreflight: false } : {}),
   });
 }
 

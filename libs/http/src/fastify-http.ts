@@ -1,12 +1,12 @@
-import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { FastifyRequest } from 'fastify';
-import { parse as parseForm } from 'node:querystring';
+import { FastifyAdapter } from '@nestjs/platform-fastify';
+import type { FastifyReply } from 'fastify';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import { AppEnv, parseTrustProxy } from '@app/config';
+import { bodyFor } from '@app/errors';
 import { requestIdOf } from '@app/logging';
 import { ROUTE_TEMPLATE } from '@app/metrics';
 import { MAX_BODY_BYTES } from './body-limits';
-
-type Done = (error: Error | null, body?: unknown) => void;
 
 /** What Node's HTTP server does by default, which Fastify would otherwise change (no request deadline, 72 s keep-alive). */
 const REQUEST_TIMEOUT_MS = 300_000;
@@ -16,7 +16,8 @@ const MAX_PARAM_LENGTH = 2_048;
 
 /**
  * The HTTP adapter of an app served by Fastify: the body limit, TRUST_PROXY (Fastify takes it only when it
- * is built) and Express's routing habits (a trailing slash is the same path).
+ * is built), Express's routing habits (any case, a trailing slash is the same path), requests served while
+ * the app closes, and the contract's error body where Fastify or Node refuses a request before Nest sees it.
  */
 export function fastifyAdapter(env: Pick<AppEnv, 'TRUST_PROXY'>): FastifyAdapter {
   const trustProxy = parseTrustProxy(env.TRUST_PROXY);
@@ -28,7 +29,10 @@ export function fastifyAdapter(env: Pick<AppEnv, 'TRUST_PROXY'>): FastifyAdapter
     genReqId: requestIdOf,
     requestTimeout: REQUEST_TIMEOUT_MS,
     keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
+    routerOptions: { ignoreTrailingSlash: true, caseSensitive: false, maxParamLength: MAX_PARAM_LENGTH },
+    return503OnClosing: false,
+    frameworkErrors: (_error: unknown, _request: unknown, reply: FastifyReply) => malformedUrl(reply),
+    clientErrorHandler: refuseMalformedRequest,
   });
   // The first hook, before Nest's middleware runs on Node's request: the route template for the metrics.
   adapter.getInstance().addHook('onRequest', (request, _reply, done) => {
@@ -38,40 +42,22 @@ export function fastifyAdapter(env: Pick<AppEnv, 'TRUST_PROXY'>): FastifyAdapter
   return adapter;
 }
 
-/**
- * The bodies an app accepts, as the Express apps accept them: JSON objects and arrays (an empty body is
- * `{}`), HTML forms, and any other type read to the limit and ignored. A failure carries body-parser's
- * `type`, so the error filter answers it the same way on both adapters.
- */
-export function acceptFastifyBodies(app: NestFastifyApplication): void {
-  const fastify = app.getHttpAdapter().getInstance();
-  const options = { parseAs: 'string' as const, bodyLimit: MAX_BODY_BYTES };
-  fastify.removeAllContentTypeParsers();
-  fastify.addContentTypeParser('application/json', options, (_req: FastifyRequest, body: string, done: Done) => {
-    try {
-      done(null, parseJson(body));
-    } catch {
-      done(bodyError(400, 'entity.parse.failed'), undefined);
-    }
-  });
-  fastify.addContentTypeParser(
-    'application/x-www-form-urlencoded',
-    options,
-    (_req: FastifyRequest, body: string, done: Done) => done(null, { ...parseForm(body) }),
-  );
-  fastify.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: MAX_BODY_BYTES }, (_req, _body, done) =>
-    done(null, undefined),
-  );
+function malformedUrl(reply: FastifyReply): void {
+  void reply.code(400).send(bodyFor(400, 'BAD_REQUEST', 'The request URL is malformed'));
 }
 
-/** body-parser's strict JSON: an object or an array, nothing else at the top level; an empty body is {}. */
-function parseJson(text: string): unknown {
-  const start = text.trimStart()[0];
-  if (start === undefined) return {};
-  if (start !== '{' && start !== '[') throw new SyntaxError('Only objects and arrays');
-  return JSON.parse(text);
-}
+const CLIENT_ERRORS: Record<string, [number, string, string]> = {
+  HPE_HEADER_OVERFLOW: [431, 'REQUEST_HEADERS_TOO_LARGE', 'The request headers are too large'],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'REQUEST_TIMEOUT', 'The request took too long to arrive'],
+};
 
-function bodyError(status: number, type: string): Error {
-  return Object.assign(new Error('Request body refused'), { status, statusCode: status, type });
+/** What Node's HTTP parser refuses (a malformed request line, Content-Length, headers too large). */
+function refuseMalformedRequest(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
+  const [status, code, message] = CLIENT_ERRORS[error.code ?? ''] ?? [400, 'BAD_REQUEST', 'The request is malformed'];
+  const body = JSON.stringify(bodyFor(status, code, message));
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }

@@ -1,3 +1,4 @@
 export * from './body-limits';
 export * from './configure-http-app';
+export * from './fastify-bodies';
 export * from './fastify-http';

@@ -4,7 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseForm } from 'node:querystring';
 import type { TLSSocket } from 'node:tls';
 import { ADMIN_ROLE, TokenVerifier } from '@app/auth';
-import { BaseEnv } from '@app/config';
+import { BaseEnv, parseTrustProxy } from '@app/config';
 import { DomainException, toErrorBody } from '@app/errors';
 import { sendLoginPage } from './queue-dashboard.login-page';
 import { QUEUE_DASHBOARD_ROUTE } from './queue-dashboard.route';
@@ -72,7 +72,7 @@ export class QueueDashboardAuth implements NestMiddleware {
     const forwarded = String(req.headers['x-forwarded-proto'] ?? '')
       .split(',')[0]
       .trim();
-    return Boolean(this.env.TRUST_PROXY) && forwarded === 'https';
+    return Boolean(parseTrustProxy(this.env.TRUST_PROXY)) && forwarded === 'https';
   }
 
   private async refusal(token: string | undefined): Promise<DomainException | null> {
@@ -108,7 +108,7 @@ function redirect(res: ServerResponse, location: string): void {
   res.end();
 }
 
-/** The sign-in form from the request itself, when no parser read it; null when it is too large. */
+/** The sign-in form (or JSON) from the request itself, when no parser read it; null when it is too large. */
 async function readForm(req: IncomingMessage): Promise<{ token?: unknown } | null> {
   const chunks: Buffer[] = [];
   let size = 0;
@@ -117,7 +117,14 @@ async function readForm(req: IncomingMessage): Promise<{ token?: unknown } | nul
     if (size > MAX_FORM_BYTES) return null;
     chunks.push(chunk as Buffer);
   }
-  return { ...parseForm(Buffer.concat(chunks).toString('utf8')) };
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (!/^application\/json\b/i.test(req.headers['content-type'] ?? '')) return { ...parseForm(text) };
+  try {
+    const body: unknown = JSON.parse(text);
+    return typeof body === 'object' && body !== null ? (body as { token?: unknown }) : {};
+  } catch {
+    return {};
+  }
 }
 
 function bearer(req: IncomingMessage): string | undefined {
