@@ -73,8 +73,10 @@ describe("One tenant's picker against a hostile document system", () => {
   it("answers tenant B and /health promptly, and keeps the event loop's delay low, while A's picker reads 16 MiB pages", async () => {
     const aId = await dataSource(tenantA, hostileA.url, 'h1');
     const bId = await dataSource(tenantB, plainB.url, 'b');
-    // Warm up: A's pages are read once (the parser threads start), B's picker once.
-    await http().get(`/v1/data-sources/${aId}/folders`).set(tenantA.auth).expect(200);
+    // Warm up: A's pages are read once (the parser processes start), B's picker once. As in the loop below,
+    // A may get 502 on a machine busy with other suites (its pages late past the picker's bound).
+    const warmUp = await http().get(`/v1/data-sources/${aId}/folders`).set(tenantA.auth);
+    expect([200, 502]).toContain(warmUp.status);
     await http().get(`/v1/data-sources/${bId}/folders`).set(tenantB.auth).expect(200);
 
     // B's calls alone first: on a machine busy with other work, its figures say what the machine itself costs.
