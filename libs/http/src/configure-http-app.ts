@@ -82,6 +82,14 @@ function bodyParserErrors(error: unknown, _req: Request, res: Response, next: Ne
 
 /** Listens on PORT, at BIND_ADDRESS when it is set (every interface otherwise). */
 export async function listen(app: INestApplication, env: Pick<AppEnv, 'PORT' | 'BIND_ADDRESS'>): Promise<void> {
-  if (env.BIND_ADDRESS) await app.listen(env.PORT, env.BIND_ADDRESS);
-  else await app.listen(env.PORT);
+  if (env.BIND_ADDRESS) return void (await app.listen(env.PORT, env.BIND_ADDRESS));
+  if (app.getHttpAdapter().getType() !== 'fastify') return void (await app.listen(env.PORT));
+  // Fastify alone would listen on localhost only, where nothing outside a container reaches it; Node's
+  // default (Express's) is every interface: IPv6 and IPv4 at '::', IPv4 alone where there is no IPv6.
+  try {
+    await app.listen(env.PORT, '::');
+  } catch (error) {
+    if (!['EAFNOSUPPORT', 'EADDRNOTAVAIL'].includes(String((error as { code?: unknown }).code))) throw error;
+    await app.listen(env.PORT, '0.0.0.0');
+  }
 }
