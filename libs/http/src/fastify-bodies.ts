@@ -14,6 +14,7 @@ const INFLATERS: Record<string, Inflate> = {
   deflate: promisify(inflate),
   br: promisify(brotliDecompress) as Inflate,
 };
+const UTF8 = new TextDecoder('utf-8');
 /** body-parser's limit of a form's fields (more: 413). */
 const MAX_FORM_FIELDS = 1_000;
 
@@ -69,7 +70,7 @@ async function inflated(req: FastifyRequest, raw: Buffer): Promise<Buffer> {
 function parseJson(req: FastifyRequest, body: Buffer): unknown {
   if (!['utf-8', 'utf8'].includes(charsetOf(req) ?? 'utf-8')) throw bodyError(415, 'charset.unsupported');
   if (!body.length) return {};
-  const text = new TextDecoder('utf-8').decode(body);
+  const text = UTF8.decode(body);
   const start = text.trimStart()[0];
   if (start !== '{' && start !== '[') throw bodyError(400, 'entity.parse.failed');
   try {

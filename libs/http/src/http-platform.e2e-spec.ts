@@ -243,8 +243,9 @@ describe.each(['express', 'fastify'])('HTTP platform on %s (auth, errors, limits
     const raw = await rawExchange(app, 'POST /probe/touch HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n');
     expect(raw).toMatch(/^HTTP\/1\.1 400 /);
     const body = raw.split('\r\n\r\n')[1];
-    // Node's own refusal (Express) has no body; one that has a body has the contract's.
-    if (body) expect(JSON.parse(body)).toEqual(errorBody(400, 'BAD_REQUEST'));
+    // Node's own refusal under Express is a bare status line; the Fastify apps answer the contract's body.
+    if (adapter === 'express') expect(body).toBe('');
+    else expect(JSON.parse(body)).toEqual(errorBody(400, 'BAD_REQUEST'));
   });
 
   it('routes a path whatever its case, and keeps the case of its parameters', async () => {
