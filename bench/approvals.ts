@@ -16,6 +16,7 @@ import { ModuleKind, ScriptTarget, transpileModule } from 'typescript';
 import { Client } from 'pg';
 import { ApprovalRuntimeClient } from '@app/agent-runtime';
 import { newestProfile, nowUs, printCpuSplit } from './cpu-split';
+import { countStatements, statementsSoFar } from './database-cpu-split';
 const { startEmbeddedPostgres } = require('../scripts/embedded-postgres');
 
 const ROOT = join(__dirname, '..');
@@ -40,6 +41,8 @@ interface Timings {
   machineCpuMs?: number;
   /** CPU of PostgreSQL's and Redis's processes over the measured approvals. */
   serversCpuMs?: { postgres: number; redis: number };
+  /** Statements PostgreSQL ran over the measured approvals, where it loads pg_stat_statements. */
+  statements?: number;
   /** The warm-up's own figures: the first approvals a freshly started process takes. */
   cold?: { count: number; perSecond: number; callbackP99Ms: number };
 }
@@ -77,6 +80,7 @@ async function main(): Promise<void> {
 async function runSystem(databaseUrl: string): Promise<Timings> {
   const prefix = `bench-${randomBytes(3).toString('hex')}`;
   const port = await freePort();
+  const counting = await countStatements(databaseUrl);
   // One process with every role, as `npm start` runs it. (API and worker in two processes measured
   // no more throughput and a slower callback p99 here: more busy processes on two cores.)
   const service = await spawnService(
@@ -96,7 +100,7 @@ async function runSystem(databaseUrl: string): Promise<Timings> {
     },
     { port },
   );
-  return runThrough(service, prefix);
+  return runThrough(service, prefix, counting ? () => statementsSoFar(databaseUrl) : undefined);
 }
 
 /**
@@ -118,7 +122,7 @@ async function runBaseline(): Promise<Timings> {
  * N approvals through a running service half: the reference runtime client enqueues the requests and
  * takes the decisions; a receiver answers each webhook 200 and calls back Approved at once.
  */
-async function runThrough(service: Service, prefix: string): Promise<Timings> {
+async function runThrough(service: Service, prefix: string, statements?: () => Promise<number>): Promise<Timings> {
   let t = timings();
   const receiver = await listen(async (_req, body) => {
     const payload = JSON.parse(body);
@@ -151,9 +155,11 @@ async function runThrough(service: Service, prefix: string): Promise<Timings> {
   t.cold = cold;
   const cpuAtStart = service.cpuMs();
   const syscallsAtStart = service.syscalls();
+  const statementsAtStart = await statements?.();
   const window = { fromUs: nowUs(), toUs: 0 };
   await measure(t, N, 'exec-', enqueue);
   window.toUs = nowUs();
+  if (statements) t.statements = (await statements()) - statementsAtStart!;
   t.serviceCpuMs = service.cpuMs() - cpuAtStart;
   const syscalls = service.syscalls();
   t.serviceSyscalls = {
@@ -352,6 +358,8 @@ function report(title: string, t: Timings): void {
     console.log(
       `  of which PostgreSQL ${(t.serversCpuMs.postgres / N).toFixed(2)} ms and Redis ${(t.serversCpuMs.redis / N).toFixed(2)} ms per approval`,
     );
+  if (t.statements !== undefined)
+    console.log(`  PostgreSQL statements (pg_stat_statements): ${(t.statements / N).toFixed(2)} per approval`);
   console.log(
     `  callback → decision event published:  p50 ${percentile(toEvent, 50).toFixed(1)} ms, p99 ${percentile(toEvent, 99).toFixed(1)} ms`,
   );

@@ -181,6 +181,17 @@ export async function countStatements(url: string): Promise<boolean> {
   });
 }
 
+/** Statements run so far in the database of `url` (pg_stat_statements; START and COMMIT count as statements). */
+export async function statementsSoFar(url: string): Promise<number> {
+  return onDatabase(url, async (client) => {
+    const { rows } = await client.query(
+      `SELECT coalesce(sum(calls), 0) AS calls FROM pg_stat_statements
+       WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+    );
+    return Number(rows[0].calls);
+  });
+}
+
 export interface StatementTime {
   statement: string;
   calls: number;

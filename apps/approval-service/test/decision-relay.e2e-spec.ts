@@ -37,4 +37,23 @@ describe('Decision events while Redis refuses to add them', () => {
     await after(1000);
     expect(await sut.decisionCount(approvalId)).toBe(1);
   }, 60000);
+
+  it('marks a published decision in the outbox: once its job is gone, the relay does not publish it again', async () => {
+    const http = () => request(sut.app.getHttpServer());
+    const runtime = await testCaller({ roles: ['agent-runtime'] });
+    const { approvalId } = (
+      await http().post('/v1/approvals').set(runtime.auth).send(approvalRequest(receiver.url)).expect(201)
+    ).body;
+    await http().post(`/v1/approvals/${approvalId}/cancel`).set(runtime.auth).expect(200);
+    await sut.decision(approvalId);
+    // The consumer took it and Bull removed it (removeOnComplete): nothing in Redis tells it was published.
+    await (await sut.decisions.getJob(approvalId))!.remove();
+
+    await after(3000); // past the age at which a relay takes an unmarked row as a crashed writer's (2 s), polled every 200 ms
+    expect(await sut.decisionCount(approvalId)).toBe(0);
+    const [row] = await sut.db.query('SELECT "publishedAt" FROM approval.decision_outbox WHERE "approvalId" = $1', [
+      approvalId,
+    ]);
+    expect(row.publishedAt).not.toBeNull();
+  }, 60000);
 });
