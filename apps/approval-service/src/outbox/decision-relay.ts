@@ -32,6 +32,7 @@ export class DecisionRelay implements OnModuleDestroy {
   private readonly toMark = new Set<string>();
   private marking?: Promise<void>;
   private markNow?: () => void;
+  private closing = false;
   private readonly leftovers: OutboxLeftovers<OutboxRow>;
 
   constructor(
@@ -80,18 +81,20 @@ export class DecisionRelay implements OnModuleDestroy {
 
   async onModuleDestroy(): Promise<void> {
     this.leftovers.stop();
+    this.closing = true; // what is published from now on is marked at once: the database closes next
     this.markNow?.();
-    await this.marking;
+    while (this.marking) await this.marking;
   }
 
   private async markSoon(): Promise<void> {
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, MARK_EVERY_MS);
-      this.markNow = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
+    if (!this.closing)
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, MARK_EVERY_MS);
+        this.markNow = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
     this.markNow = undefined;
     const ids = [...this.toMark];
     this.toMark.clear();
