@@ -109,6 +109,7 @@ async function main(): Promise<void> {
     );
   }
   const mix = await mixedQueries(search, queries, admin, member);
+  console.log(`\nthe mix's queries: ${mix.map((item) => `${item.kind} ${JSON.stringify(item.query)}`).join('; ')}`);
   const m = await concurrentMix(search, mix);
   console.log(
     `\n${CONCURRENCY} concurrent searchers sending the mix in turn: ${m.rate.toFixed(0)} req/s, p50/p95/p99 ${fmt(m.times)} ms; load average ${loadAverage()}`,
