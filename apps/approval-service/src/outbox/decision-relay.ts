@@ -59,19 +59,21 @@ export class DecisionRelay implements OnModuleDestroy {
     return events.map(() => undefined);
   });
 
-  /** Publishes a committed decision now; marking it published is batched. */
+  /** Publishes a committed decision now; marking it published is batched (once closing, its caller waits for it). */
   async publish(event: ApprovalDecisionEvent): Promise<void> {
     this.metrics.decided(event.outcome);
     try {
       await this.publishing.submit(event);
-      this.toMark.add(event.approvalId);
-      this.marking ??= this.markSoon();
     } catch (error) {
       this.logger.warn(
         { approvalId: event.approvalId, error: (error as Error).message },
         'decision left for the relay',
       );
+      return;
     }
+    if (this.closing) return this.mark([event.approvalId]);
+    this.toMark.add(event.approvalId);
+    this.marking ??= this.markSoon();
   }
 
   /** Relays what crashed writers left, now and then every `everyMs` (worker processes). */
@@ -81,7 +83,9 @@ export class DecisionRelay implements OnModuleDestroy {
 
   async onModuleDestroy(): Promise<void> {
     this.leftovers.stop();
-    this.closing = true; // what is published from now on is marked at once: the database closes next
+    // Requests and jobs still end after this (the database closes last): from now on each publish marks
+    // its own decision, and its caller waits for it, so nothing joins the batch and this wait ends.
+    this.closing = true;
     this.markNow?.();
     while (this.marking) await this.marking;
   }
@@ -98,6 +102,15 @@ export class DecisionRelay implements OnModuleDestroy {
     this.markNow = undefined;
     const ids = [...this.toMark];
     this.toMark.clear();
+    try {
+      await this.mark(ids);
+    } finally {
+      this.marking = undefined;
+      if (this.toMark.size) this.marking = this.markSoon();
+    }
+  }
+
+  private async mark(ids: string[]): Promise<void> {
     const started = Date.now();
     try {
       await this.outbox.markPublished(ids);
@@ -105,11 +118,8 @@ export class DecisionRelay implements OnModuleDestroy {
       if (!this.outage.report(error, started))
         this.logger.warn(
           { error: (error as Error).message },
-          'published decisions not marked; the relay will republish them harmlessly',
+          'published decisions not marked; the relay will republish them (a no-op while Bull keeps their jobs)',
         );
-    } finally {
-      this.marking = undefined;
-      if (this.toMark.size) this.marking = this.markSoon();
     }
   }
 
