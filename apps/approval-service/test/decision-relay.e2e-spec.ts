@@ -3,32 +3,39 @@ import { SharedQueue } from '@app/contracts/payloads';
 import { after, HttpPeer, isolatedDatabase, testCaller } from '@app/testing';
 import { ApprovalTestApp, approvalRequest, startApprovalApp } from './support/approval-app';
 
+/**
+ * An app on a database of its own, and an approval it has sent: on the run's shared database, another test
+ * file's relay would take this file's decisions out of the outbox and publish them under its own queue prefix.
+ */
+async function sentApproval(started: { sut?: ApprovalTestApp; receiver?: HttpPeer }) {
+  const sut = (started.sut = await startApprovalApp({ OUTBOX_POLL_MS: 200, DATABASE_URL: await isolatedDatabase() }));
+  const receiver = (started.receiver = await new HttpPeer().start());
+  const runtime = await testCaller({ roles: ['agent-runtime'] });
+  const http = () => request(sut.app.getHttpServer());
+  const { approvalId } = (
+    await http().post('/v1/approvals').set(runtime.auth).send(approvalRequest(receiver.url)).expect(201)
+  ).body;
+  await receiver.waitForRequests(1);
+  const cancel = () => http().post(`/v1/approvals/${approvalId}/cancel`).set(runtime.auth).expect(200);
+  return { sut, approvalId: approvalId as string, cancel };
+}
+
 describe('Decision events while Redis refuses to add them', () => {
-  let sut: ApprovalTestApp;
-  let receiver: HttpPeer;
+  const started: { sut?: ApprovalTestApp; receiver?: HttpPeer } = {};
 
   afterAll(async () => {
-    await receiver?.stop();
-    await sut?.close();
+    await started.receiver?.stop();
+    await started.sut?.close();
   });
 
   it('are kept in the outbox and published once Redis takes them again', async () => {
-    // A database of its own: on the run's shared one, another test file's relay would take this decision
-    // out of the outbox and publish it under its own queue prefix.
-    sut = await startApprovalApp({ OUTBOX_POLL_MS: 200, DATABASE_URL: await isolatedDatabase() });
-    receiver = await new HttpPeer().start();
-    const runtime = await testCaller({ roles: ['agent-runtime'] });
-    const http = () => request(sut.app.getHttpServer());
-    const { approvalId } = (
-      await http().post('/v1/approvals').set(runtime.auth).send(approvalRequest(receiver.url)).expect(201)
-    ).body;
-    await receiver.waitForRequests(1);
+    const { sut, approvalId, cancel } = await sentApproval(started);
     // Every add to approval-decisions fails in Redis (its job counter is not a number).
     const redis = await sut.decisions.client;
     const counter = `${String(sut.env.QUEUE_PREFIX)}:${SharedQueue.ApprovalDecisions}:id`;
     await redis.set(counter, 'unpublishable');
 
-    await http().post(`/v1/approvals/${approvalId}/cancel`).set(runtime.auth).expect(200);
+    await cancel();
     await after(3000);
     expect(await sut.decisionCount(approvalId)).toBe(0);
 
@@ -40,24 +47,16 @@ describe('Decision events while Redis refuses to add them', () => {
 });
 
 describe('A published decision', () => {
-  let sut: ApprovalTestApp;
-  let receiver: HttpPeer;
+  const started: { sut?: ApprovalTestApp; receiver?: HttpPeer } = {};
 
   afterAll(async () => {
-    await receiver?.stop();
-    await sut?.close();
+    await started.receiver?.stop();
+    await started.sut?.close();
   });
 
   it('is marked in the outbox by its writer: once its job is gone, the relay does not publish it again', async () => {
-    // A database of its own, as above: another test file's relay would take an unmarked row.
-    sut = await startApprovalApp({ OUTBOX_POLL_MS: 200, DATABASE_URL: await isolatedDatabase() });
-    receiver = await new HttpPeer().start();
-    const runtime = await testCaller({ roles: ['agent-runtime'] });
-    const http = () => request(sut.app.getHttpServer());
-    const { approvalId } = (
-      await http().post('/v1/approvals').set(runtime.auth).send(approvalRequest(receiver.url)).expect(201)
-    ).body;
-    await http().post(`/v1/approvals/${approvalId}/cancel`).set(runtime.auth).expect(200);
+    const { sut, approvalId, cancel } = await sentApproval(started);
+    await cancel();
     await sut.decision(approvalId);
     // The consumer took it and Bull removed it (removeOnComplete): nothing in Redis tells it was published.
     await (await sut.decisions.getJob(approvalId))!.remove();
