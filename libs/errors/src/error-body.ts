@@ -72,6 +72,8 @@ function bodyParserBody(error: BodyParserError): ErrorBody | null {
   switch (error.type) {
     case 'entity.too.large':
       return bodyFor(413, 'PAYLOAD_TOO_LARGE', 'Request body is larger than 1 MiB');
+    case 'parameters.too.many':
+      return bodyFor(413, 'PAYLOAD_TOO_LARGE', 'Request body has more than 1,000 form fields');
     case 'entity.parse.failed':
       return bodyFor(400, 'MALFORMED_JSON', 'Request body is not valid JSON');
     case 'encoding.unsupported':

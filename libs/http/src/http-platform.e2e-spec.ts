@@ -236,6 +236,18 @@ describe.each(['express', 'fastify'])('HTTP platform on %s (auth, errors, limits
     });
   });
 
+  it('refuses a form of more than 1,000 fields with 413 and says why', async () => {
+    const fields = Array.from({ length: 1001 }, (_, i) => `f${i}=1`).join('&');
+    const res = await postBytes(
+      app,
+      '/probe/touch',
+      { 'Content-Type': 'application/x-www-form-urlencoded' },
+      Buffer.from(fields),
+    );
+    expect(res).toEqual({ status: 413, body: errorBody(413, 'PAYLOAD_TOO_LARGE') });
+    expect((res.body as { message: string }).message).toBe('Request body has more than 1,000 form fields');
+  });
+
   it("answers a malformed URL and a request Node's parser refuses with the contract's body", async () => {
     const res = await request(app.getHttpServer()).get('/probe/echo/%E0%A4%A');
     expect(res.status).toBe(400);
