@@ -15,6 +15,8 @@ const INFLATERS: Record<string, Inflate> = {
   br: promisify(brotliDecompress) as Inflate,
 };
 const UTF8 = new TextDecoder('utf-8');
+/** body-parser's test of a JSON body's first character, past JSON's blanks (no copy of the text, as trimStart made). */
+const FIRST_CHAR = /^[\x20\x09\x0a\x0d]*([^\x20\x09\x0a\x0d])/;
 /** body-parser's limit of a form's fields (more: 413). */
 const MAX_FORM_FIELDS = 1_000;
 
@@ -71,7 +73,7 @@ function parseJson(req: FastifyRequest, body: Buffer): unknown {
   if (!['utf-8', 'utf8'].includes(charsetOf(req) ?? 'utf-8')) throw bodyError(415, 'charset.unsupported');
   if (!body.length) return {};
   const text = UTF8.decode(body);
-  const start = text.trimStart()[0];
+  const start = FIRST_CHAR.exec(text)?.[1];
   if (start !== '{' && start !== '[') throw bodyError(400, 'entity.parse.failed');
   try {
     return JSON.parse(text);
