@@ -16,8 +16,8 @@ export const DECISION_JOB_OPTIONS = { removeOnComplete: { age: 3600, count: 1000
 const LEFTOVER_AGE_MS = 2000;
 /**
  * Published decisions are marked together this often: one statement serves every decision of the stretch
- * (under load, one per decision batch cost a quarter of the service's statements). Well under
- * LEFTOVER_AGE_MS, so a relay never takes a published row for a crashed writer's.
+ * (docs/approval-performance.md). Well under LEFTOVER_AGE_MS, so a relay never takes a published row for a
+ * crashed writer's.
  */
 const MARK_EVERY_MS = 100;
 
