@@ -16,7 +16,7 @@ const INFLATERS: Record<string, Inflate> = {
 };
 const UTF8 = new TextDecoder('utf-8');
 /** body-parser's test of a JSON body's first character, past JSON's blanks (no copy of the text, as trimStart made). */
-const FIRST_CHAR = /^[\x20\x09\x0a\x0d]*([^\x20\x09\x0a\x0d])/;
+const FIRST_CHAR = /^[ \t\n\r]*([^ \t\n\r])/;
 /** body-parser's limit of a form's fields (more: 413). */
 const MAX_FORM_FIELDS = 1_000;
 
