@@ -139,8 +139,10 @@ describe('Approval-service metrics and queue dashboard', () => {
     await http().post('/admin/queues/login').type('form').send({ token: runtime.token }).expect(403);
     await http().post('/admin/queues/login').type('form').send({ token: 'not-a-token' }).expect(401);
     const login = await http().post('/admin/queues/login').type('form').send({ token: admin.token }).expect(303);
-    // A script may sign in with JSON, as it could on Express.
+    // A script may sign in with JSON, as it could on Express; JSON that does not parse is a 400, as there.
     await http().post('/admin/queues/login').send({ token: admin.token }).expect(303);
+    const malformed = await http().post('/admin/queues/login').type('json').send('{"token": ').expect(400);
+    expect(malformed.body).toMatchObject({ statusCode: 400, code: 'MALFORMED_JSON' });
     expect(login.headers.location).toBe('/admin/queues');
     const cookie = String(login.headers['set-cookie']);
     expect(cookie).toMatch(

@@ -146,6 +146,11 @@ describe('Connector-service metrics and queue dashboard', () => {
     const logout = await http().get('/admin/queues/logout').set('Cookie', sent).expect(303);
     expect(String(logout.headers['set-cookie'])).toMatch(/^queue_dashboard_token=; .*Max-Age=0/);
   });
+
+  it('answers sign-in JSON that does not parse with 400 MALFORMED_JSON, as the approval-service does', async () => {
+    const malformed = await http().post('/admin/queues/login').type('json').send('{"token": ').expect(400);
+    expect(malformed.body).toMatchObject({ statusCode: 400, code: 'MALFORMED_JSON' });
+  });
 });
 
 describe('Connector-service worker metrics on METRICS_PORT', () => {

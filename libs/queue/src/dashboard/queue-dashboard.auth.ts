@@ -55,7 +55,7 @@ export class QueueDashboardAuth implements NestMiddleware {
 
   private async login(req: DashboardRequest, res: DashboardResponse): Promise<void> {
     const form = req.body ?? (await readForm(req));
-    if (!form) return sendError(res, new DomainException(413, 'PAYLOAD_TOO_LARGE', 'The sign-in form is too large'));
+    if (form instanceof DomainException) return sendError(res, form);
     const token = typeof form.token === 'string' ? form.token.trim() : undefined;
     const refusal = await this.refusal(token);
     if (refusal) return sendError(res, refusal);
@@ -108,13 +108,16 @@ function redirect(res: ServerResponse, location: string): void {
   res.end();
 }
 
-/** The sign-in form (or JSON) from the request itself, when no parser read it; null when it is too large. */
-async function readForm(req: IncomingMessage): Promise<{ token?: unknown } | null> {
+/**
+ * The sign-in form (or JSON) from the request itself, when no parser read it; a refusal when it is too large
+ * or its JSON does not parse (as Express's parsers answer).
+ */
+async function readForm(req: IncomingMessage): Promise<{ token?: unknown } | DomainException> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > MAX_FORM_BYTES) return null;
+    if (size > MAX_FORM_BYTES) return new DomainException(413, 'PAYLOAD_TOO_LARGE', 'The sign-in form is too large');
     chunks.push(chunk as Buffer);
   }
   const text = Buffer.concat(chunks).toString('utf8');
@@ -123,7 +126,7 @@ async function readForm(req: IncomingMessage): Promise<{ token?: unknown } | nul
     const body: unknown = JSON.parse(text);
     return typeof body === 'object' && body !== null ? (body as { token?: unknown }) : {};
   } catch {
-    return {};
+    return new DomainException(400, 'MALFORMED_JSON', 'Request body is not valid JSON');
   }
 }
 
