@@ -125,9 +125,10 @@ export class SyncRunsRepository {
   }
 
   /**
-   * Takes the run's listing lock for the rest of the transaction (its listings commit one at a time; other
-   * steps do not take it) and reads what the listing took so far: a page weighed against the run's limits
-   * sees every page committed before it.
+   * Takes the run's listing lock for the rest of the transaction (its listings commit one at a time, and so
+   * do the batches that bring bytes beyond their files' listed sizes; other steps do not take it) and reads
+   * what the run took so far: what is weighed against the run's limits sees every page and batch committed
+   * before it.
    */
   async lockListing(transaction: Transaction, runId: string): Promise<ListedSoFar> {
     const manager = managerOf(transaction);

@@ -5,6 +5,7 @@ import request from 'supertest';
 import { HttpPeer, RunningSimulator, testCaller, TestCaller } from '@app/testing';
 import { startSimulator } from '../../../document-system-simulator/test/support/start-simulator';
 import { SEED_USERS } from '../../../document-system-simulator/src/store/seed';
+import { ConnectorEnv } from '../../src/connector-env';
 import { ConnectionTokens } from '../../src/document-system/connection-tokens.port';
 import { ConnectorTestApp, startConnectorApp } from '../support/connector-app';
 import { connect, providerBody, registerClient, TEST_PUBLIC_BASE_URL } from '../support/oauth-flow';
@@ -36,6 +37,15 @@ describe('A hostile document system', () => {
           { id: 'small', name: 'small.txt', listedSize: 5, content: { kind: 'bytes', body: Buffer.from('hello') } },
           { id: 'big', name: 'big.bin', listedSize: 5000, content: { kind: 'bytes', body: Buffer.alloc(5000, 'b') } },
           { id: 'liar', name: 'liar.bin', listedSize: 10, content: { kind: 'unannounced', bytes: 50_000 } },
+        ],
+      },
+      {
+        id: 'sizes',
+        name: 'Sizes',
+        files: [
+          { id: 'unsized', name: 'unsized.txt', content: { kind: 'bytes', body: Buffer.alloc(400, 'u') } },
+          { id: 'understated', name: 'understated.bin', listedSize: 10, content: { kind: 'unannounced', bytes: 400 } },
+          { id: 'unsized-too', name: 'unsized-too.txt', content: { kind: 'bytes', body: Buffer.alloc(400, 't') } },
         ],
       },
       {
@@ -116,6 +126,36 @@ describe('A hostile document system', () => {
     expect(await filesUnder(String(sut.env.BLOB_DIR))).toHaveLength(1);
   });
 
+  it('stores no more than SYNC_MAX_BYTES of files listed without a size or smaller than they are: the rest are not stored and the run says which limit it reached', async () => {
+    const dataSourceId = await dataSource('sizes');
+    const blobsBefore = (await filesUnder(String(sut.env.BLOB_DIR))).length;
+    const env = sut.app.get(ConnectorEnv);
+    const maxBytes = env.SYNC_MAX_BYTES;
+    env.SYNC_MAX_BYTES = 1000; // listed: 10 bytes; stored: 400 + 400, and 400 more would pass it
+    let syncRunId: string;
+    try {
+      const run = await syncToEnd(sut.app, caller, dataSourceId, 30_000);
+      syncRunId = run.id;
+      expect(run).toMatchObject({ status: 'PartiallySucceeded', counts: { discovered: 3, added: 2, failed: 1 } });
+      expect(run.error).toMatch(/^RUN_LIMIT_REACHED: SYNC_MAX_BYTES \(1000 bytes\)/);
+    } finally {
+      env.SYNC_MAX_BYTES = maxBytes;
+    }
+    // Which two fit depends on the order the batches saved them in; the third is not stored, and its bytes are
+    // let go of.
+    const stored: Array<{ name: string; status: string }> = (await tree(dataSourceId, 'sizes')).files;
+    expect(stored.map((f) => f.status)).toEqual(['Ingested', 'Ingested']);
+    expect(await filesUnder(String(sut.env.BLOB_DIR))).toHaveLength(blobsBefore + 2);
+    const failed = await http().get(`/v1/sync-runs/${syncRunId!}/files`).query({ outcome: 'Failed' }).set(caller.auth);
+    const names = ['understated.bin', 'unsized-too.txt', 'unsized.txt'];
+    expect(failed.body.items).toEqual([
+      expect.objectContaining({
+        name: names.find((name) => !stored.some((f) => f.name === name)),
+        reason: 'RUN_LIMIT_REACHED: SYNC_MAX_BYTES (1000 bytes): not stored',
+      }),
+    ]);
+  });
+
   it('ends a run whose file trickles forever: that file fails, the others are ingested', async () => {
     const dataSourceId = await dataSource('slow');
     const started = Date.now();
@@ -143,7 +183,7 @@ describe('A hostile document system', () => {
     await http().get('/health/live').expect(200);
     expect(
       (await http().get(`/v1/data-sources/${dataSourceId}/folders`).set(caller.auth).expect(200)).body.items,
-    ).toHaveLength(2);
+    ).toHaveLength(3);
   });
 
   it('keeps the API paths it calls under an instanceUrl ending in "?" (no other path reachable)', async () => {

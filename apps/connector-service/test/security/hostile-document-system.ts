@@ -14,8 +14,8 @@ export type HostileContent =
 export interface HostileFile {
   id: string;
   name: string;
-  /** The size the listing claims. */
-  listedSize: number;
+  /** The size the listing claims; none when undefined. */
+  listedSize?: number;
   content: HostileContent;
 }
 

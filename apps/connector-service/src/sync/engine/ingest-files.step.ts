@@ -1,14 +1,18 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Transaction } from '@app/database';
+import { DomainException } from '@app/errors';
 import { DataSourceEntity } from '../../data-sources/data-source.entity';
 import { SavedDocument, SyncedDocumentsRepository } from '../../documents/synced-documents.repository';
 import { UnreferencedBlobs } from '../../documents/unreferenced-blobs';
-import { LedgerEntry } from '../../file-ledger/ledger-entry';
 import { IndexingProducer } from '../../indexing/indexing.producer';
+import { ConnectorEnv } from '../../connector-env';
+import { listedSize } from '../run-progress';
 import { IngestFilesJob } from '../sync.jobs';
+import { SyncRunsRepository } from '../sync-runs.repository';
 import { BatchContents } from './batch-contents';
 import { FetchedFile, FileDownloads, SkippedFile } from './file-downloads';
 import { ingestedOutcomes } from './file-outcomes';
+import { storedWithinLimit } from './run-limits';
 import { RunFollowUps } from './run-follow-ups';
 import { StepGuard, TaskAlreadyDone } from './step-guard';
 import { ingestedDocument, savedByThisRun, skippedDocument } from './sync-plan';
@@ -19,10 +23,18 @@ interface Batch {
   key: string;
   fetched: FetchedFile[];
   skipped: SkippedFile[];
-  /** The files that failed for good (counted, and the task completed); null: they are left to the retry. */
-  failedForGood: number | null;
-  /** The batch's rows of the run's file ledger. */
-  outcomes: LedgerEntry[];
+  failures: Failure[];
+  /** The files that fail now fail for good (counted, and the task completed); otherwise they are left to the retry. */
+  finished: boolean;
+}
+
+type Failure = { file: FetchedFile['file']; error: unknown };
+
+/** A file not stored because the run's bytes would pass SYNC_MAX_BYTES with it: its ledger reason. */
+class NotStoredAtLimit extends DomainException {
+  constructor(reached: string) {
+    super(409, 'RUN_LIMIT_REACHED', `RUN_LIMIT_REACHED: ${reached}: not stored`);
+  }
 }
 
 /**
@@ -43,6 +55,8 @@ export class IngestFilesStep {
     private readonly indexing: IndexingProducer,
     private readonly blobGarbage: UnreferencedBlobs,
     private readonly followUps: RunFollowUps,
+    private readonly runs: SyncRunsRepository,
+    private readonly env: ConnectorEnv,
   ) {}
 
   async ingestFiles(job: IngestFilesJob, key: string, lastAttempt: boolean): Promise<void> {
@@ -62,18 +76,10 @@ export class IngestFilesStep {
     const step = await this.saveOrCollect(
       fetched.map((f) => f.blob.sha256),
       (transaction) =>
-        this.saveBatch(transaction, {
-          source,
-          syncRunId: job.syncRunId,
-          key,
-          fetched,
-          skipped,
-          failedForGood: finished ? failures.length : null,
-          outcomes: ingestedOutcomes(fetched, skipped, finished ? failures : []),
-        }),
+        this.saveBatch(transaction, { source, syncRunId: job.syncRunId, key, fetched, skipped, failures, finished }),
     );
     if (step === null) return;
-    await this.afterSave(source, job.syncRunId, step.saved, step.replacedBySkipped);
+    await this.afterSave(source, job.syncRunId, step.saved, [...step.replacedBySkipped, ...step.notStored]);
     if (!finished)
       throw new Error(
         `${failures.length} of ${job.files.length} files failed, first ${failures[0].file.fileId}: ${(failures[0].error as Error).message}`,
@@ -83,8 +89,11 @@ export class IngestFilesStep {
 
   /** Saves a batch's documents and counts; completes its task unless files are left to retry. */
   private async saveBatch(transaction: Transaction, batch: Batch) {
-    const { source, syncRunId, key, fetched, skipped, failedForGood } = batch;
+    const { source, syncRunId, key, skipped, finished } = batch;
     await this.guard.lockOpenTask(transaction, syncRunId, key);
+    const { kept: fetched, dropped, addedBytes, limit } = await this.withinRunBytes(transaction, batch);
+    const overLimit = dropped.map(({ file }) => ({ file, error: new NotStoredAtLimit(limit!.reached) }));
+    const failedForGood = finished ? [...batch.failures, ...overLimit] : [];
     await this.contents.keep(
       transaction,
       fetched.map((f) => f.blob.sha256),
@@ -98,26 +107,42 @@ export class IngestFilesStep {
       skipped.map((s) => skippedDocument(source, syncRunId, s)),
     );
     const settled = await this.guard.commit(transaction, syncRunId, {
-      ledger: { dataSourceId: source.id, entries: batch.outcomes },
-      completes: failedForGood === null ? undefined : key,
+      ledger: { dataSourceId: source.id, entries: ingestedOutcomes(fetched, skipped, failedForGood) },
+      completes: finished ? key : undefined,
+      limit,
       counts: {
         added: fetched.filter((f) => f.file.change === 'added').length,
         updated: fetched.filter((f) => f.file.change === 'updated').length,
-        failed: failedForGood ?? 0,
+        failed: failedForGood.length,
         skipped: skipped.length,
-        bytesDownloaded: fetched.reduce((n, f) => n + f.blob.size, 0),
+        bytesDownloaded: batch.fetched.reduce((n, f) => n + f.blob.size, 0),
+        listedBytes: addedBytes,
       },
     });
     if (!settled) throw new TaskAlreadyDone(); // the run was cancelled meanwhile
-    return { saved, replacedBySkipped, pending: settled.pending };
+    // Bytes not stored are let go of after the commit (their retry, if any, downloads them again).
+    return { saved, replacedBySkipped, notStored: dropped.map((f) => f.blob.sha256), pending: settled.pending };
   }
 
-  /** Queues text extraction of the saved documents and lets go of the content they replaced. */
+  /**
+   * The downloads the run may store within SYNC_MAX_BYTES. Only files with more bytes than listed (or none
+   * listed) bring more to the run; for those, the run's bytes are read under its listing lock, so the batches
+   * and listings that add to them do so one at a time.
+   */
+  private async withinRunBytes(transaction: Transaction, batch: Batch) {
+    const beyondListed = (f: FetchedFile) => Math.max(0, f.blob.size - listedSize(f.file));
+    if (!batch.fetched.some((f) => beyondListed(f) > 0))
+      return { kept: batch.fetched, dropped: [], addedBytes: 0, limit: null };
+    const { listedBytes } = await this.runs.lockListing(transaction, batch.syncRunId);
+    return storedWithinLimit(batch.fetched, beyondListed, listedBytes, this.env.SYNC_MAX_BYTES);
+  }
+
+  /** Queues text extraction of the saved documents and lets go of the content they replaced or that was not stored. */
   private async afterSave(
     source: DataSourceEntity,
     syncRunId: string,
     saved: SavedDocument[],
-    replacedBySkipped: string[],
+    letGo: string[],
   ): Promise<void> {
     const toExtract = saved
       .filter((row) => row.extractionPending)
@@ -131,10 +156,7 @@ export class IngestFilesStep {
           'text extraction not queued; the sweep will queue it',
         ),
       );
-    const replaced = [
-      ...saved.flatMap((row) => (row.replacedSha256 ? [row.replacedSha256] : [])),
-      ...replacedBySkipped,
-    ];
+    const replaced = [...saved.flatMap((row) => (row.replacedSha256 ? [row.replacedSha256] : [])), ...letGo];
     if (replaced.length) await this.blobGarbage.collect(replaced);
   }
 

@@ -1,5 +1,5 @@
 import type { FileEntry, FolderEntry } from '../../document-system/document-system.adapter';
-import { withinLimits } from './run-limits';
+import { storedWithinLimit, withinLimits } from './run-limits';
 
 const file = (id: string, size?: number) => ({ kind: 'file', id, name: `${id}.txt`, size }) as FileEntry;
 const folder = (id: string) => ({ kind: 'folder', id, name: id }) as FolderEntry;
@@ -44,5 +44,33 @@ describe('withinLimits', () => {
       nextCursor: null,
       limit: null,
     });
+  });
+});
+
+describe('storedWithinLimit', () => {
+  const beyond = (d: { beyond: number }) => d.beyond;
+  const downloads = [
+    { id: 'listed', beyond: 0 },
+    { id: 'unsized', beyond: 400 },
+    { id: 'understated', beyond: 390 },
+    { id: 'unsized-too', beyond: 400 },
+    { id: 'listed-too', beyond: 0 },
+  ];
+
+  it('keeps every download while their bytes beyond the listed sizes keep the run within SYNC_MAX_BYTES', () => {
+    expect(storedWithinLimit(downloads, beyond, 10, 1200)).toEqual({
+      kept: downloads,
+      dropped: [],
+      addedBytes: 1190,
+      limit: null,
+    });
+  });
+
+  it('drops each one that would pass it (those within their listed sizes cost nothing more), and says so', () => {
+    const stored = storedWithinLimit([...downloads, { id: 'small', beyond: 200 }], beyond, 10, 1000);
+    expect(stored.kept.map((d) => d.id)).toEqual(['listed', 'unsized', 'understated', 'listed-too', 'small']);
+    expect(stored.dropped.map((d) => d.id)).toEqual(['unsized-too']);
+    expect(stored.addedBytes).toBe(990);
+    expect(stored.limit).toEqual({ reached: 'SYNC_MAX_BYTES (1000 bytes)', stopsListing: true });
   });
 });

@@ -55,3 +55,41 @@ export function withinLimits(
   }
   return { folders: page.folders, files: taken, nextCursor: page.nextCursor, limit: null };
 }
+
+/** What a batch may store of its downloads within SYNC_MAX_BYTES, and what that adds to the run's bytes. */
+export interface StoredWithinLimit<F> {
+  kept: F[];
+  /** Not stored: each would have taken the run past SYNC_MAX_BYTES. */
+  dropped: F[];
+  /** The bytes beyond their listed sizes of the files kept, added to the run's listed bytes. */
+  addedBytes: number;
+  limit: LimitReached | null;
+}
+
+/**
+ * A run counts the listed sizes against SYNC_MAX_BYTES as it lists, so a file listed without a size, or with
+ * fewer bytes than it has, brings its other bytes to the run only once downloaded (`beyondListed`). Such a file
+ * is kept if the run stays within the limit with it; one that does not fit is not stored, reaches the limit and
+ * stops the run's listing, as a listed size past it would have. Files within their listed sizes cost nothing
+ * more: their bytes were counted when they were listed.
+ */
+export function storedWithinLimit<F>(
+  downloads: F[],
+  beyondListed: (download: F) => number,
+  listedBytes: number,
+  maxBytes: number,
+): StoredWithinLimit<F> {
+  const kept: F[] = [];
+  const dropped: F[] = [];
+  let bytes = listedBytes;
+  for (const download of downloads) {
+    const more = beyondListed(download);
+    if (more > 0 && bytes + more > maxBytes) dropped.push(download);
+    else {
+      kept.push(download);
+      bytes += more;
+    }
+  }
+  const limit = dropped.length ? { reached: `SYNC_MAX_BYTES (${maxBytes} bytes)`, stopsListing: true } : null;
+  return { kept, dropped, addedBytes: bytes - listedBytes, limit };
+}
