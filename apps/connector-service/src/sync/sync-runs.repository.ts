@@ -141,6 +141,15 @@ export class SyncRunsRepository {
     return { discovered: row.discovered, listedBytes: Number(row.listedBytes), listingStopped: row.listingStopped };
   }
 
+  /** The bytes the run counts against SYNC_MAX_BYTES so far, as committed. */
+  async listedBytes(runId: string): Promise<number> {
+    const rows: Array<{ listedBytes: string }> = await this.db.query(
+      'SELECT "listedBytes" FROM connector.sync_runs WHERE id = $1',
+      [runId],
+    );
+    return Number(rows[0]?.listedBytes ?? 0);
+  }
+
   /** Tasks of the run not done yet, at most `limit`. */
   openTasks(runId: string, limit: number): Promise<SyncTask[]> {
     return this.db.query(

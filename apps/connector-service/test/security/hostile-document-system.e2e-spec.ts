@@ -49,6 +49,13 @@ describe('A hostile document system', () => {
         ],
       },
       {
+        id: 'endless-unsized',
+        name: 'Endless unsized',
+        files: [
+          { id: 'endless-unsized', name: 'endless.bin', content: { kind: 'paced', chunk: 100, bytes: Infinity } },
+        ],
+      },
+      {
         id: 'slow',
         name: 'Slow',
         files: [
@@ -132,26 +139,41 @@ describe('A hostile document system', () => {
     const env = sut.app.get(ConnectorEnv);
     const maxBytes = env.SYNC_MAX_BYTES;
     env.SYNC_MAX_BYTES = 1000; // listed: 10 bytes; stored: 400 + 400, and 400 more would pass it
-    let syncRunId: string;
-    try {
-      const run = await syncToEnd(sut.app, caller, dataSourceId, 30_000);
-      syncRunId = run.id;
-      expect(run).toMatchObject({ status: 'PartiallySucceeded', counts: { discovered: 3, added: 2, failed: 1 } });
-      expect(run.error).toMatch(/^RUN_LIMIT_REACHED: SYNC_MAX_BYTES \(1000 bytes\)/);
-    } finally {
-      env.SYNC_MAX_BYTES = maxBytes;
-    }
+    const run = await syncToEnd(sut.app, caller, dataSourceId, 30_000).finally(() => (env.SYNC_MAX_BYTES = maxBytes));
+    expect(run).toMatchObject({ status: 'PartiallySucceeded', counts: { discovered: 3, added: 2, failed: 1 } });
+    expect(run.error).toMatch(/^RUN_LIMIT_REACHED: SYNC_MAX_BYTES \(1000 bytes\)/);
     // Which two fit depends on the order the batches saved them in; the third is not stored, and its bytes are
     // let go of.
     const stored: Array<{ name: string; status: string }> = (await tree(dataSourceId, 'sizes')).files;
     expect(stored.map((f) => f.status)).toEqual(['Ingested', 'Ingested']);
     expect(await filesUnder(String(sut.env.BLOB_DIR))).toHaveLength(blobsBefore + 2);
-    const failed = await http().get(`/v1/sync-runs/${syncRunId!}/files`).query({ outcome: 'Failed' }).set(caller.auth);
+    const failed = await http().get(`/v1/sync-runs/${run.id}/files`).query({ outcome: 'Failed' }).set(caller.auth);
     const names = ['understated.bin', 'unsized-too.txt', 'unsized.txt'];
     expect(failed.body.items).toEqual([
       expect.objectContaining({
         name: names.find((name) => !stored.some((f) => f.name === name)),
         reason: 'RUN_LIMIT_REACHED: SYNC_MAX_BYTES (1000 bytes): not stored',
+      }),
+    ]);
+  });
+
+  it('stops downloading a file without a size where the run reaches SYNC_MAX_BYTES, not at MAX_FILE_BYTES', async () => {
+    const dataSourceId = await dataSource('endless-unsized');
+    const env = sut.app.get(ConnectorEnv);
+    const maxBytes = env.SYNC_MAX_BYTES;
+    env.SYNC_MAX_BYTES = 300; // MAX_FILE_BYTES is 1000: without the run's bound it would be Skipped as too large
+    const run = await syncToEnd(sut.app, caller, dataSourceId, 30_000).finally(() => (env.SYNC_MAX_BYTES = maxBytes));
+    expect(run).toMatchObject({
+      status: 'PartiallySucceeded',
+      counts: { discovered: 1, added: 0, skipped: 0, failed: 1 },
+    });
+    expect(run.error).toMatch(/^RUN_LIMIT_REACHED: SYNC_MAX_BYTES \(300 bytes\)/);
+    const failed = await http().get(`/v1/sync-runs/${run.id}/files`).set(caller.auth);
+    expect(failed.body.items).toEqual([
+      expect.objectContaining({
+        name: 'endless.bin',
+        outcome: 'Failed',
+        reason: 'RUN_LIMIT_REACHED: SYNC_MAX_BYTES (300 bytes): not stored',
       }),
     ]);
   });
@@ -183,7 +205,7 @@ describe('A hostile document system', () => {
     await http().get('/health/live').expect(200);
     expect(
       (await http().get(`/v1/data-sources/${dataSourceId}/folders`).set(caller.auth).expect(200)).body.items,
-    ).toHaveLength(3);
+    ).toHaveLength(4);
   });
 
   it('keeps the API paths it calls under an instanceUrl ending in "?" (no other path reachable)', async () => {

@@ -4,6 +4,7 @@ import { BlobStore, StoredBlob } from '../../blobs/blob-store';
 import { UnreferencedBlobs } from '../../documents/unreferenced-blobs';
 import type { DocumentSystemSession } from '../../document-system/document-system.adapter';
 import { isReauthRequired } from '../../document-system/document-system.exception';
+import { listedSize } from '../run-progress';
 import { SyncRunsRepository } from '../sync-runs.repository';
 import { capped, FileTooLarge } from './file-size-cap';
 import { StreamedBytes } from './streamed-bytes';
@@ -13,7 +14,17 @@ export type FetchedFile = { file: FileToIngest; blob: StoredBlob; mimeType: stri
 /** Listed but not stored: larger than MAX_FILE_BYTES. `size` is what we know of it. */
 export type SkippedFile = { file: FileToIngest; size: number };
 
-/** A batch's files streamed into the blob store, within MAX_FILE_BYTES each. */
+/**
+ * How far a batch's downloads may go beyond their files' listed sizes: the run's headroom under SYNC_MAX_BYTES
+ * when the batch began, taken by its files in turn. `exempt` files were stored by this run already (a retry of
+ * a file the listing gives no way to recognise): their bytes were counted then.
+ */
+export interface RunBytesBudget {
+  headroom: number;
+  exempt: (file: FileToIngest) => boolean;
+}
+
+/** A batch's files streamed into the blob store, within MAX_FILE_BYTES each and the run's bytes. */
 @Injectable()
 export class FileDownloads {
   private readonly maxFileBytes: number;
@@ -29,21 +40,28 @@ export class FileDownloads {
 
   /**
    * Downloads each file in turn; a failure is kept for the caller, except a lost authorization, which ends
-   * the step. A file over MAX_FILE_BYTES (listed, announced or streamed) is skipped; the blob store drops
-   * its partial bytes.
+   * the step. A file over MAX_FILE_BYTES (listed, announced or streamed) is skipped; one whose bytes pass its
+   * listed size by more than the run has left under SYNC_MAX_BYTES is over the run's limit (its download stops
+   * there). The blob store drops the partial bytes of either.
    */
-  async download(docs: DocumentSystemSession, files: FileToIngest[], syncRunId: string) {
+  async download(docs: DocumentSystemSession, files: FileToIngest[], syncRunId: string, budget: RunBytesBudget) {
     // The last bytes are not reported: the batch's commit counts them (bytesDownloaded), with no extra write.
     const streamed = new StreamedBytes((bytes) => this.runs.addStreamedBytes(syncRunId, bytes));
     const fetched: FetchedFile[] = [];
     const skipped: SkippedFile[] = [];
+    const overLimit: FileToIngest[] = [];
     const failures: Array<{ file: FileToIngest; error: unknown }> = [];
+    let headroom = budget.headroom;
     for (const file of files) {
+      const exempt = budget.exempt(file);
       try {
-        fetched.push(await this.fetch(docs, file, streamed));
+        const got = await this.fetch(docs, file, streamed, exempt ? Infinity : Math.max(0, headroom));
+        if (!exempt) headroom -= Math.max(0, got.blob.size - listedSize(file));
+        fetched.push(got);
       } catch (error) {
         if (error instanceof FileTooLarge) {
-          skipped.push({ file, size: Math.max(file.size ?? 0, error.sizeBytes) });
+          if (error.limitBytes < this.maxFileBytes) overLimit.push(file);
+          else skipped.push({ file, size: Math.max(file.size ?? 0, error.sizeBytes) });
           continue;
         }
         if (!isReauthRequired(error)) {
@@ -54,17 +72,24 @@ export class FileDownloads {
         throw error;
       }
     }
-    return { fetched, skipped, failures };
+    return { fetched, skipped, overLimit, failures };
   }
 
-  private async fetch(docs: DocumentSystemSession, file: FileToIngest, streamed: StreamedBytes): Promise<FetchedFile> {
+  /** `beyondListed`: the most bytes past the listed size the run may take for this file. */
+  private async fetch(
+    docs: DocumentSystemSession,
+    file: FileToIngest,
+    streamed: StreamedBytes,
+    beyondListed: number,
+  ): Promise<FetchedFile> {
     if ((file.size ?? 0) > this.maxFileBytes) throw new FileTooLarge(this.maxFileBytes, file.size!);
+    const limit = Math.min(this.maxFileBytes, listedSize(file) + beyondListed);
     const content = await docs.fileContent(file.fileId, file.size ?? undefined);
-    if ((content.contentLength ?? 0) > this.maxFileBytes) {
+    if ((content.contentLength ?? 0) > limit) {
       content.stream.destroy();
-      throw new FileTooLarge(this.maxFileBytes, content.contentLength!);
+      throw new FileTooLarge(limit, content.contentLength!);
     }
-    const blob = await this.blobs.put(capped(streamed.counting(content.stream), this.maxFileBytes));
+    const blob = await this.blobs.put(capped(streamed.counting(content.stream), limit));
     return { file, blob, mimeType: file.mimeType || content.contentType.split(';')[0] || 'application/octet-stream' };
   }
 }

@@ -47,6 +47,11 @@ export function ingestedOutcomes(
   ];
 }
 
+/** Files not stored because the run reached a limit with them: failed, with the limit as the reason. */
+export function notStoredOutcomes(files: FileToIngest[], reason: string): LedgerEntry[] {
+  return files.map((file) => ({ ...entryOf(file), outcome: 'Failed' as const, reason }));
+}
+
 export function failedOutcomes(failures: Array<{ file: FileToIngest; error: unknown }>): LedgerEntry[] {
   return failures.map(({ file, error }) => ({
     ...entryOf(file),

@@ -1,18 +1,15 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Transaction } from '@app/database';
-import { DomainException } from '@app/errors';
 import { DataSourceEntity } from '../../data-sources/data-source.entity';
 import { SavedDocument, SyncedDocumentsRepository } from '../../documents/synced-documents.repository';
 import { UnreferencedBlobs } from '../../documents/unreferenced-blobs';
 import { IndexingProducer } from '../../indexing/indexing.producer';
-import { ConnectorEnv } from '../../connector-env';
 import { listedSize } from '../run-progress';
-import { IngestFilesJob } from '../sync.jobs';
-import { SyncRunsRepository } from '../sync-runs.repository';
+import { FileToIngest, IngestFilesJob } from '../sync.jobs';
 import { BatchContents } from './batch-contents';
 import { FetchedFile, FileDownloads, SkippedFile } from './file-downloads';
-import { ingestedOutcomes } from './file-outcomes';
-import { storedWithinLimit } from './run-limits';
+import { ingestedOutcomes, notStoredOutcomes } from './file-outcomes';
+import { RunBytes } from './run-bytes';
 import { RunFollowUps } from './run-follow-ups';
 import { StepGuard, TaskAlreadyDone } from './step-guard';
 import { ingestedDocument, savedByThisRun, skippedDocument } from './sync-plan';
@@ -23,18 +20,13 @@ interface Batch {
   key: string;
   fetched: FetchedFile[];
   skipped: SkippedFile[];
-  failures: Failure[];
+  /** Downloaded no further: their bytes passed what the run had left under SYNC_MAX_BYTES. */
+  overLimit: FileToIngest[];
+  failures: Array<{ file: FileToIngest; error: unknown }>;
   /** The files that fail now fail for good (counted, and the task completed); otherwise they are left to the retry. */
   finished: boolean;
-}
-
-type Failure = { file: FetchedFile['file']; error: unknown };
-
-/** A file not stored because the run's bytes would pass SYNC_MAX_BYTES with it: its ledger reason. */
-class NotStoredAtLimit extends DomainException {
-  constructor(reached: string) {
-    super(409, 'RUN_LIMIT_REACHED', `RUN_LIMIT_REACHED: ${reached}: not stored`);
-  }
+  /** Stored by this run already: their bytes were counted then. */
+  exempt: (file: FileToIngest) => boolean;
 }
 
 /**
@@ -55,8 +47,7 @@ export class IngestFilesStep {
     private readonly indexing: IndexingProducer,
     private readonly blobGarbage: UnreferencedBlobs,
     private readonly followUps: RunFollowUps,
-    private readonly runs: SyncRunsRepository,
-    private readonly env: ConnectorEnv,
+    private readonly runBytes: RunBytes,
   ) {}
 
   async ingestFiles(job: IngestFilesJob, key: string, lastAttempt: boolean): Promise<void> {
@@ -67,16 +58,22 @@ export class IngestFilesStep {
       source.id,
       job.files.map((f) => f.fileId),
     );
-    const { fetched, skipped, failures } = await this.downloads.download(
+    // A retry downloads again what the listing gives no way to recognise (no checksum, version or time).
+    const exempt = (file: FileToIngest) => {
+      const doc = known.get(file.fileId);
+      return !!doc && doc.stored && doc.lastSeenRunId === job.syncRunId;
+    };
+    const { fetched, skipped, overLimit, failures } = await this.downloads.download(
       docs,
       job.files.filter((file) => !savedByThisRun(job.syncRunId, file, known.get(file.fileId))),
       job.syncRunId,
+      { headroom: await this.runBytes.headroom(job.syncRunId), exempt },
     );
     const finished = failures.length === 0 || lastAttempt;
+    const batch = { source, syncRunId: job.syncRunId, key, fetched, skipped, overLimit, failures, finished, exempt };
     const step = await this.saveOrCollect(
       fetched.map((f) => f.blob.sha256),
-      (transaction) =>
-        this.saveBatch(transaction, { source, syncRunId: job.syncRunId, key, fetched, skipped, failures, finished }),
+      (transaction) => this.saveBatch(transaction, batch),
     );
     if (step === null) return;
     await this.afterSave(source, job.syncRunId, step.saved, [...step.replacedBySkipped, ...step.notStored]);
@@ -91,9 +88,8 @@ export class IngestFilesStep {
   private async saveBatch(transaction: Transaction, batch: Batch) {
     const { source, syncRunId, key, skipped, finished } = batch;
     await this.guard.lockOpenTask(transaction, syncRunId, key);
-    const { kept: fetched, dropped, addedBytes, limit } = await this.withinRunBytes(transaction, batch);
-    const overLimit = dropped.map(({ file }) => ({ file, error: new NotStoredAtLimit(limit!.reached) }));
-    const failedForGood = finished ? [...batch.failures, ...overLimit] : [];
+    const { kept: fetched, dropped, addedBytes, limit, notStored } = await this.withinRunBytes(transaction, batch);
+    const failedForGood = finished ? batch.failures : [];
     await this.contents.keep(
       transaction,
       fetched.map((f) => f.blob.sha256),
@@ -107,13 +103,16 @@ export class IngestFilesStep {
       skipped.map((s) => skippedDocument(source, syncRunId, s)),
     );
     const settled = await this.guard.commit(transaction, syncRunId, {
-      ledger: { dataSourceId: source.id, entries: ingestedOutcomes(fetched, skipped, failedForGood) },
+      ledger: {
+        dataSourceId: source.id,
+        entries: [...ingestedOutcomes(fetched, skipped, failedForGood), ...notStored],
+      },
       completes: finished ? key : undefined,
       limit,
       counts: {
         added: fetched.filter((f) => f.file.change === 'added').length,
         updated: fetched.filter((f) => f.file.change === 'updated').length,
-        failed: failedForGood.length,
+        failed: failedForGood.length + notStored.length,
         skipped: skipped.length,
         bytesDownloaded: batch.fetched.reduce((n, f) => n + f.blob.size, 0),
         listedBytes: addedBytes,
@@ -124,17 +123,16 @@ export class IngestFilesStep {
     return { saved, replacedBySkipped, notStored: dropped.map((f) => f.blob.sha256), pending: settled.pending };
   }
 
-  /**
-   * The downloads the run may store within SYNC_MAX_BYTES. Only files with more bytes than listed (or none
-   * listed) bring more to the run; for those, the run's bytes are read under its listing lock, so the batches
-   * and listings that add to them do so one at a time.
-   */
+  /** What of the batch the run may store under SYNC_MAX_BYTES, and the ledger rows of the files it may not. */
   private async withinRunBytes(transaction: Transaction, batch: Batch) {
-    const beyondListed = (f: FetchedFile) => Math.max(0, f.blob.size - listedSize(f.file));
-    if (!batch.fetched.some((f) => beyondListed(f) > 0))
-      return { kept: batch.fetched, dropped: [], addedBytes: 0, limit: null };
-    const { listedBytes } = await this.runs.lockListing(transaction, batch.syncRunId);
-    return storedWithinLimit(batch.fetched, beyondListed, listedBytes, this.env.SYNC_MAX_BYTES);
+    const beyondListed = (f: FetchedFile) => (batch.exempt(f.file) ? 0 : Math.max(0, f.blob.size - listedSize(f.file)));
+    const stored = await this.runBytes.storable(transaction, batch.syncRunId, batch.fetched, beyondListed);
+    const overLimit = [...batch.overLimit, ...stored.dropped.map((f) => f.file)];
+    const limit = stored.limit ?? (overLimit.length ? this.runBytes.reached() : null);
+    // Failed, and counted as the other failures are: once the batch is finished.
+    const notStored =
+      batch.finished && limit ? notStoredOutcomes(overLimit, `RUN_LIMIT_REACHED: ${limit.reached}: not stored`) : [];
+    return { ...stored, limit, notStored };
   }
 
   /** Queues text extraction of the saved documents and lets go of the content they replaced or that was not stored. */

@@ -42,7 +42,7 @@ export function withinLimits(
       files + 1 > limits.maxFiles
         ? `SYNC_MAX_FILES (${limits.maxFiles} files)`
         : bytes + listedSize(file) > limits.maxBytes
-          ? `SYNC_MAX_BYTES (${limits.maxBytes} bytes)`
+          ? bytesLimitReached(limits.maxBytes).reached
           : null;
     if (stop) return { folders: [], files: taken, nextCursor: null, limit: { reached: stop, stopsListing: true } };
     taken.push(file);
@@ -54,6 +54,11 @@ export function withinLimits(
     return { folders: [], files: taken, nextCursor: page.nextCursor, limit: { reached, stopsListing: false } };
   }
   return { folders: page.folders, files: taken, nextCursor: page.nextCursor, limit: null };
+}
+
+/** SYNC_MAX_BYTES reached: the run's listing stops there. */
+export function bytesLimitReached(maxBytes: number): LimitReached {
+  return { reached: `SYNC_MAX_BYTES (${maxBytes} bytes)`, stopsListing: true };
 }
 
 /** What a batch may store of its downloads within SYNC_MAX_BYTES, and what that adds to the run's bytes. */
@@ -90,6 +95,6 @@ export function storedWithinLimit<F>(
       bytes += more;
     }
   }
-  const limit = dropped.length ? { reached: `SYNC_MAX_BYTES (${maxBytes} bytes)`, stopsListing: true } : null;
+  const limit = dropped.length ? bytesLimitReached(maxBytes) : null;
   return { kept, dropped, addedBytes: bytes - listedBytes, limit };
 }

@@ -19,6 +19,7 @@ import { DeletionGuard } from './deletion-guard';
 import { EndedRunEvents } from './ended-run-events';
 import { FailedSteps } from './failed-steps';
 import { FileDownloads } from './file-downloads';
+import { RunBytes } from './run-bytes';
 import { HeldDeletionsRepository } from './held-deletions.repository';
 import { IngestFilesStep } from './ingest-files.step';
 import { ListFolderStep } from './list-folder.step';
@@ -64,6 +65,7 @@ export class SyncEngineModule {
           StepJobs,
           RunFollowUps,
           FileDownloads,
+          RunBytes,
           RunSessions,
           LostWorkRepository,
           SyncScheduleRepository,

@@ -1,0 +1,44 @@
+import { Injectable } from '@nestjs/common';
+import { Transaction } from '@app/database';
+import { ConnectorEnv } from '../../connector-env';
+import { SyncRunsRepository } from '../sync-runs.repository';
+import { bytesLimitReached, storedWithinLimit, StoredWithinLimit } from './run-limits';
+import type { LimitReached } from '../sync-run-steps';
+
+/**
+ * SYNC_MAX_BYTES beyond the listed sizes (CONTRACT.md, "Fair share and limits"): a file listed without a size,
+ * or with fewer bytes than it has, brings its other bytes to the run only once downloaded.
+ */
+@Injectable()
+export class RunBytes {
+  constructor(
+    private readonly runs: SyncRunsRepository,
+    private readonly env: ConnectorEnv,
+  ) {}
+
+  /** What the run may still take beyond its files' listed sizes, as last committed: a batch's downloads stop there. */
+  async headroom(runId: string): Promise<number> {
+    return this.env.SYNC_MAX_BYTES - (await this.runs.listedBytes(runId));
+  }
+
+  /**
+   * The downloads the run may store. Those that bring bytes beyond their listed sizes are weighed under the
+   * run's listing lock, so the batches and listings that add to its bytes do so one at a time.
+   */
+  async storable<F>(
+    transaction: Transaction,
+    runId: string,
+    downloads: F[],
+    beyondListed: (download: F) => number,
+  ): Promise<StoredWithinLimit<F>> {
+    if (!downloads.some((download) => beyondListed(download) > 0))
+      return { kept: downloads, dropped: [], addedBytes: 0, limit: null };
+    const { listedBytes } = await this.runs.lockListing(transaction, runId);
+    return storedWithinLimit(downloads, beyondListed, listedBytes, this.env.SYNC_MAX_BYTES);
+  }
+
+  /** The limit a file not stored for the run's bytes reached. */
+  reached(): LimitReached {
+    return bytesLimitReached(this.env.SYNC_MAX_BYTES);
+  }
+}
