@@ -64,7 +64,8 @@ class SlowTokens extends SimulatorConnections {
     const slowly =
       <T>(get: () => Promise<T>) =>
       async () => {
-        await new Promise((resolve) => setTimeout(resolve, this.delayMs));
+        // Unreferenced: the picker gives up on it first, and the test's process need not wait for it.
+        await new Promise((resolve) => setTimeout(resolve, this.delayMs).unref());
         return get();
       };
     return { current: slowly(source.current), refreshed: slowly(source.refreshed) };
