@@ -88,7 +88,13 @@ export class IngestFilesStep {
   private async saveBatch(transaction: Transaction, batch: Batch) {
     const { source, syncRunId, key, skipped, finished } = batch;
     await this.guard.lockOpenTask(transaction, syncRunId, key);
-    const { kept: fetched, dropped, addedBytes, limit, notStored } = await this.withinRunBytes(transaction, batch);
+    const {
+      kept: fetched,
+      dropped,
+      addedBytes,
+      limit,
+      notStoredEntries,
+    } = await this.withinRunBytes(transaction, batch);
     const failedForGood = finished ? batch.failures : [];
     await this.contents.keep(
       transaction,
@@ -105,14 +111,14 @@ export class IngestFilesStep {
     const settled = await this.guard.commit(transaction, syncRunId, {
       ledger: {
         dataSourceId: source.id,
-        entries: [...ingestedOutcomes(fetched, skipped, failedForGood), ...notStored],
+        entries: [...ingestedOutcomes(fetched, skipped, failedForGood), ...notStoredEntries],
       },
       completes: finished ? key : undefined,
       limit,
       counts: {
         added: fetched.filter((f) => f.file.change === 'added').length,
         updated: fetched.filter((f) => f.file.change === 'updated').length,
-        failed: failedForGood.length + notStored.length,
+        failed: failedForGood.length + notStoredEntries.length,
         skipped: skipped.length,
         bytesDownloaded: batch.fetched.reduce((n, f) => n + f.blob.size, 0),
         listedBytes: addedBytes,
@@ -130,9 +136,9 @@ export class IngestFilesStep {
     const overLimit = [...batch.overLimit, ...stored.dropped.map((f) => f.file)];
     const limit = stored.limit ?? (overLimit.length ? this.runBytes.reached() : null);
     // Failed, and counted as the other failures are: once the batch is finished.
-    const notStored =
+    const notStoredEntries =
       batch.finished && limit ? notStoredOutcomes(overLimit, `RUN_LIMIT_REACHED: ${limit.reached}: not stored`) : [];
-    return { ...stored, limit, notStored };
+    return { ...stored, limit, notStoredEntries };
   }
 
   /** Queues text extraction of the saved documents and lets go of the content they replaced or that was not stored. */
