@@ -16,6 +16,8 @@ export interface StepState {
   done: boolean;
   /** The run's listing stopped at a files or bytes limit. */
   listingStopped: boolean;
+  /** The bytes the run counts against SYNC_MAX_BYTES so far. */
+  listedBytes: number;
 }
 
 /** What the run's listing took so far, read under its listing lock. */

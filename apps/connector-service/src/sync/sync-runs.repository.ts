@@ -110,17 +110,23 @@ export class SyncRunsRepository {
 
   /** The step's run and its task, in one round trip. */
   async stepState(runId: string, key: string): Promise<StepState> {
-    const rows: Array<{ status: SyncRunStatus; dataSourceId: string; done: boolean | null; listingStopped: boolean }> =
-      await this.db.query(
-        `SELECT r.status, r."dataSourceId", t.done, r."listingStopped" FROM connector.sync_runs r
+    const rows: Array<{
+      status: SyncRunStatus;
+      dataSourceId: string;
+      done: boolean | null;
+      listingStopped: boolean;
+      listedBytes: string;
+    }> = await this.db.query(
+      `SELECT r.status, r."dataSourceId", t.done, r."listingStopped", r."listedBytes" FROM connector.sync_runs r
        LEFT JOIN connector.sync_tasks t ON t."syncRunId" = r.id AND t.key = $2 WHERE r.id = $1`,
-        [runId, key],
-      );
+      [runId, key],
+    );
     return {
       status: rows[0]?.status ?? null,
       dataSourceId: rows[0]?.dataSourceId ?? null,
       done: rows[0]?.done ?? true,
       listingStopped: rows[0]?.listingStopped ?? false,
+      listedBytes: Number(rows[0]?.listedBytes ?? 0),
     };
   }
 
@@ -139,15 +145,6 @@ export class SyncRunsRepository {
     );
     const row = rows[0] ?? { discovered: 0, listedBytes: '0', listingStopped: true };
     return { discovered: row.discovered, listedBytes: Number(row.listedBytes), listingStopped: row.listingStopped };
-  }
-
-  /** The bytes the run counts against SYNC_MAX_BYTES so far, as committed. */
-  async listedBytes(runId: string): Promise<number> {
-    const rows: Array<{ listedBytes: string }> = await this.db.query(
-      'SELECT "listedBytes" FROM connector.sync_runs WHERE id = $1',
-      [runId],
-    );
-    return Number(rows[0]?.listedBytes ?? 0);
   }
 
   /** Tasks of the run not done yet, at most `limit`. */

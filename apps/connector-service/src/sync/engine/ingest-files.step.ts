@@ -53,7 +53,7 @@ export class IngestFilesStep {
   async ingestFiles(job: IngestFilesJob, key: string, lastAttempt: boolean): Promise<void> {
     const context = await this.guard.activeContext(job.syncRunId, key);
     if (!context) return;
-    const { source, docs } = context;
+    const { source, docs, listedBytes } = context;
     const known = await this.synced.known(
       source.id,
       job.files.map((f) => f.fileId),
@@ -67,7 +67,7 @@ export class IngestFilesStep {
       docs,
       job.files.filter((file) => !savedByThisRun(job.syncRunId, file, known.get(file.fileId))),
       job.syncRunId,
-      { headroom: await this.runBytes.headroom(job.syncRunId), exempt },
+      { headroom: this.runBytes.headroom(listedBytes), exempt },
     );
     const finished = failures.length === 0 || lastAttempt;
     const batch = { source, syncRunId: job.syncRunId, key, fetched, skipped, overLimit, failures, finished, exempt };

@@ -16,9 +16,9 @@ export class RunBytes {
     private readonly env: ConnectorEnv,
   ) {}
 
-  /** What the run may still take beyond its files' listed sizes, as last committed: a batch's downloads stop there. */
-  async headroom(runId: string): Promise<number> {
-    return this.env.SYNC_MAX_BYTES - (await this.runs.listedBytes(runId));
+  /** What a run whose bytes are `listedBytes` may still take beyond its files' listed sizes: a batch's downloads stop there. */
+  headroom(listedBytes: number): number {
+    return this.env.SYNC_MAX_BYTES - listedBytes;
   }
 
   /**

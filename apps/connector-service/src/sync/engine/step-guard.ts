@@ -36,11 +36,11 @@ export class StepGuard {
   async activeContext(
     syncRunId: string,
     key: string,
-  ): Promise<{ source: DataSourceEntity; docs: DocumentSystemSession } | null> {
+  ): Promise<{ source: DataSourceEntity; docs: DocumentSystemSession; listedBytes: number } | null> {
     const state = await this.runs.stepState(syncRunId, key);
     if (state.status === 'Running' && state.done) await this.followUps.repeat(syncRunId);
     if (state.status !== 'Running' || state.done) return null;
-    return this.sessions.forRun(syncRunId, state.dataSourceId!);
+    return { ...(await this.sessions.forRun(syncRunId, state.dataSourceId!)), listedBytes: state.listedBytes };
   }
 
   /** Runs `work` in a transaction that is rolled back when its task turns out to be done already (null then). */
