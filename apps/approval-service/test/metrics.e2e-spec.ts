@@ -142,7 +142,17 @@ describe('Approval-service metrics and queue dashboard', () => {
     // A script may sign in with JSON, as it could on Express; JSON that does not parse is a 400, as there.
     await http().post('/admin/queues/login').send({ token: admin.token }).expect(303);
     const malformed = await http().post('/admin/queues/login').type('json').send('{"token": ').expect(400);
-    expect(malformed.body).toMatchObject({ statusCode: 400, code: 'MALFORMED_JSON' });
+    expect(malformed.body).toMatchObject({
+      statusCode: 400,
+      code: 'MALFORMED_JSON',
+      message: 'Request body is not valid JSON',
+    });
+    const huge = await http()
+      .post('/admin/queues/login')
+      .type('form')
+      .send({ token: 'x'.repeat(20_000) })
+      .expect(413);
+    expect(huge.body).toMatchObject({ code: 'PAYLOAD_TOO_LARGE', message: 'The sign-in form is too large' });
     expect(login.headers.location).toBe('/admin/queues');
     const cookie = String(login.headers['set-cookie']);
     expect(cookie).toMatch(

@@ -55,7 +55,7 @@ export class QueueDashboardAuth implements NestMiddleware {
 
   private async login(req: DashboardRequest, res: DashboardResponse): Promise<void> {
     const form = req.body ?? (await readForm(req));
-    if (form instanceof DomainException) return sendError(res, form);
+    if (form instanceof SignInRefused) return sendError(res, form.error);
     const token = typeof form.token === 'string' ? form.token.trim() : undefined;
     const refusal = await this.refusal(token);
     if (refusal) return sendError(res, refusal);
@@ -95,7 +95,8 @@ export class QueueDashboardAuth implements NestMiddleware {
   }
 }
 
-function sendError(res: ServerResponse, refusal: DomainException): void {
+/** A refusal: a DomainException, or a body parser's error (the contract's body either way). */
+function sendError(res: ServerResponse, refusal: unknown): void {
   const body = toErrorBody(refusal)!;
   res.statusCode = body.statusCode;
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
@@ -108,16 +109,22 @@ function redirect(res: ServerResponse, location: string): void {
   res.end();
 }
 
+/** A sign-in body refused before its token is looked at. */
+class SignInRefused {
+  constructor(readonly error: unknown) {}
+}
+
 /**
- * The sign-in form (or JSON) from the request itself, when no parser read it; a refusal when it is too large
- * or its JSON does not parse (as Express's parsers answer).
+ * The sign-in form (or JSON) from the request itself, when no parser read it; refused when it is too large
+ * or its JSON does not parse (with body-parser's error, as Express's parser answers).
  */
-async function readForm(req: IncomingMessage): Promise<{ token?: unknown } | DomainException> {
+async function readForm(req: IncomingMessage): Promise<{ token?: unknown } | SignInRefused> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > MAX_FORM_BYTES) return new DomainException(413, 'PAYLOAD_TOO_LARGE', 'The sign-in form is too large');
+    if (size > MAX_FORM_BYTES)
+      return new SignInRefused(new DomainException(413, 'PAYLOAD_TOO_LARGE', 'The sign-in form is too large'));
     chunks.push(chunk as Buffer);
   }
   const text = Buffer.concat(chunks).toString('utf8');
@@ -126,7 +133,7 @@ async function readForm(req: IncomingMessage): Promise<{ token?: unknown } | Dom
     const body: unknown = JSON.parse(text);
     return typeof body === 'object' && body !== null ? (body as { token?: unknown }) : {};
   } catch {
-    return new DomainException(400, 'MALFORMED_JSON', 'Request body is not valid JSON');
+    return new SignInRefused({ type: 'entity.parse.failed' });
   }
 }
 
