@@ -6,30 +6,34 @@ import { ApprovalTestApp, approvalRequest, startApprovalApp } from './support/ap
 /**
  * An app on a database of its own, and an approval it has sent: on the run's shared database, another test
  * file's relay would take this file's decisions out of the outbox and publish them under its own queue prefix.
+ * Called in a describe block, which closes what it started.
  */
-async function sentApproval(started: { sut?: ApprovalTestApp; receiver?: HttpPeer }) {
-  const sut = (started.sut = await startApprovalApp({ OUTBOX_POLL_MS: 200, DATABASE_URL: await isolatedDatabase() }));
-  const receiver = (started.receiver = await new HttpPeer().start());
-  const runtime = await testCaller({ roles: ['agent-runtime'] });
-  const http = () => request(sut.app.getHttpServer());
-  const { approvalId } = (
-    await http().post('/v1/approvals').set(runtime.auth).send(approvalRequest(receiver.url)).expect(201)
-  ).body;
-  await receiver.waitForRequests(1);
-  const cancel = () => http().post(`/v1/approvals/${approvalId}/cancel`).set(runtime.auth).expect(200);
-  return { sut, approvalId: approvalId as string, cancel };
+function appWithSentApproval() {
+  let sut: ApprovalTestApp | undefined;
+  let receiver: HttpPeer | undefined;
+  afterAll(async () => {
+    await receiver?.stop();
+    await sut?.close();
+  });
+  return async () => {
+    const app = (sut = await startApprovalApp({ OUTBOX_POLL_MS: 200, DATABASE_URL: await isolatedDatabase() }));
+    const peer = (receiver = await new HttpPeer().start());
+    const runtime = await testCaller({ roles: ['agent-runtime'] });
+    const http = () => request(app.app.getHttpServer());
+    const { approvalId } = (
+      await http().post('/v1/approvals').set(runtime.auth).send(approvalRequest(peer.url)).expect(201)
+    ).body;
+    await peer.waitForRequests(1);
+    const cancel = () => http().post(`/v1/approvals/${approvalId}/cancel`).set(runtime.auth).expect(200);
+    return { sut: app, approvalId: approvalId as string, cancel };
+  };
 }
 
 describe('Decision events while Redis refuses to add them', () => {
-  const started: { sut?: ApprovalTestApp; receiver?: HttpPeer } = {};
-
-  afterAll(async () => {
-    await started.receiver?.stop();
-    await started.sut?.close();
-  });
+  const sentApproval = appWithSentApproval();
 
   it('are kept in the outbox and published once Redis takes them again', async () => {
-    const { sut, approvalId, cancel } = await sentApproval(started);
+    const { sut, approvalId, cancel } = await sentApproval();
     // Every add to approval-decisions fails in Redis (its job counter is not a number).
     const redis = await sut.decisions.client;
     const counter = `${String(sut.env.QUEUE_PREFIX)}:${SharedQueue.ApprovalDecisions}:id`;
@@ -47,15 +51,10 @@ describe('Decision events while Redis refuses to add them', () => {
 });
 
 describe('A published decision', () => {
-  const started: { sut?: ApprovalTestApp; receiver?: HttpPeer } = {};
-
-  afterAll(async () => {
-    await started.receiver?.stop();
-    await started.sut?.close();
-  });
+  const sentApproval = appWithSentApproval();
 
   it('is marked in the outbox by its writer: once its job is gone, the relay does not publish it again', async () => {
-    const { sut, approvalId, cancel } = await sentApproval(started);
+    const { sut, approvalId, cancel } = await sentApproval();
     await cancel();
     await sut.decision(approvalId);
     // The consumer took it and Bull removed it (removeOnComplete): nothing in Redis tells it was published.
