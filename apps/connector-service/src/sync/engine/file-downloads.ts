@@ -24,6 +24,9 @@ export interface RunBytesBudget {
   exempt: (file: FileToIngest) => boolean;
 }
 
+/** The file's bytes passed what the run has left under SYNC_MAX_BYTES before MAX_FILE_BYTES: it is not stored. */
+class OverRunBytes extends Error {}
+
 /** A batch's files streamed into the blob store, within MAX_FILE_BYTES each and the run's bytes. */
 @Injectable()
 export class FileDownloads {
@@ -59,9 +62,12 @@ export class FileDownloads {
         if (!exempt) headroom -= Math.max(0, got.blob.size - listedSize(file));
         fetched.push(got);
       } catch (error) {
+        if (error instanceof OverRunBytes) {
+          overLimit.push(file);
+          continue;
+        }
         if (error instanceof FileTooLarge) {
-          if (error.limitBytes < this.maxFileBytes) overLimit.push(file);
-          else skipped.push({ file, size: Math.max(file.size ?? 0, error.sizeBytes) });
+          skipped.push({ file, size: Math.max(file.size ?? 0, error.sizeBytes) });
           continue;
         }
         if (!isReauthRequired(error)) {
@@ -83,13 +89,22 @@ export class FileDownloads {
     beyondListed: number,
   ): Promise<FetchedFile> {
     if ((file.size ?? 0) > this.maxFileBytes) throw new FileTooLarge(this.maxFileBytes, file.size!);
-    const limit = Math.min(this.maxFileBytes, listedSize(file) + beyondListed);
+    const runBound = listedSize(file) + beyondListed;
+    const limit = Math.min(this.maxFileBytes, runBound);
+    // Which limit the bytes passed: the run's (it came first) or MAX_FILE_BYTES.
+    const passed = (error: unknown) =>
+      error instanceof FileTooLarge && runBound < this.maxFileBytes ? new OverRunBytes() : error;
     const content = await docs.fileContent(file.fileId, file.size ?? undefined);
     if ((content.contentLength ?? 0) > limit) {
       content.stream.destroy();
-      throw new FileTooLarge(limit, content.contentLength!);
+      throw passed(new FileTooLarge(limit, content.contentLength!));
     }
-    const blob = await this.blobs.put(capped(streamed.counting(content.stream), limit));
+    let blob: StoredBlob;
+    try {
+      blob = await this.blobs.put(capped(streamed.counting(content.stream), limit));
+    } catch (error) {
+      throw passed(error);
+    }
     return { file, blob, mimeType: file.mimeType || content.contentType.split(';')[0] || 'application/octet-stream' };
   }
 }
