@@ -56,6 +56,18 @@ describe('A hostile document system', () => {
         ],
       },
       {
+        id: 'no-identity',
+        name: 'No identity',
+        files: ['a', 'b', 'c'].map((id) => ({
+          id: `no-identity-${id}`,
+          name: `${id}.txt`,
+          listedSize: 6, // sized, so the three share a batch
+          version: null,
+          missingFirst: id === 'b' ? 1 : 0,
+          content: { kind: 'bytes' as const, body: Buffer.from(`file ${id}`) },
+        })),
+      },
+      {
         id: 'slow',
         name: 'Slow',
         files: [
@@ -178,6 +190,26 @@ describe('A hostile document system', () => {
     ]);
   });
 
+  it('downloads and counts each file of a retried batch once, though the listing gives no version, time or checksum', async () => {
+    const dataSourceId = await dataSource('no-identity');
+    const run = await syncToEnd(sut.app, caller, dataSourceId, 30_000);
+    expect(run).toMatchObject({
+      status: 'Succeeded',
+      counts: { discovered: 3, added: 3, updated: 0, failed: 0, skipped: 0 },
+      bytesDownloaded: 18,
+    });
+    // The retry asked only for the file that had failed (404 the first time).
+    expect(hostile.requests.filter((path) => path.startsWith('/api/v1/files/no-identity-'))).toEqual(
+      ['a', 'b', 'c', 'b'].map((id) => `/api/v1/files/no-identity-${id}/content`),
+    );
+    const ledger = await http().get(`/v1/sync-runs/${run.id}/files`).set(caller.auth).expect(200);
+    expect(ledger.body.items.map((f: { name: string; outcome: string }) => [f.name, f.outcome]).sort()).toEqual([
+      ['a.txt', 'Added'],
+      ['b.txt', 'Added'],
+      ['c.txt', 'Added'],
+    ]);
+  });
+
   it('ends a run whose file trickles forever: that file fails, the others are ingested', async () => {
     const dataSourceId = await dataSource('slow');
     const started = Date.now();
@@ -205,7 +237,7 @@ describe('A hostile document system', () => {
     await http().get('/health/live').expect(200);
     expect(
       (await http().get(`/v1/data-sources/${dataSourceId}/folders`).set(caller.auth).expect(200)).body.items,
-    ).toHaveLength(4);
+    ).toHaveLength(5);
   });
 
   it('keeps the API paths it calls under an instanceUrl ending in "?" (no other path reachable)', async () => {

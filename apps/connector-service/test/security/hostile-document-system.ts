@@ -16,6 +16,10 @@ export interface HostileFile {
   name: string;
   /** The size the listing claims; none when undefined. */
   listedSize?: number;
+  /** The version the listing gives; null: none (nor a time or checksum), so nothing tells one download from the next. */
+  version?: string | null;
+  /** How many content requests are answered 404 before the content is. */
+  missingFirst?: number;
   content: HostileContent;
 }
 
@@ -125,7 +129,7 @@ export class HostileDocumentSystem {
       parentId: folder.id,
       size: f.listedSize,
       mimeType: 'application/octet-stream',
-      version: '1',
+      ...(f.version === null ? {} : { version: f.version ?? '1' }),
     }));
     json(res, { items, nextCursor: null });
   }
@@ -133,6 +137,10 @@ export class HostileDocumentSystem {
   private content(fileId: string, res: ServerResponse): void {
     const file = this.folders.flatMap((f) => f.files).find((f) => f.id === fileId);
     if (!file) return void res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not_found"}');
+    if (file.missingFirst) {
+      file.missingFirst -= 1;
+      return void res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not_found"}');
+    }
     const { content } = file;
     const download: { fileId: string; startedAt: number; endedAt?: number } = { fileId, startedAt: Date.now() };
     this.downloads.push(download);

@@ -58,7 +58,7 @@ export class IngestFilesStep {
       source.id,
       job.files.map((f) => f.fileId),
     );
-    // A retry downloads again what the listing gives no way to recognise (no checksum, version or time).
+    // A file this run stored already and downloads again (listed twice, in another version meanwhile).
     const exempt = (file: FileToIngest) => {
       const doc = known.get(file.fileId);
       return !!doc && doc.stored && doc.lastSeenRunId === job.syncRunId;

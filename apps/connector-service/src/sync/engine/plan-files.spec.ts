@@ -1,6 +1,6 @@
 import type { PriorDocument } from './plan-types';
 import type { FileEntry } from '../../document-system/document-system.adapter';
-import { batches, planFiles } from './sync-plan';
+import { batches, planFiles, savedByThisRun } from './sync-plan';
 import { FileToIngest, INGEST_BATCH_BYTES, INGEST_BATCH_FILES } from '../sync.jobs';
 import { outcomeOf } from '../sync-run-state';
 
@@ -68,6 +68,30 @@ describe('planFiles', () => {
       new Map([['a', doc('a', { version: null, modifiedAt: new Date('2026-01-01T00:00:00Z') })]]),
     );
     expect(byTime.ingest.map((i) => i.change)).toEqual(['updated']);
+  });
+});
+
+describe('savedByThisRun', () => {
+  const run = job.syncRunId;
+  const listed = (extra: Partial<FileToIngest> = {}): FileToIngest => ({
+    fileId: 'a',
+    folderId: 'f1',
+    name: 'a.pdf',
+    path: '/Architecture/Drawings/a.pdf',
+    change: 'added',
+    ...extra,
+  });
+  const bare = { version: null, modifiedAt: null, remoteSha256: null };
+
+  it('skips on retry what this run saved of a file the listing gives nothing to recognise by, not what an earlier run saved', () => {
+    expect(savedByThisRun(run, listed(), doc('a', { ...bare, lastSeenRunId: run }))).toBe(true);
+    expect(savedByThisRun(run, listed(), doc('a', { ...bare, lastSeenRunId: run, stored: false }))).toBe(true);
+    expect(savedByThisRun(run, listed(), doc('a', bare))).toBe(false);
+  });
+
+  it('downloads again a file this run saved in another version (listed twice while it changed)', () => {
+    expect(savedByThisRun(run, listed({ version: '2' }), doc('a', { lastSeenRunId: run }))).toBe(false);
+    expect(savedByThisRun(run, listed({ version: '1' }), doc('a', { lastSeenRunId: run }))).toBe(true);
   });
 });
 

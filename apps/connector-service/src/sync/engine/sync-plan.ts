@@ -82,10 +82,16 @@ export function batches(files: FileToIngest[]): FileToIngest[][] {
 
 /**
  * A retried batch skips the files this run already saved: the document carries the listed version. A
- * skipped file's document may carry it from an earlier run, so that one counts once this run saved it.
+ * skipped file's document may carry it from an earlier run, so that one counts once this run saved it; and
+ * a file listed with no version, time or checksum counts once this run saved it (it is downloaded and
+ * counted once per run, not once per attempt).
  */
 export function savedByThisRun(syncRunId: string, file: FileToIngest, doc: PriorDocument | undefined): boolean {
-  return !!doc && sameContent(file, doc) && (doc.stored || doc.lastSeenRunId === syncRunId);
+  if (!doc) return false;
+  const same = contentMatch(file, doc);
+  // Nothing tells one content from another: what this run saved of the file is what this listing gave.
+  if (same === null) return doc.lastSeenRunId === syncRunId;
+  return same && (doc.stored || doc.lastSeenRunId === syncRunId);
 }
 
 export function ingestedDocument(
@@ -171,8 +177,18 @@ export function planFiles(
   return plan;
 }
 
-/** Whatever the listing gives, strongest first: checksum, then version, then modified time and size. */
-function sameContent(file: Pick<FileEntry, 'sha256' | 'version' | 'modifiedAt' | 'size'>, doc: PriorDocument): boolean {
+type ContentIdentity = Pick<FileEntry, 'sha256' | 'version' | 'modifiedAt' | 'size'>;
+
+/** Content unchanged; a file and document with nothing to compare are not. */
+function sameContent(file: ContentIdentity, doc: PriorDocument): boolean {
+  return contentMatch(file, doc) === true;
+}
+
+/**
+ * Whatever the listing gives, strongest first: checksum, then version, then modified time and size; null
+ * when neither side has what the other has.
+ */
+function contentMatch(file: ContentIdentity, doc: PriorDocument): boolean | null {
   if (file.sha256 && doc.remoteSha256) return file.sha256 === doc.remoteSha256;
   if (file.version !== undefined && file.version !== null && doc.version !== null)
     return String(file.version) === doc.version;
@@ -181,5 +197,5 @@ function sameContent(file: Pick<FileEntry, 'sha256' | 'version' | 'modifiedAt' |
       new Date(file.modifiedAt).getTime() === new Date(doc.modifiedAt).getTime() &&
       (file.size === undefined || file.size === doc.size)
     );
-  return false;
+  return null;
 }
