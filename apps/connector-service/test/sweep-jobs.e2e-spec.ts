@@ -5,6 +5,7 @@ import { startSimulator } from '../../document-system-simulator/test/support/sta
 import { SEED_USERS } from '../../document-system-simulator/src/store/seed';
 import { ConnectionTokens } from '../src/document-system/connection-tokens.port';
 import { INDEXING_QUEUE, IndexingJobName } from '../src/indexing/indexing.jobs';
+import { LostWorkRepository } from '../src/sync/engine/lost-work.repository';
 import { SYNC_QUEUE, SyncJobName } from '../src/sync/sync.jobs';
 import { ConnectorTestApp, startConnectorApp } from './support/connector-app';
 import { dataSourceOn } from './support/data-source-on';
@@ -54,6 +55,36 @@ describe('The sweep jobs', () => {
       [dataSourceId],
     );
     expect(runs).toBe(1);
+  });
+
+  it("re-add a run's lost task though another tenant's run has more than a sweep's worth of older tasks waiting", async () => {
+    const connections = sut.app.get(ConnectionTokens) as SimulatorConnections;
+    /** A Running run of a tenant of its own whose `tasks` pending tasks were created `agoSeconds` ago. */
+    const runWith = async (tasks: number, agoSeconds: number) => {
+      const admin = await testCaller({ roles: ['admin'] });
+      const dataSourceId = await dataSourceOn(sut.app, sim, connections, admin, SEED_USERS.alice, '/Structural');
+      const [{ id }] = await sut.db.query(
+        `INSERT INTO connector.sync_runs ("tenantId", "dataSourceId", mode, status, "startedAt", "pendingTasks")
+         VALUES ($1, $2, 'Full', 'Running', now() - interval '10 minutes', $3) RETURNING id`,
+        [admin.tenantId, dataSourceId, tasks],
+      );
+      await sut.db.query(
+        `INSERT INTO connector.sync_tasks ("syncRunId", key, "jobName", payload, "createdAt")
+         SELECT $1::uuid, 'files:' || i, $2, jsonb_build_object('syncRunId', $1::text, 'files', '[]'::jsonb),
+           now() - make_interval(secs => $3) + i * interval '1 ms'
+         FROM generate_series(1, $4::int) i`,
+        [id, SyncJobName.IngestFiles, agoSeconds, tasks],
+      );
+      return id as string;
+    };
+    const busy = await runWith(1001, 300);
+    const lost = await runWith(1, 180);
+    try {
+      const stranded = await sut.app.get(LostWorkRepository).strandedTasks(new Date(Date.now() - 120_000));
+      expect(stranded.filter((task) => task.syncRunId === lost)).toHaveLength(1);
+    } finally {
+      await sut.db.query('DELETE FROM connector.sync_runs WHERE id = ANY($1)', [[busy, lost]]);
+    }
   });
 
   it('look for documents whose extraction was lost', async () => {

@@ -35,12 +35,22 @@ export class LostWorkRepository {
     return rows.map((row) => row.id);
   }
 
-  /** Pending tasks of running runs created before `olderThan`, to re-add jobs a crash may have lost. */
+  /**
+   * Pending tasks of running runs created before `olderThan`, to re-add jobs a crash may have lost: each run's
+   * oldest first, the runs taking turns, so a run with thousands of tasks waiting their turn does not keep
+   * another run's lost task out of the sweep.
+   */
   async strandedTasks(olderThan: Date, limit = 1000): Promise<Array<{ syncRunId: string } & SyncTask>> {
     return this.db.query(
-      `SELECT t."syncRunId", t.key, t."jobName" AS name, t.payload AS data FROM connector.sync_tasks t
-       JOIN connector.sync_runs r ON r.id = t."syncRunId"
-       WHERE NOT t.done AND r.status = 'Running' AND t."createdAt" < $1 LIMIT $2`,
+      `SELECT s."syncRunId", s.key, s.name, s.data FROM (
+         SELECT t.*, row_number() OVER (PARTITION BY t."syncRunId" ORDER BY t."createdAt", t.key) AS turn
+         FROM connector.sync_runs r CROSS JOIN LATERAL (
+           SELECT t."syncRunId", t.key, t."jobName" AS name, t.payload AS data, t."createdAt"
+           FROM connector.sync_tasks t
+           WHERE t."syncRunId" = r.id AND NOT t.done AND t."createdAt" < $1
+           ORDER BY t."createdAt", t.key LIMIT $2) t
+         WHERE r.status = 'Running'
+       ) s ORDER BY s.turn, s."createdAt" LIMIT $2`,
       [olderThan, limit],
     );
   }
