@@ -230,6 +230,36 @@ describe('Text extraction on the indexing queue', () => {
     expect(await hits('formwork stripping')).toEqual(['lost.txt']);
   });
 
+  it("looks for lost extractions in every data source, however many of another tenant's documents wait longer", async () => {
+    const connections = sut.app.get(ConnectionTokens) as SimulatorConnections;
+    const other = await testCaller({ roles: ['admin'] });
+    const busy = await dataSourceSelecting(sut.app, sim, other, {
+      login: SEED_USERS.alice,
+      connectionId: connections.connect(other),
+      include: [folderId],
+    });
+    /** `count` Pending documents, updated `minutesAgo`, that no run or job knows of. */
+    const pending = async (caller: TestCaller, sourceId: string, count: number, minutesAgo: number) =>
+      (
+        await sut.db.query(
+          `INSERT INTO connector.documents ("tenantId", "dataSourceId", "externalId", "folderId", name, path, "mimeType",
+             size, "extractionStatus", "contentSha256", "lastSeenRunId", "updatedAt")
+           SELECT $1, $2, 'pending-' || gen_random_uuid(), 'f', 'p.txt', '/p.txt', 'text/plain', 1, 'Pending',
+             repeat('0', 64), gen_random_uuid(), now() - make_interval(mins => $3)
+           FROM generate_series(1, $4::int) RETURNING id`,
+          [caller.tenantId, sourceId, minutesAgo, count],
+        )
+      ).map((row: { id: string }) => row.id as string);
+    const waiting = await pending(other, busy, 3, 20);
+    const [lost] = await pending(user, dataSourceId, 1, 10);
+    try {
+      const sweep = await sut.app.get(DocumentsRepository).pendingExtractions(new Date(Date.now() - 5 * 60_000), 2);
+      expect(sweep.map((d) => d.id)).toContain(lost);
+    } finally {
+      await sut.db.query('DELETE FROM connector.documents WHERE id = ANY($1)', [[...waiting, lost]]);
+    }
+  });
+
   it("stores a document's text once: chunks only for the part past what the document's own vectors search", async () => {
     const filler = (n: number) => Array.from({ length: n }, (_, i) => `bay ${i} grid line survey`).join(' ');
     const longText = `${filler(1500)} waterstop detail at the podium slab`;

@@ -150,13 +150,24 @@ export class DocumentsRepository {
     return n;
   }
 
-  /** Documents still waiting for their text since before `before`, oldest first (their jobs may be lost). */
+  /**
+   * Documents still waiting for their text since before `before` (their jobs may be lost): each data source's
+   * oldest first, the data sources taking turns, so one data source's backlog of thousands waiting their
+   * turn does not keep another's lost document out of the sweep. Each data source is one probe of the
+   * partial index on Pending documents.
+   */
   pendingExtractions(
     before: Date,
     limit: number,
   ): Promise<Array<{ id: string; contentSha256: string; tenantId: string }>> {
     return this.db.query(
-      `SELECT id, "contentSha256", "tenantId" FROM connector.documents WHERE "extractionStatus" = 'Pending' AND "updatedAt" < $1 ORDER BY "updatedAt" LIMIT $2`,
+      `SELECT p.id, p."contentSha256", p."tenantId" FROM (
+         SELECT d.*, row_number() OVER (PARTITION BY d."dataSourceId" ORDER BY d."updatedAt", d.id) AS turn
+         FROM connector.data_sources s CROSS JOIN LATERAL (
+           SELECT d.id, d."contentSha256", d."tenantId", d."dataSourceId", d."updatedAt" FROM connector.documents d
+           WHERE d."dataSourceId" = s.id AND d."extractionStatus" = 'Pending' AND d."updatedAt" < $1
+           ORDER BY d."updatedAt" LIMIT $2) d
+       ) p ORDER BY p.turn, p."updatedAt" LIMIT $2`,
       [before, limit],
     );
   }
