@@ -218,9 +218,23 @@ describe('Approval security', () => {
     });
 
     it.each([
+      ['stepInput.note', (b: ReturnType<typeof approvalRequest>) => ({ ...b, stepInput: { note: 'x\ud800' } })],
+      ['previousResults[0]', (b: ReturnType<typeof approvalRequest>) => ({ ...b, previousResults: ['\udc00y'] })],
+      ['stepInput.a\\ud800', (b: ReturnType<typeof approvalRequest>) => ({ ...b, stepInput: { 'a\ud800': 1 } })],
+      ['agentName', (b: ReturnType<typeof approvalRequest>) => ({ ...b, agentName: 'Procure\udbffment' })],
+    ])('refuses a lone surrogate (half of a character) in %s with 400, not 500', async (field, change) => {
+      const res = await http().post('/v1/approvals').set(runtime.auth).send(change(base())).expect(400);
+      expect(res.body).toMatchObject({ code: 'VALIDATION_FAILED', details: [expect.objectContaining({ field })] });
+    });
+
+    it.each([
       ['constructor', (a: Record<string, unknown>) => withKey(a, [], 'constructor', { prototype: { polluted: true } })],
       ['__proto__', (a: Record<string, unknown>) => withKey(a, [], '__proto__', { status: 'Denied' })],
       ['U+0000 in the comment', (a: Record<string, unknown>) => JSON.stringify({ ...a, comment: 'ok\u0000' })],
+      [
+        'a lone surrogate in the output',
+        (a: Record<string, unknown>) => JSON.stringify({ ...a, output: { note: 'x\ud800' } }),
+      ],
     ])('refuses a callback with %s with 400 and leaves the approval undecided', async (_name, build) => {
       const a = await delivered();
       const res = await postJson(
@@ -242,6 +256,7 @@ describe('Approval security', () => {
       ],
       ['U+0000 in agentName', (b: object) => ({ ...b, agentName: 'a\u0000' })],
       ['U+0000 in stepInput', (b: object) => ({ ...b, stepInput: { note: '\u0000' } })],
+      ['a lone surrogate in stepInput', (b: object) => ({ ...b, stepInput: { note: '\ud800' } })],
     ])('ends a queued request with %s in an InvalidRequest decision, without retry', async (_name, build) => {
       const body = { ...base(), tenantId: runtime.tenantId };
       const job = await sut.requests.add(build(body), { attempts: 3 });
@@ -255,8 +270,11 @@ describe('Approval security', () => {
       const rows = await sut.db.query('SELECT 1 FROM approval.approvals WHERE "executionId" = $1', [body.executionId]);
       expect(rows).toHaveLength(0);
     });
-    it('still tells the runtime when the echoed ids carry U+0000', async () => {
-      const body = { ...base(), tenantId: runtime.tenantId, stepId: 'step\u0000one' };
+    it.each([
+      ['U+0000', 'step\u0000one'],
+      ['a lone surrogate', 'step\ud800one'],
+    ])('still tells the runtime when the echoed ids carry %s', async (_what, stepId) => {
+      const body = { ...base(), tenantId: runtime.tenantId, stepId };
       await sut.requests.add(body);
       const decision = await eventually(async () =>
         (await sut.decisions.getJobs(['waiting', 'completed'])).find(

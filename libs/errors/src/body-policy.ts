@@ -31,14 +31,25 @@ interface Frame {
   depth: number;
 }
 
+/** Half of a UTF-16 pair without its other half: no character, and PostgreSQL refuses it in JSON. */
+export const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Why PostgreSQL would refuse a text (as text, or inside JSON), or null when it takes it. */
+function unstorableText(text: string): string | null {
+  if (text.includes('\u0000')) return 'must not contain U+0000';
+  if (LONE_SURROGATE.test(text)) return 'must not contain a lone surrogate (half of a UTF-16 pair)';
+  return null;
+}
+
 /**
- * What no payload may carry, whatever its DTO: a string or key with U+0000 (PostgreSQL refuses it),
+ * What no payload may carry, whatever its DTO: a string or key with U+0000 or a lone surrogate (PostgreSQL refuses them),
  * a prototype key in a declared field, nesting deeper than MAX_NESTING. Iterative, so depth cannot
  * exhaust the stack. Empty means the payload may go on to class validation.
  */
 export function bodyPolicyProblems(body: unknown, type?: DtoClass): FieldProblem[] {
   const problems: FieldProblem[] = [];
-  if (typeof body === 'string' && body.includes('\u0000')) problems.push(problem('', 'must not contain U+0000'));
+  const unstorable = typeof body === 'string' ? unstorableText(body) : null;
+  if (unstorable) problems.push(problem('', unstorable));
   const stack: Frame[] = isObject(body) ? [{ value: body, type, path: () => '', freeForm: false, depth: 0 }] : [];
   while (stack.length && problems.length < MAX_PROBLEMS) {
     const frame = stack.pop()!;
@@ -52,7 +63,8 @@ export function bodyPolicyProblems(body: unknown, type?: DtoClass): FieldProblem
 function visitChildren({ value, type, path, freeForm, depth }: Frame, stack: Frame[], problems: FieldProblem[]): void {
   const visit = (child: unknown, childPath: () => string, childType: DtoClass | undefined, free: boolean) => {
     if (typeof child === 'string') {
-      if (child.includes('\u0000')) problems.push(problem(childPath(), 'must not contain U+0000'));
+      const unstorable = unstorableText(child);
+      if (unstorable) problems.push(problem(childPath(), unstorable));
     } else if (isObject(child) && !ArrayBuffer.isView(child))
       stack.push({ value: child, type: childType, path: childPath, freeForm: free, depth: depth + 1 });
   };
@@ -64,7 +76,8 @@ function visitChildren({ value, type, path, freeForm, depth }: Frame, stack: Fra
   for (let k = keys.length - 1; k >= 0; k--) {
     const key = keys[k];
     const childPath = () => join(path(), printable(key));
-    if (key.includes('\u0000')) problems.push(problem(childPath(), 'name must not contain U+0000'));
+    const unstorableKey = unstorableText(key);
+    if (unstorableKey) problems.push(problem(childPath(), `name ${unstorableKey}`));
     else if (!freeForm && PROTOTYPE_KEYS.has(key))
       problems.push({ field: childPath(), problems: [`property ${key} should not exist`] });
     else {
@@ -115,6 +128,7 @@ function problem(field: string, rule: string): FieldProblem {
 /** A key as it may appear in a message or log: control characters (below U+0020) escaped. */
 function printable(key: string): string {
   let out = '';
-  for (const c of key) out += c.charCodeAt(0) < 0x20 ? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}` : c;
+  for (const c of key)
+    out += c.charCodeAt(0) < 0x20 || LONE_SURROGATE.test(c) ? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}` : c;
   return out;
 }
