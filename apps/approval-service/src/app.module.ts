@@ -14,21 +14,24 @@ import { ApprovalsModule } from './approvals/approvals.module';
 import { CallbacksModule } from './callbacks/callbacks.module';
 import { OutboxPollerModule } from './outbox/outbox-poller.module';
 import { approvalDatabase } from './approval-database';
+import { withoutPageToken } from './decision-pages/decision-page-links';
 
 export interface AppOptions {
   role: ProcessRole;
   /** Configuration that wins over process.env (tests). */
   env?: Record<string, unknown>;
+  /** Where log lines go instead of stdout (tests that read them). */
+  logDestination?: NodeJS.WritableStream;
 }
 
 @Module({})
 export class AppModule {
-  static forRoot({ role, env }: AppOptions): DynamicModule {
+  static forRoot({ role, env, logDestination }: AppOptions): DynamicModule {
     return {
       module: AppModule,
       imports: [
         validatedConfig(ApprovalEnv, env),
-        LoggingModule.forRoot('approval-service'),
+        LoggingModule.forRoot('approval-service', logDestination, { loggedPath: withoutPageToken }),
         AuthModule,
         CryptoModule,
         DatabaseModule.forService(approvalDatabase),

@@ -29,11 +29,17 @@ describe('Decision page', () => {
   let runtime: TestCaller;
   let receiver: HttpPeer;
   const http = () => request(sut.app.getHttpServer());
+  const logLines: string[] = [];
   const approvalOf = async (id: string) => (await http().get(`/v1/approvals/${id}`).set(runtime.auth).expect(200)).body;
 
   beforeAll(async () => {
     // A database of its own: another test file's relay would publish this file's leftovers under its prefix.
-    sut = await startApprovalApp({ PUBLIC_BASE_URL, DATABASE_URL: await isolatedDatabase() });
+    sut = await startApprovalApp(
+      { PUBLIC_BASE_URL, DATABASE_URL: await isolatedDatabase(), LOG_LEVEL: 'info' },
+      'all',
+      0,
+      logLines,
+    );
     runtime = await testCaller({ roles: ['agent-runtime'] });
     receiver = await new HttpPeer().start();
   });
@@ -146,6 +152,17 @@ describe('Decision page', () => {
     await http().post(`/v1/approvals/${c.approvalId}/cancel`).set(runtime.auth).expect(200);
     expect((await submit(c.page, 'status=Approved').expect(409)).text).toContain('It was cancelled.');
     expect(await sut.decisionCount(c.approvalId)).toBe(1);
+  });
+
+  it('keeps its token, the credential to decide, out of the request log', async () => {
+    const { page, approvalId } = await delivered();
+    await http().get(page).expect(200);
+    await submit(page, 'status=Approved').expect(200);
+    const token = page.split('/').pop()!;
+    const pageLines = logLines.filter((line) => line.includes('/v1/decision-pages/'));
+    expect(pageLines.length).toBeGreaterThanOrEqual(2);
+    for (const line of pageLines) expect(JSON.parse(line).req.path).toBe(`/v1/decision-pages/${approvalId}.[redacted]`);
+    expect(logLines.filter((line) => line.includes(token.split('.').pop()!))).toEqual([]);
   });
 
   it('answers 404 for a tampered token or another approval’s, and its token is no callback token', async () => {

@@ -9,6 +9,8 @@ import { QUIET_READS, requestLogLevel } from './request-log-level';
 export interface LoggingOptions {
   /** Paths of reads, besides QUIET_READS, whose successful requests are logged at debug only. */
   quietReads?: RegExp[];
+  /** A request's path as it is logged, for paths that carry a credential. */
+  loggedPath?: (path: string) => string;
 }
 
 /** Structured JSON logs with a request id per request (taken from `x-request-id` when sent). */
@@ -16,6 +18,7 @@ export interface LoggingOptions {
 export class LoggingModule {
   static forRoot(service: string, destination?: NodeJS.WritableStream, options: LoggingOptions = {}): DynamicModule {
     const quietReads = [...QUIET_READS, ...(options.quietReads ?? [])];
+    const loggedPath = options.loggedPath ?? ((path: string) => path);
     return {
       module: LoggingModule,
       imports: [
@@ -33,7 +36,7 @@ export class LoggingModule {
                   req: (req: { id: string; method: string; url: string }) => ({
                     id: req.id,
                     method: req.method,
-                    path: req.url?.split('?')[0],
+                    path: loggedPath(req.url?.split('?')[0] ?? ''),
                   }),
                 },
                 customLogLevel: requestLogLevel(quietReads),

@@ -1,3 +1,4 @@
+import { PassThrough } from 'node:stream';
 import { INestApplication } from '@nestjs/common';
 import Bull from 'bull';
 import { randomBytes } from 'node:crypto';
@@ -40,6 +41,8 @@ export async function startApprovalApp(
   overrides: Record<string, unknown> = {},
   role: ProcessRole = 'all',
   port = 0,
+  /** Where the app's log lines go, one JSON line each (at the env's LOG_LEVEL), instead of stdout. */
+  logLines?: string[],
 ): Promise<ApprovalTestApp> {
   const env = testEnv({
     WEBHOOK_ALLOW_INSECURE: true,
@@ -50,7 +53,12 @@ export async function startApprovalApp(
     DELIVERY_SWEEP_MS: 3_600_000,
     ...overrides,
   });
-  const app = await createHttpApp(AppModule.forRoot({ role, env }), 'Approval service', approvalAdapter(env));
+  const logDestination = logLines ? lineSink(logLines) : undefined;
+  const app = await createHttpApp(
+    AppModule.forRoot({ role, env, logDestination }),
+    'Approval service',
+    approvalAdapter(env),
+  );
   const url = await listenOnLoopback(app, port);
   const connection = new QueueConnection(redisConnectionOf(env as { REDIS_URL: string; REDIS_CLUSTER_NODES?: string }));
   const decisions = connection.queue<ApprovalDecisionEvent>(SharedQueue.ApprovalDecisions, String(env.QUEUE_PREFIX));
@@ -119,4 +127,10 @@ export function approvalAppUnderTest(role: ProcessRole = 'all', env: Record<stri
     'Approval service',
     () => approvalAdapter(env),
   );
+}
+
+function lineSink(lines: string[]): NodeJS.WritableStream {
+  const sink = new PassThrough();
+  sink.on('data', (chunk: Buffer) => lines.push(...chunk.toString().split('\n').filter(Boolean)));
+  return sink;
 }
