@@ -296,6 +296,27 @@ describe('Approval delivery', () => {
     expect(receiver.received.filter((r) => r.path === new URL(url).pathname)).toHaveLength(0);
   });
 
+  it.each([
+    ['ApiKey', 'apiKey', { type: 'ApiKey', apiKey: 'key\nX-Injected: 1' }],
+    ['BearerToken', 'token', { type: 'BearerToken', token: 'tok€n' }],
+    ['CustomHeader', 'headerValue', { type: 'CustomHeader', headerName: 'X-Secret', headerValue: 'a\rb' }],
+  ])(
+    'refuses a %s value no HTTP header can carry with 400 naming it, and sends nothing',
+    async (_type, field, authentication) => {
+      const url = `${receiver.url}/unsendable-${field}`;
+      const res = await http()
+        .post('/v1/approvals')
+        .set(runtime.auth)
+        .send(approvalRequest(url, { authentication }))
+        .expect(400);
+      expect(res.body).toMatchObject({
+        code: 'VALIDATION_FAILED',
+        details: [{ field: `webhook.authentication.${field}` }],
+      });
+      expect(receiver.received.filter((r) => r.path === new URL(url).pathname)).toHaveLength(0);
+    },
+  );
+
   it('fails a queued request whose CustomHeader would set Host and emits InvalidRequest', async () => {
     const body = {
       ...approvalRequest(receiver.url, {

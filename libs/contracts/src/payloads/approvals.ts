@@ -48,6 +48,13 @@ export const RESERVED_HEADER_NAMES = [
 ];
 const NOT_RESERVED_HEADER = new RegExp(`^(?!(?:${RESERVED_HEADER_NAMES.join('|')})$)`, 'i');
 
+/** What Node sends in a header value: tab, visible ASCII and the Latin-1 upper half; never a line break. */
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+const SendableAsHeader = (field: string) =>
+  Matches(HEADER_VALUE, {
+    message: `${field} must be sendable in an HTTP header (no control characters, Latin-1 only)`,
+  });
+
 export class WebhookAuthenticationDto {
   @ApiProperty({ enum: WEBHOOK_AUTH_TYPES })
   @IsIn(WEBHOOK_AUTH_TYPES)
@@ -57,6 +64,7 @@ export class WebhookAuthenticationDto {
   @ValidateIf((o: WebhookAuthenticationDto) => o.type === 'ApiKey')
   @IsString()
   @IsNotEmpty()
+  @SendableAsHeader('apiKey')
   @MaxLength(4096)
   apiKey?: string;
 
@@ -64,6 +72,7 @@ export class WebhookAuthenticationDto {
   @ValidateIf((o: WebhookAuthenticationDto) => o.type === 'BearerToken')
   @IsString()
   @IsNotEmpty()
+  @SendableAsHeader('token')
   @MaxLength(4096)
   token?: string;
 
@@ -93,7 +102,7 @@ export class WebhookAuthenticationDto {
   @ApiPropertyOptional({ writeOnly: true, description: 'CustomHeader: the header value' })
   @ValidateIf((o: WebhookAuthenticationDto) => o.type === 'CustomHeader')
   @IsString()
-  @Matches(/^[\t\x20-\x7e\x80-\xff]*$/, { message: 'headerValue must not contain control characters' })
+  @SendableAsHeader('headerValue')
   @MaxLength(4096)
   headerValue?: string;
 }
