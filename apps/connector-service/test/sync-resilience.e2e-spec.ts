@@ -125,6 +125,38 @@ describe('Sync when a file cannot be downloaded', () => {
         .sort(),
     );
   }, 90000);
+
+  it('leaves the data source PartiallySynced when a run after a partial one is cancelled, queued or running', async () => {
+    const caller = await testCaller({ roles: ['admin'] });
+    const { dataSourceId, files } = await bulkDataSource(sim, sut, caller, sut.connect(caller), SEED_USERS.alice, 5);
+    await sim.admin.put('/faults', { missingContent: [files[0].id] });
+    expect((await syncToEnd(sut.app, caller, dataSourceId, 60000)).status).toBe('PartiallySucceeded');
+    const status = async () =>
+      (await request(sut.app.getHttpServer()).get(`/v1/data-sources/${dataSourceId}`).set(caller.auth).expect(200)).body
+        .ingestionStatus;
+    expect(await status()).toBe('PartiallySynced');
+
+    await sim.admin.put('/faults', { missingContent: [], latencyMs: 300 });
+    try {
+      for (const waitFor of ['Queued', 'Running']) {
+        const started = await request(sut.app.getHttpServer())
+          .post(`/v1/data-sources/${dataSourceId}/sync`)
+          .set(caller.auth)
+          .expect(202);
+        const runUrl = `/v1/sync-runs/${started.body.syncRunId}`;
+        if (waitFor === 'Running')
+          await eventually(
+            async () => (await request(sut.app.getHttpServer()).get(runUrl).set(caller.auth)).body.status === 'Running',
+            20_000,
+            50,
+          );
+        await request(sut.app.getHttpServer()).post(`${runUrl}/cancel`).set(caller.auth).expect(200);
+        expect(await status()).toBe('PartiallySynced');
+      }
+    } finally {
+      await sim.admin.put('/faults', { latencyMs: 0 });
+    }
+  }, 90000);
 });
 
 describe('Sync when a listing job is delivered again after its page was done', () => {

@@ -13,6 +13,12 @@ export type DataSourceChanges = Partial<
 >;
 
 /** Queries of data sources, and the conditional ingestion-status moves. */
+/** The status the data source `ds`'s latest completed run left it in; none when it has completed none. */
+const LATEST_COMPLETED_STATUS = `
+  SELECT CASE r.status WHEN 'Succeeded' THEN 'Synced' ELSE 'PartiallySynced' END FROM connector.sync_runs r
+  WHERE r."dataSourceId" = ds.id AND r.status IN ('Succeeded', 'PartiallySucceeded')
+  ORDER BY r."createdAt" DESC LIMIT 1`;
+
 @Injectable()
 export class DataSourcesRepository {
   constructor(
@@ -137,15 +143,27 @@ export class DataSourcesRepository {
   }
 
   /**
+   * Syncing → where its latest completed run left it (Synced or PartiallySynced), or Pending when it has never
+   * completed one: a cancelled run's data source goes back to where it was. One whose run was still queued
+   * never left that status (nor does a NeedsReauth one), so nothing moves then.
+   */
+  async backFromCancelledRun(id: string, transaction: Transaction): Promise<void> {
+    await managerOf(transaction).query(
+      `UPDATE connector.data_sources ds SET "ingestionStatus" = COALESCE((${LATEST_COMPLETED_STATUS}), 'Pending'),
+         "updatedAt" = now()
+       WHERE ds.id = $1 AND ds."ingestionStatus" = 'Syncing'`,
+      [id],
+    );
+  }
+
+  /**
    * NeedsReauth → where its latest completed run left it (Synced or PartiallySynced: its documents are there),
    * or Pending when it has never completed one. Runs are read in a join: the sync runs' repository owns them.
    */
   async reauthorized(id: string, transaction: Transaction): Promise<boolean> {
     const [, affected] = await managerOf(transaction).query(
-      `UPDATE connector.data_sources ds SET "ingestionStatus" = COALESCE((
-         SELECT CASE r.status WHEN 'Succeeded' THEN 'Synced' ELSE 'PartiallySynced' END FROM connector.sync_runs r
-         WHERE r."dataSourceId" = ds.id AND r.status IN ('Succeeded', 'PartiallySucceeded')
-         ORDER BY r."createdAt" DESC LIMIT 1), 'Pending'), "updatedAt" = now()
+      `UPDATE connector.data_sources ds SET "ingestionStatus" = COALESCE((${LATEST_COMPLETED_STATUS}), 'Pending'),
+         "updatedAt" = now()
        WHERE ds.id = $1 AND ds."ingestionStatus" = 'NeedsReauth'`,
       [id],
     );

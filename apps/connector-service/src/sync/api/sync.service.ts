@@ -40,8 +40,7 @@ export class SyncService {
     if (run.status !== 'Queued' && run.status !== 'Running') {
       throw new DomainException(409, SyncErrorCode.NotActive, `The sync run has already ended (${run.status})`);
     }
-    const back = (await this.runs.hasCompletedRun(run.dataSourceId)) ? 'Synced' : 'Pending';
-    await this.completion.abort(run.id, back, 'Cancelled by a user', 'Cancelled');
+    await this.completion.cancel(run.id);
     return this.runs.get(id);
   }
 }

@@ -56,10 +56,9 @@ export class SyncCompletion {
         : run.failedListings
           ? `${run.failedListings} folder listing(s) failed; deletions were not applied`
           : guarded.reason;
-      const end = await this.end(transaction, syncRunId, outcome, INGESTION_AFTER[outcome], {
-        error,
-        deleted: dropped.length,
-      });
+      const end = await this.end(transaction, syncRunId, outcome, { error, deleted: dropped.length }, (dataSourceId) =>
+        this.sources.moveStatus(dataSourceId, INGESTION_AFTER[outcome], transaction),
+      );
       return { dropped, end };
     });
     if (!ended) return;
@@ -67,15 +66,22 @@ export class SyncCompletion {
     await this.blobGarbage.collect(ended.dropped.flatMap((d) => (d.contentSha256 ? [d.contentSha256] : [])));
   }
 
-  /** Ends a run at once (authorization lost, or a user cancelled). */
-  async abort(
-    syncRunId: string,
-    dataSourceStatus: IngestionStatus,
-    error: string,
-    runStatus: EndedRunStatus = 'Failed',
-  ): Promise<void> {
+  /** Ends a run at once because its authorization is lost (or another failure of the whole run). */
+  async abort(syncRunId: string, dataSourceStatus: IngestionStatus, error: string): Promise<void> {
     const ended = await this.transactions.run((transaction) =>
-      this.end(transaction, syncRunId, runStatus, dataSourceStatus, { error }),
+      this.end(transaction, syncRunId, 'Failed', { error }, (dataSourceId) =>
+        this.sources.moveStatus(dataSourceId, dataSourceStatus, transaction),
+      ),
+    );
+    await this.events.announce(ended);
+  }
+
+  /** Ends a run a user cancelled; its data source returns to where it was before the run (CONTRACT.md). */
+  async cancel(syncRunId: string): Promise<void> {
+    const ended = await this.transactions.run((transaction) =>
+      this.end(transaction, syncRunId, 'Cancelled', { error: 'Cancelled by a user' }, (dataSourceId) =>
+        this.sources.backFromCancelledRun(dataSourceId, transaction),
+      ),
     );
     await this.events.announce(ended);
   }
@@ -85,13 +91,13 @@ export class SyncCompletion {
     transaction: Transaction,
     syncRunId: string,
     to: EndedRunStatus,
-    dataSourceStatus: IngestionStatus,
     ending: { error: string | null; deleted?: number },
+    moveSource: (dataSourceId: string) => Promise<unknown>,
   ): Promise<EndedRun | null> {
     const run = await this.runs.end(transaction, syncRunId, to, ending);
     if (!run) return null;
     await this.synced.forgetSightings(transaction, syncRunId);
-    await this.sources.moveStatus(run.dataSourceId, dataSourceStatus, transaction);
+    await moveSource(run.dataSourceId);
     return this.events.record(transaction, run);
   }
 }
