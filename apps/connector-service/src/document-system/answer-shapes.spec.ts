@@ -1,12 +1,18 @@
 import { MAX_ANSWER_VALUES, readAnswer } from './answer-shapes';
 
 describe('readAnswer', () => {
-  it('keeps the contract fields of each listed item, as plain values only', () => {
+  it('keeps the contract fields of each listed item, as plain values only; numbered ids and versions as strings', () => {
     const text = JSON.stringify({
       items: [
         { kind: 'folder', id: 'f', name: 'F', parentId: 'p', extra: 'x' },
         { kind: 'file', id: 'x', name: 'x.txt', parentId: 'p', size: 3, version: 2, sha256: { deep: [] } },
+        { kind: 'file', id: 42, parentId: 7, size: '3', modifiedAt: 1717000000, mimeType: true },
+        { kind: 'file', id: 'd1', modifiedAt: '2024-05-01T10:00:00+02:00' },
+        { kind: 'file', id: 'd2', modifiedAt: 'yesterday' },
+        { kind: 'file', id: 'd3', modifiedAt: '+012024-05-01T00:00:00Z' },
         'not an item',
+        { kind: 'file', name: 'no id' },
+        { kind: 'link', id: 'l', name: 'a link' },
       ],
       nextCursor: 'c',
       junk: [[[{}]]],
@@ -16,8 +22,11 @@ describe('readAnswer', () => {
       value: {
         items: [
           { kind: 'folder', id: 'f', name: 'F', parentId: 'p' },
-          { kind: 'file', id: 'x', name: 'x.txt', parentId: 'p', size: 3, version: 2 },
-          {},
+          { kind: 'file', id: 'x', name: 'x.txt', parentId: 'p', size: 3, version: '2' },
+          { kind: 'file', id: '42', name: '42', parentId: '7' },
+          { kind: 'file', id: 'd1', name: 'd1', modifiedAt: '2024-05-01T08:00:00.000Z' },
+          { kind: 'file', id: 'd2', name: 'd2' },
+          { kind: 'file', id: 'd3', name: 'd3' },
         ],
         nextCursor: 'c',
       },
@@ -25,7 +34,7 @@ describe('readAnswer', () => {
   });
 
   it('refuses a page over its item limit, and says how long it was', () => {
-    const text = JSON.stringify({ items: [{}, {}, {}], nextCursor: null });
+    const text = JSON.stringify({ items: [1, 2, 3].map((id) => ({ id, rootFolderId: id })), nextCursor: null });
     expect(readAnswer(text, 'workgroups', 2)).toEqual({ ok: false, problem: 'TooManyItems', items: 3 });
     expect(readAnswer(text, 'workgroups', 3)).toMatchObject({ ok: true });
   });

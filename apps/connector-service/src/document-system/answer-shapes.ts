@@ -16,9 +16,31 @@ export type ReadAnswer =
  */
 export const MAX_ANSWER_VALUES = 2_000_000;
 
-const ITEM_FIELDS: Record<'workgroups' | 'children', readonly string[]> = {
-  workgroups: ['id', 'name', 'rootFolderId'],
-  children: ['kind', 'id', 'name', 'parentId', 'size', 'mimeType', 'version', 'modifiedAt', 'sha256'],
+/**
+ * How each kept field is read: `name` a string (a number is taken as the string it stands for: many systems
+ * number their ids and versions), `text` a string only, `count` a number only, `time` a string that reads as
+ * a time in years 1–9999 (kept in ISO form: the database takes it). Anything else is left out.
+ */
+type FieldKind = 'name' | 'text' | 'count' | 'time';
+
+const ITEM_FIELDS: Record<'workgroups' | 'children', Record<string, FieldKind>> = {
+  workgroups: { id: 'name', name: 'name', rootFolderId: 'name' },
+  children: {
+    kind: 'text',
+    id: 'name',
+    name: 'name',
+    parentId: 'name',
+    size: 'count',
+    mimeType: 'text',
+    version: 'name',
+    modifiedAt: 'time',
+    sha256: 'text',
+  },
+};
+/** An item without these is none the connector can go on with (no folder to list, no file to fetch). */
+const ITEM_NEEDS: Record<'workgroups' | 'children', readonly string[]> = {
+  workgroups: ['id', 'rootFolderId'],
+  children: ['id', 'kind'],
 };
 
 /** `text` read as the given shape; a listing holds at most `maxItems` items. */
@@ -31,24 +53,44 @@ export function readAnswer(text: string, shape: AnswerShape, maxItems: number): 
     return { ok: false, problem: 'NotJson' };
   }
   const object = isObject(body) ? body : {};
-  if (shape === 'session') return { ok: true, value: pick(object, ['sessionToken', 'expiresIn']) };
-  if (shape === 'error') return { ok: true, value: pick(object, ['error']) };
+  if (shape === 'session') return { ok: true, value: pick(object, { sessionToken: 'text', expiresIn: 'count' }) };
+  if (shape === 'error') return { ok: true, value: pick(object, { error: 'text' }) };
   const items = object.items ?? [];
   if (!Array.isArray(items)) return { ok: false, problem: 'NotAListing' };
   if (items.length > maxItems) return { ok: false, problem: 'TooManyItems', items: items.length };
   const nextCursor = typeof object.nextCursor === 'string' && object.nextCursor !== '' ? object.nextCursor : null;
-  const fields = ITEM_FIELDS[shape];
-  return { ok: true, value: { items: items.map((item) => pick(isObject(item) ? item : {}, fields)), nextCursor } };
+  const kept = items.map((item) => listedItem(isObject(item) ? item : {}, shape));
+  return { ok: true, value: { items: kept.filter((item) => item !== null), nextCursor } };
 }
 
-/** The named fields that hold a string, number or boolean; nothing nested comes through. */
-function pick(object: Record<string, unknown>, fields: readonly string[]): Record<string, unknown> {
+/** A listed item's fields, or null for one without what the connector needs of it; a file or folder without a name goes by its id. */
+function listedItem(item: Record<string, unknown>, shape: 'workgroups' | 'children'): Record<string, unknown> | null {
+  const kept = pick(item, ITEM_FIELDS[shape]);
+  if (ITEM_NEEDS[shape].some((field) => kept[field] === undefined || kept[field] === '')) return null;
+  if (shape === 'children' && kept.kind !== 'file' && kept.kind !== 'folder') return null;
+  return { ...kept, name: kept.name ?? kept.id };
+}
+
+/** The named fields that hold a value of their kind; nothing nested comes through. */
+function pick(object: Record<string, unknown>, fields: Record<string, FieldKind>): Record<string, unknown> {
   const kept: Record<string, unknown> = {};
-  for (const field of fields) {
+  for (const [field, kind] of Object.entries(fields)) {
     const value = object[field];
-    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') kept[field] = value;
+    if (kind === 'time') {
+      const time = typeof value === 'string' ? isoTime(value) : null;
+      if (time) kept[field] = time;
+    } else if (kind !== 'count' && typeof value === 'string') kept[field] = value;
+    else if (kind === 'name' && typeof value === 'number' && Number.isFinite(value)) kept[field] = String(value);
+    else if (kind === 'count' && typeof value === 'number') kept[field] = value;
   }
   return kept;
+}
+
+function isoTime(text: string): string | null {
+  const time = new Date(text);
+  if (!Number.isFinite(time.getTime())) return null;
+  const iso = time.toISOString();
+  return /^\d{4}-/.test(iso) && !iso.startsWith('0000') ? iso : null;
 }
 
 /** Whether the JSON text holds more than `limit` values (objects, arrays and commas outside strings), without parsing it. */

@@ -324,7 +324,7 @@ describe(HttpDocumentSystemAdapter.name, () => {
             });
       const docs = await sut.openSession(login(), tokens());
       expect(await docs.listChildren('f1')).toEqual({
-        items: [{ kind: 'file', id: 'x', name: 'a.txt', parentId: 'p', size: 5, version: 2 }],
+        items: [{ kind: 'file', id: 'x', name: 'a.txt', parentId: 'p', size: 5, version: '2' }],
         nextCursor: 'c2',
       });
     });

@@ -68,6 +68,15 @@ describe('A hostile document system', () => {
         })),
       },
       {
+        id: 'numeric',
+        name: 'Numeric',
+        files: ['123', '124'].map((id) => ({
+          id,
+          name: `${id}.txt`,
+          content: { kind: 'bytes' as const, body: Buffer.from(`file ${id}`) },
+        })),
+      },
+      {
         id: 'slow',
         name: 'Slow',
         files: [
@@ -210,6 +219,27 @@ describe('A hostile document system', () => {
     ]);
   });
 
+  it('takes numeric ids and versions as the strings they stand for, and leaves out an item without an id; the run ends', async () => {
+    const dataSourceId = await dataSource('numeric');
+    hostile.listings = (what) => {
+      if (!('folderId' in what)) return undefined;
+      if (what.folderId === '555') return { items: [{ kind: 'file', id: 124, name: 124, parentId: 555, version: 1 }] };
+      if (what.folderId !== 'numeric') return undefined;
+      return {
+        items: [
+          { kind: 'file', id: 123, name: '123.txt', parentId: 'numeric', size: 8, version: 7, modifiedAt: 1717000000 },
+          { kind: 'folder', id: 555, name: 'Sub', parentId: 'numeric' },
+          { kind: 'file', name: 'no-id.txt', parentId: 'numeric' },
+        ],
+        nextCursor: null,
+      };
+    };
+    const run = await syncToEnd(sut.app, caller, dataSourceId, 30_000).finally(() => (hostile.listings = undefined));
+    expect(run).toMatchObject({ status: 'Succeeded', counts: { discovered: 2, added: 2, failed: 0 } });
+    expect((await tree(dataSourceId, 'numeric')).files.map((f: { name: string }) => f.name)).toEqual(['123.txt']);
+    expect((await tree(dataSourceId, '555')).files.map((f: { name: string }) => f.name)).toEqual(['124']);
+  });
+
   it('ends a run whose file trickles forever: that file fails, the others are ingested', async () => {
     const dataSourceId = await dataSource('slow');
     const started = Date.now();
@@ -237,7 +267,7 @@ describe('A hostile document system', () => {
     await http().get('/health/live').expect(200);
     expect(
       (await http().get(`/v1/data-sources/${dataSourceId}/folders`).set(caller.auth).expect(200)).body.items,
-    ).toHaveLength(5);
+    ).toHaveLength(6);
   });
 
   it('keeps the API paths it calls under an instanceUrl ending in "?" (no other path reachable)', async () => {
