@@ -7,7 +7,14 @@ export type AnswerShape = 'session' | 'error' | 'workgroups' | 'children';
 
 export type ReadAnswer =
   | { ok: true; value: unknown }
-  | { ok: false; problem: 'NotJson' | 'NotAListing' | 'TooManyItems' | 'TooManyValues'; items?: number };
+  | {
+      ok: false;
+      problem: 'NotJson' | 'NotAListing' | 'CursorTooLong' | 'TooManyItems' | 'TooManyValues';
+      items?: number;
+    };
+
+/** The longest `nextCursor` taken: a next page's cursor travels in its listing job (and its key). */
+export const MAX_CURSOR_LENGTH = 4096;
 
 /**
  * The most JSON values an answer may hold, counted as its objects, arrays and commas (a page of n empty
@@ -59,6 +66,7 @@ export function readAnswer(text: string, shape: AnswerShape, maxItems: number): 
   if (!Array.isArray(items)) return { ok: false, problem: 'NotAListing' };
   if (items.length > maxItems) return { ok: false, problem: 'TooManyItems', items: items.length };
   const nextCursor = typeof object.nextCursor === 'string' && object.nextCursor !== '' ? object.nextCursor : null;
+  if (nextCursor && nextCursor.length > MAX_CURSOR_LENGTH) return { ok: false, problem: 'CursorTooLong' };
   const kept = items.map((item) => listedItem(isObject(item) ? item : {}, shape));
   return { ok: true, value: { items: kept.filter((item) => item !== null), nextCursor } };
 }

@@ -13,7 +13,7 @@ import {
 } from './document-system.adapter';
 import { collectAnswer } from './answer-bytes';
 import { AnswerUnreadable } from './answer-parser';
-import { AnswerShape, MAX_ANSWER_VALUES, ReadAnswer } from './answer-shapes';
+import { AnswerShape, MAX_ANSWER_VALUES, MAX_CURSOR_LENGTH, ReadAnswer } from './answer-shapes';
 import { apiUrl, pathSegment } from './api-url';
 import { CallBudget, CallBudgetSpent } from './call-budget';
 import { DocumentSystemException } from './document-system.exception';
@@ -31,9 +31,10 @@ interface CallOptions {
 }
 
 /** Why an answer that is not a listing fails the call, in the words of its 502. */
-const ANSWER_PROBLEMS: Record<'NotJson' | 'NotAListing' | 'TooManyValues', string> = {
+const ANSWER_PROBLEMS: Record<'NotJson' | 'NotAListing' | 'CursorTooLong' | 'TooManyValues', string> = {
   NotJson: 'the answer is not JSON',
   NotAListing: 'the answer is not a listing',
+  CursorTooLong: `the answer's nextCursor is longer than ${MAX_CURSOR_LENGTH} characters`,
   TooManyValues: `the answer holds more than ${MAX_ANSWER_VALUES.toLocaleString('en')} JSON values`,
 };
 

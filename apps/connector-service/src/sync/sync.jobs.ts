@@ -13,6 +13,7 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
+import { MAX_CURSOR_LENGTH } from '../document-system/answer-shapes';
 
 /**
  * The connector's internal sync queue. WARNING: the queue name and job names are Redis keys that
@@ -49,7 +50,7 @@ export class ListFolderJob {
 
   @IsOptional()
   @IsString()
-  @MaxLength(4096)
+  @MaxLength(MAX_CURSOR_LENGTH)
   cursor?: string;
 
   /** Folder levels below the selected folder (0, or none: the selected folder itself). */

@@ -240,6 +240,17 @@ describe('A hostile document system', () => {
     expect((await tree(dataSourceId, '555')).files.map((f: { name: string }) => f.name)).toEqual(['124']);
   });
 
+  it('fails a listing page whose nextCursor is over 4,096 characters as a failed listing; the run ends', async () => {
+    const dataSourceId = await dataSource('numeric');
+    hostile.listings = (what, cursor) =>
+      'folderId' in what && what.folderId === 'numeric' && !cursor
+        ? { items: [{ kind: 'file', id: '123', name: '123.txt', parentId: 'numeric' }], nextCursor: 'c'.repeat(5000) }
+        : undefined;
+    const run = await syncToEnd(sut.app, caller, dataSourceId, 30_000).finally(() => (hostile.listings = undefined));
+    expect(run).toMatchObject({ status: 'Failed', counts: { added: 0 } });
+    expect(run.error).toMatch(/folder listing\(s\) failed/);
+  });
+
   it('ends a run whose file trickles forever: that file fails, the others are ingested', async () => {
     const dataSourceId = await dataSource('slow');
     const started = Date.now();
