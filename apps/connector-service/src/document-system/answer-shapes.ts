@@ -1,3 +1,5 @@
+import { isMediaType } from '../common/media-type';
+
 /**
  * What the connector keeps of each kind of document-system answer. Pure: run in a parser process for large
  * answers, in place for small ones. Only the contract's fields are kept, and only when they are plain values,
@@ -26,9 +28,10 @@ export const MAX_ANSWER_VALUES = 2_000_000;
 /**
  * How each kept field is read: `name` a string (a number is taken as the string it stands for: many systems
  * number their ids and versions), `text` a string only, `count` a number only, `time` a string that reads as
- * a time in years 1–9999 (kept in ISO form: the database takes it). Anything else is left out.
+ * a time in years 1–9999 (kept in ISO form: the database takes it), `mediaType` a `type/subtype` a
+ * Content-Type header can carry. Anything else is left out.
  */
-type FieldKind = 'name' | 'text' | 'count' | 'time';
+type FieldKind = 'name' | 'text' | 'count' | 'time' | 'mediaType';
 
 const ITEM_FIELDS: Record<'workgroups' | 'children', Record<string, FieldKind>> = {
   workgroups: { id: 'name', name: 'name', rootFolderId: 'name' },
@@ -38,7 +41,7 @@ const ITEM_FIELDS: Record<'workgroups' | 'children', Record<string, FieldKind>> 
     name: 'name',
     parentId: 'name',
     size: 'count',
-    mimeType: 'text',
+    mimeType: 'mediaType',
     version: 'name',
     modifiedAt: 'time',
     sha256: 'text',
@@ -87,6 +90,8 @@ function pick(object: Record<string, unknown>, fields: Record<string, FieldKind>
     if (kind === 'time') {
       const time = typeof value === 'string' ? isoTime(value) : null;
       if (time) kept[field] = time;
+    } else if (kind === 'mediaType') {
+      if (typeof value === 'string' && isMediaType(value)) kept[field] = value;
     } else if (kind !== 'count' && typeof value === 'string') kept[field] = value;
     else if (kind === 'name' && typeof value === 'number' && Number.isFinite(value)) kept[field] = String(value);
     else if (kind === 'count' && typeof value === 'number') kept[field] = value;

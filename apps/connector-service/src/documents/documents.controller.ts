@@ -7,6 +7,7 @@ import { ApiErrorResponses, DocumentResponse, DocumentTextResponse } from '@app/
 import { DocumentTextView, DocumentView } from '@app/contracts/views';
 import { documentResponse } from './dto/document.response';
 import { DocumentsService } from './documents.service';
+import { sendableMediaType } from '../common/media-type';
 
 /** RFC 6266: an ASCII fallback plus the exact UTF-8 name. */
 function contentDisposition(name: string): string {
@@ -42,7 +43,7 @@ export class DocumentsController {
   ): Promise<void> {
     const { doc, stream } = await this.documents.content(principal, id);
     res.status(200);
-    res.setHeader('Content-Type', doc.mimeType);
+    res.setHeader('Content-Type', sendableMediaType(doc.mimeType));
     res.setHeader('Content-Length', String(doc.size));
     res.setHeader('Content-Disposition', contentDisposition(doc.name));
     res.setHeader('X-Content-Type-Options', 'nosniff');

@@ -240,6 +240,32 @@ describe('A hostile document system', () => {
     expect((await tree(dataSourceId, '555')).files.map((f: { name: string }) => f.name)).toEqual(['124']);
   });
 
+  it('serves a file whose listed mimeType no header can carry, with a Content-Type that can be sent', async () => {
+    const dataSourceId = await dataSource('numeric');
+    hostile.listings = (what) =>
+      'folderId' in what && what.folderId === 'numeric'
+        ? {
+            items: [
+              { kind: 'file', id: '123', name: '123.txt', parentId: 'numeric', mimeType: 'text/plain\r\nX-Evil: 1' },
+              { kind: 'file', id: '124', name: '124.txt', parentId: 'numeric', mimeType: 'application/文档' },
+            ],
+            nextCursor: null,
+          }
+        : undefined;
+    const run = await syncToEnd(sut.app, caller, dataSourceId, 30_000).finally(() => (hostile.listings = undefined));
+    expect(run).toMatchObject({ status: 'Succeeded', counts: { added: 2 } });
+    const files: Array<{ documentId: string }> = (await tree(dataSourceId, 'numeric')).files;
+    // One stored before listings were read so: its type is sent as bytes of no known type.
+    await sut.db.query(`UPDATE connector.documents SET "mimeType" = 'text/plain\r\nX-Evil: 1' WHERE id = $1`, [
+      files[0].documentId,
+    ]);
+    for (const file of files) {
+      const res = await http().get(`/v1/documents/${file.documentId}/content`).set(caller.auth).expect(200);
+      expect(res.headers['content-type']).toBe('application/octet-stream');
+      expect(res.headers['x-evil']).toBeUndefined();
+    }
+  });
+
   it('fails a listing page whose nextCursor is over 4,096 characters as a failed listing; the run ends', async () => {
     const dataSourceId = await dataSource('numeric');
     hostile.listings = (what, cursor) =>
