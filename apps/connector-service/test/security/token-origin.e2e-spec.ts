@@ -7,6 +7,7 @@ import { DataSourceInstanceOrigin1795300052000 } from '../../src/database/migrat
 import { ConnectionTokens } from '../../src/document-system/connection-tokens.port';
 import { ConnectorTestApp, startConnectorApp } from '../support/connector-app';
 import { SimulatorConnections } from '../support/simulator-connections';
+import { syncToEnd } from '../support/sync-helpers';
 
 /**
  * CONTRACT.md, "Safe by default": a data source's creator's OAuth tokens go only to the instance origin
@@ -119,6 +120,19 @@ describe('A data source’s tokens go only to the instance origin its creator ch
     expect(patched.body).toMatchObject({ ingestionStatus: 'Pending' });
     await http().get(`/v1/data-sources/${id}/folders`).set(creator.auth).expect(200);
     expect(bearerTokensSeen()).toBeGreaterThan(before);
+  });
+
+  it('a PATCH confirming the move after a run met it puts a synced data source back to Synced, not Pending', async () => {
+    const { id, credentialId } = await dataSourceOnSimulator();
+    // The credential's password is the simulator's, so the run works.
+    await moveCredential(credentialId, `${sim.url}/`, SEED_USERS.alice.password);
+    expect((await syncToEnd(sut.app, creator, id, 30_000)).status).toBe('Succeeded');
+    await moveCredential(credentialId, elsewhere.url);
+    // What a run that met the move stores (failed-steps: the run ends, its data source NeedsReauth).
+    await sut.db.query(`UPDATE connector.data_sources SET "ingestionStatus" = 'NeedsReauth' WHERE id = $1`, [id]);
+
+    const patched = await http().patch(`/v1/data-sources/${id}`).set(creator.auth).send({}).expect(200);
+    expect(patched.body).toMatchObject({ ingestionStatus: 'Synced' });
   });
 
   it('a tenant admin’s PATCH records it too; moving back to the recorded origin needs nothing', async () => {

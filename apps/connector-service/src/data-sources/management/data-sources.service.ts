@@ -114,8 +114,10 @@ export class DataSourcesService {
       await this.repository.recordInstanceOrigin(transaction, id);
       if (discard) await this.selectionReset.discard(transaction, source.id);
       // A run that met the credential's move ended NeedsReauth; with the move confirmed, it may sync again.
-      else if (source.ingestionStatus === 'NeedsReauth' && active)
-        await this.repository.moveStatus(id, hasInclude(source) ? 'Pending' : 'NotConfigured', transaction);
+      else if (source.ingestionStatus === 'NeedsReauth' && active) {
+        if (hasInclude(source)) await this.repository.reauthorized(id, transaction);
+        else await this.repository.moveStatus(id, 'NotConfigured', transaction);
+      }
     });
     const updated = await this.access.readable(principal, id);
     if (input.selection)
