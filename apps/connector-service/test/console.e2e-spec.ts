@@ -35,6 +35,7 @@ describe('The console under /console (static files, configuration, development s
       '/console/',
       '/console/data-sources/7d1c7a52-3f7b-4c1e-9a55-0d6f1d0a4f11',
       '/console/search',
+      '/console/index.html',
     ]) {
       const res = await http().get(path).expect(200);
       expect(res.headers['content-type']).toMatch(/text\/html/);

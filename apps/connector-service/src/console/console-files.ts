@@ -34,7 +34,8 @@ export class ConsoleFiles {
     if (!existsSync(resolve(this.dir, 'index.html'))) return void res.status(404).type('text/plain').send(NOT_BUILT);
     const relative = segments.filter(Boolean).join('/');
     const isAsset = /\.[a-z0-9]+$/i.test(relative);
-    if (!isAsset) return this.index(res);
+    // The page itself, by whatever name: always with its CSP.
+    if (!isAsset || /^index\.html?$/i.test(relative)) return this.index(res);
     res.sendFile(
       relative,
       {
