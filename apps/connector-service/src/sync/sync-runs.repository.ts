@@ -272,8 +272,9 @@ export class SyncRunsRepository {
        ON CONFLICT DO NOTHING RETURNING key`,
       [runId, JSON.stringify(tasks)],
     );
+    // Each new key once: two tasks of one key (the same files twice) are one row, counted once as pending.
     const fresh = new Set(rows.map((r) => r.key));
-    return tasks.filter((t) => fresh.has(t.key));
+    return tasks.filter((t) => fresh.delete(t.key));
   }
 
   /** Marks a task done; false when it already was (a retried or duplicated job). */

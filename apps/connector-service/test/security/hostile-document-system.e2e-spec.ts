@@ -240,6 +240,25 @@ describe('A hostile document system', () => {
     expect((await tree(dataSourceId, '555')).files.map((f: { name: string }) => f.name)).toEqual(['124']);
   });
 
+  it('takes a file or folder listed twice on one page once; the run ends with each counted once', async () => {
+    const dataSourceId = await dataSource('numeric');
+    const file = (id: string, size?: number) => ({ kind: 'file', id, name: `${id}.txt`, parentId: 'numeric', size });
+    const folder = { kind: 'folder', id: '555', name: 'Sub', parentId: 'numeric' };
+    hostile.listings = (what) => {
+      if (!('folderId' in what)) return undefined;
+      if (what.folderId === '555') return { items: [], nextCursor: null };
+      if (what.folderId !== 'numeric') return undefined;
+      // 123 without a size (a batch of its own, twice); 124 with one (twice in one batch).
+      return { items: [file('123'), folder, file('124', 8), file('123'), folder, file('124', 8)], nextCursor: null };
+    };
+    const run = await syncToEnd(sut.app, caller, dataSourceId, 20_000).finally(() => (hostile.listings = undefined));
+    expect(run).toMatchObject({ status: 'Succeeded', counts: { discovered: 2, added: 2, failed: 0 } });
+    expect((await tree(dataSourceId, 'numeric')).files.map((f: { name: string }) => f.name)).toEqual([
+      '123.txt',
+      '124.txt',
+    ]);
+  });
+
   it('serves a file whose listed mimeType no header can carry, with a Content-Type that can be sent', async () => {
     const dataSourceId = await dataSource('numeric');
     hostile.listings = (what) =>

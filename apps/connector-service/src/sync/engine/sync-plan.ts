@@ -33,15 +33,23 @@ export function ingestTask(syncRunId: string, files: FileToIngest[]): SyncTask {
   return { key, name: SyncJobName.IngestFiles, data: { syncRunId, files } };
 }
 
-/** A listed page's entries that sync takes: its files, and its subfolders the selection does not exclude. */
+/**
+ * A listed page's entries that sync takes: its files, and its subfolders the selection does not exclude; an
+ * id listed twice on the page is taken once (its first listing), as one row takes it.
+ */
 export function pageEntries(
   page: Page<ChildEntry>,
   selection: SelectionMark[],
 ): { folders: FolderEntry[]; files: FileEntry[] } {
   const excluded = excludedIds(selection);
-  const folders = page.items.filter((c): c is FolderEntry => c.kind === 'folder' && !excluded.has(c.id));
-  const files = page.items.filter((c): c is FileEntry => c.kind === 'file');
+  const folders = firstOfEachId(page.items.filter((c): c is FolderEntry => c.kind === 'folder' && !excluded.has(c.id)));
+  const files = firstOfEachId(page.items.filter((c): c is FileEntry => c.kind === 'file'));
   return { folders, files };
+}
+
+function firstOfEachId<T extends { id: string }>(entries: T[]): T[] {
+  const seen = new Set<string>();
+  return entries.filter((entry) => !seen.has(entry.id) && !!seen.add(entry.id));
 }
 
 /** A page's new tasks: its subfolders' listings, its downloads in batches, and the folder's next page (if any). */
