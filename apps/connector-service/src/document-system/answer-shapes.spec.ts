@@ -13,11 +13,13 @@ describe('readAnswer', () => {
         'not an item',
         { kind: 'file', name: 'no id' },
         { kind: 'link', id: 'l', name: 'a link' },
+        { kind: 'folder', id: 'f'.repeat(1025), name: 'a folder no listing task can name' },
+        { kind: 'file', id: 'n\u0000', name: '\ud800 half' },
       ],
       nextCursor: 'c',
       junk: [[[{}]]],
     });
-    expect(readAnswer(text, 'children', 10)).toEqual({
+    expect(readAnswer(text, 'children', 20)).toEqual({
       ok: true,
       value: {
         items: [
@@ -27,6 +29,7 @@ describe('readAnswer', () => {
           { kind: 'file', id: 'd1', name: 'd1', modifiedAt: '2024-05-01T08:00:00.000Z' },
           { kind: 'file', id: 'd2', name: 'd2' },
           { kind: 'file', id: 'd3', name: 'd3' },
+          { kind: 'file', id: 'n\ufffd', name: '\ufffd half' },
         ],
         nextCursor: 'c',
       },

@@ -1,4 +1,5 @@
 import { isMediaType } from '../common/media-type';
+import { storableText } from '../common/storable-text';
 
 /**
  * What the connector keeps of each kind of document-system answer. Pure: run in a parser process for large
@@ -27,7 +28,8 @@ export const MAX_ANSWER_VALUES = 2_000_000;
 
 /**
  * How each kept field is read: `name` a string (a number is taken as the string it stands for: many systems
- * number their ids and versions), `text` a string only, `count` a number only, `time` a string that reads as
+ * number their ids and versions), `text` a string only (either with what the database refuses, U+0000 and
+ * lone surrogates, as U+FFFD), `count` a number only, `time` a string that reads as
  * a time in years 1–9999 (kept in ISO form: the database takes it), `mediaType` a `type/subtype` a
  * Content-Type header can carry. Anything else is left out.
  */
@@ -47,7 +49,9 @@ const ITEM_FIELDS: Record<'workgroups' | 'children', Record<string, FieldKind>> 
     sha256: 'text',
   },
 };
-/** An item without these is none the connector can go on with (no folder to list, no file to fetch). */
+/** The longest id taken: a folder's id is part of its listing task's key (a btree entry: under 2.7 kB). */
+const MAX_ID_LENGTH = 1024;
+/** An item without these (or with a longer id) is none the connector can go on with (no folder to list, no file to fetch). */
 const ITEM_NEEDS: Record<'workgroups' | 'children', readonly string[]> = {
   workgroups: ['id', 'rootFolderId'],
   children: ['id', 'kind'],
@@ -77,7 +81,11 @@ export function readAnswer(text: string, shape: AnswerShape, maxItems: number): 
 /** A listed item's fields, or null for one without what the connector needs of it; a file or folder without a name goes by its id. */
 function listedItem(item: Record<string, unknown>, shape: 'workgroups' | 'children'): Record<string, unknown> | null {
   const kept = pick(item, ITEM_FIELDS[shape]);
-  if (ITEM_NEEDS[shape].some((field) => kept[field] === undefined || kept[field] === '')) return null;
+  const unusable = (field: string) => {
+    const value = kept[field] as string | undefined;
+    return value === undefined || value === '' || value.length > MAX_ID_LENGTH;
+  };
+  if (ITEM_NEEDS[shape].some(unusable)) return null;
   if (shape === 'children' && kept.kind !== 'file' && kept.kind !== 'folder') return null;
   return { ...kept, name: kept.name ?? kept.id };
 }
@@ -92,7 +100,7 @@ function pick(object: Record<string, unknown>, fields: Record<string, FieldKind>
       if (time) kept[field] = time;
     } else if (kind === 'mediaType') {
       if (typeof value === 'string' && isMediaType(value)) kept[field] = value;
-    } else if (kind !== 'count' && typeof value === 'string') kept[field] = value;
+    } else if (kind !== 'count' && typeof value === 'string') kept[field] = storableText(value);
     else if (kind === 'name' && typeof value === 'number' && Number.isFinite(value)) kept[field] = String(value);
     else if (kind === 'count' && typeof value === 'number') kept[field] = value;
   }

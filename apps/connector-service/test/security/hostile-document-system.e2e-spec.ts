@@ -259,6 +259,27 @@ describe('A hostile document system', () => {
     ]);
   });
 
+  it('stores names holding U+0000 or half of a UTF-16 pair with U+FFFD in their place; the page is not lost', async () => {
+    const dataSourceId = await dataSource('numeric');
+    hostile.listings = (what) =>
+      'folderId' in what && what.folderId.startsWith('sub')
+        ? { items: [], nextCursor: null }
+        : 'folderId' in what && what.folderId === 'numeric'
+          ? {
+              items: [
+                { kind: 'file', id: '123', name: 'a\u0000b.txt', parentId: 'numeric' },
+                { kind: 'file', id: '124', name: '\ud800.txt', parentId: 'numeric', sha256: 'x\u0000' },
+                { kind: 'folder', id: 'sub\u0000', name: 'Sub', parentId: 'numeric' },
+              ],
+              nextCursor: null,
+            }
+          : undefined;
+    const run = await syncToEnd(sut.app, caller, dataSourceId, 20_000).finally(() => (hostile.listings = undefined));
+    expect(run).toMatchObject({ status: 'Succeeded', counts: { discovered: 2, added: 2, failed: 0 } });
+    const names = (await tree(dataSourceId, 'numeric')).files.map((f: { name: string }) => f.name);
+    expect(names.sort()).toEqual(['a\ufffdb.txt', '\ufffd.txt'].sort());
+  });
+
   it('serves a file whose listed mimeType no header can carry, with a Content-Type that can be sent', async () => {
     const dataSourceId = await dataSource('numeric');
     hostile.listings = (what) =>
