@@ -260,6 +260,23 @@ describe('Text extraction on the indexing queue', () => {
     }
   });
 
+  it('extracts text holding characters beyond the BMP without a blank, and HTML naming half of one', async () => {
+    // 12,000 UTF-16 units without a blank: chunks are cut at a fixed length, which fell inside a pair.
+    const emoji = `tilework ${'😀'.repeat(6000)} grout`;
+    await sim.admin.post('/files', { parentId: folderId, name: 'emoji.txt', text: emoji });
+    await sim.admin.post('/files', {
+      parentId: folderId,
+      name: 'half.html',
+      mimeType: 'text/html',
+      text: '<p>caulking &#xD800; bead</p>',
+    });
+    await syncToEnd(sut.app, user, dataSourceId);
+    await waitForExtraction(sut.app, user, dataSourceId);
+    expect(await doc('emoji.txt')).toMatchObject({ extractionStatus: 'Succeeded' });
+    expect(await doc('half.html')).toMatchObject({ extractionStatus: 'Succeeded', text: 'caulking \ufffd bead' });
+    expect(await hits('grout')).toEqual(['emoji.txt']);
+  });
+
   it("stores a document's text once: chunks only for the part past what the document's own vectors search", async () => {
     const filler = (n: number) => Array.from({ length: n }, (_, i) => `bay ${i} grid line survey`).join(' ');
     const longText = `${filler(1500)} waterstop detail at the podium slab`;

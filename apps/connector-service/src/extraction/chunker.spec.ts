@@ -29,6 +29,14 @@ describe(chunkText.name, () => {
     expect(seen.size).toBe(words.length);
   });
 
+  it('never cuts a character beyond the BMP in two, where no blank is near', () => {
+    const text = `a${'😀'.repeat(6000)}`;
+    const chunks = chunkText(text);
+    expect(chunks.length).toBeGreaterThan(8);
+    for (const chunk of chunks)
+      expect(chunk.text).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/);
+  });
+
   it('keeps a phrase whole when it straddles a boundary', () => {
     const text = `${'filler '.repeat(27)}seismic bracing detail SB-7 ${'filler '.repeat(40)}`;
     expect(chunkText(text, 200, 60).some((c) => c.text.includes('seismic bracing detail SB-7'))).toBe(true);

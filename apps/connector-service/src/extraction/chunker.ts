@@ -30,6 +30,7 @@ export function chunkText(text: string, size = CHUNK_CHARS, overlap = CHUNK_OVER
       const tail = text.slice(floor, end + 1);
       const boundary = Math.max(tail.lastIndexOf(' '), tail.lastIndexOf('\n'));
       if (boundary !== -1) end = floor + boundary;
+      else if (isHighSurrogate(text, end - 1)) end -= 1; // a character is never cut in two
     }
     const raw = text.slice(start, end);
     const piece = raw.trim();
@@ -41,6 +42,12 @@ export function chunkText(text: string, size = CHUNK_CHARS, overlap = CHUNK_OVER
     start = Math.max(end - overlap, start + 1);
     const nextSpace = text.slice(start, end).indexOf(' ');
     if (nextSpace !== -1) start += nextSpace + 1;
+    else if (isHighSurrogate(text, start - 1)) start += 1;
   }
   return chunks;
+}
+
+function isHighSurrogate(text: string, at: number): boolean {
+  const unit = text.charCodeAt(at);
+  return unit >= 0xd800 && unit <= 0xdbff;
 }

@@ -1,3 +1,5 @@
+import { LONE_SURROGATES } from '../common/storable-text';
+
 /**
  * Text of the formats read without a library, in time linear in the input: no pattern here may try
  * every start of an unbounded run and fail (blanks-around-a-newline over a megabyte of `\r` took a quarter of an hour).
@@ -33,6 +35,7 @@ export function jsonText(json: string): string {
 export function normalise(text: string): string {
   return text
     .replaceAll('\u0000', '')
+    .replace(LONE_SURROGATES, '\ufffd') // PostgreSQL refuses half a pair in jsonb (a chunk's row)
     .replace(/ [ \t\f\v]+|[\t\f\v][ \t\f\v]*/g, ' ')
     .replace(/[^\S ]\s*|\s{2,}/g, (blanks) => (blanks.includes('\n') ? '\n' : blanks))
     .trim();
