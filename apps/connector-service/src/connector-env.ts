@@ -75,6 +75,14 @@ export class ConnectorEnv extends BaseEnv {
   @Min(1)
   SYNC_MAX_BYTES: number = 1024 ** 4;
 
+  /**
+   * One run lists at most this many pages of folder listings (every folder is a page at least): past it the
+   * run's listing stops there (RUN_LIMIT_REACHED), so a document system that answers pages forever ends.
+   */
+  @IsInt()
+  @Min(1)
+  SYNC_MAX_PAGES: number = 1_000_000;
+
   /** One run lists at most this many folder levels below a selected folder. */
   @IsInt()
   @Min(0)

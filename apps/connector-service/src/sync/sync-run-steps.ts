@@ -4,7 +4,13 @@ import type { SyncTask } from './sync.jobs';
 import type { SyncRunStatus } from './sync-run-state';
 
 export type CountDeltas = Partial<
-  SyncCountsView & { bytesDownloaded: number; failedListings: number; listedBytes: number; plannedBytes: number }
+  SyncCountsView & {
+    bytesDownloaded: number;
+    failedListings: number;
+    listedBytes: number;
+    plannedBytes: number;
+    listedPages: number;
+  }
 >;
 
 export type EndedRunStatus = Exclude<SyncRunStatus, 'Queued' | 'Running'>;
@@ -24,6 +30,8 @@ export interface StepState {
 export interface ListedSoFar {
   discovered: number;
   listedBytes: number;
+  /** Folder listing pages the run has taken (SYNC_MAX_PAGES). */
+  listedPages: number;
   listingStopped: boolean;
 }
 

@@ -90,6 +90,10 @@ export class SyncRunEntity {
   @Column('text', { nullable: true })
   limitReached: string | null;
 
+  /** Folder listing pages taken so far, against SYNC_MAX_PAGES. */
+  @Column('int', { default: 0 })
+  listedPages: number;
+
   /** The files or bytes limit was reached: the run's listing stopped there (its open listings take nothing). */
   @Column('boolean', { default: false })
   listingStopped: boolean;

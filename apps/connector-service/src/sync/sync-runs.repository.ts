@@ -10,7 +10,14 @@ import { SyncRunEntity } from './sync-run.entity';
 import type { EndedRunStatus, ListedSoFar, SettledStep, StepEffects, StepState } from './sync-run-steps';
 
 const UNIQUE_VIOLATION = '23505';
-const STEP_COUNTS = [...COUNT_NAMES, 'bytesDownloaded', 'failedListings', 'listedBytes', 'plannedBytes'] as const;
+const STEP_COUNTS = [
+  ...COUNT_NAMES,
+  'bytesDownloaded',
+  'failedListings',
+  'listedBytes',
+  'plannedBytes',
+  'listedPages',
+] as const;
 
 /** Sync runs and their tasks. Every state move is a conditional UPDATE that reports whether it won. */
 @Injectable()
@@ -139,12 +146,13 @@ export class SyncRunsRepository {
   async lockListing(transaction: Transaction, runId: string): Promise<ListedSoFar> {
     const manager = managerOf(transaction);
     await manager.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`sync-run-listing:${runId}`]);
-    const rows: Array<{ discovered: number; listedBytes: string; listingStopped: boolean }> = await manager.query(
-      'SELECT discovered, "listedBytes", "listingStopped" FROM connector.sync_runs WHERE id = $1',
-      [runId],
-    );
-    const row = rows[0] ?? { discovered: 0, listedBytes: '0', listingStopped: true };
-    return { discovered: row.discovered, listedBytes: Number(row.listedBytes), listingStopped: row.listingStopped };
+    const rows: Array<{ discovered: number; listedBytes: string; listedPages: number; listingStopped: boolean }> =
+      await manager.query(
+        'SELECT discovered, "listedBytes", "listedPages", "listingStopped" FROM connector.sync_runs WHERE id = $1',
+        [runId],
+      );
+    const row = rows[0] ?? { discovered: 0, listedBytes: '0', listedPages: 0, listingStopped: true };
+    return { ...row, listedBytes: Number(row.listedBytes) };
   }
 
   /** Tasks of the run not done yet, at most `limit`. */

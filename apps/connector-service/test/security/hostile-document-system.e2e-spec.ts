@@ -280,6 +280,23 @@ describe('A hostile document system', () => {
     expect(names.sort()).toEqual(['a\ufffdb.txt', '\ufffd.txt'].sort());
   });
 
+  it('ends a run whose folder answers empty pages with a new cursor forever, at SYNC_MAX_PAGES', async () => {
+    const dataSourceId = await dataSource('numeric');
+    let pages = 0;
+    hostile.listings = (what) =>
+      'folderId' in what && what.folderId === 'numeric' ? { items: [], nextCursor: `page-${++pages}` } : undefined;
+    const env = sut.app.get(ConnectorEnv);
+    const maxPages = env.SYNC_MAX_PAGES;
+    env.SYNC_MAX_PAGES = 25;
+    const run = await syncToEnd(sut.app, caller, dataSourceId, 20_000).finally(() => {
+      hostile.listings = undefined;
+      env.SYNC_MAX_PAGES = maxPages;
+    });
+    expect(run).toMatchObject({ status: 'PartiallySucceeded', counts: { discovered: 0 } });
+    expect(run.error).toMatch(/^RUN_LIMIT_REACHED: SYNC_MAX_PAGES \(25 listing pages\)/);
+    expect(pages).toBeLessThanOrEqual(26);
+  });
+
   it('serves a file whose listed mimeType no header can carry, with a Content-Type that can be sent', async () => {
     const dataSourceId = await dataSource('numeric');
     hostile.listings = (what) =>

@@ -87,6 +87,7 @@ export class ListFolderStep {
           updated: plan.relocated.length,
           listedBytes: files.reduce((n, f) => n + listedSize(f), 0),
           plannedBytes: plan.ingest.reduce((n, f) => n + listedSize(f), 0),
+          listedPages: 1,
         },
       });
       if (!settled) throw new TaskAlreadyDone(); // the run was cancelled meanwhile
@@ -105,7 +106,7 @@ export class ListFolderStep {
 
   /** Read at each page, so a changed limit applies to the runs under way from their next page on. */
   private limits(): RunLimits {
-    const { SYNC_MAX_FILES: maxFiles, SYNC_MAX_BYTES: maxBytes, SYNC_MAX_DEPTH: maxDepth } = this.env;
-    return { maxFiles, maxBytes, maxDepth };
+    const { SYNC_MAX_FILES: maxFiles, SYNC_MAX_BYTES: maxBytes, SYNC_MAX_PAGES: maxPages } = this.env;
+    return { maxFiles, maxBytes, maxPages, maxDepth: this.env.SYNC_MAX_DEPTH };
   }
 }

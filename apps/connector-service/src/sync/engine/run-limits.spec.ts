@@ -3,8 +3,8 @@ import { storedWithinLimit, withinLimits } from './run-limits';
 
 const file = (id: string, size?: number) => ({ kind: 'file', id, name: `${id}.txt`, size }) as FileEntry;
 const folder = (id: string) => ({ kind: 'folder', id, name: id }) as FolderEntry;
-const limits = { maxFiles: 5, maxBytes: 1000, maxDepth: 2 };
-const fresh = { discovered: 0, listedBytes: 0, listingStopped: false };
+const limits = { maxFiles: 5, maxBytes: 1000, maxPages: 10, maxDepth: 2 };
+const fresh = { discovered: 0, listedBytes: 0, listedPages: 0, listingStopped: false };
 
 describe('withinLimits', () => {
   const page = { folders: [folder('sub')], files: [file('a', 100), file('b', 100)], nextCursor: 'next', depth: 0 };
@@ -35,6 +35,16 @@ describe('withinLimits', () => {
     expect(taken.files).toHaveLength(2);
     expect(taken.limit!.reached).toBe('SYNC_MAX_DEPTH (2 folder levels)');
     expect(withinLimits({ ...page, depth: 1 }, fresh, limits).folders).toHaveLength(1);
+  });
+
+  it('takes nothing of a page past SYNC_MAX_PAGES, and stops the listing there', () => {
+    expect(withinLimits(page, { ...fresh, listedPages: 9 }, limits).limit).toBeNull();
+    expect(withinLimits(page, { ...fresh, listedPages: 10 }, limits)).toEqual({
+      folders: [],
+      files: [],
+      nextCursor: null,
+      limit: { reached: 'SYNC_MAX_PAGES (10 listing pages)', stopsListing: true },
+    });
   });
 
   it('takes nothing once the run stopped listing', () => {

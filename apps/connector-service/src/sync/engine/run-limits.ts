@@ -3,10 +3,11 @@ import type { FileEntry, FolderEntry } from '../../document-system/document-syst
 import { listedSize } from '../run-progress';
 import type { LimitReached, ListedSoFar } from '../sync-run-steps';
 
-/** SYNC_MAX_FILES, SYNC_MAX_BYTES and SYNC_MAX_DEPTH of one run. */
+/** SYNC_MAX_FILES, SYNC_MAX_BYTES, SYNC_MAX_PAGES and SYNC_MAX_DEPTH of one run. */
 export interface RunLimits {
   maxFiles: number;
   maxBytes: number;
+  maxPages: number;
   maxDepth: number;
 }
 
@@ -26,6 +27,7 @@ export function limitError(reached: string): string {
  * The part of a page the run may take: files in listed order while the run stays within SYNC_MAX_FILES and
  * SYNC_MAX_BYTES (listed sizes); the first that does not fit stops the run's listing there (no subfolder, no
  * next page). Subfolders deeper than SYNC_MAX_DEPTH below the selected folder are left out; the rest goes on.
+ * A page past SYNC_MAX_PAGES takes nothing and stops the run's listing.
  * A run whose listing stopped takes nothing more.
  */
 export function withinLimits(
@@ -34,6 +36,10 @@ export function withinLimits(
   limits: RunLimits,
 ): PageWithinLimits {
   if (soFar.listingStopped) return { folders: [], files: [], nextCursor: null, limit: null };
+  if (soFar.listedPages + 1 > limits.maxPages) {
+    const reached = `SYNC_MAX_PAGES (${limits.maxPages} listing pages)`;
+    return { folders: [], files: [], nextCursor: null, limit: { reached, stopsListing: true } };
+  }
   let files = soFar.discovered;
   let bytes = soFar.listedBytes;
   const taken: FileEntry[] = [];
