@@ -266,6 +266,19 @@ describe('Approval delivery', () => {
     expect(res.body).toMatchObject({ code: 'VALIDATION_FAILED', details: expect.any(Array) });
   });
 
+  /** A request with this authentication is refused with 400 naming its field. */
+  async function expectRefused(url: string, authentication: object, field: string) {
+    const res = await http()
+      .post('/v1/approvals')
+      .set(runtime.auth)
+      .send(approvalRequest(url, { authentication }))
+      .expect(400);
+    expect(res.body).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      details: [{ field: `webhook.authentication.${field}` }],
+    });
+  }
+
   it.each([
     'Host',
     'content-length',
@@ -279,15 +292,7 @@ describe('Approval delivery', () => {
   ])('refuses CustomHeader %s with 400 naming headerName, and sends nothing', async (headerName) => {
     const authentication = { type: 'CustomHeader', headerName, headerValue: 'v' };
     const url = `${receiver.url}/header-${encodeURIComponent(headerName)}`;
-    const res = await http()
-      .post('/v1/approvals')
-      .set(runtime.auth)
-      .send(approvalRequest(url, { authentication }))
-      .expect(400);
-    expect(res.body).toMatchObject({
-      code: 'VALIDATION_FAILED',
-      details: [{ field: 'webhook.authentication.headerName' }],
-    });
+    await expectRefused(url, authentication, 'headerName');
     await http()
       .post('/v1/approvals/test-webhook')
       .set(runtime.auth)
@@ -304,15 +309,7 @@ describe('Approval delivery', () => {
     'refuses a %s value no HTTP header can carry with 400 naming it, and sends nothing',
     async (_type, field, authentication) => {
       const url = `${receiver.url}/unsendable-${field}`;
-      const res = await http()
-        .post('/v1/approvals')
-        .set(runtime.auth)
-        .send(approvalRequest(url, { authentication }))
-        .expect(400);
-      expect(res.body).toMatchObject({
-        code: 'VALIDATION_FAILED',
-        details: [{ field: `webhook.authentication.${field}` }],
-      });
+      await expectRefused(url, authentication, field);
       expect(receiver.received.filter((r) => r.path === new URL(url).pathname)).toHaveLength(0);
     },
   );
