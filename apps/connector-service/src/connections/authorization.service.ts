@@ -15,6 +15,7 @@ import { ConnectionsRepository } from './connections.repository';
 import { OAuthConnectionEntity } from './oauth-connection.entity';
 import { OAuthErrorResponse, OAuthTokenClient, OAuthUnavailable, TokenSet } from './oauth-token-client';
 import { randomToken, s256, sha256Hex } from './pkce';
+import { storableText } from '../common/storable-text';
 
 const STATE_PROBLEMS = {
   unknown: ConnectionErrorCode.StateInvalid,
@@ -181,6 +182,6 @@ export class AuthorizationService {
     if (!audiences.includes(provider.clientId)) throw ConnectionException.invalidIdToken('audience is not this client');
     if (typeof claims.nonce !== 'string' || sha256Hex(claims.nonce) !== request.nonceHash)
       throw ConnectionException.invalidIdToken('nonce does not match');
-    return typeof claims.sub === 'string' ? claims.sub : null;
+    return typeof claims.sub === 'string' ? storableText(claims.sub) : null;
   }
 }

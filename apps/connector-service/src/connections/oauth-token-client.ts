@@ -3,6 +3,7 @@ import { ConnectorEnv } from '../connector-env';
 import axios, { AxiosInstance, isAxiosError } from 'axios';
 import { GuardedAgents, guardedAgents, isOutboundRefusal, outboundAxiosConfig, OutboundUrlPolicy } from '@app/outbound';
 import type { TokenEndpointAuthMethod } from '../providers/oauth-provider.entity';
+import { storableText } from '../common/storable-text';
 
 /** How we authenticate to one provider's token endpoint. */
 export interface OAuthClientAuth {
@@ -131,13 +132,17 @@ function authenticated(client: OAuthClientAuth, params: Record<string, string>) 
   return { body: form.toString(), headers };
 }
 
+/** An access token said to live longer is taken to live this long (a date past year 275760 is no date). */
+const LONGEST_TOKEN_LIFE_SECONDS = 10 * 365 * 86_400;
+
 function tokenSet(data: Record<string, unknown>): TokenSet {
-  const expiresIn = Number(data.expires_in);
+  const expiresIn = Math.min(Number(data.expires_in), LONGEST_TOKEN_LIFE_SECONDS);
   return {
     accessToken: data.access_token as string,
     refreshToken: stringOr(data.refresh_token) ?? null,
     expiresAt: Number.isFinite(expiresIn) && expiresIn > 0 ? new Date(Date.now() + expiresIn * 1000) : null,
-    scopes: typeof data.scope === 'string' ? data.scope.split(' ').filter(Boolean) : null,
+    // Kept in a text[] column: what PostgreSQL refuses there (U+0000) becomes U+FFFD.
+    scopes: typeof data.scope === 'string' ? storableText(data.scope).split(' ').filter(Boolean) : null,
     idToken: stringOr(data.id_token) ?? null,
   };
 }

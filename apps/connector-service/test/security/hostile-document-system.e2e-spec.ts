@@ -552,6 +552,35 @@ describe('Token refresh on every document-system path', () => {
     expect(connection).toMatchObject({ status: 'Active', secretVersion: 1 });
   });
 
+  it('takes a refresh answer with an expires_in past any date and U+0000 in its scope: the picker answers 200', async () => {
+    const c = await connected();
+    // The simulator's own answer, with the fields a careless provider might send.
+    const odd = await new HttpPeer(async (req, res) => {
+      const answer = await fetch(`${sim.url}/oauth/token`, {
+        method: 'POST',
+        headers: {
+          'content-type': String(req.headers['content-type']),
+          authorization: req.headers.authorization ?? '',
+        },
+        body: req.body,
+      });
+      const tokens = { ...((await answer.json()) as object), expires_in: 1e13, scope: 'openid\u0000 offline_access' };
+      res.writeHead(answer.status, { 'content-type': 'application/json' }).end(JSON.stringify(tokens));
+    }).start();
+    try {
+      await sut.db.query(`UPDATE connector.oauth_providers SET "tokenEndpoint" = $2 WHERE id = $1`, [
+        c.providerId,
+        `${odd.url}/oauth/token`,
+      ]);
+      await expireByTime(c.connectionId);
+      await http().get(`/v1/data-sources/${c.dataSourceId}/folders`).set(user.auth).expect(200);
+      expect(odd.received).toHaveLength(1);
+      expect(await connectionStatus(c.connectionId)).toBe('Active');
+    } finally {
+      await odd.stop();
+    }
+  });
+
   it('ends a refresh at a token endpoint that trickles forever within OAUTH_HTTP_TIMEOUT_MS, naming no socket code', async () => {
     const c = await connected();
     const trickler = await new HttpPeer((_req, res) => {
