@@ -107,6 +107,19 @@ describe('Document-system credentials', () => {
     expect(await allStoredText(sut.db)).not.toContain(newPassword);
   });
 
+  it('refuses a null password on update with 400 naming it', async () => {
+    const created = await http().post('/v1/credentials').set(admin.auth).send(body()).expect(201);
+    const res = await http()
+      .put(`/v1/credentials/${created.body.id}`)
+      .set(admin.auth)
+      .send(body({ password: null }))
+      .expect(400);
+    expect(res.body).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      details: [expect.objectContaining({ field: 'password' })],
+    });
+  });
+
   it('lets only admins and connector managers write, but any member read', async () => {
     const member = await testCaller({ tenantId: admin.tenantId });
     await http().post('/v1/credentials').set(member.auth).send(body()).expect(403);

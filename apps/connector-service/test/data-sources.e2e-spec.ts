@@ -142,6 +142,21 @@ describe('Data sources, folder picker and selection', () => {
     ).toMatchObject({ name: 'Inline login', passwordConfigured: true });
   });
 
+  it.each(['name', 'credentialId', 'connectionId', 'selection'])(
+    'refuses a PATCH that sets %s to null with 400 naming it, changing nothing',
+    async (field) => {
+      const created = await dataSource();
+      const res = await http()
+        .patch(`/v1/data-sources/${created.id}`)
+        .set(user.auth)
+        .send({ [field]: null })
+        .expect(400);
+      expect(res.body).toMatchObject({ code: 'VALIDATION_FAILED', details: [expect.objectContaining({ field })] });
+      const after = (await http().get(`/v1/data-sources/${created.id}`).set(user.auth).expect(200)).body;
+      expect(after).toMatchObject({ name: created.name, credentialId: created.credentialId });
+    },
+  );
+
   it('lists the workgroups at the root, then subfolders with hasChildren', async () => {
     const ds = await dataSource();
     const root = await folders(ds.id);

@@ -155,6 +155,17 @@ describe('OAuth providers (admin)', () => {
     expect(await allStoredText(sut.db)).not.toContain('rotated-secret-value');
   });
 
+  it('refuses a null clientSecret with 400, as it refuses any other value that is no secret', async () => {
+    const created = (await create(providerBody(sim)).expect(201)).body;
+    for (const body of [
+      { ...providerBody(sim), clientSecret: null },
+      { ...providerBody(sim, { tokenEndpoint: `${sim.url}/oauth/token2` }), clientSecret: null },
+    ]) {
+      const res = await http().put(`/v2/OAuth/providers/${created.id}`).set(admin.auth).send(body).expect(400);
+      expect(res.body).toMatchObject({ details: [expect.objectContaining({ field: 'clientSecret' })] });
+    }
+  });
+
   it('deletes a provider: 204, then 404', async () => {
     const created = (await create(providerBody(sim)).expect(201)).body;
     await http().delete(`/v2/OAuth/providers/${created.id}`).set(admin.auth).expect(204);

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsNotEmpty, IsOptional, IsString, IsUUID, MaxLength, ValidateIf } from 'class-validator';
+import { IsIn, IsNotEmpty, IsString, IsUUID, MaxLength, ValidateIf } from 'class-validator';
 import { IsServiceUrl } from '../../common/is-service-url.decorator';
+import { Omittable } from '@app/errors';
 
 export class CreateCredentialDto {
   @ApiProperty()
@@ -46,7 +47,7 @@ export class CreateCredentialDto {
 /** Full body; the password is optional (omit it to keep the current one). */
 export class UpdateCredentialDto extends CreateCredentialDto {
   @ApiPropertyOptional({ writeOnly: true })
-  @IsOptional()
+  @Omittable()
   @IsString()
   @IsNotEmpty()
   @MaxLength(1000)

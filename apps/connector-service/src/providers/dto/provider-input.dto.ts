@@ -16,6 +16,7 @@ import {
 } from 'class-validator';
 import { IsServiceUrl } from '../../common/is-service-url.decorator';
 import { TOKEN_ENDPOINT_AUTH_METHODS, TokenEndpointAuthMethod } from '../oauth-provider.entity';
+import { Omittable } from '@app/errors';
 
 /** RFC 6749 §3.3 scope-token: printable ASCII except space, `"` and `\`. */
 const SCOPE_TOKEN = /^[\x21\x23-\x5B\x5D-\x7E]+$/;
@@ -89,7 +90,7 @@ export class CreateProviderDto {
 /** The full body again; `clientSecret` is optional: omit it to keep the secret, give it to rotate. */
 export class UpdateProviderDto extends CreateProviderDto {
   @ApiPropertyOptional({ writeOnly: true, description: 'A new secret rotates it (secretVersion + 1)' })
-  @IsOptional()
+  @Omittable()
   @IsString()
   @IsNotEmpty()
   @MaxLength(2000)

@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
   IsInt,
+  IsObject,
   IsNotEmpty,
   IsOptional,
   IsString,
@@ -14,6 +15,7 @@ import {
 } from 'class-validator';
 import { CreateCredentialDto } from '../../../credentials/dto/credential-input.dto';
 import { SelectionDto } from '../../selection/dto/selection.dto';
+import { Omittable } from '@app/errors';
 
 export class ScheduleDto {
   @ApiProperty({ minimum: 5, maximum: 10080 })
@@ -60,24 +62,25 @@ export class CreateDataSourceDto {
 
 export class UpdateDataSourceDto {
   @ApiPropertyOptional()
-  @IsOptional()
+  @Omittable()
   @IsString()
   @IsNotEmpty()
   @MaxLength(200)
   name?: string;
 
   @ApiPropertyOptional()
-  @IsOptional()
+  @Omittable()
   @IsUUID()
   credentialId?: string;
 
   @ApiPropertyOptional()
-  @IsOptional()
+  @Omittable()
   @IsUUID()
   connectionId?: string;
 
   @ApiPropertyOptional({ type: SelectionDto })
-  @IsOptional()
+  @Omittable()
+  @IsObject()
   @ValidateNested()
   @Type(() => SelectionDto)
   selection?: SelectionDto;
