@@ -194,6 +194,17 @@ describe('Data sources, folder picker and selection', () => {
     }
   });
 
+  it('keeps a data source NeedsReauth when its selection is saved again: only a new authorization clears it', async () => {
+    const ds = await dataSource();
+    const root = await folders(ds.id);
+    const selection = { include: [root.items[0].id], exclude: [] };
+    await http().put(`/v1/data-sources/${ds.id}/selection`).set(user.auth).send(selection).expect(200);
+    // What a refused refresh stores on the data sources of its connection.
+    await sut.db.query(`UPDATE connector.data_sources SET "ingestionStatus" = 'NeedsReauth' WHERE id = $1`, [ds.id]);
+    const saved = await http().put(`/v1/data-sources/${ds.id}/selection`).set(user.auth).send(selection).expect(200);
+    expect(saved.body.ingestionStatus).toBe('NeedsReauth');
+  });
+
   it('shows Selected, Partial and None for include and exclude, deep marks included', async () => {
     const ds = await dataSource();
     const root = await folders(ds.id);

@@ -13,8 +13,9 @@ const SETTLED: IngestionStatus[] = ['Synced', 'PartiallySynced', 'Failed', 'Need
 export const INGESTION_MOVES: Record<IngestionStatus, IngestionStatus[]> = {
   // Selection cleared or discarded (credential change, different document-system user).
   NotConfigured: ['Pending', 'Syncing', ...SETTLED, 'NotConfigured'],
-  // A selection was saved before the first sync, or the first sync was cancelled.
-  Pending: ['NotConfigured', 'Pending', 'NeedsReauth', 'Syncing'],
+  // A selection was saved before the first sync. (A new authorization, or a cancelled first sync, moves to
+  // Pending in SQL of its own: to where the latest completed run left it, Pending only when there is none.)
+  Pending: ['NotConfigured', 'Pending'],
   Syncing: ['Pending', ...SETTLED],
   // From NeedsReauth once authorized again, when a run has completed before (its documents are there); from
   // PartiallySynced when the deletions its latest run held are confirmed.

@@ -22,7 +22,7 @@ export class SelectionService {
     const marks = await this.resolve(source, input);
     return this.transactions.run(async (transaction) => {
       await this.repository.saveSelection(transaction, source.id, marks, subject);
-      // Pending only from NotConfigured, Pending or NeedsReauth (INGESTION_MOVES).
+      // Pending only from NotConfigured or Pending (INGESTION_MOVES): a NeedsReauth one waits for its authorization.
       const status = marks.some((m) => m.mode === 'include') ? 'Pending' : 'NotConfigured';
       await this.repository.moveStatus(source.id, status, transaction);
       return this.repository.get(source.id, transaction);
