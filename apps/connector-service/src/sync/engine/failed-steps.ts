@@ -59,6 +59,23 @@ export class FailedSteps {
       });
   }
 
+  /** A step whose job data was refused: a listing counts as failed, a batch as its files failed; its run goes on. */
+  async refused(
+    syncRunId: string,
+    key: string,
+    step: { kind: SyncJobName.ListFolder | SyncJobName.IngestFiles; files: number },
+  ): Promise<void> {
+    this.logger.error({ syncRunId, key }, 'sync step refused: its job data fails the job contract');
+    const listing = step.kind === SyncJobName.ListFolder;
+    const settled = await this.guard.once((transaction) =>
+      this.guard.commit(transaction, syncRunId, {
+        completes: key,
+        counts: listing ? { failedListings: 1 } : { failed: step.files },
+      }),
+    );
+    if (settled) await this.followUps.after(syncRunId, { folderListed: listing, pending: settled.pending });
+  }
+
   /** Files of a batch that an earlier attempt did not save (and count) already. */
   private async unsaved(syncRunId: string, files: FileToIngest[]) {
     const { dataSourceId } = await this.runs.get(syncRunId);

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Job } from 'bull';
 import { DatabaseOutages } from '@app/database';
-import { FairShare, InjectFairShare, isLastAttempt, JobHandlers } from '@app/queue';
+import { FairShare, InjectFairShare, InvalidJobDataError, isLastAttempt, JobHandlers } from '@app/queue';
 import { ConnectorEnv } from '../../connector-env';
 import { isReauthRequired as isReauth } from '../../document-system/document-system.exception';
 import { ExtractionGate, tenantOf } from '../../indexing/extraction-gate';
@@ -40,6 +40,7 @@ export class StepJobs {
     return {
       [SyncJobName.ListFolder]: {
         ...step,
+        refuse: (problems, job) => this.refused(job, problems),
         isFinal: (error) => isReauth(error) || isFolderGone(error),
         run: (data, job) => this.listFolderStep.listFolder(data, stepKey(job, data.syncRunId)),
         giveUp: (data, error, job) =>
@@ -52,6 +53,7 @@ export class StepJobs {
       },
       [SyncJobName.IngestFiles]: {
         ...step,
+        refuse: (problems, job) => this.refused(job, problems),
         run: (data, job) => this.ingestFilesStep.ingestFiles(data, stepKey(job, data.syncRunId), isLastAttempt(job)),
         giveUp: (data, error, job) =>
           this.failedSteps.giveUp(
@@ -63,6 +65,28 @@ export class StepJobs {
       },
     };
   }
+
+  /**
+   * A step whose data fails the job contract is not tried again (the worker discards it); its task is counted
+   * failed so that its run still ends: a listing as a failed listing, a batch's files as failed files.
+   */
+  private async refused(job: Job, problems: string[]): Promise<never> {
+    const syncRunId = runOfRefused(job);
+    const files = (job.data as { files?: unknown } | null)?.files;
+    if (syncRunId)
+      await this.failedSteps.refused(syncRunId, stepKey(job, syncRunId), {
+        kind: job.name as SyncJobName.ListFolder | SyncJobName.IngestFiles,
+        files: Array.isArray(files) ? files.length : 0,
+      });
+    await job.discard();
+    throw new InvalidJobDataError(SYNC_QUEUE, `Invalid ${job.name} job: ${problems.join(' | ')}`);
+  }
+}
+
+/** The run a refused job's data names, when its job id says it is that run's step; null otherwise. */
+function runOfRefused(job: Job): string | null {
+  const syncRunId = (job.data as { syncRunId?: unknown } | null)?.syncRunId;
+  return typeof syncRunId === 'string' && String(job.id).startsWith(`${syncRunId}:`) ? syncRunId : null;
 }
 
 /** A step's task key: its job id without the run's id in front. */
