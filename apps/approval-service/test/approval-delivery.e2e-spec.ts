@@ -211,6 +211,21 @@ describe('Approval delivery', () => {
     expect((await approvalOf(result.approvalId)).executionId).toBe(body.executionId);
   });
 
+  it('sends attempt 1 once when the runtime queues the same request again while that attempt is in flight', async () => {
+    receiver.handler = (_req, res) => void setTimeout(() => res.writeHead(200).end(), 150);
+    const body = { ...approvalRequest(receiver.url), tenantId: runtime.tenantId };
+    const jobs = [await sut.requests.add(body)];
+    await eventually(() => receiver.received.some((r) => r.body.includes(body.executionId)), 10_000, 5);
+    jobs.push(await sut.requests.add(body));
+    const results = await Promise.all(
+      jobs.map((job) => eventually(async () => (await sut.requests.getJob(job.id!))?.returnvalue)),
+    );
+    expect(results.map((r) => r.created)).toEqual([true, false]);
+    await eventually(async () => (await approvalOf(results[0].approvalId)).status === 'AwaitingDecision');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(sent(results[0].approvalId)).toHaveLength(1);
+  });
+
   it('fails an invalid queued request without retry and emits InvalidRequest', async () => {
     const job = await sut.requests.add(
       {

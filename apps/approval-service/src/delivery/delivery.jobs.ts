@@ -29,6 +29,14 @@ export class DeliveryAttemptJob {
   @Min(1)
   reminder?: number;
 
+  /**
+   * A first attempt asked for again: a repeated request, or a request job delivered again. Intake may be
+   * sending that attempt at this moment; the job then waits for it (DeliveryService.run).
+   */
+  @IsOptional()
+  @IsBoolean()
+  again?: boolean;
+
   /** Jobs from before the fair share were put back this many times while their tenant had its share in use. */
   @IsOptional()
   @IsInt()

@@ -35,7 +35,7 @@ export class DeliveryProcessor extends QueueProcessor<DeliveryJobs> {
           await this.gate.turn();
           return work();
         },
-        run: (data) => this.delivery.run(data),
+        run: (data, job) => this.delivery.run(data, job),
       },
     };
   }

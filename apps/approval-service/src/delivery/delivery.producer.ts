@@ -16,12 +16,12 @@ export class DeliveryProducer {
     @InjectQueue(DELIVERY_QUEUE) private readonly queue: Queue,
   ) {}
 
-  async attempt(approvalId: string, attempt: number, tenantId: string, delayMs = 0): Promise<void> {
+  async attempt(approvalId: string, attempt: number, tenantId: string, delayMs = 0, again = false): Promise<void> {
     const job = fairJob(
       DELIVERY_JOBS,
       DEFAULT_JOB_NAME,
       `${approvalId}:${attempt}`,
-      { approvalId, attempt, tenantId },
+      { approvalId, attempt, tenantId, ...(again ? { again } : {}) },
       DELIVERY_JOB_OPTIONS,
     );
     await this.fairShare.add(tenantId, job, delayMs);

@@ -1,4 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
+import type { Job } from 'bull';
 import { ApprovalEnv } from '../approval-env';
 import { SecretCipher } from '@app/crypto';
 import type { WebhookAuthenticationDto } from '@app/contracts/payloads';
@@ -70,11 +71,17 @@ export class DeliveryService {
   async handOff(approvalId: string, tenantId: string, fresh?: AttemptView): Promise<void> {
     if (fresh && (await this.sendHere(fresh))) return;
     if (fresh) this.handOffs.keep(fresh);
-    await this.outage.ride(() => this.producer.attempt(approvalId, 1, tenantId));
+    await this.outage.ride(() => this.producer.attempt(approvalId, 1, tenantId, 0, !fresh));
   }
 
-  /** A queued attempt: its slot is its tenant's already (the fair share admitted it). */
-  async run(job: DeliveryAttemptJob): Promise<void> {
+  /**
+   * A queued attempt: its slot is its tenant's already (the fair share admitted it). A first attempt asked for
+   * again while intake is sending it (a repeated request in flight beside the first) waits until intake's
+   * attempt has ended or its process has gone (its hold lapses): then it finds the attempt logged, or sends it.
+   */
+  async run(job: DeliveryAttemptJob, queued?: Job): Promise<void> {
+    if (queued && job.again && (await this.fairShare.isHeld(inlineHoldId(job.approvalId))))
+      return this.fairShare.putBack(queued, AGAIN_RECHECK_MS);
     this.running++;
     try {
       // Intake's copy spares decrypting the secrets, not reading the approval: a Cancel may have come since.
@@ -93,7 +100,7 @@ export class DeliveryService {
   private async sendHere(view: AttemptView): Promise<boolean> {
     const { tenantId } = view;
     if (this.slowTenants.has(tenantId) || this.running >= this.inlineBound) return false;
-    const holdId = `inline:${view.id}`;
+    const holdId = inlineHoldId(view.id);
     if (!(await this.fairShare.hold(tenantId, holdId))) return false;
     this.running++;
     const sent = this.attempt(view.id, 1, { known: view }).finally(() => {
@@ -229,4 +236,12 @@ function withSecrets(view: DeliveryView | null, inHand: SecretsInHand | undefine
 
 function isSuccess(status: number | null): boolean {
   return status !== null && status >= 200 && status < 300;
+}
+
+/** How long a first attempt asked for again waits before it looks again whether intake's is still in flight. */
+const AGAIN_RECHECK_MS = 1000;
+
+/** The fair-share hold of a first attempt intake sends itself, for as long as it is in flight. */
+function inlineHoldId(approvalId: string): string {
+  return `inline:${approvalId}`;
 }

@@ -136,6 +136,11 @@ export class FairShare implements OnApplicationShutdown {
     return taken;
   }
 
+  /** Whether a hold is taken now, by any process (until it is released, or lapses with its process). */
+  async isHeld(holdId: string): Promise<boolean> {
+    return (await this.redis.hexists(this.key.lease, holdId)) === 1;
+  }
+
   /** Gives a slot back (a hold, or a job that ended) and hands what it admits in its place to Bull. */
   async release(id: string): Promise<void> {
     this.holds.delete(id);
