@@ -3,6 +3,7 @@ import { Exclude } from 'class-transformer';
 import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
 import { Allow } from 'class-validator';
 import type { FieldProblem } from './domain.exception';
+import { LONE_SURROGATE } from './storable-text';
 
 /** A DTO class: the type whose declared fields are walked. */
 type DtoClass = abstract new (...args: never[]) => object;
@@ -30,9 +31,6 @@ interface Frame {
   freeForm: boolean;
   depth: number;
 }
-
-/** Half of a UTF-16 pair without its other half: no character, and PostgreSQL refuses it in JSON. */
-export const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** Why PostgreSQL would refuse a text (as text, or inside JSON), or null when it takes it. */
 function unstorableText(text: string): string | null {

@@ -1,5 +1,6 @@
 export * from './domain.exception';
 export * from './body-policy';
+export * from './storable-text';
 export * from './validation';
 export * from './error-body';
 export * from './all-exceptions.filter';

@@ -1,5 +1,5 @@
 import type { Job } from 'bull';
-import { LONE_SURROGATE, validatePayload } from '@app/errors';
+import { storableText, validatePayload } from '@app/errors';
 
 export class InvalidJobDataError extends Error {
   constructor(
@@ -36,9 +36,7 @@ export async function validJobData<T extends object>(job: Job, payloadClass: new
   return value;
 }
 
-const UNSTORABLE = new RegExp(`\u0000|${LONE_SURROGATE.source}`, 'g');
-
 /** A field of a refused payload as it may be echoed into an event or a row: U+0000 and lone surrogates become U+FFFD. */
 export function echoable(value: unknown): string {
-  return String(value ?? '').replace(UNSTORABLE, '\ufffd');
+  return storableText(String(value ?? ''));
 }

@@ -15,7 +15,7 @@ import { ConnectionsRepository } from './connections.repository';
 import { OAuthConnectionEntity } from './oauth-connection.entity';
 import { OAuthErrorResponse, OAuthTokenClient, OAuthUnavailable, TokenSet } from './oauth-token-client';
 import { randomToken, s256, sha256Hex } from './pkce';
-import { storableText } from '../common/storable-text';
+import { storableText } from '@app/errors';
 
 const STATE_PROBLEMS = {
   unknown: ConnectionErrorCode.StateInvalid,

@@ -3,7 +3,7 @@ import { ConnectorEnv } from '../connector-env';
 import axios, { AxiosInstance, isAxiosError } from 'axios';
 import { GuardedAgents, guardedAgents, isOutboundRefusal, outboundAxiosConfig, OutboundUrlPolicy } from '@app/outbound';
 import type { TokenEndpointAuthMethod } from '../providers/oauth-provider.entity';
-import { storableText } from '../common/storable-text';
+import { storableText } from '@app/errors';
 
 /** How we authenticate to one provider's token endpoint. */
 export interface OAuthClientAuth {
