@@ -489,6 +489,11 @@ describe('Token refresh on every document-system path', () => {
     sut.db.query(`UPDATE connector.oauth_connections SET "expiresAt" = now() - interval '1 second' WHERE id = $1`, [
       connectionId,
     ]);
+  /** The provider's token endpoint moved to `url` (as only the database may move it), and the access token expired. */
+  const refreshAt = async (c: { providerId: string; connectionId: string }, url: string) => {
+    await sut.db.query(`UPDATE connector.oauth_providers SET "tokenEndpoint" = $2 WHERE id = $1`, [c.providerId, url]);
+    await expireByTime(c.connectionId);
+  };
   const connectionStatus = async (id: string) =>
     (await http().get('/v2/OAuth/connections').set(user.auth).expect(200)).body.find((c: { id: string }) => c.id === id)
       ?.status;
@@ -568,11 +573,7 @@ describe('Token refresh on every document-system path', () => {
       res.writeHead(answer.status, { 'content-type': 'application/json' }).end(JSON.stringify(tokens));
     }).start();
     try {
-      await sut.db.query(`UPDATE connector.oauth_providers SET "tokenEndpoint" = $2 WHERE id = $1`, [
-        c.providerId,
-        `${odd.url}/oauth/token`,
-      ]);
-      await expireByTime(c.connectionId);
+      await refreshAt(c, `${odd.url}/oauth/token`);
       await http().get(`/v1/data-sources/${c.dataSourceId}/folders`).set(user.auth).expect(200);
       expect(odd.received).toHaveLength(1);
       expect(await connectionStatus(c.connectionId)).toBe('Active');
@@ -589,11 +590,7 @@ describe('Token refresh on every document-system path', () => {
       res.on('close', () => clearInterval(timer));
     }).start();
     try {
-      await sut.db.query(`UPDATE connector.oauth_providers SET "tokenEndpoint" = $2 WHERE id = $1`, [
-        c.providerId,
-        `${trickler.url}/oauth/token`,
-      ]);
-      await expireByTime(c.connectionId);
+      await refreshAt(c, `${trickler.url}/oauth/token`);
       const started = Date.now();
       const res = await http().get(`/v1/data-sources/${c.dataSourceId}/folders`).set(user.auth);
       expect(Date.now() - started).toBeLessThan(5_000);
