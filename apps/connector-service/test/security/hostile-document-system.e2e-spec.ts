@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import request from 'supertest';
@@ -278,6 +278,33 @@ describe('A hostile document system', () => {
     expect(run).toMatchObject({ status: 'Succeeded', counts: { discovered: 2, added: 2, failed: 0 } });
     const names = (await tree(dataSourceId, 'numeric')).files.map((f: { name: string }) => f.name);
     expect(names.sort()).toEqual(['a\ufffdb.txt', '\ufffd.txt'].sort());
+  });
+
+  it('leaves out a file or folder whose path would pass the longest path kept; its siblings are stored and the run names the limit', async () => {
+    const dataSourceId = await dataSource('numeric');
+    const long = randomBytes(1500).toString('hex'); // incompressible, as an index entry
+    let listed = 0;
+    hostile.listings = (what) => {
+      if (!('folderId' in what)) return undefined;
+      if (what.folderId === 'deep') return { items: [], nextCursor: null };
+      if (what.folderId !== 'numeric') return undefined;
+      listed++;
+      return {
+        items: [
+          { kind: 'file', id: '123', name: '123.txt', parentId: 'numeric', size: 8 },
+          { kind: 'file', id: 'fine', name: `${long}.txt`, parentId: 'numeric', size: 4 }, // downloadable
+          { kind: 'file', id: '124', name: '124.txt', parentId: 'numeric', size: 8 },
+          { kind: 'folder', id: 'deep', name: long, parentId: 'numeric' },
+        ],
+        nextCursor: null,
+      };
+    };
+    const run = await syncToEnd(sut.app, caller, dataSourceId, 20_000).finally(() => (hostile.listings = undefined));
+    expect(listed).toBe(1);
+    expect(run).toMatchObject({ status: 'PartiallySucceeded', counts: { discovered: 2, added: 2, failed: 0 } });
+    expect(run.error).toMatch(/^RUN_LIMIT_REACHED: path length \(2000 bytes\)/);
+    const names = (await tree(dataSourceId, 'numeric')).files.map((f: { name: string }) => f.name);
+    expect(names.sort()).toEqual(['123.txt', '124.txt']);
   });
 
   it('ends a run whose folder answers empty pages with a new cursor forever, at SYNC_MAX_PAGES', async () => {

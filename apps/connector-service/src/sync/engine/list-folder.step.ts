@@ -57,7 +57,7 @@ export class ListFolderStep {
       // Pages of one run are weighed against its limits one at a time, each seeing those committed before it.
       const soFar = await this.runs.lockListing(transaction, job.syncRunId);
       const { folders, files, nextCursor, limit } = withinLimits(
-        { ...listed, nextCursor: page.nextCursor, depth: job.depth ?? 0 },
+        { ...listed, path: job.path, nextCursor: page.nextCursor, depth: job.depth ?? 0 },
         soFar,
         this.limits(),
       );

@@ -7,10 +7,38 @@ const limits = { maxFiles: 5, maxBytes: 1000, maxPages: 10, maxDepth: 2 };
 const fresh = { discovered: 0, listedBytes: 0, listedPages: 0, listingStopped: false };
 
 describe('withinLimits', () => {
-  const page = { folders: [folder('sub')], files: [file('a', 100), file('b', 100)], nextCursor: 'next', depth: 0 };
+  const page = {
+    path: '/W',
+    folders: [folder('sub')],
+    files: [file('a', 100), file('b', 100)],
+    nextCursor: 'next',
+    depth: 0,
+  };
 
   it('takes the whole page while the run stays within its limits', () => {
-    expect(withinLimits(page, fresh, limits)).toEqual({ ...page, depth: undefined, limit: null, nextCursor: 'next' });
+    expect(withinLimits(page, fresh, limits)).toEqual({
+      folders: page.folders,
+      files: page.files,
+      limit: null,
+      nextCursor: 'next',
+    });
+  });
+
+  it('leaves out files and subfolders whose path would pass MAX_PATH_BYTES (UTF-8) and goes on with the rest', () => {
+    const path = `/${'ü'.repeat(990)}`; // 1,981 bytes: '/a.txt' fits, '/bcdefghijklmnop.txt' (2,001) does not
+    const long = { ...folder('long'), name: 'x'.repeat(20) };
+    const taken = withinLimits(
+      { ...page, path, folders: [folder('sub'), long], files: [file('a'), file('bcdefghijklmnop')] },
+      fresh,
+      limits,
+    );
+    expect(taken.files.map((f) => f.id)).toEqual(['a']);
+    expect(taken.folders.map((f) => f.id)).toEqual(['sub']);
+    expect(taken).toMatchObject({
+      nextCursor: 'next',
+      limit: { reached: 'path length (2000 bytes)', stopsListing: false },
+    });
+    expect(withinLimits({ ...page, path }, fresh, limits).limit).toBeNull();
   });
 
   it('stops at the first file past SYNC_MAX_FILES: no subfolder, no next page', () => {

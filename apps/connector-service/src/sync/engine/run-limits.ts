@@ -18,6 +18,12 @@ export interface PageWithinLimits {
   limit: LimitReached | null;
 }
 
+/**
+ * The longest path (UTF-8 bytes) a run keeps: a document's path is a btree entry (the path prefix search's and
+ * the run's file list's indexes), which PostgreSQL refuses past 2,704 bytes, and failed the whole batch.
+ */
+export const MAX_PATH_BYTES = 2000;
+
 /** The error a run that reached a limit ends with. */
 export function limitError(reached: string): string {
   return `RUN_LIMIT_REACHED: ${reached}: the run stopped there, kept what it saw and deleted nothing`;
@@ -27,15 +33,32 @@ export function limitError(reached: string): string {
  * The part of a page the run may take: files in listed order while the run stays within SYNC_MAX_FILES and
  * SYNC_MAX_BYTES (listed sizes); the first that does not fit stops the run's listing there (no subfolder, no
  * next page). Subfolders deeper than SYNC_MAX_DEPTH below the selected folder are left out; the rest goes on.
- * A page past SYNC_MAX_PAGES takes nothing and stops the run's listing.
- * A run whose listing stopped takes nothing more.
+ * A page past SYNC_MAX_PAGES takes nothing and stops the run's listing. Files and subfolders whose path would
+ * pass MAX_PATH_BYTES are left out as well, and the rest goes on. A run whose listing stopped takes nothing more.
  */
 export function withinLimits(
-  page: { folders: FolderEntry[]; files: FileEntry[]; nextCursor: string | null; depth: number },
+  page: { path: string; folders: FolderEntry[]; files: FileEntry[]; nextCursor: string | null; depth: number },
   soFar: ListedSoFar,
   limits: RunLimits,
 ): PageWithinLimits {
   if (soFar.listingStopped) return { folders: [], files: [], nextCursor: null, limit: null };
+  const fits = (entry: FileEntry | FolderEntry) => Buffer.byteLength(`${page.path}/${entry.name}`) <= MAX_PATH_BYTES;
+  const folders = page.folders.filter(fits);
+  const files = page.files.filter(fits);
+  const pathLimit =
+    folders.length < page.folders.length || files.length < page.files.length
+      ? { reached: `path length (${MAX_PATH_BYTES} bytes)`, stopsListing: false }
+      : null;
+  return withinCounts({ ...page, folders, files }, soFar, limits, pathLimit);
+}
+
+/** The part of a page within SYNC_MAX_PAGES, SYNC_MAX_FILES, SYNC_MAX_BYTES and SYNC_MAX_DEPTH. */
+function withinCounts(
+  page: { folders: FolderEntry[]; files: FileEntry[]; nextCursor: string | null; depth: number },
+  soFar: ListedSoFar,
+  limits: RunLimits,
+  pathLimit: LimitReached | null,
+): PageWithinLimits {
   if (soFar.listedPages + 1 > limits.maxPages) {
     const reached = `SYNC_MAX_PAGES (${limits.maxPages} listing pages)`;
     return { folders: [], files: [], nextCursor: null, limit: { reached, stopsListing: true } };
@@ -59,7 +82,7 @@ export function withinLimits(
     const reached = `SYNC_MAX_DEPTH (${limits.maxDepth} folder levels)`;
     return { folders: [], files: taken, nextCursor: page.nextCursor, limit: { reached, stopsListing: false } };
   }
-  return { folders: page.folders, files: taken, nextCursor: page.nextCursor, limit: null };
+  return { folders: page.folders, files: taken, nextCursor: page.nextCursor, limit: pathLimit };
 }
 
 /** SYNC_MAX_BYTES reached: the run's listing stops there. */
