@@ -277,6 +277,47 @@ describe('Data sources, folder picker and selection', () => {
     expect(both.body.code).toBe('CONFLICTING_SELECTION');
   });
 
+  it('stores nothing of a create or a change whose selection is refused', async () => {
+    const project = randomUUID();
+    const listed = async () =>
+      (await http().get(`/v1/projects/${project}/data-sources`).set(admin.auth).expect(200)).body;
+    // An admin's inline credential is a tenant-wide one: listed, so its absence shows.
+    const refused = await http()
+      .post(`/v1/projects/${project}/data-sources`)
+      .set(admin.auth)
+      .send({
+        name: 'Docs',
+        credential: { name: 'Own', type: 'DocumentSystem', instanceUrl: sim.url, ...SEED_USERS.alice, scope: 'Tenant' },
+        connectionId: connections.connect(admin),
+        selection: { include: ['no-such-folder'], exclude: [] },
+      })
+      .expect(400);
+    expect(refused.body.code).toBe('UNKNOWN_FOLDER');
+    expect(await listed()).toEqual([]);
+    const own = (await http().get('/v1/credentials').set(admin.auth).expect(200)).body;
+    expect(own.filter((c: { name: string }) => c.name === 'Own')).toEqual([]);
+
+    const ds = await dataSource();
+    const arch = (await folders(ds.id)).items[0].id;
+    await http()
+      .put(`/v1/data-sources/${ds.id}/selection`)
+      .set(user.auth)
+      .send({ include: [arch], exclude: [] })
+      .expect(200);
+    const before = (await http().get(`/v1/data-sources/${ds.id}`).set(user.auth).expect(200)).body;
+    for (const change of [
+      { name: 'Renamed', selection: { include: ['no-such-folder'], exclude: [] } },
+      {
+        name: 'Renamed',
+        credentialId: await credential(SEED_USERS.bob),
+        selection: { include: ['no-such-folder'], exclude: [] },
+      },
+    ]) {
+      await http().patch(`/v1/data-sources/${ds.id}`).set(user.auth).send(change).expect(400);
+      expect((await http().get(`/v1/data-sources/${ds.id}`).set(user.auth).expect(200)).body).toEqual(before);
+    }
+  });
+
   it('discards the selection when the credential changes', async () => {
     const ds = await dataSource();
     const arch = (await folders(ds.id)).items[0].id;
@@ -367,6 +408,45 @@ describe('Data sources, folder picker and selection', () => {
     const ds = await dataSource();
     const res = await http().delete(`/v1/credentials/${ds.credentialId}`).set(admin.auth).expect(409);
     expect(res.body.code).toBe('CREDENTIAL_IN_USE');
+  });
+
+  it.each([
+    ['PATCH', (id: string) => http().patch(`/v1/data-sources/${id}`).send({ name: 'Renamed' })],
+    [
+      'PUT selection',
+      (id: string) => http().put(`/v1/data-sources/${id}/selection`).send({ include: [], exclude: [] }),
+    ],
+    ['POST members', (id: string) => http().post(`/v1/data-sources/${id}/members`).send({ userId: randomUUID() })],
+    ['POST sync', (id: string) => http().post(`/v1/data-sources/${id}/sync`)],
+  ])('answers 404 to a %s that meets the data source being deleted', async (_, send) => {
+    const ds = await dataSource();
+    const arch = (await folders(ds.id)).items[0].id;
+    await http()
+      .put(`/v1/data-sources/${ds.id}/selection`)
+      .set(user.auth)
+      .send({ include: [arch], exclude: [] })
+      .expect(200);
+    const deleting = sut.db.createQueryRunner();
+    await deleting.connect();
+    await deleting.startTransaction();
+    try {
+      const [{ pid }] = await deleting.query(`SELECT pg_backend_pid() AS pid`);
+      await deleting.query(`DELETE FROM connector.data_sources WHERE id = $1`, [ds.id]);
+      const request = send(ds.id)
+        .set(user.auth)
+        .then((res) => res);
+      await eventually(
+        async () =>
+          (await sut.db.query(`SELECT 1 FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))`, [pid])).length >
+          0,
+      );
+      await deleting.commitTransaction();
+      const res = await request;
+      expect({ status: res.status, code: res.body.code }).toEqual({ status: 404, code: 'DATA_SOURCE_NOT_FOUND' });
+    } finally {
+      if (deleting.isTransactionActive) await deleting.rollbackTransaction();
+      await deleting.release();
+    }
   });
 
   it("deletes a data source while a text is being saved into one of its documents: PostgreSQL's deadlock victim is tried again, not answered 503", async () => {

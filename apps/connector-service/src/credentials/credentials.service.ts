@@ -92,6 +92,11 @@ export class CredentialsService {
     throw CredentialException.inUse(Math.max(1, await this.credentials.countDataSourcesUsing(credential.id)));
   }
 
+  /** Removes a credential made for a request that then stored nothing, unless something uses it meanwhile. */
+  async deleteIfUnused(id: string): Promise<void> {
+    await this.credentials.deleteUnused(id);
+  }
+
   /**
    * The credential a data source of `projectId` may use, with its password in the clear (never returned).
    * A data source's own credential is usable by that data source alone (`dataSourceId`): 404 elsewhere.

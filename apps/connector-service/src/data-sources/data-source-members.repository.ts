@@ -4,6 +4,8 @@ import { Repository } from 'typeorm';
 import { managerOf, Transaction } from '@app/database';
 import { DataSourceMemberEntity } from './data-source-member.entity';
 
+const FOREIGN_KEY_VIOLATION = '23503';
+
 /** The users who may read a data source. */
 @Injectable()
 export class DataSourceMembersRepository {
@@ -17,13 +19,18 @@ export class DataSourceMembersRepository {
     return this.members.find({ where: { dataSourceId }, order: { createdAt: 'ASC' } });
   }
 
-  /** Adds the member (kept as it was when already one) and returns it. */
-  async add(dataSourceId: string, userId: string, addedBy: string): Promise<DataSourceMemberEntity> {
-    await this.members.upsert(
-      { dataSourceId, userId, addedBy },
-      { conflictPaths: ['dataSourceId', 'userId'], skipUpdateIfNoValuesChanged: true },
-    );
-    return this.members.findOneByOrFail({ dataSourceId, userId });
+  /** Adds the member (kept as it was when already one) and returns it; null when the data source is gone. */
+  async add(dataSourceId: string, userId: string, addedBy: string): Promise<DataSourceMemberEntity | null> {
+    try {
+      await this.members.upsert(
+        { dataSourceId, userId, addedBy },
+        { conflictPaths: ['dataSourceId', 'userId'], skipUpdateIfNoValuesChanged: true },
+      );
+    } catch (error) {
+      if ((error as { code?: string }).code === FOREIGN_KEY_VIOLATION) return null;
+      throw error;
+    }
+    return this.members.findOneBy({ dataSourceId, userId });
   }
 
   /** The creator of a new data source, in the transaction that creates it. */

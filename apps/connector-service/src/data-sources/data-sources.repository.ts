@@ -31,8 +31,9 @@ export class DataSourcesRepository {
     return manager.save(manager.create(DataSourceEntity, fields));
   }
 
-  find(id: string): Promise<DataSourceEntity | null> {
-    return this.sources.findOneBy({ id });
+  find(id: string, transaction?: Transaction): Promise<DataSourceEntity | null> {
+    const manager = transaction ? managerOf(transaction) : this.db.manager;
+    return manager.findOneBy(DataSourceEntity, { id });
   }
 
   /** Throws when there is no such data source. */
@@ -87,14 +88,15 @@ export class DataSourcesRepository {
    * Records the origin its credential points at now as the one its creator's tokens may go to (its
    * creator or an admin confirmed it). Returns that origin.
    */
-  async recordInstanceOrigin(transaction: Transaction, id: string): Promise<string> {
+  async recordInstanceOrigin(transaction: Transaction, id: string): Promise<string | null> {
     const manager = managerOf(transaction);
-    const [{ instanceUrl }]: Array<{ instanceUrl: string }> = await manager.query(
+    const [found]: Array<{ instanceUrl: string }> = await manager.query(
       `SELECT c."instanceUrl" FROM connector.data_sources ds JOIN connector.credentials c ON c.id = ds."credentialId"
        WHERE ds.id = $1 FOR SHARE OF c`,
       [id],
     );
-    const instanceOrigin = originOf(instanceUrl);
+    if (!found) return null; // deleted meanwhile
+    const instanceOrigin = originOf(found.instanceUrl);
     await manager.update(DataSourceEntity, { id }, { instanceOrigin });
     return instanceOrigin;
   }

@@ -10,6 +10,7 @@ import { SyncRunEntity } from './sync-run.entity';
 import type { EndedRunStatus, ListedSoFar, SettledStep, StepEffects, StepState } from './sync-run-steps';
 
 const UNIQUE_VIOLATION = '23505';
+const FOREIGN_KEY_VIOLATION = '23503';
 const STEP_COUNTS = [
   ...COUNT_NAMES,
   'bytesDownloaded',
@@ -27,7 +28,7 @@ export class SyncRunsRepository {
     @InjectDataSource() private readonly db: DataSource,
   ) {}
 
-  /** A new Queued run, or null when one is already active (the partial unique index decides). */
+  /** A new Queued run, or null when one is already active (the partial unique index decides) or its data source is gone. */
   async create(
     tenantId: string,
     dataSourceId: string,
@@ -37,7 +38,8 @@ export class SyncRunsRepository {
     try {
       return await this.runs.save(this.runs.create({ tenantId, dataSourceId, mode, status: 'Queued', createdBy }));
     } catch (error) {
-      if ((error as { code?: string }).code === UNIQUE_VIOLATION) return null;
+      const code = (error as { code?: string }).code;
+      if (code === UNIQUE_VIOLATION || code === FOREIGN_KEY_VIOLATION) return null;
       throw error;
     }
   }

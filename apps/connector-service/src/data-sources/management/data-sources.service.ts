@@ -17,6 +17,8 @@ import { DataSourceChanges, DataSourcesRepository } from '../data-sources.reposi
 import { originOf } from '../instance-origin';
 import { SelectionReset } from '../selection/selection-reset';
 import { SelectionService } from '../selection/selection.service';
+import { SelectionDto } from '../selection/dto/selection.dto';
+import type { SelectionMark } from '@app/contracts/views';
 import { CreateDataSourceDto, UpdateDataSourceDto } from './dto/data-source-input.dto';
 
 /** How long a deletion may keep trying after a deadlock (or a database away) before it answers 503. */
@@ -40,8 +42,8 @@ export class DataSourcesService {
   async create(principal: Principal, projectId: string, input: CreateDataSourceDto): Promise<DataSourceEntity> {
     if (input.credential) this.credentials.assertInstanceUrl(input.credential.instanceUrl, 'credential.instanceUrl');
     const connection = await this.usableConnection(principal, input.connectionId);
-    const { credential, instanceUrl } = await this.credentialFor(principal, projectId, input);
-    let source = await this.transactions.run(async (transaction) => {
+    const { credential, instanceUrl, created } = await this.credentialFor(principal, projectId, input);
+    const source = await this.transactions.run(async (transaction) => {
       const id = randomUUID();
       // A draft is saved as the data source's own credential, deleted with it.
       const credentialId =
@@ -66,8 +68,13 @@ export class DataSourcesService {
       await this.members.addCreator(transaction, id, principal.userId);
       return created;
     });
-    if (input.selection) source = await this.selection.replace(source, input.selection, connection.subject);
-    return source;
+    if (!input.selection) return source;
+    // Resolved once the data source exists (the folders met are recorded under it); refused, nothing stays.
+    return this.selection.replace(source, input.selection, connection.subject).catch(async (error: unknown) => {
+      await this.repository.delete(source.id);
+      if (created) await this.credentials.deleteIfUnused(created);
+      throw error;
+    });
   }
 
   list(principal: Principal, projectId: string): Promise<DataSourceEntity[]> {
@@ -101,6 +108,12 @@ export class DataSourcesService {
       (input.credentialId !== undefined && input.credentialId !== source.credentialId) ||
       (connection !== null && identityChanged(previous, connection, source.selectionSubject));
     const active = (connection ?? (await this.connectionOf(source)))?.status === 'Active';
+    // Resolved before anything is saved: a refused selection leaves the data source as it was.
+    const credentialId = input.credentialId ?? source.credentialId;
+    const marks = input.selection
+      ? await this.selectionAfter(source, { credentialId, connectionId: connection?.id }, input.selection, discard)
+      : null;
+    const subject = (connection ?? previous)?.subject ?? (discard ? null : source.selectionSubject);
 
     await this.transactions.run(async (transaction) => {
       const changes: DataSourceChanges = {};
@@ -111,22 +124,39 @@ export class DataSourcesService {
       await this.repository.update(transaction, id, changes);
       if (changes.credentialId)
         await this.credentials.dropDataSourceCredentialsBut(transaction, id, changes.credentialId);
-      await this.repository.recordInstanceOrigin(transaction, id);
+      if ((await this.repository.recordInstanceOrigin(transaction, id)) === null) throw DataSourceException.notFound();
       if (discard) await this.selectionReset.discard(transaction, source.id);
       // A run that met the credential's move ended NeedsReauth; with the move confirmed, it may sync again.
       else if (source.ingestionStatus === 'NeedsReauth' && active) {
         if (hasInclude(source)) await this.repository.reauthorized(id, transaction);
         else await this.repository.moveStatus(id, 'NotConfigured', transaction);
       }
+      if (marks) await this.selection.save(transaction, id, marks, subject);
     });
-    const updated = await this.access.readable(principal, id);
-    if (input.selection)
-      return this.selection.replace(
-        updated,
-        input.selection,
-        (connection ?? previous)?.subject ?? updated.selectionSubject,
-      );
-    return updated;
+    return this.access.readable(principal, id);
+  }
+
+  /**
+   * A selection resolved as the data source will be after a change: its credential at the origin the change
+   * records, its connection. A selection made as another identity meets none of the folders recorded before.
+   */
+  private async selectionAfter(
+    source: DataSourceEntity,
+    change: { credentialId: string; connectionId?: string },
+    selection: SelectionDto,
+    discard: boolean,
+  ): Promise<SelectionMark[]> {
+    const { credential } = await this.credentials.loginFor(source.tenantId, change.credentialId);
+    return this.selection.resolve(
+      {
+        ...source,
+        credentialId: change.credentialId,
+        connectionId: change.connectionId ?? source.connectionId,
+        instanceOrigin: originOf(credential.instanceUrl),
+      },
+      selection,
+      discard,
+    );
   }
 
   /** Removes the data source with everything it ingested: documents, text, chunks, runs, blobs and its own credential. */
@@ -145,7 +175,9 @@ export class DataSourcesService {
 
   async addMember(principal: Principal, id: string, userId: string): Promise<DataSourceMemberEntity> {
     await this.access.manageable(principal, id);
-    return this.members.add(id, userId, principal.userId);
+    const member = await this.members.add(id, userId, principal.userId);
+    if (!member) throw DataSourceException.notFound(); // deleted meanwhile
+    return member;
   }
 
   async removeMember(principal: Principal, id: string, userId: string): Promise<void> {
@@ -176,7 +208,7 @@ export class DataSourcesService {
     principal: Principal,
     projectId: string,
     input: CreateDataSourceDto,
-  ): Promise<{ credential: string | CredentialDraft; instanceUrl: string }> {
+  ): Promise<{ credential: string | CredentialDraft; instanceUrl: string; created?: string }> {
     if (input.credentialId) {
       const { credential } = await this.credentials.usableLogin(principal, input.credentialId, projectId);
       return { credential: input.credentialId, instanceUrl: credential.instanceUrl };
@@ -189,7 +221,7 @@ export class DataSourcesService {
     if (input.credential.scope === 'Project' && input.credential.projectId !== projectId)
       throw CredentialException.projectMismatch();
     const created = await this.credentials.create(principal, input.credential);
-    return { credential: created.id, instanceUrl: created.instanceUrl };
+    return { credential: created.id, instanceUrl: created.instanceUrl, created: created.id };
   }
 }
 

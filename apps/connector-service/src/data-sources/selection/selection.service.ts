@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Transactions } from '@app/database';
+import { Transaction, Transactions } from '@app/database';
 import { DataSourceEntity } from '../data-source.entity';
 import { DataSourceException } from '../data-source.exception';
 import { DataSourcesRepository } from '../data-sources.repository';
@@ -7,6 +7,12 @@ import { DocumentSystemSessions } from '../document-system-sessions';
 import { FolderLocator } from '../folders/folder-locator';
 import { SelectionMark } from '@app/contracts/views';
 import { SelectionDto } from './dto/selection.dto';
+
+/** What a selection is resolved against: a data source as it is, or as a change will make it. */
+export type SelectionSource = Pick<
+  DataSourceEntity,
+  'id' | 'tenantId' | 'credentialId' | 'connectionId' | 'instanceOrigin'
+>;
 
 /** Saves a data source's include/exclude selection and moves its ingestion status accordingly. */
 @Injectable()
@@ -21,15 +27,29 @@ export class SelectionService {
   async replace(source: DataSourceEntity, input: SelectionDto, subject: string | null): Promise<DataSourceEntity> {
     const marks = await this.resolve(source, input);
     return this.transactions.run(async (transaction) => {
-      await this.repository.saveSelection(transaction, source.id, marks, subject);
-      // Pending only from NotConfigured or Pending (INGESTION_MOVES): a NeedsReauth one waits for its authorization.
-      const status = marks.some((m) => m.mode === 'include') ? 'Pending' : 'NotConfigured';
-      await this.repository.moveStatus(source.id, status, transaction);
-      return this.repository.get(source.id, transaction);
+      await this.save(transaction, source.id, marks, subject);
+      const saved = await this.repository.find(source.id, transaction);
+      if (!saved) throw DataSourceException.notFound(); // deleted meanwhile
+      return saved;
     });
   }
 
-  private async resolve(source: DataSourceEntity, input: SelectionDto): Promise<SelectionMark[]> {
+  /** Saves resolved marks; Pending only from NotConfigured or Pending (INGESTION_MOVES): a NeedsReauth one waits for its authorization. */
+  async save(transaction: Transaction, id: string, marks: SelectionMark[], subject: string | null): Promise<void> {
+    await this.repository.saveSelection(transaction, id, marks, subject);
+    await this.repository.moveStatus(
+      id,
+      marks.some((m) => m.mode === 'include') ? 'Pending' : 'NotConfigured',
+      transaction,
+    );
+  }
+
+  /**
+   * The selection's folders as the document system shows them to this data source's login (400 for unknown
+   * ones); `asAnotherIdentity`: none of the folders recorded for it before counts.
+   */
+  async resolve(source: SelectionSource, input: SelectionDto, asAnotherIdentity = false): Promise<SelectionMark[]> {
+    if (asAnotherIdentity) await this.locator.forget(source.id);
     const include = [...new Set(input.include)];
     const exclude = [...new Set(input.exclude)];
     const both = include.filter((id) => exclude.includes(id));

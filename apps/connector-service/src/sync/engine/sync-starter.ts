@@ -41,6 +41,7 @@ export class SyncStarter {
     const run = await this.runs.create(source.tenantId, source.id, mode, startedBy);
     if (!run) {
       const active = await this.runs.findActive(source.id);
+      if (!active && !(await this.sources.find(source.id))) throw DataSourceException.notFound(); // deleted meanwhile
       throw new DomainException(
         409,
         SyncErrorCode.InProgress,
