@@ -40,13 +40,13 @@ const READERS: Record<ExtractionKind, (content: Buffer) => Promise<string | stri
     return (await mammoth.extractRawText({ buffer: content })).value;
   },
   async text(content) {
-    return content.toString('utf8');
+    return decodedText(content);
   },
   async json(content) {
-    return jsonText(content.toString('utf8'));
+    return jsonText(decodedText(content));
   },
   async html(content) {
-    return htmlText(content.toString('utf8'));
+    return htmlText(decodedText(content));
   },
 };
 
@@ -80,6 +80,19 @@ export function joinPages(pages: string[]): ExtractedText {
     length += text.length;
   });
   return { text: parts.join(''), pages: ranges };
+}
+
+/** Byte-order marks and what they mark: Windows tools write them, and Excel's "Unicode text" is UTF-16LE. */
+const BYTE_ORDER_MARKS = [
+  { mark: [0xef, 0xbb, 0xbf], encoding: 'utf-8' },
+  { mark: [0xff, 0xfe], encoding: 'utf-16le' },
+  { mark: [0xfe, 0xff], encoding: 'utf-16be' },
+];
+
+/** A text file's characters in the encoding its byte-order mark names, without the mark; UTF-8 without one. */
+function decodedText(content: Buffer): string {
+  const marked = BYTE_ORDER_MARKS.find(({ mark }) => mark.every((byte, i) => content[i] === byte));
+  return marked ? new TextDecoder(marked.encoding).decode(content) : content.toString('utf8');
 }
 
 export function sizeInWords(bytes: number): string {

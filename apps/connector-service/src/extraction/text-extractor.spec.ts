@@ -1,4 +1,5 @@
 import { zipBomb } from '../../test/factories/hostile-files';
+import { LONE_SURROGATES } from '../common/storable-text';
 import { extractionKind, TextExtractor } from './text-extractor';
 
 /** A minimal valid PDF 1.4 with one page showing `text` in Helvetica. */
@@ -42,6 +43,30 @@ describe(TextExtractor.name, () => {
       '# Notes\nRFI 12: door swing',
     );
     expect((await sut.extract(Buffer.from('a,b\n1,2'), 'application/octet-stream', 'x.csv')).text).toBe('a,b\n1,2');
+  });
+
+  describe('a file with a byte-order mark', () => {
+    const utf8 = (text: string) => Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)]);
+    const utf16le = (text: string) => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
+    const utf16be = (text: string) => Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(text, 'utf16le').swap16()]);
+
+    it('reads UTF-8 JSON and text without the mark', async () => {
+      expect(await sut.extract(utf8('{"check": "Prüfung"}'), 'application/json', 'w.json')).toEqual({
+        status: 'Succeeded',
+        text: 'Prüfung',
+        pages: [],
+        error: null,
+      });
+      expect((await sut.extract(utf8('Prüfung'), 'text/plain', 'w.txt')).text).toBe('Prüfung');
+    });
+
+    it('reads UTF-16, little- and big-endian, in every text format', async () => {
+      expect((await sut.extract(utf16le('Prüfung'), 'text/plain', 'excel.txt')).text).toBe('Prüfung');
+      expect((await sut.extract(utf16be('Prüfung'), 'text/plain', 'mac.txt')).text).toBe('Prüfung');
+      expect((await sut.extract(utf16le('a,b\n1,Prüfung'), '', 'excel.csv')).text).toBe('a,b\n1,Prüfung');
+      expect((await sut.extract(utf16le('{"check": "Prüfung"}'), 'application/json', 'w.json')).text).toBe('Prüfung');
+      expect((await sut.extract(utf16be('<p>Prüfung</p>'), 'text/html', 'w.html')).text).toBe('Prüfung');
+    });
   });
 
   it('reads HTML without tags, scripts or entities', async () => {
@@ -98,6 +123,17 @@ describe(TextExtractor.name, () => {
       error: 'Could not read the JSON file: Maximum call stack size exceeded',
     });
     expect((await sut.extract(Buffer.from('[1]'), 'application/json', 'flat.json')).text).toBe('1');
+  });
+
+  it.each([
+    ['a NUL', '[1,2,\u0000]'],
+    ['half a surrogate pair', '\u{1F600} is no JSON'],
+  ])('fails a file with a reason the database can store, though the parser quotes %s', async (_, content) => {
+    const { status, error } = await sut.extract(Buffer.from(content), 'application/json', 'quoted.json');
+    expect(status).toBe('Failed');
+    expect(error).toMatch(/^Could not read the JSON file: Unexpected token/);
+    expect(error).not.toContain('\u0000');
+    expect(error).not.toMatch(new RegExp(LONE_SURROGATES.source));
   });
 
   it('fails a text file past the text limit for that reason, within the default heap of its thread', async () => {

@@ -1,6 +1,7 @@
 import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import { extname } from 'node:path';
 import type { DocumentExtractionStatus } from '@app/contracts/views';
+import { storableText } from '../common/storable-text';
 import {
   ExtractionLimitExceeded,
   ExtractionPool,
@@ -20,8 +21,16 @@ export interface Extraction {
   error: string | null;
 }
 
-/** An extraction that gave no text. */
-const noText = (status: ExtractionStatus, error: string): Extraction => ({ status, text: '', pages: [], error });
+/** The longest reason kept: a parser's message may quote much of the file. */
+const MAX_ERROR_CHARS = 500;
+
+/** An extraction that gave no text; its reason as the database takes it (a parser's message may quote a NUL). */
+const noText = (status: ExtractionStatus, error: string): Extraction => ({
+  status,
+  text: '',
+  pages: [],
+  error: storableText(error.slice(0, MAX_ERROR_CHARS)),
+});
 
 /** Files larger than this are kept and retrievable but not extracted. */
 export const MAX_EXTRACT_BYTES = 50 * 1024 * 1024;
@@ -92,10 +101,7 @@ export class TextExtractor implements OnModuleDestroy {
     } catch (error) {
       if (error instanceof ExtractionLimitExceeded) return noText('Failed', error.message);
       if (error instanceof ExtractionUnavailable) throw error;
-      return noText(
-        'Failed',
-        `Could not read the ${kind.toUpperCase()} file: ${(error as Error).message}`.slice(0, 500),
-      );
+      return noText('Failed', `Could not read the ${kind.toUpperCase()} file: ${(error as Error).message}`);
     }
   }
 }

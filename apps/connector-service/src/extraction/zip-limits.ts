@@ -39,17 +39,18 @@ export function checkZipLimits(zip: Buffer, limits: ZipLimits): void {
 
 function directoryEntries(zip: Buffer, limits: ZipLimits): Entry[] {
   const end = endOfDirectory(zip);
-  if (zip.readUInt16LE(end + 10) === 0xffff || zip.readUInt32LE(end + 16) === 0xffffffff)
-    throw new Error('ZIP64 archives are not read');
+  if (isZip64(zip, end)) throw new Error('ZIP64 archives are not read');
+  const shift = prependedBytes(zip, end);
   const entries: Entry[] = [];
-  for (let at = zip.readUInt32LE(end + 16); at + 46 <= zip.length && zip.readUInt32LE(at) === DIRECTORY_ENTRY;) {
+  let at = zip.readUInt32LE(end + 16) + shift;
+  while (at + 46 <= zip.length && zip.readUInt32LE(at) === DIRECTORY_ENTRY) {
     if (entries.length === limits.maxEntries)
       throw new Error(`the archive has more than ${limits.maxEntries.toLocaleString('en')} entries`);
     const entry = {
       method: zip.readUInt16LE(at + 10),
       compressedSize: zip.readUInt32LE(at + 20),
       declaredSize: zip.readUInt32LE(at + 24),
-      localHeaderOffset: zip.readUInt32LE(at + 42),
+      localHeaderOffset: zip.readUInt32LE(at + 42) + shift,
     };
     if (entry.declaredSize === 0xffffffff || entry.compressedSize === 0xffffffff)
       throw new Error('ZIP64 archives are not read');
@@ -57,6 +58,24 @@ function directoryEntries(zip: Buffer, limits: ZipLimits): Entry[] {
     at += 46 + zip.readUInt16LE(at + 28) + zip.readUInt16LE(at + 30) + zip.readUInt16LE(at + 32);
   }
   return entries;
+}
+
+/** Any of the end record's counts, size or offset at its largest sends jszip to a ZIP64 record for the real value. */
+function isZip64(zip: Buffer, end: number): boolean {
+  const counts = [4, 6, 8, 10].map((field) => zip.readUInt16LE(end + field));
+  const sizeAndOffset = [12, 16].map((field) => zip.readUInt32LE(end + field));
+  return counts.includes(0xffff) || sizeAndOffset.includes(0xffffffff);
+}
+
+/**
+ * How far the end record lies past where the directory it states ends: bytes put in front of the archive (a
+ * self-extractor's stub, junk). jszip moves every offset by that much (its reader's `zero`), and refuses an
+ * archive shorter than stated.
+ */
+function prependedBytes(zip: Buffer, end: number): number {
+  const shift = end - (zip.readUInt32LE(end + 16) + zip.readUInt32LE(end + 12));
+  if (shift < 0) throw new Error('the ZIP directory runs past its end record');
+  return shift;
 }
 
 /** The last end-of-central-directory record, as jszip finds it: within the last 64 KiB (its comment) of the file. */
