@@ -97,8 +97,10 @@ export class OAuthTokenClient implements OnModuleDestroy {
     }
     const data = typeof res.data === 'object' && res.data !== null ? (res.data as Record<string, unknown>) : {};
     if (res.status >= 200 && res.status < 300 && typeof data.access_token === 'string') return tokenSet(data);
-    if (typeof data.error === 'string')
-      throw new OAuthErrorResponse(data.error, stringOr(data.error_description), res.status);
+    if (typeof data.error === 'string') {
+      const description = stringOr(data.error_description);
+      throw new OAuthErrorResponse(refusal(data.error), description && refusal(description), res.status);
+    }
     // A 401 without an OAuth body is still the client failing to authenticate (RFC 6749 §5.2).
     if (res.status === 401) throw new OAuthErrorResponse('invalid_client', undefined, 401);
     throw new OAuthUnavailable(`token endpoint answered HTTP ${res.status} without a token`);
@@ -114,6 +116,9 @@ export class OAuthTokenClient implements OnModuleDestroy {
     return 'token endpoint could not be reached';
   }
 }
+
+/** The most of a provider's `error` or `error_description` kept. */
+const MAX_REFUSAL_CHARS = 300;
 
 /** CLIENT_SECRET_BASIC: form-urlencoded id and secret in Basic auth (RFC 6749 §2.3.1); POST: in the body. */
 function authenticated(client: OAuthClientAuth, params: Record<string, string>) {
@@ -145,6 +150,14 @@ function tokenSet(data: Record<string, unknown>): TokenSet {
     scopes: typeof data.scope === 'string' ? storableText(data.scope).split(' ').filter(Boolean) : null,
     idToken: stringOr(data.id_token) ?? null,
   };
+}
+
+/**
+ * A provider's words on a refusal, as the connection's reason and the answers can carry them: at most
+ * MAX_REFUSAL_CHARS, with what PostgreSQL refuses (U+0000, lone surrogates) as U+FFFD.
+ */
+function refusal(text: string): string {
+  return storableText(text.slice(0, MAX_REFUSAL_CHARS));
 }
 
 function stringOr(value: unknown): string | undefined {

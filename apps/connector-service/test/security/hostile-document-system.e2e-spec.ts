@@ -609,6 +609,27 @@ describe('Token refresh on every document-system path', () => {
     }
   });
 
+  it('takes a refused refresh whose error and description hold U+0000 and 60 KB: 409 REAUTH_REQUIRED, the reason kept short', async () => {
+    const c = await connected();
+    const refusing = await new HttpPeer((_req, res) => {
+      const answer = { error: 'invalid_grant\u0000', error_description: `gone\u0000${'x'.repeat(60_000)}` };
+      res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
+    }).start();
+    try {
+      await refreshAt(c, `${refusing.url}/oauth/token`);
+      const res = await http().get(`/v1/data-sources/${c.dataSourceId}/folders`).set(user.auth);
+      expect({ status: res.status, code: res.body.code }).toEqual({ status: 409, code: 'REAUTH_REQUIRED' });
+      expect(await connectionStatus(c.connectionId)).toBe('NeedsReauth');
+      const connection = (await http().get('/v2/OAuth/connections').set(user.auth).expect(200)).body.find(
+        (x: { id: string }) => x.id === c.connectionId,
+      );
+      expect(JSON.stringify(connection).length).toBeLessThan(2_000);
+      expect(JSON.stringify(res.body).length).toBeLessThan(2_000);
+    } finally {
+      await refusing.stop();
+    }
+  });
+
   it('ends a refresh at a token endpoint that trickles forever within OAUTH_HTTP_TIMEOUT_MS, naming no socket code', async () => {
     const c = await connected();
     const trickler = await new HttpPeer((_req, res) => {
