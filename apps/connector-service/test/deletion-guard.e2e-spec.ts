@@ -27,6 +27,8 @@ describe('Deletion guard', () => {
   let stranger: TestCaller;
   let admin: TestCaller;
   let dataSourceId: string;
+  let credentialId: string;
+  let connections: SimulatorConnections;
   const folders: Record<'A' | 'B' | 'C', string> = { A: '', B: '', C: '' };
   const files: Record<'A' | 'B' | 'C', Array<{ id: string; name: string }>> = { A: [], B: [], C: [] };
   const http = () => request(sut.app.getHttpServer());
@@ -55,14 +57,14 @@ describe('Deletion guard', () => {
 
   beforeAll(async () => {
     sim = await startSimulator();
-    const connections = new SimulatorConnections(sim);
+    connections = new SimulatorConnections(sim);
     sut = await startConnectorApp({ overrides: [[ConnectionTokens, connections]] });
     admin = await testCaller({ roles: ['admin'] });
     owner = await testCaller({ tenantId: admin.tenantId });
     member = await testCaller({ tenantId: admin.tenantId });
     bystander = await testCaller({ tenantId: admin.tenantId });
     stranger = await testCaller({ tenantId: admin.tenantId });
-    const credentialId = (
+    credentialId = (
       await http()
         .post('/v1/credentials')
         .set(admin.auth)
@@ -252,6 +254,47 @@ describe('Deletion guard', () => {
     expect((await confirm(earlier.id, owner).expect(409)).body.code).toBe('NOTHING_HELD');
     expect((await http().get(`/v1/sync-runs/${earlier.id}`).set(owner.auth)).body.deletionsHeld).toBe(0);
     expect((await confirm(later.id, owner).expect(200)).body).toEqual({ deleted: 2 });
+  });
+
+  it('holds when most of what stays selected goes in the run after a folder was deselected', async () => {
+    const parent = (
+      await sim.admin.post('/folders', {
+        parentId: await sim.folderId('/Structural'),
+        name: `deselect-${randomUUID()}`,
+      })
+    ).data;
+    const folder = async (name: string, count: number) => {
+      const id = (await sim.admin.post('/folders', { parentId: parent.id, name })).data.id as string;
+      const made = [];
+      for (let i = 0; i < count; i++)
+        made.push(
+          (await sim.admin.post('/files', { parentId: id, name: `${name}-${i}.txt`, text: `${name} ${i}` })).data,
+        );
+      return { id, files: made as Array<{ id: string }> };
+    };
+    const [kept, dropped] = [await folder('Kept', 3), await folder('Dropped', 7)];
+    const id = (
+      await http()
+        .post(`/v1/projects/${randomUUID()}/data-sources`)
+        .set(owner.auth)
+        .send({
+          name: 'Narrowed',
+          credentialId,
+          connectionId: connections.connect(owner),
+          selection: { include: [kept.id, dropped.id], exclude: [] },
+        })
+        .expect(201)
+    ).body.id;
+    expect(await syncToEnd(sut.app, owner, id)).toMatchObject({ status: 'Succeeded', counts: { added: 10 } });
+    await http()
+      .put(`/v1/data-sources/${id}/selection`)
+      .set(owner.auth)
+      .send({ include: [kept.id], exclude: [] })
+      .expect(200);
+    for (const file of kept.files.slice(0, 2)) await sim.admin.delete(`/nodes/${file.id}`); // 2 of the 3 still selected
+    const run = await syncToEnd(sut.app, owner, id);
+    expect(run).toMatchObject({ status: 'PartiallySucceeded', deletionsHeld: 9, counts: { deleted: 0 } });
+    expect(run.error).toMatch(/2 of 3 documents/);
   });
 
   it('confirms through a deadlock with a text saved meanwhile: the confirmation is tried again, not a 503', async () => {
