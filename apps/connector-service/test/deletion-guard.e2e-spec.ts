@@ -252,7 +252,14 @@ describe('Deletion guard', () => {
     const later = await syncToEnd(sut.app, owner, dataSourceId);
     expect(later).toMatchObject({ status: 'PartiallySucceeded', deletionsHeld: 2 });
     expect((await confirm(earlier.id, owner).expect(409)).body.code).toBe('NOTHING_HELD');
-    expect((await http().get(`/v1/sync-runs/${earlier.id}`).set(owner.auth)).body.deletionsHeld).toBe(0);
+    const released = (await http().get(`/v1/sync-runs/${earlier.id}`).set(owner.auth)).body;
+    expect(released.deletionsHeld).toBe(0);
+    // It no longer asks for a confirmation it would refuse, and its files say why they were not deleted.
+    expect(released.error).not.toMatch(/until you confirm/);
+    expect(released.error).toMatch(/They were kept: a later sync decides their deletion afresh\.$/);
+    const heldBefore = (await filesOf(earlier.id, 'Held')).items;
+    expect(heldBefore.length).toBeGreaterThan(0);
+    for (const file of heldBefore) expect(file.reason).toMatch(/a later sync decides/);
     expect((await confirm(later.id, owner).expect(200)).body).toEqual({ deleted: 2 });
   });
 

@@ -8,6 +8,11 @@ export interface HoldReason {
   fileReason: string;
 }
 
+/** What a run that holds deletions asks of an admin. */
+export const CONFIRM_ASKED = 'They are kept until you confirm their deletion.';
+/** What it says instead once a later run took the decision over (nothing was deleted). */
+export const DECISION_RELEASED = 'They were kept: a later sync decides their deletion afresh.';
+
 /**
  * Why a run must hold its deletions, or null when it may apply them. Only documents still under the
  * selection count, on both sides (dropping what a user deselected is that user's decision, and it must not
@@ -21,7 +26,7 @@ export function holdReason(tallies: RootTally[], percent: number): HoldReason | 
   const documents = selected.reduce((sum, t) => sum + t.documents, 0);
   if (vanishing === 0) return null;
   const kept = `${unseen} ${unseen === 1 ? 'document is' : 'documents are'} no longer in the document system`;
-  const ask = 'They are kept until you confirm their deletion.';
+  const ask = CONFIRM_ASKED;
   const vanished = selected.filter((t) => t.documents > 0 && t.unseen === t.documents);
   if (vanished.length) {
     const folders = vanished.map((t) => t.path ?? t.root).join(', ');

@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { managerOf, Transaction } from '@app/database';
 import type { DroppedDocument } from '../../documents/synced-documents.repository';
 import type { SyncRunStatus } from '../sync-run-state';
+import { CONFIRM_ASKED, DECISION_RELEASED } from './deletion-guard-rule';
 
 /** Documents under one selection root (null: outside the selection now), and how many of them a run did not see. */
 export interface RootTally {
@@ -74,14 +75,20 @@ export class HeldDeletionsRepository {
   /** A new run decides deletions afresh: the data source's earlier runs hold none any more (nothing is deleted). */
   async releaseEarlier(dataSourceId: string, runId: string): Promise<void> {
     await this.db.transaction(async (manager) => {
+      // Its error and its files no longer ask for a confirmation that would be refused.
       const [released]: [Array<{ id: string }>, number] = await manager.query(
-        `UPDATE connector.sync_runs SET "deletionsHeld" = 0 WHERE "dataSourceId" = $1 AND id <> $2 AND "deletionsHeld" > 0 RETURNING id`,
-        [dataSourceId, runId],
+        `UPDATE connector.sync_runs SET "deletionsHeld" = 0, error = replace(error, $3, $4)
+         WHERE "dataSourceId" = $1 AND id <> $2 AND "deletionsHeld" > 0 RETURNING id`,
+        [dataSourceId, runId, CONFIRM_ASKED, DECISION_RELEASED],
       );
       if (!released.length) return;
-      await manager.query('DELETE FROM connector.held_deletions WHERE "syncRunId" = ANY($1::uuid[])', [
-        released.map((r) => r.id),
-      ]);
+      const runs = released.map((r) => r.id);
+      await manager.query('DELETE FROM connector.held_deletions WHERE "syncRunId" = ANY($1::uuid[])', [runs]);
+      await manager.query(
+        `UPDATE connector.sync_run_files SET reason = reason || '. ' || $2
+         WHERE "syncRunId" = ANY($1::uuid[]) AND outcome = 'Held'`,
+        [runs, DECISION_RELEASED],
+      );
     });
   }
 
