@@ -307,6 +307,26 @@ describe('Sync, tree, search and retrieval', () => {
     ).toBe(0);
   });
 
+  it('shows the new version and time of a file saved again with the same bytes, counted unchanged', async () => {
+    const text = 'RFI-090: confirm the slab edge detail.';
+    const rfi = (
+      await sim.admin.post('/files', { parentId: await sim.folderId('/Architecture/RFIs'), name: 'RFI-090.md', text })
+    ).data;
+    expect((await syncToEnd(sut.app, user, dataSourceId)).counts).toMatchObject({ added: 1, failed: 0 });
+    await new Promise((resolve) => setTimeout(resolve, 10)); // a later modifiedAt
+    const saved = (await sim.admin.patch(`/files/${rfi.id}`, { text })).data;
+    expect(saved.version).not.toBe(rfi.version);
+    const run = await syncToEnd(sut.app, user, dataSourceId);
+    expect(run.counts).toMatchObject({ added: 0, updated: 0, failed: 0 });
+    expect(run.bytesDownloaded).toBe(0);
+    const [{ id }] = await sut.db.query('SELECT id FROM connector.documents WHERE "externalId" = $1', [rfi.id]);
+    const doc = (await http().get(`/v1/documents/${id}`).set(user.auth).expect(200)).body;
+    expect({ version: doc.version, modifiedAt: doc.modifiedAt }).toEqual({
+      version: String(saved.version),
+      modifiedAt: new Date(saved.modifiedAt).toISOString(),
+    });
+  });
+
   it('finds words deep inside a long document, past its first 10,000 characters', async () => {
     const filler = Array.from(
       { length: 2500 },

@@ -65,6 +65,8 @@ export interface DocumentMove {
   name: string;
   path: string;
   folderId: string;
+  version: string | null;
+  modifiedAt: string | null;
 }
 
 /** What sync writes: documents as listed and downloaded, the synced folder tree, and a run's sightings. */
@@ -91,12 +93,14 @@ export class SyncedDocumentsRepository {
     );
   }
 
-  /** Renamed or moved with the same content: new place, no download. */
+  /** Renamed, moved or given a new version or time with the same content: new place and stamps, no download. */
   async relocate(transaction: Transaction, moves: DocumentMove[], runId: string): Promise<void> {
     if (!moves.length) return;
     await managerOf(transaction).query(
-      `UPDATE connector.documents d SET name = m.name, path = m.path, "folderId" = m."folderId", "lastSeenRunId" = $2, "updatedAt" = now()
-       FROM jsonb_to_recordset($1::jsonb) AS m(id uuid, name text, path text, "folderId" text) WHERE d.id = m.id`,
+      `UPDATE connector.documents d SET name = m.name, path = m.path, "folderId" = m."folderId", version = m.version,
+         "modifiedAt" = m."modifiedAt", "lastSeenRunId" = $2, "updatedAt" = now()
+       FROM jsonb_to_recordset($1::jsonb) AS m(id uuid, name text, path text, "folderId" text, version text, "modifiedAt" timestamptz)
+       WHERE d.id = m.id`,
       [JSON.stringify(moves), runId],
     );
   }

@@ -75,7 +75,7 @@ export class ListFolderStep {
       );
       // Every file still listed is seen, even one whose new version fails to download: it must not be dropped.
       await this.synced.markSeen(transaction, [...known.keys()], job.syncRunId);
-      await this.synced.relocate(transaction, plan.relocated, job.syncRunId);
+      await this.synced.relocate(transaction, [...plan.relocated, ...plan.restamped], job.syncRunId);
       const settled = await this.guard.commit(transaction, job.syncRunId, {
         ledger: { dataSourceId: source.id, entries: listedOutcomes(job.path, files, known, plan) },
         adds: tasks,

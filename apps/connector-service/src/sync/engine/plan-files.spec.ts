@@ -39,7 +39,27 @@ describe('planFiles', () => {
 
   it('only marks unchanged files seen', () => {
     const plan = planFiles(job, [file('a')], new Map([['a', doc('a')]]));
-    expect(plan).toEqual({ unchanged: ['a'], relocated: [], ingest: [] });
+    expect(plan).toEqual({ unchanged: ['a'], relocated: [], restamped: [], ingest: [] });
+  });
+
+  it('takes the listed version and time of a file whose checksum says its content is the same, counted unchanged', () => {
+    const listed = file('a', { sha256: 'x', version: '2', modifiedAt: '2026-11-30T09:31:00.000Z' });
+    const plan = planFiles(job, [listed], new Map([['a', doc('a', { remoteSha256: 'x' })]]));
+    expect(plan).toMatchObject({ unchanged: ['a'], relocated: [], ingest: [] });
+    expect(plan.restamped).toEqual([
+      {
+        id: 'doc-a',
+        name: 'a.pdf',
+        path: '/Architecture/Drawings/a.pdf',
+        folderId: 'f1',
+        version: '2',
+        modifiedAt: '2026-11-30T09:31:00.000Z',
+      },
+    ]);
+    const moved = planFiles(job, [{ ...listed, name: 'b.pdf' }], new Map([['a', doc('a', { remoteSha256: 'x' })]]));
+    expect(moved.relocated).toMatchObject([{ name: 'b.pdf', version: '2', modifiedAt: '2026-11-30T09:31:00.000Z' }]);
+    const same = doc('a', { remoteSha256: 'x', version: '2', modifiedAt: new Date('2026-11-30T09:31:00.000Z') });
+    expect(planFiles(job, [listed], new Map([['a', same]])).restamped).toEqual([]);
   });
 
   it('plans a file whose content was not stored (skipped as too large) again', () => {
@@ -51,7 +71,14 @@ describe('planFiles', () => {
     const plan = planFiles(job, [file('a', { name: 'A-101 rev B.pdf' })], new Map([['a', doc('a')]]));
     expect(plan.ingest).toEqual([]);
     expect(plan.relocated).toEqual([
-      { id: 'doc-a', name: 'A-101 rev B.pdf', path: '/Architecture/Drawings/A-101 rev B.pdf', folderId: 'f1' },
+      {
+        id: 'doc-a',
+        name: 'A-101 rev B.pdf',
+        path: '/Architecture/Drawings/A-101 rev B.pdf',
+        folderId: 'f1',
+        version: '1',
+        modifiedAt: null,
+      },
     ]);
   });
 

@@ -16,12 +16,14 @@ export interface PriorDocument {
   lastSeenRunId: string;
 }
 
-/** A document whose file moved or was renamed with the same content: only its place changes. */
+/** A document whose file moved, was renamed or has a new version or time with the same content: no download. */
 export interface Relocation {
   id: string;
   name: string;
   path: string;
   folderId: string;
+  version: string | null;
+  modifiedAt: string | null;
 }
 
 /** A downloaded file's document, as a step saves it. */

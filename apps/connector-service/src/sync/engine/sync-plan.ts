@@ -150,6 +150,8 @@ export function skippedDocument(
 export interface FilePlan {
   unchanged: string[];
   relocated: Relocation[];
+  /** Unchanged in content and place, listed with another version or time: they are kept, counted unchanged. */
+  restamped: Relocation[];
   ingest: FileToIngest[];
 }
 
@@ -159,14 +161,18 @@ export function planFiles(
   files: FileEntry[],
   known: ReadonlyMap<string, PriorDocument>,
 ): FilePlan {
-  const plan: FilePlan = { unchanged: [], relocated: [], ingest: [] };
+  const plan: FilePlan = { unchanged: [], relocated: [], restamped: [], ingest: [] };
   for (const file of files) {
     const path = `${job.path}/${file.name}`;
     const doc = known.get(file.id);
     // A file skipped as too large is planned again, so a raised MAX_FILE_BYTES takes it in.
     if (doc && doc.stored && sameContent(file, doc)) {
-      if (doc.name === file.name && doc.path === path && doc.folderId === job.folderId) plan.unchanged.push(file.id);
-      else plan.relocated.push({ id: doc.id, name: file.name, path, folderId: job.folderId });
+      const kept = { id: doc.id, name: file.name, path, folderId: job.folderId, ...stampsOf(file) };
+      if (doc.name !== file.name || doc.path !== path || doc.folderId !== job.folderId) plan.relocated.push(kept);
+      else {
+        plan.unchanged.push(file.id);
+        if (restamped(doc, kept)) plan.restamped.push(kept);
+      }
       continue;
     }
     plan.ingest.push({
@@ -183,6 +189,16 @@ export function planFiles(
     });
   }
   return plan;
+}
+
+/** The version and time a document shows: the listing's, as a download would have stored them. */
+function stampsOf(file: FileEntry): Pick<Relocation, 'version' | 'modifiedAt'> {
+  return { version: file.version != null ? String(file.version) : null, modifiedAt: file.modifiedAt ?? null };
+}
+
+function restamped(doc: PriorDocument, listed: Pick<Relocation, 'version' | 'modifiedAt'>): boolean {
+  const time = (value: Date | string | null) => (value === null ? null : new Date(value).getTime());
+  return doc.version !== listed.version || time(doc.modifiedAt) !== time(listed.modifiedAt);
 }
 
 type ContentIdentity = Pick<FileEntry, 'sha256' | 'version' | 'modifiedAt' | 'size'>;
