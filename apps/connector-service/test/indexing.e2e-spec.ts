@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { Transactions } from '@app/database';
 import { FairShare, fairShareToken } from '@app/queue';
-import { eventually, RunningSimulator, testCaller, TestCaller } from '@app/testing';
+import { after, eventually, RunningSimulator, testCaller, TestCaller } from '@app/testing';
 import { startSimulator } from '../../document-system-simulator/test/support/start-simulator';
 import { ConnectionTokens } from '../src/document-system/connection-tokens.port';
 import { DocumentsRepository } from '../src/documents/documents.repository';
@@ -23,6 +23,7 @@ interface StoredDocument {
   id: string;
   contentSha256: string;
   extractionStatus: string;
+  extractionError: string | null;
   text: string;
   updatedAt: Date;
 }
@@ -42,7 +43,7 @@ describe('Text extraction on the indexing queue', () => {
   const doc = async (name: string): Promise<StoredDocument | undefined> =>
     (
       await sut.db.query(
-        `SELECT id, "contentSha256", "extractionStatus", text, "updatedAt" FROM connector.documents WHERE "dataSourceId" = $1 AND name = $2`,
+        `SELECT id, "contentSha256", "extractionStatus", "extractionError", text, "updatedAt" FROM connector.documents WHERE "dataSourceId" = $1 AND name = $2`,
         [dataSourceId, name],
       )
     )[0];
@@ -318,4 +319,54 @@ describe('Text extraction on the indexing queue', () => {
     expect(await toastRows()).toBe(before);
     expect(await hits(`term${(3990).toString(36)}q`)).toEqual(['varied.txt']);
   });
+
+  it('fails a document whose extraction stopped its worker past the stall limit, and does not queue it again', async () => {
+    await sim.admin.post('/files', {
+      parentId: folderId,
+      name: 'kills-workers.txt',
+      text: 'every worker dies reading this',
+    });
+    // Held with its blocking reads cut short: a read already waiting would take the job when it is back.
+    await queue().pause(true, true);
+    let settled: StoredDocument;
+    let jobId: string;
+    try {
+      await syncToEnd(sut.app, user, dataSourceId);
+      const pending = (await doc('kills-workers.txt'))!;
+      jobId = extractTextJobId({ documentId: pending.id, contentSha256: pending.contentSha256 });
+      await eventually(() => queue().getJob(jobId)); // admitted to Bull by the fair share
+      // What a worker killed while extracting leaves: the job active, its lock gone. Bull's stalled check hands it
+      // back to waiting, until it has stalled more than MAX_STALLED_COUNT (2) times and fails it.
+      const { client } = queue();
+      let taken = 0;
+      while (await queue().getJob(jobId)) {
+        if ((await client.lrem(queue().toKey('wait'), 0, jobId)) > 0) {
+          await client.lpush(queue().toKey('active'), jobId);
+          taken++;
+        }
+        await after(100);
+      }
+      expect(taken).toBe(3);
+      settled = pending;
+      for (const until = Date.now() + 10_000; settled.extractionStatus === 'Pending' && Date.now() < until;) {
+        await after(100);
+        settled = (await doc('kills-workers.txt'))!;
+      }
+    } finally {
+      await queue().resume(true);
+    }
+    expect(settled).toMatchObject({
+      extractionStatus: 'Failed',
+      extractionError: 'Text extraction did not finish: the worker extracting it stopped, each time it was tried',
+    });
+    await waitForExtraction(sut.app, user, dataSourceId); // none left pending: the data source is searchable
+    // The fair share admits its lost job again (Bull deleted it); run, it finds the document settled.
+    const fairShare = sut.app.get<FairShare>(fairShareToken(INDEXING_QUEUE));
+    await eventually(async () => !(await fairShare.has(jobId)) && !(await queue().getJob(jobId)), 30_000);
+    await sut.db.query(`UPDATE connector.documents SET "updatedAt" = now() - interval '10 minutes' WHERE id = $1`, [
+      settled.id,
+    ]);
+    expect(await indexing().requeuePending()).toBe(0);
+    expect(await doc('kills-workers.txt')).toMatchObject({ extractionStatus: 'Failed', text: '' });
+  }, 90_000);
 });

@@ -1,5 +1,6 @@
 import { ChildProcess, fork } from 'node:child_process';
 import { extname } from 'node:path';
+import { watchMemory } from './process-memory';
 
 /**
  * A Node process of its own that does one request at a time for us (an extraction, an answer's parse),
@@ -16,6 +17,8 @@ export interface ProcessLaneOptions {
   timeoutMs: number;
   /** Its heap (old generation). */
   maxHeapMb: number;
+  /** All its memory (resident, read on Linux while it has a request); by default `maxHeapMb` + OUTSIDE_HEAP_MB. */
+  maxMemoryMb?: number;
   /** Its nice value (Linux), which it sets itself. */
   nice: number;
   /** How long it may sit idle before it is ended (IDLE_MS). */
@@ -26,6 +29,7 @@ export interface ProcessLaneOptions {
 
 export interface LaneFailures {
   timedOut(timeoutMs: number): Error;
+  /** Past its heap or its memory limit: named by its heap, the one setting of both. */
   outOfMemory(maxHeapMb: number): Error;
   /** The request's own error, as the process reported it. */
   reported(message: string, name: string | undefined): Error;
@@ -48,6 +52,13 @@ const BOOT_TIMEOUT_MS = 30_000;
  */
 const IDLE_MS = 60_000;
 
+/**
+ * What a process may hold besides its heap: itself, its young generation, and a request's bytes with their
+ * copies (a file of up to 50 MB), measured in docs/ingestion.md. Typed arrays and buffers lie outside the
+ * heap, so only this limit holds a file whose streams inflate in them (a PDF's pages and fonts in pdf.js).
+ */
+const OUTSIDE_HEAP_MB = 192;
+
 /** The end of a process's stderr kept to tell why it stopped (V8 prints its out-of-memory report there). */
 const STDERR_TAIL_BYTES = 4096;
 
@@ -65,6 +76,7 @@ export class ProcessLane<Request, Result> {
     resolve: (result: Result) => void;
     reject: (error: Error) => void;
     timer?: NodeJS.Timeout;
+    unwatch?: () => void;
     /** Sent again once already, to a new process, after its first was ended from outside. */
     again?: true;
   };
@@ -97,11 +109,12 @@ export class ProcessLane<Request, Result> {
     await Promise.all(this.stopping);
   }
 
-  /** The time limit starts when the request reaches a loaded process. */
+  /** The time and memory limits start when the request reaches a loaded process. */
   private post(child: ChildProcess): void {
     const job = this.current!;
-    const { timeoutMs, failures } = this.options;
+    const { timeoutMs, maxHeapMb, maxMemoryMb = maxHeapMb + OUTSIDE_HEAP_MB, failures } = this.options;
     job.timer = setTimeout(() => this.end(child, failures.timedOut(timeoutMs)), timeoutMs);
+    job.unwatch = watchMemory(child.pid, maxMemoryMb, () => this.end(child, failures.outOfMemory(maxHeapMb)));
     // A process that cannot be reached (it was just killed) is not the request's fault.
     child.send(job.request as object, (error) => {
       if (error) this.end(child, failures.notStarted(error.message), error.message, true);
@@ -173,7 +186,7 @@ export class ProcessLane<Request, Result> {
     const job = this.current;
     if (fromOutside && job && !job.again && !this.closing) {
       job.again = true;
-      clearTimeout(job.timer);
+      stopLimits(job);
       holdUp(this.ensureChild(), true);
       return;
     }
@@ -184,7 +197,7 @@ export class ProcessLane<Request, Result> {
     const job = this.current;
     if (!job) return;
     this.current = undefined;
-    clearTimeout(job.timer);
+    stopLimits(job);
     if (this.child && !this.closing) this.letGo(this.child);
     if (error) job.reject(error);
     else job.resolve(result as Result);
@@ -252,6 +265,11 @@ function heard<R>(message: unknown, ready: boolean, asked: boolean): LaneMessage
   const { error, name } = message as { error?: unknown; name?: unknown };
   if (typeof error !== 'string') return null;
   return { error, name: typeof name === 'string' ? name : undefined };
+}
+
+function stopLimits(job: { timer?: NodeJS.Timeout; unwatch?: () => void }): void {
+  clearTimeout(job.timer);
+  job.unwatch?.();
 }
 
 function isAlive(child: ChildProcess): boolean {

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
+import { deflateSync } from 'node:zlib';
 import { generatedPdf } from '../../../document-system-simulator/src/store/generated-content';
 import { pdfDocument } from '../../../document-system-simulator/src/store/file-formats';
 import { hostileHtml, hostileJson, hostileText } from '../../test/factories/hostile-files';
@@ -13,6 +14,47 @@ const quickPdf = (line: string) => pdfDocument([[line]]);
 const textOf = (extraction: Promise<{ text: string }>) => extraction.then(({ text }) => text);
 /** One page of 200,000 lines: pdf.js needs far more than 64 MB of heap for it. */
 const hugePage = () => pdfDocument([Array.from({ length: 200_000 }, (_, i) => `line ${i}`)]);
+
+/** A PDF of a few hundred KB whose one page's content inflates to `mb` MiB: pdf.js holds it in a typed array, outside the heap. */
+function inflatingPdf(mb: number): Buffer {
+  const content = deflateSync(
+    Buffer.concat([Buffer.from('BT /F1 11 Tf 56 760 Td (door D-12) Tj ET\n'), Buffer.alloc(mb << 20, ' ')]),
+  );
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
+    Buffer.concat([
+      Buffer.from(`<< /Length ${content.length} /Filter /FlateDecode >>\nstream\n`),
+      content,
+      Buffer.from('\nendstream'),
+    ]),
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+  ];
+  const parts = [Buffer.from('%PDF-1.4\n')];
+  const offsets = objects.map((object, i) => {
+    const offset = Buffer.concat(parts).length;
+    parts.push(Buffer.from(`${i + 1} 0 obj\n`), Buffer.from(object), Buffer.from('\nendobj\n'));
+    return offset;
+  });
+  const xref = Buffer.concat(parts).length;
+  const table = offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('');
+  parts.push(
+    Buffer.from(
+      `xref\n0 6\n0000000000 65535 f \n${table}trailer\n<< /Size 6 /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`,
+    ),
+  );
+  return Buffer.concat(parts);
+}
+
+/** A process's resident memory (VmRSS) in MB; 0 once it is gone. */
+function residentMb(pid: number): number {
+  try {
+    return Number(/VmRSS:\s*(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+  } catch {
+    return 0;
+  }
+}
 
 describe(ExtractionPool.name, () => {
   let sut: ExtractionPool | undefined;
@@ -102,6 +144,30 @@ describe(ExtractionPool.name, () => {
       new ExtractionLimitExceeded('Extraction ran out of memory (64 MB)'),
     );
     await expect(textOf(sut.extract('json', Buffer.from('{"door":"D-12"}')))).resolves.toBe('D-12');
+  });
+
+  it('fails a file whose streams inflate past its memory limit outside the heap, in one attempt, its process held near the limit', async () => {
+    // A heap of 64 MB: the whole process may hold 64 + 192 MB.
+    sut = new ExtractionPool({ processes: 1, maxHeapMb: 64 });
+    await sut.extract('pdf', quickPdf('warm'));
+    const processes = new Set<number>();
+    let peakMb = 0;
+    const sampler = setInterval(() => {
+      for (const pid of childrenOf(process.pid, 'extraction.worker')) {
+        processes.add(pid);
+        peakMb = Math.max(peakMb, residentMb(pid));
+      }
+    }, 20);
+    try {
+      await expect(sut.extract('pdf', inflatingPdf(256))).rejects.toThrow(
+        new ExtractionLimitExceeded('Extraction ran out of memory (64 MB)'),
+      );
+    } finally {
+      clearInterval(sampler);
+    }
+    expect(processes.size).toBe(1); // not sent again to a new process, as a process killed from outside is
+    expect(peakMb).toBeLessThan(64 + 192 + 128); // near its limit, not the 1 GB the page inflates to
+    await expect(textOf(sut.extract('pdf', quickPdf('after')))).resolves.toBe('after');
   });
 
   it("does not hand a file's process the connector's environment (its database URL, its keys)", async () => {

@@ -32,6 +32,12 @@ export function extractTextJobId(job: ExtractTextJob): string {
   return `${job.documentId}:${job.contentSha256}`;
 }
 
+/** The extraction a job id names, or null for another job's id (a layout's, the sweep's). */
+export function extractTextJobOf(jobId: string): ExtractTextJob | null {
+  const [, documentId, contentSha256] = /^([0-9a-f-]{36}):([0-9a-f]{64})$/.exec(jobId) ?? [];
+  return documentId ? { documentId, contentSha256 } : null;
+}
+
 /** Save where the chunks (and a PDF's pages) of a document's text lie, for text extracted before that was kept. */
 export class LayOutTextJob extends ExtractTextJob {}
 

@@ -1,13 +1,21 @@
 import { InjectQueue } from '@nestjs/bull';
-import { Injectable, OnModuleDestroy } from '@nestjs/common';
+import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { ConnectorEnv } from '../connector-env';
 import type { Job, Queue } from 'bull';
 import { DatabaseOutages } from '@app/database';
 import { FairShare, InjectFairShare, JobHandlers, QueueProcessor, RepeatingJob } from '@app/queue';
 import { ExtractionGate, tenantOf } from './extraction-gate';
-import { extractionSlots, INDEXING_JOBS, INDEXING_QUEUE, IndexingJobName, IndexingJobs } from './indexing.jobs';
+import {
+  extractionSlots,
+  extractTextJobOf,
+  INDEXING_JOBS,
+  INDEXING_QUEUE,
+  IndexingJobName,
+  IndexingJobs,
+} from './indexing.jobs';
 import { IndexingProducer } from './indexing.producer';
 import { IndexingService } from './indexing.service';
+import { onStalledOut } from './stalled-out';
 import { TextLayouts } from './text-layouts';
 
 /**
@@ -22,10 +30,11 @@ const EXTRACTION_PUT_BACK_MS = 1000;
  */
 @Injectable()
 export class IndexingProcessor extends QueueProcessor<IndexingJobs> implements OnModuleDestroy {
+  private readonly logger = new Logger(IndexingProcessor.name);
   private readonly sweep: RepeatingJob;
 
   constructor(
-    @InjectQueue(INDEXING_QUEUE) queue: Queue,
+    @InjectQueue(INDEXING_QUEUE) private readonly indexingQueue: Queue,
     @InjectFairShare(INDEXING_QUEUE) private readonly fairShare: FairShare,
     private readonly indexing: IndexingService,
     private readonly layouts: TextLayouts,
@@ -34,7 +43,7 @@ export class IndexingProcessor extends QueueProcessor<IndexingJobs> implements O
     private readonly env: ConnectorEnv,
     private readonly outages: DatabaseOutages,
   ) {
-    super(queue, INDEXING_JOBS);
+    super(indexingQueue, INDEXING_JOBS);
     this.sweep = new RepeatingJob('indexing sweep', () => producer.scheduleSweep(env.SWEEP_MS), env.SWEEP_MS);
   }
 
@@ -43,9 +52,25 @@ export class IndexingProcessor extends QueueProcessor<IndexingJobs> implements O
   }
 
   async onApplicationBootstrap(): Promise<void> {
+    // Before taking jobs: a worker started again after a file ended the last one fails that job in its first stalled check.
+    await onStalledOut(this.indexingQueue, (jobId) => this.stalledOut(jobId));
     super.onApplicationBootstrap();
     await this.fairShare.serve(extractionSlots(this.env.EXTRACTION_WORKERS));
     await this.sweep.start();
+  }
+
+  /** An extraction Bull failed in its stalled check: its document is Failed, through an outage of the database. */
+  private stalledOut(jobId: string): void {
+    const job = extractTextJobOf(jobId);
+    if (!job) return;
+    this.outages
+      .hold(() => this.indexing.stalledOut(job))
+      .catch((error: Error) =>
+        this.logger.error(
+          { ...job, error: error.message },
+          'stalled-out extraction not failed; the sweep queues it again',
+        ),
+      );
   }
 
   protected handlers(): JobHandlers<IndexingJobs> {

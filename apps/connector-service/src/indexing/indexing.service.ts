@@ -20,6 +20,9 @@ export type IndexingOutcome = 'Saved' | 'Superseded' | 'AlreadyExtracted';
 export const PENDING_STRANDED_AFTER_MS = 5 * 60_000;
 const SWEEP_BATCH = 5000;
 
+/** Why a job Bull failed in its stalled check did not finish (`stalledOut`). */
+const STALLED_OUT = 'the worker extracting it stopped, each time it was tried';
+
 /** The blob went away because its document changed or was deleted while the job ran. */
 class ContentSuperseded extends Error {}
 
@@ -63,7 +66,6 @@ export class IndexingService {
 
   /** A job that failed for good: the document is Failed (not Pending for ever) unless it changed or got its text meanwhile. */
   async giveUp(job: ExtractTextJob, error: unknown): Promise<void> {
-    this.logger.warn({ ...job, error: (error as Error).message }, 'text extraction failed for good');
     const failed: Extraction = {
       status: 'Failed',
       text: '',
@@ -71,12 +73,20 @@ export class IndexingService {
       error: `Text extraction did not finish: ${(error as Error).message}`.slice(0, 500),
     };
     const doc = await this.documents.find(job.documentId);
-    if (doc)
-      await this.save(
-        { id: doc.id, dataSourceId: doc.dataSourceId, contentSha256: job.contentSha256 },
-        failed,
-        NO_LAYOUT,
-      );
+    if (!doc) return;
+    const target = { id: doc.id, dataSourceId: doc.dataSourceId, contentSha256: job.contentSha256 };
+    // Logged by the one that failed it: every worker gives up a job Bull failed in its stalled check.
+    if (await this.save(target, failed, NO_LAYOUT))
+      this.logger.warn({ ...job, error: (error as Error).message }, 'text extraction failed for good');
+  }
+
+  /**
+   * A job Bull failed because each worker that held it stopped (the file, most likely, ends its worker: the
+   * kernel's out-of-memory killer takes the whole container). Its document is Failed, or the sweep and the
+   * fair share would queue it again, and it would end workers for ever.
+   */
+  async stalledOut(job: ExtractTextJob): Promise<void> {
+    await this.giveUp(job, new Error(STALLED_OUT));
   }
 
   /** Re-adds the jobs of documents Pending for longer than `strandedAfterMs`; job ids make repeats harmless. */

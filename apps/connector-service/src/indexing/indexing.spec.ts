@@ -1,5 +1,5 @@
 import { jobDataProblems } from '@app/queue';
-import { ExtractTextJob, extractTextJobId } from './indexing.jobs';
+import { ExtractTextJob, extractTextJobId, extractTextJobOf, layOutTextJobId } from './indexing.jobs';
 
 const sha = 'a'.repeat(64);
 
@@ -34,5 +34,13 @@ describe(ExtractTextJob.name, () => {
     const job = { documentId: '7d1c7a52-3f7b-4c1e-9a55-0d6f1d0a4f11', contentSha256: sha };
     expect(extractTextJobId(job)).toBe(`${job.documentId}:${sha}`);
     expect(extractTextJobId({ ...job, contentSha256: 'b'.repeat(64) })).not.toBe(extractTextJobId(job));
+  });
+
+  it("reads the extraction back from its job id (all Bull tells of a job it deleted), and none from another job's", () => {
+    const job = { documentId: '7d1c7a52-3f7b-4c1e-9a55-0d6f1d0a4f11', contentSha256: sha };
+    expect(extractTextJobOf(extractTextJobId(job))).toEqual(job);
+    expect(extractTextJobOf(layOutTextJobId(job))).toBeNull();
+    expect(extractTextJobOf('sweep')).toBeNull();
+    expect(extractTextJobOf('repeat:0c4f:1700000000000')).toBeNull();
   });
 });
