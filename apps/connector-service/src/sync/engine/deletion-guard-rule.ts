@@ -1,4 +1,10 @@
-import type { RootTally } from './held-deletions.repository';
+/** Documents under one selection root (null: outside the selection now), and how many of them a run did not see. */
+export interface RootTally {
+  root: string | null;
+  path: string | null;
+  documents: number;
+  unseen: number;
+}
 
 /** Why a run holds its deletions: for the run (said once, in an admin's words) and for each file held. */
 export interface HoldReason {

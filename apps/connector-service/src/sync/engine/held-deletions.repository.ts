@@ -4,15 +4,7 @@ import { DataSource } from 'typeorm';
 import { managerOf, Transaction } from '@app/database';
 import type { DroppedDocument } from '../../documents/synced-documents.repository';
 import type { SyncRunStatus } from '../sync-run-state';
-import { CONFIRM_ASKED, DECISION_RELEASED } from './deletion-guard-rule';
-
-/** Documents under one selection root (null: outside the selection now), and how many of them a run did not see. */
-export interface RootTally {
-  root: string | null;
-  path: string | null;
-  documents: number;
-  unseen: number;
-}
+import { CONFIRM_ASKED, DECISION_RELEASED, RootTally } from './deletion-guard-rule';
 
 /** A document whose deletion a run holds. */
 export type HeldDocument = Pick<DroppedDocument, 'id' | 'externalId' | 'name' | 'path'>;
