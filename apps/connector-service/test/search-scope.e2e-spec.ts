@@ -10,7 +10,8 @@ import { ConnectorTestApp, startConnectorApp } from './support/connector-app';
  * Search finds only the documents of the data sources the caller may read in the project asked for, by
  * every way it finds them (opening, first 10,000 characters, deep chunks, name, look-alike name), whether
  * the caller reads the whole project (one statement, planned once per connection) or part of it (planned
- * with the values). The corpus is written straight into the tables, as extraction would leave it.
+ * with the values); and what a query's characters mean to each way (wildcards, negated words, paging). The
+ * corpus is written straight into the tables, as extraction would leave it.
  */
 /** Far above any search here, so that only a search kept waiting runs past it. */
 const SEARCH_TIMEOUT_MS = 5000;
@@ -50,8 +51,41 @@ describe('Search scope', () => {
   let sources: { a1: string; a2: string; b1: string };
   const found = (...labels: string[]) =>
     labels.flatMap((label) => ['Opening', 'Body', 'Deep', 'Grout schedule'].map((way) => `${way} ${label}.md`)).sort();
+  /** A document's name, its text and the text of its chunk past the first 10,000 characters (if any). */
+  type SeededDocument = [name: string, text: string, deepChunk: string | null];
+  const groutDocuments = (label: string): SeededDocument[] => [
+    [`Opening ${label}.md`, `Grout mix and grout placing.\n${filler}`, null],
+    [`Body ${label}.md`, `${filler}\nThe grout was placed today.`, null],
+    [`Deep ${label}.md`, filler, 'Past the first ten thousand characters the grout cured.'],
+    [`Grout schedule ${label}.md`, filler, null],
+  ];
+  /** A project of its own holding one data source of `documents`, which only the admin reads; its id. */
+  const projectOf = async (documents: SeededDocument[]) => {
+    const project = randomUUID();
+    await seedDataSource(admin.tenantId, project, 'Own', [], documents);
+    return project;
+  };
+  /** Every hit of `q`, in order, paging `limit` at a time. */
+  const allPages = async (project: string, q: string, limit: number) => {
+    const hits: string[] = [];
+    let cursor: string | null = '0';
+    while (cursor !== null) {
+      const page: { hits: Array<{ name: string }>; nextCursor: string | null } = (
+        await http().get(`/v1/projects/${project}/search`).query({ q, limit, cursor }).set(admin.auth).expect(200)
+      ).body;
+      hits.push(...page.hits.map((hit) => hit.name));
+      cursor = page.nextCursor;
+    }
+    return hits;
+  };
 
-  async function seedDataSource(tenantId: string, project: string, label: string, members: TestCaller[]) {
+  async function seedDataSource(
+    tenantId: string,
+    project: string,
+    label: string,
+    members: TestCaller[],
+    documents = groutDocuments(label),
+  ) {
     const credentialId = randomUUID();
     const dataSourceId = randomUUID();
     await sut.db.query(
@@ -69,12 +103,6 @@ describe('Search scope', () => {
         `INSERT INTO connector.data_source_members ("dataSourceId", "userId", "addedBy") VALUES ($1, $2, 'seed')`,
         [dataSourceId, member.userId],
       );
-    const documents: Array<[string, string, string | null]> = [
-      [`Opening ${label}.md`, `Grout mix and grout placing.\n${filler}`, null],
-      [`Body ${label}.md`, `${filler}\nThe grout was placed today.`, null],
-      [`Deep ${label}.md`, filler, 'Past the first ten thousand characters the grout cured.'],
-      [`Grout schedule ${label}.md`, filler, null],
-    ];
     for (const [name, text, deepChunk] of documents) {
       const [{ id }] = await sut.db.query(
         `INSERT INTO connector.documents (id, "tenantId", "dataSourceId", "externalId", "folderId", name, path, "mimeType", size, "contentSha256", "extractionStatus", text, "lastSeenRunId")
@@ -185,6 +213,53 @@ describe('Search scope', () => {
     }
   });
 
+  it('finds nothing for a member removed while their search or passages waited for their turn', async () => {
+    const member = await testCaller({ tenantId: admin.tenantId });
+    await sut.db.query(
+      `INSERT INTO connector.data_source_members ("dataSourceId", "userId", "addedBy") VALUES ($1, $2, 'seed')`,
+      [sources.a1, member.userId],
+    );
+    const slots = sut.app.get(SearchSlots);
+    const ask = (what: 'search' | 'passages', query: Record<string, string>) =>
+      http()
+        .get(`/v1/projects/${projectId}/${what}`)
+        .query(query)
+        .set(member.auth)
+        .then((res) => res);
+    expect(await names(member, { q: 'grout' })).toEqual(found('A1'));
+    const lock = sut.db.createQueryRunner();
+    await lock.startTransaction();
+    let unlocked = false;
+    try {
+      await lock.query('LOCK TABLE connector.documents IN ACCESS EXCLUSIVE MODE');
+      const running = Array.from({ length: SEARCH_SLOTS }, () =>
+        http()
+          .get(`/v1/projects/${projectId}/search`)
+          .query({ q: 'grout' })
+          .set(admin.auth)
+          .then((res) => res.status),
+      );
+      await eventually(() => slots.load.running === SEARCH_SLOTS, 10_000);
+      const waiting = [
+        ask('search', { q: 'grout', dataSourceId: sources.a1 }),
+        ask('search', { q: 'grout' }),
+        ask('passages', { q: 'grout' }),
+      ];
+      await eventually(() => slots.load.waiting === waiting.length, 10_000);
+      await http().delete(`/v1/data-sources/${sources.a1}/members/${member.userId}`).set(admin.auth).expect(204);
+      await lock.commitTransaction();
+      unlocked = true;
+      const [asked, all, passages] = await Promise.all(waiting);
+      expect({ status: asked.status, code: asked.body.code }).toEqual({ status: 404, code: 'DATA_SOURCE_NOT_FOUND' });
+      expect({ status: all.status, hits: all.body.hits }).toEqual({ status: 200, hits: [] });
+      expect({ status: passages.status, passages: passages.body.passages }).toEqual({ status: 200, passages: [] });
+      expect(await Promise.all(running)).toEqual(Array(SEARCH_SLOTS).fill(200));
+    } finally {
+      if (!unlocked) await lock.rollbackTransaction();
+      await lock.release();
+    }
+  });
+
   it('ends a search that runs past SEARCH_TIMEOUT_MS with 503 SEARCH_TIMEOUT and Retry-After, whether it reads the whole project or part of it', async () => {
     const lock = sut.db.createQueryRunner();
     await lock.startTransaction();
@@ -214,6 +289,44 @@ describe('Search scope', () => {
   it('answers the same every time, once the statement is planned without the values', async () => {
     // PostgreSQL plans a named statement with its values five times before it may keep a generic plan.
     for (let i = 0; i < 8; i++) expect(await names(admin, { q: 'grout' })).toEqual(found('A1', 'A2'));
+  });
+
+  it('takes %, _ and \\ in q as the characters they are in a file name, not as wildcards', async () => {
+    for (const q of ['_', '%', '\\']) expect(await names(admin, { q })).toEqual([]);
+    const project = await projectOf([
+      ['50% done.md', 'Half of the slabs are poured.', null],
+      ['500 tons.md', 'The steel was delivered.', null],
+    ]);
+    expect(await names(admin, { q: '50%' }, project)).toEqual(['50% done.md']);
+  });
+
+  it('excludes a document that holds a negated word anywhere: its text, a deep chunk, its name', async () => {
+    const project = await projectOf([
+      ['Report.md', 'This is the draft of the report on concrete.', null],
+      ['Report appendix.md', filler, 'Past the first ten thousand characters: an early draft.'],
+      ['Report draft.md', 'The report on concrete.', null],
+      ['Report final.md', 'The final report on concrete.', null],
+      ['Minutes.md', 'The minutes of the meeting.', null],
+    ]);
+    expect(await names(admin, { q: 'report -draft' }, project)).toEqual(['Report final.md']);
+    expect(await names(admin, { q: '-draft' }, project)).toEqual(['Minutes.md', 'Report final.md']);
+    expect(await names(admin, { q: 'report -"early draft"' }, project)).toEqual([
+      'Report draft.md',
+      'Report final.md',
+      'Report.md',
+    ]);
+  });
+
+  it('pages through names that merely look alike without repeating or skipping a hit, in the order of one page', async () => {
+    const project = await projectOf([
+      ['Preschedules of the north wing level two.md', 'Curing times.', null],
+      ['Preschedules of the south wing level three.md', 'Placing times.', null],
+      ['Schedul.md', 'Nothing here.', null],
+    ]);
+    const onePage = await allPages(project, 'schedule', 20);
+    expect(await allPages(project, 'schedule', 1)).toEqual(onePage);
+    expect(onePage).toHaveLength(3);
+    expect(onePage[2]).toBe('Schedul.md'); // only looks alike: after the names that hold the word
   });
 
   // Last: its data sources join the project. A path prefix is a range of the path index in a saved plan.

@@ -47,4 +47,16 @@ export class DataSourceAccess {
     const ids = reach.filter((source) => source.readable).map((source) => source.id);
     return { ids, inProject: reach.length };
   }
+
+  /**
+   * The data sources a search reads: the one asked for, else every one the caller may read in the project
+   * (null: none). One the caller may not read, or of another project, is not found, as its hits are not.
+   */
+  async searchScope(principal: Principal, projectId: string, dataSourceId?: string): Promise<ProjectReadable | null> {
+    const readable = await this.readableInProject(principal, projectId);
+    const asked = dataSourceId?.toLowerCase();
+    if (asked && !readable.ids.includes(asked)) throw DataSourceException.notFound();
+    const ids = asked ? [asked] : readable.ids;
+    return ids.length ? { ids, inProject: readable.inProject } : null;
+  }
 }

@@ -9,10 +9,16 @@ import { documentResponse } from './dto/document.response';
 import { DocumentsService } from './documents.service';
 import { sendableMediaType } from '../common/media-type';
 
-/** RFC 6266: an ASCII fallback plus the exact UTF-8 name. */
+/**
+ * RFC 6266: an ASCII fallback plus the exact UTF-8 name (RFC 8187: encodeURIComponent leaves ' ( ) * as they
+ * are, which a value may not hold). A slash or backslash, which a document system may put in a name, becomes
+ * `_` in both, so that no client takes a folder from it.
+ */
 function contentDisposition(name: string): string {
-  const fallback = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  return `attachment; filename="${fallback}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+  const base = name.replace(/[/\\]/g, '_');
+  const fallback = base.replace(/[^\x20-\x7e]|"/g, '_');
+  const encoded = encodeURIComponent(base).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`;
 }
 
 @ApiTags('documents')

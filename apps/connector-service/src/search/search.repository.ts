@@ -41,7 +41,9 @@ export class SearchRepository {
   }
 }
 
-const PATH_LIKE = `d.path LIKE replace(replace(replace($3, '\\', '\\\\'), '%', '\\%'), '_', '\\_') || '%'`;
+/** A text as a LIKE pattern that matches it as written: its %, _ and \ escaped. */
+const LITERALLY = (text: string) => `replace(replace(replace(${text}, '\\', '\\\\'), '%', '\\%'), '_', '\\_')`;
+const PATH_LIKE = `d.path LIKE ${LITERALLY('$3')} || '%'`;
 export const PATH_MATCHES = `($3::text IS NULL OR ${PATH_LIKE})`;
 /**
  * Under a prefix ($3 set): the paths from the prefix up to the prefix and the last code point, a range of the
@@ -57,6 +59,30 @@ const FOUND = `d.id, d.name, d.path, ts_rank(d."openingSearch", q.words) AS text
 const FOUND_DEEPER = `d.id, d.name, d.path, 0::real AS text_rank, 0::real AS name_rank`;
 const FOUND_BY_NAME = `d.id, d.name, d.path, ts_rank(d."openingSearch", q.words) AS text_rank,
   ts_rank(d."nameSearch", q.names) + similarity(lower(d.name), q.raw) AS name_rank`;
+/** The vectors a way of finding documents also keeps of each, for `WANTED`. */
+const VECTORS = `d."nameSearch", d.search`;
+/**
+ * Whether a document a way found (`f`: id, "nameSearch", search) holds no negated word (`-draft`, `-"a phrase"`)
+ * anywhere: the words' own match sees only the part it reads (an opening, the first 10,000 characters, a name,
+ * a chunk). Its name and path, first 10,000 characters and deep chunks (by primary key) are read only when the
+ * query negates a word. It filters a way's documents once taken (`WANTED_OF`): as a condition of the scan, the
+ * deep chunks' cost turned the generic plans into sequential scans (docs/ingestion.md). A way then takes at
+ * most $6 documents, fewer when some hold a negated word, the same for every page.
+ */
+const WANTED = `CASE WHEN q.unwanted IS NULL AND q.unwanted_names IS NULL THEN true ELSE NOT (
+    coalesce(f."nameSearch" @@ q.unwanted_names, false) OR coalesce(f.search @@ q.unwanted, false)
+    OR q.unwanted IS NOT NULL AND EXISTS (SELECT 1 FROM connector.document_chunks x
+      WHERE x."documentId" = f.id AND x.index >= 8 AND x.search @@ q.unwanted)) END`;
+/** The documents a way found (the statement `taken`, with `VECTORS`) that are `WANTED`. */
+const WANTED_OF = (taken: string) => `SELECT f.id, f.name, f.path, f.text_rank, f.name_rank FROM (${taken}) f, q
+  WHERE ${WANTED}`;
+/**
+ * The query's negated parts, any of them (null when none): each `!` before a lexeme or a phrase in a tsquery
+ * as websearch_to_tsquery writes it; an even number of them (`--draft`) negates nothing.
+ */
+const NEGATED = (query: string) => `(SELECT string_agg(m[2], ' | ')::tsquery
+    FROM regexp_matches(${query}::text, '(!*)(''(?:[^'']|'''')*''|\\((?:[^''()]|''(?:[^'']|'''')*'')*\\))', 'g') m
+    WHERE length(m[1]) % 2 = 1)`;
 const HEADLINE = `'StartSel=<mark>, StopSel=</mark>, MaxFragments=2, MaxWords=30, MinWords=12, FragmentDelimiter=" … "'`;
 /**
  * The snippet of a text. ts_headline parses every word it is given (the most costly part of a search), so it
@@ -85,19 +111,21 @@ const SNIPPET_FROM = (text: string) => `(
 // every 10,000-character vector (docs/ingestion.md, "Measured choices").
 //
 // First pass, in a cheap order the indexes give: documents whose opening holds the words, then those that
-// hold them in their first 10,000 characters, then names (words or part of a word), then names that merely
-// look alike (read only when nothing else fills the page). Each takes at most $6 documents. The second pass
-// ranks those exactly. A document found only past its opening takes no text rank (its opening may hold a
-// phrase's words apart, which ts_rank scores) and comes after every other, so the pages before them are the
-// same whether they were read or not: they are read only when the openings found do not reach the page's
-// end (a common word in one data source: a GIN scan of the whole project's 10,000-character vectors saved).
-// Documents that match only past their first 10,000 characters rank after all others and are looked for
-// only when the others do not fill the page.
+// hold them in their first 10,000 characters, then names (words or part of a word); only when those do not
+// fill the page, documents that match only past their first 10,000 characters, and then names that merely
+// look alike. Each takes at most $6 documents. The second pass ranks those exactly. A way read for some pages
+// only ranks after every way read before it, so the pages before its documents are the same whether it was
+// read or not, and paging never repeats or skips a hit. A document found only past its opening takes no text
+// rank (its opening may hold a phrase's words apart, which ts_rank scores) and comes after the openings and
+// names: it is read only when the openings found do not reach the page's end (a common word in one data
+// source: a GIN scan of the whole project's 10,000-character vectors saved). Those found deeper come after
+// all of these, and look-alike names last.
 // `found` says where a document was found (1 opening, 2 first 10,000 characters, 3 name, 4 deeper); it
 // chooses the text the snippet is cut from.
 const searchSql = (inSources: (alias: string) => string, path: string) => `
 WITH q AS (
-  SELECT words, websearch_to_tsquery('simple', $2) AS names, lower($2) AS raw,
+  SELECT words, names, lower($2) AS raw, ${LITERALLY('lower($2)')} AS literal,
+    ${NEGATED('words')} AS unwanted, ${NEGATED('names')} AS unwanted_names,
     ARRAY(SELECT ' ' || replace(m[1], '''''', '''') FROM regexp_matches(words::text, '''((?:[^'']|'''')+)''', 'g') m) AS stems,
     -- Any one of the words, for a snippet's marks; none for one word or a phrase (its words belong together).
     CASE WHEN numnode(words) > 1 AND strpos(words::text, '<') = 0 THEN
@@ -108,30 +136,24 @@ WITH q AS (
     CASE WHEN strpos(words::text, '<') > 0 THEN
       ' ' || regexp_replace((regexp_match(lower($2), '"\\s*([^"]*[^"\\s])'))[1], '\\s+', ' ', 'g')
     END AS phrase
-  FROM (SELECT websearch_to_tsquery('english', $2) AS words) w
+  FROM (SELECT websearch_to_tsquery('english', $2) AS words, websearch_to_tsquery('simple', $2) AS names) w
 ),
-opening AS MATERIALIZED (
-  SELECT ${FOUND} FROM connector.documents d, q
+opening AS MATERIALIZED (${WANTED_OF(`
+  SELECT ${FOUND}, ${VECTORS} FROM connector.documents d, q
   WHERE ${inSources('d')} AND d."openingSearch" @@ q.words AND ${path}
-  LIMIT $6::int
+  LIMIT $6::int`)}
 ),
-body AS MATERIALIZED (
-  SELECT ${FOUND_DEEPER} FROM connector.documents d, q
+body AS MATERIALIZED (${WANTED_OF(`
+  SELECT ${FOUND_DEEPER}, ${VECTORS} FROM connector.documents d, q
   WHERE (SELECT count(*) FROM opening) < $4::int + $5::int
     AND ${inSources('d')} AND d.search @@ q.words AND ${path}
-  LIMIT $6::int
+  LIMIT $6::int`)}
 ),
-named AS MATERIALIZED (
-  SELECT ${FOUND_BY_NAME} FROM connector.documents d, q
-  WHERE ${inSources('d')} AND (d."nameSearch" @@ q.names OR lower(d.name) LIKE '%' || q.raw || '%')
+named AS MATERIALIZED (${WANTED_OF(`
+  SELECT ${FOUND_BY_NAME}, ${VECTORS} FROM connector.documents d, q
+  WHERE ${inSources('d')} AND (d."nameSearch" @@ q.names OR lower(d.name) LIKE '%' || q.literal || '%')
     AND ${path}
-  LIMIT $6::int
-),
-look_alike AS MATERIALIZED (
-  SELECT ${FOUND_BY_NAME} FROM connector.documents d, q
-  WHERE (SELECT count(*) FROM opening) + (SELECT count(*) FROM body) + (SELECT count(*) FROM named) < $4::int + $5::int
-    AND ${inSources('d')} AND lower(d.name) % q.raw AND ${path}
-  LIMIT $6::int
+  LIMIT $6::int`)}
 ),
 -- A document's score is its opening's text rank plus, when its name matched, its name rank. One found only
 -- past its opening (\`deeper\`) comes after every other: those are read for some pages only, and an opening
@@ -140,29 +162,40 @@ ranked AS (
   SELECT id, name, path, 0 AS tier, bool_and(found = 2) AS deeper, min(found) AS found,
     round((max(text_rank) + max(name_rank))::numeric, 6) AS score
   FROM (
-    SELECT *, 1 AS found FROM opening UNION ALL SELECT *, 2 FROM body
-    UNION ALL SELECT *, 3 FROM named UNION ALL SELECT *, 3 FROM look_alike
+    SELECT *, 1 AS found FROM opening UNION ALL SELECT *, 2 FROM body UNION ALL SELECT *, 3 FROM named
   ) c
   GROUP BY id, name, path
 ),
 deep AS (
   SELECT d.id, d.name, d.path, 1 AS tier, false AS deeper, 4 AS found, round(h.rank::numeric, 6) AS score
   FROM (
-    SELECT m."documentId", max(ts_rank_cd(m.search, q.words)) AS rank
+    SELECT f.id AS "documentId", max(ts_rank_cd(f.chunk, q.words)) AS rank
     FROM (
-      SELECT c."documentId", c.search
+      SELECT c.search AS chunk, d.id, ${VECTORS}
       FROM connector.document_chunks c JOIN connector.documents d ON d.id = c."documentId", q
       WHERE (SELECT count(*) FROM ranked) < $4::int + $5::int
         AND ${inSources('c')} AND c.index >= 8 AND c.search @@ q.words AND ${path}
       LIMIT $6::int
-    ) m, q
-    GROUP BY m."documentId"
+    ) f, q
+    WHERE ${WANTED}
+    GROUP BY f.id
   ) h JOIN connector.documents d ON d.id = h."documentId"
   WHERE NOT EXISTS (SELECT 1 FROM ranked r WHERE r.id = d.id)
 ),
+-- Read only when the documents found otherwise (each once) do not reach the page's end; ranked after them all.
+look_alike AS (
+  SELECT id, name, path, 2 AS tier, false AS deeper, 3 AS found, round((text_rank + name_rank)::numeric, 6) AS score
+  FROM (${WANTED_OF(`
+    SELECT ${FOUND_BY_NAME}, ${VECTORS} FROM connector.documents d, q
+    WHERE (SELECT count(*) FROM ranked) + (SELECT count(*) FROM deep) < $4::int + $5::int
+      AND ${inSources('d')} AND lower(d.name) % q.raw AND ${path}
+      AND NOT EXISTS (SELECT 1 FROM ranked r WHERE r.id = d.id) AND NOT EXISTS (SELECT 1 FROM deep e WHERE e.id = d.id)
+    LIMIT $6::int`)}
+  ) a
+),
 page AS (
   SELECT *, row_number() OVER (ORDER BY tier, deeper, score DESC, name, id) AS n FROM (
-    SELECT * FROM (SELECT * FROM ranked UNION ALL SELECT * FROM deep) hits
+    SELECT * FROM (SELECT * FROM ranked UNION ALL SELECT * FROM deep UNION ALL SELECT * FROM look_alike) hits
     ORDER BY tier, deeper, score DESC, name, id
     LIMIT $4::int OFFSET $5::int
   ) p

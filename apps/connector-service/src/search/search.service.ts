@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { Principal } from '@app/auth';
 import type { SearchPageView } from '@app/contracts/views';
 import { DataSourceAccess } from '../data-sources/data-source-access';
-import { DataSourceException } from '../data-sources/data-source.exception';
 import { MAX_SEARCH_LIMIT, MAX_SEARCH_OFFSET, SearchQueryDto } from './search.dto';
 import { SearchRepository } from './search.repository';
 import { SearchSlots } from './search-slots';
@@ -33,27 +32,25 @@ export class SearchService {
     query: SearchQueryDto,
     abandoned?: AbortSignal,
   ): Promise<SearchPageView> {
-    const readable = await this.access.readableInProject(principal, projectId);
-    // The hits of a data source the caller may not read are not found, as the data source itself is.
-    const asked = query.dataSourceId?.toLowerCase();
-    if (asked && !readable.ids.includes(asked)) throw DataSourceException.notFound();
-    const ids = asked ? [asked] : readable.ids;
-    if (!ids.length) return { hits: [], nextCursor: null };
     const limit = query.limit ?? 20;
     const offset = Number(query.cursor ?? 0);
     const rows = await this.slots.run(
       principal.tenantId,
-      () =>
-        this.repository.search({
-          dataSourceIds: ids,
+      async () => {
+        // Read once the search has its turn: a member removed while it waited finds nothing.
+        const scope = await this.access.searchScope(principal, projectId, query.dataSourceId);
+        if (!scope) return [];
+        return this.repository.search({
+          dataSourceIds: scope.ids,
           q: query.q,
           // An empty prefix holds every path: no prefix at all, whose plan costs less.
           pathPrefix: query.pathPrefix || null,
           limit: limit + 1,
           offset,
           candidates: SEARCH_CANDIDATES,
-          mostOfProject: ids.length * 2 > readable.inProject,
-        }),
+          mostOfProject: scope.ids.length * 2 > scope.inProject,
+        });
+      },
       abandoned,
     );
     const hits = rows.slice(0, limit).map((r) => ({

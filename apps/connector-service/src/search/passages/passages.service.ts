@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { Principal } from '@app/auth';
 import type { PassagesView } from '@app/contracts/views';
 import { DataSourceAccess } from '../../data-sources/data-source-access';
-import { DataSourceException } from '../../data-sources/data-source.exception';
 import { SearchSlots } from '../search-slots';
 import { withinChars } from './passage-budget';
 import { PASSAGES_DEFAULT_LIMIT, PASSAGES_DEFAULT_MAX_CHARS, PassagesQueryDto } from './passages.dto';
@@ -27,21 +26,19 @@ export class PassagesService {
     query: PassagesQueryDto,
     abandoned?: AbortSignal,
   ): Promise<PassagesView> {
-    const readable = await this.access.readableInProject(principal, projectId);
-    // The passages of a data source the caller may not read are not found, as the data source itself is.
-    const asked = query.dataSourceId?.toLowerCase();
-    if (asked && !readable.ids.includes(asked)) throw DataSourceException.notFound();
-    const ids = asked ? [asked] : readable.ids;
-    if (!ids.length) return { passages: [], truncated: false };
     const rows = await this.slots.run(
       principal.tenantId,
-      () =>
-        this.repository.passages({
-          dataSourceIds: ids,
+      async () => {
+        // Read once the search has its turn: a member removed while it waited finds nothing.
+        const scope = await this.access.searchScope(principal, projectId, query.dataSourceId);
+        if (!scope) return [];
+        return this.repository.passages({
+          dataSourceIds: scope.ids,
           q: query.q,
           pathPrefix: query.pathPrefix ?? null,
           limit: query.limit ?? PASSAGES_DEFAULT_LIMIT,
-        }),
+        });
+      },
       abandoned,
     );
     const passages = rows.map((row) => ({ ...row, score: Number(row.score) }));
