@@ -1,5 +1,5 @@
 import { IsBoolean, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
-import { BaseEnv, booleanFromEnv } from '@app/config';
+import { BaseEnv, booleanFromEnv, IsUnguessableSigningSecrets } from '@app/config';
 
 export class ApprovalEnv extends BaseEnv {
   PORT: number = 3002;
@@ -15,9 +15,13 @@ export class ApprovalEnv extends BaseEnv {
   @booleanFromEnv()
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: boolean = false;
 
-  /** `whsec_…` (Standard Webhooks); when set every delivery is signed. Several, separated by spaces, while rotating: one signature each. */
+  /**
+   * `whsec_…` (Standard Webhooks); when set every delivery is signed. Several, separated by spaces, while rotating:
+   * one signature each. Unset or empty: unsigned. A placeholder, a short key or no base64 stops the service.
+   */
   @IsOptional()
   @IsString()
+  @IsUnguessableSigningSecrets()
   WEBHOOK_SIGNING_SECRET?: string;
 
   /** Every webhook and approval carries a decisionPageUrl, a page where a person approves or denies; false: none, and the pages answer 404. */

@@ -84,6 +84,15 @@ describe('secrets at start-up', () => {
     expect(refusal('ENCRYPTION_KEY', `k2:${randomBytes(32).toString('base64')},k1:${weak}`)).toMatch(/"k1"/);
   });
 
+  it('refuses an ENCRYPTION_KEY that names a key id twice: a rotation under the same id kept the old key current', () => {
+    const key = () => randomBytes(32).toString('base64');
+    expect(refusal('ENCRYPTION_KEY', `k1:${key()},k1:${key()}`)).toMatch(
+      /^ENCRYPTION_KEY: ENCRYPTION_KEY names key "k1" twice/,
+    );
+    expect(refusal('ENCRYPTION_KEY', `${key()},${key()}`)).toMatch(/names key "k1" twice/); // bare keys are all k1
+    expect(refusal('ENCRYPTION_KEY', `k2:${key()},k1:${key()}`)).toBeNull();
+  });
+
   it('takes random secrets, whatever their encoding', () => {
     for (let i = 0; i < 200; i++) {
       for (const secret of [

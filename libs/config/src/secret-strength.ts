@@ -59,11 +59,36 @@ export function keyringProblem(spec: string): string | null {
     .map((part) => part.trim())
     .filter(Boolean);
   if (!entries.length) return 'is empty';
+  const ids = new Set<string>();
   for (const entry of entries) {
     const [kid, b64] = entry.includes(':') ? entry.split(':', 2) : ['k1', entry];
+    // The first key encrypts, the last of an id decrypts: a rotation under the same id would lose every new secret.
+    if (ids.has(kid))
+      return `names key "${kid}" twice (a key without an id is "k1"): give the new key an id of its own`;
+    ids.add(kid);
     const key = Buffer.from(b64, 'base64');
     if (key.length !== 32 || entropyBits(key) < MIN_KEY_BITS)
       return `has a key ("${kid}") that is not 32 random bytes in base64`;
+  }
+  return null;
+}
+
+/** Standard Webhooks secrets: `whsec_` and base64; svix makes them of 24 random bytes. */
+const MIN_SIGNING_KEY_BYTES = 24;
+export const GENERATE_SIGNING_SECRET = 'echo "whsec_$(openssl rand -base64 32)"';
+
+/**
+ * What is wrong with webhook signing secrets (`whsec_base64`, several separated by spaces while rotating); null
+ * when nothing is. None at all signs nothing, which a deployment may choose.
+ */
+export function signingSecretsProblem(value: string): string | null {
+  for (const secret of value.split(/\s+/).filter(Boolean)) {
+    if (isPlaceholder(secret)) return 'holds a placeholder published in this repository';
+    const b64 = secret.replace(/^whsec_/, '');
+    if (!/^[A-Za-z0-9+/]+={0,2}$/.test(b64)) return 'holds a secret that is not whsec_ followed by base64';
+    const key = Buffer.from(b64, 'base64');
+    if (key.length < MIN_SIGNING_KEY_BYTES || entropyBits(key) < MIN_SECRET_BITS)
+      return `holds a secret of fewer than ${MIN_SIGNING_KEY_BYTES} random bytes`;
   }
   return null;
 }
@@ -83,3 +108,7 @@ export const IsUnguessableSecret = () => unguessable('unguessableSecret', secret
 
 /** ENCRYPTION_KEY: not a published placeholder, each key 32 random bytes. */
 export const IsUnguessableKeyring = () => unguessable('unguessableKeyring', keyringProblem, GENERATE_KEY);
+
+/** WEBHOOK_SIGNING_SECRET: no published placeholder, each secret base64 of 24 random bytes or more. */
+export const IsUnguessableSigningSecrets = () =>
+  unguessable('unguessableSigningSecrets', signingSecretsProblem, GENERATE_SIGNING_SECRET);

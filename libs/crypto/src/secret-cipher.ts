@@ -20,6 +20,7 @@ export function parseKeyring(spec: string): Keyring {
     const key = Buffer.from(b64, 'base64');
     if (key.length !== 32) throw new Error(`ENCRYPTION_KEY: key "${kid}" must be 32 bytes, base64-encoded`);
     if (!/^[A-Za-z0-9_-]+$/.test(kid)) throw new Error(`ENCRYPTION_KEY: key id "${kid}" must be alphanumeric`);
+    if (keys.has(kid)) throw new Error(`ENCRYPTION_KEY: key id "${kid}" is named twice`);
     keys.set(kid, key);
   }
   if (keys.size === 0) throw new Error('ENCRYPTION_KEY is empty');

@@ -15,7 +15,7 @@ const SAMPLE_SECRETS: Record<string, string> = {
   REDIS_URL: 'redis://redis:6379',
   AUTH_JWT_SECRET: 'IdEG3Xv_mHnIkHVmJpugzTah-dWa_E7LGr_F5xpLLz4',
   ENCRYPTION_KEY: 'k1:LW8cNwgD5HLdEkQC1QsmW/F2HO5nTcQbY7Ol0uPh88k=',
-  WEBHOOK_SIGNING_SECRET: `whsec_${Buffer.alloc(24, 7).toString('base64')}`,
+  WEBHOOK_SIGNING_SECRET: 'whsec_qz7SCRFb33Lv06dD5Sl3JWAEqDk8P9v9',
   METRICS_TOKEN: 'kS0m9oF2r7Qx4Lw1Zc8Vb3Nt',
 };
 
