@@ -52,6 +52,7 @@ export class ConnectorEnv extends BaseEnv {
 
   @IsInt()
   @Min(1000)
+  @Max(3_600_000)
   S3_REQUEST_TIMEOUT_MS: number = 60_000;
 
   /**
@@ -108,6 +109,7 @@ export class ConnectorEnv extends BaseEnv {
   /** How long the text extraction of one file may take; past it its process is ended and the document is Failed. */
   @IsInt()
   @Min(100)
+  @Max(3_600_000)
   EXTRACTION_TIMEOUT_MS: number = EXTRACTION_DEFAULTS.timeoutMs;
 
   /** Heap one extraction process may use; past it the process ends and the document is Failed. */
@@ -145,6 +147,7 @@ export class ConnectorEnv extends BaseEnv {
   /** Wall-clock limit of one document-system call that is not file content; also a download's grace period. */
   @IsInt()
   @Min(100)
+  @Max(3_600_000)
   DOCUMENT_SYSTEM_DEADLINE_MS: number = 60_000;
 
   /** After its grace period, a download must have averaged at least this rate, or it fails. */
@@ -188,16 +191,19 @@ export class ConnectorEnv extends BaseEnv {
   /** Timeout of each call to a provider's token or revocation endpoint. */
   @IsInt()
   @Min(100)
+  @Max(300_000)
   OAUTH_HTTP_TIMEOUT_MS: number = 10_000;
 
   /** Access tokens are refreshed this long before they expire. */
   @IsInt()
   @Min(0)
+  @Max(86_400)
   OAUTH_REFRESH_AHEAD_SECONDS: number = 60;
 
   /** How long a started authorization (its state) may be completed. */
   @IsInt()
   @Min(1)
+  @Max(86_400)
   OAUTH_STATE_TTL_SECONDS: number = 600;
 
   /** The built web console served under /console (relative to the working directory). */
