@@ -28,6 +28,11 @@ describe('the API while PostgreSQL restarts', () => {
       expect(res.body).toMatchObject({ statusCode: 503, code: 'NOT_READY' });
       expect(res.headers['retry-after']).toBe('5');
       expect(JSON.stringify(res.body)).not.toMatch(/ECONNREFUSED|127\.0\.0\.1|terminated/);
+      // Readiness is public: it says what is down, not the driver's words (addresses, host and role names).
+      const ready = await request(sut.app.getHttpServer()).get('/health/ready');
+      expect(ready.status).toBe(503);
+      expect(ready.body.details[0].error.database).toEqual({ status: 'down' });
+      expect(JSON.stringify(ready.body)).not.toMatch(/ECONNREFUSED|127\.0\.0\.1|terminated|connect|timeout/i);
     } finally {
       await postgres.start();
     }

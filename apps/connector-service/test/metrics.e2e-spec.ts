@@ -158,7 +158,10 @@ describe('Connector-service worker metrics on METRICS_PORT', () => {
   let worker: ConnectorTestApp;
 
   beforeAll(async () => {
-    worker = await startConnectorApp({ env: { METRICS_PORT: 0, METRICS_TOKEN }, role: 'worker' });
+    worker = await startConnectorApp({
+      env: { METRICS_PORT: 0, METRICS_TOKEN, BIND_ADDRESS: '127.0.0.1' },
+      role: 'worker',
+    });
   });
   afterAll(() => worker.close());
 
@@ -174,5 +177,9 @@ describe('Connector-service worker metrics on METRICS_PORT', () => {
     expect(hasMetric(text, 'queue_jobs', { queue: 'connector-sync', state: 'waiting' })).toBe(true);
     expect(text).toContain('# TYPE extraction_duration_seconds histogram');
     expect((await fetch(`${url}/other`)).status).toBe(404);
+  });
+
+  it('listens at BIND_ADDRESS, as the services do', () => {
+    expect(worker.app.get(WorkerMetricsListener).address).toBe('127.0.0.1');
   });
 });

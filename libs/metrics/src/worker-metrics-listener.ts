@@ -23,13 +23,23 @@ export class WorkerMetricsListener implements OnApplicationBootstrap, OnApplicat
     const port = this.env.METRICS_PORT;
     if (port === undefined || port === null) return;
     this.server = createServer((req, res) => void this.answer(req, res));
-    await new Promise<void>((resolve, reject) => this.server!.once('error', reject).listen(port, resolve));
+    // At BIND_ADDRESS when it is set, as the services' own ports (every interface otherwise).
+    const listening = (resolve: () => void) =>
+      this.env.BIND_ADDRESS
+        ? this.server!.listen(port, this.env.BIND_ADDRESS, resolve)
+        : this.server!.listen(port, resolve);
+    await new Promise<void>((resolve, reject) => listening(resolve).once('error', reject));
     this.logger.log({ port: (this.server.address() as AddressInfo).port }, 'metrics served on METRICS_PORT');
   }
 
   /** The port actually bound (METRICS_PORT=0 picks a free one). */
   get port(): number | undefined {
     return (this.server?.address() as AddressInfo | null)?.port;
+  }
+
+  /** The address bound: BIND_ADDRESS, or every interface. */
+  get address(): string | undefined {
+    return (this.server?.address() as AddressInfo | null)?.address;
   }
 
   async onApplicationShutdown(): Promise<void> {
