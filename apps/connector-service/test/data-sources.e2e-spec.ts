@@ -7,6 +7,7 @@ import { NO_WORKGROUPS_NOTICE } from '../src/data-sources/folders/folder-picker.
 import { SEED_USERS } from '../../document-system-simulator/src/store/seed';
 import { ConnectorTestApp, startConnectorApp } from './support/connector-app';
 import { SimulatorConnections } from './support/simulator-connections';
+import { syncToEnd } from './support/sync-helpers';
 
 describe('Data sources, folder picker and selection', () => {
   let sim: RunningSimulator;
@@ -338,6 +339,38 @@ describe('Data sources, folder picker and selection', () => {
       .send({ name: 'Renamed', schedule: { intervalMinutes: 60 } })
       .expect(200);
     expect(renamed.body).toMatchObject({ name: 'Renamed', schedule: { intervalMinutes: 60 } });
+  });
+
+  it("syncs a selection sent with a new credential under its folders' paths; a refused one keeps the old paths", async () => {
+    const ds = await dataSource();
+    const [workgroup] = (await folders(ds.id)).items;
+    const [sub] = (await folders(ds.id, workgroup.id)).items;
+    const paths = async () =>
+      (await sut.db.query('SELECT path FROM connector.documents WHERE "dataSourceId" = $1', [ds.id])).map(
+        (d: { path: string }) => d.path,
+      );
+    // A refused change leaves what the selection's sync needs: its folders' places.
+    await http()
+      .put(`/v1/data-sources/${ds.id}/selection`)
+      .set(user.auth)
+      .send({ include: [sub.id], exclude: [] })
+      .expect(200);
+    await http()
+      .patch(`/v1/data-sources/${ds.id}`)
+      .set(user.auth)
+      .send({ credentialId: await credential(SEED_USERS.bob), selection: { include: ['no-such-folder'], exclude: [] } })
+      .expect(400);
+    expect(await syncToEnd(sut.app, user, ds.id)).toMatchObject({ status: 'Succeeded' });
+    expect((await paths()).length).toBeGreaterThan(0);
+    for (const path of await paths()) expect(path.startsWith(`${sub.path}/`)).toBe(true);
+
+    await http()
+      .patch(`/v1/data-sources/${ds.id}`)
+      .set(user.auth)
+      .send({ credentialId: await credential(), selection: { include: [sub.id], exclude: [] } })
+      .expect(200);
+    expect(await syncToEnd(sut.app, user, ds.id)).toMatchObject({ status: 'Succeeded' });
+    for (const path of await paths()) expect(path.startsWith(`${sub.path}/`)).toBe(true);
   });
 
   it('discards the selection when another document-system identity authorizes', async () => {

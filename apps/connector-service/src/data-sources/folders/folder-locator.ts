@@ -19,32 +19,19 @@ export class FolderLocator {
   constructor(private readonly folders: PickerFoldersRepository) {}
 
   recordWorkgroups(dataSourceId: string, workgroups: Workgroup[]): Promise<PickerFolderEntity[]> {
-    return this.record(
-      workgroups.map((w) => ({
-        dataSourceId,
-        folderId: w.rootFolderId,
-        parentId: null,
-        name: w.name,
-        path: `/${w.name}`,
-        ancestorIds: [],
-      })),
-    );
+    return this.record(workgroupRows(dataSourceId, workgroups));
   }
 
   recordChildren(
     parent: PickerFolderEntity,
     children: Array<{ id: string; name: string }>,
   ): Promise<PickerFolderEntity[]> {
-    return this.record(
-      children.map((c) => ({
-        dataSourceId: parent.dataSourceId,
-        folderId: c.id,
-        parentId: parent.folderId,
-        name: c.name,
-        path: `${parent.path}/${c.name}`,
-        ancestorIds: [...parent.ancestorIds, parent.folderId],
-      })),
-    );
+    return this.record(childRows(parent, children));
+  }
+
+  /** Records folders located afresh, once what they were located for is saved. */
+  async keep(folders: PickerFolderEntity[]): Promise<void> {
+    await this.record(folders);
   }
 
   known(dataSourceId: string, folderIds: string[]): Promise<PickerFolderEntity[]> {
@@ -63,9 +50,14 @@ export class FolderLocator {
     dataSourceId: string,
     session: () => Promise<DocumentSystemSession>,
     wanted: string[],
+    { afresh = false } = {},
   ): Promise<Map<string, PickerFolderEntity>> {
-    const found = new Map((await this.known(dataSourceId, wanted)).map((f) => [f.folderId, f]));
+    const found = new Map(afresh ? [] : (await this.known(dataSourceId, wanted)).map((f) => [f.folderId, f]));
     if (found.size === new Set(wanted).size) return found;
+    // Afresh (as another login will see them): the record, which a sync's places come from, is not touched.
+    const record = afresh
+      ? async (rows: PickerFolder[]) => this.entities(rows)
+      : (rows: PickerFolder[]) => this.record(rows);
 
     const docs = await session();
     const walk = new WalkBudget();
@@ -74,16 +66,18 @@ export class FolderLocator {
     const complete = () => found.size === new Set(wanted).size;
     const workgroups = await walk.allPages((c) => docs.listWorkgroups(c));
     if (!workgroups) return found;
-    let level = await this.recordWorkgroups(dataSourceId, workgroups);
+    let level = await record(workgroupRows(dataSourceId, workgroups));
     take(level);
     while (level.length && !complete()) {
       const next: PickerFolderEntity[] = [];
       for (const folder of level) {
         const children = await walk.allPages((c) => docs.listChildren(folder.folderId, c));
         if (!children) return found;
-        const recorded = await this.recordChildren(
-          folder,
-          children.filter((c) => c.kind === 'folder'),
+        const recorded = await record(
+          childRows(
+            folder,
+            children.filter((c) => c.kind === 'folder'),
+          ),
         );
         take(recorded);
         if (complete()) return found;
@@ -132,8 +126,34 @@ export class FolderLocator {
 
   private async record(rows: PickerFolder[]): Promise<PickerFolderEntity[]> {
     await this.folders.record(rows);
+    return this.entities(rows);
+  }
+
+  private entities(rows: PickerFolder[]): PickerFolderEntity[] {
     return rows.map((r) => Object.assign(new PickerFolderEntity(), r));
   }
+}
+
+function workgroupRows(dataSourceId: string, workgroups: Workgroup[]): PickerFolder[] {
+  return workgroups.map((w) => ({
+    dataSourceId,
+    folderId: w.rootFolderId,
+    parentId: null,
+    name: w.name,
+    path: `/${w.name}`,
+    ancestorIds: [],
+  }));
+}
+
+function childRows(parent: PickerFolderEntity, children: Array<{ id: string; name: string }>): PickerFolder[] {
+  return children.map((c) => ({
+    dataSourceId: parent.dataSourceId,
+    folderId: c.id,
+    parentId: parent.folderId,
+    name: c.name,
+    path: `${parent.path}/${c.name}`,
+    ancestorIds: [...parent.ancestorIds, parent.folderId],
+  }));
 }
 
 /** Counts the calls and time spent walking; `allPages` answers null once either of the walk's bounds is reached. */

@@ -16,9 +16,8 @@ import { DataSourceException } from '../data-source.exception';
 import { DataSourceChanges, DataSourcesRepository } from '../data-sources.repository';
 import { originOf } from '../instance-origin';
 import { SelectionReset } from '../selection/selection-reset';
-import { SelectionService } from '../selection/selection.service';
+import { ResolvedSelection, SelectionService } from '../selection/selection.service';
 import { SelectionDto } from '../selection/dto/selection.dto';
-import type { SelectionMark } from '@app/contracts/views';
 import { CreateDataSourceDto, UpdateDataSourceDto } from './dto/data-source-input.dto';
 
 /** How long a deletion may keep trying after a deadlock (or a database away) before it answers 503. */
@@ -71,8 +70,9 @@ export class DataSourcesService {
     if (!input.selection) return source;
     // Resolved once the data source exists (the folders met are recorded under it); refused, nothing stays.
     return this.selection.replace(source, input.selection, connection.subject).catch(async (error: unknown) => {
-      await this.repository.delete(source.id);
-      if (created) await this.credentials.deleteIfUnused(created);
+      // The refusal is the answer, whatever becomes of the clean-up.
+      await this.repository.delete(source.id).catch(() => undefined);
+      if (created) await this.credentials.deleteIfUnused(created).catch(() => undefined);
       throw error;
     });
   }
@@ -109,9 +109,13 @@ export class DataSourcesService {
       (connection !== null && identityChanged(previous, connection, source.selectionSubject));
     const active = (connection ?? (await this.connectionOf(source)))?.status === 'Active';
     // Resolved before anything is saved: a refused selection leaves the data source as it was.
-    const credentialId = input.credentialId ?? source.credentialId;
-    const marks = input.selection
-      ? await this.selectionAfter(source, { credentialId, connectionId: connection?.id }, input.selection, discard)
+    const resolved = input.selection
+      ? await this.selectionAfter(
+          source,
+          { credentialId: input.credentialId, connectionId: connection?.id },
+          input.selection,
+          discard,
+        )
       : null;
     const subject = (connection ?? previous)?.subject ?? (discard ? null : source.selectionSubject);
 
@@ -131,32 +135,32 @@ export class DataSourcesService {
         if (hasInclude(source)) await this.repository.reauthorized(id, transaction);
         else await this.repository.moveStatus(id, 'NotConfigured', transaction);
       }
-      if (marks) await this.selection.save(transaction, id, marks, subject);
+      if (resolved) await this.selection.save(transaction, id, resolved.marks, subject);
     });
+    if (resolved && discard) await this.selection.keep(resolved);
     return this.access.readable(principal, id);
   }
 
   /**
    * A selection resolved as the data source will be after a change: its credential at the origin the change
-   * records, its connection. A selection made as another identity meets none of the folders recorded before.
+   * records, its connection; afresh when the change discards the selection (another identity's folders).
    */
   private async selectionAfter(
     source: DataSourceEntity,
-    change: { credentialId: string; connectionId?: string },
+    change: { credentialId?: string; connectionId?: string },
     selection: SelectionDto,
     discard: boolean,
-  ): Promise<SelectionMark[]> {
-    const { credential } = await this.credentials.loginFor(source.tenantId, change.credentialId);
-    return this.selection.resolve(
-      {
-        ...source,
-        credentialId: change.credentialId,
-        connectionId: change.connectionId ?? source.connectionId,
-        instanceOrigin: originOf(credential.instanceUrl),
-      },
-      selection,
-      discard,
-    );
+  ): Promise<ResolvedSelection> {
+    const credentialId = change.credentialId ?? source.credentialId;
+    const { credential } = await this.credentials.loginFor(source.tenantId, credentialId);
+    const after = {
+      ...source,
+      credentialId,
+      connectionId: change.connectionId ?? source.connectionId,
+      instanceOrigin: originOf(credential.instanceUrl),
+    };
+    if (discard) return this.selection.resolveAfresh(after, selection);
+    return { marks: await this.selection.resolve(after, selection), folders: [] };
   }
 
   /** Removes the data source with everything it ingested: documents, text, chunks, runs, blobs and its own credential. */

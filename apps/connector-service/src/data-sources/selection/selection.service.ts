@@ -5,6 +5,7 @@ import { DataSourceException } from '../data-source.exception';
 import { DataSourcesRepository } from '../data-sources.repository';
 import { DocumentSystemSessions } from '../document-system-sessions';
 import { FolderLocator } from '../folders/folder-locator';
+import { PickerFolderEntity } from '../folders/picker-folder.entity';
 import { SelectionMark } from '@app/contracts/views';
 import { SelectionDto } from './dto/selection.dto';
 
@@ -13,6 +14,12 @@ export type SelectionSource = Pick<
   DataSourceEntity,
   'id' | 'tenantId' | 'credentialId' | 'connectionId' | 'instanceOrigin'
 >;
+
+/** A selection's marks, and the folders it met (recorded once it is saved, when it was resolved afresh). */
+export interface ResolvedSelection {
+  marks: SelectionMark[];
+  folders: PickerFolderEntity[];
+}
 
 /** Saves a data source's include/exclude selection and moves its ingestion status accordingly. */
 @Injectable()
@@ -44,19 +51,34 @@ export class SelectionService {
     );
   }
 
+  /** The selection's folders as the document system shows them to this data source's login (400 for unknown ones). */
+  async resolve(source: SelectionSource, input: SelectionDto): Promise<SelectionMark[]> {
+    return (await this.marksOf(source, input, false)).marks;
+  }
+
   /**
-   * The selection's folders as the document system shows them to this data source's login (400 for unknown
-   * ones); `asAnotherIdentity`: none of the folders recorded for it before counts.
+   * The same, as another login will see them (a change of credential or identity, not saved yet): the folders
+   * recorded for the data source do not count, and those met are returned to `keep` once the change is saved
+   * (its discard forgets the old ones): until then a sync of the old selection keeps its folders' places.
    */
-  async resolve(source: SelectionSource, input: SelectionDto, asAnotherIdentity = false): Promise<SelectionMark[]> {
-    if (asAnotherIdentity) await this.locator.forget(source.id);
+  async resolveAfresh(source: SelectionSource, input: SelectionDto): Promise<ResolvedSelection> {
+    return this.marksOf(source, input, true);
+  }
+
+  /** Records the folders a selection resolved afresh met, once it is saved. */
+  keep(resolved: ResolvedSelection): Promise<void> {
+    return this.locator.keep(resolved.folders);
+  }
+
+  private async marksOf(source: SelectionSource, input: SelectionDto, afresh: boolean): Promise<ResolvedSelection> {
     const include = [...new Set(input.include)];
     const exclude = [...new Set(input.exclude)];
     const both = include.filter((id) => exclude.includes(id));
     if (both.length) throw DataSourceException.conflictingSelection(both);
     const wanted = [...include, ...exclude];
-    if (!wanted.length) return [];
-    const located = await this.locator.locate(source.id, () => this.sessions.forDataSource(source), wanted);
+    if (!wanted.length) return { marks: [], folders: [] };
+    const session = () => this.sessions.forDataSource(source);
+    const located = await this.locator.locate(source.id, session, wanted, { afresh });
     const unknown = wanted.filter((id) => !located.has(id));
     if (unknown.length) throw DataSourceException.unknownFolders(unknown);
     const mark = (mode: SelectionMark['mode']) => (id: string) => ({
@@ -65,6 +87,9 @@ export class SelectionService {
       mode,
       name: located.get(id)!.name,
     });
-    return [...include.map(mark('include')), ...exclude.map(mark('exclude'))];
+    return {
+      marks: [...include.map(mark('include')), ...exclude.map(mark('exclude'))],
+      folders: [...located.values()],
+    };
   }
 }
