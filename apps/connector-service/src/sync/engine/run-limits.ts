@@ -24,9 +24,12 @@ export interface PageWithinLimits {
  */
 export const MAX_PATH_BYTES = 2000;
 
-/** The error a run that reached a limit ends with. */
-export function limitError(reached: string): string {
-  return `RUN_LIMIT_REACHED: ${reached}: the run stopped there, kept what it saw and deleted nothing`;
+/** The error a run that reached a limit ends with: its listing stopped there, or it left out only what passed. */
+export function limitError(reached: string, listingStopped: boolean): string {
+  const what = listingStopped
+    ? 'the run stopped there, kept what it saw'
+    : 'the run left out what passed it, kept the rest';
+  return `RUN_LIMIT_REACHED: ${reached}: ${what} and deleted nothing`;
 }
 
 /**

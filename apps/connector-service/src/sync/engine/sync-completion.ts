@@ -52,7 +52,7 @@ export class SyncCompletion {
         guarded.held,
       ) as keyof typeof INGESTION_AFTER;
       const error = run.limitReached
-        ? limitError(run.limitReached)
+        ? limitError(run.limitReached, run.listingStopped)
         : run.failedListings
           ? `${run.failedListings} folder listing(s) failed; deletions were not applied`
           : guarded.reason;
