@@ -42,6 +42,16 @@ export class FileLedgerRepository {
     );
   }
 
+  /** The `Held` rows of runs whose hold was released: their reason says what became of it. */
+  async noteReleased(transaction: Transaction, syncRunIds: string[], note: string): Promise<void> {
+    if (!syncRunIds.length) return;
+    await managerOf(transaction).query(
+      `UPDATE connector.sync_run_files SET reason = reason || '. ' || $2
+       WHERE "syncRunId" = ANY($1::uuid[]) AND outcome = 'Held'`,
+      [syncRunIds, note],
+    );
+  }
+
   /** The ended extraction's outcome, on the row of the run that stored this content. */
   async extractionEnded(
     transaction: Transaction,

@@ -64,24 +64,21 @@ export class HeldDeletionsRepository {
     );
   }
 
-  /** A new run decides deletions afresh: the data source's earlier runs hold none any more (nothing is deleted). */
-  async releaseEarlier(dataSourceId: string, runId: string): Promise<void> {
-    await this.db.transaction(async (manager) => {
-      // Its error and its files no longer ask for a confirmation that would be refused.
-      const [released]: [Array<{ id: string }>, number] = await manager.query(
-        `UPDATE connector.sync_runs SET "deletionsHeld" = 0, error = replace(error, $3, $4)
-         WHERE "dataSourceId" = $1 AND id <> $2 AND "deletionsHeld" > 0 RETURNING id`,
-        [dataSourceId, runId, CONFIRM_ASKED, DECISION_RELEASED],
-      );
-      if (!released.length) return;
-      const runs = released.map((r) => r.id);
+  /**
+   * A new run decides deletions afresh: the data source's earlier runs hold none any more (nothing is deleted),
+   * and their error no longer asks for a confirmation that would be refused. Returns the runs released.
+   */
+  async releaseEarlier(transaction: Transaction, dataSourceId: string, runId: string): Promise<string[]> {
+    const manager = managerOf(transaction);
+    const [released]: [Array<{ id: string }>, number] = await manager.query(
+      `UPDATE connector.sync_runs SET "deletionsHeld" = 0, error = replace(error, $3, $4)
+       WHERE "dataSourceId" = $1 AND id <> $2 AND "deletionsHeld" > 0 RETURNING id`,
+      [dataSourceId, runId, CONFIRM_ASKED, DECISION_RELEASED],
+    );
+    const runs = released.map((r) => r.id);
+    if (runs.length)
       await manager.query('DELETE FROM connector.held_deletions WHERE "syncRunId" = ANY($1::uuid[])', [runs]);
-      await manager.query(
-        `UPDATE connector.sync_run_files SET reason = reason || '. ' || $2
-         WHERE "syncRunId" = ANY($1::uuid[]) AND outcome = 'Held'`,
-        [runs, DECISION_RELEASED],
-      );
-    });
+    return runs;
   }
 
   /**

@@ -4,6 +4,9 @@ import { DataSourceEntity } from '../../data-sources/data-source.entity';
 import { DataSourceException } from '../../data-sources/data-source.exception';
 import { DataSourcesRepository } from '../../data-sources/data-sources.repository';
 import { instanceMoved } from '../../data-sources/instance-origin';
+import { Transactions } from '@app/database';
+import { FileLedgerRepository } from '../../file-ledger/file-ledger.repository';
+import { DECISION_RELEASED } from './deletion-guard-rule';
 import { HeldDeletionsRepository } from './held-deletions.repository';
 import { SyncProducer } from './sync.producer';
 import { SyncRunsRepository } from '../sync-runs.repository';
@@ -18,6 +21,8 @@ export class SyncStarter {
     private readonly sources: DataSourcesRepository,
     private readonly producer: SyncProducer,
     private readonly held: HeldDeletionsRepository,
+    private readonly ledger: FileLedgerRepository,
+    private readonly transactions: Transactions,
   ) {}
 
   async startFor(dataSourceId: string): Promise<SyncRunEntity> {
@@ -50,8 +55,16 @@ export class SyncStarter {
         { syncRunId: active?.id ?? null },
       );
     }
-    await this.held.releaseEarlier(source.id, run.id);
+    await this.releaseEarlier(source.id, run.id);
     await this.producer.startRun(run.id, run.tenantId);
     return run;
+  }
+
+  /** What earlier runs held is released: the new run decides afresh; their Held files say so. */
+  private async releaseEarlier(dataSourceId: string, runId: string): Promise<void> {
+    await this.transactions.run(async (transaction) => {
+      const released = await this.held.releaseEarlier(transaction, dataSourceId, runId);
+      await this.ledger.noteReleased(transaction, released, DECISION_RELEASED);
+    });
   }
 }
