@@ -132,6 +132,15 @@ describe('Approval callback', () => {
     expect(await sut.decisionCount(a.approvalId)).toBe(1);
   });
 
+  it('takes a callbackId written in capitals, as the UUID it is', async () => {
+    const a = await delivered();
+    const res = await http()
+      .post(CALLBACK)
+      .send({ callbackId: a.callbackId.toUpperCase(), callbackToken: a.callbackToken, status: 'Approved' });
+    expect({ status: res.status, outcome: res.body.status }).toEqual({ status: 200, outcome: 'Approved' });
+    expect(await sut.decisionCount(a.approvalId)).toBe(1);
+  });
+
   it('checks a callback that reaches a process other than the one that took the request', async () => {
     const api = await startApprovalApp(sut.env, 'api');
     try {

@@ -146,6 +146,26 @@ describe('Approval extras', () => {
       expect(await sut.decisionCount(res.body.approvalId)).toBe(1);
     });
 
+    it('refuses a decision or a cancel past the deadline though no worker has timed it out yet: 409, TimedOut, one event', async () => {
+      for (const decide of [
+        (a: { callbackId: string; callbackToken: string }) =>
+          http().post(CALLBACK).send({ callbackId: a.callbackId, callbackToken: a.callbackToken, status: 'Approved' }),
+        (a: { approvalId: string }) => http().post(`/v1/approvals/${a.approvalId}/cancel`).set(runtime.auth),
+      ]) {
+        const a = await delivered({ decisionTimeoutSeconds: 60 });
+        // The deadline passed a second ago; its job and the sweep (every 2 s) have not come yet.
+        await sut.db.query(
+          `UPDATE approval.approvals SET "decisionDueAt" = clock_timestamp() - interval '1 second' WHERE id = $1`,
+          [a.approvalId],
+        );
+        const late = await decide(a);
+        expect({ status: late.status, code: late.body.code }).toEqual({ status: 409, code: 'APPROVAL_NOT_PENDING' });
+        expect((await approvalOf(a.approvalId)).status).toBe('TimedOut');
+        expect((await sut.decision(a.approvalId, 10000)).outcome).toBe('TimedOut');
+        expect(await sut.decisionCount(a.approvalId)).toBe(1);
+      }
+    });
+
     it('refuses a deadline outside its bounds with 400 naming the field', async () => {
       for (const decisionTimeoutSeconds of [0, 2_592_001, 1.5]) {
         const res = await http()

@@ -22,6 +22,9 @@ const LAST_LOGGED_ATTEMPT = `SELECT coalesce(max(attempt), 0) AS n FROM approval
  * statements take many approvals at once (BatchedApprovals shares them between concurrent callers) and
  * each is atomic on its own, so a batch replayed after an outage reports what was done already as not done now.
  */
+/** Why an approval timed out: its log entry's error. */
+export const NO_DECISION_IN_TIME = 'No decision before the decision deadline';
+
 @Injectable()
 export class ApprovalsRepository {
   constructor(
@@ -134,12 +137,24 @@ export class ApprovalsRepository {
    * Final moves (Approved, Denied, DeliveryFailed, Cancelled, TimedOut) with their log entries and their
    * outbox rows, in one statement: all or none. An approval's outbox row holds no payload; its event is built
    * from the decided row (here by the caller, later by the relay). Null for a move whose approval was not
-   * open; of several moves of one approval, exactly one wins.
+   * open; of several moves of one approval, exactly one wins. A decision or cancel that comes once the
+   * decision deadline has passed times the approval out instead (no worker may have done it yet): the row
+   * returned says TimedOut, and the caller answers that it was not pending.
    */
   async decide(batch: DecisionMove[]): Promise<Array<DecidedApproval | null>> {
     const rows: Array<DecidedApproval & { n: string }> = await this.db.query(
-      `WITH input AS (
+      `WITH given AS (
          SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[]) WITH ORDINALITY AS i(id, "to", comment, type, error, allowed, "decidedBy", output, n)),
+       input AS (
+         SELECT i.id, i.allowed, i.n,
+           CASE WHEN late.is THEN 'TimedOut' ELSE i."to" END AS "to",
+           CASE WHEN late.is THEN NULL ELSE i.comment END AS comment,
+           CASE WHEN late.is THEN 'TimedOut' ELSE i.type END AS type,
+           CASE WHEN late.is THEN $9 ELSE i.error END AS error,
+           CASE WHEN late.is THEN NULL ELSE i."decidedBy" END AS "decidedBy",
+           CASE WHEN late.is THEN NULL ELSE i.output END AS output
+         FROM given i LEFT JOIN approval.approvals a ON a.id = i.id,
+           LATERAL (SELECT i."to" IN ('Approved', 'Denied', 'Cancelled') AND a."decisionDueAt" <= clock_timestamp() AS is) late),
        moved AS (
          UPDATE approval.approvals a SET status = i."to", comment = i.comment, "decidedBy" = i."decidedBy", output = i.output::jsonb, "decidedAt" = clock_timestamp(), "callbackTokenSealed" = NULL, "updatedAt" = now()
          FROM input i WHERE a.id = i.id AND a.status = ANY(string_to_array(i.allowed, ','))
@@ -157,6 +172,7 @@ export class ApprovalsRepository {
         batch.map((b) => APPROVAL_MOVES[b.to].join(',')),
         batch.map((b) => b.entry.decidedBy ?? null),
         batch.map((b) => (b.output === null ? null : JSON.stringify(b.output))),
+        NO_DECISION_IN_TIME,
       ],
     );
     const byOrdinal = new Map(rows.map(({ n, ...decided }) => [Number(n), decided]));

@@ -135,6 +135,7 @@ export class ApprovalsService {
     const decided = await this.approvals.decide(id, 'Cancelled', { type: 'Cancelled', comment: `Cancelled by ${by}` });
     if (!decided) throw ApprovalException.notPending((await this.get(tenantId, id)).status);
     await this.relay.publish(decided.event);
+    if (decided.status !== 'Cancelled') throw ApprovalException.notPending(decided.status); // past its deadline: timed out instead
     return this.get(tenantId, id);
   }
 

@@ -31,18 +31,21 @@ export class CallbacksService {
 
   async decide(input: ApprovalCallbackDto): Promise<CallbackDecisionView> {
     const decisionPublished = this.metrics.callbackReceived();
-    const credential = CALLBACK_ID_SHAPE.test(input.callbackId) ? await this.credential(input.callbackId) : null;
+    const callbackId = input.callbackId.toLowerCase(); // a UUID, in capitals or not; stored in small letters
+    const credential = CALLBACK_ID_SHAPE.test(callbackId) ? await this.credential(callbackId) : null;
     if (!credential) throw ApprovalException.callbackNotFound();
     if (!constantTimeEqual(sha256Hex(input.callbackToken), credential.callbackTokenHash)) {
       await this.rejections.record(credential.id, 'callbackToken did not match');
       throw ApprovalException.callbackTokenInvalid();
     }
-    const decided = await this.record(credential.id, input.callbackId, input);
+    const decided = await this.record(credential.id, callbackId, input);
     if (decided) {
       decisionPublished(decided.event.outcome);
+      // Past its deadline the approval timed out instead: the callback came too late.
+      if (decided.status !== input.status) throw ApprovalException.notPending(decided.status);
       return callbackDecisionResponse(decided);
     }
-    const current = await this.approvals.forCallback(input.callbackId);
+    const current = await this.approvals.forCallback(callbackId);
     if (!current) throw ApprovalException.callbackNotFound();
     if (current.status === input.status) return callbackDecisionResponse(current);
     throw ApprovalException.notPending(current.status);

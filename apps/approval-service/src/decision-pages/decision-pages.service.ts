@@ -37,7 +37,8 @@ export class DecisionPagesService {
       comment: form.comment,
       decidedBy: form.decidedBy ?? PAGE_DECIDER,
     });
-    if (decided) return decided;
+    if (decided?.status === form.status) return decided;
+    if (decided) throw ApprovalException.notPending(decided.status); // past its deadline: timed out instead
     const now = await this.repository.find(approval.id, 0);
     throw ApprovalException.notPending(now?.status ?? 'unknown');
   }

@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { ApprovalsRepository } from '../approval-store/approvals.repository';
+import { ApprovalsRepository, NO_DECISION_IN_TIME } from '../approval-store/approvals.repository';
 import { BatchedApprovals } from '../approval-store/batched-approvals';
 import { OutageRider } from '@app/database';
 import { DecisionRelay } from '../outbox/decision-relay';
@@ -29,7 +29,7 @@ export class DecisionTimeoutService {
         this.outage.ride(() =>
           this.approvals.decide(id, 'TimedOut', {
             type: 'TimedOut',
-            error: 'No decision before the decision deadline',
+            error: NO_DECISION_IN_TIME,
           }),
         ),
       ),
