@@ -48,6 +48,9 @@ describe('Data sources, folder picker and selection', () => {
     return res.body;
   }
 
+  /** Saves a selection of `include` folders as the data source's creator. */
+  const select = (id: string, include: string[]) =>
+    http().put(`/v1/data-sources/${id}/selection`).set(user.auth).send({ include, exclude: [] }).expect(200);
   const folders = async (id: string, parentId?: string, cursor?: string) =>
     (
       await http()
@@ -253,11 +256,7 @@ describe('Data sources, folder picker and selection', () => {
     expect(byName(await folders(ds.id, details.id))).toEqual({ 'Détails – Façade': 'Partial' });
     expect(byName(await folders(ds.id, facade.id))).toEqual({ Panels: 'Partial' });
 
-    const cleared = await http()
-      .put(`/v1/data-sources/${ds.id}/selection`)
-      .set(user.auth)
-      .send({ include: [], exclude: [] })
-      .expect(200);
+    const cleared = await select(ds.id, []);
     expect(cleared.body.ingestionStatus).toBe('NotConfigured');
   });
 
@@ -300,11 +299,7 @@ describe('Data sources, folder picker and selection', () => {
 
     const ds = await dataSource();
     const arch = (await folders(ds.id)).items[0].id;
-    await http()
-      .put(`/v1/data-sources/${ds.id}/selection`)
-      .set(user.auth)
-      .send({ include: [arch], exclude: [] })
-      .expect(200);
+    await select(ds.id, [arch]);
     const before = (await http().get(`/v1/data-sources/${ds.id}`).set(user.auth).expect(200)).body;
     for (const change of [
       { name: 'Renamed', selection: { include: ['no-such-folder'], exclude: [] } },
@@ -322,11 +317,7 @@ describe('Data sources, folder picker and selection', () => {
   it('discards the selection when the credential changes', async () => {
     const ds = await dataSource();
     const arch = (await folders(ds.id)).items[0].id;
-    await http()
-      .put(`/v1/data-sources/${ds.id}/selection`)
-      .set(user.auth)
-      .send({ include: [arch], exclude: [] })
-      .expect(200);
+    await select(ds.id, [arch]);
     const changed = await http()
       .patch(`/v1/data-sources/${ds.id}`)
       .set(user.auth)
@@ -350,11 +341,7 @@ describe('Data sources, folder picker and selection', () => {
         (d: { path: string }) => d.path,
       );
     // A refused change leaves what the selection's sync needs: its folders' places.
-    await http()
-      .put(`/v1/data-sources/${ds.id}/selection`)
-      .set(user.auth)
-      .send({ include: [sub.id], exclude: [] })
-      .expect(200);
+    await select(ds.id, [sub.id]);
     await http()
       .patch(`/v1/data-sources/${ds.id}`)
       .set(user.auth)
@@ -376,11 +363,7 @@ describe('Data sources, folder picker and selection', () => {
   it('discards the selection when another document-system identity authorizes', async () => {
     const ds = await dataSource();
     const arch = (await folders(ds.id)).items[0].id;
-    await http()
-      .put(`/v1/data-sources/${ds.id}/selection`)
-      .set(user.auth)
-      .send({ include: [arch], exclude: [] })
-      .expect(200);
+    await select(ds.id, [arch]);
     const sameUser = await http()
       .patch(`/v1/data-sources/${ds.id}`)
       .set(user.auth)
@@ -454,11 +437,7 @@ describe('Data sources, folder picker and selection', () => {
   ])('answers 404 to a %s that meets the data source being deleted', async (_, send) => {
     const ds = await dataSource();
     const arch = (await folders(ds.id)).items[0].id;
-    await http()
-      .put(`/v1/data-sources/${ds.id}/selection`)
-      .set(user.auth)
-      .send({ include: [arch], exclude: [] })
-      .expect(200);
+    await select(ds.id, [arch]);
     const deleting = sut.db.createQueryRunner();
     await deleting.connect();
     await deleting.startTransaction();
