@@ -154,6 +154,19 @@ describe('Decision page', () => {
     expect(await sut.decisionCount(c.approvalId)).toBe(1);
   });
 
+  it('shows no form once the decision deadline has passed, though no worker has timed it out yet', async () => {
+    const a = await delivered({ decisionTimeoutSeconds: 60 });
+    await http().get(a.page).expect(200);
+    // The deadline passed a second ago; its job and the sweep have not come yet.
+    await sut.db.query(
+      `UPDATE approval.approvals SET "decisionDueAt" = clock_timestamp() - interval '1 second' WHERE id = $1`,
+      [a.approvalId],
+    );
+    const page = await http().get(a.page).expect(409);
+    expect(page.text).toContain('Its decision deadline passed.');
+    expect(page.text).not.toMatch(/<form/);
+  });
+
   it('keeps its token, the credential to decide, out of the request log', async () => {
     const { page, approvalId } = await delivered();
     await http().get(page).expect(200);

@@ -17,6 +17,8 @@ export interface PageApproval {
   stepInput: string | null;
   /** How many characters the whole pretty-printed step input has. */
   stepInputLength: number | null;
+  /** Its decision deadline has passed (a worker times it out soon, if it has not yet). */
+  overdue: boolean;
 }
 
 /** Read-only: the page's view of one approval, whatever its tenant (the signed link is the credential). */
@@ -29,10 +31,11 @@ export class DecisionPageRepository {
     const rows: PageApproval[] = await this.db.query(
       `WITH a AS (
          SELECT id, "callbackId"::text AS "callbackId", status, "agentName", message, "executionId", "stepId", "createdAt",
-           CASE WHEN $2 > 0 THEN jsonb_pretty("stepInput") END AS pretty
+           CASE WHEN $2 > 0 THEN jsonb_pretty("stepInput") END AS pretty,
+           coalesce("decisionDueAt" <= clock_timestamp(), false) AS overdue
          FROM approval.approvals WHERE id = $1)
        SELECT id, "callbackId", status, "agentName", message, "executionId", "stepId", "createdAt",
-         left(pretty, $2) AS "stepInput", length(pretty) AS "stepInputLength" FROM a`,
+         left(pretty, $2) AS "stepInput", length(pretty) AS "stepInputLength", overdue FROM a`,
       [approvalId, stepInputChars],
     );
     return rows[0] ?? null;

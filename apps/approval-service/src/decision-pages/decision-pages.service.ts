@@ -48,6 +48,7 @@ export class DecisionPagesService {
     const approval = approvalId && (await this.repository.find(approvalId, stepInputChars));
     if (!approval) throw ApprovalException.decisionPageNotFound();
     if (!OPEN_STATUSES.includes(approval.status)) throw ApprovalException.notPending(approval.status);
+    if (approval.overdue) throw ApprovalException.notPending('TimedOut'); // a worker times it out soon
     return approval;
   }
 }
