@@ -14,6 +14,15 @@ import type {
 import { APPROVAL_MOVES } from './approval-state';
 import { ApprovalEntity } from './approval.entity';
 
+/** Why an approval timed out: its log entry's error. */
+export const NO_DECISION_IN_TIME = 'No decision before the decision deadline';
+
+/**
+ * A person's decision or a cancel (move `i`) that comes once approval `a`'s decision deadline has passed: it
+ * times the approval out instead. The statement's start is the one instant all its rows are weighed against.
+ */
+const LATE = `(i."to" IN ('Approved', 'Denied', 'Cancelled') AND a."decisionDueAt" <= statement_timestamp())`;
+
 /** The highest attempt number logged for the approval $1 (0 for none), as `n`. */
 const LAST_LOGGED_ATTEMPT = `SELECT coalesce(max(attempt), 0) AS n FROM approval.approval_log WHERE "approvalId" = $1 AND type = 'DeliveryAttempt'`;
 
@@ -22,9 +31,6 @@ const LAST_LOGGED_ATTEMPT = `SELECT coalesce(max(attempt), 0) AS n FROM approval
  * statements take many approvals at once (BatchedApprovals shares them between concurrent callers) and
  * each is atomic on its own, so a batch replayed after an outage reports what was done already as not done now.
  */
-/** Why an approval timed out: its log entry's error. */
-export const NO_DECISION_IN_TIME = 'No decision before the decision deadline';
-
 @Injectable()
 export class ApprovalsRepository {
   constructor(
@@ -143,22 +149,16 @@ export class ApprovalsRepository {
    */
   async decide(batch: DecisionMove[]): Promise<Array<DecidedApproval | null>> {
     const rows: Array<DecidedApproval & { n: string }> = await this.db.query(
-      `WITH given AS (
+      `WITH input AS (
          SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[]) WITH ORDINALITY AS i(id, "to", comment, type, error, allowed, "decidedBy", output, n)),
-       input AS (
-         SELECT i.id, i.allowed, i.n,
-           CASE WHEN late.is THEN 'TimedOut' ELSE i."to" END AS "to",
-           CASE WHEN late.is THEN NULL ELSE i.comment END AS comment,
-           CASE WHEN late.is THEN 'TimedOut' ELSE i.type END AS type,
-           CASE WHEN late.is THEN $9 ELSE i.error END AS error,
-           CASE WHEN late.is THEN NULL ELSE i."decidedBy" END AS "decidedBy",
-           CASE WHEN late.is THEN NULL ELSE i.output END AS output
-         FROM given i LEFT JOIN approval.approvals a ON a.id = i.id,
-           LATERAL (SELECT i."to" IN ('Approved', 'Denied', 'Cancelled') AND a."decisionDueAt" <= clock_timestamp() AS is) late),
        moved AS (
-         UPDATE approval.approvals a SET status = i."to", comment = i.comment, "decidedBy" = i."decidedBy", output = i.output::jsonb, "decidedAt" = clock_timestamp(), "callbackTokenSealed" = NULL, "updatedAt" = now()
+         UPDATE approval.approvals a SET status = CASE WHEN ${LATE} THEN 'TimedOut' ELSE i."to" END,
+           comment = CASE WHEN ${LATE} THEN NULL ELSE i.comment END, "decidedBy" = CASE WHEN ${LATE} THEN NULL ELSE i."decidedBy" END,
+           output = CASE WHEN ${LATE} THEN NULL ELSE i.output::jsonb END, "decidedAt" = clock_timestamp(), "callbackTokenSealed" = NULL, "updatedAt" = now()
          FROM input i WHERE a.id = i.id AND a.status = ANY(string_to_array(i.allowed, ','))
-         RETURNING a.id, a."tenantId", a."executionId", a."stepId", a."callbackId", a.status, a.comment, a."decidedBy", a.output, a."decidedAt", i.type AS "logType", i.error AS "logError", i.n),
+         RETURNING a.id, a."tenantId", a."executionId", a."stepId", a."callbackId", a.status, a.comment, a."decidedBy", a.output, a."decidedAt",
+           CASE WHEN a.status = i."to" THEN i.type ELSE 'TimedOut' END AS "logType",
+           CASE WHEN a.status = i."to" THEN i.error ELSE $9 END AS "logError", i.n),
        logged AS (
          INSERT INTO approval.approval_log ("approvalId", at, type, comment, error, "decidedBy") SELECT id, clock_timestamp(), "logType", comment, "logError", "decidedBy" FROM moved),
        queued AS (INSERT INTO approval.decision_outbox ("approvalId") SELECT id::text FROM moved ON CONFLICT DO NOTHING)
