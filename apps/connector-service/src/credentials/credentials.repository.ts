@@ -3,12 +3,12 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Repository, SelectQueryBuilder } from 'typeorm';
 import { managerOf, Transaction } from '@app/database';
 import { CredentialEntity } from './credential.entity';
+import { failedWith, SqlState } from '../database/sql-state';
 
 /**
  * Queries of credentials. A `DataSource`-scoped credential is visible only to those who may read its
  * data source (its members; every tenant admin); the others are visible to the whole tenant.
  */
-const FOREIGN_KEY_VIOLATION = '23503';
 
 @Injectable()
 export class CredentialsRepository {
@@ -56,7 +56,7 @@ export class CredentialsRepository {
       return rows.length > 0;
     } catch (error) {
       // A data source that took it between the check and the delete: the foreign key refuses.
-      if ((error as { driverError?: { code?: string } }).driverError?.code === FOREIGN_KEY_VIOLATION) return false;
+      if (failedWith(error, SqlState.ForeignKeyViolation)) return false;
       throw error;
     }
   }

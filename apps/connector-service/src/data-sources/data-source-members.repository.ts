@@ -3,8 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { managerOf, Transaction } from '@app/database';
 import { DataSourceMemberEntity } from './data-source-member.entity';
-
-const FOREIGN_KEY_VIOLATION = '23503';
+import { failedWith, SqlState } from '../database/sql-state';
 
 /** The users who may read a data source. */
 @Injectable()
@@ -27,7 +26,7 @@ export class DataSourceMembersRepository {
         { conflictPaths: ['dataSourceId', 'userId'], skipUpdateIfNoValuesChanged: true },
       );
     } catch (error) {
-      if ((error as { code?: string }).code === FOREIGN_KEY_VIOLATION) return null;
+      if (failedWith(error, SqlState.ForeignKeyViolation)) return null;
       throw error;
     }
     return this.members.findOneBy({ dataSourceId, userId });

@@ -6,11 +6,9 @@ import { SyncJobName, SyncTask } from './sync.jobs';
 import { ACTIVE_RUN_STATUSES, COUNT_NAMES, SYNC_RUN_MOVES, SyncMode, SyncRunStatus } from './sync-run-state';
 import type { RunPace } from './run-progress';
 import { SyncRunEntity } from './sync-run.entity';
-
 import type { EndedRunStatus, ListedSoFar, SettledStep, StepEffects, StepState } from './sync-run-steps';
+import { failedWith, SqlState } from '../database/sql-state';
 
-const UNIQUE_VIOLATION = '23505';
-const FOREIGN_KEY_VIOLATION = '23503';
 const STEP_COUNTS = [
   ...COUNT_NAMES,
   'bytesDownloaded',
@@ -38,8 +36,7 @@ export class SyncRunsRepository {
     try {
       return await this.runs.save(this.runs.create({ tenantId, dataSourceId, mode, status: 'Queued', createdBy }));
     } catch (error) {
-      const code = (error as { code?: string }).code;
-      if (code === UNIQUE_VIOLATION || code === FOREIGN_KEY_VIOLATION) return null;
+      if (failedWith(error, SqlState.UniqueViolation) || failedWith(error, SqlState.ForeignKeyViolation)) return null;
       throw error;
     }
   }
