@@ -3,7 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Repository, SelectQueryBuilder } from 'typeorm';
 import { managerOf, Transaction } from '@app/database';
 import { CredentialEntity } from './credential.entity';
-import { failedWith, SqlState } from '../database/sql-state';
+import { failedWith, SqlState } from '../common/sql-state';
 
 /**
  * Queries of credentials. A `DataSource`-scoped credential is visible only to those who may read its

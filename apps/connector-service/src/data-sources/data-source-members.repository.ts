@@ -3,7 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { managerOf, Transaction } from '@app/database';
 import { DataSourceMemberEntity } from './data-source-member.entity';
-import { failedWith, SqlState } from '../database/sql-state';
+import { failedWith, SqlState } from '../common/sql-state';
 
 /** The users who may read a data source. */
 @Injectable()

@@ -7,7 +7,7 @@ import { ACTIVE_RUN_STATUSES, COUNT_NAMES, SYNC_RUN_MOVES, SyncMode, SyncRunStat
 import type { RunPace } from './run-progress';
 import { SyncRunEntity } from './sync-run.entity';
 import type { EndedRunStatus, ListedSoFar, SettledStep, StepEffects, StepState } from './sync-run-steps';
-import { failedWith, SqlState } from '../database/sql-state';
+import { failedWith, SqlState } from '../common/sql-state';
 
 const STEP_COUNTS = [
   ...COUNT_NAMES,
