@@ -160,7 +160,12 @@ describe('Approval extras', () => {
         );
         const late = await decide(a);
         expect({ status: late.status, code: late.body.code }).toEqual({ status: 409, code: 'APPROVAL_NOT_PENDING' });
-        expect((await approvalOf(a.approvalId)).status).toBe('TimedOut');
+        const approval = await approvalOf(a.approvalId);
+        expect(approval.status).toBe('TimedOut');
+        expect(approval.log.at(-1)).toMatchObject({
+          type: 'TimedOut',
+          error: 'No decision before the decision deadline',
+        });
         expect((await sut.decision(a.approvalId, 10000)).outcome).toBe('TimedOut');
         expect(await sut.decisionCount(a.approvalId)).toBe(1);
       }

@@ -165,6 +165,9 @@ describe('Decision page', () => {
     const page = await http().get(a.page).expect(409);
     expect(page.text).toContain('Its decision deadline passed.');
     expect(page.text).not.toMatch(/<form/);
+    expect((await submit(a.page, 'status=Approved').expect(409)).text).toContain('Its decision deadline passed.');
+    // The page decided nothing (a worker times the approval out).
+    expect((await approvalOf(a.approvalId)).log.map((entry: { type: string }) => entry.type)).not.toContain('Decided');
   });
 
   it('keeps its token, the credential to decide, out of the request log', async () => {

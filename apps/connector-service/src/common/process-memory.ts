@@ -1,4 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+
+/** Whether this machine tells a process's memory (Linux's /proc); looked at once. */
+const READABLE = process.platform === 'linux' && existsSync('/proc/self/status');
 
 /** How often a busy process's memory is read: a file inflating its streams grows it by about 25 MB in that time. */
 const WATCH_EVERY_MS = 100;
@@ -11,7 +14,7 @@ export function residentMbIn(status: string): number | undefined {
 
 /** A process's resident memory in MB: undefined where it cannot be read (not Linux, no /proc) or the process is gone. */
 export function residentMb(pid: number): number | undefined {
-  if (process.platform !== 'linux') return undefined;
+  if (!READABLE) return undefined;
   let status: string;
   try {
     status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -26,7 +29,7 @@ export function residentMb(pid: number): number | undefined {
  * watch. Where memory cannot be read (not Linux) nothing is watched.
  */
 export function watchMemory(pid: number | undefined, limitMb: number, exceeded: () => void): () => void {
-  if (pid === undefined || residentMb(pid) === undefined) return () => undefined;
+  if (pid === undefined || !READABLE) return () => undefined;
   const timer = setInterval(() => {
     if ((residentMb(pid) ?? 0) <= limitMb) return;
     clearInterval(timer);

@@ -7,6 +7,7 @@ import { generatedPdf } from '../../../document-system-simulator/src/store/gener
 import { pdfDocument } from '../../../document-system-simulator/src/store/file-formats';
 import { hostileHtml, hostileJson, hostileText } from '../../test/factories/hostile-files';
 import { childrenOf } from '../../test/support/processes';
+import { residentMb } from '../common/process-memory';
 import { ExtractionLimitExceeded, ExtractionPool, ExtractionUnavailable } from './extraction-pool';
 
 const ROOT = resolve(__dirname, '../../../..');
@@ -45,15 +46,6 @@ function inflatingPdf(mb: number): Buffer {
     ),
   );
   return Buffer.concat(parts);
-}
-
-/** A process's resident memory (VmRSS) in MB; 0 once it is gone. */
-function residentMb(pid: number): number {
-  try {
-    return Number(/VmRSS:\s*(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
-  } catch {
-    return 0;
-  }
 }
 
 describe(ExtractionPool.name, () => {
@@ -155,7 +147,7 @@ describe(ExtractionPool.name, () => {
     const sampler = setInterval(() => {
       for (const pid of childrenOf(process.pid, 'extraction.worker')) {
         processes.add(pid);
-        peakMb = Math.max(peakMb, residentMb(pid));
+        peakMb = Math.max(peakMb, residentMb(pid) ?? 0);
       }
     }, 20);
     try {
