@@ -1,11 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
-import { eventually, RunningSimulator, testCaller, TestCaller } from '@app/testing';
+import type { Queue } from 'bull';
+import { getQueueToken } from '@nestjs/bull';
+import { after, eventually, RunningSimulator, testCaller, TestCaller } from '@app/testing';
 import { startSimulator } from '../../document-system-simulator/test/support/start-simulator';
 import { pdfDocument } from '../../document-system-simulator/src/store/file-formats';
 import { SEED_USERS } from '../../document-system-simulator/src/store/seed';
 import { BlobStore } from '../src/blobs/blob-store';
 import { ConnectionTokens } from '../src/document-system/connection-tokens.port';
+import { INDEXING_QUEUE, layOutTextJobId } from '../src/indexing/indexing.jobs';
 import { TextLayouts } from '../src/indexing/text-layouts';
 import { MAX_WAITING_SEARCHES_PER_TENANT, SEARCH_SLOTS } from '../src/search/search-slots';
 import { ConnectorTestApp, startConnectorApp } from './support/connector-app';
@@ -262,6 +265,42 @@ describe('Passages an agent can cite', () => {
     expect(slice(text, after.start, after.end)).toBe(after.text);
     expect(await sut.app.get(TextLayouts).queueMissing()).toBe(0);
   }, 90_000);
+
+  it('lays out the stored text of a PDF whose layout stopped every worker that ran it, rather than queue it again', async () => {
+    const [before] = (await passages(owner, { q: 'anchor bolt embedment' })).passages;
+    const [{ contentSha256 }] = await sut.db.query(`SELECT "contentSha256" FROM connector.documents WHERE id = $1`, [
+      before.documentId,
+    ]);
+    await sut.db.query(
+      `UPDATE connector.documents SET "openingChunks" = NULL, "pageStarts" = NULL, "pageEnds" = NULL WHERE id = $1`,
+      [before.documentId],
+    );
+    const queue = sut.app.get<Queue>(getQueueToken(INDEXING_QUEUE));
+    const jobId = layOutTextJobId({ documentId: before.documentId, contentSha256 });
+    // Held with its blocking reads cut short; then what workers killed while laying it out leave: the job active,
+    // its lock gone, until Bull's stalled check has handed it back more than MAX_STALLED_COUNT (2) times and fails it.
+    await queue.pause(true, true);
+    try {
+      expect(await sut.app.get(TextLayouts).queueMissing()).toBe(1);
+      let taken = 0;
+      while (await queue.getJob(jobId)) {
+        if ((await queue.client.lrem(queue.toKey('wait'), 0, jobId)) > 0) {
+          await queue.client.lpush(queue.toKey('active'), jobId);
+          taken++;
+        }
+        await after(100);
+      }
+      expect(taken).toBe(3);
+    } finally {
+      await queue.resume(true);
+    }
+    await eventually(async () => (await passages(owner, { q: 'anchor bolt embedment' })).passages.length === 1);
+    expect((await passages(owner, { q: 'anchor bolt embedment' })).passages[0]).toMatchObject({
+      documentId: before.documentId,
+      page: null,
+    });
+    expect(await sut.app.get(TextLayouts).queueMissing()).toBe(0);
+  }, 60_000);
 
   it("takes turns in search's slots: past a tenant's running and waiting searches it answers 429 TOO_MANY_SEARCHES", async () => {
     const searches = await withDocumentsLocked(sut, async () => {

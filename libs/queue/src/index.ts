@@ -9,3 +9,4 @@ export * from './fair-share/fair-share';
 export * from './fair-share/fair-share.types';
 export * from './fair-share/fair-share.provider';
 export * from './repeating-job';
+export * from './stalled-out';

@@ -53,6 +53,17 @@ export abstract class QueueProcessor<P extends JobPayloads> implements OnApplica
   onApplicationBootstrap(): Promise<void> | void {
     registerHandlers(this.queue, this.contract, this.handlers());
   }
+
+  /**
+   * Settles, through its handler's `giveUp`, a job Bull failed in its stalled check (`onStalledOut`), which
+   * Bull fails without our handler; false when the job is gone, its data fails the contract, or it has no `giveUp`.
+   */
+  protected async giveUpStalledOut(jobId: string, error: Error): Promise<boolean> {
+    const job = await this.queue.getJob(jobId);
+    if (!job || !(job.name in this.contract.payloads)) return false;
+    const name = job.name as keyof P & string;
+    return giveUp(job, this.contract.payloads[name], this.handlers()[name], error);
+  }
 }
 
 export function registerHandlers<P extends JobPayloads>(
@@ -81,6 +92,18 @@ async function runJob<T extends object>(job: Job, payloadClass: new () => T, han
   };
   const wrapped = () => (handler.around ? handler.around(work, job) : work());
   return handler.fairShare ? handler.fairShare.run(job, wrapped) : wrapped();
+}
+
+async function giveUp<T extends object>(
+  job: Job,
+  payloadClass: new () => T,
+  handler: JobHandler<T>,
+  error: Error,
+): Promise<boolean> {
+  const { value: data, problems } = jobDataProblems(payloadClass, job.data);
+  if (!handler.giveUp || problems.length) return false;
+  await handler.giveUp(data, error, job);
+  return true;
 }
 
 async function refuse<T>(job: Job, payload: string, problems: string[], handler: JobHandler<T>): Promise<unknown> {

@@ -45,6 +45,11 @@ export function layOutTextJobId(job: LayOutTextJob): string {
   return `layout:${job.documentId}:${job.contentSha256}`;
 }
 
+/** The layout a job id names, or null for another job's id. */
+export function layOutTextJobOf(jobId: string): LayOutTextJob | null {
+  return jobId.startsWith('layout:') ? extractTextJobOf(jobId.slice('layout:'.length)) : null;
+}
+
 /** The sweep carries nothing: it re-adds the extractions still pending, and queues texts to lay out. */
 export class IndexingSweepJob {}
 

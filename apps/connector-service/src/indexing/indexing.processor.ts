@@ -3,7 +3,7 @@ import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { ConnectorEnv } from '../connector-env';
 import type { Job, Queue } from 'bull';
 import { DatabaseOutages } from '@app/database';
-import { FairShare, InjectFairShare, JobHandlers, QueueProcessor, RepeatingJob } from '@app/queue';
+import { FairShare, InjectFairShare, JobHandlers, onStalledOut, QueueProcessor, RepeatingJob } from '@app/queue';
 import { ExtractionGate, tenantOf } from './extraction-gate';
 import {
   extractionSlots,
@@ -12,10 +12,10 @@ import {
   INDEXING_QUEUE,
   IndexingJobName,
   IndexingJobs,
+  layOutTextJobOf,
 } from './indexing.jobs';
 import { IndexingProducer } from './indexing.producer';
 import { IndexingService } from './indexing.service';
-import { onStalledOut } from './stalled-out';
 import { TextLayouts } from './text-layouts';
 
 /**
@@ -59,16 +59,25 @@ export class IndexingProcessor extends QueueProcessor<IndexingJobs> implements O
     await this.sweep.start();
   }
 
-  /** An extraction Bull failed in its stalled check: its document is Failed, through an outage of the database. */
+  /**
+   * A job Bull failed in its stalled check (and removed): an extraction's document is Failed, a layout's text is
+   * laid out as stored, as when their last attempt fails; through an outage of the database.
+   */
   private stalledOut(jobId: string): void {
-    const job = extractTextJobOf(jobId);
-    if (!job) return;
+    const extraction = extractTextJobOf(jobId);
+    const layout = layOutTextJobOf(jobId);
+    const giveUp: (() => Promise<unknown>) | null = extraction
+      ? () => this.indexing.stalledOut(extraction)
+      : layout
+        ? () => this.layouts.layOutStored(layout)
+        : null;
+    if (!giveUp) return;
     this.outages
-      .hold(() => this.indexing.stalledOut(job))
+      .hold(giveUp)
       .catch((error: Error) =>
         this.logger.error(
-          { ...job, error: error.message },
-          'stalled-out extraction not failed; the sweep queues it again',
+          { jobId, error: error.message },
+          'stalled-out indexing job not given up; the sweep queues it again',
         ),
       );
   }
