@@ -7,3 +7,4 @@ export * from './all-exceptions.filter';
 export * from './infrastructure-error';
 export * from './query-parameters';
 export * from './http-reply';
+export * from './uuid-ids';

@@ -1,4 +1,5 @@
-import { Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { UuidParamPipe } from '@app/errors';
 import {
   ApiAcceptedResponse,
   ApiBearerAuth,
@@ -147,7 +148,7 @@ export class ApprovalsController {
   @ApiErrors([404, 'APPROVAL_NOT_FOUND'])
   @ApiOperation({ summary: 'Show an approval with its whole log' })
   @ApiOkResponse({ type: ApprovalResponse })
-  async get(@CurrentPrincipal() principal: Principal, @Param('id', ParseUUIDPipe) id: string): Promise<ApprovalView> {
+  async get(@CurrentPrincipal() principal: Principal, @Param('id', UuidParamPipe) id: string): Promise<ApprovalView> {
     const approval = await this.approvals.get(principal.tenantId, id);
     return approvalResponse(approval, await this.listing.entries(id), principal, this.links.url(id));
   }
@@ -163,7 +164,7 @@ export class ApprovalsController {
   })
   @HttpCode(202)
   @ApiAcceptedResponse({ type: RedeliveryResponse })
-  redeliver(@CurrentPrincipal() principal: Principal, @Param('id', ParseUUIDPipe) id: string): Promise<RedeliveryView> {
+  redeliver(@CurrentPrincipal() principal: Principal, @Param('id', UuidParamPipe) id: string): Promise<RedeliveryView> {
     return this.approvals.redeliver(principal.tenantId, id);
   }
 
@@ -178,7 +179,7 @@ export class ApprovalsController {
   @ApiOkResponse({ type: ApprovalResponse })
   async cancel(
     @CurrentPrincipal() principal: Principal,
-    @Param('id', ParseUUIDPipe) id: string,
+    @Param('id', UuidParamPipe) id: string,
   ): Promise<ApprovalView> {
     const approval = await this.approvals.cancel(principal.tenantId, id, principal.userId);
     return approvalResponse(approval, await this.listing.entries(id), principal, this.links.url(id));

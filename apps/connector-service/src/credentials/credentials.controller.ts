@@ -1,4 +1,5 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Post, Put } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
+import { UuidParamPipe } from '@app/errors';
 import {
   ApiBearerAuth,
   ApiCreatedResponse,
@@ -48,7 +49,7 @@ export class CredentialsController {
   @ApiErrors([404, 'CREDENTIAL_NOT_FOUND'])
   @ApiOperation({ summary: 'Show one credential, without its password' })
   @ApiOkResponse({ type: CredentialResponse })
-  async get(@CurrentPrincipal() principal: Principal, @Param('id', ParseUUIDPipe) id: string): Promise<CredentialView> {
+  async get(@CurrentPrincipal() principal: Principal, @Param('id', UuidParamPipe) id: string): Promise<CredentialView> {
     return credentialResponse(await this.service.get(principal, id));
   }
 
@@ -64,7 +65,7 @@ export class CredentialsController {
   @ApiOkResponse({ type: CredentialResponse })
   async update(
     @CurrentPrincipal() principal: Principal,
-    @Param('id', ParseUUIDPipe) id: string,
+    @Param('id', UuidParamPipe) id: string,
     @Body() body: UpdateCredentialDto,
   ): Promise<CredentialView> {
     return credentialResponse(await this.service.update(principal, id, body));
@@ -79,7 +80,7 @@ export class CredentialsController {
     description: 'Needs role admin or oauth-connectors:manage; 409 CREDENTIAL_IN_USE while a data source uses it.',
   })
   @ApiNoContentResponse()
-  async remove(@CurrentPrincipal() principal: Principal, @Param('id', ParseUUIDPipe) id: string): Promise<void> {
+  async remove(@CurrentPrincipal() principal: Principal, @Param('id', UuidParamPipe) id: string): Promise<void> {
     await this.service.remove(principal, id);
   }
 
@@ -93,7 +94,7 @@ export class CredentialsController {
   @ApiOkResponse({ type: CredentialValidationResponse })
   validate(
     @CurrentPrincipal() principal: Principal,
-    @Param('id', ParseUUIDPipe) id: string,
+    @Param('id', UuidParamPipe) id: string,
     @Body() body: ValidateCredentialDto,
   ): Promise<CredentialValidationView> {
     return this.service.validate(principal, id, body.connectionId);

@@ -1,4 +1,5 @@
-import { Controller, Get, Param, ParseUUIDPipe, Res } from '@nestjs/common';
+import { Controller, Get, Param, Res } from '@nestjs/common';
+import { UuidParamPipe } from '@app/errors';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { pipeline } from 'node:stream/promises';
@@ -31,7 +32,7 @@ export class DocumentsController {
   @Get()
   @ApiOperation({ summary: 'Show a document: where it is, its version and how its text extraction went' })
   @ApiOkResponse({ type: DocumentResponse })
-  async get(@CurrentPrincipal() principal: Principal, @Param('id', ParseUUIDPipe) id: string): Promise<DocumentView> {
+  async get(@CurrentPrincipal() principal: Principal, @Param('id', UuidParamPipe) id: string): Promise<DocumentView> {
     return documentResponse(await this.documents.get(principal, id));
   }
 
@@ -44,7 +45,7 @@ export class DocumentsController {
   })
   async content(
     @CurrentPrincipal() principal: Principal,
-    @Param('id', ParseUUIDPipe) id: string,
+    @Param('id', UuidParamPipe) id: string,
     @Res() res: Response,
   ): Promise<void> {
     const { doc, stream } = await this.documents.content(principal, id);
@@ -66,7 +67,7 @@ export class DocumentsController {
   @ApiOkResponse({ type: DocumentTextResponse })
   async text(
     @CurrentPrincipal() principal: Principal,
-    @Param('id', ParseUUIDPipe) id: string,
+    @Param('id', UuidParamPipe) id: string,
   ): Promise<DocumentTextView> {
     const { doc, text, pages } = await this.documents.text(principal, id);
     return {

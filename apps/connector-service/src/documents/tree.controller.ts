@@ -1,4 +1,5 @@
-import { Controller, Get, Param, ParseUUIDPipe, Query } from '@nestjs/common';
+import { Controller, Get, Param, Query } from '@nestjs/common';
+import { UuidParamPipe } from '@app/errors';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal } from '@app/auth';
 import { ApiErrorResponses, TreePageResponse } from '@app/contracts/openapi';
@@ -24,7 +25,7 @@ export class TreeController {
   @ApiOkResponse({ type: TreePageResponse })
   view(
     @CurrentPrincipal() principal: Principal,
-    @Param('id', ParseUUIDPipe) id: string,
+    @Param('id', UuidParamPipe) id: string,
     @Query() query: TreeQueryDto,
   ): Promise<TreePageView> {
     return this.tree.view(principal, id, query);

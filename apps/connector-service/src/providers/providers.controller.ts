@@ -1,4 +1,5 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Post, Put } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
+import { UuidParamPipe } from '@app/errors';
 import {
   ApiBearerAuth,
   ApiCreatedResponse,
@@ -56,7 +57,7 @@ export class ProvidersController {
   @ApiErrors([404, 'PROVIDER_NOT_FOUND'])
   @ApiOperation({ summary: 'Show one OAuth provider, without its client secret' })
   @ApiOkResponse({ type: ProviderResponse })
-  async get(@CurrentPrincipal() principal: Principal, @Param('id', ParseUUIDPipe) id: string): Promise<ProviderView> {
+  async get(@CurrentPrincipal() principal: Principal, @Param('id', UuidParamPipe) id: string): Promise<ProviderView> {
     return this.view(await this.service.get(principal, id));
   }
 
@@ -73,7 +74,7 @@ export class ProvidersController {
   @ApiOkResponse({ type: ProviderResponse })
   async update(
     @CurrentPrincipal() principal: Principal,
-    @Param('id', ParseUUIDPipe) id: string,
+    @Param('id', UuidParamPipe) id: string,
     @Body() body: UpdateProviderDto,
   ): Promise<ProviderView> {
     return this.view(await this.service.update(principal, id, body));
@@ -88,7 +89,7 @@ export class ProvidersController {
     description: 'Needs role admin or oauth-connectors:manage; 409 PROVIDER_IN_USE while data sources use it.',
   })
   @ApiNoContentResponse()
-  async remove(@CurrentPrincipal() principal: Principal, @Param('id', ParseUUIDPipe) id: string): Promise<void> {
+  async remove(@CurrentPrincipal() principal: Principal, @Param('id', UuidParamPipe) id: string): Promise<void> {
     await this.service.remove(principal, id);
   }
 

@@ -1,4 +1,5 @@
-import { Controller, Get, Param, ParseUUIDPipe, Query, Res } from '@nestjs/common';
+import { Controller, Get, Param, Query, Res } from '@nestjs/common';
+import { UuidParamPipe } from '@app/errors';
 import type { Response } from 'express';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal } from '@app/auth';
@@ -27,7 +28,7 @@ export class SearchController {
   @ApiOkResponse({ type: SearchPageResponse })
   search(
     @CurrentPrincipal() principal: Principal,
-    @Param('projectId', ParseUUIDPipe) projectId: string,
+    @Param('projectId', UuidParamPipe) projectId: string,
     @Query() query: SearchQueryDto,
     @Res({ passthrough: true }) res: Response,
   ): Promise<SearchPageView> {

@@ -1,6 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsInt, IsNotEmpty, IsOptional, IsString, IsUUID, Max, MaxLength, Min, ValidateBy } from 'class-validator';
+import { IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min, ValidateBy } from 'class-validator';
+import { IsUuidId } from '@app/errors';
 
 /**
  * Hits past this many are not paged to: search ranks the same bounded set of candidates for every page of
@@ -23,7 +24,7 @@ export class SearchQueryDto {
     description: 'Only this data source of the project; 404 DATA_SOURCE_NOT_FOUND if the caller may not read it',
   })
   @IsOptional()
-  @IsUUID()
+  @IsUuidId()
   dataSourceId?: string;
 
   @ApiPropertyOptional({ example: '/Architecture/Drawings' })

@@ -1,8 +1,8 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsUUID } from 'class-validator';
+import { IsUuidId } from '@app/errors';
 
 export class AuthorizeDto {
   @ApiProperty({ format: 'uuid', description: 'The OAuth provider (connector) to authorize' })
-  @IsUUID()
+  @IsUuidId()
   providerId: string;
 }

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsNotEmpty, IsString, IsUUID, MaxLength, ValidateIf } from 'class-validator';
+import { IsIn, IsNotEmpty, IsString, MaxLength, ValidateIf } from 'class-validator';
 import { IsServiceUrl } from '../../common/is-service-url.decorator';
-import { Omittable } from '@app/errors';
+import { IsUuidId, Omittable } from '@app/errors';
 
 export class CreateCredentialDto {
   @ApiProperty()
@@ -40,7 +40,7 @@ export class CreateCredentialDto {
 
   @ApiPropertyOptional({ description: 'Required when scope is Project' })
   @ValidateIf((o: CreateCredentialDto) => o.scope === 'Project' || o.projectId !== undefined)
-  @IsUUID()
+  @IsUuidId()
   projectId?: string;
 }
 
@@ -56,6 +56,6 @@ export class UpdateCredentialDto extends CreateCredentialDto {
 
 export class ValidateCredentialDto {
   @ApiProperty({ description: 'The OAuth connection whose access token opens the session' })
-  @IsUUID()
+  @IsUuidId()
   connectionId: string;
 }

@@ -1,4 +1,5 @@
-import { Controller, Get, Param, ParseUUIDPipe, Query } from '@nestjs/common';
+import { Controller, Get, Param, Query } from '@nestjs/common';
+import { UuidParamPipe } from '@app/errors';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal } from '@app/auth';
 import { ApiErrorResponses, ApiErrors, PickerPageResponse } from '@app/contracts/openapi';
@@ -27,7 +28,7 @@ export class FoldersController {
   @ApiOkResponse({ type: PickerPageResponse })
   list(
     @CurrentPrincipal() principal: Principal,
-    @Param('id', ParseUUIDPipe) id: string,
+    @Param('id', UuidParamPipe) id: string,
     @Query() query: FolderPickerQueryDto,
   ): Promise<PickerPageView> {
     return this.picker.list(principal, id, query.parentId || undefined, query.cursor || undefined);

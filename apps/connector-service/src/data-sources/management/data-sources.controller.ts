@@ -1,4 +1,5 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Patch, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
+import { UuidParamPipe } from '@app/errors';
 import {
   ApiBearerAuth,
   ApiCreatedResponse,
@@ -40,7 +41,7 @@ export class DataSourcesController {
   @ApiCreatedResponse({ type: DataSourceResponse })
   async create(
     @CurrentPrincipal() principal: Principal,
-    @Param('projectId', ParseUUIDPipe) projectId: string,
+    @Param('projectId', UuidParamPipe) projectId: string,
     @Body() body: CreateDataSourceDto,
   ): Promise<DataSourceView> {
     return dataSourceResponse(await this.service.create(principal, projectId, body));
@@ -54,7 +55,7 @@ export class DataSourcesController {
   @ApiOkResponse({ type: [DataSourceResponse] })
   async list(
     @CurrentPrincipal() principal: Principal,
-    @Param('projectId', ParseUUIDPipe) projectId: string,
+    @Param('projectId', UuidParamPipe) projectId: string,
   ): Promise<DataSourceView[]> {
     return (await this.service.list(principal, projectId)).map(dataSourceResponse);
   }
@@ -67,7 +68,7 @@ export class DataSourcesController {
   @ApiOkResponse({ type: DataSourceDetailResponse })
   async get(
     @CurrentPrincipal() principal: Principal,
-    @Param('id', ParseUUIDPipe) id: string,
+    @Param('id', UuidParamPipe) id: string,
   ): Promise<DataSourceDetailView> {
     const source = await this.service.get(principal, id);
     const extraction = await this.service.extractionProgress(source.id);
@@ -82,7 +83,7 @@ export class DataSourcesController {
   @ApiOkResponse({ type: DataSourceResponse })
   async update(
     @CurrentPrincipal() principal: Principal,
-    @Param('id', ParseUUIDPipe) id: string,
+    @Param('id', UuidParamPipe) id: string,
     @Body() body: UpdateDataSourceDto,
   ): Promise<DataSourceView> {
     return dataSourceResponse(await this.service.update(principal, id, body));
@@ -95,7 +96,7 @@ export class DataSourcesController {
     description: MANAGE_RULE,
   })
   @ApiNoContentResponse()
-  async remove(@CurrentPrincipal() principal: Principal, @Param('id', ParseUUIDPipe) id: string): Promise<void> {
+  async remove(@CurrentPrincipal() principal: Principal, @Param('id', UuidParamPipe) id: string): Promise<void> {
     await this.service.remove(principal, id);
   }
 
@@ -104,7 +105,7 @@ export class DataSourcesController {
   @ApiOkResponse({ type: [MemberResponse] })
   async members(
     @CurrentPrincipal() principal: Principal,
-    @Param('id', ParseUUIDPipe) id: string,
+    @Param('id', UuidParamPipe) id: string,
   ): Promise<MemberView[]> {
     return (await this.service.listMembers(principal, id)).map(memberResponse);
   }
@@ -114,7 +115,7 @@ export class DataSourcesController {
   @ApiCreatedResponse({ type: MemberResponse })
   async addMember(
     @CurrentPrincipal() principal: Principal,
-    @Param('id', ParseUUIDPipe) id: string,
+    @Param('id', UuidParamPipe) id: string,
     @Body() body: AddMemberDto,
   ): Promise<MemberView> {
     return memberResponse(await this.service.addMember(principal, id, body.userId));
@@ -126,7 +127,7 @@ export class DataSourcesController {
   @ApiNoContentResponse()
   async removeMember(
     @CurrentPrincipal() principal: Principal,
-    @Param('id', ParseUUIDPipe) id: string,
+    @Param('id', UuidParamPipe) id: string,
     @Param('userId') userId: string,
   ): Promise<void> {
     await this.service.removeMember(principal, id, userId);

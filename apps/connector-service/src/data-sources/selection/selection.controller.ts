@@ -1,4 +1,5 @@
-import { Body, Controller, Param, ParseUUIDPipe, Put } from '@nestjs/common';
+import { Body, Controller, Param, Put } from '@nestjs/common';
+import { UuidParamPipe } from '@app/errors';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal } from '@app/auth';
 import { ApiErrorResponses, DataSourceResponse } from '@app/contracts/openapi';
@@ -33,7 +34,7 @@ export class SelectionController {
   @ApiOkResponse({ type: DataSourceResponse })
   async replace(
     @CurrentPrincipal() principal: Principal,
-    @Param('id', ParseUUIDPipe) id: string,
+    @Param('id', UuidParamPipe) id: string,
     @Body() body: SelectionDto,
   ): Promise<DataSourceView> {
     const source = await this.access.manageable(principal, id);

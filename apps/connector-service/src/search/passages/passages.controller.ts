@@ -1,4 +1,5 @@
-import { Controller, Get, Param, ParseUUIDPipe, Query, Res } from '@nestjs/common';
+import { Controller, Get, Param, Query, Res } from '@nestjs/common';
+import { UuidParamPipe } from '@app/errors';
 import type { Response } from 'express';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal } from '@app/auth';
@@ -29,7 +30,7 @@ export class PassagesController {
   @ApiOkResponse({ type: PassagesResponse })
   passages(
     @CurrentPrincipal() principal: Principal,
-    @Param('projectId', ParseUUIDPipe) projectId: string,
+    @Param('projectId', UuidParamPipe) projectId: string,
     @Query() query: PassagesQueryDto,
     @Res({ passthrough: true }) res: Response,
   ): Promise<PassagesView> {

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsInt, IsNotEmpty, IsOptional, IsString, IsUUID, Max, MaxLength, Min } from 'class-validator';
+import { IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsUuidId } from '@app/errors';
 
 export const PASSAGES_DEFAULT_LIMIT = 10;
 export const PASSAGES_MAX_LIMIT = 50;
@@ -19,7 +20,7 @@ export class PassagesQueryDto {
     description: 'Only this data source of the project; 404 DATA_SOURCE_NOT_FOUND if the caller may not read it',
   })
   @IsOptional()
-  @IsUUID()
+  @IsUuidId()
   dataSourceId?: string;
 
   @ApiPropertyOptional({ example: '/Architecture/Specifications' })

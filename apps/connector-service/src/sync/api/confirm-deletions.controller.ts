@@ -1,4 +1,5 @@
-import { Controller, HttpCode, Param, ParseUUIDPipe, Post } from '@nestjs/common';
+import { Controller, HttpCode, Param, Post } from '@nestjs/common';
+import { UuidParamPipe } from '@app/errors';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal } from '@app/auth';
 import { ApiErrorResponses, DeletionsConfirmedResponse } from '@app/contracts/openapi';
@@ -25,7 +26,7 @@ export class ConfirmDeletionsController {
   @ApiOkResponse({ type: DeletionsConfirmedResponse })
   confirm(
     @CurrentPrincipal() principal: Principal,
-    @Param('id', ParseUUIDPipe) id: string,
+    @Param('id', UuidParamPipe) id: string,
   ): Promise<DeletionsConfirmedView> {
     return this.deletions.confirm(principal, id);
   }

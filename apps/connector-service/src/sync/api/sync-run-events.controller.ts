@@ -1,9 +1,9 @@
-import { Controller, Get, Param, ParseUUIDPipe, Req, Res } from '@nestjs/common';
+import { Controller, Get, Param, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { CurrentPrincipal, Principal, TokenExpiresAt } from '@app/auth';
 import { ApiErrorResponses } from '@app/contracts/openapi';
-import { DomainException } from '@app/errors';
+import { DomainException, UuidParamPipe } from '@app/errors';
 import { SyncRunStreams } from './sync-run-streams';
 import { SyncService } from './sync.service';
 
@@ -35,7 +35,7 @@ export class SyncRunEventsController {
   async follow(
     @CurrentPrincipal() principal: Principal,
     @TokenExpiresAt() tokenExpiresAt: Date,
-    @Param('id', ParseUUIDPipe) id: string,
+    @Param('id', UuidParamPipe) id: string,
     @Req() req: Request,
     @Res() res: Response,
   ): Promise<void> {

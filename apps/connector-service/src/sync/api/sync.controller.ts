@@ -1,4 +1,5 @@
-import { Controller, Get, HttpCode, Param, ParseUUIDPipe, Post } from '@nestjs/common';
+import { Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { UuidParamPipe } from '@app/errors';
 import { ApiAcceptedResponse, ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal } from '@app/auth';
 import { ApiErrorResponses, ApiErrors, SyncRunResponse, SyncStartResponse } from '@app/contracts/openapi';
@@ -25,7 +26,7 @@ export class SyncController {
   @ApiAcceptedResponse({ type: SyncStartResponse })
   async start(
     @CurrentPrincipal() principal: Principal,
-    @Param('id', ParseUUIDPipe) id: string,
+    @Param('id', UuidParamPipe) id: string,
   ): Promise<SyncStartView> {
     const run = await this.sync.start(principal, id);
     return { syncRunId: run.id, mode: run.mode };
@@ -35,7 +36,7 @@ export class SyncController {
   @ApiErrors([404, 'DATA_SOURCE_NOT_FOUND'])
   @ApiOperation({ summary: 'List the sync runs of a data source' })
   @ApiOkResponse({ type: [SyncRunResponse] })
-  async list(@CurrentPrincipal() principal: Principal, @Param('id', ParseUUIDPipe) id: string): Promise<SyncRunView[]> {
+  async list(@CurrentPrincipal() principal: Principal, @Param('id', UuidParamPipe) id: string): Promise<SyncRunView[]> {
     return (await this.sync.list(principal, id)).map(syncRunResponse);
   }
 
@@ -43,7 +44,7 @@ export class SyncController {
   @ApiErrors([404, 'SYNC_RUN_NOT_FOUND'])
   @ApiOperation({ summary: 'Show how a sync run stands: status, counts and bytes downloaded' })
   @ApiOkResponse({ type: SyncRunResponse })
-  async get(@CurrentPrincipal() principal: Principal, @Param('id', ParseUUIDPipe) id: string): Promise<SyncRunView> {
+  async get(@CurrentPrincipal() principal: Principal, @Param('id', UuidParamPipe) id: string): Promise<SyncRunView> {
     return syncRunResponse(await this.sync.get(principal, id));
   }
 
@@ -55,7 +56,7 @@ export class SyncController {
     description: 'The data source returns to where it was before the run; 409 once the run has ended.',
   })
   @ApiOkResponse({ type: SyncRunResponse })
-  async cancel(@CurrentPrincipal() principal: Principal, @Param('id', ParseUUIDPipe) id: string): Promise<SyncRunView> {
+  async cancel(@CurrentPrincipal() principal: Principal, @Param('id', UuidParamPipe) id: string): Promise<SyncRunView> {
     return syncRunResponse(await this.sync.cancel(principal, id));
   }
 }

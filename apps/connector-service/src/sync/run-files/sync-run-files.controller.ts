@@ -1,4 +1,5 @@
-import { Controller, Get, Param, ParseUUIDPipe, Query } from '@nestjs/common';
+import { Controller, Get, Param, Query } from '@nestjs/common';
+import { UuidParamPipe } from '@app/errors';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal } from '@app/auth';
 import { ApiErrorResponses, SyncRunFilesPageResponse } from '@app/contracts/openapi';
@@ -26,7 +27,7 @@ export class SyncRunFilesController {
   @ApiOkResponse({ type: SyncRunFilesPageResponse })
   page(
     @CurrentPrincipal() principal: Principal,
-    @Param('id', ParseUUIDPipe) id: string,
+    @Param('id', UuidParamPipe) id: string,
     @Query() query: SyncRunFilesQueryDto,
   ): Promise<SyncRunFilesPageView> {
     return this.files.page(principal, id, query);

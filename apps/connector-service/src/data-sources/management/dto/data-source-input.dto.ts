@@ -6,7 +6,6 @@ import {
   IsNotEmpty,
   IsOptional,
   IsString,
-  IsUUID,
   Max,
   MaxLength,
   Min,
@@ -15,7 +14,7 @@ import {
 } from 'class-validator';
 import { CreateCredentialDto } from '../../../credentials/dto/credential-input.dto';
 import { SelectionDto } from '../../selection/dto/selection.dto';
-import { Omittable } from '@app/errors';
+import { IsUuidId, Omittable } from '@app/errors';
 
 export class ScheduleDto {
   @ApiProperty({ minimum: 5, maximum: 10080 })
@@ -34,7 +33,7 @@ export class CreateDataSourceDto {
 
   @ApiPropertyOptional({ description: 'An existing credential; or give `credential` to create one inline' })
   @ValidateIf((o: CreateDataSourceDto) => o.credential === undefined || o.credentialId !== undefined)
-  @IsUUID()
+  @IsUuidId()
   credentialId?: string;
 
   @ApiPropertyOptional({ type: CreateCredentialDto })
@@ -44,7 +43,7 @@ export class CreateDataSourceDto {
   credential?: CreateCredentialDto;
 
   @ApiProperty()
-  @IsUUID()
+  @IsUuidId()
   connectionId: string;
 
   @ApiPropertyOptional({ type: SelectionDto })
@@ -70,12 +69,12 @@ export class UpdateDataSourceDto {
 
   @ApiPropertyOptional()
   @Omittable()
-  @IsUUID()
+  @IsUuidId()
   credentialId?: string;
 
   @ApiPropertyOptional()
   @Omittable()
-  @IsUUID()
+  @IsUuidId()
   connectionId?: string;
 
   @ApiPropertyOptional({ type: SelectionDto })
