@@ -84,7 +84,7 @@ export class ConnectionException extends DomainException {
     return new ConnectionException(
       502,
       ConnectionErrorCode.ProviderUnavailable,
-      `The OAuth provider did not answer: ${reason}`,
+      `The OAuth provider is unavailable: ${reason}`,
       [{ resolution: 'Try again; if it persists, check the provider endpoints of the connector.' }],
     );
   }

@@ -97,13 +97,16 @@ export class OAuthTokenClient implements OnModuleDestroy {
     }
     const data = typeof res.data === 'object' && res.data !== null ? (res.data as Record<string, unknown>) : {};
     if (res.status >= 200 && res.status < 300 && typeof data.access_token === 'string') return tokenSet(data);
-    if (typeof data.error === 'string') {
-      const description = stringOr(data.error_description);
-      throw new OAuthErrorResponse(refusal(data.error), description && refusal(description), res.status);
+    if (typeof data.error !== 'string') {
+      // A 401 without an OAuth body is still the client failing to authenticate (RFC 6749 §5.2).
+      if (res.status === 401) throw new OAuthErrorResponse('invalid_client', undefined, 401);
+      throw new OAuthUnavailable(`token endpoint answered HTTP ${res.status} without a token`);
     }
-    // A 401 without an OAuth body is still the client failing to authenticate (RFC 6749 §5.2).
-    if (res.status === 401) throw new OAuthErrorResponse('invalid_client', undefined, 401);
-    throw new OAuthUnavailable(`token endpoint answered HTTP ${res.status} without a token`);
+    const description = stringOr(data.error_description);
+    const refused = new OAuthErrorResponse(refusal(data.error), description && refusal(description), res.status);
+    if (isOutage(res.status, data.error))
+      throw new OAuthUnavailable(`token endpoint answered HTTP ${res.status} (${refused.message})`);
+    throw refused;
   }
 
   /** Names the rule or the deadline, never a socket code or a resolved address (no port scanning through us). */
@@ -115,6 +118,14 @@ export class OAuthTokenClient implements OnModuleDestroy {
       return `token endpoint gave no answer within ${this.timeoutMs / 1000} s`;
     return 'token endpoint could not be reached';
   }
+}
+
+/** Codes a provider that is down or overloaded answers with (RFC 6749 §4.1.2.1): nothing said about the grant. */
+const OUTAGE_ERRORS = ['temporarily_unavailable', 'server_error'];
+
+/** A 5xx or 429 is the provider's trouble whatever its body says, so the grant it was asked about still stands. */
+function isOutage(status: number, error: string): boolean {
+  return status >= 500 || status === 429 || OUTAGE_ERRORS.includes(error);
 }
 
 /** The most of a provider's `error` or `error_description` kept. */
