@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { failedWith, SqlState } from '../common/sql-state';
 
 /** A started authorization: what the callback needs to finish it, bound to its state (stored hashed). */
 export interface AuthorizationRequest {
@@ -24,29 +25,36 @@ export type ConsumeOutcome = { request: AuthorizationRequest } | { problem: 'unk
 export class AuthorizationRequestsRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  async create(stateHash: string, request: Omit<AuthorizationRequest, 'id' | 'consumedAt'>): Promise<void> {
-    await this.db.query(
-      `INSERT INTO connector.oauth_authorization_requests
-         ("stateHash", "tenantId", "userId", "providerId", "codeVerifierEncrypted", "nonceHash", "redirectUri", scopes,
-          "expiresAt", "browserBindingHash")
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-      [
-        stateHash,
-        request.tenantId,
-        request.userId,
-        request.providerId,
-        request.codeVerifierEncrypted,
-        request.nonceHash,
-        request.redirectUri,
-        request.scopes,
-        request.expiresAt,
-        request.browserBindingHash,
-      ],
-    );
+  /** Stores the request; false when its provider is gone (deleted since it was read). */
+  async create(stateHash: string, request: Omit<AuthorizationRequest, 'id' | 'consumedAt'>): Promise<boolean> {
+    try {
+      await this.db.query(
+        `INSERT INTO connector.oauth_authorization_requests
+           ("stateHash", "tenantId", "userId", "providerId", "codeVerifierEncrypted", "nonceHash", "redirectUri", scopes,
+            "expiresAt", "browserBindingHash")
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+        [
+          stateHash,
+          request.tenantId,
+          request.userId,
+          request.providerId,
+          request.codeVerifierEncrypted,
+          request.nonceHash,
+          request.redirectUri,
+          request.scopes,
+          request.expiresAt,
+          request.browserBindingHash,
+        ],
+      );
+    } catch (error) {
+      if (failedWith(error, SqlState.ForeignKeyViolation)) return false;
+      throw error;
+    }
     // Old requests are kept a day so a late callback is told "expired", not "unknown".
     await this.db.query(
       `DELETE FROM connector.oauth_authorization_requests WHERE "expiresAt" < now() - interval '1 day'`,
     );
+    return true;
   }
 
   /** Single use: the one conditional update that marks it consumed wins; everyone else learns why not. */

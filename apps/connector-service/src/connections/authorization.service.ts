@@ -6,6 +6,7 @@ import type { AuthorizationStartView } from '@app/contracts/views';
 import { constantTimeEqual, SecretCipher } from '@app/crypto';
 import { OAuthCallbackUrl } from '../providers/oauth-callback-url';
 import { OAuthProviderEntity } from '../providers/oauth-provider.entity';
+import { ProviderException } from '../providers/provider.exception';
 import { ProviderSecretsRepository } from '../providers/provider-secrets.repository';
 import { ProvidersService } from '../providers/providers.service';
 import { AuthorizationRequest, AuthorizationRequestsRepository } from './authorization-requests.repository';
@@ -51,7 +52,7 @@ export class AuthorizationService {
     const provider = await this.providers.get(principal, providerId);
     const [state, verifier, nonce] = [randomToken(), randomToken(), randomToken(16)];
     const expiresAt = new Date(Date.now() + this.stateTtlMs);
-    await this.requests.create(sha256Hex(state), {
+    const created = await this.requests.create(sha256Hex(state), {
       tenantId: principal.tenantId,
       userId: principal.userId,
       providerId: provider.id,
@@ -62,6 +63,7 @@ export class AuthorizationService {
       expiresAt,
       browserBindingHash,
     });
+    if (!created) throw ProviderException.notFound();
     return {
       authorizationUrl: this.authorizationUrl(provider, state, s256(verifier), nonce),
       state,
@@ -109,6 +111,8 @@ export class AuthorizationService {
       expiresAt: tokens.expiresAt,
       secretVersion: provider.secretVersion,
     });
+    // The admin deleted the provider during the code exchange: what it issued is stored nowhere.
+    if (!connection) throw ProviderException.notFound();
     await this.secrets.prune(provider.id);
     await this.events.publish({ type: 'Reauthorized', connectionId: connection.id, subject });
     return connection;

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
 import { managerOf, Transaction } from '@app/database';
+import { failedWith, SqlState } from '../common/sql-state';
 import { OAuthConnectionEntity } from './oauth-connection.entity';
 
 export type AuthorizedConnection = Pick<
@@ -24,45 +25,67 @@ export class ConnectionsRepository {
     @InjectDataSource() private readonly db: DataSource,
   ) {}
 
-  /** One connection per user and provider: authorizing again renews it in place, Active again. */
-  async saveAuthorized(c: AuthorizedConnection): Promise<OAuthConnectionEntity> {
-    const [row] = await this.db.query(
-      `INSERT INTO connector.oauth_connections
-         ("tenantId", "userId", "providerId", status, subject, scopes, "accessTokenEncrypted", "refreshTokenEncrypted", "expiresAt", "tokensIssuedAt", "secretVersion")
-       VALUES ($1, $2, $3, 'Active', $4, $5, $6, $7, $8, clock_timestamp(), $9)
-       ON CONFLICT ("tenantId", "userId", "providerId") DO UPDATE SET
-         status = 'Active', subject = EXCLUDED.subject, scopes = EXCLUDED.scopes,
-         "accessTokenEncrypted" = EXCLUDED."accessTokenEncrypted", "refreshTokenEncrypted" = EXCLUDED."refreshTokenEncrypted",
-         "expiresAt" = EXCLUDED."expiresAt", "tokensIssuedAt" = EXCLUDED."tokensIssuedAt", "secretVersion" = EXCLUDED."secretVersion",
-         "lastRefreshError" = NULL, "refreshLeaseId" = NULL, "refreshLeaseUntil" = NULL, "updatedAt" = now()
-       RETURNING id`,
-      [
-        c.tenantId,
-        c.userId,
-        c.providerId,
-        c.subject,
-        c.scopes,
-        c.accessTokenEncrypted,
-        c.refreshTokenEncrypted,
-        c.expiresAt,
-        c.secretVersion,
-      ],
-    );
+  /**
+   * One connection per user and provider: authorizing again renews it in place, Active again. Null when
+   * the provider is gone (deleted during the code exchange).
+   */
+  async saveAuthorized(c: AuthorizedConnection): Promise<OAuthConnectionEntity | null> {
+    let row: { id: string };
+    try {
+      [row] = await this.db.query(
+        `INSERT INTO connector.oauth_connections
+           ("tenantId", "userId", "providerId", status, subject, scopes, "accessTokenEncrypted", "refreshTokenEncrypted", "expiresAt", "tokensIssuedAt", "secretVersion")
+         VALUES ($1, $2, $3, 'Active', $4, $5, $6, $7, $8, clock_timestamp(), $9)
+         ON CONFLICT ("tenantId", "userId", "providerId") DO UPDATE SET
+           status = 'Active', subject = EXCLUDED.subject, scopes = EXCLUDED.scopes,
+           "accessTokenEncrypted" = EXCLUDED."accessTokenEncrypted", "refreshTokenEncrypted" = EXCLUDED."refreshTokenEncrypted",
+           "expiresAt" = EXCLUDED."expiresAt", "tokensIssuedAt" = EXCLUDED."tokensIssuedAt", "secretVersion" = EXCLUDED."secretVersion",
+           "lastRefreshError" = NULL, "refreshLeaseId" = NULL, "refreshLeaseUntil" = NULL, "updatedAt" = now()
+         RETURNING id`,
+        [
+          c.tenantId,
+          c.userId,
+          c.providerId,
+          c.subject,
+          c.scopes,
+          c.accessTokenEncrypted,
+          c.refreshTokenEncrypted,
+          c.expiresAt,
+          c.secretVersion,
+        ],
+      );
+    } catch (error) {
+      if (failedWith(error, SqlState.ForeignKeyViolation)) return null;
+      throw error;
+    }
     return this.connections.findOneByOrFail({ id: row.id });
   }
 
-  /**
-   * Deletes the connection unless a data source uses it, in one statement, and returns it as deleted
-   * (the tokens a refresh may have rotated meanwhile, to revoke); null when it was in use or gone.
-   */
-  async deleteUnused(id: string): Promise<OAuthConnectionEntity | null> {
-    const [rows]: [OAuthConnectionEntity[], number] = await this.db.query(
-      `DELETE FROM connector.oauth_connections c
-       WHERE c.id = $1 AND NOT EXISTS (SELECT 1 FROM connector.data_sources d WHERE d."connectionId" = c.id)
-       RETURNING c.*`,
+  /** Locks the connection against deletion until the transaction ends; false when it is gone. */
+  async holdForUse(transaction: Transaction, id: string): Promise<boolean> {
+    const rows: unknown[] = await managerOf(transaction).query(
+      `SELECT 1 FROM connector.oauth_connections WHERE id = $1 FOR KEY SHARE`,
       [id],
     );
-    return rows[0] ?? null;
+    return rows.length > 0;
+  }
+
+  /**
+   * Deletes the connection unless a data source uses it, and returns it as deleted (the tokens a refresh may
+   * have rotated meanwhile, to revoke); null when it was in use or gone. Its row is locked first: a data source
+   * being pointed at it (`holdForUse`) commits before the check, which then sees it.
+   */
+  async deleteUnused(id: string): Promise<OAuthConnectionEntity | null> {
+    return this.db.transaction(async (manager) => {
+      await manager.query(`SELECT 1 FROM connector.oauth_connections WHERE id = $1 FOR UPDATE`, [id]);
+      const [rows]: [OAuthConnectionEntity[], number] = await manager.query(
+        `DELETE FROM connector.oauth_connections c
+         WHERE c.id = $1 AND NOT EXISTS (SELECT 1 FROM connector.data_sources d WHERE d."connectionId" = c.id)
+         RETURNING c.*`,
+        [id],
+      );
+      return rows[0] ?? null;
+    });
   }
 
   byId(id: string): Promise<OAuthConnectionEntity | null> {

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Principal } from '@app/auth';
+import type { Transaction } from '@app/database';
 import { SecretCipher } from '@app/crypto';
 import type { AccessTokenSource } from '../document-system/document-system.adapter';
 import { ConnectionSummary, ConnectionTokens } from '../document-system/connection-tokens.port';
@@ -34,6 +35,10 @@ export class OAuthConnectionTokens extends ConnectionTokens {
     const c = await this.repository.byId(connectionId);
     if (!c || c.tenantId !== tenantId) throw ConnectionException.notFound();
     return summary(c);
+  }
+
+  async holdForUse(transaction: Transaction, connectionId: string): Promise<void> {
+    if (!(await this.repository.holdForUse(transaction, connectionId))) throw ConnectionException.notFound();
   }
 
   tokenSource(connectionId: string): AccessTokenSource {

@@ -1,4 +1,5 @@
 import type { Principal } from '@app/auth';
+import type { Transaction } from '@app/database';
 import type { ConnectionStatus } from '@app/contracts/views';
 import type { AccessTokenSource } from './document-system.adapter';
 
@@ -22,6 +23,12 @@ export abstract class ConnectionTokens {
 
   /** Any connection of the tenant, for work done on a data source's behalf (404 otherwise). */
   abstract tenantConnection(tenantId: string, connectionId: string): Promise<ConnectionSummary>;
+
+  /**
+   * Keeps the connection from being deleted until `transaction` ends, for a data source being pointed at it
+   * (a disconnect then waits, and finds it in use); 404 when it is gone already.
+   */
+  abstract holdForUse(transaction: Transaction, connectionId: string): Promise<void>;
 
   /** Access tokens of a connection; `refreshed()` forces a refresh (single-flight). */
   abstract tokenSource(connectionId: string): AccessTokenSource;

@@ -37,19 +37,23 @@ export class ProvidersRepository {
   }
 
   /**
-   * Deletes the provider unless a data source uses it (through a connection), in one statement; its
+   * Deletes the provider unless a data source uses it (through a connection); its
    * secrets, pending authorizations and connections go with it (ON DELETE CASCADE). False when in use.
    */
   async deleteUnused(id: string): Promise<boolean> {
-    const [rows]: [Array<{ id: string }>, number] = await this.providers.query(
-      `DELETE FROM connector.oauth_providers p
-       WHERE p.id = $1 AND NOT EXISTS (
-         SELECT 1 FROM connector.data_sources ds JOIN connector.oauth_connections c ON c.id = ds."connectionId"
-         WHERE c."providerId" = p.id)
-       RETURNING p.id`,
-      [id],
-    );
-    return rows.length > 0;
+    return this.providers.manager.transaction(async (manager) => {
+      // Its connections' rows first: a data source being pointed at one of them commits before the check.
+      await manager.query(`SELECT 1 FROM connector.oauth_connections WHERE "providerId" = $1 FOR UPDATE`, [id]);
+      const [rows]: [Array<{ id: string }>, number] = await manager.query(
+        `DELETE FROM connector.oauth_providers p
+         WHERE p.id = $1 AND NOT EXISTS (
+           SELECT 1 FROM connector.data_sources ds JOIN connector.oauth_connections c ON c.id = ds."connectionId"
+           WHERE c."providerId" = p.id)
+         RETURNING p.id`,
+        [id],
+      );
+      return rows.length > 0;
+    });
   }
 
   /** How many data sources depend on a provider (through their users' connections). */

@@ -29,6 +29,9 @@ export class OpenSimulatorConnections extends ConnectionTokens {
     return { id: connectionId, tenantId, userId: 'any', providerId: 'simulator', subject: null, status: 'Active' };
   }
 
+  /** Its connections are not rows: nothing deletes them. */
+  async holdForUse(): Promise<void> {}
+
   tokenSource(connectionId: string) {
     return {
       current: async () => this.tokens.get(connectionId) ?? this.fresh(connectionId),

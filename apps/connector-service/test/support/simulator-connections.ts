@@ -38,6 +38,9 @@ export class SimulatorConnections extends ConnectionTokens {
     return this.summary(connectionId);
   }
 
+  /** Its connections are not rows: nothing deletes them. */
+  async holdForUse(): Promise<void> {}
+
   tokenSource(connectionId: string) {
     return {
       current: async () => this.tokens.get(connectionId) ?? this.fresh(connectionId),

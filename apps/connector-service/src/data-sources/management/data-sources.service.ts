@@ -43,6 +43,7 @@ export class DataSourcesService {
     const connection = await this.usableConnection(principal, input.connectionId);
     const { credential, instanceUrl, created } = await this.credentialFor(principal, projectId, input);
     const source = await this.transactions.run(async (transaction) => {
+      await this.connections.holdForUse(transaction, connection.id);
       const id = randomUUID();
       // A draft is saved as the data source's own credential, deleted with it.
       const credentialId =
@@ -120,6 +121,7 @@ export class DataSourcesService {
     const subject = (connection ?? previous)?.subject ?? (discard ? null : source.selectionSubject);
 
     await this.transactions.run(async (transaction) => {
+      if (connection) await this.connections.holdForUse(transaction, connection.id);
       const changes: DataSourceChanges = {};
       if (input.name !== undefined) changes.name = input.name;
       if (input.credentialId !== undefined) changes.credentialId = input.credentialId;
