@@ -50,7 +50,7 @@ const ITEM_FIELDS: Record<'workgroups' | 'children', Record<string, FieldKind>> 
   },
 };
 /** The longest id taken: a folder's id is part of its listing task's key (a btree entry: under 2.7 kB). */
-const MAX_ID_LENGTH = 1024;
+export const MAX_ID_LENGTH = 1024;
 /** An item without these (or with a longer id) is none the connector can go on with (no folder to list, no file to fetch). */
 const ITEM_NEEDS: Record<'workgroups' | 'children', readonly string[]> = {
   workgroups: ['id', 'rootFolderId'],

@@ -135,7 +135,7 @@ export class FolderLocator {
 }
 
 function workgroupRows(dataSourceId: string, workgroups: Workgroup[]): PickerFolder[] {
-  return workgroups.map((w) => ({
+  return firstOfEach(workgroups, (w) => w.rootFolderId).map((w) => ({
     dataSourceId,
     folderId: w.rootFolderId,
     parentId: null,
@@ -145,15 +145,28 @@ function workgroupRows(dataSourceId: string, workgroups: Workgroup[]): PickerFol
   }));
 }
 
+/**
+ * A parent's subfolders, each once. One listed below itself or its own subfolder (a loop) is left out: it keeps
+ * the place it was first seen at.
+ */
 function childRows(parent: PickerFolderEntity, children: Array<{ id: string; name: string }>): PickerFolder[] {
-  return children.map((c) => ({
-    dataSourceId: parent.dataSourceId,
-    folderId: c.id,
-    parentId: parent.folderId,
-    name: c.name,
-    path: `${parent.path}/${c.name}`,
-    ancestorIds: [...parent.ancestorIds, parent.folderId],
-  }));
+  const above = new Set([...parent.ancestorIds, parent.folderId]);
+  return firstOfEach(children, (c) => c.id)
+    .filter((c) => !above.has(c.id))
+    .map((c) => ({
+      dataSourceId: parent.dataSourceId,
+      folderId: c.id,
+      parentId: parent.folderId,
+      name: c.name,
+      path: `${parent.path}/${c.name}`,
+      ancestorIds: [...parent.ancestorIds, parent.folderId],
+    }));
+}
+
+/** An id listed twice on a page is taken once: its first listing. */
+function firstOfEach<T>(items: T[], idOf: (item: T) => string): T[] {
+  const seen = new Set<string>();
+  return items.filter((item) => !seen.has(idOf(item)) && !!seen.add(idOf(item)));
 }
 
 /** Counts the calls and time spent walking; `allPages` answers null once either of the walk's bounds is reached. */

@@ -2,8 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { Principal } from '@app/auth';
 import { ConnectorEnv } from '../../connector-env';
 import { CallBudget, CallBudgetSpent } from '../../document-system/call-budget';
-import type { DocumentSystemSession } from '../../document-system/document-system.adapter';
-import { DocumentSystemException } from '../../document-system/document-system.exception';
+import type { ChildEntry, DocumentSystemSession, Page } from '../../document-system/document-system.adapter';
+import {
+  DocumentSystemErrorCode,
+  DocumentSystemException,
+  isReauthRequired,
+} from '../../document-system/document-system.exception';
 import { DataSourceAccess } from '../data-source-access';
 import { DataSourceEntity } from '../data-source.entity';
 import { folderState, PickerFolderView, PickerPageView, SelectionMark } from '@app/contracts/views';
@@ -99,20 +103,31 @@ export class FolderPickerService {
 /** Pages looked at to tell whether a folder has subfolders; past them the picker assumes it has. */
 const PROBE_PAGES = 5;
 
-/** Whether a folder has subfolders (the picker shows folders only); null: unknown, the request's bound came first. */
+/**
+ * Whether a folder has subfolders (the picker shows folders only); null: unknown, the request's bound came first.
+ * A folder whose look fails (gone, an id no URL can name, too long a page) may have some: opening it shows why.
+ */
 async function hasSubfolders(docs: DocumentSystemSession, folderId: string): Promise<boolean | null> {
   let cursor: string | undefined;
   for (let page = 0; page < PROBE_PAGES; page++) {
-    const result = await docs.listChildren(folderId, cursor).catch((error: unknown) => {
+    let result: Page<ChildEntry>;
+    try {
+      result = await docs.listChildren(folderId, cursor);
+    } catch (error) {
       if (error instanceof CallBudgetSpent) return null;
+      if (error instanceof DocumentSystemException && !failsTheLogin(error)) return true;
       throw error;
-    });
-    if (!result) return null;
+    }
     if (result.items.some((c) => c.kind === 'folder')) return true;
     if (!result.nextCursor) return false;
     cursor = result.nextCursor;
   }
   return true;
+}
+
+/** The account's authorization or credential refused: the page's answer too, not one folder's trouble. */
+function failsTheLogin(error: DocumentSystemException): boolean {
+  return isReauthRequired(error) || error.code === DocumentSystemErrorCode.CredentialsInvalid;
 }
 
 async function mapLimited<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {

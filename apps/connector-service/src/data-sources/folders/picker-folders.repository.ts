@@ -13,8 +13,14 @@ export class PickerFoldersRepository {
   /** Records (or refreshes) where these folders sit, seen now. */
   async record(rows: PickerFolder[]): Promise<void> {
     if (!rows.length) return;
+    // One statement may not touch a row twice: a folder listed twice keeps its first place.
+    const seen = new Set<string>();
+    const once = rows.filter((r) => {
+      const key = `${r.dataSourceId}/${r.folderId}`;
+      return !seen.has(key) && !!seen.add(key);
+    });
     await this.folders.upsert(
-      rows.map((r) => ({ ...r, seenAt: new Date() })),
+      once.map((r) => ({ ...r, seenAt: new Date() })),
       ['dataSourceId', 'folderId'],
     );
   }
