@@ -12,6 +12,11 @@ const FREE_FORM = 'body-policy:free-form';
 /** Keys that name an object's prototype machinery: never a field, at any depth of declared fields. */
 const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 export const MAX_NESTING = 64;
+/**
+ * Far more keys than any DTO declares, refused before class-transformer, whose dedupe of an object's keys is
+ * quadratic (docs/security.md). Free-form values are never transformed, so they are not capped.
+ */
+export const MAX_DECLARED_KEYS = 200;
 const MAX_PROBLEMS = 20;
 
 /**
@@ -40,9 +45,10 @@ function unstorableText(text: string): string | null {
 }
 
 /**
- * What no payload may carry, whatever its DTO: a string or key with U+0000 or a lone surrogate (PostgreSQL refuses them),
- * a prototype key in a declared field, nesting deeper than MAX_NESTING. Iterative, so depth cannot
- * exhaust the stack. Empty means the payload may go on to class validation.
+ * What no payload may carry, whatever its DTO: a string or key with U+0000 or a lone surrogate (PostgreSQL
+ * refuses them), a prototype key in a declared field, a declared object of more than MAX_DECLARED_KEYS keys,
+ * nesting deeper than MAX_NESTING. Iterative, so depth cannot exhaust the stack. Empty means the payload may
+ * go on to class validation.
  */
 export function bodyPolicyProblems(body: unknown, type?: DtoClass): FieldProblem[] {
   const problems: FieldProblem[] = [];
@@ -71,6 +77,10 @@ function visitChildren({ value, type, path, freeForm, depth }: Frame, stack: Fra
     return;
   }
   const keys = Object.keys(value);
+  if (!freeForm && keys.length > MAX_DECLARED_KEYS) {
+    problems.push(problem(path(), `must not have more than ${MAX_DECLARED_KEYS} keys`));
+    return;
+  }
   for (let k = keys.length - 1; k >= 0; k--) {
     const key = keys[k];
     const childPath = () => join(path(), printable(key));

@@ -43,6 +43,17 @@ describe(toErrorBody.name, () => {
     });
   });
 
+  it("answers 400 to a body that does not inflate, as to any refusal body-parser marks as the client's", () => {
+    const zlibError = Object.assign(new Error('incorrect header check'), {
+      code: 'Z_DATA_ERROR',
+      status: 400,
+      expose: true,
+    });
+    expect(toErrorBody(zlibError)).toMatchObject({ statusCode: 400, code: 'BAD_REQUEST' });
+    expect(toErrorBody({ type: 'encoding.invalid', status: 400 })).toEqual(toErrorBody(zlibError));
+    expect(toErrorBody(Object.assign(new Error('x'), { status: 400 }))).toBeNull();
+  });
+
   it('returns null for unexpected errors so the filter hides them behind a 500', () => {
     expect(toErrorBody(new Error('relation "x" does not exist'))).toBeNull();
   });

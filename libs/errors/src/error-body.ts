@@ -42,6 +42,18 @@ interface BodyParserError {
   type?: string;
   status?: number;
   statusCode?: number;
+  expose?: boolean;
+}
+
+/**
+ * A body the parser refused. Its own refusals carry a `type`; a body that does not inflate (broken gzip or
+ * deflate) reaches us as zlib's error, which body-parser marks only as the client's: an exposed 4xx.
+ */
+export function isBodyReadingError(error: unknown): error is BodyParserError {
+  const candidate = error as BodyParserError | null | undefined;
+  if (typeof candidate?.type === 'string') return true;
+  const status = candidate?.status ?? candidate?.statusCode;
+  return candidate?.expose === true && !!status && status >= 400 && status < 500;
 }
 
 /** Maps anything thrown to the contract's body; null means "unexpected" (a 500 the caller must log). */
@@ -63,9 +75,7 @@ export function toErrorBody(exception: unknown): ErrorBody | null {
     if (status === 413) return bodyParserBody({ type: 'entity.too.large' });
     return bodyFor(status, CODES_BY_STATUS[status] ?? `HTTP_${status}`, message);
   }
-  const parserError = exception as BodyParserError;
-  if (parserError && typeof parserError.type === 'string') return bodyParserBody(parserError);
-  return null;
+  return isBodyReadingError(exception) ? bodyParserBody(exception) : null;
 }
 
 function bodyParserBody(error: BodyParserError): ErrorBody | null {
@@ -82,7 +92,7 @@ function bodyParserBody(error: BodyParserError): ErrorBody | null {
     default: {
       const status = error.status ?? error.statusCode;
       return status && status >= 400 && status < 500
-        ? bodyFor(status, CODES_BY_STATUS[status] ?? 'BAD_REQUEST', 'Bad request')
+        ? bodyFor(status, CODES_BY_STATUS[status] ?? 'BAD_REQUEST', 'Request body could not be read')
         : null;
     }
   }

@@ -4,7 +4,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import type { NextFunction, Request, Response } from 'express';
 import { AppEnv } from '@app/config';
-import { AllExceptionsFilter, strictValidationPipe, toErrorBody } from '@app/errors';
+import { AllExceptionsFilter, isBodyReadingError, strictValidationPipe, toErrorBody } from '@app/errors';
 import { MAX_BODY } from './body-limits';
 import { acceptFastifyBodies } from './fastify-bodies';
 import { completeOpenApiDocument } from './openapi-document';
@@ -73,9 +73,9 @@ function enableCors(app: INestApplication): void {
   });
 }
 
-/** Body-parser failures (too large, malformed JSON) answered before Nest flattens them into a plain 400. */
+/** Body-parser failures (too large, malformed JSON, not inflating) answered before Nest flattens them into a plain 400. */
 function bodyParserErrors(error: unknown, _req: Request, res: Response, next: NextFunction): void {
-  const body = (error as { type?: unknown })?.type ? toErrorBody(error) : null;
+  const body = isBodyReadingError(error) ? toErrorBody(error) : null;
   if (body) res.status(body.statusCode).json(body);
   else next(error);
 }

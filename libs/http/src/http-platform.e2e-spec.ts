@@ -236,6 +236,21 @@ describe.each(['express', 'fastify'])('HTTP platform on %s (auth, errors, limits
     });
   });
 
+  it('answers 400 BAD_REQUEST to a body that is not the gzip or deflate its Content-Encoding says', async () => {
+    const json = Buffer.from('{"a":1}');
+    for (const [encoding, bytes] of [
+      ['gzip', Buffer.from('this is not gzip')],
+      ['gzip', gzipSync(json).subarray(0, 12)],
+      ['gzip', Buffer.alloc(0)],
+      ['deflate', Buffer.from('this is not deflate')],
+    ] as const) {
+      const headers = { 'Content-Type': 'application/json', 'Content-Encoding': encoding };
+      const res = await postBytes(app, '/probe/touch', headers, bytes);
+      expect({ encoding, ...res }).toEqual({ encoding, status: 400, body: errorBody(400, 'BAD_REQUEST') });
+      expect((res.body as { message: string }).message).toBe('Request body could not be read');
+    }
+  });
+
   it('refuses a form of more than 1,000 fields with 413 and says why', async () => {
     const fields = Array.from({ length: 1001 }, (_, i) => `f${i}=1`).join('&');
     const res = await postBytes(
