@@ -10,6 +10,7 @@ import { DecisionOutboxRowsWithoutPayload1795400014000 } from './database/migrat
 import { DecisionOutput1795400015500 } from './database/migrations/1795400015500-decision-output';
 import { Reminders1795400015600 } from './database/migrations/1795400015600-reminders';
 import { PendingApprovals1795400016000 } from './database/migrations/1795400016000-pending-approvals';
+import { FreeFormFieldsAsSent1795400017000 } from './database/migrations/1795400017000-free-form-fields-as-sent';
 
 /** The approval-service owns the `approval` schema. Features add their entities and migrations here. */
 export const APPROVAL_SCHEMA = 'approval';
@@ -26,5 +27,6 @@ export const approvalDatabase: ServiceDatabaseOptions = {
     DecisionOutput1795400015500,
     Reminders1795400015600,
     PendingApprovals1795400016000,
+    FreeFormFieldsAsSent1795400017000,
   ],
 };

@@ -246,6 +246,17 @@ describe('Approval log and list bounds', () => {
     }
   });
 
+  it.each([
+    '2026-13-45T25:61:61.000000Z',
+    '2026-02-29T12:00:00.000000Z',
+    '9999-99-99T99:99:99.999999Z',
+    '0000-00-00T00:00:00.000000Z',
+  ])('answers 400 VALIDATION_FAILED, not 500, to a cursor edited to a time that does not exist (%s)', async (at) => {
+    const cursor = Buffer.from(`${at}|${randomUUID()}`).toString('base64url');
+    const res = await http().get('/v1/approvals').query({ cursor }).set(runtime.auth);
+    expect({ status: res.status, code: res.body.code }).toEqual({ status: 400, code: 'VALIDATION_FAILED' });
+  });
+
   it('answers 400 VALIDATION_FAILED to an unknown query parameter, on the list and on one approval', async () => {
     const created = await http()
       .post('/v1/approvals')

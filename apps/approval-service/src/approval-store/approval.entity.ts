@@ -22,10 +22,11 @@ export class ApprovalEntity {
   @Column('text')
   message: string;
 
-  @Column('jsonb', { nullable: true })
+  /** Free-form json keeps its keys as sent (jsonb reorders them); json has no `=`, so compare as ::jsonb. */
+  @Column('json', { nullable: true })
   stepInput: unknown;
 
-  @Column('jsonb', { nullable: true })
+  @Column('json', { nullable: true })
   previousResults: unknown;
 
   @Column('text')
@@ -76,7 +77,7 @@ export class ApprovalEntity {
   decidedBy: string | null;
 
   /** The JSON object the callback handed back with its decision. */
-  @Column('jsonb', { nullable: true })
+  @Column('json', { nullable: true })
   output: Record<string, unknown> | null;
 
   /** While awaiting its decision, the webhook goes again every this many seconds (from the request); null: never. */

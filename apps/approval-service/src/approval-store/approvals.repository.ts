@@ -48,7 +48,7 @@ export class ApprovalsRepository {
       `WITH inserted AS (
          INSERT INTO approval.approvals ("tenantId", "executionId", "stepId", "agentName", message, "stepInput", "previousResults", "webhookUrl",
            "authType", "authEncrypted", "timeoutSeconds", "maxRetryAttempts", "callbackId", "callbackTokenHash", "callbackTokenSealed", "requestFingerprint", status, "decisionDueAt", "remindAfterSeconds")
-         SELECT t, e, s, n, m, si::jsonb, pr::jsonb, u, at, ae, ts, mr, c, h, cs, f, 'Pending', clock_timestamp() + make_interval(secs => dt), ra
+         SELECT t, e, s, n, m, si::json, pr::json, u, at, ae, ts, mr, c, h, cs, f, 'Pending', clock_timestamp() + make_interval(secs => dt), ra
          FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
            $9::text[], $10::text[], $11::int[], $12::int[], $13::uuid[], $14::text[], $15::text[], $16::text[], $17::int[], $18::int[]) AS i(t, e, s, n, m, si, pr, u, at, ae, ts, mr, c, h, cs, f, dt, ra)
          ON CONFLICT ("tenantId", "executionId", "stepId") DO NOTHING RETURNING id, "callbackId", "createdAt"),
@@ -154,7 +154,7 @@ export class ApprovalsRepository {
        moved AS (
          UPDATE approval.approvals a SET status = CASE WHEN ${LATE} THEN 'TimedOut' ELSE i."to" END,
            comment = CASE WHEN ${LATE} THEN NULL ELSE i.comment END, "decidedBy" = CASE WHEN ${LATE} THEN NULL ELSE i."decidedBy" END,
-           output = CASE WHEN ${LATE} THEN NULL ELSE i.output::jsonb END, "decidedAt" = clock_timestamp(), "callbackTokenSealed" = NULL, "updatedAt" = now()
+           output = CASE WHEN ${LATE} THEN NULL ELSE i.output::json END, "decidedAt" = clock_timestamp(), "callbackTokenSealed" = NULL, "updatedAt" = now()
          FROM input i WHERE a.id = i.id AND a.status = ANY(string_to_array(i.allowed, ','))
          RETURNING a.id, a."tenantId", a."executionId", a."stepId", a."callbackId", a.status, a.comment, a."decidedBy", a.output, a."decidedAt",
            CASE WHEN a.status = i."to" THEN i.type ELSE 'TimedOut' END AS "logType",

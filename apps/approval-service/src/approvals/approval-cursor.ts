@@ -17,7 +17,15 @@ export function encodeCursor(cursor: ApprovalCursor): string {
 export function decodeCursor(raw: string): ApprovalCursor | null {
   if (!/^[A-Za-z0-9_-]{1,200}$/.test(raw)) return null;
   const [at, id, extra] = Buffer.from(raw, 'base64url').toString('utf8').split('|');
-  return extra === undefined && AT.test(at ?? '') && UUID.test(id ?? '') ? { at, id } : null;
+  return extra === undefined && isInstant(at ?? '') && UUID.test(id ?? '') ? { at, id } : null;
+}
+
+/** A time as the list writes it, naming a real instant of the years 0001..9999 (Date takes a year 0; PostgreSQL does not). */
+function isInstant(at: string): boolean {
+  if (!AT.test(at) || at.startsWith('0000')) return false;
+  const millis = `${at.slice(0, 23)}Z`;
+  const date = new Date(millis);
+  return !Number.isNaN(date.getTime()) && date.toISOString() === millis;
 }
 
 export const IsApprovalCursor = () =>

@@ -31,7 +31,7 @@ export class DecisionPageRepository {
     const rows: PageApproval[] = await this.db.query(
       `WITH a AS (
          SELECT id, "callbackId"::text AS "callbackId", status, "agentName", message, "executionId", "stepId", "createdAt",
-           CASE WHEN $2 > 0 THEN jsonb_pretty("stepInput") END AS pretty,
+           CASE WHEN $2 > 0 THEN jsonb_pretty("stepInput"::jsonb) END AS pretty,
            coalesce("decisionDueAt" <= clock_timestamp(), false) AS overdue
          FROM approval.approvals WHERE id = $1)
        SELECT id, "callbackId", status, "agentName", message, "executionId", "stepId", "createdAt",
