@@ -113,7 +113,8 @@ describe('Approval callback', () => {
     } finally {
       clearInterval(ticks);
     }
-    expect(longestGapMs).toBeLessThan(1000);
+    // About 0.3 s here (parsing 1 MB of JSON) and 12-22 s before the key cap; the margin is for a loaded machine.
+    expect(longestGapMs).toBeLessThan(4000);
   });
 
   it('answers 404 CALLBACK_NOT_FOUND to an unknown callbackId', async () => {
