@@ -11,6 +11,7 @@ import {
 } from './document-system.adapter';
 import { AnswerParser } from './answer-parser';
 import { CallLimits, DEFAULT_CALL_LIMITS } from './call-limits';
+import { CallShares, LOGINS_AT_FULL_SHARE } from './call-shares';
 import { DocumentSystemException } from './document-system.exception';
 import { HttpDocumentSystemSession } from './http-document-system.session';
 import { DEFAULT_RETRY_POLICY, RetryPolicy } from './retry-policy';
@@ -33,8 +34,12 @@ export class HttpDocumentSystemAdapter extends DocumentSystemAdapter implements 
   ) {
     super();
     const sessions = new SessionTokenCache(1000);
-    this.kit = { sessions, policy, limits, parser: new AnswerParser(), logger: this.logger };
-    this.agents = guardedAgents(new OutboundUrlPolicy(outbound), { maxSockets: 64 });
+    const shares = new CallShares(limits.callsPerLogin);
+    this.kit = { sessions, shares, policy, limits, parser: new AnswerParser(), logger: this.logger };
+    // Logins on one host (a SaaS document system) wait in their own shares, not for each other's sockets.
+    this.agents = guardedAgents(new OutboundUrlPolicy(outbound), {
+      maxSockets: limits.callsPerLogin * LOGINS_AT_FULL_SHARE,
+    });
     this.http = axios.create({
       ...outboundAxiosConfig(this.agents),
       timeout: DOCUMENT_SYSTEM_TIMEOUT_MS,

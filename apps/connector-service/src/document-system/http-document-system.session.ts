@@ -16,6 +16,7 @@ import { AnswerUnreadable } from './answer-parser';
 import { AnswerShape, MAX_ANSWER_VALUES, MAX_CURSOR_LENGTH, ReadAnswer } from './answer-shapes';
 import { apiUrl, pathSegment } from './api-url';
 import { CallBudget, CallBudgetSpent } from './call-budget';
+import { ShareWaitAborted } from './call-shares';
 import { DocumentSystemException } from './document-system.exception';
 import { DownloadDeadline } from './call-limits';
 import { isRetryableNetworkError, isRetryableStatus, retryDelayMs } from './retry-policy';
@@ -104,10 +105,12 @@ export class HttpDocumentSystemSession implements DocumentSystemSession {
       let body: Record<string, unknown> | undefined;
       try {
         this.budget?.take();
-        res = await this.http.post(
-          url.toString(),
-          { username: this.login.username, password: this.login.password },
-          { headers: { Authorization: `Bearer ${bearer}` }, responseType: 'stream', signal },
+        res = await this.exchange(signal, () =>
+          this.http.post(
+            url.toString(),
+            { username: this.login.username, password: this.login.password },
+            { headers: { Authorization: `Bearer ${bearer}` }, responseType: 'stream', signal },
+          ),
         );
         body = (await this.answer(res, 'session', signal)) as typeof body;
       } catch (error) {
@@ -157,11 +160,13 @@ export class HttpDocumentSystemSession implements DocumentSystemSession {
       let res: AxiosResponse;
       try {
         this.budget?.take();
-        res = await this.http.get(url.toString(), {
-          responseType: 'stream',
-          signal,
-          headers: { Authorization: `Bearer ${bearer}`, 'X-Session-Token': sessionToken },
-        });
+        res = await this.exchange(signal, () =>
+          this.http.get(url.toString(), {
+            responseType: 'stream',
+            signal,
+            headers: { Authorization: `Bearer ${bearer}`, 'X-Session-Token': sessionToken },
+          }),
+        );
         if (!download && isSuccess(res.status))
           res = { ...res, data: await collectAnswer(res.data, this.kit.limits.maxAnswerBytes, signal) };
       } catch (error) {
@@ -196,6 +201,11 @@ export class HttpDocumentSystemSession implements DocumentSystemSession {
       }
       throw DocumentSystemException.unavailable(`HTTP ${res.status}`);
     }
+  }
+
+  /** One HTTP exchange within the login's share of calls (CallShares.exchange). */
+  private exchange(signal: AbortSignal, send: () => Promise<AxiosResponse<Readable>>) {
+    return this.kit.shares.exchange(this.key, signal, send);
   }
 
   /** A listing page, parsed off the event loop; a page over LISTING_MAX_ITEMS fails the call. */
@@ -267,7 +277,7 @@ export class HttpDocumentSystemSession implements DocumentSystemSession {
     const message = (error as Error)?.message;
     if (code === 'ERR_BAD_RESPONSE' && /maxContentLength/.test(message ?? ''))
       throw DocumentSystemException.answerTooLarge(this.kit.limits.maxAnswerBytes);
-    if (code === 'ERR_CANCELED')
+    if (code === 'ERR_CANCELED' || error instanceof ShareWaitAborted)
       throw DocumentSystemException.unavailable(`no answer within ${this.kit.limits.deadlineMs / 1000} s`);
     if (!isRetryableNetworkError(code, message) || attempt >= this.kit.policy.maxAttempts) {
       this.kit.logger.warn({ code, attempt }, 'document system unreachable');

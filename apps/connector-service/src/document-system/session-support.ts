@@ -3,6 +3,7 @@ import { AxiosResponse } from 'axios';
 import type { Readable } from 'node:stream';
 import { AnswerParser } from './answer-parser';
 import { CallLimits } from './call-limits';
+import { CallShares } from './call-shares';
 import { RetryPolicy } from './retry-policy';
 
 /** Session tokens by login, shared by every session object of a process so syncs reuse one session. */
@@ -29,9 +30,10 @@ export class SessionTokenCache {
   }
 }
 
-/** What every session of an adapter shares: the session cache, the retry policy, the limits, the answer parser. */
+/** What every session of an adapter shares: the session cache, the calls' shares, the retry policy, the limits, the answer parser. */
 export interface SessionKit {
   sessions: SessionTokenCache;
+  shares: CallShares;
   policy: RetryPolicy;
   limits: CallLimits;
   parser: AnswerParser;

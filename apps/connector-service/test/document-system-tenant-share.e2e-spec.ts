@@ -1,0 +1,78 @@
+import request from 'supertest';
+import { RunningSimulator, testCaller, TestCaller } from '@app/testing';
+import { startSimulator } from '../../document-system-simulator/test/support/start-simulator';
+import { SEED_USERS } from '../../document-system-simulator/src/store/seed';
+import { ConnectorEnv } from '../src/connector-env';
+import { callLimitsFrom } from '../src/document-system/call-limits';
+import { ConnectionTokens } from '../src/document-system/connection-tokens.port';
+import { ConnectorTestApp, startConnectorApp } from './support/connector-app';
+import { dataSourceSelecting } from './support/data-source-on';
+import { SimulatorConnections } from './support/simulator-connections';
+
+/**
+ * CONTRACT.md, "Fair share and limits": one tenant's work never waits behind another's. Two tenants use one
+ * document system (one origin, as a SaaS document system is); only tenant A's folders are slow.
+ */
+describe('document-system calls of tenants sharing one document system', () => {
+  let sim: RunningSimulator;
+  let sut: ConnectorTestApp;
+  let tenantA: TestCaller;
+  let tenantB: TestCaller;
+  let connections: SimulatorConnections;
+  const http = () => request(sut.app.getHttpServer());
+
+  beforeAll(async () => {
+    sim = await startSimulator();
+    connections = new SimulatorConnections(sim);
+    sut = await startConnectorApp({ overrides: [[ConnectionTokens, connections]] });
+    tenantA = await testCaller({ roles: ['admin'] });
+    tenantB = await testCaller({ roles: ['admin'] });
+  });
+  afterAll(async () => {
+    await sim.admin.post('/reset').catch(() => undefined);
+    await sut?.close();
+    await sim?.close();
+  });
+
+  it("shows tenant B's folders at once while tenant A's 70 picker requests wait on A's slow folder", async () => {
+    const architecture = await sim.folderId('/Architecture');
+    const structural = await sim.folderId('/Structural');
+    const aId = await dataSourceSelecting(sut.app, sim, tenantA, {
+      login: SEED_USERS.bob, // sees Architecture only
+      connectionId: connections.connect(tenantA),
+      include: [architecture],
+    });
+    const bId = await dataSourceSelecting(sut.app, sim, tenantB, {
+      login: SEED_USERS.alice,
+      connectionId: connections.connect(tenantB),
+      include: [structural],
+    });
+    // Both pickers warmed up (sessions open, folders shown).
+    await http().get(`/v1/data-sources/${aId}/folders`).set(tenantA.auth).expect(200);
+    await http().get(`/v1/data-sources/${bId}/folders`).query({ parentId: structural }).set(tenantB.auth).expect(200);
+
+    // Only A's workgroup is slow: 9 s per call under it.
+    await sim.admin.put('/faults', { latencyMs: 9000, slowUnder: [architecture] });
+    await sim.admin.post('/stats/reset');
+    const aRequests = Array.from({ length: 70 }, () =>
+      http()
+        .get(`/v1/data-sources/${aId}/folders`)
+        .query({ parentId: architecture })
+        .set(tenantA.auth)
+        .then((r) => r.status),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const aInFlight = (await sim.admin.get('/stats')).data.calls['GET /api/v1/folders/:id/children'];
+    const share = callLimitsFrom(sut.app.get(ConnectorEnv)).callsPerLogin;
+
+    const started = Date.now();
+    const b = await http().get(`/v1/data-sources/${bId}/folders`).query({ parentId: structural }).set(tenantB.auth);
+    const took = Date.now() - started;
+    await Promise.all(aRequests);
+    expect({ status: b.status, fast: took < 2000, aWithinItsShare: aInFlight > 0 && aInFlight <= share }).toEqual({
+      status: 200,
+      fast: true,
+      aWithinItsShare: true,
+    });
+  }, 40_000);
+});
