@@ -67,7 +67,11 @@ export class ApprovalRequestsProcessor extends QueueProcessor<RequestJobs> {
     try {
       // A redelivered job finds the approval and hands its first attempt off again (attempts are idempotent).
       const { approval, created, fresh } = await this.outage.ride(() =>
-        this.approvals.request(value.tenantId, value, { queueFirstAttempt: false, onConflict: 'keepFirst' }),
+        this.approvals.request(value.tenantId, value, {
+          queueFirstAttempt: false,
+          onConflict: 'keepFirst',
+          holdThroughOutage: (write) => this.outage.ride(write),
+        }),
       );
       await this.forgetAuthValues(job);
       if (approval.status === 'Pending') await this.delivery.handOff(approval.id, value.tenantId, fresh);

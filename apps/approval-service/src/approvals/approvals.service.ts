@@ -5,12 +5,14 @@ import { ApprovalRequestDto, MESSAGE_WARN_AT, WebhookAuthenticationDto } from '@
 import { randomToken, SecretCipher, sha256Hex } from '@app/crypto';
 import { ApprovalEntity } from '../approval-store/approval.entity';
 import { ApprovalException } from '../approval-store/approval.exception';
+import { OPEN_STATUSES } from '../approval-store/approval-state';
 import { ApprovalsRepository } from '../approval-store/approvals.repository';
 import { BatchedApprovals } from '../approval-store/batched-approvals';
 import { RecentCallbackCredentials } from '../callbacks/recent-callback-credentials';
 import { DecisionTimeoutProducer } from '../decision-timeouts/decision-timeout.producer';
 import { DeliveryProducer } from '../delivery/delivery.producer';
 import { ReminderProducer } from '../reminders/reminder.producer';
+import { nextRound } from '../reminders/reminders.service';
 import { AttemptView } from '../delivery/handed-off-attempts';
 import { WebhookUrlPolicy } from '../delivery/webhook-url-policy';
 import { DecisionRelay } from '../outbox/decision-relay';
@@ -27,6 +29,13 @@ export interface RequestOutcome {
 
 /** What a repeat of (executionId, stepId) that differs from the first gets: 409 over REST; on the queue the first stands. */
 export type RequestConflictRule = 'refuse' | 'keepFirst';
+
+export interface RequestOptions {
+  queueFirstAttempt?: boolean;
+  onConflict?: RequestConflictRule;
+  /** Runs a new approval's Redis writes; the queue holds them through an outage, REST answers 503 and is retried. */
+  holdThroughOutage?: (write: () => Promise<void>) => Promise<void>;
+}
 
 export const DEFAULT_TIMEOUT_SECONDS = 300;
 export const DEFAULT_MAX_RETRY_ATTEMPTS = 3;
@@ -55,14 +64,11 @@ export class ApprovalsService {
 
   /**
    * Pauses the run: stores the approval and queues its first delivery. (executionId, stepId) is
-   * idempotent per tenant: a repeat returns the existing approval and sends nothing new; one whose
-   * webhook, agentName or message differ is refused (409) or, on the queue, logged and dropped.
+   * idempotent per tenant: a repeat returns the existing approval and sends nothing new (while it is open,
+   * it makes sure its jobs exist); one whose webhook, agentName or message differ is refused (409) or, on
+   * the queue, logged and dropped.
    */
-  async request(
-    tenantId: string,
-    input: ApprovalRequestDto,
-    options: { queueFirstAttempt?: boolean; onConflict?: RequestConflictRule } = {},
-  ): Promise<RequestOutcome> {
+  async request(tenantId: string, input: ApprovalRequestDto, options: RequestOptions = {}): Promise<RequestOutcome> {
     this.policy.assertAllowed(input.webhook.url);
     const decisionTimeoutSeconds = input.decisionTimeoutSeconds ?? null;
     if (decisionTimeoutSeconds !== null && decisionTimeoutSeconds < this.minDecisionTimeoutSeconds) {
@@ -106,11 +112,14 @@ export class ApprovalsService {
     });
     if (created) {
       this.recentCredentials.remember(created.callbackId, { id: created.id, callbackTokenHash });
-      // Lost if this process dies right here: the workers' sweep times the approval out instead.
-      if (decisionTimeoutSeconds !== null) await this.deadlines.schedule(created.id, decisionTimeoutSeconds);
-      if (remindAfterSeconds !== null)
-        await this.reminders.scheduleFirst(created.id, created.createdAt, remindAfterSeconds);
-      if (options.queueFirstAttempt !== false) await this.delivery.attempt(created.id, 1, tenantId);
+      const hold = options.holdThroughOutage ?? ((write) => write());
+      // Lost if this process dies right here: the workers' sweep times the approval out, a repeat schedules the rest.
+      await hold(async () => {
+        if (decisionTimeoutSeconds !== null) await this.deadlines.schedule(created.id, decisionTimeoutSeconds);
+        if (remindAfterSeconds !== null)
+          await this.reminders.scheduleFirst(created.id, created.createdAt, remindAfterSeconds);
+        if (options.queueFirstAttempt !== false) await this.delivery.attempt(created.id, 1, tenantId);
+      });
       const fresh = { ...created, inHand: { callbackToken: token, authentication: input.webhook.authentication } };
       return {
         approval: { id: created.id, callbackId: created.callbackId, status: created.status },
@@ -120,6 +129,8 @@ export class ApprovalsService {
     }
     const existing = await this.repository.findByStep(tenantId, input.executionId, input.stepId);
     if (!this.sameRequest(existing, identity)) this.conflicting(existing, options.onConflict ?? 'refuse');
+    if (OPEN_STATUSES.includes(existing.status))
+      await this.ensureFollowUps(existing, options.queueFirstAttempt !== false);
     return { approval: { id: existing.id, callbackId: existing.callbackId, status: existing.status }, created: false };
   }
 
@@ -152,6 +163,21 @@ export class ApprovalsService {
     }
     await this.delivery.redeliver(id, attempt, tenantId);
     return { approvalId: id, attempt };
+  }
+
+  /**
+   * A repeat may be the retry of a request whose jobs Redis refused after the insert. Each job has a fixed id:
+   * adding it again is a no-op while it waits or runs, and one that ran already finds its work done (a first
+   * attempt asked for again waits for intake's own and then finds it logged).
+   */
+  private async ensureFollowUps(approval: ApprovalEntity, queueFirstAttempt: boolean): Promise<void> {
+    const { id, tenantId, decisionDueAt, remindAfterSeconds } = approval;
+    if (decisionDueAt)
+      await this.deadlines.schedule(id, Math.max(0, Math.ceil((decisionDueAt.getTime() - Date.now()) / 1000)));
+    // The round still ahead, not round 1: an approval that was Pending at round 1 gets no reminder out of turn.
+    const round = remindAfterSeconds === null ? null : nextRound(approval, 0, Date.now());
+    if (round) await this.reminders.schedule(id, round.round, round.atMs);
+    if (queueFirstAttempt && approval.status === 'Pending') await this.delivery.attempt(id, 1, tenantId, 0, true);
   }
 
   /** Rows from before fingerprints, or under a retired key, cannot be compared: the first stands. */
