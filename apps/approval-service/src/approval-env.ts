@@ -35,7 +35,7 @@ export class ApprovalEnv extends BaseEnv {
   @Max(1_000_000)
   CALLBACK_RATE_LIMIT_PER_MINUTE: number = 1200;
 
-  /** Callbacks accepted per callbackId per minute, from whatever addresses; more get 429 RATE_LIMITED. */
+  /** Callbacks accepted per callbackId and token per minute, from whatever addresses; more get 429 RATE_LIMITED. */
   @IsInt()
   @Min(1)
   @Max(1_000_000)

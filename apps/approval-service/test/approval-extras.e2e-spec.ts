@@ -236,6 +236,21 @@ describe('Approval extras', () => {
       expect(sent(a.approvalId)).toHaveLength(1);
     });
 
+    it('answers 409 APPROVAL_NOT_AWAITING and sends nothing past the decision deadline, though no worker has timed it out yet', async () => {
+      const a = await delivered({ decisionTimeoutSeconds: 60 });
+      // The deadline passed a second ago; its job and the sweep (every 2 s) have not come yet.
+      await sut.db.query(
+        `UPDATE approval.approvals SET "decisionDueAt" = clock_timestamp() - interval '1 second' WHERE id = $1`,
+        [a.approvalId],
+      );
+      const late = await http().post(`/v1/approvals/${a.approvalId}/redeliver`).set(runtime.auth);
+      expect({ status: late.status, code: late.body.code }).toEqual({ status: 409, code: 'APPROVAL_NOT_AWAITING' });
+      expect(late.body.message).toContain('TimedOut');
+      // The receiver gets no request for a decision that every way of deciding would refuse.
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      expect(sent(a.approvalId)).toHaveLength(1);
+    });
+
     it('refuses a user without agent-runtime or admin with 403', async () => {
       const a = await delivered();
       const plain = await testCaller({ tenantId: runtime.tenantId, roles: ['viewer'] });

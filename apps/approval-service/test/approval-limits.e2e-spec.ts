@@ -2,7 +2,7 @@ import { createServer, IncomingMessage, request as httpRequest, Server } from 'n
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
-import { HttpPeer, testCaller, TestCaller } from '@app/testing';
+import { HttpPeer, eventually, testCaller, TestCaller } from '@app/testing';
 import { ApprovalTestApp, approvalRequest, startApprovalApp } from './support/approval-app';
 
 const CALLBACK = '/v1/AgentExecutionWebhookApproval/callback';
@@ -157,13 +157,39 @@ describe('Approval callback rate limit: what is counted', () => {
     expect((await post(`${sut.url}${CALLBACK}`, unknown(), '127.0.0.6')).status).toBe(404);
   });
 
-  it('counts per callbackId as well as per address: one approval hammered from many addresses is held, others are not', async () => {
+  it('counts per callbackId and token as well as per address: one approval hammered from many addresses is held, others are not', async () => {
     const target = unknown();
     const statuses: number[] = [];
     for (let i = 0; i <= PER_CALLBACK_LIMIT; i++)
       statuses.push((await post(`${sut.url}${CALLBACK}`, target, `127.0.1.${i + 1}`)).status);
     expect(statuses).toEqual([...Array(PER_CALLBACK_LIMIT).fill(404), 429]);
     expect((await post(`${sut.url}${CALLBACK}`, unknown(), '127.0.1.1')).status).toBe(404);
+  });
+
+  it('keeps the receiver’s callback working however often its callbackId is sent with a wrong token', async () => {
+    const receiver = await new HttpPeer().start();
+    try {
+      const runtime = await testCaller({ roles: ['agent-runtime'] });
+      const created = await request(sut.app.getHttpServer())
+        .post('/v1/approvals')
+        .set(runtime.auth)
+        .send(approvalRequest(receiver.url))
+        .expect(201);
+      const hook = await eventually(() =>
+        receiver.received.find((r) => r.headers['webhook-id'] === created.body.approvalId),
+      );
+      const { callbackId, callbackToken } = JSON.parse(hook.body);
+      // Wrong tokens from many addresses are held on a count of their own, not on the right token's.
+      const wrong = { callbackId, callbackToken: 'not-the-token', status: 'Denied' };
+      const statuses: number[] = [];
+      for (let i = 0; i <= PER_CALLBACK_LIMIT; i++)
+        statuses.push((await post(`${sut.url}${CALLBACK}`, wrong, `127.0.2.${i + 1}`)).status);
+      expect(statuses).toEqual([...Array(PER_CALLBACK_LIMIT).fill(401), 429]);
+      const right = { callbackId, callbackToken, status: 'Approved' };
+      expect((await post(`${sut.url}${CALLBACK}`, right, '127.0.2.9')).status).toBe(200);
+    } finally {
+      await receiver.stop();
+    }
   });
 });
 

@@ -154,6 +154,20 @@ describe('Decision page', () => {
     expect(await sut.decisionCount(c.approvalId)).toBe(1);
   });
 
+  it('records a multi-line comment the box let the person type, though the browser sends its line breaks as CR LF', async () => {
+    const a = await delivered();
+    expect((await http().get(a.page).expect(200)).text).toContain(
+      '<textarea id="comment" name="comment" maxlength="2000"',
+    );
+    // 20 lines of 99 characters: 1,999 characters in the box, which its maxlength allows...
+    const typed = Array.from({ length: 20 }, (_, i) => `${i}`.padEnd(99, '.')).join('\n');
+    expect(typed.length).toBeLessThanOrEqual(2000);
+    // ...sent with CR LF line breaks, as every browser sends a textarea (2,018 characters).
+    const sent = encodeURIComponent(typed.replace(/\n/g, '\r\n'));
+    expect((await submit(a.page, `status=Approved&comment=${sent}`).expect(200)).text).toContain('<h1>Approved</h1>');
+    expect(await sut.decision(a.approvalId)).toMatchObject({ outcome: 'Approved', comment: typed });
+  });
+
   it('shows no form once the decision deadline has passed, though no worker has timed it out yet', async () => {
     const a = await delivered({ decisionTimeoutSeconds: 60 });
     await http().get(a.page).expect(200);
@@ -296,6 +310,47 @@ describe('Decision page turned off (DECISION_PAGE=false)', () => {
 });
 
 describe('Decision page rate limit', () => {
+  it('keeps the real link working however often someone who knows only the approval id tries forged links', async () => {
+    const perApproval = 3;
+    const sut = await startApprovalApp({
+      PUBLIC_BASE_URL,
+      DATABASE_URL: await isolatedDatabase(),
+      CALLBACK_RATE_LIMIT_PER_MINUTE: 1200,
+      CALLBACK_RATE_LIMIT_PER_CALLBACK_PER_MINUTE: perApproval,
+    });
+    const receiver = await new HttpPeer().start();
+    try {
+      const http = () => request(sut.app.getHttpServer());
+      const runtime = await testCaller({ roles: ['agent-runtime'] });
+      const created = await http()
+        .post('/v1/approvals')
+        .set(runtime.auth)
+        .send(approvalRequest(receiver.url))
+        .expect(201);
+      const approvalId: string = created.body.approvalId;
+      const hook = await eventually(() => receiver.received.find((r) => r.headers['webhook-id'] === approvalId));
+      const page = pathOf(JSON.parse(hook.body).decisionPageUrl);
+
+      // The approval id is in logs, the webhook-id header and events; the link's signature is not. A forged
+      // link is held at the per-link limit on its own count.
+      const forged = `/v1/decision-pages/${approvalId}.k1.not-the-mac`;
+      const shown: number[] = [];
+      const posted: number[] = [];
+      for (let i = 0; i <= perApproval; i++) {
+        shown.push((await http().get(forged)).status);
+        posted.push((await http().post(forged).type('form').send('status=Denied')).status);
+      }
+      const heldAfterLimit = [...Array(perApproval).fill(404), 429];
+      expect({ shown, posted }).toEqual({ shown: heldAfterLimit, posted: heldAfterLimit });
+
+      await http().get(page).expect(200);
+      await http().post(page).type('form').send('status=Approved&decidedBy=Dana').expect(200);
+    } finally {
+      await receiver.stop();
+      await sut.close();
+    }
+  });
+
   it('counts the page against the callback limit per client address: 429 past it, as a page', async () => {
     const sut = await startApprovalApp({ CALLBACK_RATE_LIMIT_PER_MINUTE: 5 });
     try {

@@ -51,6 +51,8 @@ export interface DeliveryView {
   callbackTokenSealed: string | null;
   status: ApprovalStatus;
   createdAt: Date;
+  /** Its decision deadline has passed (by the database's clock), though no worker may have timed it out yet. */
+  overdue: boolean;
   loggedAttempt: { httpStatus: number | null; durationMs: number | null; error: string | null } | null;
 }
 

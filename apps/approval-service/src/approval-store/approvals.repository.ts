@@ -78,7 +78,9 @@ export class ApprovalsRepository {
     const byCallback = new Map(rows.map((r) => [r.callbackId, r]));
     return batch.map((a) => {
       const row = byCallback.get(a.callbackId);
-      return row ? { ...a, id: row.id, createdAt: row.createdAt, status: 'Pending', loggedAttempt: null } : null;
+      return row
+        ? { ...a, id: row.id, createdAt: row.createdAt, status: 'Pending', overdue: false, loggedAttempt: null }
+        : null;
     });
   }
 
@@ -86,6 +88,7 @@ export class ApprovalsRepository {
     const rows: DeliveryView[] = await this.db.query(
       `SELECT a.id, a."tenantId", a."executionId", a."stepId", a."agentName", a.message, a."stepInput", a."previousResults", a."webhookUrl",
          a."authType", a."authEncrypted", a."timeoutSeconds", a."maxRetryAttempts", a."callbackId", a."callbackTokenSealed", a.status, a."createdAt",
+         coalesce(a."decisionDueAt" <= clock_timestamp(), false) AS overdue,
          CASE WHEN l.id IS NULL THEN NULL ELSE json_build_object('httpStatus', l."httpStatus", 'durationMs', l."durationMs", 'error', l.error) END AS "loggedAttempt"
        FROM approval.approvals a
        LEFT JOIN approval.approval_log l ON l."approvalId" = a.id AND l.type = 'DeliveryAttempt' AND l.attempt = $2
@@ -214,7 +217,8 @@ export class ApprovalsRepository {
   /**
    * The number an extra attempt (a redelivery) of an approval awaiting its decision takes: one more than
    * any attempt logged or taken before, counted under the approval's row lock, so two extra attempts never
-   * share one. Null when the approval does not await its decision or its callback token is no longer kept.
+   * share one. Null when the approval does not await its decision, its deadline has passed (though no worker
+   * may have timed it out yet) or its callback token is no longer kept.
    */
   async claimExtraAttempt(approvalId: string): Promise<number | null> {
     const rows: Array<{ attempt: number }> = await this.db.query(
@@ -222,6 +226,7 @@ export class ApprovalsRepository {
          UPDATE approval.approvals a SET "lastExtraAttempt" = greatest(coalesce(a."lastExtraAttempt", 0), l.n) + 1
          FROM (${LAST_LOGGED_ATTEMPT}) l
          WHERE a.id = $1 AND a.status = 'AwaitingDecision' AND a."callbackTokenSealed" IS NOT NULL
+           AND (a."decisionDueAt" IS NULL OR a."decisionDueAt" > clock_timestamp())
          RETURNING a."lastExtraAttempt" AS attempt)
        SELECT attempt FROM claimed`,
       [approvalId],

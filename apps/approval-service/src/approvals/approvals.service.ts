@@ -156,10 +156,11 @@ export class ApprovalsService {
     if (approval.status !== 'AwaitingDecision') throw ApprovalException.notAwaiting(approval.status);
     const attempt = await this.repository.claimExtraAttempt(id);
     if (attempt === null) {
-      const now = (await this.get(tenantId, id)).status;
-      throw ApprovalException.notAwaiting(
-        now === 'AwaitingDecision' ? `${now}, its callback token no longer kept` : now,
-      );
+      const { status, decisionDueAt } = await this.get(tenantId, id);
+      if (status !== 'AwaitingDecision') throw ApprovalException.notAwaiting(status);
+      // Past its deadline it is timed out, as a callback would find, though no worker may have done it yet.
+      if (decisionDueAt && decisionDueAt.getTime() <= Date.now()) throw ApprovalException.notAwaiting('TimedOut');
+      throw ApprovalException.notAwaiting(`${status}, its callback token no longer kept`);
     }
     await this.delivery.redeliver(id, attempt, tenantId);
     return { approvalId: id, attempt };

@@ -1,30 +1,34 @@
 import type { ExecutionContext } from '@nestjs/common';
 import type { ThrottlerOptions } from '@nestjs/throttler';
 import type { FastifyRequest as Request } from 'fastify';
+import { sha256Hex } from '@app/crypto';
 import type { ApprovalEnv } from '../approval-env';
 
 const MINUTE_MS = 60_000;
 export const CALLBACK_ID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
- * What a request would decide: the callback's callbackId, or the approval id that begins a decision
- * page's token (`<approvalId>.<keyId>.<mac>`).
+ * What a request would decide and the credential it decides with: the callback's callbackId and
+ * callbackToken, or a decision page's approval id and its whole token (`<approvalId>.<keyId>.<mac>`).
  */
-function subjectOf(req: Request): unknown {
+function credentialOf(req: Request): [subject: unknown, secret: unknown] {
   const token = (req.params as { token?: unknown } | undefined)?.token;
-  if (typeof token === 'string') return token.split('.')[0];
-  return (req.body as { callbackId?: unknown } | undefined)?.callbackId;
+  if (typeof token === 'string') return [token.split('.')[0], token];
+  const body = req.body as { callbackId?: unknown; callbackToken?: unknown } | undefined;
+  return [body?.callbackId, body?.callbackToken];
 }
 
 /** Whether the request names an id of the shape we issue (a UUID): only those are counted. */
 export function hasCallbackIdShape(context: ExecutionContext): boolean {
-  const subject = subjectOf(context.switchToHttp().getRequest<Request>());
+  const [subject] = credentialOf(context.switchToHttp().getRequest<Request>());
   return typeof subject === 'string' && CALLBACK_ID_SHAPE.test(subject);
 }
 
 /**
  * Two counts per callback or decision page, in Redis: per client address (`req.ip`, after TRUST_PROXY),
- * and per approval it would decide, so callers spread over many addresses still cannot hammer one approval.
+ * and per credential it would decide with, so callers spread over many addresses still cannot hammer one
+ * approval. The second is keyed on the token's hash as well as the id: ids are no secret (logs,
+ * `webhook-id`), and a wrong token must not spend the right one's share.
  */
 export function callbackThrottlers(env: ApprovalEnv): ThrottlerOptions[] {
   return [
@@ -34,7 +38,10 @@ export function callbackThrottlers(env: ApprovalEnv): ThrottlerOptions[] {
       name: 'callback',
       ttl: MINUTE_MS,
       limit: env.CALLBACK_RATE_LIMIT_PER_CALLBACK_PER_MINUTE,
-      getTracker: (req) => String(subjectOf(req as Request)).toLowerCase(),
+      getTracker: (req) => {
+        const [subject, secret] = credentialOf(req as Request);
+        return `${String(subject).toLowerCase()}:${sha256Hex(String(secret))}`;
+      },
     },
   ];
 }

@@ -8,7 +8,7 @@ import { ApprovalCallbackDto } from './callback.dto';
 import { CallbacksFirstGate } from './callbacks-first.gate';
 import { CallbacksService } from './callbacks.service';
 
-/** No platform token: the callbackToken in the body is the credential. Rate-limited per client address and per callbackId. */
+/** No platform token: the callbackToken in the body is the credential. Rate-limited per client address and per callbackId with its token. */
 @ApiTags('approvals')
 @Public()
 @UseGuards(ThrottlerGuard)
@@ -34,7 +34,8 @@ export class CallbacksController {
       'Called by the webhook receiver with the callbackId and callbackToken it was sent; no platform token. ' +
       'Idempotent: the same decision repeated answers the same 200; another decision, or any once the ' +
       'approval is no longer pending, gets 409 APPROVAL_NOT_PENDING. 401 CALLBACK_TOKEN_INVALID for a wrong ' +
-      'token. Rate-limited per client address and per callbackId (a callbackId that is no UUID is not counted).',
+      'token. Rate-limited per client address and per callbackId with its token, so a wrong token does not spend ' +
+      'the right one’s share (a callbackId that is no UUID is not counted).',
   })
   @ApiOkResponse({ type: CallbackDecisionResponse })
   decide(@Body() body: ApprovalCallbackDto): Promise<CallbackDecisionView> {

@@ -8,6 +8,10 @@ const DECISIONS = ['Approved', 'Denied'] as const;
 const blankIsAbsent = () =>
   Transform(({ value }: { value: unknown }) => (typeof value === 'string' && !value.trim() ? undefined : value));
 
+/** Browsers send a textarea's line breaks as CR LF but count each as one character against its maxlength. */
+const lineBreaksAsLf = () =>
+  Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.replace(/\r\n?/g, '\n') : value));
+
 /** The decision page's form (application/x-www-form-urlencoded): the callback's rules, without its credentials. */
 export class DecisionPageForm {
   @ApiProperty({ enum: DECISIONS, description: 'Exactly Approved or Denied (the button pressed)' })
@@ -16,6 +20,7 @@ export class DecisionPageForm {
 
   @ApiPropertyOptional({ maxLength: 2000 })
   @blankIsAbsent()
+  @lineBreaksAsLf()
   @IsOptional()
   @IsString()
   @MaxLength(2000)

@@ -156,6 +156,7 @@ export class DeliveryService {
     const approval = known ?? withSecrets(await this.view(approvalId, attempt), inHand);
     // A decision (even one that arrived while an earlier attempt was in flight) or a cancel stops delivery.
     if (!approval || approval.status !== (redelivery ? 'AwaitingDecision' : 'Pending')) return;
+    if (redelivery && approval.overdue) return; // every decision would be refused: it is timed out
     const result = await this.outcomeOf(approval, attempt, reminder);
     if (!result || result.delivered || redelivery) return;
     if (result.httpStatus === GONE)
