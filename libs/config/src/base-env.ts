@@ -84,6 +84,12 @@ export class AppEnv {
   /** Forwarding proxies whose X-Forwarded-For is believed: a hop count or addresses/CIDR ranges; empty: none. */
   @IsTrustProxy()
   TRUST_PROXY: string = '';
+
+  /** On shutdown, how long requests in flight may run on before every connection still open is closed. */
+  @IsInt()
+  @Min(0)
+  @Max(600_000)
+  SHUTDOWN_GRACE_MS: number = 10_000;
 }
 
 /** Variables every service with a database and Redis reads. Each app extends this with its own. */

@@ -8,6 +8,7 @@ import { AllExceptionsFilter, isBodyReadingError, strictValidationPipe, toErrorB
 import { MAX_BODY } from './body-limits';
 import { acceptFastifyBodies } from './fastify-bodies';
 import { completeOpenApiDocument } from './openapi-document';
+import { closeConnectionsAfterGrace } from './shutdown-grace';
 import { trustProxies } from './trust-proxy';
 
 export interface HttpAppOptions {
@@ -18,7 +19,7 @@ export interface HttpAppOptions {
 
 /**
  * Everything an app's HTTP side needs, on Express or Fastify, applied identically in production and in e2e tests: body limit,
- * strict validation, the error filter, OpenAPI at /docs and shutdown hooks.
+ * strict validation, the error filter, OpenAPI at /docs, shutdown hooks and a deadline for connections at shutdown.
  */
 export function configureHttpApp(app: INestApplication, options: HttpAppOptions): void {
   enableCors(app);
@@ -27,6 +28,7 @@ export function configureHttpApp(app: INestApplication, options: HttpAppOptions)
   app.useGlobalPipes(strictValidationPipe());
   app.useGlobalFilters(new AllExceptionsFilter());
   app.enableShutdownHooks();
+  closeConnectionsAfterGrace(app);
 
   SwaggerModule.setup('docs', app, openApiDocumentOf(app, options), { jsonDocumentUrl: 'docs/openapi.json' });
 }
