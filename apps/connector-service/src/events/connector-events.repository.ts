@@ -24,11 +24,15 @@ export class ConnectorEventsRepository implements OutboxTable<ConnectorEvent> {
     );
   }
 
+  /**
+   * Oldest first; of one transaction's (one `createdAt`), a run's SyncCompleted before its DataSourceSearchable, as
+   * the writer publishes them.
+   */
   async claimLeftovers(transaction: Transaction, limit: number, minAgeMs: number): Promise<ConnectorEvent[]> {
     return managerOf(transaction).query(
       `SELECT "eventId", type, payload FROM connector.connector_event_outbox
        WHERE "publishedAt" IS NULL AND "createdAt" < now() - make_interval(secs => $1)
-       ORDER BY "createdAt" LIMIT $2 FOR UPDATE SKIP LOCKED`,
+       ORDER BY "createdAt", type = 'DataSourceSearchable' LIMIT $2 FOR UPDATE SKIP LOCKED`,
       [minAgeMs / 1000, limit],
     );
   }

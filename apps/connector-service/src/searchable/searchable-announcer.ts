@@ -16,21 +16,21 @@ export class SearchableAnnouncer {
     private readonly outbox: ConnectorEventsRepository,
   ) {}
 
-  /** At the end of `syncRunId`, in its ending transaction. */
-  atRunEnd(transaction: Transaction, dataSourceId: string, syncRunId: string): Promise<ConnectorEvent | null> {
-    return this.announce(transaction, dataSourceId, syncRunId);
+  /**
+   * At the end of `syncRunId`, in its ending transaction: claimed but not recorded, for the caller to record after
+   * its SyncCompleted, which the runtime takes first.
+   */
+  async atRunEnd(transaction: Transaction, dataSourceId: string, syncRunId: string): Promise<ConnectorEvent | null> {
+    const run = await this.runs.claim(transaction, dataSourceId, syncRunId);
+    return run && dataSourceSearchable({ type: 'DataSourceSearchable', dataSourceId, ...run });
   }
 
-  /** After an extraction result of the data source was saved in `transaction`: for its last ended run. */
+  /** After an extraction result of the data source was saved in `transaction`: for its last ended run; recorded. */
   afterExtraction(transaction: Transaction, dataSourceId: string): Promise<ConnectorEvent | null> {
     return this.announce(transaction, dataSourceId, null);
   }
 
-  private async announce(
-    transaction: Transaction,
-    dataSourceId: string,
-    syncRunId: string | null,
-  ): Promise<ConnectorEvent | null> {
+  private async announce(transaction: Transaction, dataSourceId: string, syncRunId: string | null) {
     const run = await this.runs.claim(transaction, dataSourceId, syncRunId);
     if (!run) return null;
     const event = dataSourceSearchable({ type: 'DataSourceSearchable', dataSourceId, ...run });

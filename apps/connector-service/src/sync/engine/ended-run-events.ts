@@ -57,6 +57,7 @@ export class EndedRunEvents {
       pendingExtractions: searchable ? 0 : await this.documents.countPendingExtractions(run.dataSourceId, transaction),
     });
     await this.outbox.record(transaction, event);
+    if (searchable) await this.outbox.record(transaction, searchable);
     return { run, events: searchable ? [event, searchable] : [event] };
   }
 
