@@ -36,6 +36,7 @@ describe('The console under /console (static files, configuration, development s
       '/console/data-sources/7d1c7a52-3f7b-4c1e-9a55-0d6f1d0a4f11',
       '/console/search',
       '/console/index.html',
+      '/console/data-sources/first.last',
     ]) {
       const res = await http().get(path).expect(200);
       expect(res.headers['content-type']).toMatch(/text\/html/);
@@ -43,6 +44,24 @@ describe('The console under /console (static files, configuration, development s
       expect(res.headers['cache-control']).toBe('no-cache');
       expect(res.headers['content-security-policy']).toContain("script-src 'self'");
       expect(res.headers['content-security-policy']).toContain("connect-src 'self' http://approvals.test:3002");
+      expect(res.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+      expect(res.headers['referrer-policy']).toBe('same-origin');
+    }
+  });
+
+  // A browser keeps %2F in a path as it is, and Express decodes it in the segment: x%2F..%2Findex.html
+  // would be sent as index.html, without the page's CSP and cached for good.
+  it('404s a segment that holds a slash, a backslash or is a dot segment, so the page never comes without its CSP', async () => {
+    for (const path of [
+      '/console/x%2f..%2findex.html',
+      '/console/assets%2F..%2Findex.html',
+      '/console/assets/x%5C..%5Cindex.html',
+      '/console/assets/%2e%2e/index.html',
+      '/console/assets/./app-1.js',
+    ]) {
+      const res = await http().get(path);
+      expect([path, res.status, res.headers['cache-control']]).toEqual([path, 404, undefined]);
+      expect(res.text).not.toContain('<title>Console</title>');
     }
   });
 

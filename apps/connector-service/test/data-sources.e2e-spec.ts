@@ -420,6 +420,21 @@ describe('Data sources, folder picker and selection', () => {
     await http().get(`/v1/data-sources/${ds.id}`).set(stranger.auth).expect(404);
   });
 
+  it('refuses a member whose user id is "." or "..", which no URL path can name; other dotted ids come and go', async () => {
+    const ds = await dataSource();
+    for (const userId of ['.', '..']) {
+      const res = await http().post(`/v1/data-sources/${ds.id}/members`).set(user.auth).send({ userId }).expect(400);
+      expect(res.body).toMatchObject({
+        code: 'VALIDATION_FAILED',
+        details: [{ field: 'userId', problems: [expect.stringContaining('cannot be "." or ".."')] }],
+      });
+    }
+    await http().post(`/v1/data-sources/${ds.id}/members`).set(user.auth).send({ userId: 'first.last' }).expect(201);
+    await http().delete(`/v1/data-sources/${ds.id}/members/first%2Elast`).set(user.auth).expect(204);
+    const members = await http().get(`/v1/data-sources/${ds.id}/members`).set(user.auth).expect(200);
+    expect(members.body.map((m: { userId: string }) => m.userId)).toEqual([user.userId]);
+  });
+
   it('refuses to delete a credential in use with 409 CREDENTIAL_IN_USE', async () => {
     const ds = await dataSource();
     const res = await http().delete(`/v1/credentials/${ds.credentialId}`).set(admin.auth).expect(409);

@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 const NOT_BUILT =
   'The console is not built: run `npm run build` (or `npm run build:console`), then reload this page.\n';
 
-/** The built console on disk: hashed assets cached for good, index.html for every client route. */
+/** The built console on disk: hashed assets under assets/ cached for good, index.html for every other name. */
 @Injectable()
 export class ConsoleFiles {
   private readonly dir: string;
@@ -32,26 +32,24 @@ export class ConsoleFiles {
   send(res: Response, segments: string[]): void {
     res.setHeader('X-Content-Type-Options', 'nosniff');
     if (!existsSync(resolve(this.dir, 'index.html'))) return void res.status(404).type('text/plain').send(NOT_BUILT);
-    const relative = segments.filter(Boolean).join('/');
-    const isAsset = /\.[a-z0-9]+$/i.test(relative);
-    // The page itself, by whatever name: always with its CSP.
-    if (!isAsset || /^index\.html?$/i.test(relative)) return this.index(res);
+    const parts = segments.filter(Boolean);
+    const relative = parts.join('/');
+    // Segments arrive decoded: a %2F, %5C or dot segment would name another file than the path shows.
+    if (parts.some((part) => /[/\\]/.test(part) || part === '.' || part === '..')) return this.refuse(res, relative);
+    // Only the build's assets are files; every other name is the page, always with its CSP.
+    if (parts[0] !== 'assets' || parts.length < 2) return this.index(res);
     res.sendFile(
       relative,
-      {
-        root: this.dir,
-        dotfiles: 'deny',
-        maxAge: relative.startsWith('assets/') ? '365d' : 0,
-        immutable: relative.startsWith('assets/'),
-      },
+      { root: this.dir, dotfiles: 'deny', maxAge: '365d', immutable: true },
       (error?: Error & { status?: number }) => {
         if (!error || res.headersSent) return;
-        res
-          .status(error.status === 403 ? 403 : 404)
-          .type('text/plain')
-          .send(`Not found: /console/${relative}\n`);
+        this.refuse(res, relative, error.status === 403 ? 403 : 404);
       },
     );
+  }
+
+  private refuse(res: Response, relative: string, status = 404): void {
+    res.status(status).type('text/plain').send(`Not found: /console/${relative}\n`);
   }
 
   private index(res: Response): void {

@@ -1,4 +1,4 @@
-import type { HttpClient } from './http-client';
+import { segment, type HttpClient } from './http-client';
 import type { Approval, ApprovalStatus, WebhookTest } from './types';
 
 /** A webhook as the approval step configures it, for a test delivery. */
@@ -14,9 +14,9 @@ export interface WebhookToTest {
 export function approvalApi(http: HttpClient) {
   return {
     list: (status?: ApprovalStatus | '') => http.get<Approval[]>('/v1/approvals', { status }),
-    get: (approvalId: string) => http.get<Approval>(`/v1/approvals/${encodeURIComponent(approvalId)}`),
+    get: (approvalId: string) => http.get<Approval>(`/v1/approvals/${segment(approvalId)}`),
     redeliver: (approvalId: string) =>
-      http.post<{ approvalId: string; attempt: number }>(`/v1/approvals/${encodeURIComponent(approvalId)}/redeliver`),
+      http.post<{ approvalId: string; attempt: number }>(`/v1/approvals/${segment(approvalId)}/redeliver`),
     testWebhook: (webhook: WebhookToTest) => http.post<WebhookTest>('/v1/approvals/test-webhook', { webhook }),
   };
 }

@@ -1,4 +1,4 @@
-import type { HttpClient } from './http-client';
+import { segment, type HttpClient } from './http-client';
 import type {
   AuthorizationStart,
   CredentialValidation,
@@ -34,8 +34,6 @@ export interface DataSourceChanges {
   connectionId?: string;
 }
 
-const id = encodeURIComponent;
-
 /** The connector-service's public API, one function per endpoint the console uses. */
 export function connectorApi(http: HttpClient) {
   return {
@@ -43,8 +41,8 @@ export function connectorApi(http: HttpClient) {
       list: () => http.get<Provider[]>('/v2/OAuth/providers'),
       create: (input: ProviderInput) => http.post<Provider>('/v2/OAuth/providers', input),
       update: (providerId: string, input: ProviderInput) =>
-        http.put<Provider>(`/v2/OAuth/providers/${id(providerId)}`, input),
-      remove: (providerId: string) => http.delete(`/v2/OAuth/providers/${id(providerId)}`),
+        http.put<Provider>(`/v2/OAuth/providers/${segment(providerId)}`, input),
+      remove: (providerId: string) => http.delete(`/v2/OAuth/providers/${segment(providerId)}`),
     },
     connections: {
       authorize: (providerId: string) => http.post<AuthorizationStart>('/v2/OAuth/authorize', { providerId }),
@@ -54,51 +52,51 @@ export function connectorApi(http: HttpClient) {
       list: () => http.get<Credential[]>('/v1/credentials'),
       create: (input: CredentialInput) => http.post<Credential>('/v1/credentials', input),
       update: (credentialId: string, input: CredentialInput) =>
-        http.put<Credential>(`/v1/credentials/${id(credentialId)}`, input),
-      remove: (credentialId: string) => http.delete(`/v1/credentials/${id(credentialId)}`),
+        http.put<Credential>(`/v1/credentials/${segment(credentialId)}`, input),
+      remove: (credentialId: string) => http.delete(`/v1/credentials/${segment(credentialId)}`),
       validate: (credentialId: string, connectionId: string) =>
-        http.post<CredentialValidation>(`/v1/credentials/${id(credentialId)}/validate`, { connectionId }),
+        http.post<CredentialValidation>(`/v1/credentials/${segment(credentialId)}/validate`, { connectionId }),
     },
     dataSources: {
-      list: (projectId: string) => http.get<DataSource[]>(`/v1/projects/${id(projectId)}/data-sources`),
-      get: (dataSourceId: string) => http.get<DataSourceDetail>(`/v1/data-sources/${id(dataSourceId)}`),
+      list: (projectId: string) => http.get<DataSource[]>(`/v1/projects/${segment(projectId)}/data-sources`),
+      get: (dataSourceId: string) => http.get<DataSourceDetail>(`/v1/data-sources/${segment(dataSourceId)}`),
       create: (projectId: string, input: NewDataSource) =>
-        http.post<DataSource>(`/v1/projects/${id(projectId)}/data-sources`, input),
+        http.post<DataSource>(`/v1/projects/${segment(projectId)}/data-sources`, input),
       update: (dataSourceId: string, changes: DataSourceChanges) =>
-        http.patch<DataSource>(`/v1/data-sources/${id(dataSourceId)}`, changes),
-      remove: (dataSourceId: string) => http.delete(`/v1/data-sources/${id(dataSourceId)}`),
+        http.patch<DataSource>(`/v1/data-sources/${segment(dataSourceId)}`, changes),
+      remove: (dataSourceId: string) => http.delete(`/v1/data-sources/${segment(dataSourceId)}`),
       folders: (dataSourceId: string, parentId?: string, cursor?: string | null) =>
-        http.get<PickerPage>(`/v1/data-sources/${id(dataSourceId)}/folders`, { parentId, cursor }),
+        http.get<PickerPage>(`/v1/data-sources/${segment(dataSourceId)}/folders`, { parentId, cursor }),
       select: (dataSourceId: string, selection: Selection) =>
-        http.put<DataSource>(`/v1/data-sources/${id(dataSourceId)}/selection`, selection),
+        http.put<DataSource>(`/v1/data-sources/${segment(dataSourceId)}/selection`, selection),
       tree: (dataSourceId: string, folderId?: string) =>
-        http.get<TreePage>(`/v1/data-sources/${id(dataSourceId)}/tree`, { folderId }),
-      members: (dataSourceId: string) => http.get<Member[]>(`/v1/data-sources/${id(dataSourceId)}/members`),
+        http.get<TreePage>(`/v1/data-sources/${segment(dataSourceId)}/tree`, { folderId }),
+      members: (dataSourceId: string) => http.get<Member[]>(`/v1/data-sources/${segment(dataSourceId)}/members`),
       addMember: (dataSourceId: string, userId: string) =>
-        http.post<Member>(`/v1/data-sources/${id(dataSourceId)}/members`, { userId }),
+        http.post<Member>(`/v1/data-sources/${segment(dataSourceId)}/members`, { userId }),
       removeMember: (dataSourceId: string, userId: string) =>
-        http.delete(`/v1/data-sources/${id(dataSourceId)}/members/${id(userId)}`),
+        http.delete(`/v1/data-sources/${segment(dataSourceId)}/members/${segment(userId)}`),
     },
     sync: {
-      start: (dataSourceId: string) => http.post<SyncStart>(`/v1/data-sources/${id(dataSourceId)}/sync`),
-      runs: (dataSourceId: string) => http.get<SyncRun[]>(`/v1/data-sources/${id(dataSourceId)}/sync-runs`),
-      run: (syncRunId: string) => http.get<SyncRun>(`/v1/sync-runs/${id(syncRunId)}`),
-      cancel: (syncRunId: string) => http.post<SyncRun>(`/v1/sync-runs/${id(syncRunId)}/cancel`),
+      start: (dataSourceId: string) => http.post<SyncStart>(`/v1/data-sources/${segment(dataSourceId)}/sync`),
+      runs: (dataSourceId: string) => http.get<SyncRun[]>(`/v1/data-sources/${segment(dataSourceId)}/sync-runs`),
+      run: (syncRunId: string) => http.get<SyncRun>(`/v1/sync-runs/${segment(syncRunId)}`),
+      cancel: (syncRunId: string) => http.post<SyncRun>(`/v1/sync-runs/${segment(syncRunId)}/cancel`),
       events: (syncRunId: string, onEvent: (name: string, data: string) => void, signal: AbortSignal) =>
-        http.events(`/v1/sync-runs/${id(syncRunId)}/events`, onEvent, signal),
+        http.events(`/v1/sync-runs/${segment(syncRunId)}/events`, onEvent, signal),
       confirmDeletions: (syncRunId: string) =>
-        http.post<{ deleted: number }>(`/v1/sync-runs/${id(syncRunId)}/confirm-deletions`),
+        http.post<{ deleted: number }>(`/v1/sync-runs/${segment(syncRunId)}/confirm-deletions`),
       files: (syncRunId: string, query: { outcome?: string; cursor?: string | null; limit?: number }) =>
-        http.get<SyncRunFilesPage>(`/v1/sync-runs/${id(syncRunId)}/files`, query),
+        http.get<SyncRunFilesPage>(`/v1/sync-runs/${segment(syncRunId)}/files`, query),
     },
     documents: {
-      text: (documentId: string) => http.get<DocumentText>(`/v1/documents/${id(documentId)}/text`),
-      content: (documentId: string) => http.blob(`/v1/documents/${id(documentId)}/content`),
+      text: (documentId: string) => http.get<DocumentText>(`/v1/documents/${segment(documentId)}/text`),
+      content: (documentId: string) => http.blob(`/v1/documents/${segment(documentId)}/content`),
     },
     search: (projectId: string, q: string, cursor?: string | null, dataSourceId?: string) =>
-      http.get<SearchPage>(`/v1/projects/${id(projectId)}/search`, { q, cursor, dataSourceId }),
+      http.get<SearchPage>(`/v1/projects/${segment(projectId)}/search`, { q, cursor, dataSourceId }),
     passages: (projectId: string, q: string, dataSourceId?: string) =>
-      http.get<PassagePage>(`/v1/projects/${id(projectId)}/passages`, { q, dataSourceId }),
+      http.get<PassagePage>(`/v1/projects/${segment(projectId)}/passages`, { q, dataSourceId }),
   };
 }
 

@@ -86,6 +86,21 @@ export function createHttpClient(
   };
 }
 
+/**
+ * A value as one path segment. URLs resolve a "." or ".." segment away, %2E spellings too, so
+ * DELETE …/members/.. would be DELETE of the data source: those two are refused, never sent.
+ */
+export function segment(value: string): string {
+  if (value === '.' || value === '..')
+    throw new ApiError(
+      400,
+      'UNADDRESSABLE_ID',
+      `The id "${value}" cannot be put in a URL: a browser reads it as a relative path to another resource.`,
+      [{ resolution: 'Use the API outside the browser for it (curl --path-as-is).' }],
+    );
+  return encodeURIComponent(value);
+}
+
 function queryString(query?: Record<string, string | number | null | undefined>): string {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query ?? {}))

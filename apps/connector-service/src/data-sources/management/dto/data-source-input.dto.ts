@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
   IsInt,
+  IsNotIn,
   IsObject,
   IsNotEmpty,
   IsOptional,
@@ -96,5 +97,7 @@ export class AddMemberDto {
   @IsString()
   @IsNotEmpty()
   @MaxLength(200)
+  // A path segment of "." or ".." is resolved away by URLs: DELETE …/members/.. would name the data source.
+  @IsNotIn(['.', '..'], { message: 'userId cannot be "." or "..": a URL path cannot name them' })
   userId: string;
 }
