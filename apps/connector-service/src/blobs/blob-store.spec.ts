@@ -114,6 +114,19 @@ describe('S3BlobStore on Node 20', () => {
 });
 
 describe(FsBlobStore.name, () => {
+  it('reads an opened blob to its end even when it is deleted meanwhile (a download while a sync collects it)', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'blobs-'));
+    const sut = new FsBlobStore(root);
+    try {
+      const stored = await sut.put(Readable.from(['A-501 wall sections']));
+      const opened = (await sut.open(stored.sha256))!;
+      await sut.delete(stored.sha256);
+      expect(Buffer.concat(await opened.toArray()).toString()).toBe('A-501 wall sections');
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+
   it('stores again after its directories were removed while it ran (the blob directory cleared)', async () => {
     const root = await mkdtemp(join(tmpdir(), 'blobs-'));
     const sut = new FsBlobStore(root);
@@ -146,7 +159,7 @@ describe.each([
     const stored = await sut.put(Readable.from([content]));
     expect(stored).toEqual({ sha256: createHash('sha256').update(content).digest('hex'), size: content.length });
     expect(await sut.read(stored.sha256)).toEqual(content);
-    expect(Buffer.concat(await (await sut.open(stored.sha256)).toArray())).toEqual(content);
+    expect(Buffer.concat(await (await sut.open(stored.sha256))!.toArray())).toEqual(content);
     expect(await sut.exists(stored.sha256)).toBe(true);
   });
 
@@ -190,6 +203,7 @@ describe.each([
     const stored = await sut.put(Readable.from(['bye']));
     await sut.delete(stored.sha256);
     expect(await sut.exists(stored.sha256)).toBe(false);
+    expect(await sut.open(stored.sha256)).toBeNull();
     await expect(sut.read(stored.sha256)).rejects.toThrow();
   });
 

@@ -12,7 +12,8 @@ export interface StoredBlob {
 export abstract class BlobStore {
   /** Streams `content` in (memory does not grow with its size) and returns its hash and size. */
   abstract put(content: Readable): Promise<StoredBlob>;
-  abstract open(sha256: string): Promise<Readable>;
+  /** Null when no blob has this hash (collected since its document was read, say). */
+  abstract open(sha256: string): Promise<Readable | null>;
   abstract read(sha256: string): Promise<Buffer>;
   abstract exists(sha256: string): Promise<boolean>;
   abstract delete(sha256: string): Promise<void>;

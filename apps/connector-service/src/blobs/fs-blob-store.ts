@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, open as openFile, readFile, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { BlobStore, StoredBlob } from './blob-store';
@@ -54,9 +53,14 @@ export class FsBlobStore extends BlobStore {
     this.made.add(directory);
   }
 
-  async open(sha256: string): Promise<Readable> {
-    await stat(this.pathOf(sha256));
-    return createReadStream(this.pathOf(sha256));
+  /** Opened before it returns: a blob deleted afterwards is still read to its end. */
+  async open(sha256: string): Promise<Readable | null> {
+    try {
+      return (await openFile(this.pathOf(sha256))).createReadStream();
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw error;
+    }
   }
 
   read(sha256: string): Promise<Buffer> {

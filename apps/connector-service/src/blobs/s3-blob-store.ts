@@ -80,11 +80,16 @@ export class S3BlobStore extends BlobStore {
     }
   }
 
-  async open(sha256: string): Promise<Readable> {
-    const object = await this.client.send(
-      new GetObjectCommand({ Bucket: this.options.bucket, Key: this.keyOf(sha256) }),
-    );
-    return object.Body as Readable;
+  async open(sha256: string): Promise<Readable | null> {
+    try {
+      const object = await this.client.send(
+        new GetObjectCommand({ Bucket: this.options.bucket, Key: this.keyOf(sha256) }),
+      );
+      return object.Body as Readable;
+    } catch (error) {
+      if (isNotFound(error)) return null;
+      throw error;
+    }
   }
 
   async read(sha256: string): Promise<Buffer> {
@@ -99,7 +104,7 @@ export class S3BlobStore extends BlobStore {
       await this.client.send(new HeadObjectCommand({ Bucket: this.options.bucket, Key: this.keyOf(sha256) }));
       return true;
     } catch (error) {
-      if (error instanceof S3ServiceException && error.$metadata.httpStatusCode === 404) return false;
+      if (isNotFound(error)) return false;
       throw error;
     }
   }
@@ -116,4 +121,8 @@ export class S3BlobStore extends BlobStore {
     if (!/^[0-9a-f]{64}$/.test(sha256)) throw new Error('not a sha256');
     return `${this.options.prefix}${sha256.slice(0, 2)}/${sha256}`;
   }
+}
+
+function isNotFound(error: unknown): boolean {
+  return error instanceof S3ServiceException && error.$metadata.httpStatusCode === 404;
 }

@@ -1,11 +1,11 @@
-import { Controller, Get, Param, Res } from '@nestjs/common';
+import { Controller, Get, Param, Req, Res } from '@nestjs/common';
 import { UuidParamPipe } from '@app/errors';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
-import type { Response } from 'express';
-import { pipeline } from 'node:stream/promises';
+import type { Request, Response } from 'express';
 import { CurrentPrincipal, Principal } from '@app/auth';
 import { ApiErrorResponses, DocumentResponse, DocumentTextResponse } from '@app/contracts/openapi';
-import { DocumentTextView, DocumentView } from '@app/contracts/views';
+import { DocumentView } from '@app/contracts/views';
+import { answerPaced, answerToClient } from './answer-to-client';
 import { documentResponse } from './dto/document.response';
 import { DocumentsService } from './documents.service';
 import { sendableMediaType } from '../common/media-type';
@@ -54,7 +54,7 @@ export class DocumentsController {
     res.setHeader('Content-Length', String(doc.size));
     res.setHeader('Content-Disposition', contentDisposition(doc.name));
     res.setHeader('X-Content-Type-Options', 'nosniff');
-    await pipeline(stream, res);
+    await answerToClient(stream, res);
   }
 
   @Get('text')
@@ -68,16 +68,16 @@ export class DocumentsController {
   async text(
     @CurrentPrincipal() principal: Principal,
     @Param('id', UuidParamPipe) id: string,
-  ): Promise<DocumentTextView> {
-    const { doc, text, pages } = await this.documents.text(principal, id);
-    return {
-      documentId: doc.id,
-      dataSourceId: doc.dataSourceId,
-      name: doc.name,
-      path: doc.path,
-      extraction: { status: doc.extractionStatus, error: doc.extractionError },
-      text,
-      pages,
-    };
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
+    const answer = await this.documents.text(principal, id);
+    res.setHeader('ETag', answer.etag);
+    if (req.fresh) return void res.status(304).end();
+    res.status(200);
+    res.setHeader('Content-Type', 'application/json; charset=utf-8');
+    res.setHeader('Content-Length', String(answer.byteLength));
+    if (req.method === 'HEAD') return void res.end();
+    await answerPaced(answer.pieces, res);
   }
 }

@@ -28,19 +28,6 @@ export class DocumentsRepository {
     return row?.text ?? '';
   }
 
-  /** The extracted text and, for a PDF, where its pages lie (empty for other files, or one not laid out yet). */
-  async textWithPages(
-    id: string,
-  ): Promise<{ text: string; pages: Array<{ page: number; start: number; end: number }> }> {
-    const rows: Array<{ text: string; starts: number[] | null; ends: number[] | null }> = await this.db.query(
-      `SELECT text, "pageStarts" AS starts, "pageEnds" AS ends FROM connector.documents WHERE id = $1`,
-      [id],
-    );
-    const row = rows[0];
-    const pages = (row?.starts ?? []).map((start, i) => ({ page: i + 1, start, end: (row.ends as number[])[i] }));
-    return { text: row?.text ?? '', pages };
-  }
-
   /** The hash of the content the document holds now (undefined when the document is gone). */
   async contentSha256Of(id: string): Promise<string | null | undefined> {
     const row: Pick<DocumentEntity, 'contentSha256'> | null = await this.documents.findOne({

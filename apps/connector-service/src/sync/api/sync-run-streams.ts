@@ -54,6 +54,8 @@ export class SyncRunStreams implements OnModuleDestroy {
    * follower's right goes (checked every SYNC_RUN_STREAM_RECHECK_SECONDS) or the app stops.
    */
   follow(run: SyncRunEntity, req: Request, res: Response, follower: StreamFollower): void {
+    // The client may have hung up while its right was checked: its close has passed, so nothing would stop the stream.
+    if (clientGone(req, res)) return;
     const tenantStreams = this.perTenant.get(run.tenantId) ?? 0;
     if (this.open.size >= MAX_RUN_STREAMS || tenantStreams >= MAX_TENANT_RUN_STREAMS) {
       throw new RetryLaterException(503, TOO_MANY_RUN_STREAMS, 'Too many open event streams; try again shortly', 10);
@@ -92,7 +94,7 @@ export class SyncRunStreams implements OnModuleDestroy {
     };
     this.open.add(stop);
     this.perTenant.set(run.tenantId, tenantStreams + 1);
-    req.on('close', stop);
+    res.on('close', stop);
     res.on('error', stop);
 
     let last = { key: '', etaSeconds: null as number | null, at: 0 };
@@ -135,4 +137,9 @@ export class SyncRunStreams implements OnModuleDestroy {
   onModuleDestroy(): void {
     for (const stop of [...this.open]) stop();
   }
+}
+
+/** Not `req.destroyed`: a request is destroyed once its body has been read, its client still there. */
+function clientGone(req: Request, res: Response): boolean {
+  return req.socket.destroyed || res.destroyed || res.closed;
 }
