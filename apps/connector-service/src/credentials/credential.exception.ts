@@ -20,6 +20,15 @@ export class CredentialException extends DomainException {
     );
   }
 
+  /** Data sources of other projects would go on logging in with a credential limited to one project. */
+  static usedByOtherProjects(dataSourceCount: number) {
+    return new CredentialException(
+      409,
+      CredentialErrorCode.InUse,
+      `Credential is used by ${dataSourceCount} data source(s) of other projects; remove them first`,
+    );
+  }
+
   /** The stored password never goes to an instance or account it was not entered for. */
   static secretRequired(changed: string[]) {
     const problem = `password is required when ${changed.join(' or ')} changes`;

@@ -3,19 +3,51 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Repository, SelectQueryBuilder } from 'typeorm';
 import { managerOf, Transaction } from '@app/database';
 import { CredentialEntity } from './credential.entity';
-import { failedWith, SqlState } from '../common/sql-state';
 
 /**
  * Queries of credentials. A `DataSource`-scoped credential is visible only to those who may read its
  * data source (its members; every tenant admin); the others are visible to the whole tenant.
  */
 
+/** Which data sources may use a credential. */
+export type CredentialReach = Pick<CredentialEntity, 'scope' | 'projectId' | 'dataSourceId'>;
+
 @Injectable()
 export class CredentialsRepository {
   constructor(@InjectRepository(CredentialEntity) private readonly credentials: Repository<CredentialEntity>) {}
 
-  save(credential: Partial<CredentialEntity>): Promise<CredentialEntity> {
-    return this.credentials.save(this.credentials.create(credential));
+  save(credential: Partial<CredentialEntity>, transaction?: Transaction): Promise<CredentialEntity> {
+    const manager = transaction ? managerOf(transaction) : this.credentials.manager;
+    return manager.save(manager.create(CredentialEntity, credential));
+  }
+
+  /**
+   * Keeps the credential from being deleted or having its scope changed until `transaction` ends, for a data
+   * source being pointed at it; its scope as it stands then, or null when it is gone.
+   */
+  async holdForUse(transaction: Transaction, id: string): Promise<CredentialReach | null> {
+    const rows: CredentialReach[] = await managerOf(transaction).query(
+      `SELECT scope, "projectId", "dataSourceId" FROM connector.credentials WHERE id = $1 FOR KEY SHARE`,
+      [id],
+    );
+    return rows[0] ?? null;
+  }
+
+  /** Locks the credential for a change of its scope: data sources being pointed at it commit first, or wait. */
+  async lockForChange(transaction: Transaction, id: string): Promise<boolean> {
+    const rows: unknown[] = await managerOf(transaction).query(
+      `SELECT 1 FROM connector.credentials WHERE id = $1 FOR UPDATE`,
+      [id],
+    );
+    return rows.length > 0;
+  }
+
+  async countDataSourcesOutside(transaction: Transaction, credentialId: string, projectId: string): Promise<number> {
+    const [{ count }]: Array<{ count: number }> = await managerOf(transaction).query(
+      `SELECT count(*)::int AS count FROM connector.data_sources WHERE "credentialId" = $1 AND "projectId" <> $2`,
+      [credentialId, projectId],
+    );
+    return count;
   }
 
   /** Keeps a check's outcome, unless the login checked has changed meanwhile (its outcome says nothing of the new one). */
@@ -44,21 +76,21 @@ export class CredentialsRepository {
     return this.credentials.findOneBy({ id, tenantId });
   }
 
-  /** Deletes the credential unless a data source uses it; false when one does (or starts to meanwhile). */
+  /**
+   * Deletes the credential unless a data source uses it; false when one does. Its row is locked first: a data
+   * source being pointed at it (`holdForUse`) commits before the check, which then sees it.
+   */
   async deleteUnused(id: string): Promise<boolean> {
-    try {
-      const [rows]: [Array<{ id: string }>, number] = await this.credentials.query(
+    return this.credentials.manager.transaction(async (manager) => {
+      await manager.query(`SELECT 1 FROM connector.credentials WHERE id = $1 FOR UPDATE`, [id]);
+      const [rows]: [Array<{ id: string }>, number] = await manager.query(
         `DELETE FROM connector.credentials c
          WHERE c.id = $1 AND NOT EXISTS (SELECT 1 FROM connector.data_sources d WHERE d."credentialId" = c.id)
          RETURNING c.id`,
         [id],
       );
       return rows.length > 0;
-    } catch (error) {
-      // A data source that took it between the check and the delete: the foreign key refuses.
-      if (failedWith(error, SqlState.ForeignKeyViolation)) return false;
-      throw error;
-    }
+    });
   }
 
   /** Saves a data source's own credential in the transaction that creates the data source. */

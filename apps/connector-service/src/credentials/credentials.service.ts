@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { isTenantAdmin, Principal } from '@app/auth';
 import { SecretCipher } from '@app/crypto';
-import { Transaction } from '@app/database';
+import { Transaction, Transactions } from '@app/database';
 import { DomainException } from '@app/errors';
 import { UrlPolicy } from '../common/url-policy';
 import { ConnectionTokens } from '../document-system/connection-tokens.port';
@@ -9,7 +9,7 @@ import { DocumentSystemAdapter } from '../document-system/document-system.adapte
 import { DocumentSystemErrorCode } from '../document-system/document-system.exception';
 import { CredentialEntity } from './credential.entity';
 import { CredentialException } from './credential.exception';
-import { CredentialsRepository } from './credentials.repository';
+import { CredentialReach, CredentialsRepository } from './credentials.repository';
 import { CreateCredentialDto, UpdateCredentialDto } from './dto/credential-input.dto';
 
 /** A credential not saved yet, its password already encrypted: a data source's own, saved with it. */
@@ -26,6 +26,7 @@ export class CredentialsService {
     private readonly urlPolicy: UrlPolicy,
     private readonly adapter: DocumentSystemAdapter,
     private readonly connections: ConnectionTokens,
+    private readonly transactions: Transactions,
   ) {}
 
   /** 400 when the outbound URL policy refuses the instance URL, naming `field`. */
@@ -83,7 +84,14 @@ export class CredentialsService {
     // A new login has not been checked: the last check's outcome no longer says anything about it.
     if (input.password !== undefined || loginChanged)
       Object.assign(credential, { validatedAt: null, validationValid: null, validationError: null });
-    return this.credentials.save(credential);
+    return this.transactions.run(async (transaction) => {
+      if (!(await this.credentials.lockForChange(transaction, credential.id))) throw CredentialException.notFound();
+      const outside = credential.projectId
+        ? await this.credentials.countDataSourcesOutside(transaction, credential.id, credential.projectId)
+        : 0;
+      if (outside) throw CredentialException.usedByOtherProjects(outside);
+      return this.credentials.save(credential, transaction);
+    });
   }
 
   async remove(principal: Principal, id: string): Promise<void> {
@@ -103,11 +111,18 @@ export class CredentialsService {
    */
   async usableLogin(principal: Principal, id: string, projectId: string, dataSourceId?: string) {
     const credential = await this.get(principal, id);
-    if (credential.scope === 'DataSource' && credential.dataSourceId !== dataSourceId)
-      throw CredentialException.notFound();
-    if (credential.scope === 'Project' && credential.projectId !== projectId)
-      throw CredentialException.projectMismatch();
+    assertReaches(credential, projectId, dataSourceId);
     return { credential, password: this.cipher.decrypt(credential.passwordEncrypted) };
+  }
+
+  /**
+   * Keeps the credential from being deleted or narrowed to another project until `transaction` ends, for a data
+   * source of `projectId` being pointed at it; checked again as it stands now (404 when gone, as `usableLogin`).
+   */
+  async holdForUse(transaction: Transaction, id: string, projectId: string, dataSourceId?: string): Promise<void> {
+    const held = await this.credentials.holdForUse(transaction, id);
+    if (!held) throw CredentialException.notFound();
+    assertReaches(held, projectId, dataSourceId);
   }
 
   /** Loads by id inside the tenant, for workers that act without a caller. */
@@ -154,6 +169,12 @@ export class CredentialsService {
       createdBy: principal.userId,
     };
   }
+}
+
+function assertReaches(credential: CredentialReach, projectId: string, dataSourceId: string | undefined): void {
+  if (credential.scope === 'DataSource' && credential.dataSourceId !== dataSourceId)
+    throw CredentialException.notFound();
+  if (credential.scope === 'Project' && credential.projectId !== projectId) throw CredentialException.projectMismatch();
 }
 
 const withoutTrailingSlash = (url: string) => url.replace(/\/+$/, '');

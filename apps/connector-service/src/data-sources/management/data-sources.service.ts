@@ -44,6 +44,7 @@ export class DataSourcesService {
     const { credential, instanceUrl, created } = await this.credentialFor(principal, projectId, input);
     const source = await this.transactions.run(async (transaction) => {
       await this.connections.holdForUse(transaction, connection.id);
+      if (typeof credential === 'string') await this.credentials.holdForUse(transaction, credential, projectId);
       const id = randomUUID();
       // A draft is saved as the data source's own credential, deleted with it.
       const credentialId =
@@ -122,6 +123,8 @@ export class DataSourcesService {
 
     await this.transactions.run(async (transaction) => {
       if (connection) await this.connections.holdForUse(transaction, connection.id);
+      if (input.credentialId && input.credentialId !== source.credentialId)
+        await this.credentials.holdForUse(transaction, input.credentialId, source.projectId, source.id);
       const changes: DataSourceChanges = {};
       if (input.name !== undefined) changes.name = input.name;
       if (input.credentialId !== undefined) changes.credentialId = input.credentialId;
