@@ -23,11 +23,14 @@ export class LostWorkRepository {
     return rows.map((row) => row.id);
   }
 
-  /** Running runs started before `olderThan` that have no task yet: their start job was lost after it moved them. */
+  /**
+   * Runs with no task yet whose start job may be lost: Running ones started before `olderThan` (lost after it moved
+   * them), and Queued ones asked for before it (lost while waiting for a slot: Redis restarted without its data).
+   */
   async taskless(olderThan: Date, limit = 100): Promise<string[]> {
     const rows: Array<{ id: string }> = await this.db.query(
       `SELECT r.id FROM connector.sync_runs r
-       WHERE r.status = 'Running' AND r."startedAt" < $1
+       WHERE ((r.status = 'Running' AND r."startedAt" < $1) OR (r.status = 'Queued' AND r."createdAt" < $1))
          AND NOT EXISTS (SELECT 1 FROM connector.sync_tasks t WHERE t."syncRunId" = r.id)
        LIMIT $2`,
       [olderThan, limit],

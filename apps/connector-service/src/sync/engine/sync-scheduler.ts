@@ -59,7 +59,7 @@ export class SyncScheduler implements OnApplicationBootstrap, OnModuleDestroy {
     for (const id of await this.lostWork.unendedRuns()) await this.completion.finishIfDone(id);
   }
 
-  /** Its start job again (a no-op while that job waits or runs): it goes on from Running, creating the tasks or ending the run. */
+  /** Its start job again (a no-op while that job waits or runs): it starts a Queued run, or goes on from Running. */
   private async restartTaskless(): Promise<void> {
     for (const id of await this.lostWork.taskless(new Date(Date.now() - STRANDED_AFTER_MS)))
       await this.producer.restartRun(id);
