@@ -3,9 +3,10 @@ import { ApprovalEnv } from '../approval-env';
 import { randomUUID } from 'node:crypto';
 import { ApprovalRequestDto, MESSAGE_WARN_AT, WebhookAuthenticationDto } from '@app/contracts/payloads';
 import { randomToken, SecretCipher, sha256Hex } from '@app/crypto';
+import { addedWithin } from '@app/queue';
 import { ApprovalEntity } from '../approval-store/approval.entity';
 import { ApprovalException } from '../approval-store/approval.exception';
-import { OPEN_STATUSES } from '../approval-store/approval-state';
+import { DecisionStatus, OPEN_STATUSES } from '../approval-store/approval-state';
 import { ApprovalsRepository } from '../approval-store/approvals.repository';
 import { BatchedApprovals } from '../approval-store/batched-approvals';
 import { RecentCallbackCredentials } from '../callbacks/recent-callback-credentials';
@@ -16,6 +17,7 @@ import { nextRound } from '../reminders/reminders.service';
 import { AttemptView } from '../delivery/handed-off-attempts';
 import { WebhookUrlPolicy } from '../delivery/webhook-url-policy';
 import { DecisionRelay } from '../outbox/decision-relay';
+import { decisionEvent, DecisionFacts } from '../approval-store/decision-event';
 import { requestIdentity } from './request-fingerprint';
 
 export type RequestedApproval = Pick<ApprovalEntity, 'id' | 'callbackId' | 'status'>;
@@ -33,7 +35,10 @@ export type RequestConflictRule = 'refuse' | 'keepFirst';
 export interface RequestOptions {
   queueFirstAttempt?: boolean;
   onConflict?: RequestConflictRule;
-  /** Runs a new approval's Redis writes; the queue holds them through an outage, REST answers 503 and is retried. */
+  /**
+   * Runs the Redis writes of a request (a new approval's jobs, a repeat's follow-ups or decision event): the queue
+   * holds them through an outage; by default (REST) they get JOB_ADD_DEADLINE_MS, then 503, and the retry adds them.
+   */
   holdThroughOutage?: (write: () => Promise<void>) => Promise<void>;
 }
 
@@ -65,8 +70,8 @@ export class ApprovalsService {
   /**
    * Pauses the run: stores the approval and queues its first delivery. (executionId, stepId) is
    * idempotent per tenant: a repeat returns the existing approval and sends nothing new (while it is open,
-   * it makes sure its jobs exist); one whose webhook, agentName or message differ is refused (409) or, on
-   * the queue, logged and dropped.
+   * it makes sure its jobs exist; once decided, it publishes its decision event again, which Redis may have
+   * lost); one whose webhook, agentName or message differ is refused (409) or, on the queue, logged and dropped.
    */
   async request(tenantId: string, input: ApprovalRequestDto, options: RequestOptions = {}): Promise<RequestOutcome> {
     this.policy.assertAllowed(input.webhook.url);
@@ -110,9 +115,9 @@ export class ApprovalsService {
       decisionTimeoutSeconds,
       remindAfterSeconds,
     });
+    const hold = options.holdThroughOutage ?? ((write) => addedWithin(write()));
     if (created) {
       this.recentCredentials.remember(created.callbackId, { id: created.id, callbackTokenHash });
-      const hold = options.holdThroughOutage ?? ((write) => write());
       // Lost if this process dies right here: the workers' sweep times the approval out, a repeat schedules the rest.
       await hold(async () => {
         if (decisionTimeoutSeconds !== null) await this.deadlines.schedule(created.id, decisionTimeoutSeconds);
@@ -130,7 +135,8 @@ export class ApprovalsService {
     const existing = await this.repository.findByStep(tenantId, input.executionId, input.stepId);
     if (!this.sameRequest(existing, identity)) this.conflicting(existing, options.onConflict ?? 'refuse');
     if (OPEN_STATUSES.includes(existing.status))
-      await this.ensureFollowUps(existing, options.queueFirstAttempt !== false);
+      await hold(() => this.ensureFollowUps(existing, options.queueFirstAttempt !== false));
+    else await hold(() => this.relay.republish(decisionEvent(decidedFacts(existing))));
     return { approval: { id: existing.id, callbackId: existing.callbackId, status: existing.status }, created: false };
   }
 
@@ -145,7 +151,7 @@ export class ApprovalsService {
     await this.get(tenantId, id);
     const decided = await this.approvals.decide(id, 'Cancelled', { type: 'Cancelled', comment: `Cancelled by ${by}` });
     if (!decided) throw ApprovalException.notPending((await this.get(tenantId, id)).status);
-    await this.relay.publish(decided.event);
+    await this.relay.publishWithin(decided.event);
     if (decided.status !== 'Cancelled') throw ApprovalException.notPending(decided.status); // past its deadline: timed out instead
     return this.get(tenantId, id);
   }
@@ -200,4 +206,20 @@ export class ApprovalsService {
     const { type, ...values } = auth;
     return type === 'None' ? null : this.cipher.encrypt(JSON.stringify(values));
   }
+}
+
+/** A decided approval as the relay reads a leftover outbox row of it, so its event is built the same. */
+function decidedFacts(approval: ApprovalEntity): DecisionFacts {
+  const { id, tenantId, executionId, stepId, comment, decidedBy, output } = approval;
+  return {
+    id,
+    tenantId,
+    executionId,
+    stepId,
+    status: approval.status as DecisionStatus,
+    comment,
+    decidedBy,
+    output,
+    decidedAt: approval.decidedAt!,
+  };
 }

@@ -52,8 +52,8 @@ export class CallbacksService {
   }
 
   /**
-   * A person's decision on an open approval, with its log entry and its decision event (published now):
-   * the callback's and the decision page's. Null when the approval was no longer open.
+   * A person's decision on an open approval, with its log entry and its decision event (published now, or by
+   * the relay once Redis is back): the callback's and the decision page's. Null when the approval was no longer open.
    */
   async record(approvalId: string, callbackId: string, decision: Decision): Promise<Decided | null> {
     const decided = await this.approvals.decide(
@@ -64,7 +64,7 @@ export class CallbacksService {
     );
     if (!decided) return null;
     this.recentCredentials.forget(callbackId);
-    await this.relay.publish(decided.event);
+    await this.relay.publishWithin(decided.event);
     return decided;
   }
 

@@ -3,7 +3,8 @@ import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import type { Queue } from 'bull';
 import { ApprovalDecisionEvent, SharedQueue } from '@app/contracts/payloads';
 import { OutageRider, OutboxLeftovers, Transactions } from '@app/database';
-import { addJobs } from '@app/queue';
+import { settlesWithin } from '@app/outbound';
+import { addJobs, JOB_ADD_DEADLINE_MS } from '@app/queue';
 import { decisionEvent } from '../approval-store/decision-event';
 import { StatementBatcher } from '../database/statement-batcher';
 import { ApprovalMetrics } from '../metrics/approval-metrics';
@@ -74,6 +75,23 @@ export class DecisionRelay implements OnModuleDestroy {
     if (this.closing) return this.mark([event.approvalId]);
     this.toMark.add(event.approvalId);
     this.marking ??= this.markSoon();
+  }
+
+  /**
+   * Publishes as `publish` does, for an HTTP answer that must not wait out a Redis outage: the decision is
+   * committed, so past `ms` its caller goes on. The publish goes on too (ioredis holds it until Redis is
+   * back) and marks the row only once Redis took it; should it fail, the relay publishes the row.
+   */
+  async publishWithin(event: ApprovalDecisionEvent, ms = JOB_ADD_DEADLINE_MS): Promise<void> {
+    await settlesWithin(this.publish(event), ms);
+  }
+
+  /**
+   * A decision published before, again: Redis may have lost it (restarted without its data) before the
+   * runtime took it. A no-op while Bull keeps its job; rejects when Redis refused it, for the caller to retry.
+   */
+  async republish(event: ApprovalDecisionEvent): Promise<void> {
+    await this.publishing.submit(event);
   }
 
   /** Relays what crashed writers left, now and then every `everyMs` (worker processes). */

@@ -1,5 +1,6 @@
-import { Injectable } from '@nestjs/common';
-import { DomainException } from '@app/errors';
+import { Injectable, Logger } from '@nestjs/common';
+import { DomainException, isInfrastructureError } from '@app/errors';
+import { addedWithin } from '@app/queue';
 import { DataSourceEntity } from '../../data-sources/data-source.entity';
 import { DataSourceException } from '../../data-sources/data-source.exception';
 import { DataSourcesRepository } from '../../data-sources/data-sources.repository';
@@ -16,6 +17,8 @@ import { SyncErrorCode } from '../sync.exception';
 /** Creates a run (one at a time per data source) and queues its start. */
 @Injectable()
 export class SyncStarter {
+  private readonly logger = new Logger(SyncStarter.name);
+
   constructor(
     private readonly runs: SyncRunsRepository,
     private readonly sources: DataSourcesRepository,
@@ -56,8 +59,24 @@ export class SyncStarter {
       );
     }
     await this.releaseEarlier(source.id, run.id);
-    await this.producer.startRun(run.id, run.tenantId);
+    await this.queueStart(run);
     return run;
+  }
+
+  /**
+   * The run is stored, so it is answered even when Redis does not take its start job in time (a retry would only
+   * get 409): the add still lands once Redis is back, and the sweep starts a Queued run whose start job was lost.
+   */
+  private async queueStart(run: SyncRunEntity): Promise<void> {
+    try {
+      await addedWithin(this.producer.startRun(run.id, run.tenantId));
+    } catch (error) {
+      if (!isInfrastructureError(error)) throw error;
+      this.logger.warn(
+        { syncRunId: run.id, error: (error as Error).message },
+        'sync run stored, its start job not yet queued',
+      );
+    }
   }
 
   /** What earlier runs held is released: the new run decides afresh; their Held files say so. */
