@@ -248,7 +248,10 @@ describe('Reading a document’s file and text', () => {
     const announced = Number(/content-length: (\d+)/i.exec(answer)?.[1]);
     const body = answer.slice(answer.indexOf('\r\n\r\n') + 4);
     expect(Buffer.byteLength(body)).toBeLessThan(announced);
-    expect(body).toMatch(/"text":"a+$/);
+    // Only the first version's letters after the text's start (a regular expression over megabytes overflows the stack).
+    const sent = body.slice(body.indexOf('"text":"') + '"text":"'.length);
+    expect(sent.length).toBeGreaterThan(0);
+    expect(sent.replaceAll('a', '')).toBe('');
     expect(logLines.slice(linesBefore).filter((line) => /Unexpected error|"level":50/.test(line))).toEqual([]);
   }, 90_000);
 
