@@ -3,10 +3,11 @@ import { ApprovalEnv } from '../approval-env';
 import { randomUUID } from 'node:crypto';
 import { ApprovalRequestDto, MESSAGE_WARN_AT, WebhookAuthenticationDto } from '@app/contracts/payloads';
 import { randomToken, SecretCipher, sha256Hex } from '@app/crypto';
-import { addedWithin } from '@app/queue';
+import { settlesWithin } from '@app/outbound';
+import { addedWithin, JOB_ADD_DEADLINE_MS } from '@app/queue';
 import { ApprovalEntity } from '../approval-store/approval.entity';
 import { ApprovalException } from '../approval-store/approval.exception';
-import { DecisionStatus, OPEN_STATUSES } from '../approval-store/approval-state';
+import { OPEN_STATUSES } from '../approval-store/approval-state';
 import { ApprovalsRepository } from '../approval-store/approvals.repository';
 import { BatchedApprovals } from '../approval-store/batched-approvals';
 import { RecentCallbackCredentials } from '../callbacks/recent-callback-credentials';
@@ -17,7 +18,6 @@ import { nextRound } from '../reminders/reminders.service';
 import { AttemptView } from '../delivery/handed-off-attempts';
 import { WebhookUrlPolicy } from '../delivery/webhook-url-policy';
 import { DecisionRelay } from '../outbox/decision-relay';
-import { decisionEvent, DecisionFacts } from '../approval-store/decision-event';
 import { requestIdentity } from './request-fingerprint';
 
 export type RequestedApproval = Pick<ApprovalEntity, 'id' | 'callbackId' | 'status'>;
@@ -70,8 +70,8 @@ export class ApprovalsService {
   /**
    * Pauses the run: stores the approval and queues its first delivery. (executionId, stepId) is
    * idempotent per tenant: a repeat returns the existing approval and sends nothing new (while it is open,
-   * it makes sure its jobs exist; once decided, it publishes its decision event again, which Redis may have
-   * lost); one whose webhook, agentName or message differ is refused (409) or, on the queue, logged and dropped.
+   * it makes sure its jobs exist); one whose webhook, agentName or message differ is refused (409) or, on
+   * the queue, logged and dropped.
    */
   async request(tenantId: string, input: ApprovalRequestDto, options: RequestOptions = {}): Promise<RequestOutcome> {
     this.policy.assertAllowed(input.webhook.url);
@@ -134,9 +134,7 @@ export class ApprovalsService {
     }
     const existing = await this.repository.findByStep(tenantId, input.executionId, input.stepId);
     if (!this.sameRequest(existing, identity)) this.conflicting(existing, options.onConflict ?? 'refuse');
-    if (OPEN_STATUSES.includes(existing.status))
-      await hold(() => this.ensureFollowUps(existing, options.queueFirstAttempt !== false));
-    else await hold(() => this.relay.republish(decisionEvent(decidedFacts(existing))));
+    if (OPEN_STATUSES.includes(existing.status)) await this.followUpRepeat(existing, options);
     return { approval: { id: existing.id, callbackId: existing.callbackId, status: existing.status }, created: false };
   }
 
@@ -173,6 +171,17 @@ export class ApprovalsService {
   }
 
   /**
+   * A repeat of an open approval is answered whatever Redis does (the contract's 200): the queue rides an outage
+   * out; over REST the follow-ups get JOB_ADD_DEADLINE_MS, and go on landing (ioredis keeps them) after it.
+   */
+  private async followUpRepeat(approval: ApprovalEntity, options: RequestOptions): Promise<void> {
+    const followUps = () => this.ensureFollowUps(approval, options.queueFirstAttempt !== false);
+    if (options.holdThroughOutage) return options.holdThroughOutage(followUps);
+    if ((await settlesWithin(followUps(), JOB_ADD_DEADLINE_MS)) !== 'done')
+      this.logger.warn({ approvalId: approval.id }, 'repeated request answered; its follow-up jobs not added yet');
+  }
+
+  /**
    * A repeat may be the retry of a request whose jobs Redis refused after the insert. Each job has a fixed id:
    * adding it again is a no-op while it waits or runs, and one that ran already finds its work done (a first
    * attempt asked for again waits for intake's own and then finds it logged).
@@ -206,20 +215,4 @@ export class ApprovalsService {
     const { type, ...values } = auth;
     return type === 'None' ? null : this.cipher.encrypt(JSON.stringify(values));
   }
-}
-
-/** A decided approval as the relay reads a leftover outbox row of it, so its event is built the same. */
-function decidedFacts(approval: ApprovalEntity): DecisionFacts {
-  const { id, tenantId, executionId, stepId, comment, decidedBy, output } = approval;
-  return {
-    id,
-    tenantId,
-    executionId,
-    stepId,
-    status: approval.status as DecisionStatus,
-    comment,
-    decidedBy,
-    output,
-    decidedAt: approval.decidedAt!,
-  };
 }

@@ -86,14 +86,6 @@ export class DecisionRelay implements OnModuleDestroy {
     await settlesWithin(this.publish(event), ms);
   }
 
-  /**
-   * A decision published before, again: Redis may have lost it (restarted without its data) before the
-   * runtime took it. A no-op while Bull keeps its job; rejects when Redis refused it, for the caller to retry.
-   */
-  async republish(event: ApprovalDecisionEvent): Promise<void> {
-    await this.publishing.submit(event);
-  }
-
   /** Relays what crashed writers left, now and then every `everyMs` (worker processes). */
   poll(everyMs: number): void {
     this.leftovers.poll(everyMs);
