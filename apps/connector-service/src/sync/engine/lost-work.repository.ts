@@ -26,13 +26,14 @@ export class LostWorkRepository {
   /**
    * Runs with no task yet whose start job may be lost: Running ones started before `olderThan` (lost after it moved
    * them), and Queued ones asked for before it (lost while waiting for a slot: Redis restarted without its data).
+   * In random order: most Queued ones merely wait their turn, and a fixed hundred of them would keep a lost one out.
    */
   async taskless(olderThan: Date, limit = 100): Promise<string[]> {
     const rows: Array<{ id: string }> = await this.db.query(
       `SELECT r.id FROM connector.sync_runs r
        WHERE ((r.status = 'Running' AND r."startedAt" < $1) OR (r.status = 'Queued' AND r."createdAt" < $1))
          AND NOT EXISTS (SELECT 1 FROM connector.sync_tasks t WHERE t."syncRunId" = r.id)
-       LIMIT $2`,
+       ORDER BY random() LIMIT $2`,
       [olderThan, limit],
     );
     return rows.map((row) => row.id);
