@@ -66,7 +66,13 @@ describe('Sync-run event streams of clients that hang up', () => {
     await locker.query('LOCK TABLE connector.sync_runs IN ACCESS EXCLUSIVE MODE');
     try {
       const socket = await askForEvents(sut.url, runId, creator);
-      await sleep(500); // the server has the request and waits on the database
+      // The server has the request and waits on the database (a query waits for this lock).
+      await eventually(async () => {
+        const [{ waiting }] = await sut.db.query(
+          `SELECT count(*)::int AS waiting FROM pg_locks WHERE NOT granted AND relation = 'connector.sync_runs'::regclass`,
+        );
+        return waiting > 0;
+      });
       socket.destroy(); // the user closed the tab
       await sleep(200);
     } finally {
