@@ -8,7 +8,7 @@ import { ExtractedText, ExtractionKind, ReadTextRequest, TEXT_TOO_LARGE } from '
 export { ExtractionLimitExceeded, ExtractionUnavailable } from './extraction-errors';
 
 export interface ExtractionPoolOptions {
-  /** Extraction processes; by default one per core. */
+  /** Extraction processes, besides the one kept for a newcomer; by default one per core. */
   processes?: number;
   /** How long one file may take before its process is ended. */
   timeoutMs?: number;
@@ -33,7 +33,9 @@ interface Job {
 /**
  * Text extraction of every format in a few processes of its own, one file at a time in each: a file waits for
  * the first free process, and owners (tenants) take turns for it, so one tenant's backlog does not keep
- * another's file waiting. A file that takes too long or needs more heap than allowed ends
+ * another's file waiting. One more process takes only the file of an owner with none in the processes, when
+ * every other is busy: as the fair share's reserved slot, a newcomer's file starts at once however long the
+ * others' files take. A file that takes too long or needs more heap than allowed ends
  * its own process (started again for the next file) and fails only itself; the event loop never reads a file.
  */
 export class ExtractionPool {
@@ -43,7 +45,9 @@ export class ExtractionPool {
   /** When each owner with files here last had one started (a count of starts). */
   private readonly lastStarted = new Map<string, number>();
   private started = 0;
+  /** The regular processes, then the one kept for a newcomer (last, so it is looked at only when they are busy). */
   private readonly processes: Array<ProcessLane<ReadTextRequest, ExtractedText>>;
+  private readonly newcomerProcess: ProcessLane<ReadTextRequest, ExtractedText>;
   private readonly maxTextBytes: number;
   private closed = false;
 
@@ -54,9 +58,10 @@ export class ExtractionPool {
   }: ExtractionPoolOptions = {}) {
     this.maxTextBytes = maxTextBytes;
     this.processes = Array.from(
-      { length: Math.max(1, processes) },
+      { length: Math.max(1, processes) + 1 },
       () => new ProcessLane({ ...EXTRACTION_DEFAULTS, ...limits, entry: ENTRY, failures: EXTRACTION_FAILURES }),
     );
+    this.newcomerProcess = this.processes[this.processes.length - 1];
   }
 
   extract(kind: ExtractionKind, content: Buffer, owner = ''): Promise<ExtractedText> {
@@ -76,9 +81,9 @@ export class ExtractionPool {
 
   private dispatch(): void {
     for (const lane of this.processes) {
-      if (this.queue.length === 0) return;
       if (lane.busy) continue;
-      const job = this.takeNext();
+      const job = this.takeNext(lane === this.newcomerProcess);
+      if (!job) return;
       this.running.set(job.owner, (this.running.get(job.owner) ?? 0) + 1);
       this.lastStarted.set(job.owner, ++this.started);
       lane
@@ -94,11 +99,14 @@ export class ExtractionPool {
 
   /**
    * The earliest waiting file of the owner with the fewest files in the processes, and of those the owner
-   * whose last file started longest ago (turns even with one process). The queue is short: its jobs hold slots.
+   * whose last file started longest ago (turns even with one process); for a newcomer's process, only one
+   * of an owner with none in them. The queue is short: its jobs hold slots.
    */
-  private takeNext(): Job {
+  private takeNext(newcomerOnly: boolean): Job | undefined {
+    if (this.queue.length === 0) return undefined;
     let next = 0;
     for (let i = 1; i < this.queue.length; i++) if (this.before(this.queue[i].owner, this.queue[next].owner)) next = i;
+    if (newcomerOnly && this.running.has(this.queue[next].owner)) return undefined;
     return this.queue.splice(next, 1)[0];
   }
 

@@ -1,0 +1,80 @@
+import { randomUUID } from 'node:crypto';
+import request from 'supertest';
+import { eventually, RunningSimulator, testCaller, TestCaller } from '@app/testing';
+import { startSimulator } from '../../document-system-simulator/test/support/start-simulator';
+import { SEED_USERS } from '../../document-system-simulator/src/store/seed';
+import { ConnectionTokens } from '../src/document-system/connection-tokens.port';
+import { ConnectorTestApp, startConnectorApp } from './support/connector-app';
+import { dataSourceSelecting } from './support/data-source-on';
+import { SimulatorConnections } from './support/simulator-connections';
+import { syncToEnd } from './support/sync-helpers';
+
+/** A drawing set of about 3,500 pages of text (10 MB): several seconds of pdf.js (about 2 ms a page). */
+const slowPdf = (seed: number) => ({ generate: { format: 'pdf', size: 10_000_000, seed } });
+
+/**
+ * Tenant A's data source of large PDFs keeps the worker's one extraction process busy, several seconds a file.
+ * Tenant B's one small text file, synced meanwhile, takes the extraction slot kept for a tenant holding none
+ * and the extraction process kept for one with none in the processes, so it does not wait for A's PDFs.
+ */
+describe("A newcomer's text extraction while another tenant's slow PDFs hold the extraction process", () => {
+  let sim: RunningSimulator;
+  let sut: ConnectorTestApp;
+  let connections: SimulatorConnections;
+  const http = () => request(sut.app.getHttpServer());
+
+  beforeAll(async () => {
+    sim = await startSimulator();
+    connections = new SimulatorConnections(sim);
+    sut = await startConnectorApp({ env: { EXTRACTION_WORKERS: 1 }, overrides: [[ConnectionTokens, connections]] });
+  }, 60_000);
+
+  afterAll(async () => {
+    await sut?.close();
+    await sim?.close();
+  });
+
+  const dataSourceOf = async (caller: TestCaller, files: Array<Record<string, unknown>>) => {
+    const folderId = (
+      await sim.admin.post('/folders', {
+        parentId: await sim.folderId('/Structural'),
+        name: `newcomer-${randomUUID()}`,
+      })
+    ).data.id;
+    for (const file of files) await sim.admin.post('/files', { parentId: folderId, ...file });
+    return dataSourceSelecting(sut.app, sim, caller, {
+      login: SEED_USERS.alice,
+      connectionId: connections.connect(caller),
+      include: [folderId],
+    });
+  };
+  const statuses = async (dataSourceId: string): Promise<string[]> =>
+    (
+      await sut.db.query(`SELECT "extractionStatus" AS s FROM connector.documents WHERE "dataSourceId" = $1`, [
+        dataSourceId,
+      ])
+    ).map((r: { s: string }) => r.s);
+
+  it("makes tenant B's new text file searchable within seconds while tenant A's slow PDFs are being extracted", async () => {
+    const tenantA = await testCaller({ roles: ['admin'] });
+    const tenantB = await testCaller({ roles: ['admin'] });
+    const aSource = await dataSourceOf(
+      tenantA,
+      Array.from({ length: 4 }, (_, n) => ({
+        name: `drawings-${n}.pdf`,
+        ...slowPdf(n + 1),
+      })),
+    );
+    const bSource = await dataSourceOf(tenantB, [{ name: 'crane.txt', text: 'Site notes on the crane' }]);
+
+    await syncToEnd(sut.app, tenantA, aSource);
+    // A's first PDF is extracted: its second has just taken the extraction process.
+    await eventually(async () => (await statuses(aSource)).some((s) => s !== 'Pending'), 60_000, 50);
+
+    const started = Date.now();
+    await http().post(`/v1/data-sources/${bSource}/sync`).set(tenantB.auth).expect(202);
+    await eventually(async () => (await statuses(bSource)).join() === 'Succeeded', 60_000, 50);
+    expect(Date.now() - started).toBeLessThan(4000);
+    expect(await statuses(aSource)).toContain('Pending');
+  }, 120_000);
+});
