@@ -6,7 +6,10 @@ export abstract class ScrapeCollector {
   abstract collect(): Promise<void>;
 }
 
-/** How long one collector may take on a scrape; past it, its gauges are left out, the scrape is not held. */
+/**
+ * How long one collector may take on a scrape; past it, the scrape answers with the collector's gauges as
+ * they were (the last value it set), and the collector's work goes on without holding the scrape.
+ */
 export const COLLECT_TIMEOUT_MS = 1000;
 
 export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
@@ -16,4 +19,17 @@ export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): P
     timer.unref();
   });
   return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * `work` run once at a time: a call that finds a run in progress shares it. A scrape's deadline abandons
+ * the wait, not the work, so without this a burst of scrapes would pile up counts that each hold a
+ * connection (a pooled one for the database, Redis's command queue for queue depths).
+ */
+export function singleFlight<T>(work: () => Promise<T>): () => Promise<T> {
+  let running: Promise<T> | undefined;
+  return () =>
+    (running ??= work().finally(() => {
+      running = undefined;
+    }));
 }

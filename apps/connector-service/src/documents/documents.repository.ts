@@ -159,12 +159,19 @@ export class DocumentsRepository {
     );
   }
 
-  /** Documents of every data source waiting for their text (the partial index on Pending answers it). */
-  async countAllPendingExtractions(): Promise<number> {
-    const [{ n }]: Array<{ n: number }> = await this.db.query(
-      `SELECT count(*)::int AS n FROM connector.documents WHERE "extractionStatus" = 'Pending'`,
-    );
-    return n;
+  /**
+   * Documents of every data source waiting for their text (the partial index on Pending answers it). The
+   * statement ends within `timeoutMs` (statement_timeout, waiting for a lock included) or fails: its
+   * connection goes back to the pool however slow the table is to read.
+   */
+  countAllPendingExtractions(timeoutMs: number): Promise<number> {
+    return this.db.transaction(async (manager) => {
+      await manager.query(`SELECT set_config('statement_timeout', $1, true)`, [String(timeoutMs)]);
+      const [{ n }]: Array<{ n: number }> = await manager.query(
+        `SELECT count(*)::int AS n FROM connector.documents WHERE "extractionStatus" = 'Pending'`,
+      );
+      return n;
+    });
   }
 
   async countPendingExtractions(dataSourceId: string, transaction?: Transaction): Promise<number> {
