@@ -23,6 +23,14 @@ export const CALLBACK_PATH = '/v1/AgentExecutionWebhookApproval/callback';
 
 /** How long intake stays with a first attempt it sends itself before letting it go on alone. */
 const INLINE_WAIT_MS = 200;
+/**
+ * A tenant whose receiver took longer than LINGERING_ANSWER_MS to answer its last attempt here has at most
+ * INLINE_PER_LINGERING_TENANT first attempts sent by intake at a time here; its next take turns in the fair
+ * share. Such a receiver would otherwise hold every lane of intake while other tenants' requests wait; a quick
+ * one frees its lane at once, so a lone tenant's first attempts stay inline (docs/approval-performance.md).
+ */
+const LINGERING_ANSWER_MS = 50;
+const INLINE_PER_LINGERING_TENANT = 2;
 /** The receiver says the endpoint is gone for good: no retry can succeed. */
 const GONE = 410;
 
@@ -39,6 +47,9 @@ export class DeliveryService {
   private readonly inlineBound: number;
   private readonly strandedAfterMs: number;
   private readonly slowTenants = new TenantCounts();
+  private readonly inlineAttempts = new TenantCounts();
+  /** Tenants whose receiver's last answer here took longer than LINGERING_ANSWER_MS. */
+  private readonly lingeringTenants = new Set<string>();
   private readonly logger = new Logger(DeliveryService.name);
 
   constructor(
@@ -63,7 +74,8 @@ export class DeliveryService {
 
   /**
    * Intake's hand-off of a first attempt. An approval this process has just created is sent from here
-   * while its tenant has no slow attempt here and may take a delivery slot now (the fair share's hold):
+   * while its tenant has no slow attempt here (nor, when its receiver lingers, INLINE_PER_LINGERING_TENANT in
+   * flight) and may take a delivery slot now (the fair share's hold):
    * intake stays with it for at most INLINE_WAIT_MS (most receivers answer by then, and the work in flight
    * stays bounded by intake's concurrency), then lets it go on alone. Otherwise the attempt waits for its
    * tenant's turn in the delivery queue's fair share.
@@ -99,12 +111,19 @@ export class DeliveryService {
   /** False when the attempt was not started here, or failed before it was sent or recorded. */
   private async sendHere(view: AttemptView): Promise<boolean> {
     const { tenantId } = view;
-    if (this.slowTenants.has(tenantId) || this.running >= this.inlineBound) return false;
+    if (this.slowTenants.has(tenantId) || this.atLingeringBound(tenantId) || this.running >= this.inlineBound)
+      return false;
+    // Counted before the hold is asked for: the requests intake takes together reach here together.
+    this.inlineAttempts.add(tenantId);
     const holdId = inlineHoldId(view.id);
-    if (!(await this.fairShare.hold(tenantId, holdId))) return false;
+    if (!(await this.fairShare.hold(tenantId, holdId))) {
+      this.inlineAttempts.remove(tenantId);
+      return false;
+    }
     this.running++;
     const sent = this.attempt(view.id, 1, { known: view }).finally(() => {
       this.running--;
+      this.inlineAttempts.remove(tenantId);
       this.fairShare
         .release(holdId)
         .catch((error: Error) =>
@@ -114,6 +133,10 @@ export class DeliveryService {
     const settled = await settlesWithin(sent, INLINE_WAIT_MS);
     if (settled === 'pending') await this.goOnAlone(view, sent);
     return settled !== 'failed';
+  }
+
+  private atLingeringBound(tenantId: string): boolean {
+    return this.lingeringTenants.has(tenantId) && this.inlineAttempts.count(tenantId) >= INLINE_PER_LINGERING_TENANT;
   }
 
   /**
@@ -206,6 +229,8 @@ export class DeliveryService {
       },
     });
     this.metrics.deliveryAttempted(result);
+    if (result.durationMs > LINGERING_ANSWER_MS) this.lingeringTenants.add(approval.tenantId);
+    else this.lingeringTenants.delete(approval.tenantId);
     if (await this.outage.ride(() => this.approvals.recordAttempt(approval.id, attempt, { ...result, reminder })))
       return result;
     const logged = (await this.view(approval.id, attempt))?.loggedAttempt;

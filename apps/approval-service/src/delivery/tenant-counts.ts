@@ -1,4 +1,4 @@
-/** How many of something each tenant has in hand here: first attempts that outlasted intake's wait. */
+/** How many of something each tenant has in hand here, such as first attempts that outlasted intake's wait. */
 export class TenantCounts {
   private readonly counts = new Map<string, number>();
 
@@ -14,5 +14,9 @@ export class TenantCounts {
 
   has(tenantId: string): boolean {
     return this.counts.has(tenantId);
+  }
+
+  count(tenantId: string): number {
+    return this.counts.get(tenantId) ?? 0;
   }
 }
