@@ -138,6 +138,7 @@ export class CredentialsService {
     await this.connections.ownConnection(principal, connectionId);
     try {
       await this.adapter.openSession(
+        principal.tenantId,
         {
           instanceUrl: credential.instanceUrl,
           username: credential.username,

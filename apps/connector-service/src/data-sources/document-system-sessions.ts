@@ -36,6 +36,7 @@ export class DocumentSystemSessions {
     const connectionId = source.connectionId;
     await this.connections.tenantConnection(source.tenantId, connectionId);
     return this.adapter.openSession(
+      source.tenantId,
       { instanceUrl: credential.instanceUrl, username: credential.username, password },
       this.connections.tokenSource(connectionId),
       options,

@@ -18,8 +18,11 @@ export interface CallLimits {
   maxListingItems: number;
   /** A download ends by grace + listed size ÷ minBytesPerSecond, and never later than this. */
   maxFileSeconds: number;
-  /** A login's calls in flight in one process at once; its further calls wait their turn (CallShares). */
-  callsPerLogin: number;
+  /**
+   * A tenant's calls in flight in one process at once, over all its logins; its further calls wait their turn
+   * (CallShares).
+   */
+  callsPerTenant: number;
 }
 
 export const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
@@ -30,7 +33,7 @@ export const DEFAULT_CALL_LIMITS: CallLimits = {
   maxAnswerBytes: MAX_ANSWER_BYTES,
   maxListingItems: 10_000,
   maxFileSeconds: 3600,
-  callsPerLogin: 16,
+  callsPerTenant: 16,
 };
 
 export function callLimitsFrom(env: ConnectorEnv): CallLimits {
@@ -41,7 +44,7 @@ export function callLimitsFrom(env: ConnectorEnv): CallLimits {
     maxListingItems: env.LISTING_MAX_ITEMS,
     maxFileSeconds: env.MAX_FILE_SECONDS,
     // A lone tenant's sync steps (half the slots, one call each) beside a picker page's probes.
-    callsPerLogin: Math.max(DEFAULT_CALL_LIMITS.callsPerLogin, env.SYNC_SLOTS),
+    callsPerTenant: Math.max(DEFAULT_CALL_LIMITS.callsPerTenant, env.SYNC_SLOTS),
   };
 }
 

@@ -11,7 +11,7 @@ async function started(calls: Array<Promise<unknown>>): Promise<boolean[]> {
 }
 
 describe(CallShares.name, () => {
-  it("lets another login's call through at once while one login's calls wait in its own line", async () => {
+  it("lets another tenant's call through at once while one tenant's calls wait in its own line", async () => {
     const sut = new CallShares(2);
     const a = [sut.take('a', never()), sut.take('a', never()), sut.take('a', never()), sut.take('a', never())];
     const b = sut.take('b', never());

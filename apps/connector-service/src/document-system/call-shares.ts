@@ -1,37 +1,41 @@
 import { finished, Readable } from 'node:stream';
 
-/** Logins that may each have all their calls in flight to one host before any waits for a socket. */
-export const LOGINS_AT_FULL_SHARE = 32;
+/** Tenants that may each have all their calls in flight to one host before any waits for a socket. */
+export const TENANTS_AT_FULL_SHARE = 32;
 
-/** A call's deadline (or its request's bound) passed while it waited for its login's share. */
+/** A call's deadline (or its request's bound) passed while it waited for its tenant's share. */
 export class ShareWaitAborted extends Error {
   constructor() {
     super('the call waited for its share of document-system calls until its deadline');
   }
 }
 
-interface LoginCalls {
+interface TenantCalls {
   inFlight: number;
   /** Calls waiting for a share, first come first served. */
   waiting: Array<() => void>;
 }
 
 /**
- * Document-system calls in flight in this process, by login (a credential's, so one tenant's): each login
- * has at most `perLogin` at once, and its further calls wait in a line of its own, never behind another
- * login's. A call stops waiting when its signal aborts (docs/fair-share.md, "Document-system calls").
+ * Document-system calls in flight in this process, by tenant (over all its logins and instance URLs): each
+ * tenant has at most `perTenant` at once, and its further calls wait in a line of its own, never behind
+ * another tenant's. A call stops waiting when its signal aborts (docs/fair-share.md, "Document-system calls").
  */
 export class CallShares {
-  private readonly logins = new Map<string, LoginCalls>();
+  private readonly tenants = new Map<string, TenantCalls>();
 
-  constructor(readonly perLogin: number) {}
+  constructor(readonly perTenant: number) {}
 
   /**
-   * One HTTP exchange of `login` within its share, waited for until `signal` aborts. The share is held until
+   * One HTTP exchange of `tenant` within its share, waited for until `signal` aborts. The share is held until
    * the answer is read or dropped, as its socket is.
    */
-  async exchange<R extends { data: Readable }>(login: string, signal: AbortSignal, send: () => Promise<R>): Promise<R> {
-    const release = await this.take(login, signal);
+  async exchange<R extends { data: Readable }>(
+    tenant: string,
+    signal: AbortSignal,
+    send: () => Promise<R>,
+  ): Promise<R> {
+    const release = await this.take(tenant, signal);
     try {
       const res = await send();
       finished(res.data, () => release());
@@ -42,22 +46,22 @@ export class CallShares {
     }
   }
 
-  /** Waits for a share of `login`'s calls; the function returned gives it back (calling it again does nothing). */
-  async take(login: string, signal: AbortSignal): Promise<() => void> {
+  /** Waits for a share of `tenant`'s calls; the function returned gives it back (calling it again does nothing). */
+  async take(tenant: string, signal: AbortSignal): Promise<() => void> {
     if (signal.aborted) throw new ShareWaitAborted();
-    const calls = this.logins.get(login) ?? { inFlight: 0, waiting: [] };
-    this.logins.set(login, calls);
-    if (calls.inFlight < this.perLogin) calls.inFlight++;
-    else await this.turn(login, calls, signal);
+    const calls = this.tenants.get(tenant) ?? { inFlight: 0, waiting: [] };
+    this.tenants.set(tenant, calls);
+    if (calls.inFlight < this.perTenant) calls.inFlight++;
+    else await this.turn(tenant, calls, signal);
     let given = false;
     return () => {
       if (given) return;
       given = true;
-      this.give(login, calls);
+      this.give(tenant, calls);
     };
   }
 
-  private turn(login: string, calls: LoginCalls, signal: AbortSignal): Promise<void> {
+  private turn(tenant: string, calls: TenantCalls, signal: AbortSignal): Promise<void> {
     return new Promise((resolve, reject) => {
       const start = () => {
         signal.removeEventListener('abort', leave);
@@ -65,7 +69,7 @@ export class CallShares {
       };
       const leave = () => {
         calls.waiting.splice(calls.waiting.indexOf(start), 1);
-        this.forgetIfIdle(login, calls);
+        this.forgetIfIdle(tenant, calls);
         reject(new ShareWaitAborted());
       };
       calls.waiting.push(start);
@@ -73,15 +77,15 @@ export class CallShares {
     });
   }
 
-  /** The share goes to the login's next waiting call, if any. */
-  private give(login: string, calls: LoginCalls): void {
+  /** The share goes to the tenant's next waiting call, if any. */
+  private give(tenant: string, calls: TenantCalls): void {
     const next = calls.waiting.shift();
     if (next) return next();
     calls.inFlight--;
-    this.forgetIfIdle(login, calls);
+    this.forgetIfIdle(tenant, calls);
   }
 
-  private forgetIfIdle(login: string, calls: LoginCalls): void {
-    if (!calls.inFlight && !calls.waiting.length) this.logins.delete(login);
+  private forgetIfIdle(tenant: string, calls: TenantCalls): void {
+    if (!calls.inFlight && !calls.waiting.length) this.tenants.delete(tenant);
   }
 }

@@ -80,8 +80,10 @@ export abstract class DocumentSystemAdapter {
   /**
    * Opens (or reuses) a session; throws CREDENTIALS_INVALID or REAUTH_REQUIRED as DomainExceptions. `fresh`
    * signs in anew even when a session is kept for the login: a check of the credential as it stands now.
+   * `tenantId` is the tenant the session works for: its calls are within that tenant's share, whatever the login.
    */
   abstract openSession(
+    tenantId: string,
     login: DocumentSystemLogin,
     tokens: AccessTokenSource,
     options?: OpenSessionOptions,

@@ -28,6 +28,9 @@ function tokens(initial = 'at-1'): AccessTokenSource & { refreshes: number } {
 /** The peers below listen on plain-http loopback. */
 const LOOPBACK_PEERS = { allowInsecure: true, allowPrivate: true };
 
+/** The tenant the sessions below work for. */
+const TENANT = 'tenant-a';
+
 describe(HttpDocumentSystemAdapter.name, () => {
   const fast = { maxAttempts: 4, baseDelayMs: 5, maxDelayMs: 1000 };
   let peer: HttpPeer;
@@ -52,7 +55,7 @@ describe(HttpDocumentSystemAdapter.name, () => {
       req.path === '/api/v1/session'
         ? session(req, res)
         : json(res, 200, { items: [{ id: 'w1', name: 'MEP', rootFolderId: 'r1' }], nextCursor: null });
-    const docs = await sut.openSession(login(), tokens());
+    const docs = await sut.openSession(TENANT, login(), tokens());
     expect(await docs.listWorkgroups()).toEqual({
       items: [{ id: 'w1', name: 'MEP', rootFolderId: 'r1' }],
       nextCursor: null,
@@ -65,7 +68,7 @@ describe(HttpDocumentSystemAdapter.name, () => {
 
   it('reports wrong username or password as CREDENTIALS_INVALID', async () => {
     route = (_req, res) => json(res, 401, { error: 'invalid_credentials' });
-    await expect(sut.openSession(login(), tokens())).rejects.toMatchObject({
+    await expect(sut.openSession(TENANT, login(), tokens())).rejects.toMatchObject({
       statusCode: 422,
       code: 'CREDENTIALS_INVALID',
       message: 'Credentials are invalid',
@@ -74,14 +77,16 @@ describe(HttpDocumentSystemAdapter.name, () => {
 
   it('reports an instance URL that is not a document system (or no host) as CREDENTIALS_INVALID', async () => {
     route = (_req, res) => res.writeHead(404).end('<html>not here</html>');
-    await expect(sut.openSession(login(), tokens())).rejects.toMatchObject({ code: 'CREDENTIALS_INVALID' });
+    await expect(sut.openSession(TENANT, login(), tokens())).rejects.toMatchObject({ code: 'CREDENTIALS_INVALID' });
     await expect(
-      sut.openSession({ ...login(), instanceUrl: 'http://no-such-host.invalid' }, tokens()),
+      sut.openSession(TENANT, { ...login(), instanceUrl: 'http://no-such-host.invalid' }, tokens()),
     ).rejects.toMatchObject({ code: 'CREDENTIALS_INVALID' });
   });
 
   it('reports a host that refuses the connection as unavailable, as one that times out: not which ports are open', async () => {
-    await expect(sut.openSession({ ...login(), instanceUrl: 'http://127.0.0.1:1' }, tokens())).rejects.toMatchObject({
+    await expect(
+      sut.openSession(TENANT, { ...login(), instanceUrl: 'http://127.0.0.1:1' }, tokens()),
+    ).rejects.toMatchObject({
       statusCode: 502,
       code: 'DOCUMENT_SYSTEM_UNAVAILABLE',
     });
@@ -94,7 +99,7 @@ describe(HttpDocumentSystemAdapter.name, () => {
       if (req.headers.authorization === 'Bearer at-1') return json(res, 401, { error: 'invalid_token' });
       json(res, 200, { items: [], nextCursor: null });
     };
-    const docs = await sut.openSession(login(), source);
+    const docs = await sut.openSession(TENANT, login(), source);
     await docs.listChildren('f1');
     expect(source.refreshes).toBe(1);
     expect(peer.received.at(-1)!.headers.authorization).toBe('Bearer at-2');
@@ -103,7 +108,7 @@ describe(HttpDocumentSystemAdapter.name, () => {
   it('asks to re-authenticate when the token is refused even after a refresh', async () => {
     route = (req, res) =>
       req.path === '/api/v1/session' ? session(req, res) : json(res, 401, { error: 'invalid_token' });
-    const docs = await sut.openSession(login(), tokens());
+    const docs = await sut.openSession(TENANT, login(), tokens());
     const error = await docs.listChildren('f1').catch((e: DomainException) => e);
     expect(error).toMatchObject({ statusCode: 409, code: 'REAUTH_REQUIRED', message: 'Re-authenticate' });
   });
@@ -115,7 +120,7 @@ describe(HttpDocumentSystemAdapter.name, () => {
       if (req.headers['x-session-token'] === 'st-1') return json(res, 401, { error: 'invalid_session' });
       json(res, 200, { items: [], nextCursor: null });
     };
-    const docs = await sut.openSession(login(), tokens());
+    const docs = await sut.openSession(TENANT, login(), tokens());
     await docs.listChildren('f1');
     expect(sessions).toBe(2);
   });
@@ -140,6 +145,7 @@ describe(HttpDocumentSystemAdapter.name, () => {
       json(res, 200, { items: [], nextCursor: null });
     };
     const docs = await new HttpDocumentSystemAdapter(LOOPBACK_PEERS, { ...fast, maxAttempts: 8 }).openSession(
+      TENANT,
       login(),
       source,
     );
@@ -152,7 +158,7 @@ describe(HttpDocumentSystemAdapter.name, () => {
       req.path === '/api/v1/session'
         ? json(res, 200, { sessionToken: `st-${Math.random()}`, expiresIn: 600 })
         : json(res, 401, { error: 'invalid_session' });
-    const docs = await sut.openSession(login(), tokens());
+    const docs = await sut.openSession(TENANT, login(), tokens());
     await expect(docs.listChildren('f1')).rejects.toMatchObject({
       statusCode: 502,
       code: 'DOCUMENT_SYSTEM_UNAVAILABLE',
@@ -169,7 +175,7 @@ describe(HttpDocumentSystemAdapter.name, () => {
       if (calls === 3) return req.path && res.destroy();
       json(res, 200, { items: [{ kind: 'file', id: 'x', name: 'x.txt', parentId: 'f1' }], nextCursor: null });
     };
-    const docs = await sut.openSession(login(), tokens());
+    const docs = await sut.openSession(TENANT, login(), tokens());
     const started = Date.now();
     const page = await docs.listChildren('f1');
     expect(page.items).toHaveLength(1);
@@ -179,7 +185,7 @@ describe(HttpDocumentSystemAdapter.name, () => {
 
   it('gives up after the last attempt with DOCUMENT_SYSTEM_UNAVAILABLE', async () => {
     route = (req, res) => (req.path === '/api/v1/session' ? session(req, res) : json(res, 500, {}));
-    const docs = await sut.openSession(login(), tokens());
+    const docs = await sut.openSession(TENANT, login(), tokens());
     await expect(docs.listChildren('f1')).rejects.toMatchObject({
       statusCode: 502,
       code: 'DOCUMENT_SYSTEM_UNAVAILABLE',
@@ -192,7 +198,7 @@ describe(HttpDocumentSystemAdapter.name, () => {
       if (req.path === '/api/v1/session') return session(req, res);
       res.writeHead(200, { 'content-type': 'application/pdf', 'content-length': '5' }).end('%PDF-');
     };
-    const docs = await sut.openSession(login(), tokens());
+    const docs = await sut.openSession(TENANT, login(), tokens());
     const content = await docs.fileContent('file 1');
     const chunks: Buffer[] = [];
     for await (const chunk of content.stream) chunks.push(chunk as Buffer);
@@ -210,6 +216,39 @@ describe(HttpDocumentSystemAdapter.name, () => {
       return bytes;
     };
 
+    it("keeps a tenant's calls within one share over all its logins, and another tenant's call goes at once", async () => {
+      const held: ServerResponse[] = [];
+      route = (req, res) => {
+        if (req.path === '/api/v1/session') return session(req, res);
+        if (req.path.startsWith('/api/v1/folders/slow/')) return held.push(res);
+        json(res, 200, { items: [], nextCursor: null });
+      };
+      const sut2 = limited({ callsPerTenant: 2 });
+      try {
+        // Tenant A's two logins: one by another credential, one by the same user under another URL spelling.
+        const a1 = await sut2.openSession('tenant-a', login(), tokens());
+        const a2 = await sut2.openSession('tenant-a', { ...login(), instanceUrl: `${peer.url}/` }, tokens());
+        const b = await sut2.openSession('tenant-b', login(), tokens());
+        // Settled at once, so a failure below is this test's, not an unhandled rejection.
+        const aCalls = [a1, a2, a1, a2, a1, a2].map((docs) =>
+          docs.listChildren('slow').catch((error: unknown) => error),
+        );
+        await new Promise((resolve) => setTimeout(resolve, 300)); // any call past A's share would have come by now
+
+        const started = Date.now();
+        expect(await b.listChildren('fast')).toEqual({ items: [], nextCursor: null });
+        expect(Date.now() - started).toBeLessThan(1000);
+        expect(held.length).toBe(2); // A's calls in flight: one share between its two logins
+        while (held.length < 6 || held.some((res) => !res.writableEnded)) {
+          held.filter((res) => !res.writableEnded).forEach((res) => json(res, 200, { items: [], nextCursor: null }));
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        expect(await Promise.all(aCalls)).toEqual(Array(6).fill({ items: [], nextCursor: null }));
+      } finally {
+        await sut2.onModuleDestroy();
+      }
+    });
+
     it('ends a download that falls behind the minimum rate after its grace period', async () => {
       route = (req, res) => {
         if (req.path === '/api/v1/session') return session(req, res);
@@ -217,7 +256,7 @@ describe(HttpDocumentSystemAdapter.name, () => {
         const timer = setInterval(() => res.write('x'), 50);
         res.on('close', () => clearInterval(timer));
       };
-      const docs = await limited({ deadlineMs: 300, minBytesPerSecond: 1000 }).openSession(login(), tokens());
+      const docs = await limited({ deadlineMs: 300, minBytesPerSecond: 1000 }).openSession(TENANT, login(), tokens());
       const started = Date.now();
       const content = await docs.fileContent('endless');
       await expect(drain(content.stream)).rejects.toMatchObject({
@@ -238,7 +277,11 @@ describe(HttpDocumentSystemAdapter.name, () => {
         }, 60);
         res.on('close', () => clearInterval(timer));
       };
-      const docs = await limited({ deadlineMs: 200, minBytesPerSecond: 100 * 1024 }).openSession(login(), tokens());
+      const docs = await limited({ deadlineMs: 200, minBytesPerSecond: 100 * 1024 }).openSession(
+        TENANT,
+        login(),
+        tokens(),
+      );
       expect(await drain((await docs.fileContent('steady')).stream)).toBe(640 * 1024);
     });
 
@@ -249,7 +292,7 @@ describe(HttpDocumentSystemAdapter.name, () => {
         const timer = setInterval(() => res.write(' '), 20);
         res.on('close', () => clearInterval(timer));
       };
-      const docs = await limited({ deadlineMs: 300 }).openSession(login(), tokens());
+      const docs = await limited({ deadlineMs: 300 }).openSession(TENANT, login(), tokens());
       const started = Date.now();
       await expect(docs.listChildren('f1')).rejects.toMatchObject({
         statusCode: 502,
@@ -266,7 +309,7 @@ describe(HttpDocumentSystemAdapter.name, () => {
         const timer = setInterval(() => res.write(Buffer.alloc(2000)), 100); // 20,000 bytes/s, forever
         res.on('close', () => clearInterval(timer));
       };
-      const docs = await limited({ deadlineMs: 300, minBytesPerSecond: 1000 }).openSession(login(), tokens());
+      const docs = await limited({ deadlineMs: 300, minBytesPerSecond: 1000 }).openSession(TENANT, login(), tokens());
       const started = Date.now();
       const content = await docs.fileContent('long', 700); // 0.3 s + 700 bytes at 1,000 bytes/s = 1 s
       await expect(drain(content.stream)).rejects.toMatchObject({
@@ -285,6 +328,7 @@ describe(HttpDocumentSystemAdapter.name, () => {
         res.on('close', () => clearInterval(timer));
       };
       const docs = await limited({ deadlineMs: 300, minBytesPerSecond: 1000, maxFileSeconds: 1 }).openSession(
+        TENANT,
         login(),
         tokens(),
       );
@@ -301,7 +345,7 @@ describe(HttpDocumentSystemAdapter.name, () => {
       let count = 4;
       route = (req, res) =>
         req.path === '/api/v1/session' ? session(req, res) : json(res, 200, { items: items(count), nextCursor: null });
-      const docs = await limited({ maxListingItems: 3 }).openSession(login(), tokens());
+      const docs = await limited({ maxListingItems: 3 }).openSession(TENANT, login(), tokens());
       await expect(docs.listChildren('f1')).rejects.toMatchObject({
         statusCode: 502,
         code: 'DOCUMENT_SYSTEM_LISTING_TOO_LONG',
@@ -322,7 +366,7 @@ describe(HttpDocumentSystemAdapter.name, () => {
               nextCursor: 'c2',
               junk: { deep: [[[]]] },
             });
-      const docs = await sut.openSession(login(), tokens());
+      const docs = await sut.openSession(TENANT, login(), tokens());
       expect(await docs.listChildren('f1')).toEqual({
         items: [{ kind: 'file', id: 'x', name: 'a.txt', parentId: 'p', size: 5, version: '2' }],
         nextCursor: 'c2',
@@ -334,7 +378,7 @@ describe(HttpDocumentSystemAdapter.name, () => {
         req.path === '/api/v1/session'
           ? session(req, res)
           : json(res, 200, { items: [], nextCursor: null, padding: 'x'.repeat(5000) });
-      const docs = await limited({ maxAnswerBytes: 1024 }).openSession(login(), tokens());
+      const docs = await limited({ maxAnswerBytes: 1024 }).openSession(TENANT, login(), tokens());
       await expect(docs.listChildren('f1')).rejects.toMatchObject({
         statusCode: 502,
         code: 'DOCUMENT_SYSTEM_ANSWER_TOO_LARGE',
@@ -352,13 +396,20 @@ describe(HttpDocumentSystemAdapter.name, () => {
         throw DocumentSystemException.reauthRequired();
       },
     };
-    await expect(sut.openSession(login(), refused)).rejects.toMatchObject({ statusCode: 409, code: 'REAUTH_REQUIRED' });
+    await expect(sut.openSession(TENANT, login(), refused)).rejects.toMatchObject({
+      statusCode: 409,
+      code: 'REAUTH_REQUIRED',
+    });
   });
 
   it('takes only the origin and base path from the instance URL: its query and fragment never reach a call', async () => {
     route = (req, res) =>
       req.path.endsWith('/api/v1/session') ? session(req, res) : json(res, 200, { items: [], nextCursor: null });
-    const docs = await sut.openSession({ ...login(), instanceUrl: `${peer.url}/base/?x=/admin#frag` }, tokens());
+    const docs = await sut.openSession(
+      TENANT,
+      { ...login(), instanceUrl: `${peer.url}/base/?x=/admin#frag` },
+      tokens(),
+    );
     await docs.listChildren('a/b', 'c 1');
     await expect(docs.listChildren('..')).rejects.toMatchObject({ code: 'FOLDER_NOT_FOUND' });
     expect(peer.received.map((r) => r.path)).toEqual([
@@ -369,7 +420,7 @@ describe(HttpDocumentSystemAdapter.name, () => {
 
   it('names neither socket codes nor addresses when the document system stops answering', async () => {
     route = (req, res) => (req.path === '/api/v1/session' ? session(req, res) : res.destroy());
-    const docs = await sut.openSession(login(), tokens());
+    const docs = await sut.openSession(TENANT, login(), tokens());
     const error = await docs.listChildren('f1').catch((e: DomainException) => e);
     expect(error).toMatchObject({
       code: 'DOCUMENT_SYSTEM_UNAVAILABLE',
@@ -381,8 +432,8 @@ describe(HttpDocumentSystemAdapter.name, () => {
     route = (req, res) =>
       req.path === '/api/v1/session' ? session(req, res) : json(res, 200, { items: [], nextCursor: null });
     const same = login();
-    await sut.openSession(same, tokens());
-    await sut.openSession(same, tokens());
+    await sut.openSession(TENANT, same, tokens());
+    await sut.openSession(TENANT, same, tokens());
     expect(peer.received.filter((r) => r.path === '/api/v1/session')).toHaveLength(1);
   });
 });

@@ -11,7 +11,7 @@ import {
 } from './document-system.adapter';
 import { AnswerParser } from './answer-parser';
 import { CallLimits, DEFAULT_CALL_LIMITS } from './call-limits';
-import { CallShares, LOGINS_AT_FULL_SHARE } from './call-shares';
+import { CallShares, TENANTS_AT_FULL_SHARE } from './call-shares';
 import { DocumentSystemException } from './document-system.exception';
 import { HttpDocumentSystemSession } from './http-document-system.session';
 import { DEFAULT_RETRY_POLICY, RetryPolicy } from './retry-policy';
@@ -34,11 +34,11 @@ export class HttpDocumentSystemAdapter extends DocumentSystemAdapter implements 
   ) {
     super();
     const sessions = new SessionTokenCache(1000);
-    const shares = new CallShares(limits.callsPerLogin);
+    const shares = new CallShares(limits.callsPerTenant);
     this.kit = { sessions, shares, policy, limits, parser: new AnswerParser(), logger: this.logger };
-    // Logins on one host (a SaaS document system) wait in their own shares, not for each other's sockets.
+    // Tenants on one host (a SaaS document system) wait in their own shares, not for each other's sockets.
     this.agents = guardedAgents(new OutboundUrlPolicy(outbound), {
-      maxSockets: limits.callsPerLogin * LOGINS_AT_FULL_SHARE,
+      maxSockets: limits.callsPerTenant * TENANTS_AT_FULL_SHARE,
     });
     this.http = axios.create({
       ...outboundAxiosConfig(this.agents),
@@ -48,13 +48,14 @@ export class HttpDocumentSystemAdapter extends DocumentSystemAdapter implements 
   }
 
   async openSession(
+    tenantId: string,
     login: DocumentSystemLogin,
     tokens: AccessTokenSource,
     options: OpenSessionOptions = {},
   ): Promise<DocumentSystemSession> {
     if (!/^https?:\/\//.test(login.instanceUrl)) throw DocumentSystemException.credentialsInvalid();
     const key = sha256Hex(`${login.instanceUrl}\n${login.username}\n${login.password}`);
-    const session = new HttpDocumentSystemSession(this.http, login, tokens, key, this.kit, options.budget);
+    const session = new HttpDocumentSystemSession(this.http, tenantId, login, tokens, key, this.kit, options.budget);
     await session.ensureSessionToken(options.fresh === true);
     return session;
   }

@@ -49,9 +49,13 @@ const TIMED_OUT = new Set(['ETIMEDOUT', 'ECONNABORTED', 'ERR_SOCKET_CONNECTION_T
 export class HttpDocumentSystemSession implements DocumentSystemSession {
   private accessToken?: string;
 
-  /** `key` names the login (the session cache's key, the parser's lane); `budget` bounds every call made. */
+  /**
+   * `tenantId` names whose share of calls the session's calls are in (CallShares); `key` names the login (the
+   * session cache's key, the parser's lane); `budget` bounds every call made.
+   */
   constructor(
     private readonly http: AxiosInstance,
+    private readonly tenantId: string,
     private readonly login: DocumentSystemLogin,
     private readonly tokens: AccessTokenSource,
     private readonly key: string,
@@ -203,9 +207,9 @@ export class HttpDocumentSystemSession implements DocumentSystemSession {
     }
   }
 
-  /** One HTTP exchange within the login's share of calls (CallShares.exchange). */
+  /** One HTTP exchange within the tenant's share of calls (CallShares.exchange), whichever its login. */
   private exchange(signal: AbortSignal, send: () => Promise<AxiosResponse<Readable>>) {
-    return this.kit.shares.exchange(this.key, signal, send);
+    return this.kit.shares.exchange(this.tenantId, signal, send);
   }
 
   /** A listing page, parsed off the event loop; a page over LISTING_MAX_ITEMS fails the call. */

@@ -160,7 +160,7 @@ describe('Outbound URL policy, ALLOW_PRIVATE_NETWORKS off', () => {
         password: 'pw',
       };
       const error = await adapter
-        .openSession(login, { current: async () => 'at', refreshed: async () => 'at' })
+        .openSession('tenant-1', login, { current: async () => 'at', refreshed: async () => 'at' })
         .catch((e: Error) => e);
       expect(error).toMatchObject({ message: expect.stringMatching(/outbound URL policy/) });
       expect((error as Error).message).not.toMatch(SOCKET_DETAILS);
@@ -229,7 +229,7 @@ describe('Outbound calls never follow redirects nor an environment proxy', () =>
     try {
       const login = { instanceUrl: redirector.url, username: 'alice', password: 'pw' };
       await expect(
-        adapter.openSession(login, { current: async () => 'at', refreshed: async () => 'at' }),
+        adapter.openSession('tenant-1', login, { current: async () => 'at', refreshed: async () => 'at' }),
       ).rejects.toMatchObject({ code: 'CREDENTIALS_INVALID' });
       expect(target.received).toHaveLength(0);
     } finally {
