@@ -17,9 +17,12 @@ import { AttemptView, HandedOffAttempts, SecretsInHand } from './handed-off-atte
 import { delayAfterFailedAttemptMs, hasRetryLeft } from './retry-schedule';
 import { settlesWithin } from '@app/outbound';
 import { TenantCounts } from './tenant-counts';
-import { WebhookSender } from './webhook-sender';
+import { AttemptResult, WebhookSender } from './webhook-sender';
 
 export const CALLBACK_PATH = '/v1/AgentExecutionWebhookApproval/callback';
+
+/** The error logged for an attempt whose job Bull failed because each worker sending it stopped. */
+export const DELIVERY_STALLED_OUT = 'The attempt was not sent: the worker sending it stopped, each time it was tried';
 
 /** How long intake stays with a first attempt it sends itself before letting it go on alone. */
 const INLINE_WAIT_MS = 200;
@@ -35,7 +38,14 @@ const INLINE_PER_LINGERING_TENANT = 2;
 const GONE = 410;
 
 type AttemptOutcome = { delivered: boolean; httpStatus: number | null };
-type AttemptOptions = { known?: AttemptView | null; inHand?: SecretsInHand; redelivery?: boolean; reminder?: number };
+type AttemptOptions = {
+  known?: AttemptView | null;
+  inHand?: SecretsInHand;
+  redelivery?: boolean;
+  reminder?: number;
+  /** Its job stalled out: logged failed, not sent. */
+  stalledOut?: boolean;
+};
 
 /** One delivery attempt of an approval, and what follows it: delivered, a retry, or DeliveryFailed. */
 @Injectable()
@@ -108,6 +118,15 @@ export class DeliveryService {
     }
   }
 
+  /**
+   * An attempt whose job Bull failed because each worker sending it stopped (a job that ends every worker that
+   * runs it): logged as a failed attempt, then it goes on as one would (a retry, or DeliveryFailed). Every
+   * process hears it; the first to log the attempt owns it, the others find it logged.
+   */
+  async stalledOut({ approvalId, attempt, redelivery, reminder }: DeliveryAttemptJob): Promise<void> {
+    await this.attempt(approvalId, attempt, { redelivery: redelivery === true, reminder, stalledOut: true });
+  }
+
   /** False when the attempt was not started here, or failed before it was sent or recorded. */
   private async sendHere(view: AttemptView): Promise<boolean> {
     const { tenantId } = view;
@@ -174,13 +193,15 @@ export class DeliveryService {
   private async attempt(
     approvalId: string,
     attempt: number,
-    { known, inHand, redelivery = false, reminder }: AttemptOptions,
+    { known, inHand, redelivery = false, reminder, stalledOut = false }: AttemptOptions,
   ): Promise<void> {
     const approval = known ?? withSecrets(await this.view(approvalId, attempt), inHand);
     // A decision (even one that arrived while an earlier attempt was in flight) or a cancel stops delivery.
     if (!approval || approval.status !== (redelivery ? 'AwaitingDecision' : 'Pending')) return;
     if (redelivery && approval.overdue) return; // every decision would be refused: it is timed out
-    const result = await this.outcomeOf(approval, attempt, reminder);
+    const result = stalledOut
+      ? await this.stalledOutcome(approval, attempt, reminder)
+      : await this.outcomeOf(approval, attempt, reminder);
     if (!result || result.delivered || redelivery) return;
     if (result.httpStatus === GONE)
       return this.fail(approvalId, `The receiver answered 410 Gone to attempt ${attempt}: delivery ended`);
@@ -231,10 +252,31 @@ export class DeliveryService {
     this.metrics.deliveryAttempted(result);
     if (result.durationMs > LINGERING_ANSWER_MS) this.lingeringTenants.add(approval.tenantId);
     else this.lingeringTenants.delete(approval.tenantId);
-    if (await this.outage.ride(() => this.approvals.recordAttempt(approval.id, attempt, { ...result, reminder })))
+    return this.recorded(approval.id, attempt, result, reminder);
+  }
+
+  /** A stalled-out attempt's outcome: logged as failed with DELIVERY_STALLED_OUT, or as it was logged already. */
+  private async stalledOutcome(
+    approval: AttemptView,
+    attempt: number,
+    reminder?: number,
+  ): Promise<AttemptOutcome | null> {
+    if (approval.loggedAttempt) return this.fromLog(approval.id, approval.loggedAttempt);
+    const result = { delivered: false, httpStatus: null, durationMs: 0, error: DELIVERY_STALLED_OUT };
+    return this.recorded(approval.id, attempt, result, reminder);
+  }
+
+  /** Logs the attempt's result; when it is logged already (another process logged it), goes on from the log. */
+  private async recorded(
+    approvalId: string,
+    attempt: number,
+    result: AttemptResult,
+    reminder?: number,
+  ): Promise<AttemptOutcome | null> {
+    if (await this.outage.ride(() => this.approvals.recordAttempt(approvalId, attempt, { ...result, reminder })))
       return result;
-    const logged = (await this.view(approval.id, attempt))?.loggedAttempt;
-    return logged ? this.fromLog(approval.id, logged) : null;
+    const logged = (await this.view(approvalId, attempt))?.loggedAttempt;
+    return logged ? this.fromLog(approvalId, logged) : null;
   }
 
   private async fromLog(

@@ -1,0 +1,88 @@
+import type { Queue } from 'bull';
+import { getQueueToken } from '@nestjs/bull';
+import request from 'supertest';
+import { after, HttpPeer, isolatedDatabase, testCaller, TestCaller } from '@app/testing';
+import { DELIVERY_QUEUE } from '../src/delivery/delivery.jobs';
+import { DELIVERY_STALLED_OUT } from '../src/delivery/delivery.service';
+import { ApprovalTestApp, approvalRequest, startApprovalApp } from './support/approval-app';
+
+/**
+ * What a worker killed while sending an attempt leaves, again and again: the job active, its lock gone. Bull's
+ * stalled check hands it back to waiting until it has stalled more than MAX_STALLED_COUNT (2) times, then fails
+ * it without our handler. Returns how often the job was taken.
+ */
+async function stallUntilFailed(queue: Queue, jobId: string): Promise<number> {
+  let taken = 0;
+  for (;;) {
+    const job = await queue.getJob(jobId);
+    if (job && (await job.isFailed())) return taken;
+    if ((await queue.client.lrem(queue.toKey('wait'), 0, jobId)) > 0) {
+      await queue.client.lpush(queue.toKey('active'), jobId);
+      taken++;
+    }
+    await after(100);
+  }
+}
+
+describe('A delivery attempt that stops every worker that sends it', () => {
+  let sut: ApprovalTestApp;
+  let runtime: TestCaller;
+  let receiver: HttpPeer;
+  let queue: Queue;
+  const http = () => request(sut.app.getHttpServer());
+  const approvalOf = async (id: string) => (await http().get(`/v1/approvals/${id}`).set(runtime.auth).expect(200)).body;
+
+  beforeAll(async () => {
+    sut = await startApprovalApp({
+      DATABASE_URL: await isolatedDatabase(),
+      // One slot, reserved: intake sends nothing itself, every first attempt is a job.
+      DELIVERY_SLOTS: 1,
+      QUEUE_STALLED_INTERVAL_MS: 500,
+      // The sweep runs often: it must not add the failed attempt's job again.
+      DELIVERY_SWEEP_MS: 200,
+      DELIVERY_STRANDED_AFTER_MS: 1000,
+    });
+    runtime = await testCaller({ roles: ['agent-runtime'] });
+    receiver = await new HttpPeer().start();
+    queue = sut.app.get<Queue>(getQueueToken(DELIVERY_QUEUE));
+    // Its worker settled in its blocking read: pausing it then cuts nothing short that Bull does not expect.
+    await after(1000);
+  });
+  afterAll(async () => {
+    await receiver?.stop();
+    await sut?.close();
+  });
+
+  it('ends DeliveryFailed with the reason, its decision published once, rather than sent again and again', async () => {
+    // Held with its blocking reads cut short: a read already waiting would take the job when it is back.
+    await queue.pause(true, true);
+    let approvalId: string;
+    try {
+      const body = approvalRequest(receiver.url, { maxRetryAttempts: 0, timeoutSeconds: 1 });
+      const created = await http().post('/v1/approvals').set(runtime.auth).send(body).expect(201);
+      approvalId = created.body.approvalId;
+      expect(await stallUntilFailed(queue, `${approvalId}:1`)).toBe(3);
+    } finally {
+      await queue.resume(true);
+    }
+
+    const decision = await sut.decision(approvalId, 15_000);
+    expect(decision).toMatchObject({ approvalId, outcome: 'DeliveryFailed' });
+    const approval = await approvalOf(approvalId);
+    expect(approval.status).toBe('DeliveryFailed');
+    expect(approval.log).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ type: 'DeliveryAttempt', attempt: 1, httpStatus: null, error: DELIVERY_STALLED_OUT }),
+      ]),
+    );
+
+    // Sweeps come and go: nothing is added again, nothing is sent, nothing more is published.
+    await after(2000);
+    expect(receiver.received.filter((r) => r.headers['webhook-id'] === approvalId)).toHaveLength(0);
+    expect(await (await queue.getJob(`${approvalId}:1`))?.isFailed()).toBe(true);
+    expect(await sut.decisionCount(approvalId)).toBe(1);
+    expect(
+      (await approvalOf(approvalId)).log.filter((e: { type: string }) => e.type === 'DeliveryAttempt'),
+    ).toHaveLength(1);
+  }, 60_000);
+});
