@@ -79,7 +79,10 @@ describe('A delivery attempt that stops every worker that sends it', () => {
     // Sweeps come and go: nothing is added again, nothing is sent, nothing more is published.
     await after(2000);
     expect(receiver.received.filter((r) => r.headers['webhook-id'] === approvalId)).toHaveLength(0);
-    expect(await (await queue.getJob(`${approvalId}:1`))?.isFailed()).toBe(true);
+    // Failed as Bull left it, or gone: a sweep in the moment before the attempt was logged re-added it, and it ended
+    // finding the attempt logged. Either way nothing of it waits or runs.
+    const job = await queue.getJob(`${approvalId}:1`);
+    expect(job ? await job.getState() : 'gone').toMatch(/^(failed|completed|gone)$/);
     expect(await sut.decisionCount(approvalId)).toBe(1);
     expect(
       (await approvalOf(approvalId)).log.filter((e: { type: string }) => e.type === 'DeliveryAttempt'),
