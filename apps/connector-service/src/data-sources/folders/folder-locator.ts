@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { DocumentSystemSession, Workgroup } from '../../document-system/document-system.adapter';
+import { firstOfEach } from './first-of-each';
 import { PickerFolderEntity } from './picker-folder.entity';
 import { PickerFolder, PickerFoldersRepository } from './picker-folders.repository';
 
@@ -161,12 +162,6 @@ function childRows(parent: PickerFolderEntity, children: Array<{ id: string; nam
       path: `${parent.path}/${c.name}`,
       ancestorIds: [...parent.ancestorIds, parent.folderId],
     }));
-}
-
-/** An id listed twice on a page is taken once: its first listing. */
-function firstOfEach<T>(items: T[], idOf: (item: T) => string): T[] {
-  const seen = new Set<string>();
-  return items.filter((item) => !seen.has(idOf(item)) && !!seen.add(idOf(item)));
 }
 
 /** Counts the calls and time spent walking; `allPages` answers null once either of the walk's bounds is reached. */

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, Repository } from 'typeorm';
+import { firstOfEach } from './first-of-each';
 import { PickerFolderEntity } from './picker-folder.entity';
 
 export type PickerFolder = Omit<PickerFolderEntity, 'seenAt'>;
@@ -14,11 +15,7 @@ export class PickerFoldersRepository {
   async record(rows: PickerFolder[]): Promise<void> {
     if (!rows.length) return;
     // One statement may not touch a row twice: a folder listed twice keeps its first place.
-    const seen = new Set<string>();
-    const once = rows.filter((r) => {
-      const key = `${r.dataSourceId}/${r.folderId}`;
-      return !seen.has(key) && !!seen.add(key);
-    });
+    const once = firstOfEach(rows, (r) => `${r.dataSourceId}/${r.folderId}`);
     await this.folders.upsert(
       once.map((r) => ({ ...r, seenAt: new Date() })),
       ['dataSourceId', 'folderId'],
