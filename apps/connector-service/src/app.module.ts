@@ -25,6 +25,7 @@ import { SyncApiModule } from './sync/api/sync-api.module';
 import { SyncEngineModule } from './sync/engine/sync-engine.module';
 import { SyncRunFilesModule } from './sync/run-files/sync-run-files.module';
 import { connectorDatabase } from './database/connector-database';
+import { PoolTurnsModule } from './database/pool-turns.module';
 
 export interface AppOptions {
   role: ProcessRole;
@@ -45,6 +46,7 @@ export class AppModule {
         AuthModule,
         CryptoModule,
         DatabaseModule.forService(connectorDatabase),
+        PoolTurnsModule,
         QueueModule.forRoot(),
         HealthModule.withStores(),
         MetricsModule.forRole(role),

@@ -6,3 +6,5 @@ export * from './outage.module';
 export * from './database-probe';
 export * from './database-outages';
 export * from './outbox-relay';
+export * from './tenant-turns';
+export * from './pool-turns';

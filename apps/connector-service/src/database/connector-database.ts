@@ -36,6 +36,7 @@ import { RunPace1795300057000 } from './migrations/1795300057000-run-pace';
 import { CredentialValidation1795300058000 } from './migrations/1795300058000-credential-validation';
 import { ChunkRowsWhole1795300060000 } from './migrations/1795300060000-chunk-rows-whole';
 import { RunListedPages1795300061000 } from './migrations/1795300061000-run-listed-pages';
+import { TextMeasures1795300062000 } from './migrations/1795300062000-text-measures';
 import { SyncRunFiles1795300028000 } from './migrations/1795300028000-sync-run-files';
 import { DeletionGuard1795300030000 } from './migrations/1795300030000-deletion-guard';
 
@@ -86,5 +87,6 @@ export const connectorDatabase: ServiceDatabaseOptions = {
     CredentialValidation1795300058000,
     ChunkRowsWhole1795300060000,
     RunListedPages1795300061000,
+    TextMeasures1795300062000,
   ],
 };

@@ -19,7 +19,11 @@ export interface StoredText {
 export class DocumentTextsRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  /** Null when the document is gone. */
+  /**
+   * Null when the document is gone. The measures were taken when the text was written, in this row version
+   * (migration 1795300062000-text-measures), so no byte of the text is read; a row written before has none
+   * and its text is measured here.
+   */
   async stored(id: string): Promise<StoredText | null> {
     const rows: Array<{
       version: string;
@@ -28,7 +32,8 @@ export class DocumentTextsRepository {
       starts: number[] | null;
       ends: number[] | null;
     }> = await this.db.query(
-      `SELECT xmin::text AS version, char_length(text) AS length, octet_length(to_json(text)::text) - 2 AS "jsonBytes",
+      `SELECT xmin::text AS version, coalesce("textLength", char_length(text)) AS length,
+           coalesce("textJsonBytes", octet_length(to_json(text)::text) - 2) AS "jsonBytes",
            "pageStarts" AS starts, "pageEnds" AS ends
          FROM connector.documents WHERE id = $1`,
       [id],
