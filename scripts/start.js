@@ -72,6 +72,8 @@ async function main() {
     ALLOW_PRIVATE_NETWORKS: 'true',
     WEBHOOK_ALLOW_INSECURE: 'true',
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+    // /metrics is closed by default; on loopback only, npm start opens it unless the caller says otherwise.
+    METRICS_PUBLIC: process.env.METRICS_PUBLIC ?? String(isLoopback(BIND_ADDRESS)),
   };
   for (const app of APPS) {
     const env = {
@@ -255,6 +257,10 @@ function printWelcome(token) {
  Stop with Ctrl+C.
 ================================================================================
 `);
+}
+
+function isLoopback(address) {
+  return /^127\./.test(address) || address === '::1';
 }
 
 /** An address to call a server bound to `bound` at: every interface is reached on loopback. */

@@ -466,10 +466,11 @@ describe('Approval webhook URL rules', () => {
           webhook: { url: `http://${require('node:os').hostname()}:${port}/x`, authentication: { type: 'None' } },
         })
         .expect(200);
+      // Answered as a host that cannot be reached: the test is no oracle for internal names.
       expect(res.body).toMatchObject({
         delivered: false,
         httpStatus: null,
-        error: expect.stringMatching(/non-public address/),
+        error: 'Could not connect to the webhook URL',
       });
       expect(receiver.received).toHaveLength(0);
     } finally {

@@ -21,6 +21,37 @@ const QUEUES = [
   'approval-requests',
 ];
 
+describe('Approval-service /metrics on a fresh deployment', () => {
+  let sut: ApprovalTestApp;
+
+  beforeAll(async () => {
+    // Neither variable set, as on a fresh deployment (an app started earlier would have copied its own here).
+    delete process.env.METRICS_TOKEN;
+    delete process.env.METRICS_PUBLIC;
+    sut = await startApprovalApp({}, 'api');
+  });
+  afterAll(() => sut.close());
+
+  it('answers 401 with the error body to everyone until the operator sets METRICS_TOKEN or METRICS_PUBLIC=true', async () => {
+    const http = () => request(sut.app.getHttpServer());
+    const refused = await http().get('/metrics').expect(401);
+    expect(refused.body).toEqual({
+      statusCode: 401,
+      error: 'Unauthorized',
+      code: 'UNAUTHENTICATED',
+      message: 'The metrics token is required',
+      details: [],
+    });
+    expect(refused.text).not.toContain('process_cpu_user_seconds_total');
+    // Neither a platform admin's token nor any bearer value opens it.
+    await http()
+      .get('/metrics')
+      .set((await testCaller({ roles: ['admin'] })).auth)
+      .expect(401);
+    await http().get('/metrics').set('Authorization', 'Bearer ').expect(401);
+  });
+});
+
 describe('Approval-service metrics and queue dashboard', () => {
   let sut: ApprovalTestApp;
   let runtime: TestCaller;
@@ -36,6 +67,7 @@ describe('Approval-service metrics and queue dashboard', () => {
     sut = await startApprovalApp({
       DATABASE_URL: await isolatedDatabase(),
       METRICS_TOKEN: '',
+      METRICS_PUBLIC: true,
       QUEUE_DASHBOARD_TENANT: admin.tenantId,
     });
     receiver = await new HttpPeer((_req, res) => void res.writeHead(202).end()).start();
@@ -63,7 +95,7 @@ describe('Approval-service metrics and queue dashboard', () => {
     await http().post(CALLBACK).send({ callbackId, callbackToken, status: 'Approved' }).expect(200);
     await sut.decision(created.body.approvalId);
 
-    // Prometheus has no platform token: /metrics needs none unless METRICS_TOKEN is set.
+    // Prometheus has no platform token: with METRICS_PUBLIC=true (and no METRICS_TOKEN) /metrics needs none.
     const res = await http().get('/metrics').expect(200);
     expect(res.headers['content-type']).toMatch(/^text\/plain/);
     const text = res.text;
@@ -176,7 +208,8 @@ describe('Approval-service metrics with METRICS_TOKEN', () => {
   let sut: ApprovalTestApp;
 
   beforeAll(async () => {
-    sut = await startApprovalApp({ METRICS_TOKEN }, 'api');
+    // The token wins: METRICS_PUBLIC=true beside it opens nothing.
+    sut = await startApprovalApp({ METRICS_TOKEN, METRICS_PUBLIC: true }, 'api');
   });
   afterAll(() => sut.close());
 
@@ -230,7 +263,7 @@ describe('Approval-service metrics while Redis does not answer', () => {
   beforeAll(async () => {
     redis = await stallableRedis(new URL(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379'));
     // ConfigModule copies an app's variables into process.env: an earlier app's METRICS_TOKEN must not apply here.
-    sut = await startApprovalApp({ REDIS_URL: redis.url, METRICS_TOKEN: '' }, 'api');
+    sut = await startApprovalApp({ REDIS_URL: redis.url, METRICS_TOKEN: '', METRICS_PUBLIC: true }, 'api');
   });
   afterAll(async () => {
     redis.stall(false);

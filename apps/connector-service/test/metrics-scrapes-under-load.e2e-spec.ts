@@ -5,7 +5,7 @@ import { DocumentsRepository } from '../src/documents/documents.repository';
 import { ConnectorTestApp, startConnectorApp } from './support/connector-app';
 
 /**
- * /metrics is open by default and counts the extraction backlog in connector.documents on the API's own
+ * /metrics (here opened with METRICS_PUBLIC) counts the extraction backlog in connector.documents on the API's own
  * pool. A lock taken by a migration (or a huge backlog) makes that count slow: a burst of scrapes must not
  * take the pool's connections from the API, and a scrape must still answer at once.
  */
@@ -15,7 +15,7 @@ describe('Metrics scrapes while connector.documents is slow to read', () => {
   const http = () => request(sut.app.getHttpServer());
 
   beforeAll(async () => {
-    sut = await startConnectorApp({ role: 'api' });
+    sut = await startConnectorApp({ env: { METRICS_PUBLIC: true }, role: 'api' });
     locker = new Client({ connectionString: String(sut.env.DATABASE_URL) });
     await locker.connect();
   });

@@ -36,6 +36,7 @@ describe('Connector-service metrics and queue dashboard', () => {
         PUBLIC_BASE_URL: TEST_PUBLIC_BASE_URL,
         OAUTH_REFRESH_AHEAD_SECONDS: 5,
         QUEUE_DASHBOARD_TENANT: admin.tenantId,
+        METRICS_PUBLIC: true,
       },
     });
     user = await testCaller({ tenantId: admin.tenantId });
@@ -150,6 +151,46 @@ describe('Connector-service metrics and queue dashboard', () => {
   it('answers sign-in JSON that does not parse with 400 MALFORMED_JSON, as the approval-service does', async () => {
     const malformed = await http().post('/admin/queues/login').type('json').send('{"token": ').expect(400);
     expect(malformed.body).toMatchObject({ statusCode: 400, code: 'MALFORMED_JSON' });
+  });
+});
+
+describe('Connector-service /metrics on a fresh deployment', () => {
+  let sut: ConnectorTestApp;
+  let worker: ConnectorTestApp;
+
+  beforeAll(async () => {
+    // Neither variable set, as on a fresh deployment (an app started earlier would have copied its own here).
+    delete process.env.METRICS_TOKEN;
+    delete process.env.METRICS_PUBLIC;
+    sut = await startConnectorApp({ role: 'api' });
+    worker = await startConnectorApp({ env: { METRICS_PORT: 0, BIND_ADDRESS: '127.0.0.1' }, role: 'worker' });
+  });
+  afterAll(async () => {
+    await sut?.close();
+    await worker?.close();
+  });
+
+  const REFUSED = {
+    statusCode: 401,
+    error: 'Unauthorized',
+    code: 'UNAUTHENTICATED',
+    message: 'The metrics token is required',
+    details: [],
+  };
+
+  it('answers 401 with the error body on the API port, a platform admin token included', async () => {
+    const http = () => request(sut.app.getHttpServer());
+    expect((await http().get('/metrics').expect(401)).body).toEqual(REFUSED);
+    await http()
+      .get('/metrics')
+      .set((await testCaller({ roles: ['admin'] })).auth)
+      .expect(401);
+  });
+
+  it("answers 401 with the error body on a worker's METRICS_PORT", async () => {
+    const res = await fetch(`http://127.0.0.1:${worker.app.get(WorkerMetricsListener).port}/metrics`);
+    expect(res.status).toBe(401);
+    expect(await res.json()).toEqual(REFUSED);
   });
 });
 

@@ -13,7 +13,7 @@ describe('Connector-service requests refused for their body', () => {
   const http = () => request(sut.app.getHttpServer());
 
   beforeAll(async () => {
-    sut = await startConnectorApp({ env: { LOG_LEVEL: 'info' }, logLines: lines });
+    sut = await startConnectorApp({ env: { LOG_LEVEL: 'info', METRICS_PUBLIC: true }, logLines: lines });
   });
   afterAll(() => sut?.close());
 

@@ -184,10 +184,18 @@ export class BaseEnv extends AppEnv {
   @IsString()
   QUEUE_DASHBOARD_TENANT?: string;
 
-  /** When set, GET /metrics needs `Authorization: Bearer <METRICS_TOKEN>`; empty: open to whoever reaches the port. */
+  /** When set, GET /metrics needs `Authorization: Bearer <METRICS_TOKEN>`; empty: see METRICS_PUBLIC. */
   @IsOptional()
   @Matches(/^(\S{16,})?$/, { message: 'METRICS_TOKEN must be at least 16 characters, without blanks' })
   METRICS_TOKEN?: string;
+
+  /**
+   * Without METRICS_TOKEN, GET /metrics answers 401 to everyone (closed by default); true opens it to
+   * whoever reaches the port. A METRICS_TOKEN, when set, is required whatever this says.
+   */
+  @IsBoolean()
+  @booleanFromEnv()
+  METRICS_PUBLIC: boolean = false;
 
   /** Worker-only processes (PROCESS_ROLE=worker) serve GET /metrics on this port; unset: not at all. */
   @IsOptional()

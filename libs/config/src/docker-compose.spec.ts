@@ -43,6 +43,13 @@ describe('docker-compose.yml', () => {
     }
   });
 
+  it('keeps /metrics closed unless .env gives it a METRICS_TOKEN or opens it with METRICS_PUBLIC=true', () => {
+    for (const app of Object.values(apps).filter((a) => a.environment?.DATABASE_URL)) {
+      expect(app.environment!.METRICS_TOKEN).toBe('${METRICS_TOKEN:-}');
+      expect(app.environment!.METRICS_PUBLIC).toBe('${METRICS_PUBLIC:-false}');
+    }
+  });
+
   it('runs Redis with a password from .env, and gives it to every service that uses Redis', () => {
     expect(redis.command).toEqual(['redis-server', '--requirepass', expect.stringMatching(SECRET_FROM_ENV)]);
     const users = Object.values(apps).filter((app) => app.environment?.REDIS_URL);

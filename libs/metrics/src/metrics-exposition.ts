@@ -11,6 +11,8 @@ import { COLLECT_TIMEOUT_MS, ScrapeCollector, withTimeout } from './scrape-colle
 export class MetricsExposition implements OnApplicationBootstrap {
   private readonly logger = new Logger('Metrics');
   private readonly token?: string;
+  /** Opened by the operator (METRICS_PUBLIC=true, no METRICS_TOKEN); closed otherwise. */
+  private readonly open: boolean;
   private collectors: ScrapeCollector[] = [];
 
   constructor(
@@ -18,6 +20,7 @@ export class MetricsExposition implements OnApplicationBootstrap {
     env: BaseEnv,
   ) {
     this.token = env.METRICS_TOKEN || undefined;
+    this.open = !this.token && env.METRICS_PUBLIC === true;
   }
 
   readonly contentType = register.contentType;
@@ -27,13 +30,18 @@ export class MetricsExposition implements OnApplicationBootstrap {
     this.collectors = [
       ...new Set(found.filter((instance): instance is ScrapeCollector => instance instanceof ScrapeCollector)),
     ];
+    if (!this.token && !this.open)
+      this.logger.log('GET /metrics answers 401 to everyone: set METRICS_TOKEN, or METRICS_PUBLIC=true to open it');
   }
 
-  /** With METRICS_TOKEN set, a scrape must carry it as a bearer token (401 otherwise); without, /metrics is open. */
+  /**
+   * A scrape must carry METRICS_TOKEN as a bearer token; without one configured, /metrics is closed to
+   * everyone unless METRICS_PUBLIC=true. Either refusal is the same 401, naming no setting.
+   */
   assertAllowed(authorization: string | undefined): void {
-    if (!this.token) return;
+    if (this.open) return;
     const presented = authorization?.match(/^Bearer\s+(\S+)$/i)?.[1] ?? '';
-    if (!constantTimeEqual(presented, this.token))
+    if (!this.token || !constantTimeEqual(presented, this.token))
       throw new DomainException(401, 'UNAUTHENTICATED', 'The metrics token is required');
   }
 

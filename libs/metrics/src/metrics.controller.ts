@@ -6,7 +6,7 @@ import { Public } from '@app/auth';
 import { AnyQueryParameters } from '@app/errors';
 import { MetricsExposition } from './metrics-exposition';
 
-/** GET /metrics for Prometheus: no platform token (a scraper has none), METRICS_TOKEN when set. */
+/** GET /metrics for Prometheus: no platform token (a scraper has none); METRICS_TOKEN, or METRICS_PUBLIC=true. */
 @ApiExcludeController()
 @Public()
 @AnyQueryParameters()

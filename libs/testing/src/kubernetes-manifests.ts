@@ -162,6 +162,11 @@ export function describeKubernetesManifests(service: string, envClass: new () =>
       expect(config.TRUST_PROXY).toMatch(/\S/);
       expect(secretKeys).toContain('METRICS_TOKEN');
       expect(config.METRICS_TOKEN).toBeUndefined();
+      // /metrics stays closed but to the token: nothing opens it to whoever reaches the pod.
+      expect(config.METRICS_PUBLIC).toBeUndefined();
+      expect(secretKeys).not.toContain('METRICS_PUBLIC');
+      for (const role of ['api', 'worker'])
+        expect(container(role).env).not.toContainEqual(expect.objectContaining({ name: 'METRICS_PUBLIC' }));
     });
 
     it('runs every container unprivileged: RuntimeDefault seccomp, no capabilities, a read-only root with an emptyDir for what it writes', () => {

@@ -124,6 +124,11 @@ const MAX_ANSWER_BYTES = 64 * 1024;
 
 const noAnswer = (timeoutSeconds: number) => `No answer within ${timeoutSeconds} s`;
 
+/** An attempt's error when the host resolved to an address the outbound policy refuses. */
+export const REFUSED_ADDRESS = 'The webhook host resolves to a non-public address; refused by the outbound URL policy';
+/** An attempt's error when no connection was made, for whatever reason. */
+export const COULD_NOT_CONNECT = 'Could not connect to the webhook URL';
+
 /** Reads and drops an answer body: until its end, `limit` bytes, or the deadline, whichever comes first. */
 function readAtMost(body: Readable, limit: number, deadline: AbortSignal): Promise<void> {
   return new Promise<void>((resolve) => {
@@ -148,10 +153,9 @@ function readAtMost(body: Readable, limit: number, deadline: AbortSignal): Promi
 function describe(error: unknown, timeoutSeconds: number): string {
   if (isAxiosError(error)) {
     if (error.code === 'ECONNABORTED' || error.code === 'ETIMEDOUT') return noAnswer(timeoutSeconds);
-    if (isOutboundRefusal(error))
-      return 'The webhook host resolves to a non-public address; refused by the outbound URL policy';
+    if (isOutboundRefusal(error)) return REFUSED_ADDRESS;
     // No socket code or resolved address: the delivery log must not work as a port scanner.
-    return 'Could not connect to the webhook URL';
+    return COULD_NOT_CONNECT;
   }
   return String((error as Error)?.message ?? error).slice(0, 300);
 }

@@ -33,13 +33,12 @@ export class CredentialsRepository {
     return rows[0] ?? null;
   }
 
-  /** Locks the credential for a change of its scope: data sources being pointed at it commit first, or wait. */
-  async lockForChange(transaction: Transaction, id: string): Promise<boolean> {
-    const rows: unknown[] = await managerOf(transaction).query(
-      `SELECT 1 FROM connector.credentials WHERE id = $1 FOR UPDATE`,
-      [id],
-    );
-    return rows.length > 0;
+  /**
+   * Locks the credential for a change and reads it as it stands then (null when gone): data sources being
+   * pointed at it commit first, or wait; so does another change, whose outcome this one reads.
+   */
+  lockForChange(transaction: Transaction, id: string): Promise<CredentialEntity | null> {
+    return managerOf(transaction).findOne(CredentialEntity, { where: { id }, lock: { mode: 'pessimistic_write' } });
   }
 
   async countDataSourcesOutside(transaction: Transaction, credentialId: string, projectId: string): Promise<number> {

@@ -70,22 +70,18 @@ export class CredentialsService {
     return credential;
   }
 
-  /** A data source's own credential keeps its scope and owner; the others take the scope sent. */
+  /**
+   * A data source's own credential keeps its scope and owner; the others take the scope sent. The row is read
+   * under its lock: a PUT that went first is built upon (its password kept, its login the one compared), never
+   * written over with what this one read before it.
+   */
   async update(principal: Principal, id: string, input: UpdateCredentialDto): Promise<CredentialEntity> {
-    const credential = await this.get(principal, id);
+    const visible = await this.get(principal, id);
     this.assertInstanceUrl(input.instanceUrl);
-    const instanceUrl = withoutTrailingSlash(input.instanceUrl);
-    assertPasswordFollowsLogin(credential, { instanceUrl, username: input.username }, input.password);
-    const loginChanged = credential.instanceUrl !== instanceUrl || credential.username !== input.username;
-    Object.assign(credential, { name: input.name, instanceUrl, username: input.username });
-    if (credential.scope !== 'DataSource')
-      Object.assign(credential, { scope: input.scope, projectId: input.scope === 'Project' ? input.projectId! : null });
-    if (input.password !== undefined) credential.passwordEncrypted = this.cipher.encrypt(input.password);
-    // A new login has not been checked: the last check's outcome no longer says anything about it.
-    if (input.password !== undefined || loginChanged)
-      Object.assign(credential, { validatedAt: null, validationValid: null, validationError: null });
     return this.transactions.run(async (transaction) => {
-      if (!(await this.credentials.lockForChange(transaction, credential.id))) throw CredentialException.notFound();
+      const credential = await this.credentials.lockForChange(transaction, visible.id);
+      if (!credential) throw CredentialException.notFound();
+      this.replace(credential, input);
       const outside = credential.projectId
         ? await this.credentials.countDataSourcesOutside(transaction, credential.id, credential.projectId)
         : 0;
@@ -155,6 +151,20 @@ export class CredentialsService {
     }
     await this.credentials.recordValidation(credential, true, null);
     return { valid: true };
+  }
+
+  /** Applies a PUT's body to the credential as stored; 400 SECRET_REQUIRED when its login changes without a password. */
+  private replace(credential: CredentialEntity, input: UpdateCredentialDto): void {
+    const instanceUrl = withoutTrailingSlash(input.instanceUrl);
+    assertPasswordFollowsLogin(credential, { instanceUrl, username: input.username }, input.password);
+    const loginChanged = credential.instanceUrl !== instanceUrl || credential.username !== input.username;
+    Object.assign(credential, { name: input.name, instanceUrl, username: input.username });
+    if (credential.scope !== 'DataSource')
+      Object.assign(credential, { scope: input.scope, projectId: input.scope === 'Project' ? input.projectId! : null });
+    if (input.password !== undefined) credential.passwordEncrypted = this.cipher.encrypt(input.password);
+    // A new login has not been checked: the last check's outcome no longer says anything about it.
+    if (input.password !== undefined || loginChanged)
+      Object.assign(credential, { validatedAt: null, validationValid: null, validationError: null });
   }
 
   private draft(principal: Principal, input: CreateCredentialDto): CredentialDraft {

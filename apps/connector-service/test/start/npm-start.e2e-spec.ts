@@ -91,6 +91,8 @@ describe('npm start with nothing but Node, as root, from a directory only root c
       // The console signs admin tokens and the simulator's admin API is open: this machine only.
       expect(listeners(nodePid, [3001, 3002, 3003])).toEqual(['127.0.0.1:3001', '127.0.0.1:3002', '127.0.0.1:3003']);
       expect(sut.output).toContain('Listening on 127.0.0.1 only; BIND_ADDRESS=0.0.0.0 npm start opens them');
+      // On this machine only, npm start opens /metrics (METRICS_PUBLIC), closed by default elsewhere.
+      expect([readyStatus(nodePid, 3001, '/metrics'), readyStatus(nodePid, 3002, '/metrics')]).toEqual(['200', '200']);
       expect(existsSync(join(sut.data, 'redis/appendonlydir'))).toBe(true);
 
       // Ctrl-C in a terminal signals its whole foreground group (everything but unshare, which stands in for the shell).
@@ -203,7 +205,7 @@ function pressCtrlC(pgid: number): void {
 }
 
 /** The HTTP status of /health/ready on the loopback of the namespace `pid` lives in. */
-function readyStatus(pid: number, port: number): string {
+function readyStatus(pid: number, port: number, path = '/health/ready'): string {
   const curl = spawnSync('nsenter', [
     `--net=/proc/${pid}/ns/net`,
     'curl',
@@ -214,7 +216,7 @@ function readyStatus(pid: number, port: number): string {
     '%{http_code}',
     '--max-time',
     '5',
-    `http://127.0.0.1:${port}/health/ready`,
+    `http://127.0.0.1:${port}${path}`,
   ]);
   return curl.stdout.toString();
 }
