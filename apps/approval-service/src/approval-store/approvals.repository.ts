@@ -182,6 +182,31 @@ export class ApprovalsRepository {
     return batch.map((_, i) => byOrdinal.get(i + 1) ?? null);
   }
 
+  /**
+   * The moves that are recorded exactly as asked (same status, comment, decidedBy and output), as decided rows,
+   * with whether their decision event is marked published; null for the others. A move whose statement was sent
+   * again after its connection dropped finds itself this way when its first run committed.
+   */
+  async recordedAs(batch: DecisionMove[]): Promise<Array<(DecidedApproval & { published: boolean }) | null>> {
+    const rows: Array<DecidedApproval & { published: boolean; n: string }> = await this.db.query(
+      `SELECT a.id, a."tenantId", a."executionId", a."stepId", a."callbackId", a.status, a.comment, a."decidedBy", a.output, a."decidedAt",
+         o."publishedAt" IS NOT NULL AS published, i.n
+       FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[]) WITH ORDINALITY AS i(id, "to", comment, "decidedBy", output, n)
+       JOIN approval.approvals a ON a.id = i.id AND a.status = i."to" AND a.comment IS NOT DISTINCT FROM i.comment
+         AND a."decidedBy" IS NOT DISTINCT FROM i."decidedBy" AND a.output::text IS NOT DISTINCT FROM i.output
+       LEFT JOIN approval.decision_outbox o ON o."approvalId" = a.id::text`,
+      [
+        batch.map((b) => b.id),
+        batch.map((b) => b.to),
+        batch.map((b) => b.entry.comment ?? null),
+        batch.map((b) => b.entry.decidedBy ?? null),
+        batch.map((b) => (b.output === null ? null : JSON.stringify(b.output))),
+      ],
+    );
+    const byOrdinal = new Map(rows.map(({ n, ...recorded }) => [Number(n), recorded]));
+    return batch.map((_, i) => byOrdinal.get(i + 1) ?? null);
+  }
+
   /** Open approvals whose decision deadline has passed (of `ids` when given), oldest deadline first. */
   async dueForTimeOut(limit: number, ids?: string[]): Promise<string[]> {
     const rows: Array<{ id: string }> = await this.db.query(

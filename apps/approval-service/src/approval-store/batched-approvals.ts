@@ -16,8 +16,14 @@ import type { DecisionStatus } from './approval-state';
 import { ApprovalsRepository } from './approvals.repository';
 import { decisionEvent } from './decision-event';
 
-/** A final move as its caller sees it: the approval as decided, and the event to publish. */
-export type Decided = DecidedApproval & { event: ApprovalDecisionEvent };
+/**
+ * A final move as its caller sees it: the approval as decided, and the event to publish. `published` is set
+ * when the move's first run committed unheard and a relay has published its event since: nothing to publish.
+ */
+export type Decided = DecidedApproval & { event: ApprovalDecisionEvent; published?: boolean };
+
+/** A person's moves: when one's statement committed but its reply was lost, its author is answered as on a first success. */
+const ANSWERED_AGAIN: readonly DecisionStatus[] = ['Approved', 'Denied', 'Cancelled'];
 
 /**
  * How long a batched statement waits out an outage before its callers see the error (an HTTP caller waits
@@ -44,6 +50,8 @@ export class BatchedApprovals {
   private readonly attempts = this.batcher((batch: AttemptToRecord[]) => this.approvals.recordAttempts(batch));
   private readonly decisions = this.batcher((batch: DecisionMove[]) => this.decideBatch(batch));
   private readonly callbackLookups = this.batcher((ids: string[]) => this.approvals.forCallbacks(ids));
+  /** The moves whose statement has been sent: one sent again may have committed unheard the first time. */
+  private readonly sent = new WeakSet<DecisionMove>();
 
   /** Inserts a Pending approval with its Requested entry, as its first attempt sees it; null when (tenant, execution, step) exists. */
   insertRequested(approval: NewApproval): Promise<DeliveryView | null> {
@@ -73,8 +81,21 @@ export class BatchedApprovals {
     return this.callbackLookups.submit(callbackId);
   }
 
+  /**
+   * A person's move sent again after its connection dropped finds its approval decided, perhaps by its own first
+   * run: recorded exactly as it asked (status, comment, decidedBy, output), it is answered as that first run would
+   * have been. Its outbox row was written with it, so its event still goes out once.
+   */
   private async decideBatch(batch: DecisionMove[]): Promise<Array<Decided | null>> {
-    const moved = await this.approvals.decide(batch);
+    const resent = batch.map((move) => this.sent.has(move) && ANSWERED_AGAIN.includes(move.to));
+    batch.forEach((move) => this.sent.add(move));
+    const moved: Array<DecidedApproval | (DecidedApproval & { published: boolean }) | null> =
+      await this.approvals.decide(batch);
+    const unheard = batch.filter((_, i) => resent[i] && !moved[i]);
+    if (unheard.length) {
+      const recorded = await this.approvals.recordedAs(unheard);
+      unheard.forEach((move, j) => (moved[batch.indexOf(move)] = recorded[j]));
+    }
     return moved.map((row) => row && { ...row, event: decisionEvent(row) });
   }
 

@@ -149,7 +149,7 @@ export class ApprovalsService {
     await this.get(tenantId, id);
     const decided = await this.approvals.decide(id, 'Cancelled', { type: 'Cancelled', comment: `Cancelled by ${by}` });
     if (!decided) throw ApprovalException.notPending((await this.get(tenantId, id)).status);
-    await this.relay.publishWithin(decided.event);
+    if (!decided.published) await this.relay.publishWithin(decided.event);
     if (decided.status !== 'Cancelled') throw ApprovalException.notPending(decided.status); // past its deadline: timed out instead
     return this.get(tenantId, id);
   }

@@ -64,7 +64,7 @@ export class CallbacksService {
     );
     if (!decided) return null;
     this.recentCredentials.forget(callbackId);
-    await this.relay.publishWithin(decided.event);
+    if (!decided.published) await this.relay.publishWithin(decided.event);
     return decided;
   }
 

@@ -8,6 +8,7 @@ export enum DataSourceErrorCode {
   ConnectionNotActive = 'REAUTH_REQUIRED',
   ManageForbidden = 'DATA_SOURCE_MANAGE_FORBIDDEN',
   CreatorIsMember = 'CREATOR_IS_MEMBER',
+  ChangedMeanwhile = 'DATA_SOURCE_CHANGED',
 }
 
 export class DataSourceException extends DomainException {
@@ -29,6 +30,15 @@ export class DataSourceException extends DomainException {
       409,
       DataSourceErrorCode.CreatorIsMember,
       'The creator of a data source is always one of its members',
+    );
+  }
+
+  /** Its credential or connection kept changing while a selection was resolved against it. */
+  static changedMeanwhile() {
+    return new DataSourceException(
+      409,
+      DataSourceErrorCode.ChangedMeanwhile,
+      'The data source changed while the selection was being resolved; send it again',
     );
   }
 

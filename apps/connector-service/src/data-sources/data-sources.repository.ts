@@ -42,6 +42,19 @@ export class DataSourcesRepository {
     return manager.findOneByOrFail(DataSourceEntity, { id });
   }
 
+  /**
+   * The data source as it is now, its row locked until the transaction ends: a change that read it earlier
+   * checks here that what it worked from still holds. Null when it was deleted meanwhile.
+   */
+  async lockForChange(transaction: Transaction, id: string): Promise<DataSourceEntity | null> {
+    const manager = managerOf(transaction);
+    const locked: Array<{ id: string }> = await manager.query(
+      'SELECT id FROM connector.data_sources WHERE id = $1 FOR UPDATE',
+      [id],
+    );
+    return locked.length ? manager.findOneBy(DataSourceEntity, { id }) : null;
+  }
+
   findInTenant(tenantId: string, id: string): Promise<DataSourceEntity | null> {
     return this.sources.findOneBy({ tenantId, id });
   }

@@ -18,6 +18,7 @@ import { originOf } from '../instance-origin';
 import { SelectionReset } from '../selection/selection-reset';
 import { ResolvedSelection, SelectionService } from '../selection/selection.service';
 import { SelectionDto } from '../selection/dto/selection.dto';
+import { sameSelectionBasis, SELECTION_TRIES } from '../selection/selection-basis';
 import { CreateDataSourceDto, UpdateDataSourceDto } from './dto/data-source-input.dto';
 
 /** How long a deletion may keep trying after a deadlock (or a database away) before it answers 503. */
@@ -98,6 +99,17 @@ export class DataSourcesService {
    * to another document system.
    */
   async update(principal: Principal, id: string, input: UpdateDataSourceDto): Promise<DataSourceEntity> {
+    for (let tries = 1; ; tries++) {
+      if (await this.tryUpdate(principal, id, input)) return this.access.readable(principal, id);
+      if (tries === SELECTION_TRIES) throw DataSourceException.changedMeanwhile();
+    }
+  }
+
+  /**
+   * One try of `update`, from the data source as read now. False, with nothing saved, when the selection it
+   * resolved no longer fits: another change moved its credential or connection meanwhile (SelectionBasis).
+   */
+  private async tryUpdate(principal: Principal, id: string, input: UpdateDataSourceDto): Promise<boolean> {
     const source = await this.access.manageable(principal, id);
     const connection = input.connectionId ? await this.usableConnection(principal, input.connectionId) : null;
     if (input.credentialId && input.credentialId !== source.credentialId) {
@@ -121,10 +133,13 @@ export class DataSourcesService {
       : null;
     const subject = (connection ?? previous)?.subject ?? (discard ? null : source.selectionSubject);
 
-    await this.transactions.run(async (transaction) => {
+    const saved = await this.transactions.run(async (transaction) => {
       if (connection) await this.connections.holdForUse(transaction, connection.id);
       if (input.credentialId && input.credentialId !== source.credentialId)
         await this.credentials.holdForUse(transaction, input.credentialId, source.projectId, source.id);
+      const now = await this.repository.lockForChange(transaction, id);
+      if (!now) throw DataSourceException.notFound();
+      if (resolved && !sameSelectionBasis(source, now)) return false;
       const changes: DataSourceChanges = {};
       if (input.name !== undefined) changes.name = input.name;
       if (input.credentialId !== undefined) changes.credentialId = input.credentialId;
@@ -136,14 +151,15 @@ export class DataSourcesService {
       if ((await this.repository.recordInstanceOrigin(transaction, id)) === null) throw DataSourceException.notFound();
       if (discard) await this.selectionReset.discard(transaction, source.id);
       // A run that met the credential's move ended NeedsReauth; with the move confirmed, it may sync again.
-      else if (source.ingestionStatus === 'NeedsReauth' && active) {
-        if (hasInclude(source)) await this.repository.reauthorized(id, transaction);
+      else if (now.ingestionStatus === 'NeedsReauth' && active) {
+        if (hasInclude(now)) await this.repository.reauthorized(id, transaction);
         else await this.repository.moveStatus(id, 'NotConfigured', transaction);
       }
       if (resolved) await this.selection.save(transaction, id, resolved.marks, subject);
+      return true;
     });
-    if (resolved && discard) await this.selection.keep(resolved);
-    return this.access.readable(principal, id);
+    if (saved && resolved && discard) await this.selection.keep(resolved);
+    return saved;
   }
 
   /**

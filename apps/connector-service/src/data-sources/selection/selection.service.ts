@@ -3,11 +3,13 @@ import { Transaction, Transactions } from '@app/database';
 import { DataSourceEntity } from '../data-source.entity';
 import { DataSourceException } from '../data-source.exception';
 import { DataSourcesRepository } from '../data-sources.repository';
+import { ConnectionTokens } from '../../document-system/connection-tokens.port';
 import { DocumentSystemSessions } from '../document-system-sessions';
 import { FolderLocator } from '../folders/folder-locator';
 import { PickerFolderEntity } from '../folders/picker-folder.entity';
 import { SelectionMark } from '@app/contracts/views';
 import { SelectionDto } from './dto/selection.dto';
+import { sameSelectionBasis, SELECTION_TRIES } from './selection-basis';
 
 /** What a selection is resolved against: a data source as it is, or as a change will make it. */
 export type SelectionSource = Pick<
@@ -29,16 +31,29 @@ export class SelectionService {
     private readonly transactions: Transactions,
     private readonly locator: FolderLocator,
     private readonly sessions: DocumentSystemSessions,
+    private readonly connections: ConnectionTokens,
   ) {}
 
+  /**
+   * Resolves and saves a selection. The data source is read again under its row lock before saving: when another
+   * change moved what the selection was resolved against (SelectionBasis), it is resolved again as the data
+   * source is now, as if it had come second.
+   */
   async replace(source: DataSourceEntity, input: SelectionDto, subject: string | null): Promise<DataSourceEntity> {
-    const marks = await this.resolve(source, input);
-    return this.transactions.run(async (transaction) => {
-      await this.save(transaction, source.id, marks, subject);
-      const saved = await this.repository.find(source.id, transaction);
-      if (!saved) throw DataSourceException.notFound(); // deleted meanwhile
-      return saved;
-    });
+    for (let tries = 1; ; tries++) {
+      const marks = await this.resolve(source, input);
+      const outcome = await this.transactions.run(async (transaction) => {
+        const now = await this.repository.lockForChange(transaction, source.id);
+        if (!now) throw DataSourceException.notFound(); // deleted meanwhile
+        if (!sameSelectionBasis(source, now)) return { moved: now };
+        await this.save(transaction, source.id, marks, subject);
+        return { saved: await this.repository.get(source.id, transaction) };
+      });
+      if (outcome.saved) return outcome.saved;
+      if (tries === SELECTION_TRIES) throw DataSourceException.changedMeanwhile();
+      source = outcome.moved;
+      subject = (await this.connections.tenantConnection(source.tenantId, source.connectionId)).subject;
+    }
   }
 
   /** Saves resolved marks; Pending only from NotConfigured or Pending (INGESTION_MOVES): a NeedsReauth one waits for its authorization. */
