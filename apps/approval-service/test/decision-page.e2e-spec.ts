@@ -92,6 +92,31 @@ describe('Decision page', () => {
     expect(await sut.decisionCount(a.approvalId)).toBe(0);
   });
 
+  it('shows the step input with its keys in the order the runtime sent them, indented by two spaces', async () => {
+    const a = await delivered({ stepInput: { zeta: 1, alpha: { b: 2, a: 1 }, mid: [3, { y: null, x: '<b>' }] } });
+    expect(Object.keys(a.body.stepInput)).toEqual(['zeta', 'alpha', 'mid']); // as the webhook carries it
+    const res = await http().get(a.page).expect(200);
+    const shown = /<pre>([\s\S]*?)<\/pre>/.exec(res.text)![1];
+    expect(shown).toBe(
+      [
+        '{',
+        '  &quot;zeta&quot;: 1,',
+        '  &quot;alpha&quot;: {',
+        '    &quot;b&quot;: 2,',
+        '    &quot;a&quot;: 1',
+        '  },',
+        '  &quot;mid&quot;: [',
+        '    3,',
+        '    {',
+        '      &quot;y&quot;: null,',
+        '      &quot;x&quot;: &quot;&lt;b&gt;&quot;',
+        '    }',
+        '  ]',
+        '}',
+      ].join('\n'),
+    );
+  });
+
   it('shows at most 16,384 characters of a large step input, and says it was shortened', async () => {
     const a = await delivered({ stepInput: { lines: Array.from({ length: 3000 }, (_, i) => `line ${i}`) } });
     const res = await http().get(a.page).expect(200);

@@ -4,6 +4,7 @@ import { ThrottlerModule } from '@nestjs/throttler';
 import { ApprovalStoreModule } from '../approval-store/approval-store.module';
 import { ApprovalMetricsModule } from '../metrics/approval-metrics.module';
 import { OutboxModule } from '../outbox/outbox.module';
+import { CallbackRejections } from './callback-rejections';
 import { CallbackRejectionsRepository } from './callback-rejections.repository';
 import { CallbackRateLimitStorage } from './callback-rate-limit.storage';
 import { callbackThrottlers, hasCallbackIdShape } from './callback-throttlers';
@@ -32,6 +33,11 @@ import { RecentCallbackCredentials } from './recent-callback-credentials';
     CallbacksService,
     CallbacksFirstGate,
     CallbackRejectionsRepository,
+    {
+      provide: CallbackRejections,
+      inject: [CallbackRejectionsRepository],
+      useFactory: (repository: CallbackRejectionsRepository) => new CallbackRejections(repository),
+    },
     { provide: RecentCallbackCredentials, useFactory: () => new RecentCallbackCredentials() },
   ],
   // Intake remembers the credentials of the approvals it creates; callbacks check against them. The

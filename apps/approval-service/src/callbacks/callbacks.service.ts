@@ -7,7 +7,7 @@ import { ApprovalMetrics } from '../metrics/approval-metrics';
 import { DecisionRelay } from '../outbox/decision-relay';
 import { ApprovalCallbackDto } from './callback.dto';
 import { callbackDecisionResponse } from './dto/callback-decision.response';
-import { CallbackRejectionsRepository } from './callback-rejections.repository';
+import { CallbackRejections } from './callback-rejections';
 import { CALLBACK_ID_SHAPE } from './callback-throttlers';
 import { CallbackCredential, RecentCallbackCredentials } from './recent-callback-credentials';
 
@@ -25,7 +25,7 @@ export class CallbacksService {
     private readonly approvals: BatchedApprovals,
     private readonly recentCredentials: RecentCallbackCredentials,
     private readonly relay: DecisionRelay,
-    private readonly rejections: CallbackRejectionsRepository,
+    private readonly rejections: CallbackRejections,
     private readonly metrics: ApprovalMetrics,
   ) {}
 

@@ -1,5 +1,9 @@
 import type { ApprovalStatus } from '../approval-store/approval-state';
 import type { PageApproval } from './decision-page.repository';
+import type { PrettyJson } from './pretty-json';
+
+/** What the form shows: the approval, its step input pretty-printed and cut (null: none asked for). */
+export type ShownApproval = Omit<PageApproval, 'stepInput'> & { stepInput: PrettyJson | null };
 
 /**
  * The decision page's HTML: one inline style sheet, no script, no image, nothing from another origin, so
@@ -23,15 +27,16 @@ const OUTCOME: Partial<Record<ApprovalStatus, string>> = {
   DeliveryFailed: 'It could not be delivered.',
 };
 
-/** The form: who asks, what for, the step input (cut at `stepInputChars` by the database), Approve / Deny. */
-export function decisionForm(approval: PageApproval): string {
-  const cut = (approval.stepInputLength ?? 0) > (approval.stepInput?.length ?? 0);
+/** The form: who asks, what for, the step input (cut at the service's bound), Approve / Deny. */
+export function decisionForm(approval: ShownApproval): string {
+  const shown = approval.stepInput;
+  const cut = shown !== null && shown.length > shown.text.length;
   const stepInput =
-    approval.stepInput === null || approval.stepInput === 'null'
+    shown === null || shown.text === 'null'
       ? '<p class="note">No step input.</p>'
-      : `<pre>${escapeHtml(approval.stepInput)}${cut ? '\n…' : ''}</pre>` +
+      : `<pre>${escapeHtml(shown.text)}${cut ? '\n…' : ''}</pre>` +
         (cut
-          ? `<p class="note">Shortened: the first ${count(approval.stepInput.length)} of ${count(approval.stepInputLength!)} characters.</p>`
+          ? `<p class="note">Shortened: the first ${count(shown.text.length)} of ${count(shown.length)} characters.</p>`
           : '');
   return layout(
     `Approval requested by ${approval.agentName}`,
