@@ -86,6 +86,21 @@ export class DecisionRelay implements OnModuleDestroy {
     await settlesWithin(this.publish(event), ms);
   }
 
+  /**
+   * Publishes again events that Redis lost after their rows were marked (an operator's replay): the same job
+   * name, payload and id as at first, so an event whose job Bull still holds is left as it is. No metrics:
+   * these decisions were counted when they were made.
+   */
+  republish(events: ApprovalDecisionEvent[]): Promise<void> {
+    return this.enqueue(events);
+  }
+
+  /** The ids among `approvalIds` whose decision job Bull holds (waiting, active, or consumed and kept). */
+  async held(approvalIds: string[]): Promise<Set<string>> {
+    const jobs = await Promise.all(approvalIds.map((id) => this.decisionsQueue.getJob(id)));
+    return new Set(approvalIds.filter((_, index) => jobs[index]));
+  }
+
   /** Relays what crashed writers left, now and then every `everyMs` (worker processes). */
   poll(everyMs: number): void {
     this.leftovers.poll(everyMs);
@@ -149,6 +164,6 @@ export class DecisionRelay implements OnModuleDestroy {
  * A leftover's event: the one it stores, or the one built from its decided approval. A decided approval
  * never moves again, so this is the event its writer built and may have published already.
  */
-function eventOf(row: OutboxRow): ApprovalDecisionEvent {
+export function eventOf(row: OutboxRow): ApprovalDecisionEvent {
   return row.payload === null ? decisionEvent(row.decided) : row.payload;
 }
