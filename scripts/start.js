@@ -74,6 +74,8 @@ async function main() {
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
     // /metrics is closed by default; on loopback only, npm start opens it unless the caller says otherwise.
     METRICS_PUBLIC: process.env.METRICS_PUBLIC ?? String(isLoopback(BIND_ADDRESS)),
+    // No load balancer to tell: Ctrl-C stops serving at once (requests in flight still finish).
+    SHUTDOWN_DRAIN_MS: process.env.SHUTDOWN_DRAIN_MS ?? '0',
   };
   for (const app of APPS) {
     const env = {

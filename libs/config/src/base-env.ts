@@ -85,6 +85,15 @@ export class AppEnv {
   @IsTrustProxy()
   TRUST_PROXY: string = '';
 
+  /**
+   * On shutdown, how long the HTTP server goes on serving, readiness answering 503, before it takes no new
+   * connection: load balancers have that long to stop sending to it.
+   */
+  @IsInt()
+  @Min(0)
+  @Max(600_000)
+  SHUTDOWN_DRAIN_MS: number = 5_000;
+
   /** On shutdown, how long requests in flight may run on before every connection still open is closed. */
   @IsInt()
   @Min(0)

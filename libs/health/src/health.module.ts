@@ -1,5 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { TerminusModule, TypeOrmHealthIndicator } from '@nestjs/terminus';
+import { ServingStateModule } from '@app/http';
 import { HealthController, READINESS_CHECKS } from './health.controller';
 import { RedisHealthIndicator } from './redis-health.indicator';
 
@@ -9,7 +10,7 @@ export class HealthModule {
   static withStores(): DynamicModule {
     return {
       module: HealthModule,
-      imports: [TerminusModule.forRoot({ logger: false })],
+      imports: [TerminusModule.forRoot({ logger: false }), ServingStateModule],
       controllers: [HealthController],
       providers: [
         RedisHealthIndicator,
@@ -29,7 +30,7 @@ export class HealthModule {
   static standalone(): DynamicModule {
     return {
       module: HealthModule,
-      imports: [TerminusModule.forRoot({ logger: false })],
+      imports: [TerminusModule.forRoot({ logger: false }), ServingStateModule],
       controllers: [HealthController],
       providers: [{ provide: READINESS_CHECKS, useValue: [] }],
     };

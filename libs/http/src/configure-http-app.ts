@@ -10,7 +10,7 @@ import { AllExceptionsFilter, isBodyReadingError, strictValidationPipe, toErrorB
 import { MAX_BODY } from './body-limits';
 import { acceptFastifyBodies } from './fastify-bodies';
 import { completeOpenApiDocument } from './openapi-document';
-import { closeConnectionsAfterGrace } from './shutdown-grace';
+import { shutDownInOrder } from './shutdown-grace';
 import { trustProxies } from './trust-proxy';
 
 export interface HttpAppOptions {
@@ -21,7 +21,7 @@ export interface HttpAppOptions {
 
 /**
  * Everything an app's HTTP side needs, on Express or Fastify, applied identically in production and in e2e tests: body limit,
- * strict validation, the error filter, OpenAPI at /docs, shutdown hooks and a deadline for connections at shutdown.
+ * strict validation, the error filter, OpenAPI at /docs, and a shutdown on SIGTERM that drains before Nest's hooks run.
  */
 export function configureHttpApp(app: INestApplication, options: HttpAppOptions): void {
   enableCors(app);
@@ -29,8 +29,7 @@ export function configureHttpApp(app: INestApplication, options: HttpAppOptions)
   else configureExpress(app as NestExpressApplication);
   app.useGlobalPipes(strictValidationPipe());
   app.useGlobalFilters(new AllExceptionsFilter());
-  app.enableShutdownHooks();
-  closeConnectionsAfterGrace(app);
+  shutDownInOrder(app);
 
   SwaggerModule.setup('docs', app, openApiDocumentOf(app, options), { jsonDocumentUrl: 'docs/openapi.json' });
 }

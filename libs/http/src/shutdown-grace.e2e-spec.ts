@@ -1,4 +1,13 @@
-import { Controller, Get, INestApplication, Module, StreamableFile } from '@nestjs/common';
+import {
+  Controller,
+  Get,
+  INestApplication,
+  Injectable,
+  Module,
+  OnModuleDestroy,
+  ServiceUnavailableException,
+  StreamableFile,
+} from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { connect, Socket } from 'node:net';
 import { Readable } from 'node:stream';
@@ -12,8 +21,20 @@ const GRACE_MS = 1_500;
 const CHUNK = Buffer.alloc(64 * 1024, 'x');
 let arrived: () => void = () => undefined;
 
+/** Something a module closes in its destroy hook (a queue, an agent, a pool). */
+@Injectable()
+class ClosingResource implements OnModuleDestroy {
+  open = true;
+
+  onModuleDestroy(): void {
+    this.open = false;
+  }
+}
+
 @Controller('probe')
 class ProbeController {
+  constructor(private readonly resource: ClosingResource) {}
+
   /** 64 MiB, written as fast as the client reads. */
   @Get('download')
   download() {
@@ -24,6 +45,14 @@ class ProbeController {
   async slow() {
     arrived();
     await sleep(500);
+    return { ok: true };
+  }
+
+  @Get('slow-then-resource')
+  async slowThenResource() {
+    arrived();
+    await sleep(500);
+    if (!this.resource.open) throw new ServiceUnavailableException('closed under the request');
     return { ok: true };
   }
 }
@@ -37,6 +66,7 @@ describe.each(['express', 'fastify'])('An app on %s shutting down (SIGTERM)', (a
     @Module({
       imports: [validatedConfig(AppEnv, testEnv({ SHUTDOWN_GRACE_MS: GRACE_MS }))],
       controllers: [ProbeController],
+      providers: [ClosingResource],
     })
     class ProbeModule {}
     const options = { bodyParser: false, logger: false, abortOnError: false } as const;
@@ -77,5 +107,17 @@ describe.each(['express', 'fastify'])('An app on %s shutting down (SIGTERM)', (a
     await app.close();
     expect(await answer).toEqual({ status: 200, body: { ok: true } });
     expect(Date.now() - started).toBeLessThan(GRACE_MS);
+  });
+
+  it("runs the modules' destroy hooks only once the requests in flight are answered", async () => {
+    const came = new Promise<void>((resolve) => (arrived = resolve));
+    const answer = fetch(`${url}/probe/slow-then-resource`).then(async (res) => ({
+      status: res.status,
+      body: await res.json(),
+    }));
+    await came;
+
+    await app.close();
+    expect(await answer).toEqual({ status: 200, body: { ok: true } });
   });
 });

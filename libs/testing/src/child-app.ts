@@ -3,6 +3,7 @@ import { basename, resolve } from 'node:path';
 import type { TestingModuleBuilder } from '@nestjs/testing';
 import { Logger } from 'nestjs-pino';
 import type { ProcessRole } from '@app/config';
+import { eventually } from './eventually';
 
 const ROOT = resolve(__dirname, '../../..');
 
@@ -88,6 +89,20 @@ export function runNestAppAsChild(
     const app = (await build(env, role).compile()).createNestApplication({ logger: false });
     app.useLogger(app.get(Logger));
     await app.init();
+  });
+}
+
+/**
+ * `runAsChild` for an app's own main.ts, started as in production (its signal handling included): the
+ * configuration goes into process.env, `load` requires main, and the child is ready once GET /health/live
+ * answers on 127.0.0.1 at the env's PORT (give it a free one: main.ts tells no one which port it took).
+ */
+export function runMainAsChild(load: () => unknown): void {
+  runAsChild(async (env) => {
+    for (const [name, value] of Object.entries(env)) process.env[name] = String(value);
+    load();
+    const live = `http://127.0.0.1:${String(env.PORT)}/health/live`;
+    await eventually(async () => (await fetch(live)).ok, 140_000, 200);
   });
 }
 

@@ -2,10 +2,12 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { getMetadataStorage } from 'class-validator';
 import * as yaml from 'js-yaml';
-import { validateEnv } from '@app/config';
+import { AppEnv, validateEnv } from '@app/config';
 
 const KUBERNETES = resolve(__dirname, '../../../deploy/kubernetes');
 const HEALTH = { liveness: '/health/live', readiness: '/health/ready' };
+/** What an API pod's shutdown takes past its drain and grace: Nest's hooks closing queues, agents and pools. */
+const SHUTDOWN_HOOKS_SECONDS = 10;
 /** Where a worker, which serves no API, answers Prometheus (METRICS_PORT). */
 const WORKER_METRICS_PORT = 9464;
 
@@ -70,6 +72,7 @@ interface Manifest {
         containers: Container[];
         securityContext: SecurityContext;
         volumes?: Array<{ name: string; emptyDir?: object }>;
+        terminationGracePeriodSeconds?: number;
       };
     };
     /** A NetworkPolicy's. */
@@ -124,6 +127,15 @@ export function describeKubernetesManifests(service: string, envClass: new () =>
       expect(api.readinessProbe.httpGet).toEqual({ path: HEALTH.readiness, port: 'http' });
       // Workers serve nothing but /metrics (on METRICS_PORT), so an HTTP probe of the API's paths would fail them forever.
       expect(container('worker').livenessProbe).toBeUndefined();
+    });
+
+    it('lets an API pod drain, finish its requests in flight and close before Kubernetes kills it', () => {
+      const secrets = Object.fromEntries(secretKeys.map((name) => [name, SAMPLE_SECRETS[name] ?? 'sample']));
+      const env = validateEnv(envClass, { ...config, ...secrets, PROCESS_ROLE: 'api' }) as AppEnv;
+      // The drain is the app's own (readiness 503 while it serves on): it needs no preStop sleep.
+      expect(env.SHUTDOWN_DRAIN_MS).toBeGreaterThanOrEqual(3_000);
+      const needed = (env.SHUTDOWN_DRAIN_MS + env.SHUTDOWN_GRACE_MS) / 1000 + SHUTDOWN_HOOKS_SECONDS;
+      expect(deployment('api').spec.template.spec.terminationGracePeriodSeconds).toBeGreaterThanOrEqual(needed);
     });
 
     it('lets Prometheus scrape /metrics of every pod: the API on its HTTP port, a worker on METRICS_PORT', () => {

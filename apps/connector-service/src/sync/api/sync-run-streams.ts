@@ -2,6 +2,7 @@ import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import type { SyncRunView } from '@app/contracts/views';
 import { RetryLaterException } from '@app/errors';
+import { ServingState } from '@app/http';
 import { ConnectorEnv } from '../../connector-env';
 import { syncRunResponse } from '../dto/sync-run.response';
 import { RunPaceSampler } from '../run-pace';
@@ -41,8 +42,11 @@ export class SyncRunStreams implements OnModuleDestroy {
     private readonly runs: SyncRunsRepository,
     private readonly pace: RunPaceSampler,
     env: ConnectorEnv,
+    serving: ServingState,
   ) {
     this.recheckMs = env.SYNC_RUN_STREAM_RECHECK_SECONDS * 1000;
+    // A stream never ends by itself: left open, it would hold the server's close for SHUTDOWN_GRACE_MS.
+    serving.whenServerCloses(() => this.onModuleDestroy());
   }
 
   get count(): number {
