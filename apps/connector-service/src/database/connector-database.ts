@@ -37,6 +37,7 @@ import { CredentialValidation1795300058000 } from './migrations/1795300058000-cr
 import { ChunkRowsWhole1795300060000 } from './migrations/1795300060000-chunk-rows-whole';
 import { RunListedPages1795300061000 } from './migrations/1795300061000-run-listed-pages';
 import { TextMeasures1795300062000 } from './migrations/1795300062000-text-measures';
+import { SightingPriorPlaces1795300063000 } from './migrations/1795300063000-sighting-prior-places';
 import { SyncRunFiles1795300028000 } from './migrations/1795300028000-sync-run-files';
 import { DeletionGuard1795300030000 } from './migrations/1795300030000-deletion-guard';
 
@@ -88,5 +89,6 @@ export const connectorDatabase: ServiceDatabaseOptions = {
     ChunkRowsWhole1795300060000,
     RunListedPages1795300061000,
     TextMeasures1795300062000,
+    SightingPriorPlaces1795300063000,
   ],
 };

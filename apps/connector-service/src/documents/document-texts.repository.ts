@@ -1,10 +1,19 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import type { PageRangeView } from '@app/contracts/views';
+import type { DocumentExtractionStatus, PageRangeView } from '@app/contracts/views';
 
-/** A document's text as it stands: what its answer needs before the first slice of it is read. */
+/**
+ * A document's text as it stands, with the document's fields its answer shows: all from one row version, so
+ * the answer's ETag (which names the version) never stands over another version's name or status.
+ */
 export interface StoredText {
+  documentId: string;
+  dataSourceId: string;
+  name: string;
+  path: string;
+  extractionStatus: DocumentExtractionStatus;
+  extractionError: string | null;
   /** The row's version (`xmin`: any update of the row changes it); every slice is read from this one. */
   version: string;
   /** In characters (code points), as substr counts them. */
@@ -20,28 +29,28 @@ export class DocumentTextsRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   /**
-   * Null when the document is gone. The measures were taken when the text was written, in this row version
-   * (migration 1795300062000-text-measures), so no byte of the text is read; a row written before has none
-   * and its text is measured here.
+   * Null when the tenant has no such document. One statement: a sync may write the row at any time. The
+   * measures were taken when the text was written, in this row version (migration 1795300062000-text-measures),
+   * so no byte of the text is read; a row written before has none and its text is measured here.
    */
-  async stored(id: string): Promise<StoredText | null> {
-    const rows: Array<{
-      version: string;
-      length: number;
-      jsonBytes: number;
-      starts: number[] | null;
-      ends: number[] | null;
-    }> = await this.db.query(
-      `SELECT xmin::text AS version, coalesce("textLength", char_length(text)) AS length,
+  async stored(tenantId: string, id: string): Promise<StoredText | null> {
+    const rows: Array<
+      Omit<StoredText, 'pages'> & {
+        starts: number[] | null;
+        ends: number[] | null;
+      }
+    > = await this.db.query(
+      `SELECT id AS "documentId", "dataSourceId", name, path, "extractionStatus", "extractionError", xmin::text AS version,
+           coalesce("textLength", char_length(text)) AS length,
            coalesce("textJsonBytes", octet_length(to_json(text)::text) - 2) AS "jsonBytes",
            "pageStarts" AS starts, "pageEnds" AS ends
-         FROM connector.documents WHERE id = $1`,
-      [id],
+         FROM connector.documents WHERE id = $1 AND "tenantId" = $2`,
+      [id, tenantId],
     );
     if (!rows.length) return null;
-    const { version, length, jsonBytes, starts, ends } = rows[0];
+    const { starts, ends, ...text } = rows[0];
     const pages = (starts ?? []).map((start, i) => ({ page: i + 1, start, end: (ends as number[])[i] }));
-    return { version, length, jsonBytes, pages };
+    return { ...text, pages };
   }
 
   /** `length` characters of the text from `start` (0-based); null once the document is no longer at `version`. */

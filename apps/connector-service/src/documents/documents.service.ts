@@ -65,10 +65,13 @@ export class DocumentsService {
   }
 
   async text(principal: Principal, id: string): Promise<DocumentTextAnswer> {
-    const doc = await this.get(principal, id);
-    const text = await this.texts.stored(id);
+    // The document's fields and its text's version in one read: the answer and its ETag describe one version.
+    const text = await this.texts.stored(principal.tenantId, id);
     if (!text) throw documentNotFound();
-    return documentTextResponse(doc, text, this.slices(id, text));
+    await this.access.readable(principal, text.dataSourceId).catch(() => {
+      throw documentNotFound();
+    });
+    return documentTextResponse(text, this.slices(id, text));
   }
 
   /** The text in slices, all from the version `text` describes: the answer's length was announced for it. */

@@ -60,6 +60,13 @@ export interface SyncedFolderRow {
   path: string;
 }
 
+/** A file a run saw listed, and where its document was before the run moved it (null when it did not). */
+export interface RunSighting {
+  externalId: string;
+  priorFolderId: string | null;
+  priorPath: string | null;
+}
+
 export interface DocumentMove {
   id: string;
   name: string;
@@ -84,13 +91,30 @@ export class SyncedDocumentsRepository {
     return new Map(rows.map((r) => [r.externalId, r]));
   }
 
-  /** Records that a run saw these files listed (a narrow insert: the document rows are not rewritten). */
-  async markSeen(transaction: Transaction, externalIds: string[], runId: string): Promise<void> {
-    if (!externalIds.length) return;
+  /**
+   * Records that a run saw these files listed (a narrow insert: the document rows are not rewritten), each with
+   * where its document was before this run moved it (null: not moved). A sighting written again takes the new place.
+   */
+  async markSeen(transaction: Transaction, sightings: RunSighting[], runId: string): Promise<void> {
+    if (!sightings.length) return;
     await managerOf(transaction).query(
-      `INSERT INTO connector.sync_sightings ("syncRunId", "externalId") SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING`,
+      `INSERT INTO connector.sync_sightings ("syncRunId", "externalId", "priorFolderId", "priorPath")
+       SELECT $1, s."externalId", s."priorFolderId", s."priorPath"
+       FROM jsonb_to_recordset($2::jsonb) AS s("externalId" text, "priorFolderId" text, "priorPath" text)
+       ON CONFLICT ("syncRunId", "externalId") DO UPDATE SET "priorFolderId" = EXCLUDED."priorFolderId", "priorPath" = EXCLUDED."priorPath"`,
+      [runId, JSON.stringify(sightings)],
+    );
+  }
+
+  /** The run's sightings of these files so far (read under the run's listing lock, which orders its pages). */
+  async sightings(transaction: Transaction, runId: string, externalIds: string[]): Promise<Map<string, RunSighting>> {
+    if (!externalIds.length) return new Map();
+    const rows: RunSighting[] = await managerOf(transaction).query(
+      `SELECT "externalId", "priorFolderId", "priorPath" FROM connector.sync_sightings
+       WHERE "syncRunId" = $1 AND "externalId" = ANY($2::text[])`,
       [runId, externalIds],
     );
+    return new Map(rows.map((r) => [r.externalId, r]));
   }
 
   /** Renamed, moved or given a new version or time with the same content: new place and stamps, no download. */

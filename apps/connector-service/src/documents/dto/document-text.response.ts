@@ -1,5 +1,4 @@
 import type { DocumentTextView } from '@app/contracts/views';
-import type { DocumentEntity } from '../document.entity';
 import type { StoredText } from '../document-texts.repository';
 
 /** GET /v1/documents/{id}/text as JSON bytes, produced as its text's slices come. */
@@ -14,17 +13,13 @@ export interface DocumentTextAnswer {
  * slice is escaped on its own, which is the same as escaping the whole as long as no slice splits a
  * surrogate pair (PostgreSQL's substr cuts between code points).
  */
-export function documentTextResponse(
-  doc: DocumentEntity,
-  text: StoredText,
-  slices: AsyncIterable<string>,
-): DocumentTextAnswer {
+export function documentTextResponse(text: StoredText, slices: AsyncIterable<string>): DocumentTextAnswer {
   const head = {
-    documentId: doc.id,
-    dataSourceId: doc.dataSourceId,
-    name: doc.name,
-    path: doc.path,
-    extraction: { status: doc.extractionStatus, error: doc.extractionError },
+    documentId: text.documentId,
+    dataSourceId: text.dataSourceId,
+    name: text.name,
+    path: text.path,
+    extraction: { status: text.extractionStatus, error: text.extractionError },
   } satisfies Omit<DocumentTextView, 'text' | 'pages'>;
   const before = Buffer.from(`${JSON.stringify(head).slice(0, -1)},"text":"`);
   const after = Buffer.from(`","pages":${JSON.stringify(text.pages)}}`);

@@ -3,6 +3,7 @@ import type { FileEntry } from '../../document-system/document-system.adapter';
 import { LedgerEntry, shortReason } from '../../file-ledger/ledger-entry';
 import type { FetchedFile, SkippedFile } from './file-downloads';
 import type { PriorDocument } from './plan-types';
+import type { ReturnedFile } from './run-sightings';
 import type { FilePlan } from './sync-plan';
 import type { FileToIngest } from '../sync.jobs';
 
@@ -28,6 +29,18 @@ export function listedOutcomes(
     };
     return [{ ...entry, documentId: doc!.id }];
   });
+}
+
+/** Files moved by an earlier listing of the run and listed again where they were: unchanged after all. */
+export function returnedOutcomes(returned: ReturnedFile[]): LedgerEntry[] {
+  return returned.map(({ file, path, move }) => ({
+    externalId: file.id,
+    documentId: move.id,
+    name: file.name,
+    path,
+    outcome: 'Unchanged' as const,
+    reason: null,
+  }));
 }
 
 /** A batch's downloads: stored (added or updated), skipped as too large, and those that failed for good. */

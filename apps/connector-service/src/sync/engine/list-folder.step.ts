@@ -4,10 +4,11 @@ import { SyncedDocumentsRepository } from '../../documents/synced-documents.repo
 import { listedSize } from '../run-progress';
 import { ListFolderJob, SyncJobName, SyncTask } from '../sync.jobs';
 import { SyncRunsRepository } from '../sync-runs.repository';
-import { listedOutcomes } from './file-outcomes';
+import { listedOutcomes, returnedOutcomes } from './file-outcomes';
 import { RunFollowUps } from './run-follow-ups';
 import { RunLimits, withinLimits } from './run-limits';
 import { RunSessions } from './run-sessions';
+import { pageSightings, returnedFiles, untaken } from './run-sightings';
 import { StepGuard, TaskAlreadyDone } from './step-guard';
 import { pageEntries, pageTasks, planFiles } from './sync-plan';
 
@@ -56,16 +57,29 @@ export class ListFolderStep {
     const step = await this.guard.once(async (transaction) => {
       // Pages of one run are weighed against its limits one at a time, each seeing those committed before it.
       const soFar = await this.runs.lockListing(transaction, job.syncRunId);
+      // A file listed in two folders (or twice) is taken once per run, at its first listing.
+      const seen = await this.synced.sightings(
+        transaction,
+        job.syncRunId,
+        listed.files.map((f) => f.id),
+      );
       const { folders, files, nextCursor, limit } = withinLimits(
-        { ...listed, path: job.path, nextCursor: page.nextCursor, depth: job.depth ?? 0 },
+        {
+          ...listed,
+          files: untaken(listed.files, seen),
+          path: job.path,
+          nextCursor: page.nextCursor,
+          depth: job.depth ?? 0,
+        },
         soFar,
         this.limits(),
       );
-      const known = await this.synced.known(
-        source.id,
-        files.map((f) => f.id),
-      );
+      const known = await this.synced.known(source.id, [
+        ...files.map((f) => f.id),
+        ...listed.files.filter((f) => seen.has(f.id)).map((f) => f.id),
+      ]);
       const plan = planFiles(job, files, known);
+      const returned = returnedFiles(job, listed.files, seen, known);
       const { tasks, nextPage } = pageTasks(job, folders, plan.ingest, nextCursor);
       await this.synced.upsertFolders(
         transaction,
@@ -74,17 +88,21 @@ export class ListFolderStep {
         job.syncRunId,
       );
       // Every file still listed is seen, even one whose new version fails to download: it must not be dropped.
-      await this.synced.markSeen(transaction, [...known.keys()], job.syncRunId);
-      await this.synced.relocate(transaction, [...plan.relocated, ...plan.restamped], job.syncRunId);
+      await this.synced.markSeen(transaction, pageSightings(files, known, plan, returned), job.syncRunId);
+      const moves = [...plan.relocated, ...plan.restamped, ...returned.map((r) => r.move)];
+      await this.synced.relocate(transaction, moves, job.syncRunId);
       const settled = await this.guard.commit(transaction, job.syncRunId, {
-        ledger: { dataSourceId: source.id, entries: listedOutcomes(job.path, files, known, plan) },
+        ledger: {
+          dataSourceId: source.id,
+          entries: [...listedOutcomes(job.path, files, known, plan), ...returnedOutcomes(returned)],
+        },
         adds: tasks,
         completes: key,
         limit,
         counts: {
           discovered: files.length,
-          unchanged: plan.unchanged.length,
-          updated: plan.relocated.length,
+          unchanged: plan.unchanged.length + returned.length,
+          updated: plan.relocated.length - returned.length,
           listedBytes: files.reduce((n, f) => n + listedSize(f), 0),
           plannedBytes: plan.ingest.reduce((n, f) => n + listedSize(f), 0),
           listedPages: 1,

@@ -26,6 +26,13 @@ export interface Relocation {
   modifiedAt: string | null;
 }
 
+/** A file the run took from a listing, and where its document was before the run moved it (null: not moved). */
+export interface RunSighting {
+  externalId: string;
+  priorFolderId: string | null;
+  priorPath: string | null;
+}
+
 /** A downloaded file's document, as a step saves it. */
 export interface DocumentToSave {
   tenantId: string;

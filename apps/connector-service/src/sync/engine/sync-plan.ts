@@ -192,7 +192,7 @@ export function planFiles(
 }
 
 /** The version and time a document shows: the listing's, as a download would have stored them. */
-function stampsOf(file: FileEntry): Pick<Relocation, 'version' | 'modifiedAt'> {
+export function stampsOf(file: FileEntry): Pick<Relocation, 'version' | 'modifiedAt'> {
   return { version: file.version != null ? String(file.version) : null, modifiedAt: file.modifiedAt ?? null };
 }
 
@@ -204,7 +204,7 @@ function restamped(doc: PriorDocument, listed: Pick<Relocation, 'version' | 'mod
 type ContentIdentity = Pick<FileEntry, 'sha256' | 'version' | 'modifiedAt' | 'size'>;
 
 /** Content unchanged; a file and document with nothing to compare are not. */
-function sameContent(file: ContentIdentity, doc: PriorDocument): boolean {
+export function sameContent(file: ContentIdentity, doc: PriorDocument): boolean {
   return contentMatch(file, doc) === true;
 }
 
