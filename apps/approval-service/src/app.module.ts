@@ -13,6 +13,7 @@ import { ApprovalEnv } from './approval-env';
 import { ApprovalsModule } from './approvals/approvals.module';
 import { CallbacksModule } from './callbacks/callbacks.module';
 import { OutboxPollerModule } from './outbox/outbox-poller.module';
+import { PoolTurnsModule } from './database/pool-turns.module';
 import { approvalDatabase } from './approval-database';
 import { withoutPageToken } from './decision-pages/decision-page-links';
 
@@ -35,6 +36,7 @@ export class AppModule {
         AuthModule,
         CryptoModule,
         DatabaseModule.forService(approvalDatabase),
+        PoolTurnsModule,
         QueueModule.forRoot(),
         HealthModule.withStores(),
         MetricsModule.forRole(role),

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { StatementBatcher } from './statement-batcher';
 
 describe('StatementBatcher', () => {
@@ -96,5 +97,28 @@ describe('StatementBatcher', () => {
     const results = await Promise.allSettled([running, ...waiting]);
     expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected']);
     expect(runs).toBe(1);
+  });
+
+  it("runs every batch outside its callers' async context, the batches that follow one too", async () => {
+    const tenants = new AsyncLocalStorage<string>();
+    const seenBy: Array<string | undefined> = [];
+    let finishFirst!: () => void;
+    const first = new Promise<void>((resolve) => (finishFirst = resolve));
+    const sut = new StatementBatcher(async (inputs: string[]) => {
+      seenBy.push(tenants.getStore());
+      if (seenBy.length === 1) await first;
+      return inputs;
+    });
+
+    const answers = [tenants.run('tenant-a', () => sut.submit('a'))];
+    await new Promise((resolve) => setImmediate(resolve));
+    answers.push(
+      sut.submit('callback'),
+      tenants.run('tenant-b', () => sut.submit('b')),
+    );
+    finishFirst();
+
+    expect(await Promise.all(answers)).toEqual(['a', 'callback', 'b']);
+    expect(seenBy).toEqual([undefined, undefined]); // before: ['tenant-a', 'tenant-a'], both in A's line
   });
 });

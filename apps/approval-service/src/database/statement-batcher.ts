@@ -1,3 +1,4 @@
+import { AsyncResource } from 'node:async_hooks';
 import { isInfrastructureError } from '@app/errors';
 
 type Waiting<I, O> = { input: I; resolve: (output: O) => void; reject: (error: unknown) => void };
@@ -9,11 +10,15 @@ type Waiting<I, O> = { input: I; resolve: (output: O) => void; reject: (error: u
  * statements in flight (docs/approval-performance.md). A batch that fails is run again one call at a
  * time, so a bad call fails only itself; one that failed because the database is unreachable fails every
  * call at once, those waiting behind it too, for their callers to hold and try again.
+ * A batch serves callers of every tenant, so it runs in the async context the batcher was made in (at start-up:
+ * no request's), never in that of the caller who came first: its statement takes no tenant's turn for a
+ * connection (PoolTurns), and so never waits in the line of one tenant's flood.
  */
 export class StatementBatcher<I, O> {
   private waiting: Array<Waiting<I, O>> = [];
   private scheduled = false;
   private running = false;
+  private readonly home = new AsyncResource('StatementBatcher');
 
   constructor(
     private readonly runBatch: (inputs: I[]) => Promise<O[]>,
@@ -33,10 +38,12 @@ export class StatementBatcher<I, O> {
   private schedule(): void {
     if (this.scheduled || this.running || !this.waiting.length) return;
     this.scheduled = true;
-    setImmediate(() => {
-      this.scheduled = false;
-      void this.next();
-    });
+    setImmediate(() =>
+      this.home.runInAsyncScope(() => {
+        this.scheduled = false;
+        void this.next();
+      }),
+    );
   }
 
   private async next(): Promise<void> {

@@ -1,5 +1,6 @@
 import { InjectQueue } from '@nestjs/bull';
 import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { AsyncResource } from 'node:async_hooks';
 import type { Queue } from 'bull';
 import { ApprovalDecisionEvent, SharedQueue } from '@app/contracts/payloads';
 import { OutageRider, OutboxLeftovers, Transactions } from '@app/database';
@@ -35,6 +36,8 @@ export class DecisionRelay implements OnModuleDestroy {
   private markNow?: () => void;
   private closing = false;
   private readonly leftovers: OutboxLeftovers<OutboxRow>;
+  /** Marking serves every tenant's decisions: it runs in the relay's own context, never in a request's (PoolTurns). */
+  private readonly home = new AsyncResource('DecisionRelay');
 
   constructor(
     private readonly outbox: DecisionOutboxRepository,
@@ -74,7 +77,7 @@ export class DecisionRelay implements OnModuleDestroy {
     }
     if (this.closing) return this.mark([event.approvalId]);
     this.toMark.add(event.approvalId);
-    this.marking ??= this.markSoon();
+    this.marking ??= this.home.runInAsyncScope(() => this.markSoon());
   }
 
   /**
