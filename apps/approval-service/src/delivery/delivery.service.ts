@@ -88,10 +88,10 @@ export class DeliveryService {
    * flight) and may take a delivery slot now (the fair share's hold):
    * intake stays with it for at most INLINE_WAIT_MS (most receivers answer by then, and the work in flight
    * stays bounded by intake's concurrency), then lets it go on alone. Otherwise the attempt waits for its
-   * tenant's turn in the delivery queue's fair share.
+   * tenant's turn in the delivery queue's fair share, as it does when `inline` is false.
    */
-  async handOff(approvalId: string, tenantId: string, fresh?: AttemptView): Promise<void> {
-    if (fresh && (await this.sendHere(fresh))) return;
+  async handOff(approvalId: string, tenantId: string, fresh?: AttemptView, { inline = true } = {}): Promise<void> {
+    if (fresh && inline && (await this.sendHere(fresh))) return;
     if (fresh) this.handOffs.keep(fresh);
     await this.outage.ride(() => this.producer.attempt(approvalId, 1, tenantId, 0, !fresh));
   }
