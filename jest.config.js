@@ -13,10 +13,18 @@ const shared = {
   globalTeardown: '<rootDir>/test/global-teardown.ts',
 };
 
+const timingSpecs = require('./test/timing-specs');
+
 module.exports = {
   projects: [
     { ...shared, displayName: 'unit', testRegex: '(apps|libs)/.*\\.spec\\.ts$' },
-    { ...shared, displayName: 'e2e', testRegex: '(apps|libs)/.*\\.e2e-spec\\.ts$' },
+    {
+      ...shared,
+      displayName: 'e2e',
+      testRegex: '(apps|libs)/.*\\.e2e-spec\\.ts$',
+      // Run alone after the rest (jest.timing.config.js).
+      testPathIgnorePatterns: ['/node_modules/', ...timingSpecs.map((path) => `<rootDir>/${path}`)],
+    },
   ],
   // e2e files mostly wait on sockets and timers, so more workers than cores pays off (test:unit, CPU-bound, uses 2).
   maxWorkers: 4,

@@ -1,0 +1,10 @@
+// Specs that measure how long another tenant waits while one tenant floods the service with CPU-bound work.
+// Beside three other files on two cores their figures are the neighbours', not the code's: `npm test` runs
+// them after the rest, one at a time (jest.timing.config.js; docs/testing.md, "Timing specs").
+module.exports = [
+  'apps/approval-service/test/intake-fairness.e2e-spec.ts',
+  'apps/approval-service/test/intake-backlog-fairness.e2e-spec.ts',
+  'apps/approval-service/test/approval-pool-turns.e2e-spec.ts',
+  'apps/approval-service/test/callback-rejection-flood.e2e-spec.ts',
+  'apps/connector-service/test/pool-tenant-fairness.e2e-spec.ts',
+];
