@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import request from 'supertest';
-import { HttpPeer, testCaller, TestCaller } from '@app/testing';
-import { ApprovalTestApp, startApprovalApp } from './support/approval-app';
+import { eventually, HttpPeer, testCaller, TestCaller } from '@app/testing';
+import { ApprovalTestApp, approvalRequest, startApprovalApp } from './support/approval-app';
 
 /**
  * `POST /v1/approvals/test-webhook` must not tell a member which internal names exist: a host name the
@@ -13,7 +13,7 @@ describe('POST /v1/approvals/test-webhook is no DNS oracle', () => {
   let receiver: HttpPeer;
 
   beforeAll(async () => {
-    sut = await startApprovalApp({ WEBHOOK_ALLOW_INSECURE: true, WEBHOOK_ALLOW_PRIVATE_NETWORKS: false }, 'api');
+    sut = await startApprovalApp({ WEBHOOK_ALLOW_INSECURE: true, WEBHOOK_ALLOW_PRIVATE_NETWORKS: false }, 'all');
     runtime = await testCaller({ roles: ['agent-runtime'] });
     receiver = await new HttpPeer().start();
   });
@@ -67,5 +67,28 @@ describe('POST /v1/approvals/test-webhook is no DNS oracle', () => {
     const literal = await testWebhook('http://10.0.0.8/hook');
     expect(literal.res.status).toBe(400);
     expect(literal.res.body.message).toMatch(/loopback, private/);
+  });
+
+  it("logs a real approval's attempt to such a name as an attempt to a host that cannot be reached", async () => {
+    const port = new URL(receiver.url).port;
+    const attemptError = async (url: string) => {
+      const created = await request(sut.app.getHttpServer())
+        .post('/v1/approvals')
+        .set(runtime.auth)
+        .send(approvalRequest(url, { maxRetryAttempts: 0 }))
+        .expect(201);
+      const attempt = () =>
+        request(sut.app.getHttpServer())
+          .get(`/v1/approvals/${created.body.approvalId}`)
+          .set(runtime.auth)
+          .then((res) => res.body.log.find((e: { type: string }) => e.type === 'DeliveryAttempt'));
+      await eventually(async () => Boolean(await attempt()), 30_000);
+      return (await attempt()).error;
+    };
+
+    const internal = await attemptError(`http://${hostname()}:${port}/hook`);
+    expect(internal).toBe(await attemptError(`http://no-such-host.invalid:${port}/hook`));
+    expect(internal).toBe('Could not connect to the webhook URL');
+    expect(receiver.received).toHaveLength(0);
   });
 });

@@ -1,4 +1,4 @@
-import { Injectable, OnModuleDestroy, ServiceUnavailableException } from '@nestjs/common';
+import { Injectable, Logger, OnModuleDestroy, ServiceUnavailableException } from '@nestjs/common';
 import { ApprovalEnv } from '../approval-env';
 import axios, { isAxiosError } from 'axios';
 import type { Readable } from 'node:stream';
@@ -23,6 +23,7 @@ export type AttemptResult = WebhookTestView;
 /** One POST of a webhook: auth headers, Standard Webhooks headers, a wall-clock deadline, no redirects. */
 @Injectable()
 export class WebhookSender implements OnModuleDestroy {
+  private readonly logger = new Logger(WebhookSender.name);
   /** One per secret of WEBHOOK_SIGNING_SECRET: while rotating, a receiver holding either one can verify. */
   private readonly signers: Webhook[];
   private readonly agents: GuardedAgents;
@@ -79,11 +80,23 @@ export class WebhookSender implements OnModuleDestroy {
       return result({
         delivered: false,
         httpStatus: null,
-        error: deadline.signal.aborted ? noAnswer(delivery.timeoutSeconds) : describe(error, delivery.timeoutSeconds),
+        error: deadline.signal.aborted ? noAnswer(delivery.timeoutSeconds) : this.describe(error, delivery),
       });
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  private describe(error: unknown, delivery: WebhookDelivery): string {
+    if (!isAxiosError(error)) return String((error as Error)?.message ?? error).slice(0, 300);
+    if (error.code === 'ECONNABORTED' || error.code === 'ETIMEDOUT') return noAnswer(delivery.timeoutSeconds);
+    if (isOutboundRefusal(error))
+      this.logger.log(
+        { host: new URL(delivery.url).hostname },
+        'webhook refused: its host resolves to a non-public address',
+      );
+    // No socket code or resolved address: the delivery log must not work as a port scanner.
+    return COULD_NOT_CONNECT;
   }
 
   private headers(delivery: WebhookDelivery, payload: string): Record<string, string> {
@@ -124,9 +137,11 @@ const MAX_ANSWER_BYTES = 64 * 1024;
 
 const noAnswer = (timeoutSeconds: number) => `No answer within ${timeoutSeconds} s`;
 
-/** An attempt's error when the host resolved to an address the outbound policy refuses. */
-export const REFUSED_ADDRESS = 'The webhook host resolves to a non-public address; refused by the outbound URL policy';
-/** An attempt's error when no connection was made, for whatever reason. */
+/**
+ * An attempt's error when no connection was made, for whatever reason: a host refused once resolved (a
+ * non-public address) included, so that neither a test delivery nor an approval's log tells a member which
+ * internal names exist. The service's log says why.
+ */
 export const COULD_NOT_CONNECT = 'Could not connect to the webhook URL';
 
 /** Reads and drops an answer body: until its end, `limit` bytes, or the deadline, whichever comes first. */
@@ -148,14 +163,4 @@ function readAtMost(body: Readable, limit: number, deadline: AbortSignal): Promi
     body.once('error', done);
     body.once('close', done);
   });
-}
-
-function describe(error: unknown, timeoutSeconds: number): string {
-  if (isAxiosError(error)) {
-    if (error.code === 'ECONNABORTED' || error.code === 'ETIMEDOUT') return noAnswer(timeoutSeconds);
-    if (isOutboundRefusal(error)) return REFUSED_ADDRESS;
-    // No socket code or resolved address: the delivery log must not work as a port scanner.
-    return COULD_NOT_CONNECT;
-  }
-  return String((error as Error)?.message ?? error).slice(0, 300);
 }

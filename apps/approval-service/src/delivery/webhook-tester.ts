@@ -1,20 +1,19 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { ApprovalEnv } from '../approval-env';
 import { randomUUID } from 'node:crypto';
 import type { WebhookConfigDto } from '@app/contracts/payloads';
 import type { WebhookTestView } from '@app/contracts/views';
 import { CALLBACK_PATH } from './delivery.service';
-import { COULD_NOT_CONNECT, REFUSED_ADDRESS, WebhookSender } from './webhook-sender';
+import { WebhookSender } from './webhook-sender';
 import { WebhookUrlPolicy } from './webhook-url-policy';
 
 /**
  * A signed test delivery while configuring the step: one attempt, no retry, nothing stored. A host name
- * refused once resolved answers as a host that could not be reached, so that a tenant member cannot learn
- * which internal names exist; a URL refused as written (scheme, an address in it) is a 400 naming the rule.
+ * refused once resolved answers as a host that could not be reached (WebhookSender), so that a tenant member
+ * cannot learn which internal names exist; a URL refused as written (scheme, an address in it) is a 400 naming the rule.
  */
 @Injectable()
 export class WebhookTester {
-  private readonly logger = new Logger(WebhookTester.name);
   private readonly callbackUrl: string;
 
   constructor(
@@ -27,13 +26,7 @@ export class WebhookTester {
 
   async test(webhook: WebhookConfigDto): Promise<WebhookTestView> {
     this.policy.assertAllowed(webhook.url);
-    const result = await this.attempt(webhook);
-    if (result.error !== REFUSED_ADDRESS) return result;
-    this.logger.log(
-      { host: new URL(webhook.url).hostname },
-      'test webhook refused: its host resolves to a non-public address',
-    );
-    return { ...result, error: COULD_NOT_CONNECT };
+    return this.attempt(webhook);
   }
 
   private attempt(webhook: WebhookConfigDto): Promise<WebhookTestView> {
