@@ -7,4 +7,7 @@ module.exports = [
   'apps/approval-service/test/approval-pool-turns.e2e-spec.ts',
   'apps/approval-service/test/callback-rejection-flood.e2e-spec.ts',
   'apps/connector-service/test/pool-tenant-fairness.e2e-spec.ts',
+  // A repeat answered within 2 s while its own Redis is stopped, then started again: under a full run's load its
+  // app's close once hung for over a minute after the restart (2026-11-30; not reproduced alone or under 3 busy loops).
+  'apps/approval-service/test/repeat-during-redis-outage.e2e-spec.ts',
 ];
