@@ -3,7 +3,7 @@ import { APP_GUARD } from '@nestjs/core';
 import { AuthModule } from '@app/auth';
 import { ProcessRole, validatedConfig } from '@app/config';
 import { CryptoModule } from '@app/crypto';
-import { DatabaseModule } from '@app/database';
+import { DatabaseModule, PoolTurnsModule } from '@app/database';
 import { UndeclaredQueryGuard } from '@app/errors';
 import { HealthModule } from '@app/health';
 import { LoggingModule } from '@app/logging';
@@ -13,7 +13,6 @@ import { ApprovalEnv } from './approval-env';
 import { ApprovalsModule } from './approvals/approvals.module';
 import { CallbacksModule } from './callbacks/callbacks.module';
 import { OutboxPollerModule } from './outbox/outbox-poller.module';
-import { PoolTurnsModule } from './database/pool-turns.module';
 import { approvalDatabase } from './approval-database';
 import { withoutPageToken } from './decision-pages/decision-page-links';
 

@@ -3,7 +3,7 @@ import { APP_GUARD } from '@nestjs/core';
 import { AuthModule } from '@app/auth';
 import { ProcessRole, validatedConfig } from '@app/config';
 import { CryptoModule } from '@app/crypto';
-import { DatabaseModule } from '@app/database';
+import { DatabaseModule, PoolTurnsModule } from '@app/database';
 import { UndeclaredQueryGuard } from '@app/errors';
 import { HealthModule } from '@app/health';
 import { LoggingModule } from '@app/logging';
@@ -25,7 +25,6 @@ import { SyncApiModule } from './sync/api/sync-api.module';
 import { SyncEngineModule } from './sync/engine/sync-engine.module';
 import { SyncRunFilesModule } from './sync/run-files/sync-run-files.module';
 import { connectorDatabase } from './database/connector-database';
-import { PoolTurnsModule } from './database/pool-turns.module';
 
 export interface AppOptions {
   role: ProcessRole;

@@ -8,3 +8,4 @@ export * from './database-outages';
 export * from './outbox-relay';
 export * from './tenant-turns';
 export * from './pool-turns';
+export * from './pool-turns.module';
