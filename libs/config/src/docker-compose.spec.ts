@@ -36,6 +36,13 @@ describe('docker-compose.yml', () => {
     expect(simulator.ports).toEqual(['127.0.0.1:3003:3003']);
   });
 
+  it('allows plain-http URLs (OAuth endpoints, webhooks) only when .env says so', () => {
+    for (const app of Object.values(apps).filter((a) => a.environment?.DATABASE_URL)) {
+      expect(app.environment!.ALLOW_INSECURE_URLS).toBe('${ALLOW_INSECURE_URLS:-false}');
+      expect(app.environment!.WEBHOOK_ALLOW_INSECURE).toBe('${WEBHOOK_ALLOW_INSECURE:-false}');
+    }
+  });
+
   it('allows calls to private networks only when .env says so', () => {
     for (const app of Object.values(apps).filter((a) => a.environment?.DATABASE_URL)) {
       expect(app.environment!.ALLOW_PRIVATE_NETWORKS).toBe('${ALLOW_PRIVATE_NETWORKS:-false}');
