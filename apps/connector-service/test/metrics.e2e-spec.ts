@@ -220,6 +220,14 @@ describe('Connector-service worker metrics on METRICS_PORT', () => {
     expect((await fetch(`${url}/other`)).status).toBe(404);
   });
 
+  it('answers GET /health/live there without a token, for the liveness probe of a worker pod', async () => {
+    const url = `http://127.0.0.1:${worker.app.get(WorkerMetricsListener).port}`;
+    const res = await fetch(`${url}/health/live`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ status: 'ok' });
+    expect((await fetch(`${url}/health/ready`)).status).toBe(404);
+  });
+
   it('listens at BIND_ADDRESS, as the services do', () => {
     expect(worker.app.get(WorkerMetricsListener).address).toBe('127.0.0.1');
   });

@@ -5,9 +5,15 @@ import { BaseEnv } from '@app/config';
 import { toErrorBody } from '@app/errors';
 import { MetricsExposition } from './metrics-exposition';
 
+/** The API's liveness path (@app/health): a probe configured for either finds it. */
+const LIVENESS_PATH = '/health/live';
+const LIVE = JSON.stringify({ status: 'ok' });
+const JSON_TYPE = { 'content-type': 'application/json' };
+
 /**
  * A worker-only process serves no HTTP, so its own counters (deliveries, extractions, refreshes) would
- * never be scraped: with METRICS_PORT set, it answers GET /metrics there and nothing else.
+ * never be scraped: with METRICS_PORT set, it answers GET /metrics there, and GET /health/live for the
+ * pod's liveness probe (an answer at all says the event loop turns), and nothing else.
  */
 @Injectable()
 export class WorkerMetricsListener implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -48,11 +54,13 @@ export class WorkerMetricsListener implements OnApplicationBootstrap, OnApplicat
   }
 
   private async answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (req.method !== 'GET' || req.url?.split('?')[0] !== '/metrics') return void res.writeHead(404).end();
+    const path = req.method === 'GET' ? req.url?.split('?')[0] : undefined;
+    if (path === LIVENESS_PATH) return void res.writeHead(200, JSON_TYPE).end(LIVE);
+    if (path !== '/metrics') return void res.writeHead(404).end();
     try {
       this.exposition.assertAllowed(req.headers.authorization);
     } catch (error) {
-      return void res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify(toErrorBody(error)));
+      return void res.writeHead(401, JSON_TYPE).end(JSON.stringify(toErrorBody(error)));
     }
     try {
       res.writeHead(200, { 'content-type': this.exposition.contentType }).end(await this.exposition.render());

@@ -119,14 +119,15 @@ export function describeKubernetesManifests(service: string, envClass: new () =>
       }
     });
 
-    it('probes the API on /health/live and /health/ready at the port the service listens on (PORT)', () => {
+    it('probes the API on /health/live and /health/ready at the port the service listens on (PORT), a worker on /health/live at METRICS_PORT', () => {
       const api = container('api');
       const port = api.ports.find((p) => p.name === 'http')!;
       expect(port.containerPort).toBe(Number(config.PORT));
       expect(api.livenessProbe.httpGet).toEqual({ path: HEALTH.liveness, port: 'http' });
       expect(api.readinessProbe.httpGet).toEqual({ path: HEALTH.readiness, port: 'http' });
-      // Workers serve nothing but /metrics (on METRICS_PORT), so an HTTP probe of the API's paths would fail them forever.
-      expect(container('worker').livenessProbe).toBeUndefined();
+      // A worker serves no API: its liveness is answered on METRICS_PORT, and it takes no traffic to be ready for.
+      expect(container('worker').livenessProbe.httpGet).toEqual({ path: HEALTH.liveness, port: 'metrics' });
+      expect(container('worker').readinessProbe).toBeUndefined();
     });
 
     it('lets an API pod drain, finish its requests in flight and close before Kubernetes kills it', () => {
