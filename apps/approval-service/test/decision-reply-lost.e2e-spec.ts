@@ -1,6 +1,6 @@
 import { Client } from 'pg';
 import request from 'supertest';
-import { eventually, HttpPeer, isolatedDatabase, testCaller, TestCaller } from '@app/testing';
+import { eventually, HttpPeer, isolatedDatabase, metricValue, testCaller, TestCaller } from '@app/testing';
 import { ApprovalTestApp, approvalRequest, startApprovalApp } from './support/approval-app';
 import { ReplyDroppingProxy } from './support/reply-dropping-proxy';
 
@@ -35,7 +35,7 @@ describe('A decision whose database reply was lost', () => {
     const viaProxy = new URL(databaseUrl);
     viaProxy.hostname = '127.0.0.1';
     viaProxy.port = String(proxy.port);
-    sut = await startApprovalApp({ PUBLIC_BASE_URL, DATABASE_URL: viaProxy.toString() });
+    sut = await startApprovalApp({ PUBLIC_BASE_URL, DATABASE_URL: viaProxy.toString(), METRICS_PUBLIC: true });
     runtime = await testCaller({ roles: ['agent-runtime'] });
     receiver = await new HttpPeer().start();
   }, 60_000);
@@ -54,6 +54,9 @@ describe('A decision whose database reply was lost', () => {
     const body = JSON.parse(hook.body);
     return { approvalId, body, page: (body.decisionPageUrl as string).slice(PUBLIC_BASE_URL.length) };
   }
+
+  const decisionsCounted = async (outcome: string) =>
+    metricValue((await http().get('/metrics').expect(200)).text, 'approval_decisions_total', { outcome });
 
   const submit = (page: string, form: string) =>
     http().post(page).set('Content-Type', 'application/x-www-form-urlencoded').send(form);
@@ -108,6 +111,7 @@ describe('A decision whose database reply was lost', () => {
       );
       await direct.query(`INSERT INTO approval.decision_outbox ("approvalId") VALUES ($1)`, [a.approvalId]);
     };
+    const countedBefore = await decisionsCounted('Approved');
     const lost = proxy.dropNext(isDecision, { reply: false, meanwhile: otherDecider });
     const res = await submit(a.page, 'status=Approved&decidedBy=Dana+R.');
     await lost;
@@ -116,5 +120,7 @@ describe('A decision whose database reply was lost', () => {
       approved: true,
     });
     await expectOneEvent(a.approvalId, { outcome: 'Approved', decidedBy: 'someone else' });
+    // The relay published the other decider's event (its writer never did): it is counted once, there.
+    expect(await decisionsCounted('Approved')).toBe(countedBefore + 1);
   });
 });

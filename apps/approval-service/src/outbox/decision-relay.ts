@@ -50,7 +50,7 @@ export class DecisionRelay implements OnModuleDestroy {
       name: 'decision relay',
       table: outbox,
       transactions,
-      publish: (rows) => this.enqueue(rows.map(eventOf)),
+      publish: (rows) => this.relayLeftovers(rows.map(eventOf)),
       batch: BATCH,
       leftoverAgeMs: LEFTOVER_AGE_MS,
       outage,
@@ -65,16 +65,17 @@ export class DecisionRelay implements OnModuleDestroy {
 
   /** Publishes a committed decision now; marking it published is batched (once closing, its caller waits for it). */
   async publish(event: ApprovalDecisionEvent): Promise<void> {
-    this.metrics.decided(event.outcome);
     try {
       await this.publishing.submit(event);
     } catch (error) {
+      // Counted by the relay that publishes it.
       this.logger.warn(
         { approvalId: event.approvalId, error: (error as Error).message },
         'decision left for the relay',
       );
       return;
     }
+    this.metrics.decided(event.outcome);
     if (this.closing) return this.mark([event.approvalId]);
     this.toMark.add(event.approvalId);
     this.marking ??= this.home.runInAsyncScope(() => this.markSoon());
@@ -87,6 +88,12 @@ export class DecisionRelay implements OnModuleDestroy {
    */
   async publishWithin(event: ApprovalDecisionEvent, ms = JOB_ADD_DEADLINE_MS): Promise<void> {
     await settlesWithin(this.publish(event), ms);
+  }
+
+  /** Decisions whose writers never published them (a crash, a lost reply): counted here, once Redis has them. */
+  private async relayLeftovers(events: ApprovalDecisionEvent[]): Promise<void> {
+    await this.enqueue(events);
+    for (const event of events) this.metrics.decided(event.outcome);
   }
 
   /**
