@@ -2,7 +2,6 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Pool, PoolClient } from 'pg';
-import { DomainException } from '@app/errors';
 import { DataSource } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { TenantTurns } from './tenant-turns';
@@ -22,7 +21,6 @@ export const RESERVED_CONNECTIONS = 2;
 /** As pg-pool words it, so that a wait for a turn that runs out reads as a wait for a connection did. */
 const connectTimeout = () => new Error('timeout exceeded when trying to connect');
 /** Never thrown: no wait here is given an abandonment signal (PoolTurns.as). */
-const callerLeft = () => new DomainException(499, 'CLIENT_CLOSED_REQUEST', 'The caller left before its query started');
 
 /**
  * Turns between tenants for the connections of the app's pool (docs/fair-share.md, "Database connections"):
@@ -61,7 +59,6 @@ export class PoolTurns implements OnModuleInit {
     const pool = (this.db.driver as PostgresDriver).master as Pool;
     const { max = 10, connectionTimeoutMillis } = pool.options;
     const turns = new TenantTurns(max, {
-      left: callerLeft,
       reserved: Math.min(RESERVED_CONNECTIONS, max - 1),
       maxWaitMs: connectionTimeoutMillis,
       tooLong: connectTimeout,

@@ -12,8 +12,8 @@ interface TenantWork {
 }
 
 export interface TurnLimits {
-  /** Why one whose caller left (its `abandoned` signal) while it waited never ran. */
-  left: () => Error;
+  /** Why one whose caller left (its `abandoned` signal) while it waited never ran: needed by a caller that passes one. */
+  left?: () => Error;
   /** A tenant's work waiting past this many is refused with `tooMany()` rather than queued. */
   maxWaitingPerTenant?: number;
   tooMany?: () => Error;
@@ -60,7 +60,7 @@ export class TenantTurns {
 
   /** Resolves once the tenant holds a slot; every take that resolved is followed by exactly one `pass`. */
   take(tenantId: string, abandoned?: AbortSignal): Promise<void> {
-    if (abandoned?.aborted) return Promise.reject(this.limits.left());
+    if (abandoned?.aborted) return Promise.reject(this.leftError());
     const tenant = this.tenant(tenantId);
     if (this.waitingCount === 0 && this.mayStart(tenant)) {
       this.start(tenant);
@@ -73,7 +73,7 @@ export class TenantTurns {
     }
     this.waitingCount++;
     return new Promise((resolve, reject) => {
-      const leave = () => waiting.drop(this.limits.left());
+      const leave = () => waiting.drop(this.leftError());
       const timer = maxWaitMs && tooLong ? setTimeout(() => waiting.drop(tooLong()), maxWaitMs) : undefined;
       const waiting: Waiting = {
         start: () => {
@@ -106,6 +106,10 @@ export class TenantTurns {
   }
 
   /** Starts waiting work while there are slots it may take. */
+  private leftError(): Error {
+    return this.limits.left?.() ?? new Error('the caller left before its turn came');
+  }
+
   private admit(): void {
     for (let next = this.nextInTurn(); next; next = this.nextInTurn()) {
       this.waitingCount--;
