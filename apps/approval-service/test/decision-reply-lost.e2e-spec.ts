@@ -1,8 +1,15 @@
 import { Client } from 'pg';
 import request from 'supertest';
-import { eventually, HttpPeer, isolatedDatabase, metricValue, testCaller, TestCaller } from '@app/testing';
+import {
+  eventually,
+  HttpPeer,
+  isolatedDatabase,
+  metricValue,
+  ReplyDroppingProxy,
+  testCaller,
+  TestCaller,
+} from '@app/testing';
 import { ApprovalTestApp, approvalRequest, startApprovalApp } from './support/approval-app';
-import { ReplyDroppingProxy } from './support/reply-dropping-proxy';
 
 const CALLBACK = '/v1/AgentExecutionWebhookApproval/callback';
 const PUBLIC_BASE_URL = 'https://approvals.example.com';

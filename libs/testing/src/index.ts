@@ -13,3 +13,4 @@ export * from './redis-cluster';
 export * from './http-app';
 export * from './own-redis';
 export * from './lagging-proxy';
+export * from './reply-dropping-proxy';

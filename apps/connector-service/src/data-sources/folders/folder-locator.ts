@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { Transaction } from '@app/database';
 import type { DocumentSystemSession, Workgroup } from '../../document-system/document-system.adapter';
 import { firstOfEach } from './first-of-each';
 import { PickerFolderEntity } from './picker-folder.entity';
@@ -30,9 +31,9 @@ export class FolderLocator {
     return this.record(childRows(parent, children));
   }
 
-  /** Records folders located afresh, once what they were located for is saved. */
-  async keep(folders: PickerFolderEntity[]): Promise<void> {
-    await this.record(folders);
+  /** Records folders located afresh, once what they were located for is saved (or in the transaction saving it). */
+  async keep(folders: PickerFolderEntity[], transaction?: Transaction): Promise<void> {
+    await this.folders.record(folders, transaction);
   }
 
   known(dataSourceId: string, folderIds: string[]): Promise<PickerFolderEntity[]> {

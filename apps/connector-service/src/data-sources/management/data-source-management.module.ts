@@ -2,16 +2,27 @@ import { Module } from '@nestjs/common';
 import { OutageModule } from '@app/database';
 import { ConnectionsModule } from '../../connections/connections.module';
 import { CredentialsModule } from '../../credentials/credentials.module';
+import { DocumentSystemModule } from '../../document-system/document-system.module';
 import { DataSourcesModule } from '../data-sources.module';
+import { FoldersModule } from '../folders/folders.module';
 import { SelectionModule } from '../selection/selection.module';
 import { ConnectionChanges } from './connection-changes';
 import { DataSourcesController } from './data-sources.controller';
 import { DataSourcesService } from './data-sources.service';
+import { NewDataSources } from './new-data-sources';
 
 /** The data sources API (create, read, change, delete, members), and data sources following their connection. */
 @Module({
-  imports: [DataSourcesModule, SelectionModule, CredentialsModule, ConnectionsModule, OutageModule],
+  imports: [
+    DataSourcesModule,
+    SelectionModule,
+    FoldersModule,
+    CredentialsModule,
+    ConnectionsModule,
+    DocumentSystemModule,
+    OutageModule,
+  ],
   controllers: [DataSourcesController],
-  providers: [DataSourcesService, ConnectionChanges],
+  providers: [DataSourcesService, NewDataSources, ConnectionChanges],
 })
 export class DataSourceManagementModule {}

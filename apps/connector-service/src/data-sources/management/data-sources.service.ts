@@ -6,7 +6,9 @@ import { OutageRider, Transactions } from '@app/database';
 import { DomainException } from '@app/errors';
 import { CredentialException } from '../../credentials/credential.exception';
 import { CredentialDraft, CredentialsService } from '../../credentials/credentials.service';
+import { CreateCredentialDto } from '../../credentials/dto/credential-input.dto';
 import { ConnectionSummary, ConnectionTokens } from '../../document-system/connection-tokens.port';
+import { DocumentSystemLogin } from '../../document-system/document-system.adapter';
 import { DataSourceAccess } from '../data-source-access';
 import { DataSourceContentsRegistry } from '../data-source-contents';
 import { DataSourceMemberEntity } from '../data-source-member.entity';
@@ -20,6 +22,7 @@ import { ResolvedSelection, SelectionService } from '../selection/selection.serv
 import { SelectionDto } from '../selection/dto/selection.dto';
 import { sameSelectionBasis, SELECTION_TRIES } from '../selection/selection-basis';
 import { CreateDataSourceDto, UpdateDataSourceDto } from './dto/data-source-input.dto';
+import { NewDataSources } from './new-data-sources';
 
 /** How long a deletion may keep trying after a deadlock (or a database away) before it answers 503. */
 const DELETE_RETRY_MS = 10_000;
@@ -37,46 +40,23 @@ export class DataSourcesService {
     private readonly selectionReset: SelectionReset,
     private readonly contents: DataSourceContentsRegistry,
     private readonly outages: OutageRider,
+    private readonly newSources: NewDataSources,
   ) {}
 
   async create(principal: Principal, projectId: string, input: CreateDataSourceDto): Promise<DataSourceEntity> {
     if (input.credential) this.credentials.assertInstanceUrl(input.credential.instanceUrl, 'credential.instanceUrl');
     const connection = await this.usableConnection(principal, input.connectionId);
-    const { credential, instanceUrl, created } = await this.credentialFor(principal, projectId, input);
-    const source = await this.transactions.run(async (transaction) => {
+    const chosen = await this.credentialFor(principal, projectId, input);
+    const source = { id: randomUUID(), tenantId: principal.tenantId, connectionId: connection.id, login: chosen.login };
+    // Resolved before anything is stored, with the login it will use: refused, there is nothing to clean up.
+    const resolved = input.selection ? await this.newSources.resolveSelection(source, input.selection) : null;
+    const credential =
+      'toCreate' in chosen ? (await this.credentials.create(principal, chosen.toCreate)).id : chosen.credential;
+    const fields = { projectId, name: input.name, ...schedule(input.schedule), createdBy: principal.userId };
+    return this.transactions.run(async (transaction) => {
       await this.connections.holdForUse(transaction, connection.id);
-      if (typeof credential === 'string') await this.credentials.holdForUse(transaction, credential, projectId);
-      const id = randomUUID();
-      // A draft is saved as the data source's own credential, deleted with it.
-      const credentialId =
-        typeof credential === 'string'
-          ? credential
-          : await this.credentials.saveForDataSource(transaction, credential, id);
-      const created = await this.repository.create(transaction, {
-        id,
-        tenantId: principal.tenantId,
-        projectId,
-        name: input.name,
-        credentialId,
-        connectionId: connection.id,
-        // Its creator chose this instance: their tokens go there only.
-        instanceOrigin: originOf(instanceUrl),
-        selection: [],
-        ingestionStatus: 'NotConfigured',
-        ...schedule(input.schedule),
-        selectionSubject: null,
-        createdBy: principal.userId,
-      });
-      await this.members.addCreator(transaction, id, principal.userId);
-      return created;
-    });
-    if (!input.selection) return source;
-    // Resolved once the data source exists (the folders met are recorded under it); refused, nothing stays.
-    return this.selection.replace(source, input.selection, connection.subject).catch(async (error: unknown) => {
-      // The refusal is the answer, whatever becomes of the clean-up.
-      await this.repository.delete(source.id).catch(() => undefined);
-      if (created) await this.credentials.deleteIfUnused(created).catch(() => undefined);
-      throw error;
+      const selection = resolved && { resolved, subject: connection.subject };
+      return this.newSources.store(transaction, source, fields, credential, selection);
     });
   }
 
@@ -226,29 +206,41 @@ export class DataSourcesService {
   }
 
   /**
-   * An existing credential's id, or an inline one: created as by POST /v1/credentials when the caller
-   * may manage credentials, otherwise a draft that becomes the new data source's own; with its instance URL.
+   * The credential a new data source will use, nothing of it stored yet, with its login: an existing one's id; or
+   * an inline one, to be created as by POST /v1/credentials when the caller may manage credentials (once the
+   * selection is resolved), otherwise a draft that becomes the new data source's own.
    */
   private async credentialFor(
     principal: Principal,
     projectId: string,
     input: CreateDataSourceDto,
-  ): Promise<{ credential: string | CredentialDraft; instanceUrl: string; created?: string }> {
+  ): Promise<ChosenCredential> {
     if (input.credentialId) {
-      const { credential } = await this.credentials.usableLogin(principal, input.credentialId, projectId);
-      return { credential: input.credentialId, instanceUrl: credential.instanceUrl };
+      const { credential, password } = await this.credentials.usableLogin(principal, input.credentialId, projectId);
+      return { credential: input.credentialId, login: loginOf(credential, password) };
     }
     if (!input.credential) throw DataSourceException.credentialRequired();
     if (!canManageConnectors(principal)) {
       const draft = this.credentials.draftForDataSource(principal, input.credential);
-      return { credential: draft, instanceUrl: draft.instanceUrl };
+      return { credential: draft, login: loginOf(draft, input.credential.password) };
     }
     if (input.credential.scope === 'Project' && input.credential.projectId !== projectId)
       throw CredentialException.projectMismatch();
-    const created = await this.credentials.create(principal, input.credential);
-    return { credential: created.id, instanceUrl: created.instanceUrl, created: created.id };
+    return { toCreate: input.credential, login: loginOf(input.credential, input.credential.password) };
   }
 }
+
+/** An existing credential's id or a draft; or an inline credential to create. Its login either way. */
+type ChosenCredential = { login: DocumentSystemLogin } & (
+  | { credential: string | CredentialDraft }
+  | { toCreate: CreateCredentialDto }
+);
+
+const loginOf = (at: { instanceUrl: string; username: string }, password: string): DocumentSystemLogin => ({
+  instanceUrl: at.instanceUrl,
+  username: at.username,
+  password,
+});
 
 function schedule(
   input: { intervalMinutes: number } | null | undefined,

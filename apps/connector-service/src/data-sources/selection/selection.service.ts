@@ -4,6 +4,7 @@ import { DataSourceEntity } from '../data-source.entity';
 import { DataSourceException } from '../data-source.exception';
 import { DataSourcesRepository } from '../data-sources.repository';
 import { ConnectionTokens } from '../../document-system/connection-tokens.port';
+import type { DocumentSystemSession } from '../../document-system/document-system.adapter';
 import { DocumentSystemSessions } from '../document-system-sessions';
 import { FolderLocator } from '../folders/folder-locator';
 import { PickerFolderEntity } from '../folders/picker-folder.entity';
@@ -85,15 +86,35 @@ export class SelectionService {
     return this.locator.keep(resolved.folders);
   }
 
-  private async marksOf(source: SelectionSource, input: SelectionDto, afresh: boolean): Promise<ResolvedSelection> {
+  /**
+   * The same, for a data source not stored yet, through `session` (its login may not be stored either): as
+   * `resolveAfresh`, nothing is recorded; the folders met are to be recorded with the data source.
+   */
+  resolveThrough(
+    dataSourceId: string,
+    session: () => Promise<DocumentSystemSession>,
+    input: SelectionDto,
+  ): Promise<ResolvedSelection> {
+    return this.marksThrough(dataSourceId, session, input, true);
+  }
+
+  private marksOf(source: SelectionSource, input: SelectionDto, afresh: boolean): Promise<ResolvedSelection> {
+    return this.marksThrough(source.id, () => this.sessions.forDataSource(source), input, afresh);
+  }
+
+  private async marksThrough(
+    dataSourceId: string,
+    session: () => Promise<DocumentSystemSession>,
+    input: SelectionDto,
+    afresh: boolean,
+  ): Promise<ResolvedSelection> {
     const include = [...new Set(input.include)];
     const exclude = [...new Set(input.exclude)];
     const both = include.filter((id) => exclude.includes(id));
     if (both.length) throw DataSourceException.conflictingSelection(both);
     const wanted = [...include, ...exclude];
     if (!wanted.length) return { marks: [], folders: [] };
-    const session = () => this.sessions.forDataSource(source);
-    const located = await this.locator.locate(source.id, session, wanted, { afresh });
+    const located = await this.locator.locate(dataSourceId, session, wanted, { afresh });
     const unknown = wanted.filter((id) => !located.has(id));
     if (unknown.length) throw DataSourceException.unknownFolders(unknown);
     const mark = (mode: SelectionMark['mode']) => (id: string) => ({
