@@ -35,11 +35,14 @@ export class ConnectionChanges implements ConnectionListener, OnModuleInit {
    */
   private async reauthorized(connectionId: string, subject: string | null): Promise<void> {
     for (const source of await this.repository.usingConnection(connectionId)) {
+      const discarded = identityChanged(source, subject);
       await this.transactions.run(async (transaction) => {
-        if (identityChanged(source, subject)) await this.selection.discard(transaction, source.id);
+        if (discarded) await this.selection.discard(transaction, source.id);
         // Back to where its last completed run left it: its documents are still there.
         else if (source.ingestionStatus === 'NeedsReauth') await this.repository.reauthorized(source.id, transaction);
       });
+      // The other identity's documents go with its selection.
+      if (discarded) await this.selection.settle(source.id);
     }
   }
 }

@@ -76,11 +76,15 @@ export class DataSourcesService {
    * Changing the credential, or authorizing as another document-system identity, discards the
    * selection: folders seen as one user mean nothing for another. Any change by its creator or an admin
    * also records the origin its credential points at now: that is how they confirm a credential moved
-   * to another document system.
+   * to another document system. Left selecting nothing, its run stops and its documents go.
    */
   async update(principal: Principal, id: string, input: UpdateDataSourceDto): Promise<DataSourceEntity> {
     for (let tries = 1; ; tries++) {
-      if (await this.tryUpdate(principal, id, input)) return this.access.readable(principal, id);
+      if (await this.tryUpdate(principal, id, input)) {
+        const updated = await this.access.readable(principal, id);
+        if (!hasInclude(updated)) await this.selectionReset.settle(id);
+        return updated;
+      }
       if (tries === SELECTION_TRIES) throw DataSourceException.changedMeanwhile();
     }
   }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Transaction } from '@app/database';
 import { DataSourcesRepository } from '../data-sources.repository';
 import { FolderLocator } from '../folders/folder-locator';
+import { EmptiedSelections } from './emptied-selections';
 
 /**
  * Drops a data source's selection (credential changed, or another document-system identity authorized).
@@ -12,11 +13,17 @@ export class SelectionReset {
   constructor(
     private readonly repository: DataSourcesRepository,
     private readonly locator: FolderLocator,
+    private readonly emptied: EmptiedSelections,
   ) {}
 
   async discard(transaction: Transaction, dataSourceId: string): Promise<void> {
     await this.repository.saveSelection(transaction, dataSourceId, [], null);
     await this.repository.moveStatus(dataSourceId, 'NotConfigured', transaction);
     await this.locator.forget(dataSourceId);
+  }
+
+  /** After the commit of a change that left nothing selected: its run stops and its documents go. */
+  settle(dataSourceId: string): Promise<void> {
+    return this.emptied.settle(dataSourceId);
   }
 }

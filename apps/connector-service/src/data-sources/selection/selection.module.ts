@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { ConnectionsModule } from '../../connections/connections.module';
 import { DataSourcesModule } from '../data-sources.module';
 import { FoldersModule } from '../folders/folders.module';
+import { EmptiedSelections } from './emptied-selections';
 import { SelectionController } from './selection.controller';
 import { SelectionReset } from './selection-reset';
 import { SelectionService } from './selection.service';
@@ -10,7 +11,7 @@ import { SelectionService } from './selection.service';
 @Module({
   imports: [DataSourcesModule, FoldersModule, ConnectionsModule],
   controllers: [SelectionController],
-  providers: [SelectionService, SelectionReset],
-  exports: [SelectionService, SelectionReset],
+  providers: [SelectionService, SelectionReset, EmptiedSelections],
+  exports: [SelectionService, SelectionReset, EmptiedSelections],
 })
 export class SelectionModule {}

@@ -10,6 +10,7 @@ import { FolderLocator } from '../folders/folder-locator';
 import { PickerFolderEntity } from '../folders/picker-folder.entity';
 import { SelectionMark } from '@app/contracts/views';
 import { SelectionDto } from './dto/selection.dto';
+import { EmptiedSelections } from './emptied-selections';
 import { sameSelectionBasis, SELECTION_TRIES } from './selection-basis';
 
 /** What a selection is resolved against: a data source as it is, or as a change will make it. */
@@ -33,12 +34,13 @@ export class SelectionService {
     private readonly locator: FolderLocator,
     private readonly sessions: DocumentSystemSessions,
     private readonly connections: ConnectionTokens,
+    private readonly emptied: EmptiedSelections,
   ) {}
 
   /**
    * Resolves and saves a selection. The data source is read again under its row lock before saving: when another
    * change moved what the selection was resolved against (SelectionBasis), it is resolved again as the data
-   * source is now, as if it had come second.
+   * source is now, as if it had come second. Saved selecting nothing, its run stops and its documents go.
    */
   async replace(source: DataSourceEntity, input: SelectionDto, subject: string | null): Promise<DataSourceEntity> {
     for (let tries = 1; ; tries++) {
@@ -50,7 +52,10 @@ export class SelectionService {
         await this.save(transaction, source.id, marks, subject);
         return { saved: await this.repository.get(source.id, transaction) };
       });
-      if (outcome.saved) return outcome.saved;
+      if (outcome.saved) {
+        if (!selectsSomething(outcome.saved)) await this.emptied.settle(source.id);
+        return outcome.saved;
+      }
       if (tries === SELECTION_TRIES) throw DataSourceException.changedMeanwhile();
       source = outcome.moved;
       subject = (await this.connections.tenantConnection(source.tenantId, source.connectionId)).subject;
@@ -129,3 +134,5 @@ export class SelectionService {
     };
   }
 }
+
+const selectsSomething = (source: DataSourceEntity) => source.selection.some((mark) => mark.mode === 'include');

@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { SELECTS_SOMETHING } from '../../documents/unselected-documents.repository';
 import { SyncTask } from '../sync.jobs';
+import { ACTIVE_RUN_STATUSES } from '../sync-run-state';
 
 /** What a crash or an outage can leave behind in running runs, for the sweep to pick up (read-only). */
 @Injectable()
@@ -57,5 +59,22 @@ export class LostWorkRepository {
        ) s ORDER BY s.turn, s."createdAt" LIMIT $2`,
       [olderThan, limit],
     );
+  }
+
+  /**
+   * Data sources that select nothing but still have a run under way, documents or synced folders: the process that
+   * emptied their selection died before it settled them (UnselectedSources).
+   */
+  async unsettledUnselected(limit = 100): Promise<string[]> {
+    const rows: Array<{ id: string }> = await this.db.query(
+      `SELECT ds.id FROM connector.data_sources ds
+       WHERE NOT ds.selection @> $1::jsonb AND (
+         EXISTS (SELECT 1 FROM connector.documents d WHERE d."dataSourceId" = ds.id)
+         OR EXISTS (SELECT 1 FROM connector.synced_folders f WHERE f."dataSourceId" = ds.id)
+         OR EXISTS (SELECT 1 FROM connector.sync_runs r WHERE r."dataSourceId" = ds.id AND r.status = ANY($2::text[])))
+       LIMIT $3`,
+      [SELECTS_SOMETHING, ACTIVE_RUN_STATUSES, limit],
+    );
+    return rows.map((row) => row.id);
   }
 }

@@ -76,10 +76,13 @@ export class SyncCompletion {
     await this.events.announce(ended);
   }
 
-  /** Ends a run a user cancelled; its data source returns to where it was before the run (CONTRACT.md). */
-  async cancel(syncRunId: string): Promise<void> {
+  /**
+   * Ends a run a user cancelled (or one whose data source selects nothing any more); its data source returns to
+   * where it was before the run (CONTRACT.md), unless it left Syncing meanwhile (NotConfigured then).
+   */
+  async cancel(syncRunId: string, error = 'Cancelled by a user'): Promise<void> {
     const ended = await this.transactions.run((transaction) =>
-      this.end(transaction, syncRunId, 'Cancelled', { error: 'Cancelled by a user' }, (dataSourceId) =>
+      this.end(transaction, syncRunId, 'Cancelled', { error }, (dataSourceId) =>
         this.sources.backFromCancelledRun(dataSourceId, transaction),
       ),
     );

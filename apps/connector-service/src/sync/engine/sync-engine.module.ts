@@ -6,6 +6,7 @@ import { fairShareProvider } from '@app/queue';
 import { BlobsModule } from '../../blobs/blobs.module';
 import { DataSourcesModule } from '../../data-sources/data-sources.module';
 import { FoldersModule } from '../../data-sources/folders/folders.module';
+import { SelectionModule } from '../../data-sources/selection/selection.module';
 import { DocumentStoreModule } from '../../documents/document-store.module';
 import { ConnectorEventsModule } from '../../events/connector-events.module';
 import { FileLedgerModule } from '../../file-ledger/file-ledger.module';
@@ -36,6 +37,7 @@ import { SyncScheduler } from './sync-scheduler';
 import { SyncStarter } from './sync-starter';
 import { SyncProducer } from './sync.producer';
 import { SyncProcessor } from './sync.processor';
+import { UnselectedSources } from './unselected-sources';
 
 /**
  * What runs a run: starting and ending one always (the API starts and cancels runs); its steps, their
@@ -82,6 +84,7 @@ export class SyncEngineModule {
         SearchableModule.forRole(role),
         DataSourcesModule,
         FoldersModule,
+        SelectionModule,
         DocumentStoreModule,
         FileLedgerModule,
         BlobsModule,
@@ -98,6 +101,7 @@ export class SyncEngineModule {
         EndedRunEvents,
         HeldDeletionsRepository,
         DeletionGuard,
+        UnselectedSources,
         ...workers,
       ],
       exports: [SyncStarter, SyncCompletion, HeldDeletionsRepository],

@@ -7,13 +7,14 @@ import { SyncCompletion } from './sync-completion';
 import { SyncProducer } from './sync.producer';
 import { SyncScheduleRepository } from './sync-schedule.repository';
 import { SyncStarter } from './sync-starter';
+import { UnselectedSources } from './unselected-sources';
 
 const STRANDED_AFTER_MS = 2 * 60_000;
 
 /**
  * The sweep, every SWEEP_MS (a minute) in worker processes: starts scheduled syncs that are due, starts again runs whose
- * start was lost before they had tasks, re-adds jobs of tasks a crashed process never queued, and ends runs
- * whose end was lost.
+ * start was lost before they had tasks, re-adds jobs of tasks a crashed process never queued, ends runs
+ * whose end was lost, and settles data sources left selecting nothing with a run or documents.
  */
 @Injectable()
 export class SyncScheduler implements OnApplicationBootstrap, OnModuleDestroy {
@@ -26,6 +27,7 @@ export class SyncScheduler implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly producer: SyncProducer,
     private readonly starter: SyncStarter,
     private readonly completion: SyncCompletion,
+    private readonly unselected: UnselectedSources,
     env: ConnectorEnv,
   ) {
     this.repeating = new RepeatingJob('sync sweep', () => producer.scheduleSweep(env.SWEEP_MS), env.SWEEP_MS);
@@ -44,6 +46,7 @@ export class SyncScheduler implements OnApplicationBootstrap, OnModuleDestroy {
     await this.restartTaskless();
     await this.requeueStranded();
     await this.endUnended();
+    await this.settleUnselected();
   }
 
   async startDueSyncs(): Promise<void> {
@@ -57,6 +60,10 @@ export class SyncScheduler implements OnApplicationBootstrap, OnModuleDestroy {
 
   private async endUnended(): Promise<void> {
     for (const id of await this.lostWork.unendedRuns()) await this.completion.finishIfDone(id);
+  }
+
+  private async settleUnselected(): Promise<void> {
+    for (const id of await this.lostWork.unsettledUnselected()) await this.unselected.settle(id);
   }
 
   /** Its start job again (a no-op while that job waits or runs): it starts a Queued run, or goes on from Running. */

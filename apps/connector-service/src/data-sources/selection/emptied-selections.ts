@@ -1,0 +1,32 @@
+import { Injectable, Logger } from '@nestjs/common';
+
+/** What must follow, once committed, a data source's selection left selecting nothing. */
+export interface EmptiedSelectionSettler {
+  /** Does nothing when the data source selects something again, or is gone. */
+  settle(dataSourceId: string): Promise<void>;
+}
+
+/**
+ * Where sync registers what becomes of a data source that selects nothing any more (its run stops, its
+ * documents go), so the selection does not depend on sync, which depends on data sources.
+ */
+@Injectable()
+export class EmptiedSelections {
+  private readonly logger = new Logger(EmptiedSelections.name);
+  private settler?: EmptiedSelectionSettler;
+
+  register(settler: EmptiedSelectionSettler): void {
+    this.settler = settler;
+  }
+
+  /**
+   * After the commit that emptied the selection. The change is saved whatever becomes of this: should it fail,
+   * the sync sweep settles the data source, as it does what a crash left unsettled.
+   */
+  async settle(dataSourceId: string): Promise<void> {
+    if (!this.settler) throw new Error('No EmptiedSelectionSettler registered: the sync engine is not loaded');
+    await this.settler.settle(dataSourceId).catch((error: Error) =>
+      this.logger.warn({ dataSourceId, error: error.message }, 'emptied selection left for the sync sweep to settle'),
+    );
+  }
+}

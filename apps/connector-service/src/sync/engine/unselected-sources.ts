@@ -1,0 +1,39 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { DataSourcesRepository } from '../../data-sources/data-sources.repository';
+import { EmptiedSelections, EmptiedSelectionSettler } from '../../data-sources/selection/emptied-selections';
+import { UnselectedDocuments } from '../../documents/unselected-documents';
+import { SyncRunsRepository } from '../sync-runs.repository';
+import { SyncCompletion } from './sync-completion';
+
+/** The error of a run cancelled because its data source selects nothing any more. */
+export const NOTHING_SELECTED_ANY_MORE = 'Cancelled: the selection was cleared or discarded';
+
+/**
+ * A data source that selects nothing (its selection cleared, or discarded with its login) keeps no run under
+ * way and no documents. Its run is cancelled first, so a step in flight commits nothing more; then what was
+ * ingested goes, documents committed until the cancel included. Right after the commit that emptied the
+ * selection, and from the sweep for what a crash left.
+ */
+@Injectable()
+export class UnselectedSources implements EmptiedSelectionSettler, OnModuleInit {
+  constructor(
+    private readonly emptied: EmptiedSelections,
+    private readonly sources: DataSourcesRepository,
+    private readonly runs: SyncRunsRepository,
+    private readonly completion: SyncCompletion,
+    private readonly documents: UnselectedDocuments,
+  ) {}
+
+  onModuleInit(): void {
+    this.emptied.register(this);
+  }
+
+  async settle(dataSourceId: string): Promise<void> {
+    const source = await this.sources.find(dataSourceId);
+    if (!source || source.selection.some((mark) => mark.mode === 'include')) return;
+    const active = await this.runs.findActive(dataSourceId);
+    if (active) await this.completion.cancel(active.id, NOTHING_SELECTED_ANY_MORE);
+    // Checked again under the data source's lock: a selection saved since keeps its documents.
+    await this.documents.remove(dataSourceId);
+  }
+}

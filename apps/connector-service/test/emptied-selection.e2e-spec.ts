@@ -1,0 +1,187 @@
+import { randomUUID } from 'node:crypto';
+import { readdir } from 'node:fs/promises';
+import request from 'supertest';
+import { eventually, RunningSimulator, testCaller, TestCaller } from '@app/testing';
+import { startSimulator } from '../../document-system-simulator/test/support/start-simulator';
+import { SEED_PHRASES, SEED_USERS } from '../../document-system-simulator/src/store/seed';
+import { ConnectionEvents } from '../src/connections/connection-events';
+import { ConnectionTokens } from '../src/document-system/connection-tokens.port';
+import { SyncScheduler } from '../src/sync/engine/sync-scheduler';
+import { ConnectorTestApp, startConnectorApp } from './support/connector-app';
+import { dataSourceSelecting } from './support/data-source-on';
+import { SimulatorConnections } from './support/simulator-connections';
+import { syncToSearchable } from './support/sync-helpers';
+
+describe('A data source whose selection becomes empty', () => {
+  let sim: RunningSimulator;
+  let connections: SimulatorConnections;
+  let sut: ConnectorTestApp;
+  let admin: TestCaller;
+  let member: TestCaller;
+  const http = () => request(sut.app.getHttpServer());
+
+  beforeAll(async () => {
+    sim = await startSimulator();
+    connections = new SimulatorConnections(sim);
+    sut = await startConnectorApp({ overrides: [[ConnectionTokens, connections]] });
+    admin = await testCaller({ roles: ['admin'] });
+    member = await testCaller({ tenantId: admin.tenantId });
+  });
+  afterAll(async () => {
+    await sut.close();
+    await sim.close();
+  });
+
+  /** A data source of its own project selecting `folder` as alice, with `member` as a member; synced when asked. */
+  async function dataSource(folder: string, synced = true, connectionId = connections.connect(admin)) {
+    const projectId = randomUUID();
+    const id = await dataSourceSelecting(sut.app, sim, admin, {
+      login: SEED_USERS.alice,
+      connectionId,
+      include: [await sim.folderId(folder)],
+      projectId,
+    });
+    await http().post(`/v1/data-sources/${id}/members`).set(admin.auth).send({ userId: member.userId }).expect(201);
+    if (synced) await syncToSearchable(sut.app, admin, id);
+    return { id, projectId };
+  }
+
+  /** What a member sees of it: search hits for the DOCX phrase, the tree's workgroups, and its documents. */
+  async function seen(source: { id: string; projectId: string }) {
+    const hits = (
+      await http()
+        .get(`/v1/projects/${source.projectId}/search`)
+        .query({ q: SEED_PHRASES.docx })
+        .set(member.auth)
+        .expect(200)
+    ).body.hits as Array<{ documentId: string }>;
+    const tree = (await http().get(`/v1/data-sources/${source.id}/tree`).set(member.auth).expect(200)).body;
+    return { hits: hits.length, workgroups: tree.folders.length, documents: await documentCount(source.id) };
+  }
+
+  async function documentCount(dataSourceId: string): Promise<number> {
+    const [{ n }] = await sut.db.query(
+      `SELECT (SELECT count(*) FROM connector.documents WHERE "dataSourceId" = $1)
+            + (SELECT count(*) FROM connector.document_chunks WHERE "dataSourceId" = $1)
+            + (SELECT count(*) FROM connector.synced_folders WHERE "dataSourceId" = $1) AS n`,
+      [dataSourceId],
+    );
+    return Number(n);
+  }
+
+  const blobNames = async () =>
+    (await readdir(String(sut.env.BLOB_DIR), { recursive: true })).map(String).filter((f) => /[0-9a-f]{64}$/.test(f));
+
+  it('removes its documents once a member clears the selection: search, the tree and the documents show none', async () => {
+    const source = await dataSource('/Structural');
+    const before = await seen(source);
+    expect(before).toMatchObject({ hits: 1, workgroups: 1 });
+    const hit = (
+      await http()
+        .get(`/v1/projects/${source.projectId}/search`)
+        .query({ q: SEED_PHRASES.docx })
+        .set(member.auth)
+        .expect(200)
+    ).body.hits[0];
+    const document = (await http().get(`/v1/documents/${hit.documentId}`).set(member.auth).expect(200)).body;
+    expect((await blobNames()).some((name) => name.endsWith(document.contentSha256))).toBe(true);
+
+    const cleared = await http()
+      .put(`/v1/data-sources/${source.id}/selection`)
+      .set(admin.auth)
+      .send({ include: [], exclude: [] })
+      .expect(200);
+
+    expect(cleared.body).toMatchObject({ ingestionStatus: 'NotConfigured', selection: { include: [], exclude: [] } });
+    expect(await seen(source)).toEqual({ hits: 0, workgroups: 0, documents: 0 });
+    await http().get(`/v1/documents/${hit.documentId}`).set(member.auth).expect(404);
+    await http().get(`/v1/documents/${hit.documentId}/text`).set(member.auth).expect(404);
+    expect((await blobNames()).some((name) => name.endsWith(document.contentSha256))).toBe(false);
+    // The data source itself stays, with its members and its status.
+    const kept = (await http().get(`/v1/data-sources/${source.id}`).set(member.auth).expect(200)).body;
+    expect(kept).toMatchObject({ ingestionStatus: 'NotConfigured' });
+    const members = (await http().get(`/v1/data-sources/${source.id}/members`).set(admin.auth).expect(200)).body;
+    expect(members.map((m: { userId: string }) => m.userId)).toContain(member.userId);
+  });
+
+  it('removes them too when the selection is emptied by a PATCH', async () => {
+    const source = await dataSource('/Structural');
+    await http()
+      .patch(`/v1/data-sources/${source.id}`)
+      .set(admin.auth)
+      .send({ selection: { include: [], exclude: [] } })
+      .expect(200);
+    expect(await seen(source)).toEqual({ hits: 0, workgroups: 0, documents: 0 });
+  });
+
+  it("removes the former login's documents when a new credential discards the selection", async () => {
+    const source = await dataSource('/Structural');
+    const bob = (
+      await http()
+        .post('/v1/credentials')
+        .set(admin.auth)
+        .send({ name: 'Bob', type: 'DocumentSystem', instanceUrl: sim.url, ...SEED_USERS.bob, scope: 'Tenant' })
+        .expect(201)
+    ).body.id;
+    const changed = await http().patch(`/v1/data-sources/${source.id}`).set(admin.auth).send({ credentialId: bob });
+    expect(changed.status).toBe(200);
+    expect(changed.body).toMatchObject({ ingestionStatus: 'NotConfigured', selection: { include: [], exclude: [] } });
+    expect(await seen(source)).toEqual({ hits: 0, workgroups: 0, documents: 0 });
+  });
+
+  it('removes them when another document-system identity authorizes its connection', async () => {
+    const connectionId = connections.connect(admin, 'doc-user-1');
+    const source = await dataSource('/Structural', true, connectionId);
+    await sut.app.get(ConnectionEvents).publish({ type: 'Reauthorized', connectionId, subject: 'doc-user-2' });
+    const discarded = (await http().get(`/v1/data-sources/${source.id}`).set(admin.auth).expect(200)).body;
+    expect(discarded).toMatchObject({ ingestionStatus: 'NotConfigured', selection: { include: [], exclude: [] } });
+    expect(await seen(source)).toEqual({ hits: 0, workgroups: 0, documents: 0 });
+  });
+
+  it('cancels a sync under way when the selection is cleared: nothing it was doing comes back', async () => {
+    const source = await dataSource('/Architecture', false);
+    await sim.admin.put('/faults', { latencyMs: 200 });
+    try {
+      const run = (await http().post(`/v1/data-sources/${source.id}/sync`).set(admin.auth).expect(202)).body;
+      await eventually(async () => (await documentCount(source.id)) > 3, 30_000, 50);
+      await http()
+        .put(`/v1/data-sources/${source.id}/selection`)
+        .set(admin.auth)
+        .send({ include: [], exclude: [] })
+        .expect(200);
+      const ended = (await http().get(`/v1/sync-runs/${run.syncRunId}`).set(admin.auth).expect(200)).body;
+      expect(ended).toMatchObject({ status: 'Cancelled', error: expect.stringContaining('selection') });
+      await new Promise((resolve) => setTimeout(resolve, 3000)); // every step in flight has ended by now
+      expect(await documentCount(source.id)).toBe(0);
+      const after = (await http().get(`/v1/data-sources/${source.id}`).set(admin.auth).expect(200)).body;
+      expect(after.ingestionStatus).toBe('NotConfigured');
+    } finally {
+      await sim.admin.put('/faults', { latencyMs: 0 });
+    }
+  });
+
+  it('keeps the documents of a selection saved again: a late removal (the sweep) leaves them', async () => {
+    const source = await dataSource('/Structural');
+    const folder = await sim.folderId('/Structural');
+    const put = (include: string[]) =>
+      http().put(`/v1/data-sources/${source.id}/selection`).set(admin.auth).send({ include, exclude: [] }).expect(200);
+    await put([]);
+    await put([folder]);
+    await syncToSearchable(sut.app, admin, source.id);
+    const synced = await seen(source);
+    expect(synced).toMatchObject({ hits: 1, workgroups: 1 });
+    await sut.app.get(SyncScheduler).sweep();
+    expect(await seen(source)).toEqual(synced);
+  });
+
+  it('removes them after a crash between saving the empty selection and removing its documents: the sweep does', async () => {
+    const source = await dataSource('/Structural');
+    // What a process that died right after committing the empty selection leaves behind.
+    await sut.db.query(
+      `UPDATE connector.data_sources SET selection = '[]', "ingestionStatus" = 'NotConfigured' WHERE id = $1`,
+      [source.id],
+    );
+    await sut.app.get(SyncScheduler).sweep();
+    expect(await seen(source)).toEqual({ hits: 0, workgroups: 0, documents: 0 });
+  });
+});
