@@ -9,13 +9,25 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal, RequireAnyRole } from '@app/auth';
-import { ApiErrorResponses, ApiErrors, CredentialResponse, CredentialValidationResponse } from '@app/contracts/openapi';
+import {
+  ApiErrorResponses,
+  ApiErrors,
+  CredentialResponse,
+  CredentialValidationResponse,
+  ErrorAnswer,
+} from '@app/contracts/openapi';
 import { CredentialValidationView, CredentialView } from '@app/contracts/views';
 import { CredentialsService } from './credentials.service';
 import { CreateCredentialDto, UpdateCredentialDto, ValidateCredentialDto } from './dto/credential-input.dto';
 import { credentialResponse } from './dto/credential.response';
 
 const MANAGERS = ['admin', 'oauth-connectors:manage'];
+/** Who may change, delete or check a data source's own credential (scope DataSource). */
+const OWN_CREDENTIAL_RULE =
+  " A data source's own credential (scope DataSource) only by its data source's creator or a tenant admin: " +
+  'its other members get 403 DATA_SOURCE_MANAGE_FORBIDDEN.';
+/** 403s of an operation that needs a role too: FORBIDDEN without one. */
+const ROLE_OR_MANAGE_FORBIDDEN: ErrorAnswer = [403, 'FORBIDDEN', 'DATA_SOURCE_MANAGE_FORBIDDEN'];
 
 @ApiTags('credentials')
 @ApiBearerAuth()
@@ -54,13 +66,17 @@ export class CredentialsController {
   }
 
   @Put(':id')
-  @ApiErrors([400, 'VALIDATION_FAILED', 'SECRET_REQUIRED', 'URL_NOT_ALLOWED'], [404, 'CREDENTIAL_NOT_FOUND'])
+  @ApiErrors([400, 'VALIDATION_FAILED', 'SECRET_REQUIRED', 'URL_NOT_ALLOWED'], ROLE_OR_MANAGE_FORBIDDEN, [
+    404,
+    'CREDENTIAL_NOT_FOUND',
+  ])
   @RequireAnyRole(...MANAGERS)
   @ApiOperation({
     summary: 'Replace a credential',
     description:
       'Needs role admin or oauth-connectors:manage. The password may be left out, except when instanceUrl or ' +
-      'username change (400 SECRET_REQUIRED), so a stored password never goes where it was not entered for.',
+      'username change (400 SECRET_REQUIRED), so a stored password never goes where it was not entered for.' +
+      OWN_CREDENTIAL_RULE,
   })
   @ApiOkResponse({ type: CredentialResponse })
   async update(
@@ -72,12 +88,14 @@ export class CredentialsController {
   }
 
   @Delete(':id')
-  @ApiErrors([404, 'CREDENTIAL_NOT_FOUND'], [409, 'CREDENTIAL_IN_USE'])
+  @ApiErrors(ROLE_OR_MANAGE_FORBIDDEN, [404, 'CREDENTIAL_NOT_FOUND'], [409, 'CREDENTIAL_IN_USE'])
   @HttpCode(204)
   @RequireAnyRole(...MANAGERS)
   @ApiOperation({
     summary: 'Delete a credential',
-    description: 'Needs role admin or oauth-connectors:manage; 409 CREDENTIAL_IN_USE while a data source uses it.',
+    description:
+      'Needs role admin or oauth-connectors:manage; 409 CREDENTIAL_IN_USE while a data source uses it.' +
+      OWN_CREDENTIAL_RULE,
   })
   @ApiNoContentResponse()
   async remove(@CurrentPrincipal() principal: Principal, @Param('id', UuidParamPipe) id: string): Promise<void> {
@@ -85,11 +103,18 @@ export class CredentialsController {
   }
 
   @Post(':id/validate')
-  @ApiErrors([404, 'CREDENTIAL_NOT_FOUND', 'CONNECTION_NOT_FOUND'], [422, 'CREDENTIALS_INVALID'])
+  @ApiErrors(
+    [403, 'DATA_SOURCE_MANAGE_FORBIDDEN'],
+    [404, 'CREDENTIAL_NOT_FOUND', 'CONNECTION_NOT_FOUND'],
+    [422, 'CREDENTIALS_INVALID'],
+  )
   @HttpCode(200)
   @ApiOperation({
     summary: 'Check that a credential logs in to the document system, through one of my connections',
-    description: 'Any member may check a credential: 200 {valid: true}, or 422 CREDENTIALS_INVALID.',
+    description:
+      'Any member may check a credential: 200 {valid: true}, or 422 CREDENTIALS_INVALID; the outcome is kept ' +
+      'as its lastValidation.' +
+      OWN_CREDENTIAL_RULE,
   })
   @ApiOkResponse({ type: CredentialValidationResponse })
   validate(

@@ -7,11 +7,12 @@ import { CredentialEntity } from './credential.entity';
 import { CredentialsController } from './credentials.controller';
 import { CredentialsRepository } from './credentials.repository';
 import { CredentialsService } from './credentials.service';
+import { DataSourceManagersRegistry } from './data-source-managers';
 
 @Module({
   imports: [TypeOrmModule.forFeature([CredentialEntity]), CommonModule, ConnectionsModule, DocumentSystemModule],
   controllers: [CredentialsController],
-  providers: [CredentialsRepository, CredentialsService],
-  exports: [CredentialsService],
+  providers: [CredentialsRepository, CredentialsService, DataSourceManagersRegistry],
+  exports: [CredentialsService, DataSourceManagersRegistry],
 })
 export class CredentialsModule {}

@@ -10,6 +10,7 @@ import { DocumentSystemErrorCode } from '../document-system/document-system.exce
 import { CredentialEntity } from './credential.entity';
 import { CredentialException } from './credential.exception';
 import { CredentialReach, CredentialsRepository } from './credentials.repository';
+import { DataSourceManagersRegistry } from './data-source-managers';
 import { CreateCredentialDto, UpdateCredentialDto } from './dto/credential-input.dto';
 
 /** A credential not saved yet, its password already encrypted: a data source's own, saved with it. */
@@ -27,6 +28,7 @@ export class CredentialsService {
     private readonly adapter: DocumentSystemAdapter,
     private readonly connections: ConnectionTokens,
     private readonly transactions: Transactions,
+    private readonly dataSourceManagers: DataSourceManagersRegistry,
   ) {}
 
   /** 400 when the outbound URL policy refuses the instance URL, naming `field`. */
@@ -76,7 +78,7 @@ export class CredentialsService {
    * written over with what this one read before it.
    */
   async update(principal: Principal, id: string, input: UpdateCredentialDto): Promise<CredentialEntity> {
-    const visible = await this.get(principal, id);
+    const visible = await this.changeable(principal, id);
     this.assertInstanceUrl(input.instanceUrl);
     return this.transactions.run(async (transaction) => {
       const credential = await this.credentials.lockForChange(transaction, visible.id);
@@ -91,7 +93,7 @@ export class CredentialsService {
   }
 
   async remove(principal: Principal, id: string): Promise<void> {
-    const credential = await this.get(principal, id);
+    const credential = await this.changeable(principal, id);
     if (await this.credentials.deleteUnused(credential.id)) return;
     throw CredentialException.inUse(Math.max(1, await this.credentials.countDataSourcesUsing(credential.id)));
   }
@@ -130,7 +132,7 @@ export class CredentialsService {
 
   /** Opens a document-system session with the credential; 422 CREDENTIALS_INVALID when it is refused. */
   async validate(principal: Principal, id: string, connectionId: string): Promise<{ valid: true }> {
-    const credential = await this.get(principal, id);
+    const credential = await this.changeable(principal, id);
     await this.connections.ownConnection(principal, connectionId);
     try {
       await this.adapter.openSession(
@@ -151,6 +153,18 @@ export class CredentialsService {
     }
     await this.credentials.recordValidation(credential, true, null);
     return { valid: true };
+  }
+
+  /**
+   * A credential the caller sees, to change, delete or check (a check records its outcome on it). A data
+   * source's own is part of that data source: only those who may manage it touch it (403 for its other members).
+   */
+  private async changeable(principal: Principal, id: string): Promise<CredentialEntity> {
+    const credential = await this.get(principal, id);
+    // A data source's own credential keeps its scope and its data source for its whole life.
+    if (credential.scope === 'DataSource')
+      await this.dataSourceManagers.registered.assertMayManage(principal, credential.dataSourceId!);
+    return credential;
   }
 
   /** Applies a PUT's body to the credential as stored; 400 SECRET_REQUIRED when its login changes without a password. */

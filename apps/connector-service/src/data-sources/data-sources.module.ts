@@ -4,6 +4,7 @@ import { ConnectionsModule } from '../connections/connections.module';
 import { CredentialsModule } from '../credentials/credentials.module';
 import { DocumentSystemModule } from '../document-system/document-system.module';
 import { DataSourceAccess } from './data-source-access';
+import { DataSourceCredentialManagers } from './data-source-credential-managers';
 import { DataSourceContentsRegistry } from './data-source-contents';
 import { DataSourceMemberEntity } from './data-source-member.entity';
 import { DataSourceMembersRepository } from './data-source-members.repository';
@@ -28,6 +29,7 @@ import { InstanceOrigins } from './instance-origins';
     DataSourcesRepository,
     DataSourceMembersRepository,
     DataSourceAccess,
+    DataSourceCredentialManagers,
     DataSourceContentsRegistry,
     DocumentSystemSessions,
     InstanceOrigins,

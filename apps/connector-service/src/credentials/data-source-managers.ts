@@ -1,0 +1,27 @@
+import { Injectable } from '@nestjs/common';
+import type { Principal } from '@app/auth';
+
+/** Who may manage a data source, as the data sources feature decides it. */
+export interface DataSourceManagers {
+  /** Passes for its creator or a tenant admin; 403 DATA_SOURCE_MANAGE_FORBIDDEN for its other members, else 404. */
+  assertMayManage(principal: Principal, dataSourceId: string): Promise<void>;
+}
+
+/**
+ * Where the data sources feature registers its DataSourceManagers, so that changing a data source's own
+ * credential takes the right to manage that data source, without credentials depending on data sources
+ * (which depend on them).
+ */
+@Injectable()
+export class DataSourceManagersRegistry {
+  private managers?: DataSourceManagers;
+
+  register(managers: DataSourceManagers): void {
+    this.managers = managers;
+  }
+
+  get registered(): DataSourceManagers {
+    if (!this.managers) throw new Error('No DataSourceManagers registered: the data sources module is not loaded');
+    return this.managers;
+  }
+}
