@@ -13,10 +13,10 @@ import { SEED_USERS } from '../../document-system-simulator/src/store/seed';
 import { bulkDataSource } from './support/bulk-data-source';
 
 /** The simulator and a connector app whose OAuth connections the simulator's tokens stand behind. */
-async function startApps() {
+async function startApps(env: Record<string, unknown> = {}) {
   const sim = await startSimulator();
   const connections = new SimulatorConnections(sim);
-  const app = await startConnectorApp({ overrides: [[ConnectionTokens, connections]] });
+  const app = await startConnectorApp({ env, overrides: [[ConnectionTokens, connections]] });
   return { sim, sut: Object.assign(app, { connect: (caller: TestCaller) => connections.connect(caller) }) };
 }
 
@@ -82,6 +82,9 @@ describe('Sync under faults', () => {
 });
 
 describe('Sync when a file cannot be downloaded', () => {
+  /** A download with no answer by then fails; the simulator holds a file's download longer (a file gone is no failure). */
+  const DOCUMENT_SYSTEM_DEADLINE_MS = 2000;
+  const neverAnswered = (fileId: string) => ({ latencyMs: 2 * DOCUMENT_SYSTEM_DEADLINE_MS, slowUnder: [fileId] });
   let sim: RunningSimulator;
   let sut: Awaited<ReturnType<typeof startApps>>['sut'];
 
@@ -91,11 +94,11 @@ describe('Sync when a file cannot be downloaded', () => {
   });
 
   it('saves the rest of its batch once, counts it failed after its retries, and ends PartiallySucceeded', async () => {
-    ({ sim, sut } = await startApps());
+    ({ sim, sut } = await startApps({ DOCUMENT_SYSTEM_DEADLINE_MS }));
     const caller = await testCaller({ roles: ['admin'] });
     const { dataSourceId, files } = await bulkDataSource(sim, sut, caller, sut.connect(caller), SEED_USERS.alice, 20);
     const missing = files[3];
-    await sim.admin.put('/faults', { missingContent: [missing.id] });
+    await sim.admin.put('/faults', neverAnswered(missing.id));
     await sim.admin.post('/stats/reset');
 
     const run = await syncToEnd(sut.app, caller, dataSourceId, 60000);
@@ -129,14 +132,14 @@ describe('Sync when a file cannot be downloaded', () => {
   it('leaves the data source PartiallySynced when a run after a partial one is cancelled, queued or running', async () => {
     const caller = await testCaller({ roles: ['admin'] });
     const { dataSourceId, files } = await bulkDataSource(sim, sut, caller, sut.connect(caller), SEED_USERS.alice, 5);
-    await sim.admin.put('/faults', { missingContent: [files[0].id] });
+    await sim.admin.put('/faults', neverAnswered(files[0].id));
     expect((await syncToEnd(sut.app, caller, dataSourceId, 60000)).status).toBe('PartiallySucceeded');
     const status = async () =>
       (await request(sut.app.getHttpServer()).get(`/v1/data-sources/${dataSourceId}`).set(caller.auth).expect(200)).body
         .ingestionStatus;
     expect(await status()).toBe('PartiallySynced');
 
-    await sim.admin.put('/faults', { missingContent: [], latencyMs: 300 });
+    await sim.admin.put('/faults', { slowUnder: [], latencyMs: 300 });
     try {
       for (const waitFor of ['Queued', 'Running']) {
         const started = await request(sut.app.getHttpServer())

@@ -25,6 +25,8 @@ interface SimFile {
 }
 
 const MAX_FILE_BYTES = 4000;
+/** A download with no answer by then fails (a file the document system says is gone is no failure). */
+const DOCUMENT_SYSTEM_DEADLINE_MS = 2000;
 
 describe('The per-file ledger of sync runs', () => {
   let sim: RunningSimulator;
@@ -69,7 +71,7 @@ describe('The per-file ledger of sync runs', () => {
     sim = await startSimulator();
     const connections = new SimulatorConnections(sim);
     sut = await startConnectorApp({
-      env: { MAX_FILE_BYTES, LEDGER_KEEP_RUNS: 2 },
+      env: { MAX_FILE_BYTES, LEDGER_KEEP_RUNS: 2, DOCUMENT_SYSTEM_DEADLINE_MS },
       overrides: [[ConnectionTokens, connections]],
     });
     user = await testCaller({ roles: ['admin'] });
@@ -119,12 +121,12 @@ describe('The per-file ledger of sync runs', () => {
       mimeType: 'application/pdf',
     });
     await addFile(ledgerFolder, 'drawing.dwg', { base64: Buffer.from('not text').toString('base64') });
-    const missing = await addFile(subFolder, 'missing.txt', { text: 'never downloaded' });
-    await sim.admin.put('/faults', { missingContent: [missing.id] });
+    const stuck = await addFile(subFolder, 'stuck.txt', { text: 'never downloaded' });
+    await sim.admin.put('/faults', { latencyMs: 2 * DOCUMENT_SYSTEM_DEADLINE_MS, slowUnder: [stuck.id] });
     try {
       incremental = await syncToEnd(sut.app, user, dataSourceId, 60000);
     } finally {
-      await sim.admin.put('/faults', { missingContent: [] });
+      await sim.admin.put('/faults', { latencyMs: 0, slowUnder: [] });
     }
     expect(incremental).toMatchObject({ mode: 'Incremental', status: 'PartiallySucceeded' });
 
@@ -141,11 +143,11 @@ describe('The per-file ledger of sync runs', () => {
     expect(byName['too-large.txt']).toEqual({ outcome: 'Skipped', reason: 'TooLarge' });
     expect(byName['scan.pdf']).toEqual({ outcome: 'NoText', reason: null });
     expect(byName['drawing.dwg']).toEqual({ outcome: 'Skipped', reason: 'Unsupported' });
-    expect(byName['missing.txt']).toEqual({
+    expect(byName['stuck.txt']).toEqual({
       outcome: 'Failed',
-      reason: `File ${missing.id} not found in the document system`,
+      reason: `The document system did not answer: no answer within ${DOCUMENT_SYSTEM_DEADLINE_MS / 1000} s`,
     });
-    expect(rows.find((r) => r.name === 'missing.txt')!.documentId).toBeNull();
+    expect(rows.find((r) => r.name === 'stuck.txt')!.documentId).toBeNull();
     expect(rows.find((r) => r.name === 'sub-1.txt')!.documentId).toEqual(expect.any(String));
     const unchanged = rows.filter((r) => r.outcome === 'Unchanged').map((r) => r.name);
     expect(unchanged.sort()).toEqual([

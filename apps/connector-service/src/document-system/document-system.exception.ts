@@ -11,6 +11,11 @@ export enum DocumentSystemErrorCode {
   CredentialsInvalid = 'CREDENTIALS_INVALID',
 }
 
+/** The document system answered that it does not have the file (it was deleted, or moved out of reach). */
+export function isFileGone(error: unknown): boolean {
+  return error instanceof DomainException && error.code === DocumentSystemErrorCode.FileNotFound;
+}
+
 /** The authorization is gone: the user must connect again (no retry can help). */
 export function isReauthRequired(error: unknown): boolean {
   return error instanceof DomainException && error.code === DocumentSystemErrorCode.ReauthRequired;
@@ -75,6 +80,15 @@ export class DocumentSystemException extends DomainException {
       404,
       DocumentSystemErrorCode.FileNotFound,
       `File ${id} not found in the document system`,
+    );
+  }
+
+  /** A listed file whose id cannot be put in its download's URL (`.` or `..`): it cannot be fetched, nor is it gone. */
+  static fileUnaddressable(id: string) {
+    return new DocumentSystemException(
+      502,
+      DocumentSystemErrorCode.Unavailable,
+      `File ${id} cannot be downloaded: its id cannot be part of a URL`,
     );
   }
 

@@ -207,6 +207,26 @@ describe(HttpDocumentSystemAdapter.name, () => {
     expect(peer.received.at(-1)!.path).toBe('/api/v1/files/file%201/content');
   });
 
+  it('says a file is gone only when the document system says it has no such file; another 404 fails the call', async () => {
+    route = (req, res) => {
+      if (req.path === '/api/v1/session') return session(req, res);
+      if (req.path === '/api/v1/files/deleted/content') return json(res, 404, { error: 'not_found' });
+      res.writeHead(404, { 'content-type': 'text/html' }).end('<html>No such page on this server</html>');
+    };
+    const docs = await sut.openSession(TENANT, login(), tokens());
+    await expect(docs.fileContent('deleted')).rejects.toMatchObject({ statusCode: 404, code: 'FILE_NOT_FOUND' });
+    await expect(docs.fileContent('elsewhere')).rejects.toMatchObject({
+      statusCode: 502,
+      code: 'DOCUMENT_SYSTEM_UNAVAILABLE',
+      message: 'The document system did not answer: HTTP 404',
+    });
+    // An id that no download URL can carry is no answer about the file either.
+    await expect(docs.fileContent('..')).rejects.toMatchObject({
+      statusCode: 502,
+      code: 'DOCUMENT_SYSTEM_UNAVAILABLE',
+    });
+  });
+
   describe('limits', () => {
     const limited = (limits: Partial<typeof DEFAULT_CALL_LIMITS>) =>
       new HttpDocumentSystemAdapter(LOOPBACK_PEERS, fast, { ...DEFAULT_CALL_LIMITS, ...limits });

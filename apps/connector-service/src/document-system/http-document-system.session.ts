@@ -28,7 +28,8 @@ interface CallOptions {
   stream?: boolean;
   /** A download's listed size, which sets its deadline. */
   listedSize?: number;
-  notFound?: () => Error;
+  /** What a 404 means, told its answer's `error` (the document system's own 404 says `not_found`). */
+  notFound?: (error: string | undefined) => Error;
 }
 
 /** Why an answer that is not a listing fails the call, in the words of its 502. */
@@ -38,6 +39,9 @@ const ANSWER_PROBLEMS: Record<'NotJson' | 'NotAListing' | 'CursorTooLong' | 'Too
   CursorTooLong: `the answer's nextCursor is longer than ${MAX_CURSOR_LENGTH} characters`,
   TooManyValues: `the answer holds more than ${MAX_ANSWER_VALUES.toLocaleString('en')} JSON values`,
 };
+
+/** The `error` of the document system's answer for an item it does not have. */
+const NOT_FOUND = 'not_found';
 
 /**
  * Failures that mean "this is not a document system" when opening a session: no such name. A host that
@@ -79,10 +83,15 @@ export class HttpDocumentSystemSession implements DocumentSystemSession {
 
   async fileContent(fileId: string, listedSize?: number): Promise<FileContent> {
     const res = await this.call<Readable>({
-      path: `/api/v1/files/${pathSegment(fileId, () => DocumentSystemException.fileNotFound(fileId))}/content`,
+      path: `/api/v1/files/${pathSegment(fileId, () => DocumentSystemException.fileUnaddressable(fileId))}/content`,
       stream: true,
       listedSize,
-      notFound: () => DocumentSystemException.fileNotFound(fileId),
+      // Only the document system's own "not found" says the file is gone; another 404 (a wrong instance URL, a
+      // proxy) says nothing of the file, and fails the call as any other answer would.
+      notFound: (error) =>
+        error === NOT_FOUND
+          ? DocumentSystemException.fileNotFound(fileId)
+          : DocumentSystemException.unavailable('HTTP 404'),
     });
     const length = Number(res.headers['content-length']);
     return {
@@ -198,7 +207,7 @@ export class HttpDocumentSystemSession implements DocumentSystemSession {
         this.accessToken = await this.renewedToken();
         continue;
       }
-      if (res.status === 404 && options.notFound) throw options.notFound();
+      if (res.status === 404 && options.notFound) throw options.notFound(reason);
       if (isRetryableStatus(res.status) && attempt < this.kit.policy.maxAttempts) {
         await this.pause(retryDelayMs(this.kit.policy, attempt, header(res, 'retry-after')));
         continue;

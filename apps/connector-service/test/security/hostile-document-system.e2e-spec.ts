@@ -63,7 +63,7 @@ describe('A hostile document system', () => {
           name: `${id}.txt`,
           listedSize: 6, // sized, so the three share a batch
           version: null,
-          missingFirst: id === 'b' ? 1 : 0,
+          strayNotFoundFirst: id === 'b' ? 1 : 0,
           content: { kind: 'bytes' as const, body: Buffer.from(`file ${id}`) },
         })),
       },
@@ -207,7 +207,7 @@ describe('A hostile document system', () => {
       counts: { discovered: 3, added: 3, updated: 0, failed: 0, skipped: 0 },
       bytesDownloaded: 18,
     });
-    // The retry asked only for the file that had failed (404 the first time).
+    // The retry asked only for the file that had failed (a proxy's 404 the first time: no answer about the file).
     expect(hostile.requests.filter((path) => path.startsWith('/api/v1/files/no-identity-'))).toEqual(
       ['a', 'b', 'c', 'b'].map((id) => `/api/v1/files/no-identity-${id}/content`),
     );

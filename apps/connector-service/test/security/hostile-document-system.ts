@@ -18,8 +18,11 @@ export interface HostileFile {
   listedSize?: number;
   /** The version the listing gives; null: none (nor a time or checksum), so nothing tells one download from the next. */
   version?: string | null;
-  /** How many content requests are answered 404 before the content is. */
-  missingFirst?: number;
+  /**
+   * How many content requests are answered a 404 that is not the document system's (a proxy's page: no
+   * `not_found`, so not "gone") before the content is.
+   */
+  strayNotFoundFirst?: number;
   content: HostileContent;
 }
 
@@ -137,9 +140,9 @@ export class HostileDocumentSystem {
   private content(fileId: string, res: ServerResponse): void {
     const file = this.folders.flatMap((f) => f.files).find((f) => f.id === fileId);
     if (!file) return void res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not_found"}');
-    if (file.missingFirst) {
-      file.missingFirst -= 1;
-      return void res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not_found"}');
+    if (file.strayNotFoundFirst) {
+      file.strayNotFoundFirst -= 1;
+      return void res.writeHead(404, { 'content-type': 'text/html' }).end('<html>Not Found</html>');
     }
     const { content } = file;
     const download: { fileId: string; startedAt: number; endedAt?: number } = { fileId, startedAt: Date.now() };

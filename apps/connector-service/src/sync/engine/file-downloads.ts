@@ -3,7 +3,7 @@ import { ConnectorEnv } from '../../connector-env';
 import { BlobStore, StoredBlob } from '../../blobs/blob-store';
 import { UnreferencedBlobs } from '../../documents/unreferenced-blobs';
 import type { DocumentSystemSession } from '../../document-system/document-system.adapter';
-import { isReauthRequired } from '../../document-system/document-system.exception';
+import { isFileGone, isReauthRequired } from '../../document-system/document-system.exception';
 import { listedSize } from '../run-progress';
 import { SyncRunsRepository } from '../sync-runs.repository';
 import { capped, FileTooLarge } from './file-size-cap';
@@ -43,9 +43,10 @@ export class FileDownloads {
 
   /**
    * Downloads each file in turn; a failure is kept for the caller, except a lost authorization, which ends
-   * the step. A file over MAX_FILE_BYTES (listed, announced or streamed) is skipped; one whose bytes pass its
-   * listed size by more than the run has left under SYNC_MAX_BYTES is over the run's limit (its download stops
-   * there). The blob store drops the partial bytes of either.
+   * the step, and the document system's answer that it has no such file (`gone`: deleted since it was listed),
+   * which is no failure. A file over MAX_FILE_BYTES (listed, announced or streamed) is skipped; one whose bytes
+   * pass its listed size by more than the run has left under SYNC_MAX_BYTES is over the run's limit (its
+   * download stops there). The blob store drops the partial bytes of either.
    */
   async download(docs: DocumentSystemSession, files: FileToIngest[], syncRunId: string, budget: RunBytesBudget) {
     // The last bytes are not reported: the batch's commit counts them (bytesDownloaded), with no extra write.
@@ -54,6 +55,7 @@ export class FileDownloads {
     const skipped: SkippedFile[] = [];
     const overLimit: FileToIngest[] = [];
     const failures: Array<{ file: FileToIngest; error: unknown }> = [];
+    const gone: FileToIngest[] = [];
     let headroom = budget.headroom;
     for (const file of files) {
       const exempt = budget.exempt(file);
@@ -70,6 +72,10 @@ export class FileDownloads {
           skipped.push({ file, size: Math.max(file.size ?? 0, error.sizeBytes) });
           continue;
         }
+        if (isFileGone(error)) {
+          gone.push(file);
+          continue;
+        }
         if (!isReauthRequired(error)) {
           failures.push({ file, error });
           continue;
@@ -78,7 +84,7 @@ export class FileDownloads {
         throw error;
       }
     }
-    return { fetched, skipped, overLimit, failures };
+    return { fetched, skipped, overLimit, failures, gone };
   }
 
   /** `beyondListed`: the most bytes past the listed size the run may take for this file. */

@@ -23,6 +23,8 @@ interface Batch {
   /** Downloaded no further: their bytes passed what the run had left under SYNC_MAX_BYTES. */
   overLimit: FileToIngest[];
   failures: Array<{ file: FileToIngest; error: unknown }>;
+  /** Listed, then gone at their download: neither stored nor failed; their documents (if any) go at the run's end. */
+  gone: FileToIngest[];
   /** The files that fail now fail for good (counted, and the task completed); otherwise they are left to the retry. */
   finished: boolean;
   /** Stored by this run already: their bytes were counted then. */
@@ -63,14 +65,15 @@ export class IngestFilesStep {
       const doc = known.get(file.fileId);
       return !!doc && doc.stored && doc.lastSeenRunId === job.syncRunId;
     };
-    const { fetched, skipped, overLimit, failures } = await this.downloads.download(
+    const downloaded = await this.downloads.download(
       docs,
       job.files.filter((file) => !savedByThisRun(job.syncRunId, file, known.get(file.fileId))),
       job.syncRunId,
       { headroom: this.runBytes.headroom(listedBytes), exempt },
     );
+    const { fetched, failures } = downloaded;
     const finished = failures.length === 0 || lastAttempt;
-    const batch = { source, syncRunId: job.syncRunId, key, fetched, skipped, overLimit, failures, finished, exempt };
+    const batch: Batch = { source, syncRunId: job.syncRunId, key, ...downloaded, finished, exempt };
     const step = await this.saveOrCollect(
       fetched.map((f) => f.blob.sha256),
       (transaction) => this.saveBatch(transaction, batch),
@@ -113,6 +116,7 @@ export class IngestFilesStep {
         dataSourceId: source.id,
         entries: [...ingestedOutcomes(fetched, skipped, failedForGood), ...notStoredEntries],
       },
+      gone: batch.gone.map((f) => f.fileId),
       completes: finished ? key : undefined,
       limit,
       counts: {

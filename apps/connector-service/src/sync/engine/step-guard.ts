@@ -7,15 +7,18 @@ import { LedgerEntry } from '../../file-ledger/ledger-entry';
 import { SyncTask } from '../sync.jobs';
 import { SyncRunsRepository } from '../sync-runs.repository';
 import type { StepEffects } from '../sync-run-steps';
+import { GoneFilesRepository } from './gone-files.repository';
 import { RunFollowUps } from './run-follow-ups';
 import { RunSessions } from './run-sessions';
 
 /** A duplicate delivery of a step that another worker already completed. */
 export class TaskAlreadyDone extends Error {}
 
-/** What a step commits: its files' rows in the run's ledger, and its effects on the run. */
+/** What a step commits: its files' rows in the run's ledger, the files it found gone, and its effects on the run. */
 export interface StepCommit extends StepEffects {
   ledger?: { dataSourceId: string; entries: LedgerEntry[] };
+  /** Files the run listed that the document system no longer has: the run has not seen them after all. */
+  gone?: string[];
 }
 
 /**
@@ -30,6 +33,7 @@ export class StepGuard {
     private readonly sessions: RunSessions,
     private readonly followUps: RunFollowUps,
     private readonly ledger: FileLedgerRepository,
+    private readonly goneFiles: GoneFilesRepository,
   ) {}
 
   /** The data source and a document-system session for a step that is still to do; null for one that is not. */
@@ -59,9 +63,9 @@ export class StepGuard {
   }
 
   /**
-   * Commits a step's ledger rows, then its effects on the run, whose row stays locked until the commit (nothing
-   * after this). Rolls the step back (`once`) when another delivery completed its task first; null when the run
-   * is no longer Running (its counts stand).
+   * Commits a step's ledger rows and gone files, then its effects on the run, whose row stays locked until the
+   * commit (nothing after this). Rolls the step back (`once`) when another delivery completed its task first;
+   * null when the run is no longer Running (its counts stand).
    */
   async commit(
     transaction: Transaction,
@@ -69,6 +73,7 @@ export class StepGuard {
     step: StepCommit,
   ): Promise<{ added: SyncTask[]; pending: number } | null> {
     if (step.ledger) await this.ledger.record(transaction, step.ledger.dataSourceId, syncRunId, step.ledger.entries);
+    if (step.gone) await this.goneFiles.unsee(transaction, syncRunId, step.gone);
     const settled = await this.runs.settleStep(transaction, syncRunId, step);
     if (settled === 'taskDone') throw new TaskAlreadyDone();
     return settled === 'notRunning' ? null : settled;

@@ -21,6 +21,7 @@ import { EndedRunEvents } from './ended-run-events';
 import { FailedSteps } from './failed-steps';
 import { FileDownloads } from './file-downloads';
 import { RunBytes } from './run-bytes';
+import { GoneFilesRepository } from './gone-files.repository';
 import { HeldDeletionsRepository } from './held-deletions.repository';
 import { IngestFilesStep } from './ingest-files.step';
 import { ListFolderStep } from './list-folder.step';
@@ -67,6 +68,7 @@ export class SyncEngineModule {
           StepJobs,
           RunFollowUps,
           FileDownloads,
+          GoneFilesRepository,
           RunBytes,
           RunSessions,
           LostWorkRepository,
