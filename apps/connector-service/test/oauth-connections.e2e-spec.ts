@@ -137,7 +137,7 @@ describe('Per-user OAuth connections against the simulator', () => {
     expect(stored).not.toMatch(/sim_rt_/);
   });
 
-  it('answers the popup with a page that posts the result to the opener and closes, under a strict CSP', async () => {
+  it("answers the popup with a page that posts the result to its opener and closes, and tells the console over a BroadcastChannel bound to the flow's state, under a strict CSP", async () => {
     const p = await provider();
     const { query } = await authorizeAtProvider(sut, user, p.id);
     secretsSeen.push(query.code, query.state);
@@ -145,9 +145,11 @@ describe('Per-user OAuth connections against the simulator', () => {
     const res = await callback(sut, query).set('Accept', 'text/html').expect(200);
     expect(res.headers['content-type']).toMatch(/text\/html/);
     expect(res.headers['content-security-policy']).toMatch(/script-src 'nonce-/);
+    expect(res.text).toContain(`new BroadcastChannel("oauth-connection-outcome").postMessage(`);
+    expect(res.text).toContain(`"state":${JSON.stringify(query.state)},"ok":true,"connectionId":`);
+    expect(res.text).toMatch(/"ok":true,"connectionId":"[0-9a-f-]{36}"/);
     expect(res.text).toContain(`window.opener.postMessage(`);
     expect(res.text).toContain(`"https://connector.test"`);
-    expect(res.text).toMatch(/"ok":true,"connectionId":"[0-9a-f-]{36}"/);
   });
 
   it('refuses a reused, an expired and an unknown state with 400 and what to do', async () => {

@@ -41,7 +41,7 @@ export class OAuthCallbackController {
     try {
       const connection = await this.authorization.complete(params, this.binding.presented(req, params.state));
       if (wantsJson) return void res.status(200).json(connectionResponse(connection));
-      this.page(res, 200, {
+      this.page(res, 200, params.state, {
         ok: true,
         connectionId: connection.id,
         providerId: connection.providerId,
@@ -50,12 +50,18 @@ export class OAuthCallbackController {
     } catch (error) {
       if (wantsJson || !(error instanceof DomainException)) throw error;
       const resolution = (error.details[0] as { resolution?: string } | undefined)?.resolution;
-      this.page(res, error.statusCode, { ok: false, code: error.code, message: error.message, resolution });
+      this.page(res, error.statusCode, params.state, {
+        ok: false,
+        code: error.code,
+        message: error.message,
+        resolution,
+      });
     }
   }
 
-  private page(res: Response, status: number, outcome: CallbackOutcome): void {
-    const { html, csp } = callbackPage(outcome, this.openerOrigin);
+  /** The state names the console tab that started this authorization (callback-page.ts). */
+  private page(res: Response, status: number, state: string | undefined, outcome: CallbackOutcome): void {
+    const { html, csp } = callbackPage(outcome, this.openerOrigin, state);
     res.status(status).setHeader('Content-Security-Policy', csp).type('html').send(html);
   }
 }
