@@ -3,18 +3,29 @@ import { Global, Injectable, Module } from '@nestjs/common';
 /**
  * Where this process is in its shutdown, as the HTTP side sees it: readiness answers 503 once it shuts
  * down, and what would hold the server's close (a stream that never ends by itself) ends as it closes.
+ * Work that may finish within the grace (a webhook delivery in flight) reads when a signal began it.
  */
 @Injectable()
 export class ServingState {
   private shutdownBegun = false;
+  private signalledAt?: number;
   private readonly onServerClose = new Set<() => void>();
 
   get shuttingDown(): boolean {
     return this.shutdownBegun;
   }
 
-  beginShutdown(): void {
+  /**
+   * When a shutdown signal (SIGTERM, SIGINT) began the shutdown: SHUTDOWN_GRACE_MS counts from here. Undefined
+   * while serving, and on app.close() (tests, a failed start), which gives work in flight no grace.
+   */
+  get shutdownSignalledAt(): number | undefined {
+    return this.signalledAt;
+  }
+
+  beginShutdown(signal?: string): void {
     this.shutdownBegun = true;
+    if (signal) this.signalledAt ??= Date.now();
   }
 
   /** `end` runs when the server stops taking connections, before it waits for the requests in flight. */

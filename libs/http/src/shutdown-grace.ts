@@ -15,6 +15,8 @@ const SHUTDOWN_SIGNALS = Object.values(ShutdownSignal);
  * signal), so load balancers stop sending to it; then the server takes no new connection and requests in
  * flight get SHUTDOWN_GRACE_MS; only then do Nest's hooks close what those requests use (queues, agents, pools).
  * Nest's own order runs onModuleDestroy first, under the requests still running, with the server open.
+ * ServingState notes when a signal began it: a hook may give work in flight until SHUTDOWN_GRACE_MS after
+ * it (inside the drain and grace an API pod's budget counts), where app.close() cuts it at once.
  */
 export function shutDownInOrder(app: INestApplication): void {
   const env = app.get(AppEnv, { strict: false });
@@ -26,7 +28,7 @@ export function shutDownInOrder(app: INestApplication): void {
   const shutDown = (signal?: string) =>
     (closing ??= (async () => {
       try {
-        serving?.beginShutdown();
+        serving?.beginShutdown(signal);
         const server: Server = app.getHttpServer();
         // Only a signal has load balancers to tell; app.close() (tests, a failed start) stops at once.
         if (signal && server.listening && env.SHUTDOWN_DRAIN_MS > 0) {

@@ -7,6 +7,7 @@ import { CallbacksModule } from '../callbacks/callbacks.module';
 import { OutageModule } from '@app/database';
 import { ApprovalMetricsModule } from '../metrics/approval-metrics.module';
 import { OutboxModule } from '../outbox/outbox.module';
+import { AttemptsInFlight } from './attempts-in-flight';
 import { DELIVERY_FAIR_SHARE, DELIVERY_QUEUE } from './delivery.jobs';
 import { DeliveryProcessor } from './delivery.processor';
 import { DeliveryProducer } from './delivery.producer';
@@ -33,6 +34,7 @@ export class DeliveryModule {
       providers: [
         fairShareProvider(DELIVERY_QUEUE, DELIVERY_FAIR_SHARE),
         WebhookUrlPolicy,
+        AttemptsInFlight,
         WebhookSender,
         WebhookTester,
         DeliveryProducer,

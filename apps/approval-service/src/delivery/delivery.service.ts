@@ -13,6 +13,7 @@ import { DecisionRelay } from '../outbox/decision-relay';
 import { FairShare, InjectFairShare } from '@app/queue';
 import { DeliveryAttemptJob, DELIVERY_QUEUE, deliverySlots } from './delivery.jobs';
 import { DeliveryProducer } from './delivery.producer';
+import { AttemptsInFlight } from './attempts-in-flight';
 import { AttemptView, HandedOffAttempts, SecretsInHand } from './handed-off-attempts';
 import { delayAfterFailedAttemptMs, hasRetryLeft } from './retry-schedule';
 import { settlesWithin } from '@app/outbound';
@@ -74,6 +75,7 @@ export class DeliveryService {
     private readonly outage: OutageRider,
     private readonly metrics: ApprovalMetrics,
     @InjectFairShare(DELIVERY_QUEUE) private readonly fairShare: FairShare,
+    private readonly inFlight: AttemptsInFlight,
   ) {
     this.callbackUrl = `${env.PUBLIC_BASE_URL.replace(/\/+$/, '')}${CALLBACK_PATH}`;
     const { slots, reserved } = deliverySlots(env.DELIVERY_SLOTS);
@@ -88,7 +90,7 @@ export class DeliveryService {
    * flight) and may take a delivery slot now (the fair share's hold):
    * intake stays with it for at most INLINE_WAIT_MS (most receivers answer by then, and the work in flight
    * stays bounded by intake's concurrency), then lets it go on alone. Otherwise the attempt waits for its
-   * tenant's turn in the delivery queue's fair share, as it does when `inline` is false.
+   * tenant's turn in the delivery queue's fair share, as it does when `inline` is false, or after a shutdown signal.
    */
   async handOff(approvalId: string, tenantId: string, fresh?: AttemptView, { inline = true } = {}): Promise<void> {
     if (fresh && inline && (await this.sendHere(fresh))) return;
@@ -130,8 +132,8 @@ export class DeliveryService {
   /** False when the attempt was not started here, or failed before it was sent or recorded. */
   private async sendHere(view: AttemptView): Promise<boolean> {
     const { tenantId } = view;
-    if (this.slowTenants.has(tenantId) || this.atLingeringBound(tenantId) || this.running >= this.inlineBound)
-      return false;
+    if (!this.inFlight.mayStart || this.slowTenants.has(tenantId) || this.atLingeringBound(tenantId)) return false;
+    if (this.running >= this.inlineBound) return false;
     // Counted before the hold is asked for: the requests intake takes together reach here together.
     this.inlineAttempts.add(tenantId);
     const holdId = inlineHoldId(view.id);
@@ -140,7 +142,7 @@ export class DeliveryService {
       return false;
     }
     this.running++;
-    const sent = this.attempt(view.id, 1, { known: view }).finally(() => {
+    const sent = this.inFlight.track(this.attempt(view.id, 1, { known: view })).finally(() => {
       this.running--;
       this.inlineAttempts.remove(tenantId);
       this.fairShare
@@ -174,14 +176,17 @@ export class DeliveryService {
           'no delayed job for a first attempt: should this worker die, it is not sent again',
         ),
       );
-    void sent
-      .then(
-        () => safetyNet.then(() => this.producer.withdraw(view.id, 1)),
-        (error: Error) =>
-          this.logger.warn({ approvalId: view.id, error: error.message }, 'first attempt left to its delayed job'),
-      )
-      .catch(() => undefined)
-      .finally(() => this.slowTenants.remove(view.tenantId));
+    // Counted in flight until the delayed job is withdrawn: a shutdown waits for that too.
+    void this.inFlight.track(
+      sent
+        .then(
+          () => safetyNet.then(() => this.producer.withdraw(view.id, 1)),
+          (error: Error) =>
+            this.logger.warn({ approvalId: view.id, error: error.message }, 'first attempt left to its delayed job'),
+        )
+        .catch(() => undefined)
+        .finally(() => this.slowTenants.remove(view.tenantId)),
+    );
     await safetyNet;
   }
 

@@ -6,6 +6,7 @@ import { Webhook } from 'standardwebhooks';
 import type { WebhookAuthenticationDto } from '@app/contracts/payloads';
 import type { WebhookTestView } from '@app/contracts/views';
 import { GuardedAgents, guardedAgents, isOutboundRefusal, outboundAxiosConfig } from '@app/outbound';
+import { AttemptsInFlight } from './attempts-in-flight';
 import { WebhookUrlPolicy } from './webhook-url-policy';
 
 export interface WebhookDelivery {
@@ -31,6 +32,7 @@ export class WebhookSender implements OnModuleDestroy {
   constructor(
     env: ApprovalEnv,
     private readonly policy: WebhookUrlPolicy,
+    private readonly inFlight: AttemptsInFlight,
   ) {
     const secret = env.WEBHOOK_SIGNING_SECRET;
     this.signers = (secret ?? '')
@@ -43,7 +45,9 @@ export class WebhookSender implements OnModuleDestroy {
   /** Set once the process shuts down: an attempt its end cuts short is not the receiver's failure. */
   private closing = false;
 
-  onModuleDestroy(): void {
+  /** Cuts what is still sent once the attempts in flight have had their grace (none on app.close()). */
+  async onModuleDestroy(): Promise<void> {
+    await this.inFlight.ended();
     this.closing = true;
     this.agents.destroy();
   }

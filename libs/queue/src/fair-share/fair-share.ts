@@ -56,6 +56,7 @@ export class FairShare implements OnApplicationShutdown {
   /** A turn was asked for while one ran: another follows at once. */
   private again = false;
   private stopped = false;
+  private leaving?: Promise<void>;
 
   constructor(
     private readonly queue: Queue,
@@ -225,20 +226,38 @@ export class FairShare implements OnApplicationShutdown {
     };
   }
 
+  /**
+   * This process takes no new job of the queue (its shutdown has begun): its Bull worker stops fetching and
+   * its slots leave the fair share, so none is admitted for them. Jobs running here go on; holds are renewed.
+   */
+  leave(): Promise<void> {
+    const { slots } = this.worker;
+    this.worker = { slots: 0, reserved: 0 };
+    this.leaving ??= Promise.all([this.queue.pause(true, true), slots ? this.unregister() : undefined]).then(
+      () => undefined,
+      (error: Error) => this.logger.warn({ queue: this.queue.name, error: error.message }, 'fair share not left'),
+    );
+    return this.leaving;
+  }
+
   async onApplicationShutdown(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
-    await this.turn;
-    if (this.worker.slots) {
-      const { workers, capacity } = this.key;
-      const leaving = this.redis.multi().zrem(workers, this.process).hdel(capacity, this.process).exec();
-      let waited: NodeJS.Timeout | undefined;
-      await Promise.race([leaving, new Promise((resolve) => (waited = setTimeout(resolve, 1000)))]);
-      clearTimeout(waited); // a pending timer would hold the process up to a second after its close
-    }
+    await this.leaving;
+    if (this.worker.slots) await this.unregister();
     // Jobs still running give their slots back as they end; Bull's close (memoized) waits for them.
     await this.queue.close();
     this.redis.disconnect();
+  }
+
+  /** Takes this process's slots out of the fair share; a Redis that is away holds it a second at most. */
+  private async unregister(): Promise<void> {
+    await this.turn; // a turn in flight may register the slots again
+    const { workers, capacity } = this.key;
+    const leaving = this.redis.multi().zrem(workers, this.process).hdel(capacity, this.process).exec();
+    let waited: NodeJS.Timeout | undefined;
+    await Promise.race([leaving, new Promise((resolve) => (waited = setTimeout(resolve, 1000)))]);
+    clearTimeout(waited); // a pending timer would hold the process up to a second after its close
   }
 
   private takeTurnIn(ms: number): void {
