@@ -2,10 +2,10 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { deflateSync } from 'node:zlib';
 import { generatedPdf } from '../../../document-system-simulator/src/store/generated-content';
 import { pdfDocument } from '../../../document-system-simulator/src/store/file-formats';
 import { hostileHtml, hostileJson, hostileText } from '../../test/factories/hostile-files';
+import { inflatingPdf } from '../../test/factories/inflating-pdf';
 import { childrenOf } from '../../test/support/processes';
 import { residentMb } from '../common/process-memory';
 import { ExtractionLimitExceeded, ExtractionPool, ExtractionUnavailable } from './extraction-pool';
@@ -15,38 +15,6 @@ const quickPdf = (line: string) => pdfDocument([[line]]);
 const textOf = (extraction: Promise<{ text: string }>) => extraction.then(({ text }) => text);
 /** One page of 200,000 lines: pdf.js needs far more than 64 MB of heap for it. */
 const hugePage = () => pdfDocument([Array.from({ length: 200_000 }, (_, i) => `line ${i}`)]);
-
-/** A PDF of a few hundred KB whose one page's content inflates to `mb` MiB: pdf.js holds it in a typed array, outside the heap. */
-function inflatingPdf(mb: number): Buffer {
-  const content = deflateSync(
-    Buffer.concat([Buffer.from('BT /F1 11 Tf 56 760 Td (door D-12) Tj ET\n'), Buffer.alloc(mb << 20, ' ')]),
-  );
-  const objects = [
-    '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
-    Buffer.concat([
-      Buffer.from(`<< /Length ${content.length} /Filter /FlateDecode >>\nstream\n`),
-      content,
-      Buffer.from('\nendstream'),
-    ]),
-    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
-  ];
-  const parts = [Buffer.from('%PDF-1.4\n')];
-  const offsets = objects.map((object, i) => {
-    const offset = Buffer.concat(parts).length;
-    parts.push(Buffer.from(`${i + 1} 0 obj\n`), Buffer.from(object), Buffer.from('\nendobj\n'));
-    return offset;
-  });
-  const xref = Buffer.concat(parts).length;
-  const table = offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('');
-  parts.push(
-    Buffer.from(
-      `xref\n0 6\n0000000000 65535 f \n${table}trailer\n<< /Size 6 /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`,
-    ),
-  );
-  return Buffer.concat(parts);
-}
 
 describe(ExtractionPool.name, () => {
   let sut: ExtractionPool | undefined;

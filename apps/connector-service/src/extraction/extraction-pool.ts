@@ -1,8 +1,9 @@
 import { availableParallelism } from 'node:os';
 import { extname, join } from 'node:path';
-import { LaneFailures, ProcessLane } from '../common/process-lane';
+import { LaneFailures, ProcessLane, ProcessLaneOptions } from '../common/process-lane';
 import { acceptedText } from './accepted-text';
 import { ExtractionLimitExceeded, ExtractionUnavailable } from './extraction-errors';
+import { ExtractionRequest, MEMORY_QUESTION, residentMbOf } from './held-memory';
 import { ExtractedText, ExtractionKind, ReadTextRequest, TEXT_TOO_LARGE } from './read-text';
 
 export { ExtractionLimitExceeded, ExtractionUnavailable } from './extraction-errors';
@@ -12,7 +13,7 @@ export interface ExtractionPoolOptions {
   processes?: number;
   /** How long one file may take before its process is ended. */
   timeoutMs?: number;
-  /** Heap each process may use before it is ended. */
+  /** Heap each process may use before it is ended; also the most it may keep resident between files (MIN_KEPT_MB at least). */
   maxHeapMb?: number;
   /** Most text (UTF-8) one file may give. */
   maxTextBytes?: number;
@@ -21,6 +22,20 @@ export interface ExtractionPoolOptions {
 }
 
 export const EXTRACTION_DEFAULTS = { timeoutMs: 60_000, maxHeapMb: 256, maxTextBytes: 16 * 1024 * 1024, nice: 10 };
+
+/**
+ * How long a close waits for the processes it killed to go. SIGKILL ends one within milliseconds, unless it
+ * is stuck in the kernel (uninterruptible I/O): then it goes whenever the kernel lets it, without us.
+ */
+const STOP_WAIT_MS = 2_000;
+
+/**
+ * The least a process may keep resident between files whatever its heap limit: a fresh one holds about 100 MB,
+ * 150-180 MB once it has loaded pdf.js and mammoth (under ts-node), so a smaller bound would end it after every file.
+ */
+const MIN_KEPT_MB = 192;
+
+type Lane = ProcessLane<ExtractionRequest, unknown>;
 
 interface Job {
   request: ReadTextRequest;
@@ -37,6 +52,8 @@ interface Job {
  * every other is busy: as the fair share's reserved slot, a newcomer's file starts at once however long the
  * others' files take. A file that takes too long or needs more heap than allowed ends
  * its own process (started again for the next file) and fails only itself; the event loop never reads a file.
+ * A process that keeps more than its heap limit (or MIN_KEPT_MB) resident once a file is read (V8 and the
+ * allocator keep a big file's peak for every later one) is replaced by a fresh one for the next file.
  */
 export class ExtractionPool {
   private readonly queue: Job[] = [];
@@ -46,8 +63,12 @@ export class ExtractionPool {
   private readonly lastStarted = new Map<string, number>();
   private started = 0;
   /** The regular processes, then the one kept for a newcomer (last, so it is looked at only when they are busy). */
-  private readonly processes: Array<ProcessLane<ReadTextRequest, ExtractedText>>;
-  private readonly newcomerProcess: ProcessLane<ReadTextRequest, ExtractedText>;
+  private readonly processes: Lane[];
+  /** The closes of processes replaced for the memory they kept. */
+  private readonly retiring = new Set<Promise<void>>();
+  private readonly laneOptions: ProcessLaneOptions;
+  /** Resident memory past which a process is replaced once it has read a file. */
+  private readonly maxKeptMb: number;
   private readonly maxTextBytes: number;
   private closed = false;
 
@@ -57,11 +78,9 @@ export class ExtractionPool {
     ...limits
   }: ExtractionPoolOptions = {}) {
     this.maxTextBytes = maxTextBytes;
-    this.processes = Array.from(
-      { length: Math.max(1, processes) + 1 },
-      () => new ProcessLane({ ...EXTRACTION_DEFAULTS, ...limits, entry: ENTRY, failures: EXTRACTION_FAILURES }),
-    );
-    this.newcomerProcess = this.processes[this.processes.length - 1];
+    this.laneOptions = { ...EXTRACTION_DEFAULTS, ...limits, entry: ENTRY, failures: EXTRACTION_FAILURES };
+    this.processes = Array.from({ length: Math.max(1, processes) + 1 }, () => new ProcessLane(this.laneOptions));
+    this.maxKeptMb = Math.max(this.laneOptions.maxHeapMb, MIN_KEPT_MB);
   }
 
   extract(kind: ExtractionKind, content: Buffer, owner = ''): Promise<ExtractedText> {
@@ -73,28 +92,47 @@ export class ExtractionPool {
     });
   }
 
+  /** Kills every process, and waits for them to go at most STOP_WAIT_MS: a shutdown never hangs on one. */
   async close(): Promise<void> {
     this.closed = true;
     for (const job of this.queue.splice(0)) job.reject(new ExtractionUnavailable('extractor closed'));
-    await Promise.all(this.processes.map((lane) => lane.close()));
+    await atMost(STOP_WAIT_MS, Promise.all([...this.processes.map((lane) => lane.close()), ...this.retiring]));
   }
 
   private dispatch(): void {
-    for (const lane of this.processes) {
-      if (lane.busy) continue;
-      const job = this.takeNext(lane === this.newcomerProcess);
+    for (let index = 0; index < this.processes.length; index++) {
+      if (this.processes[index].busy) continue;
+      const job = this.takeNext(index === this.processes.length - 1);
       if (!job) return;
       this.running.set(job.owner, (this.running.get(job.owner) ?? 0) + 1);
       this.lastStarted.set(job.owner, ++this.started);
-      lane
-        .run(job.request)
-        .then((answer) => acceptedText(answer, this.maxTextBytes))
-        .then(job.resolve, job.reject)
-        .finally(() => {
-          this.ended(job.owner);
-          this.dispatch();
-        });
+      void this.serve(index, job).finally(() => {
+        this.ended(job.owner);
+        this.dispatch();
+      });
     }
+  }
+
+  /** Reads the job's file in the process at `index`; then, if that process lives on, looks at what it kept. */
+  private async serve(index: number, job: Job): Promise<void> {
+    const lane = this.processes[index];
+    const read = lane.run(job.request);
+    read.then((answer) => acceptedText(answer, this.maxTextBytes)).then(job.resolve, job.reject);
+    const livesOn = await read.then(() => true, processLivesOn);
+    if (livesOn) await this.retireIfSwollen(index, lane);
+  }
+
+  /**
+   * Replaces the process at `index` with a fresh one (started for the next file) when it holds more than
+   * maxKeptMb. It is idle: the file it read has its text, and those waiting go to the fresh one.
+   */
+  private async retireIfSwollen(index: number, lane: Lane): Promise<void> {
+    const residentMb = residentMbOf(await lane.run(MEMORY_QUESTION).catch(() => undefined));
+    if (this.closed || residentMb === undefined || residentMb <= this.maxKeptMb) return;
+    this.processes[index] = new ProcessLane(this.laneOptions);
+    const closing = lane.close();
+    this.retiring.add(closing);
+    void closing.finally(() => this.retiring.delete(closing));
   }
 
   /**
@@ -126,16 +164,31 @@ export class ExtractionPool {
 
 const ENTRY = join(__dirname, `extraction.worker${extname(__filename)}`);
 
+/** The errors a process reported about its file: unlike the others, it lives on after them. */
+const REPORTED = new WeakSet<Error>();
+const processLivesOn = (error: Error) => REPORTED.has(error);
+
 /** A file past a limit is Failed with the reason; a process that could not start leaves it to be tried again. */
 const EXTRACTION_FAILURES: LaneFailures = {
   timedOut: (ms) => new ExtractionLimitExceeded(`Extraction took longer than ${durationInWords(ms)}`),
   outOfMemory: (mb) => new ExtractionLimitExceeded(`Extraction ran out of memory (${mb} MB)`),
-  reported: (message, name) => (name === TEXT_TOO_LARGE ? new ExtractionLimitExceeded(message) : new Error(message)),
+  reported: (message, name) => {
+    const error = name === TEXT_TOO_LARGE ? new ExtractionLimitExceeded(message) : new Error(message);
+    REPORTED.add(error);
+    return error;
+  },
   stopped: (reason) => new Error(`the extraction process stopped (${reason})`),
   killed: () => new ExtractionUnavailable('the extraction process was ended from outside (SIGKILL)'),
   notStarted: (reason) => new ExtractionUnavailable(`the extraction process did not start: ${reason}`),
   closed: () => new ExtractionUnavailable('extractor closed'),
 };
+
+/** Resolves once `promise` settles, or after `ms`. */
+async function atMost(ms: number, promise: Promise<unknown>): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([promise, new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
+}
 
 function durationInWords(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms.toLocaleString('en')} ms`;
