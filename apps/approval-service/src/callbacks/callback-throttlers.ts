@@ -40,7 +40,9 @@ export function callbackThrottlers(env: ApprovalEnv): ThrottlerOptions[] {
       limit: env.CALLBACK_RATE_LIMIT_PER_CALLBACK_PER_MINUTE,
       getTracker: (req) => {
         const [subject, secret] = credentialOf(req as Request);
-        return `${String(subject).toLowerCase()}:${sha256Hex(String(secret))}`;
+        // A token that is no string is refused by validation after this guard: never turned into one here (a
+        // body's arrays nested thousands deep would overflow the stack), all such counted under one key.
+        return `${String(subject).toLowerCase()}:${typeof secret === 'string' ? sha256Hex(secret) : 'not-a-string'}`;
       },
     },
   ];

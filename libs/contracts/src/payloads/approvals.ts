@@ -5,6 +5,7 @@ import {
   IsIn,
   IsInt,
   IsNotEmpty,
+  IsObject,
   IsOptional,
   IsString,
   IsUrl,
@@ -117,6 +118,7 @@ export class WebhookConfigDto {
   url: string;
 
   @ApiProperty({ type: WebhookAuthenticationDto })
+  @IsObject()
   @ValidateNested()
   @Type(() => WebhookAuthenticationDto)
   @IsDefined()
@@ -177,6 +179,7 @@ export class ApprovalRequestDto {
   agentName: string;
 
   @ApiProperty({ type: WebhookConfigDto })
+  @IsObject()
   @ValidateNested()
   @Type(() => WebhookConfigDto)
   @IsDefined()
@@ -249,6 +252,7 @@ export class ApprovalDecisionEvent {
 
 export class TestWebhookDto {
   @ApiProperty({ type: WebhookConfigDto })
+  @IsObject()
   @ValidateNested()
   @Type(() => WebhookConfigDto)
   @IsDefined()

@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsString, IsUUID, Min, ValidateNested } from 'class-validator';
+import { IsIn, IsInt, IsObject, IsString, IsUUID, Min, ValidateNested } from 'class-validator';
 import { EndedSyncRunStatus, SyncCountsView } from '../views/sync-run.view';
 
 export class SyncCountsPayload implements SyncCountsView {
@@ -32,6 +32,7 @@ export class SyncCompletedEvent {
   @IsIn(['Succeeded', 'PartiallySucceeded', 'Failed', 'Cancelled'])
   status: EndedSyncRunStatus;
 
+  @IsObject()
   @ValidateNested()
   @Type(() => SyncCountsPayload)
   counts: SyncCountsPayload;

@@ -5,6 +5,7 @@ import {
   IsIn,
   IsInt,
   IsNotEmpty,
+  IsObject,
   IsOptional,
   IsString,
   Max,
@@ -55,6 +56,7 @@ export class FileContentDto {
     description: 'Content generated from a seed (large files, benchmarks); only the seed is kept',
   })
   @IsOptional()
+  @IsObject()
   @ValidateNested()
   @Type(() => GenerateContentDto)
   generate?: GenerateContentDto;

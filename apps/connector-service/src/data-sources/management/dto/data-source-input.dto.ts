@@ -39,6 +39,7 @@ export class CreateDataSourceDto {
 
   @ApiPropertyOptional({ type: CreateCredentialDto })
   @IsOptional()
+  @IsObject()
   @ValidateNested()
   @Type(() => CreateCredentialDto)
   credential?: CreateCredentialDto;
@@ -49,12 +50,14 @@ export class CreateDataSourceDto {
 
   @ApiPropertyOptional({ type: SelectionDto })
   @IsOptional()
+  @IsObject()
   @ValidateNested()
   @Type(() => SelectionDto)
   selection?: SelectionDto;
 
   @ApiPropertyOptional({ type: ScheduleDto, nullable: true })
   @IsOptional()
+  @IsObject()
   @ValidateNested()
   @Type(() => ScheduleDto)
   schedule?: ScheduleDto | null;
@@ -87,6 +90,7 @@ export class UpdateDataSourceDto {
 
   @ApiPropertyOptional({ type: ScheduleDto, nullable: true })
   @IsOptional()
+  @IsObject()
   @ValidateNested()
   @Type(() => ScheduleDto)
   schedule?: ScheduleDto | null;
