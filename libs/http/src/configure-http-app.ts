@@ -9,6 +9,7 @@ import { AppEnv } from '@app/config';
 import { AllExceptionsFilter, isBodyReadingError, strictValidationPipe, toErrorBody } from '@app/errors';
 import { MAX_BODY } from './body-limits';
 import { acceptFastifyBodies } from './fastify-bodies';
+import { refuseMalformedRequest } from './malformed-requests';
 import { completeOpenApiDocument } from './openapi-document';
 import { shutDownInOrder } from './shutdown-grace';
 import { trustProxies } from './trust-proxy';
@@ -43,6 +44,8 @@ function configureExpress(express: NestExpressApplication): void {
   ]);
   express.disable('x-powered-by');
   trustProxies(express);
+  // Node answers what its parser refuses with a bare status line unless someone listens: the contract's body, as on Fastify.
+  express.getHttpServer().on('clientError', refuseMalformedRequest);
 }
 
 /**

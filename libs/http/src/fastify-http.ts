@@ -1,12 +1,11 @@
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import type { FastifyReply } from 'fastify';
-import { STATUS_CODES } from 'node:http';
-import type { Socket } from 'node:net';
 import { AppEnv, parseTrustProxy } from '@app/config';
 import { bodyFor } from '@app/errors';
 import { requestIdOf } from '@app/logging';
 import { ROUTE_TEMPLATE } from '@app/metrics';
 import { MAX_BODY_BYTES } from './body-limits';
+import { refuseMalformedRequest } from './malformed-requests';
 
 /** What Node's HTTP server does by default, which Fastify would otherwise change (no request deadline, 72 s keep-alive). */
 const REQUEST_TIMEOUT_MS = 300_000;
@@ -44,20 +43,4 @@ export function fastifyAdapter(env: Pick<AppEnv, 'TRUST_PROXY'>): FastifyAdapter
 
 function malformedUrl(reply: FastifyReply): void {
   void reply.code(400).send(bodyFor(400, 'BAD_REQUEST', 'The request URL is malformed'));
-}
-
-const CLIENT_ERRORS: Record<string, [number, string, string]> = {
-  HPE_HEADER_OVERFLOW: [431, 'REQUEST_HEADERS_TOO_LARGE', 'The request headers are too large'],
-  ERR_HTTP_REQUEST_TIMEOUT: [408, 'REQUEST_TIMEOUT', 'The request took too long to arrive'],
-};
-
-/** What Node's HTTP parser refuses (a malformed request line, Content-Length, headers too large). */
-function refuseMalformedRequest(error: Error & { code?: string }, socket: Socket): void {
-  if (error.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
-  const [status, code, message] = CLIENT_ERRORS[error.code ?? ''] ?? [400, 'BAD_REQUEST', 'The request is malformed'];
-  const body = JSON.stringify(bodyFor(status, code, message));
-  socket.end(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-  );
 }

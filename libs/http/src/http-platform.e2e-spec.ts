@@ -269,10 +269,13 @@ describe.each(['express', 'fastify'])('HTTP platform on %s (auth, errors, limits
     expect(res.body).toEqual(errorBody(400, 'BAD_REQUEST'));
     const raw = await rawExchange(app, 'POST /probe/touch HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n');
     expect(raw).toMatch(/^HTTP\/1\.1 400 /);
-    const body = raw.split('\r\n\r\n')[1];
-    // Node's own refusal under Express is a bare status line; the Fastify apps answer the contract's body.
-    if (adapter === 'express') expect(body).toBe('');
-    else expect(JSON.parse(body)).toEqual(errorBody(400, 'BAD_REQUEST'));
+    expect(JSON.parse(raw.split('\r\n\r\n')[1])).toEqual(errorBody(400, 'BAD_REQUEST'));
+  });
+
+  it("answers headers too large for Node's parser with 431 and the contract's body", async () => {
+    const raw = await rawExchange(app, `GET /probe/public HTTP/1.1\r\nHost: x\r\nX-Pad: ${'x'.repeat(20_000)}\r\n\r\n`);
+    expect(raw).toMatch(/^HTTP\/1\.1 431 /);
+    expect(JSON.parse(raw.split('\r\n\r\n')[1])).toEqual(errorBody(431, 'REQUEST_HEADERS_TOO_LARGE'));
   });
 
   it('routes a path whatever its case, and keeps the case of its parameters', async () => {
