@@ -1,48 +1,37 @@
 import { randomUUID } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
-import request from 'supertest';
-import { eventually, RunningSimulator, testCaller, TestCaller } from '@app/testing';
-import { startSimulator } from '../../document-system-simulator/test/support/start-simulator';
+import { eventually, testCaller, TestCaller } from '@app/testing';
 import { SEED_PHRASES, SEED_USERS } from '../../document-system-simulator/src/store/seed';
 import { ConnectionEvents } from '../src/connections/connection-events';
-import { ConnectionTokens } from '../src/document-system/connection-tokens.port';
+import { DataSourcesRepository } from '../src/data-sources/data-sources.repository';
 import { SyncScheduler } from '../src/sync/engine/sync-scheduler';
-import { ConnectorTestApp, startConnectorApp } from './support/connector-app';
+import { UnselectedSources } from '../src/sync/engine/unselected-sources';
 import { dataSourceSelecting } from './support/data-source-on';
-import { SimulatorConnections } from './support/simulator-connections';
-import { syncToSearchable } from './support/sync-helpers';
+import { connectorOnSimulator } from './support/connector-on-simulator';
+import { syncToSearchable, waitForRun } from './support/sync-helpers';
 
 describe('A data source whose selection becomes empty', () => {
-  let sim: RunningSimulator;
-  let connections: SimulatorConnections;
-  let sut: ConnectorTestApp;
+  const stack = connectorOnSimulator();
   let admin: TestCaller;
   let member: TestCaller;
-  const http = () => request(sut.app.getHttpServer());
+  const { http } = stack;
 
   beforeAll(async () => {
-    sim = await startSimulator();
-    connections = new SimulatorConnections(sim);
-    sut = await startConnectorApp({ overrides: [[ConnectionTokens, connections]] });
     admin = await testCaller({ roles: ['admin'] });
     member = await testCaller({ tenantId: admin.tenantId });
   });
-  afterAll(async () => {
-    await sut.close();
-    await sim.close();
-  });
 
   /** A data source of its own project selecting `folder` as alice, with `member` as a member; synced when asked. */
-  async function dataSource(folder: string, synced = true, connectionId = connections.connect(admin)) {
+  async function dataSource(folder: string, synced = true, connectionId = stack.connections.connect(admin)) {
     const projectId = randomUUID();
-    const id = await dataSourceSelecting(sut.app, sim, admin, {
+    const id = await dataSourceSelecting(stack.sut.app, stack.sim, admin, {
       login: SEED_USERS.alice,
       connectionId,
-      include: [await sim.folderId(folder)],
+      include: [await stack.sim.folderId(folder)],
       projectId,
     });
     await http().post(`/v1/data-sources/${id}/members`).set(admin.auth).send({ userId: member.userId }).expect(201);
-    if (synced) await syncToSearchable(sut.app, admin, id);
+    if (synced) await syncToSearchable(stack.sut.app, admin, id);
     return { id, projectId };
   }
 
@@ -60,7 +49,7 @@ describe('A data source whose selection becomes empty', () => {
   }
 
   async function documentCount(dataSourceId: string): Promise<number> {
-    const [{ n }] = await sut.db.query(
+    const [{ n }] = await stack.sut.db.query(
       `SELECT (SELECT count(*) FROM connector.documents WHERE "dataSourceId" = $1)
             + (SELECT count(*) FROM connector.document_chunks WHERE "dataSourceId" = $1)
             + (SELECT count(*) FROM connector.synced_folders WHERE "dataSourceId" = $1) AS n`,
@@ -70,7 +59,9 @@ describe('A data source whose selection becomes empty', () => {
   }
 
   const blobNames = async () =>
-    (await readdir(String(sut.env.BLOB_DIR), { recursive: true })).map(String).filter((f) => /[0-9a-f]{64}$/.test(f));
+    (await readdir(String(stack.sut.env.BLOB_DIR), { recursive: true }))
+      .map(String)
+      .filter((f) => /[0-9a-f]{64}$/.test(f));
 
   it('removes its documents once a member clears the selection: search, the tree and the documents show none', async () => {
     const source = await dataSource('/Structural');
@@ -120,7 +111,7 @@ describe('A data source whose selection becomes empty', () => {
       await http()
         .post('/v1/credentials')
         .set(admin.auth)
-        .send({ name: 'Bob', type: 'DocumentSystem', instanceUrl: sim.url, ...SEED_USERS.bob, scope: 'Tenant' })
+        .send({ name: 'Bob', type: 'DocumentSystem', instanceUrl: stack.sim.url, ...SEED_USERS.bob, scope: 'Tenant' })
         .expect(201)
     ).body.id;
     const changed = await http().patch(`/v1/data-sources/${source.id}`).set(admin.auth).send({ credentialId: bob });
@@ -130,9 +121,9 @@ describe('A data source whose selection becomes empty', () => {
   });
 
   it('removes them when another document-system identity authorizes its connection', async () => {
-    const connectionId = connections.connect(admin, 'doc-user-1');
+    const connectionId = stack.connections.connect(admin, 'doc-user-1');
     const source = await dataSource('/Structural', true, connectionId);
-    await sut.app.get(ConnectionEvents).publish({ type: 'Reauthorized', connectionId, subject: 'doc-user-2' });
+    await stack.sut.app.get(ConnectionEvents).publish({ type: 'Reauthorized', connectionId, subject: 'doc-user-2' });
     const discarded = (await http().get(`/v1/data-sources/${source.id}`).set(admin.auth).expect(200)).body;
     expect(discarded).toMatchObject({ ingestionStatus: 'NotConfigured', selection: { include: [], exclude: [] } });
     expect(await seen(source)).toEqual({ hits: 0, workgroups: 0, documents: 0 });
@@ -140,7 +131,7 @@ describe('A data source whose selection becomes empty', () => {
 
   it('cancels a sync under way when the selection is cleared: nothing it was doing comes back', async () => {
     const source = await dataSource('/Architecture', false);
-    await sim.admin.put('/faults', { latencyMs: 200 });
+    await stack.sim.admin.put('/faults', { latencyMs: 200 });
     try {
       const run = (await http().post(`/v1/data-sources/${source.id}/sync`).set(admin.auth).expect(202)).body;
       await eventually(async () => (await documentCount(source.id)) > 3, 30_000, 50);
@@ -156,32 +147,77 @@ describe('A data source whose selection becomes empty', () => {
       const after = (await http().get(`/v1/data-sources/${source.id}`).set(admin.auth).expect(200)).body;
       expect(after.ingestionStatus).toBe('NotConfigured');
     } finally {
-      await sim.admin.put('/faults', { latencyMs: 0 });
+      await stack.sim.admin.put('/faults', { latencyMs: 0 });
     }
   });
 
   it('keeps the documents of a selection saved again: a late removal (the sweep) leaves them', async () => {
     const source = await dataSource('/Structural');
-    const folder = await sim.folderId('/Structural');
+    const folder = await stack.sim.folderId('/Structural');
     const put = (include: string[]) =>
       http().put(`/v1/data-sources/${source.id}/selection`).set(admin.auth).send({ include, exclude: [] }).expect(200);
     await put([]);
     await put([folder]);
-    await syncToSearchable(sut.app, admin, source.id);
+    await syncToSearchable(stack.sut.app, admin, source.id);
     const synced = await seen(source);
     expect(synced).toMatchObject({ hits: 1, workgroups: 1 });
-    await sut.app.get(SyncScheduler).sweep();
+    await stack.sut.app.get(SyncScheduler).sweep();
     expect(await seen(source)).toEqual(synced);
+  });
+
+  it('leaves the run of a selection saved again while the data source was being settled', async () => {
+    const source = await dataSource('/Structural');
+    const folder = await stack.sim.folderId('/Structural');
+    const put = (include: string[]) =>
+      http().put(`/v1/data-sources/${source.id}/selection`).set(admin.auth).send({ include, exclude: [] }).expect(200);
+    await put([]);
+    // A settle (the sweep's, say) reads the data source selecting nothing; before it goes on, a member selects a
+    // folder again and starts a sync.
+    const sources = stack.sut.app.get(DataSourcesRepository);
+    const find = sources.find.bind(sources);
+    let syncRunId = '';
+    jest.spyOn(sources, 'find').mockImplementationOnce(async (...args: Parameters<typeof sources.find>) => {
+      const read = await find(...args);
+      await put([folder]);
+      syncRunId = (await http().post(`/v1/data-sources/${source.id}/sync`).set(admin.auth).expect(202)).body.syncRunId;
+      return read;
+    });
+    await stack.sut.app.get(UnselectedSources).settle(source.id);
+    const run = await waitForRun(stack.sut.app, admin, syncRunId);
+    expect({ status: run.status, error: run.error }).toEqual({ status: 'Succeeded', error: null });
+    expect(await seen(source)).toMatchObject({ hits: 1, workgroups: 1 });
+  });
+
+  it('starts over after the selection was cleared and saved again: a Full run, and Pending when it is cancelled', async () => {
+    const source = await dataSource('/Structural');
+    const folder = await stack.sim.folderId('/Structural');
+    const put = (include: string[]) =>
+      http().put(`/v1/data-sources/${source.id}/selection`).set(admin.auth).send({ include, exclude: [] }).expect(200);
+    await put([]);
+    await put([folder]);
+    await stack.sim.admin.put('/faults', { latencyMs: 500 });
+    try {
+      const run = (await http().post(`/v1/data-sources/${source.id}/sync`).set(admin.auth).expect(202)).body;
+      expect(run.mode).toBe('Full'); // it starts from nothing again
+      await http().post(`/v1/sync-runs/${run.syncRunId}/cancel`).set(admin.auth).expect(200);
+    } finally {
+      await stack.sim.admin.put('/faults', { latencyMs: 0 });
+    }
+    const after = (await http().get(`/v1/data-sources/${source.id}`).set(admin.auth).expect(200)).body;
+    expect({ ingestionStatus: after.ingestionStatus, documents: await documentCount(source.id) }).toEqual({
+      ingestionStatus: 'Pending',
+      documents: 0,
+    });
   });
 
   it('removes them after a crash between saving the empty selection and removing its documents: the sweep does', async () => {
     const source = await dataSource('/Structural');
     // What a process that died right after committing the empty selection leaves behind.
-    await sut.db.query(
+    await stack.sut.db.query(
       `UPDATE connector.data_sources SET selection = '[]', "ingestionStatus" = 'NotConfigured' WHERE id = $1`,
       [source.id],
     );
-    await sut.app.get(SyncScheduler).sweep();
+    await stack.sut.app.get(SyncScheduler).sweep();
     expect(await seen(source)).toEqual({ hits: 0, workgroups: 0, documents: 0 });
   });
 });

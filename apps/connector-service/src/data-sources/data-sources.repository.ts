@@ -17,7 +17,11 @@ export type DataSourceChanges = Partial<
 const LATEST_COMPLETED_STATUS = `
   SELECT CASE r.status WHEN 'Succeeded' THEN 'Synced' ELSE 'PartiallySynced' END FROM connector.sync_runs r
   WHERE r."dataSourceId" = ds.id AND r.status IN ('Succeeded', 'PartiallySucceeded')
+    AND (ds."contentsClearedAt" IS NULL OR r."createdAt" > ds."contentsClearedAt")
   ORDER BY r."createdAt" DESC LIMIT 1`;
+
+/** Contained in a selection that selects something: one with an include mark (none: cleared, discarded, excludes only). */
+export const SELECTS_SOMETHING = JSON.stringify([{ mode: 'include' }]);
 
 @Injectable()
 export class DataSourcesRepository {
@@ -162,6 +166,32 @@ export class DataSourcesRepository {
    * completed one: a cancelled run's data source goes back to where it was. One whose run was still queued
    * never left that status (nor does a NeedsReauth one), so nothing moves then.
    */
+  /**
+   * Share-locks the data source's row until the commit when it selects nothing: a selection saved meanwhile waits,
+   * and one saved before is seen. False when it selects something, or is gone.
+   */
+  async lockSelectingNothing(transaction: Transaction, id: string): Promise<boolean> {
+    const rows: unknown[] = await managerOf(transaction).query(
+      'SELECT 1 FROM connector.data_sources WHERE id = $1 AND NOT selection @> $2::jsonb FOR SHARE',
+      [id, SELECTS_SOMETHING],
+    );
+    return rows.length > 0;
+  }
+
+  /**
+   * Notes, while it selects nothing, that its documents are being removed (its runs completed before no longer say
+   * what it holds); the row stays locked until the commit, so a selection saved meanwhile waits. False when it
+   * selects something, or is gone: then nothing is to be removed.
+   */
+  async clearingContents(transaction: Transaction, id: string): Promise<boolean> {
+    const [, affected] = await managerOf(transaction).query(
+      `UPDATE connector.data_sources SET "contentsClearedAt" = clock_timestamp()
+       WHERE id = $1 AND NOT selection @> $2::jsonb`,
+      [id, SELECTS_SOMETHING],
+    );
+    return affected > 0;
+  }
+
   async backFromCancelledRun(id: string, transaction: Transaction): Promise<void> {
     await managerOf(transaction).query(
       `UPDATE connector.data_sources ds SET "ingestionStatus" = COALESCE((${LATEST_COMPLETED_STATUS}), 'Pending'),

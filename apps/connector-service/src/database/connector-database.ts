@@ -38,6 +38,7 @@ import { ChunkRowsWhole1795300060000 } from './migrations/1795300060000-chunk-ro
 import { RunListedPages1795300061000 } from './migrations/1795300061000-run-listed-pages';
 import { TextMeasures1795300062000 } from './migrations/1795300062000-text-measures';
 import { SightingPriorPlaces1795300063000 } from './migrations/1795300063000-sighting-prior-places';
+import { ContentsClearedAt1795300064000 } from './migrations/1795300064000-contents-cleared-at';
 import { SyncRunFiles1795300028000 } from './migrations/1795300028000-sync-run-files';
 import { DeletionGuard1795300030000 } from './migrations/1795300030000-deletion-guard';
 
@@ -90,5 +91,6 @@ export const connectorDatabase: ServiceDatabaseOptions = {
     RunListedPages1795300061000,
     TextMeasures1795300062000,
     SightingPriorPlaces1795300063000,
+    ContentsClearedAt1795300064000,
   ],
 };

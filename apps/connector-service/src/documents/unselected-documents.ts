@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { OutageRider, Transactions } from '@app/database';
+import { OutageRider, Transaction, Transactions } from '@app/database';
 import { UnreferencedBlobs } from './unreferenced-blobs';
 import { UnselectedDocumentsRepository } from './unselected-documents.repository';
 
@@ -20,14 +20,15 @@ export class UnselectedDocuments {
   ) {}
 
   /**
-   * Removes nothing once it selects something again, so a late removal never takes a new selection's documents.
+   * Removes nothing once it selects something again (`stillUnselected`, in the removal's transaction, says so and
+   * holds the data source's row), so a late removal never takes a new selection's documents.
    * A step of its cancelled run may still hold rows it is rolling back: a deadlock with it is tried again.
    */
-  async remove(dataSourceId: string): Promise<void> {
+  async remove(dataSourceId: string, stillUnselected: (transaction: Transaction) => Promise<boolean>): Promise<void> {
     const hashes = await this.outages.ride(
       () =>
         this.transactions.run(async (transaction) => {
-          if (!(await this.repository.lockSelectingNothing(transaction, dataSourceId))) return [];
+          if (!(await stillUnselected(transaction))) return [];
           return this.repository.removeAll(transaction, dataSourceId);
         }),
       REMOVE_RETRY_MS,

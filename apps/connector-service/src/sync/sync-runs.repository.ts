@@ -78,13 +78,16 @@ export class SyncRunsRepository {
       .getOne();
   }
 
+  /** A run of the data source completed since its documents were last removed (a selection left empty), if ever. */
   async hasCompletedRun(dataSourceId: string): Promise<boolean> {
-    return this.runs.exists({
-      where: [
-        { dataSourceId, status: 'Succeeded' },
-        { dataSourceId, status: 'PartiallySucceeded' },
-      ],
-    });
+    const rows: unknown[] = await this.runs.query(
+      `SELECT 1 FROM connector.sync_runs r JOIN connector.data_sources ds ON ds.id = r."dataSourceId"
+       WHERE r."dataSourceId" = $1 AND r.status IN ('Succeeded', 'PartiallySucceeded')
+         AND (ds."contentsClearedAt" IS NULL OR r."createdAt" > ds."contentsClearedAt")
+       LIMIT 1`,
+      [dataSourceId],
+    );
+    return rows.length > 0;
   }
 
   /** Queued → Running: the run as it started, or null when it was not Queued. */

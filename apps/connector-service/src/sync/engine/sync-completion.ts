@@ -77,15 +77,34 @@ export class SyncCompletion {
   }
 
   /**
-   * Ends a run a user cancelled (or one whose data source selects nothing any more); its data source returns to
-   * where it was before the run (CONTRACT.md), unless it left Syncing meanwhile (NotConfigured then).
+   * Ends a run a user cancelled; its data source returns to where it was before the run (CONTRACT.md), unless it
+   * left Syncing meanwhile (NotConfigured then).
    */
-  async cancel(syncRunId: string, error = 'Cancelled by a user'): Promise<void> {
+  async cancel(syncRunId: string): Promise<void> {
     const ended = await this.transactions.run((transaction) =>
-      this.end(transaction, syncRunId, 'Cancelled', { error }, (dataSourceId) =>
+      this.end(transaction, syncRunId, 'Cancelled', { error: 'Cancelled by a user' }, (dataSourceId) =>
         this.sources.backFromCancelledRun(dataSourceId, transaction),
       ),
     );
+    await this.events.announce(ended);
+  }
+
+  /**
+   * Cancels a run of a data source that selects nothing any more (`error` says so); leaves one whose data source
+   * selects something again by the time the run is locked: that is a new selection's run.
+   */
+  async cancelUnselected(syncRunId: string, error: string): Promise<void> {
+    const ended = await this.transactions
+      .run((transaction) =>
+        this.end(transaction, syncRunId, 'Cancelled', { error }, async (dataSourceId) => {
+          if (!(await this.sources.lockSelectingNothing(transaction, dataSourceId))) throw new SelectedAgain();
+          await this.sources.backFromCancelledRun(dataSourceId, transaction);
+        }),
+      )
+      .catch((reason: unknown) => {
+        if (reason instanceof SelectedAgain) return null;
+        throw reason;
+      });
     await this.events.announce(ended);
   }
 
@@ -104,6 +123,9 @@ export class SyncCompletion {
     return this.events.record(transaction, run);
   }
 }
+
+/** Rolls back a cancel whose data source selects something again. */
+class SelectedAgain extends Error {}
 
 const UNGUARDED: GuardedDeletions = { dropped: [], held: 0, reason: null };
 

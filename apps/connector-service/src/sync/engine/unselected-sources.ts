@@ -31,9 +31,9 @@ export class UnselectedSources implements EmptiedSelectionSettler, OnModuleInit 
   async settle(dataSourceId: string): Promise<void> {
     const source = await this.sources.find(dataSourceId);
     if (!source || source.selection.some((mark) => mark.mode === 'include')) return;
+    // Each step checks again under the data source's lock: a selection saved since keeps its run and its documents.
     const active = await this.runs.findActive(dataSourceId);
-    if (active) await this.completion.cancel(active.id, NOTHING_SELECTED_ANY_MORE);
-    // Checked again under the data source's lock: a selection saved since keeps its documents.
-    await this.documents.remove(dataSourceId);
+    if (active) await this.completion.cancelUnselected(active.id, NOTHING_SELECTED_ANY_MORE);
+    await this.documents.remove(dataSourceId, (transaction) => this.sources.clearingContents(transaction, dataSourceId));
   }
 }
