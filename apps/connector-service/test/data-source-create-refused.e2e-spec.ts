@@ -1,11 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import request from 'supertest';
-import { isolatedDatabase, ReplyDroppingProxy, RunningSimulator, testCaller, TestCaller } from '@app/testing';
-import { startSimulator } from '../../document-system-simulator/test/support/start-simulator';
+import { isolatedDatabase, ReplyDroppingProxy, testCaller, TestCaller } from '@app/testing';
 import { SEED_USERS } from '../../document-system-simulator/src/store/seed';
-import { ConnectionTokens } from '../src/document-system/connection-tokens.port';
-import { ConnectorTestApp, startConnectorApp } from './support/connector-app';
-import { SimulatorConnections } from './support/simulator-connections';
+import { connectorOnSimulator } from './support/connector-on-simulator';
 
 const UNKNOWN_FOLDER = {
   statusCode: 400,
@@ -17,40 +13,33 @@ const isDataSourceDelete = (chunk: Buffer) => /DELETE FROM ("connector"\.)?"data
 /**
  * A create whose selection the document system refuses answers 400 and leaves nothing: no data source, no
  * credential made for it. Not even when the database fails a statement at that moment, nor while the document
- * system is slow to answer.
+ * system is slow to answer. Nor does a create that fails as it stores the data source leave its inline credential.
  */
 describe('A data-source create whose selection is refused', () => {
-  let sim: RunningSimulator;
-  let connections: SimulatorConnections;
   let proxy: ReplyDroppingProxy;
-  let sut: ConnectorTestApp;
+  const stack = connectorOnSimulator({
+    // The app's database behind a proxy that can drop a reply.
+    beforeStart: async () => {
+      const databaseUrl = new URL(await isolatedDatabase());
+      proxy = await new ReplyDroppingProxy({
+        host: databaseUrl.hostname,
+        port: Number(databaseUrl.port || 5432),
+      }).start();
+      const viaProxy = new URL(databaseUrl);
+      viaProxy.hostname = '127.0.0.1';
+      viaProxy.port = String(proxy.port);
+      return { env: { DATABASE_URL: viaProxy.toString() } };
+    },
+    afterClose: () => proxy?.stop(),
+  });
   let admin: TestCaller;
   let user: TestCaller;
-  const http = () => request(sut.app.getHttpServer());
+  const { http } = stack;
 
   beforeAll(async () => {
-    sim = await startSimulator();
-    connections = new SimulatorConnections(sim);
-    const databaseUrl = new URL(await isolatedDatabase());
-    proxy = await new ReplyDroppingProxy({
-      host: databaseUrl.hostname,
-      port: Number(databaseUrl.port || 5432),
-    }).start();
-    const viaProxy = new URL(databaseUrl);
-    viaProxy.hostname = '127.0.0.1';
-    viaProxy.port = String(proxy.port);
-    sut = await startConnectorApp({
-      env: { DATABASE_URL: viaProxy.toString() },
-      overrides: [[ConnectionTokens, connections]],
-    });
     admin = await testCaller({ roles: ['admin'] });
     user = await testCaller({ tenantId: admin.tenantId });
   }, 60_000);
-  afterAll(async () => {
-    await sut?.close();
-    await proxy?.stop();
-    await sim?.close();
-  });
 
   const listed = async (projectId: string, caller: TestCaller) =>
     (await http().get(`/v1/projects/${projectId}/data-sources`).set(caller.auth).expect(200)).body as unknown[];
@@ -64,7 +53,7 @@ describe('A data-source create whose selection is refused', () => {
       .set(caller.auth)
       .send({
         name: 'Docs',
-        connectionId: connections.connect(caller),
+        connectionId: stack.connections.connect(caller),
         selection: { include: ['no-such-folder'], exclude: [] },
         ...body,
       })
@@ -77,7 +66,7 @@ describe('A data-source create whose selection is refused', () => {
     // Any statement deleting a data source while the create is under way never reaches PostgreSQL.
     void proxy.dropNext((chunk) => during && isDataSourceDelete(chunk), { reply: false });
     const refused = await create(projectId, admin, {
-      credential: { name, type: 'DocumentSystem', instanceUrl: sim.url, ...SEED_USERS.alice, scope: 'Tenant' },
+      credential: { name, type: 'DocumentSystem', instanceUrl: stack.sim.url, ...SEED_USERS.alice, scope: 'Tenant' },
     }).finally(() => (during = false));
 
     expect({ status: refused.status, body: refused.body }).toMatchObject({ status: 400, body: UNKNOWN_FOLDER });
@@ -85,14 +74,26 @@ describe('A data-source create whose selection is refused', () => {
     expect(await credentialsNamed(name)).toEqual([]);
   });
 
+  it('leaves no inline credential when the database drops the data source being stored (503)', async () => {
+    const name = `Own ${randomUUID()}`;
+    const architecture = await stack.sim.folderId('/Architecture');
+    void proxy.dropNext((chunk) => /INSERT INTO "connector"\."data_sources"/.test(chunk.toString()), { reply: false });
+    const res = await create(randomUUID(), admin, {
+      selection: { include: [architecture], exclude: [] },
+      credential: { name, type: 'DocumentSystem', instanceUrl: stack.sim.url, ...SEED_USERS.alice, scope: 'Tenant' },
+    });
+
+    expect({ status: res.status, left: (await credentialsNamed(name)).length }).toEqual({ status: 503, left: 0 });
+  });
+
   it('shows no data source while a slow document system resolves the selection, nor after it refuses', async () => {
     const projectId = randomUUID();
     const credential = await http()
       .post('/v1/credentials')
       .set(admin.auth)
-      .send({ name: 'Sim', type: 'DocumentSystem', instanceUrl: sim.url, ...SEED_USERS.alice, scope: 'Tenant' })
+      .send({ name: 'Sim', type: 'DocumentSystem', instanceUrl: stack.sim.url, ...SEED_USERS.alice, scope: 'Tenant' })
       .expect(201);
-    await sim.admin.put('/faults', { latencyMs: 150 });
+    await stack.sim.admin.put('/faults', { latencyMs: 150 });
     try {
       let answered = false;
       const refused = create(projectId, user, { credentialId: credential.body.id }).finally(() => (answered = true));
@@ -106,7 +107,7 @@ describe('A data-source create whose selection is refused', () => {
       expect([...seen]).toEqual([0]);
       expect(await listed(projectId, user)).toEqual([]);
     } finally {
-      await sim.admin.put('/faults', { latencyMs: 0 });
+      await stack.sim.admin.put('/faults', { latencyMs: 0 });
     }
   });
 
@@ -114,9 +115,9 @@ describe('A data-source create whose selection is refused', () => {
     const credential = await http()
       .post('/v1/credentials')
       .set(admin.auth)
-      .send({ name: 'Sim', type: 'DocumentSystem', instanceUrl: sim.url, ...SEED_USERS.alice, scope: 'Tenant' })
+      .send({ name: 'Sim', type: 'DocumentSystem', instanceUrl: stack.sim.url, ...SEED_USERS.alice, scope: 'Tenant' })
       .expect(201);
-    const architecture = await sim.folderId('/Architecture');
+    const architecture = await stack.sim.folderId('/Architecture');
     const created = await create(randomUUID(), user, {
       credentialId: credential.body.id,
       selection: { include: [architecture], exclude: [] },

@@ -36,9 +36,10 @@ export class CredentialsService {
     this.urlPolicy.assertAllowed({ [field]: instanceUrl });
   }
 
-  create(principal: Principal, input: CreateCredentialDto): Promise<CredentialEntity> {
+  /** Saves it on its own, or in `transaction` (a data source created with it: both stored, or neither). */
+  create(principal: Principal, input: CreateCredentialDto, transaction?: Transaction): Promise<CredentialEntity> {
     this.assertInstanceUrl(input.instanceUrl);
-    return this.credentials.save(this.draft(principal, input));
+    return this.credentials.save(this.draft(principal, input), transaction);
   }
 
   /** A plain user's inline credential: it belongs to the data source being created, whatever scope was sent. */
@@ -96,11 +97,6 @@ export class CredentialsService {
     const credential = await this.changeable(principal, id);
     if (await this.credentials.deleteUnused(credential.id)) return;
     throw CredentialException.inUse(Math.max(1, await this.credentials.countDataSourcesUsing(credential.id)));
-  }
-
-  /** Removes a credential made for a request that then stored nothing, unless something uses it meanwhile. */
-  async deleteIfUnused(id: string): Promise<void> {
-    await this.credentials.deleteUnused(id);
   }
 
   /**

@@ -50,11 +50,14 @@ export class DataSourcesService {
     const source = { id: randomUUID(), tenantId: principal.tenantId, connectionId: connection.id, login: chosen.login };
     // Resolved before anything is stored, with the login it will use: refused, there is nothing to clean up.
     const resolved = input.selection ? await this.newSources.resolveSelection(source, input.selection) : null;
-    const credential =
-      'toCreate' in chosen ? (await this.credentials.create(principal, chosen.toCreate)).id : chosen.credential;
     const fields = { projectId, name: input.name, ...schedule(input.schedule), createdBy: principal.userId };
     return this.transactions.run(async (transaction) => {
       await this.connections.holdForUse(transaction, connection.id);
+      // A manager's inline credential is stored with the data source: a create that fails leaves none behind.
+      const credential =
+        'toCreate' in chosen
+          ? (await this.credentials.create(principal, chosen.toCreate, transaction)).id
+          : chosen.credential;
       const selection = resolved && { resolved, subject: connection.subject };
       return this.newSources.store(transaction, source, fields, credential, selection);
     });
@@ -211,8 +214,8 @@ export class DataSourcesService {
 
   /**
    * The credential a new data source will use, nothing of it stored yet, with its login: an existing one's id; or
-   * an inline one, to be created as by POST /v1/credentials when the caller may manage credentials (once the
-   * selection is resolved), otherwise a draft that becomes the new data source's own.
+   * an inline one, to be created as by POST /v1/credentials when the caller may manage credentials (in the data
+   * source's transaction), otherwise a draft that becomes the new data source's own.
    */
   private async credentialFor(
     principal: Principal,
@@ -236,8 +239,7 @@ export class DataSourcesService {
 
 /** An existing credential's id or a draft; or an inline credential to create. Its login either way. */
 type ChosenCredential = { login: DocumentSystemLogin } & (
-  | { credential: string | CredentialDraft }
-  | { toCreate: CreateCredentialDto }
+  { credential: string | CredentialDraft } | { toCreate: CreateCredentialDto }
 );
 
 const loginOf = (at: { instanceUrl: string; username: string }, password: string): DocumentSystemLogin => ({
