@@ -1,10 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
-import { RunningSimulator, testCaller, TestCaller } from '@app/testing';
-import { startSimulator } from '../../document-system-simulator/test/support/start-simulator';
-import { ConnectionTokens } from '../src/document-system/connection-tokens.port';
+import { testCaller, TestCaller } from '@app/testing';
 import { SEED_USERS } from '../../document-system-simulator/src/store/seed';
-import { ConnectorTestApp, startConnectorApp } from './support/connector-app';
+import { connectorOnSimulator } from './support/connector-on-simulator';
 import { SimulatorConnections } from './support/simulator-connections';
 
 /** Connections whose holdForUse (inside the data source's transaction) waits while a gate is closed. */
@@ -26,29 +24,20 @@ class GatedConnections extends SimulatorConnections {
  * (it was 500 INTERNAL_ERROR when the foreign key refused a deleted credential, or saved with one of another project).
  */
 describe('A credential deleted or narrowed while a data source is being pointed at it', () => {
-  let sim: RunningSimulator;
-  let sut: ConnectorTestApp;
+  const stack = connectorOnSimulator({ connections: (sim) => new GatedConnections(sim) });
   let admin: TestCaller;
   let creator: TestCaller;
-  let connections: GatedConnections;
-  const http = () => request(sut.app.getHttpServer());
+  const { http } = stack;
 
   beforeAll(async () => {
-    sim = await startSimulator();
-    connections = new GatedConnections(sim);
-    sut = await startConnectorApp({ overrides: [[ConnectionTokens, connections]] });
     admin = await testCaller({ roles: ['admin'] });
     creator = await testCaller({ tenantId: admin.tenantId });
-  });
-  afterAll(async () => {
-    await sut.close();
-    await sim.close();
   });
 
   const login = () => ({
     name: 'Sim',
     type: 'DocumentSystem',
-    instanceUrl: sim.url,
+    instanceUrl: stack.sim.url,
     username: SEED_USERS.alice.username,
   });
   const credential = async () =>
@@ -63,17 +52,17 @@ describe('A credential deleted or narrowed while a data source is being pointed 
     http()
       .post(`/v1/projects/${projectId}/data-sources`)
       .set(creator.auth)
-      .send({ name: 'Docs', credentialId, connectionId: connections.connect(creator) });
+      .send({ name: 'Docs', credentialId, connectionId: stack.connections.connect(creator) });
 
   /** Runs `call` until its transaction holds the connection, runs `change` meanwhile, then lets `call` go on. */
   async function during(call: () => request.Test, change: () => request.Test) {
     let open!: () => void;
-    connections.gate = new Promise<void>((resolve) => (open = resolve));
-    const reached = new Promise<void>((resolve) => (connections.reached = resolve));
+    stack.connections.gate = new Promise<void>((resolve) => (open = resolve));
+    const reached = new Promise<void>((resolve) => (stack.connections.reached = resolve));
     const pending = call().then((res) => res);
     await reached;
     const changed = await change();
-    connections.gate = null;
+    stack.connections.gate = null;
     open();
     const res = await pending;
     return { changed: changed.status, status: res.status, code: res.body.code };
@@ -94,7 +83,7 @@ describe('A credential deleted or narrowed while a data source is being pointed 
         http()
           .patch(`/v1/data-sources/${ds.body.id}`)
           .set(creator.auth)
-          .send({ credentialId: second, connectionId: connections.connect(creator) }),
+          .send({ credentialId: second, connectionId: stack.connections.connect(creator) }),
       deleting(second),
     );
     expect(outcome).toEqual({ changed: 204, status: 404, code: 'CREDENTIAL_NOT_FOUND' });

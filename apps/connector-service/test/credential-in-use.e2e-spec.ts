@@ -1,11 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import request from 'supertest';
-import { RunningSimulator, testCaller, TestCaller } from '@app/testing';
-import { startSimulator } from '../../document-system-simulator/test/support/start-simulator';
-import { ConnectionTokens } from '../src/document-system/connection-tokens.port';
+import { testCaller, TestCaller } from '@app/testing';
 import { SEED_USERS } from '../../document-system-simulator/src/store/seed';
-import { ConnectorTestApp, startConnectorApp } from './support/connector-app';
-import { SimulatorConnections } from './support/simulator-connections';
+import { connectorOnSimulator } from './support/connector-on-simulator';
 
 /**
  * CONTRACT.md: a `Project` credential is usable by data sources of that project only; a credential in use
@@ -13,29 +9,20 @@ import { SimulatorConnections } from './support/simulator-connections';
  * of a different project use it is refused the same way: they would go on logging in with it.
  */
 describe('A credential in use by data sources of a project', () => {
-  let sim: RunningSimulator;
-  let sut: ConnectorTestApp;
+  const stack = connectorOnSimulator();
   let admin: TestCaller;
   let creator: TestCaller;
-  let connections: SimulatorConnections;
-  const http = () => request(sut.app.getHttpServer());
+  const { http } = stack;
 
   beforeAll(async () => {
-    sim = await startSimulator();
-    connections = new SimulatorConnections(sim);
-    sut = await startConnectorApp({ overrides: [[ConnectionTokens, connections]] });
     admin = await testCaller({ roles: ['admin'] });
     creator = await testCaller({ tenantId: admin.tenantId });
-  });
-  afterAll(async () => {
-    await sut.close();
-    await sim.close();
   });
 
   const body = (scope: Record<string, unknown>) => ({
     name: 'Sim',
     type: 'DocumentSystem',
-    instanceUrl: sim.url,
+    instanceUrl: stack.sim.url,
     ...SEED_USERS.alice,
     ...scope,
   });
@@ -46,7 +33,7 @@ describe('A credential in use by data sources of a project', () => {
       await http()
         .post(`/v1/projects/${projectId}/data-sources`)
         .set(creator.auth)
-        .send({ name: 'Docs', credentialId, connectionId: connections.connect(creator) })
+        .send({ name: 'Docs', credentialId, connectionId: stack.connections.connect(creator) })
         .expect(201)
     ).body.id as string;
   const put = (credentialId: string, scope: Record<string, unknown>) => {
@@ -59,7 +46,7 @@ describe('A credential in use by data sources of a project', () => {
     const res = await http()
       .post(`/v1/projects/${randomUUID()}/data-sources`)
       .set(creator.auth)
-      .send({ name: 'Docs', credentialId, connectionId: connections.connect(creator) });
+      .send({ name: 'Docs', credentialId, connectionId: stack.connections.connect(creator) });
     expect({ status: res.status, code: res.body.code }).toEqual({ status: 400, code: 'CREDENTIAL_SCOPE_MISMATCH' });
   });
 

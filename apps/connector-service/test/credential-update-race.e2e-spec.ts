@@ -1,11 +1,7 @@
 import { Client } from 'pg';
-import request from 'supertest';
-import { eventually, RunningSimulator, testCaller, TestCaller } from '@app/testing';
-import { startSimulator } from '../../document-system-simulator/test/support/start-simulator';
+import { eventually, testCaller, TestCaller } from '@app/testing';
 import { SEED_USERS } from '../../document-system-simulator/src/store/seed';
-import { ConnectionTokens } from '../src/document-system/connection-tokens.port';
-import { ConnectorTestApp, startConnectorApp } from './support/connector-app';
-import { SimulatorConnections } from './support/simulator-connections';
+import { connectorOnSimulator } from './support/connector-on-simulator';
 
 /**
  * `PUT /v1/credentials/{id}` replaces the credential, the password only when one is sent ("omit it to keep
@@ -13,25 +9,15 @@ import { SimulatorConnections } from './support/simulator-connections';
  * first stored, rather than writing back the one it read before the first had finished.
  */
 describe('Two PUTs of one credential at once', () => {
-  let sim: RunningSimulator;
-  let sut: ConnectorTestApp;
-  let admin: TestCaller;
-  let connections: SimulatorConnections;
   let locker: Client;
-  const http = () => request(sut.app.getHttpServer());
+  const stack = connectorOnSimulator({ beforeClose: () => locker?.end() });
+  let admin: TestCaller;
+  const { http } = stack;
 
   beforeAll(async () => {
-    sim = await startSimulator();
-    connections = new SimulatorConnections(sim);
-    sut = await startConnectorApp({ overrides: [[ConnectionTokens, connections]] });
     admin = await testCaller({ roles: ['admin'] });
-    locker = new Client({ connectionString: String(sut.env.DATABASE_URL) });
+    locker = new Client({ connectionString: String(stack.sut.env.DATABASE_URL) });
     await locker.connect();
-  });
-  afterAll(async () => {
-    await locker?.end();
-    await sut?.close();
-    await sim?.close();
   });
 
   const login = { type: 'DocumentSystem', username: SEED_USERS.alice.username, scope: 'Tenant' };
@@ -49,14 +35,14 @@ describe('Two PUTs of one credential at once', () => {
       await http()
         .post('/v1/credentials')
         .set(admin.auth)
-        .send({ ...login, name: 'Sim', instanceUrl: sim.url, username, password })
+        .send({ ...login, name: 'Sim', instanceUrl: stack.sim.url, username, password })
         .expect(201)
     ).body.id as string;
   const put = (id: string, body: Record<string, unknown>) =>
     http()
       .put(`/v1/credentials/${id}`)
       .set(admin.auth)
-      .send({ ...login, instanceUrl: sim.url, ...body })
+      .send({ ...login, instanceUrl: stack.sim.url, ...body })
       .then((res) => res);
 
   /** Sends both PUTs while a lock held elsewhere makes them queue, `first` at the head; then lets them go. */
@@ -75,7 +61,7 @@ describe('Two PUTs of one credential at once', () => {
     const res = await http()
       .post(`/v1/credentials/${id}/validate`)
       .set(admin.auth)
-      .send({ connectionId: connections.connect(admin) });
+      .send({ connectionId: stack.connections.connect(admin) });
     return { status: res.status, body: res.body };
   };
 

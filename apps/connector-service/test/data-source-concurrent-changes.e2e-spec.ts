@@ -1,12 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
-import { RunningSimulator, testCaller, TestCaller } from '@app/testing';
-import { startSimulator } from '../../document-system-simulator/test/support/start-simulator';
+import { testCaller, TestCaller } from '@app/testing';
 import { SEED_USERS } from '../../document-system-simulator/src/store/seed';
-import { ConnectionTokens } from '../src/document-system/connection-tokens.port';
 import { SelectionService } from '../src/data-sources/selection/selection.service';
-import { ConnectorTestApp, startConnectorApp } from './support/connector-app';
-import { SimulatorConnections } from './support/simulator-connections';
+import { connectorOnSimulator } from './support/connector-on-simulator';
 
 /**
  * Two changes of one data source at once. A selection is resolved against the data source's credential (slow:
@@ -15,22 +12,17 @@ import { SimulatorConnections } from './support/simulator-connections';
  * requests one after the other leaves a selection of folders the new credential cannot see.
  */
 describe('Concurrent changes of one data source', () => {
-  let sim: RunningSimulator;
-  let sut: ConnectorTestApp;
+  const stack = connectorOnSimulator();
   let admin: TestCaller;
   let user: TestCaller;
-  let connections: SimulatorConnections;
   let resolving: { reached: () => void; gate: Promise<void> } | null = null;
-  const http = () => request(sut.app.getHttpServer());
+  const { http } = stack;
 
   beforeAll(async () => {
-    sim = await startSimulator();
-    connections = new SimulatorConnections(sim);
-    sut = await startConnectorApp({ overrides: [[ConnectionTokens, connections]] });
     admin = await testCaller({ roles: ['admin'] });
     user = await testCaller({ tenantId: admin.tenantId });
     // A selection resolved, not saved yet, waits here once while another change goes first.
-    const selection = sut.app.get(SelectionService);
+    const selection = stack.sut.app.get(SelectionService);
     const resolve = selection.resolve.bind(selection);
     selection.resolve = async (...args) => {
       const marks = await resolve(...args);
@@ -43,17 +35,13 @@ describe('Concurrent changes of one data source', () => {
       return marks;
     };
   });
-  afterAll(async () => {
-    await sut.close();
-    await sim.close();
-  });
 
   const credential = async (login: { username: string; password: string }) =>
     (
       await http()
         .post('/v1/credentials')
         .set(admin.auth)
-        .send({ name: 'Sim', type: 'DocumentSystem', instanceUrl: sim.url, ...login, scope: 'Tenant' })
+        .send({ name: 'Sim', type: 'DocumentSystem', instanceUrl: stack.sim.url, ...login, scope: 'Tenant' })
         .expect(201)
     ).body.id as string;
 
@@ -65,8 +53,8 @@ describe('Concurrent changes of one data source', () => {
       .send({
         name: 'Docs',
         credentialId: await credential(SEED_USERS.alice),
-        connectionId: connections.connect(user),
-        selection: { include: [await sim.folderId('/Architecture')], exclude: [] },
+        connectionId: stack.connections.connect(user),
+        selection: { include: [await stack.sim.folderId('/Architecture')], exclude: [] },
       })
       .expect(201);
     return res.body.id as string;
@@ -106,7 +94,7 @@ describe('Concurrent changes of one data source', () => {
     'a %s of the selection resolved under the old credential keeps no folder the new one cannot see',
     async (how) => {
       const id = await aliceSource();
-      const structural = await sim.folderId('/Structural');
+      const structural = await stack.sim.folderId('/Structural');
       const { changed, res } = await during(() => selectingBy[how](id, [structural]).set(user.auth), toBob(id));
       expect(changed.status).toBe(200);
       expect(changed.body).toMatchObject(DISCARDED);
@@ -118,7 +106,7 @@ describe('Concurrent changes of one data source', () => {
 
   it('a selection saved meanwhile undoes no rename or schedule of the same data source', async () => {
     const id = await aliceSource();
-    const structural = await sim.folderId('/Structural');
+    const structural = await stack.sim.folderId('/Structural');
     const { changed, res } = await during(
       () =>
         http()

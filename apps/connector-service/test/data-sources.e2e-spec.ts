@@ -1,36 +1,26 @@
 import { randomUUID } from 'node:crypto';
-import request from 'supertest';
-import { eventually, RunningSimulator, testCaller, TestCaller } from '@app/testing';
-import { startSimulator } from '../../document-system-simulator/test/support/start-simulator';
-import { ConnectionTokens } from '../src/document-system/connection-tokens.port';
+import { eventually, testCaller, TestCaller } from '@app/testing';
 import { NO_WORKGROUPS_NOTICE } from '../src/data-sources/folders/folder-picker.service';
 import { SEED_USERS } from '../../document-system-simulator/src/store/seed';
-import { ConnectorTestApp, startConnectorApp } from './support/connector-app';
-import { SimulatorConnections } from './support/simulator-connections';
+import { connectorOnSimulator } from './support/connector-on-simulator';
 import { syncToEnd } from './support/sync-helpers';
 
 describe('Data sources, folder picker and selection', () => {
-  let sim: RunningSimulator;
-  let connections: SimulatorConnections;
-  let sut: ConnectorTestApp;
+  const stack = connectorOnSimulator();
   let admin: TestCaller;
   let user: TestCaller;
   const projectId = randomUUID();
-  const http = () => request(sut.app.getHttpServer());
+  const { http } = stack;
 
   beforeAll(async () => {
-    sim = await startSimulator();
-    connections = new SimulatorConnections(sim);
-    sut = await startConnectorApp({ overrides: [[ConnectionTokens, connections]] });
     admin = await testCaller({ roles: ['admin'] });
     user = await testCaller({ tenantId: admin.tenantId });
   });
-  afterAll(async () => {
-    await sut.close();
-    await sim.close();
-  });
 
-  async function credential(login: { username: string; password: string } = SEED_USERS.alice, instanceUrl = sim.url) {
+  async function credential(
+    login: { username: string; password: string } = SEED_USERS.alice,
+    instanceUrl = stack.sim.url,
+  ) {
     const res = await http()
       .post('/v1/credentials')
       .set(admin.auth)
@@ -43,7 +33,7 @@ describe('Data sources, folder picker and selection', () => {
     const res = await http()
       .post(`/v1/projects/${projectId}/data-sources`)
       .set(caller.auth)
-      .send({ name: 'Docs', credentialId: await credential(login), connectionId: connections.connect(caller) })
+      .send({ name: 'Docs', credentialId: await credential(login), connectionId: stack.connections.connect(caller) })
       .expect(201);
     return res.body;
   }
@@ -61,7 +51,7 @@ describe('Data sources, folder picker and selection', () => {
     ).body;
 
   it('validates a credential: 200 for the right login, 422 "Credentials are invalid" for a wrong password or instance URL', async () => {
-    const connectionId = connections.connect(admin);
+    const connectionId = stack.connections.connect(admin);
     await http()
       .post(`/v1/credentials/${await credential()}/validate`)
       .set(admin.auth)
@@ -69,7 +59,7 @@ describe('Data sources, folder picker and selection', () => {
       .expect(200, { valid: true });
     // Each check signs in anew: a session kept from an earlier check would say nothing of the password now.
     const sessionCalls = async () =>
-      Object.entries((await sim.admin.get('/stats')).data.calls as Record<string, number>)
+      Object.entries((await stack.sim.admin.get('/stats')).data.calls as Record<string, number>)
         .filter(([route]) => route.endsWith('/api/v1/session'))
         .reduce((n, [, calls]) => n + calls, 0);
     const before = await sessionCalls();
@@ -93,7 +83,7 @@ describe('Data sources, folder picker and selection', () => {
   });
 
   it('keeps a credential’s last check: refused stays marked after a reload, until its password changes', async () => {
-    const connectionId = connections.connect(admin);
+    const connectionId = stack.connections.connect(admin);
     const id = await credential({ ...SEED_USERS.alice, password: 'wrong' });
     const shown = async () => (await http().get(`/v1/credentials/${id}`).set(admin.auth).expect(200)).body;
     expect((await shown()).lastValidation).toBeNull();
@@ -107,7 +97,13 @@ describe('Data sources, folder picker and selection', () => {
     const listed = (await http().get('/v1/credentials').set(admin.auth).expect(200)).body;
     expect(listed.find((c: { id: string }) => c.id === id).lastValidation).toMatchObject({ valid: false });
     // A new password has not been checked yet; checked, it is valid.
-    const body = { name: 'Sim', type: 'DocumentSystem', instanceUrl: sim.url, ...SEED_USERS.alice, scope: 'Tenant' };
+    const body = {
+      name: 'Sim',
+      type: 'DocumentSystem',
+      instanceUrl: stack.sim.url,
+      ...SEED_USERS.alice,
+      scope: 'Tenant',
+    };
     await http().put(`/v1/credentials/${id}`).set(admin.auth).send(body).expect(200);
     expect((await shown()).lastValidation).toBeNull();
     await http().post(`/v1/credentials/${id}/validate`).set(admin.auth).send({ connectionId }).expect(200);
@@ -131,11 +127,11 @@ describe('Data sources, folder picker and selection', () => {
       .set(user.auth)
       .send({
         name: 'Inline',
-        connectionId: connections.connect(user),
+        connectionId: stack.connections.connect(user),
         credential: {
           name: 'Inline login',
           type: 'DocumentSystem',
-          instanceUrl: sim.url,
+          instanceUrl: stack.sim.url,
           ...SEED_USERS.bob,
           scope: 'Tenant',
         },
@@ -177,7 +173,7 @@ describe('Data sources, folder picker and selection', () => {
   });
 
   it('pages through a folder of more than one page', async () => {
-    await sim.admin.put('/settings', { pageSize: 3 });
+    await stack.sim.admin.put('/settings', { pageSize: 3 });
     try {
       const ds = await dataSource();
       const root = await folders(ds.id);
@@ -194,7 +190,7 @@ describe('Data sources, folder picker and selection', () => {
       ]);
       expect(second.nextCursor).toBeNull();
     } finally {
-      await sim.admin.put('/settings', { pageSize: 50 });
+      await stack.sim.admin.put('/settings', { pageSize: 50 });
     }
   });
 
@@ -204,7 +200,9 @@ describe('Data sources, folder picker and selection', () => {
     const selection = { include: [root.items[0].id], exclude: [] };
     await http().put(`/v1/data-sources/${ds.id}/selection`).set(user.auth).send(selection).expect(200);
     // What a refused refresh stores on the data sources of its connection.
-    await sut.db.query(`UPDATE connector.data_sources SET "ingestionStatus" = 'NeedsReauth' WHERE id = $1`, [ds.id]);
+    await stack.sut.db.query(`UPDATE connector.data_sources SET "ingestionStatus" = 'NeedsReauth' WHERE id = $1`, [
+      ds.id,
+    ]);
     const saved = await http().put(`/v1/data-sources/${ds.id}/selection`).set(user.auth).send(selection).expect(200);
     expect(saved.body.ingestionStatus).toBe('NeedsReauth');
   });
@@ -217,7 +215,7 @@ describe('Data sources, folder picker and selection', () => {
     const drawingChildren = await folders(ds.id, drawings.id);
     const details = drawingChildren.items.find((i: { name: string }) => i.name === 'Details');
     const facade = (await folders(ds.id, details.id)).items[0];
-    const anchors = await sim.folderId('/Architecture/Drawings/Details/Détails – Façade/Panels/Type A/Anchors');
+    const anchors = await stack.sim.folderId('/Architecture/Drawings/Details/Détails – Façade/Panels/Type A/Anchors');
 
     const saved = await http()
       .put(`/v1/data-sources/${ds.id}/selection`)
@@ -230,8 +228,8 @@ describe('Data sources, folder picker and selection', () => {
     });
     const facadePath = '/Architecture/Drawings/Details/Détails – Façade';
     const [panels, typeA] = [
-      await sim.folderId(`${facadePath}/Panels`),
-      await sim.folderId(`${facadePath}/Panels/Type A`),
+      await stack.sim.folderId(`${facadePath}/Panels`),
+      await stack.sim.folderId(`${facadePath}/Panels/Type A`),
     ];
     expect(saved.body.selectionMarks).toEqual([
       { folderId: arch.id, mode: 'include', ancestorIds: [], name: 'Architecture' },
@@ -287,8 +285,14 @@ describe('Data sources, folder picker and selection', () => {
       .set(admin.auth)
       .send({
         name: 'Docs',
-        credential: { name: 'Own', type: 'DocumentSystem', instanceUrl: sim.url, ...SEED_USERS.alice, scope: 'Tenant' },
-        connectionId: connections.connect(admin),
+        credential: {
+          name: 'Own',
+          type: 'DocumentSystem',
+          instanceUrl: stack.sim.url,
+          ...SEED_USERS.alice,
+          scope: 'Tenant',
+        },
+        connectionId: stack.connections.connect(admin),
         selection: { include: ['no-such-folder'], exclude: [] },
       })
       .expect(400);
@@ -337,7 +341,7 @@ describe('Data sources, folder picker and selection', () => {
     const [workgroup] = (await folders(ds.id)).items;
     const [sub] = (await folders(ds.id, workgroup.id)).items;
     const paths = async () =>
-      (await sut.db.query('SELECT path FROM connector.documents WHERE "dataSourceId" = $1', [ds.id])).map(
+      (await stack.sut.db.query('SELECT path FROM connector.documents WHERE "dataSourceId" = $1', [ds.id])).map(
         (d: { path: string }) => d.path,
       );
     // A refused change leaves what the selection's sync needs: its folders' places.
@@ -347,7 +351,7 @@ describe('Data sources, folder picker and selection', () => {
       .set(user.auth)
       .send({ credentialId: await credential(SEED_USERS.bob), selection: { include: ['no-such-folder'], exclude: [] } })
       .expect(400);
-    expect(await syncToEnd(sut.app, user, ds.id)).toMatchObject({ status: 'Succeeded' });
+    expect(await syncToEnd(stack.sut.app, user, ds.id)).toMatchObject({ status: 'Succeeded' });
     expect((await paths()).length).toBeGreaterThan(0);
     for (const path of await paths()) expect(path.startsWith(`${sub.path}/`)).toBe(true);
 
@@ -356,7 +360,7 @@ describe('Data sources, folder picker and selection', () => {
       .set(user.auth)
       .send({ credentialId: await credential(), selection: { include: [sub.id], exclude: [] } })
       .expect(200);
-    expect(await syncToEnd(sut.app, user, ds.id)).toMatchObject({ status: 'Succeeded' });
+    expect(await syncToEnd(stack.sut.app, user, ds.id)).toMatchObject({ status: 'Succeeded' });
     for (const path of await paths()) expect(path.startsWith(`${sub.path}/`)).toBe(true);
   });
 
@@ -367,19 +371,19 @@ describe('Data sources, folder picker and selection', () => {
     const sameUser = await http()
       .patch(`/v1/data-sources/${ds.id}`)
       .set(user.auth)
-      .send({ connectionId: connections.connect(user) })
+      .send({ connectionId: stack.connections.connect(user) })
       .expect(200);
     expect(sameUser.body.selection.include).toEqual([arch]);
     const other = await http()
       .patch(`/v1/data-sources/${ds.id}`)
       .set(user.auth)
-      .send({ connectionId: connections.connect(user, 'doc-user-2') })
+      .send({ connectionId: stack.connections.connect(user, 'doc-user-2') })
       .expect(200);
     expect(other.body.selection.include).toEqual([arch]); // no subject was known before: kept
     const third = await http()
       .patch(`/v1/data-sources/${ds.id}`)
       .set(user.auth)
-      .send({ connectionId: connections.connect(user, 'doc-user-3') })
+      .send({ connectionId: stack.connections.connect(user, 'doc-user-3') })
       .expect(200);
     expect(third.body).toMatchObject({ ingestionStatus: 'NotConfigured', selection: { include: [], exclude: [] } });
   });
@@ -395,10 +399,10 @@ describe('Data sources, folder picker and selection', () => {
   it('stores refreshed tokens while browsing: an expired token is refreshed once and browsing goes on', async () => {
     const ds = await dataSource();
     await folders(ds.id);
-    const before = connections.refreshes;
-    await sim.admin.post('/expire', { accessTokens: true });
+    const before = stack.connections.refreshes;
+    await stack.sim.admin.post('/expire', { accessTokens: true });
     expect((await folders(ds.id)).items).toHaveLength(3);
-    expect(connections.refreshes).toBe(before + 1);
+    expect(stack.connections.refreshes).toBe(before + 1);
   });
 
   it('lets members and tenant admins in, answers 404 to everyone else', async () => {
@@ -453,7 +457,7 @@ describe('Data sources, folder picker and selection', () => {
     const ds = await dataSource();
     const arch = (await folders(ds.id)).items[0].id;
     await select(ds.id, [arch]);
-    const deleting = sut.db.createQueryRunner();
+    const deleting = stack.sut.db.createQueryRunner();
     await deleting.connect();
     await deleting.startTransaction();
     try {
@@ -464,8 +468,8 @@ describe('Data sources, folder picker and selection', () => {
         .then((res) => res);
       await eventually(
         async () =>
-          (await sut.db.query(`SELECT 1 FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))`, [pid])).length >
-          0,
+          (await stack.sut.db.query(`SELECT 1 FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))`, [pid]))
+            .length > 0,
       );
       await deleting.commitTransaction();
       const res = await request;
@@ -478,13 +482,13 @@ describe('Data sources, folder picker and selection', () => {
 
   it("deletes a data source while a text is being saved into one of its documents: PostgreSQL's deadlock victim is tried again, not answered 503", async () => {
     const ds = await dataSource();
-    await sut.db.query(
+    await stack.sut.db.query(
       `INSERT INTO connector.documents (id, "tenantId", "dataSourceId", "externalId", "folderId", name, path, "mimeType", size, "contentSha256", "extractionStatus", text, "lastSeenRunId")
        VALUES (gen_random_uuid(), $1, $2, 'f1', 'root', 'a.txt', '/a.txt', 'text/plain', 2, md5('hi'), 'Pending', '', gen_random_uuid())`,
       [admin.tenantId, ds.id],
     );
     // A text's save locks its document, then its data source's row (via its run): the other order from a deletion.
-    const saving = sut.db.createQueryRunner();
+    const saving = stack.sut.db.createQueryRunner();
     await saving.connect();
     await saving.startTransaction();
     try {
@@ -501,7 +505,7 @@ describe('Data sources, folder picker and selection', () => {
       await eventually(
         async () =>
           (
-            await sut.db.query(
+            await stack.sut.db.query(
               `SELECT 1 FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid)) AND query ILIKE 'DELETE FROM "connector"."data_sources"%'`,
               [pid],
             )

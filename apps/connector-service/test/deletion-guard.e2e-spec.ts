@@ -1,12 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
-import request from 'supertest';
-import { RunningSimulator, testCaller, TestCaller } from '@app/testing';
-import { startSimulator } from '../../document-system-simulator/test/support/start-simulator';
+import { testCaller, TestCaller } from '@app/testing';
 import { SEED_USERS } from '../../document-system-simulator/src/store/seed';
-import { ConnectionTokens } from '../src/document-system/connection-tokens.port';
-import { ConnectorTestApp, startConnectorApp } from './support/connector-app';
-import { SimulatorConnections } from './support/simulator-connections';
+import { connectorOnSimulator } from './support/connector-on-simulator';
 import { syncToEnd } from './support/sync-helpers';
 
 interface TreeFile {
@@ -19,8 +15,7 @@ interface TreeFile {
  * The steps build on each other: each deletion below is measured against what is left by then.
  */
 describe('Deletion guard', () => {
-  let sim: RunningSimulator;
-  let sut: ConnectorTestApp;
+  const stack = connectorOnSimulator();
   let owner: TestCaller;
   let member: TestCaller;
   let bystander: TestCaller;
@@ -28,10 +23,9 @@ describe('Deletion guard', () => {
   let admin: TestCaller;
   let dataSourceId: string;
   let credentialId: string;
-  let connections: SimulatorConnections;
   const folders: Record<'A' | 'B' | 'C', string> = { A: '', B: '', C: '' };
   const files: Record<'A' | 'B' | 'C', Array<{ id: string; name: string }>> = { A: [], B: [], C: [] };
-  const http = () => request(sut.app.getHttpServer());
+  const { http } = stack;
   const confirm = (runId: string, caller: TestCaller) =>
     http().post(`/v1/sync-runs/${runId}/confirm-deletions`).set(caller.auth);
   const documentsIn = async (folder: 'A' | 'B' | 'C'): Promise<TreeFile[]> =>
@@ -52,13 +46,10 @@ describe('Deletion guard', () => {
     ).body;
   const source = async () => (await http().get(`/v1/data-sources/${dataSourceId}`).set(owner.auth).expect(200)).body;
   const removeFiles = async (folder: 'A' | 'B' | 'C', count: number) => {
-    for (const file of files[folder].splice(0, count)) await sim.admin.delete(`/nodes/${file.id}`);
+    for (const file of files[folder].splice(0, count)) await stack.sim.admin.delete(`/nodes/${file.id}`);
   };
 
   beforeAll(async () => {
-    sim = await startSimulator();
-    connections = new SimulatorConnections(sim);
-    sut = await startConnectorApp({ overrides: [[ConnectionTokens, connections]] });
     admin = await testCaller({ roles: ['admin'] });
     owner = await testCaller({ tenantId: admin.tenantId });
     member = await testCaller({ tenantId: admin.tenantId });
@@ -68,14 +59,14 @@ describe('Deletion guard', () => {
       await http()
         .post('/v1/credentials')
         .set(admin.auth)
-        .send({ name: 'Sim', type: 'DocumentSystem', instanceUrl: sim.url, ...SEED_USERS.alice, scope: 'Tenant' })
+        .send({ name: 'Sim', type: 'DocumentSystem', instanceUrl: stack.sim.url, ...SEED_USERS.alice, scope: 'Tenant' })
         .expect(201)
     ).body.id;
     dataSourceId = (
       await http()
         .post(`/v1/projects/${randomUUID()}/data-sources`)
         .set(owner.auth)
-        .send({ name: 'Guarded', credentialId, connectionId: connections.connect(owner) })
+        .send({ name: 'Guarded', credentialId, connectionId: stack.connections.connect(owner) })
         .expect(201)
     ).body.id;
     for (const user of [member, bystander])
@@ -85,19 +76,27 @@ describe('Deletion guard', () => {
         .send({ userId: user.userId })
         .expect(201);
     const parent = (
-      await sim.admin.post('/folders', { parentId: await sim.folderId('/Structural'), name: `guard-${randomUUID()}` })
+      await stack.sim.admin.post('/folders', {
+        parentId: await stack.sim.folderId('/Structural'),
+        name: `guard-${randomUUID()}`,
+      })
     ).data;
     for (const [name, count] of [
       ['A', 20],
       ['B', 2],
       ['C', 2],
     ] as const) {
-      folders[name] = (await sim.admin.post('/folders', { parentId: parent.id, name })).data.id;
+      folders[name] = (await stack.sim.admin.post('/folders', { parentId: parent.id, name })).data.id;
       for (let i = 0; i < count; i++) {
         const file = `${name}-${String(i).padStart(2, '0')}.txt`;
         files[name].push(
-          (await sim.admin.post('/files', { parentId: folders[name], name: file, text: `${file} in folder ${name}` }))
-            .data,
+          (
+            await stack.sim.admin.post('/files', {
+              parentId: folders[name],
+              name: file,
+              text: `${file} in folder ${name}`,
+            })
+          ).data,
         );
       }
     }
@@ -107,13 +106,9 @@ describe('Deletion guard', () => {
       .send({ include: Object.values(folders), exclude: [] })
       .expect(200);
   });
-  afterAll(async () => {
-    await sut?.close();
-    await sim?.close();
-  });
 
   it('shows deletionsHeld 0 on a run that holds nothing', async () => {
-    const run = await syncToEnd(sut.app, owner, dataSourceId);
+    const run = await syncToEnd(stack.sut.app, owner, dataSourceId);
     expect(run).toMatchObject({ status: 'Succeeded', deletionsHeld: 0, counts: { added: 24, deleted: 0 } });
   });
 
@@ -125,7 +120,7 @@ describe('Deletion guard', () => {
     heldDocuments = (await documentsIn('A')).filter((d) => doomed.has(d.name));
     expect(heldDocuments).toHaveLength(8);
     await removeFiles('A', 8); // 8 of 24: 33%
-    const run = await syncToEnd(sut.app, member, dataSourceId);
+    const run = await syncToEnd(stack.sut.app, member, dataSourceId);
     heldRunId = run.id;
     expect(run).toMatchObject({ mode: 'Incremental', status: 'PartiallySucceeded', deletionsHeld: 8 });
     expect(run.counts.deleted).toBe(0);
@@ -188,15 +183,15 @@ describe('Deletion guard', () => {
 
   it('still deletes a small deletion at once', async () => {
     await removeFiles('A', 1); // 1 of 16
-    const run = await syncToEnd(sut.app, owner, dataSourceId);
+    const run = await syncToEnd(stack.sut.app, owner, dataSourceId);
     expect(run).toMatchObject({ status: 'Succeeded', deletionsHeld: 0, error: null, counts: { deleted: 1 } });
     expect(await documentsIn('A')).toHaveLength(11);
   });
 
   it('holds the deletions when a selected folder no longer exists, however few; an admin confirms', async () => {
     const before = await documentsIn('B');
-    await sim.admin.delete(`/nodes/${folders.B}`); // 2 of 15: 13%
-    const run = await syncToEnd(sut.app, owner, dataSourceId);
+    await stack.sim.admin.delete(`/nodes/${folders.B}`); // 2 of 15: 13%
+    const run = await syncToEnd(stack.sut.app, owner, dataSourceId);
     expect(run).toMatchObject({ status: 'PartiallySucceeded', deletionsHeld: 2, counts: { deleted: 0 } });
     expect(run.error).toMatch(
       /^2 documents are no longer .*: the selected folder \/.*\/B is gone or empty\. They are kept/,
@@ -208,13 +203,13 @@ describe('Deletion guard', () => {
     for (const doc of before) await http().get(`/v1/documents/${doc.documentId}`).set(owner.auth).expect(200);
     expect((await confirm(run.id, admin).expect(200)).body).toEqual({ deleted: 2 });
     for (const doc of before) await http().get(`/v1/documents/${doc.documentId}`).set(owner.auth).expect(404);
-    const next = await syncToEnd(sut.app, owner, dataSourceId);
+    const next = await syncToEnd(stack.sut.app, owner, dataSourceId);
     expect(next).toMatchObject({ status: 'Succeeded', deletionsHeld: 0, counts: { deleted: 0 } });
   });
 
   it('holds the deletions when a selected folder lists nothing any more', async () => {
     await removeFiles('C', 2); // 2 of 13: 15%
-    const run = await syncToEnd(sut.app, owner, dataSourceId);
+    const run = await syncToEnd(stack.sut.app, owner, dataSourceId);
     expect(run).toMatchObject({ status: 'PartiallySucceeded', deletionsHeld: 2, counts: { deleted: 0 } });
     expect(run.error).toMatch(/\/C is gone or empty/);
     expect(await documentsIn('C')).toHaveLength(2);
@@ -223,7 +218,7 @@ describe('Deletion guard', () => {
   it('refuses a confirmation that meets a run being started: it waits for the run, then answers 409 NOTHING_HELD', async () => {
     const earlier = (await http().get(`/v1/data-sources/${dataSourceId}/sync-runs`).set(owner.auth)).body[0];
     expect(earlier.deletionsHeld).toBeGreaterThan(0);
-    const starting = new Client({ connectionString: String(sut.env.DATABASE_URL) });
+    const starting = new Client({ connectionString: String(stack.sut.env.DATABASE_URL) });
     await starting.connect();
     try {
       await starting.query('BEGIN');
@@ -249,7 +244,7 @@ describe('Deletion guard', () => {
 
   it('releases what a run held once a later run starts: that run decides afresh', async () => {
     const earlier = (await http().get(`/v1/data-sources/${dataSourceId}/sync-runs`).set(owner.auth)).body[0];
-    const later = await syncToEnd(sut.app, owner, dataSourceId);
+    const later = await syncToEnd(stack.sut.app, owner, dataSourceId);
     expect(later).toMatchObject({ status: 'PartiallySucceeded', deletionsHeld: 2 });
     expect((await confirm(earlier.id, owner).expect(409)).body.code).toBe('NOTHING_HELD');
     const released = (await http().get(`/v1/sync-runs/${earlier.id}`).set(owner.auth)).body;
@@ -265,17 +260,17 @@ describe('Deletion guard', () => {
 
   it('holds when most of what stays selected goes in the run after a folder was deselected', async () => {
     const parent = (
-      await sim.admin.post('/folders', {
-        parentId: await sim.folderId('/Structural'),
+      await stack.sim.admin.post('/folders', {
+        parentId: await stack.sim.folderId('/Structural'),
         name: `deselect-${randomUUID()}`,
       })
     ).data;
     const folder = async (name: string, count: number) => {
-      const id = (await sim.admin.post('/folders', { parentId: parent.id, name })).data.id as string;
+      const id = (await stack.sim.admin.post('/folders', { parentId: parent.id, name })).data.id as string;
       const made = [];
       for (let i = 0; i < count; i++)
         made.push(
-          (await sim.admin.post('/files', { parentId: id, name: `${name}-${i}.txt`, text: `${name} ${i}` })).data,
+          (await stack.sim.admin.post('/files', { parentId: id, name: `${name}-${i}.txt`, text: `${name} ${i}` })).data,
         );
       return { id, files: made as Array<{ id: string }> };
     };
@@ -287,29 +282,29 @@ describe('Deletion guard', () => {
         .send({
           name: 'Narrowed',
           credentialId,
-          connectionId: connections.connect(owner),
+          connectionId: stack.connections.connect(owner),
           selection: { include: [kept.id, dropped.id], exclude: [] },
         })
         .expect(201)
     ).body.id;
-    expect(await syncToEnd(sut.app, owner, id)).toMatchObject({ status: 'Succeeded', counts: { added: 10 } });
+    expect(await syncToEnd(stack.sut.app, owner, id)).toMatchObject({ status: 'Succeeded', counts: { added: 10 } });
     await http()
       .put(`/v1/data-sources/${id}/selection`)
       .set(owner.auth)
       .send({ include: [kept.id], exclude: [] })
       .expect(200);
-    for (const file of kept.files.slice(0, 2)) await sim.admin.delete(`/nodes/${file.id}`); // 2 of the 3 still selected
-    const run = await syncToEnd(sut.app, owner, id);
+    for (const file of kept.files.slice(0, 2)) await stack.sim.admin.delete(`/nodes/${file.id}`); // 2 of the 3 still selected
+    const run = await syncToEnd(stack.sut.app, owner, id);
     expect(run).toMatchObject({ status: 'PartiallySucceeded', deletionsHeld: 9, counts: { deleted: 0 } });
     expect(run.error).toMatch(/2 of 3 documents/);
   });
 
   it('confirms through a deadlock with a text saved meanwhile: the confirmation is tried again, not a 503', async () => {
-    await sim.admin.delete(`/nodes/${folders.A}`);
-    const run = await syncToEnd(sut.app, owner, dataSourceId);
+    await stack.sim.admin.delete(`/nodes/${folders.A}`);
+    const run = await syncToEnd(stack.sut.app, owner, dataSourceId);
     const held = await documentsIn('A');
     expect(run).toMatchObject({ status: 'PartiallySucceeded', deletionsHeld: held.length });
-    const saving = new Client({ connectionString: String(sut.env.DATABASE_URL) });
+    const saving = new Client({ connectionString: String(stack.sut.env.DATABASE_URL) });
     await saving.connect();
     try {
       // As an extraction saves a text: its document first, then the run's searchable mark.

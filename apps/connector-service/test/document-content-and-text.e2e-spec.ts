@@ -5,16 +5,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import request from 'supertest';
-import { RunningSimulator, testCaller, TestCaller } from '@app/testing';
-import { startSimulator } from '../../document-system-simulator/test/support/start-simulator';
+import { testCaller, TestCaller } from '@app/testing';
 import { SEED_USERS } from '../../document-system-simulator/src/store/seed';
 import { BlobStore } from '../src/blobs/blob-store';
 import { FsBlobStore } from '../src/blobs/fs-blob-store';
-import { ConnectionTokens } from '../src/document-system/connection-tokens.port';
 import { TEXT_SLICE_CHARS } from '../src/documents/documents.service';
-import { ConnectorTestApp, startConnectorApp } from './support/connector-app';
 import { dataSourceSelecting } from './support/data-source-on';
-import { SimulatorConnections } from './support/simulator-connections';
+import { connectorOnSimulator } from './support/connector-on-simulator';
 import { syncToEnd, syncToSearchable } from './support/sync-helpers';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -54,53 +51,41 @@ const raw = (res: request.Test) =>
   });
 
 describe('Reading a document’s file and text', () => {
-  let sim: RunningSimulator;
-  let sut: ConnectorTestApp;
   let caller: TestCaller;
-  let connections: SimulatorConnections;
   const blobDir = join(tmpdir(), `blobs-${randomBytes(6).toString('hex')}`);
   const blobs = new GatedBlobStore(blobDir);
   const logLines: string[] = [];
   const serverSockets: net.Socket[] = [];
   const clients: net.Socket[] = [];
-  const api = () => request(sut.app.getHttpServer());
+  const stack = connectorOnSimulator({
+    overrides: [[BlobStore, blobs]],
+    env: { BLOB_DIR: blobDir, EXTRACTION_WORKERS: 1, LOG_LEVEL: 'info' },
+    logLines,
+    beforeClose: () => clients.forEach((c) => c.destroy()),
+  });
+  const { http: api } = stack;
 
   beforeAll(async () => {
-    sim = await startSimulator();
-    connections = new SimulatorConnections(sim);
-    sut = await startConnectorApp({
-      overrides: [
-        [ConnectionTokens, connections],
-        [BlobStore, blobs],
-      ],
-      env: { BLOB_DIR: blobDir, EXTRACTION_WORKERS: 1, LOG_LEVEL: 'info' },
-      logLines,
-    });
-    sut.app.getHttpServer().on('connection', (socket: net.Socket) => serverSockets.push(socket));
+    stack.sut.app.getHttpServer().on('connection', (socket: net.Socket) => serverSockets.push(socket));
     caller = await testCaller({ roles: ['admin'] });
-  });
-  afterAll(async () => {
-    clients.forEach((c) => c.destroy());
-    await sut?.close();
-    await sim?.close();
   });
 
   /** A data source of one new folder holding `files`, synced; returns its id and its documents' ids by name. */
   async function synced(files: Array<Record<string, unknown>>) {
-    const folder = await sim.admin.post('/folders', {
-      parentId: await sim.folderId('/Structural'),
+    const folder = await stack.sim.admin.post('/folders', {
+      parentId: await stack.sim.folderId('/Structural'),
       name: `f-${randomBytes(4).toString('hex')}`,
     });
     const fileIds: string[] = [];
     for (const file of files)
-      fileIds.push((await sim.admin.post('/files', { parentId: folder.data.id, ...file })).data.id);
-    const dataSourceId = await dataSourceSelecting(sut.app, sim, caller, {
+      fileIds.push((await stack.sim.admin.post('/files', { parentId: folder.data.id, ...file })).data.id);
+    const dataSourceId = await dataSourceSelecting(stack.sut.app, stack.sim, caller, {
       login: SEED_USERS.alice,
-      connectionId: connections.connect(caller),
+      connectionId: stack.connections.connect(caller),
       include: [folder.data.id],
     });
-    await syncToSearchable(sut.app, caller, dataSourceId);
-    const rows: Array<{ id: string }> = await sut.db.query(
+    await syncToSearchable(stack.sut.app, caller, dataSourceId);
+    const rows: Array<{ id: string }> = await stack.sut.db.query(
       `SELECT id FROM connector.documents WHERE "dataSourceId" = $1 ORDER BY name`,
       [dataSourceId],
     );
@@ -113,7 +98,7 @@ describe('Reading a document’s file and text', () => {
     } = await synced([
       { name: 'big.bin', mimeType: 'application/octet-stream', generate: { format: 'text', size: 32 * MiB } },
     ]);
-    const socket = net.connect(Number(new URL(sut.url).port), '127.0.0.1');
+    const socket = net.connect(Number(new URL(stack.sut.url).port), '127.0.0.1');
     await new Promise((resolve) => socket.once('connect', resolve));
     socket.write(
       `GET /v1/documents/${documentId}/content HTTP/1.1\r\nHost: 127.0.0.1\r\n` +
@@ -137,7 +122,7 @@ describe('Reading a document’s file and text', () => {
       fileIds: [fileId],
       documentIds: [documentId],
     } = await synced([{ name: 'notes.txt', text: 'version one' }]);
-    const [{ contentSha256: first }] = await sut.db.query(
+    const [{ contentSha256: first }] = await stack.sut.db.query(
       `SELECT "contentSha256" FROM connector.documents WHERE id = $1`,
       [documentId],
     );
@@ -148,9 +133,12 @@ describe('Reading a document’s file and text', () => {
     const answered = raw(api().get(`/v1/documents/${documentId}/content`).set(caller.auth)).then((res) => res);
     await reached; // the document was read (version one); its blob is about to be opened
     blobs.gate = null;
-    await sim.admin.patch(`/files/${fileId}`, { text: 'version two, a little longer', mimeType: 'text/markdown' });
-    await sim.admin.post(`/nodes/${fileId}/relocate`, { name: 'notes.md' });
-    expect((await syncToEnd(sut.app, caller, dataSourceId)).counts.updated).toBe(1);
+    await stack.sim.admin.patch(`/files/${fileId}`, {
+      text: 'version two, a little longer',
+      mimeType: 'text/markdown',
+    });
+    await stack.sim.admin.post(`/nodes/${fileId}/relocate`, { name: 'notes.md' });
+    expect((await syncToEnd(stack.sut.app, caller, dataSourceId)).counts.updated).toBe(1);
     expect(await blobs.exists(first)).toBe(false); // version one's blob was collected
     release();
 
@@ -168,9 +156,10 @@ describe('Reading a document’s file and text', () => {
     const {
       documentIds: [documentId],
     } = await synced([{ name: 'lost.txt', text: 'lost' }]);
-    const [{ contentSha256 }] = await sut.db.query(`SELECT "contentSha256" FROM connector.documents WHERE id = $1`, [
-      documentId,
-    ]);
+    const [{ contentSha256 }] = await stack.sut.db.query(
+      `SELECT "contentSha256" FROM connector.documents WHERE id = $1`,
+      [documentId],
+    );
     await blobs.delete(contentSha256);
 
     const res = await api().get(`/v1/documents/${documentId}/content`).set(caller.auth).expect(404);
@@ -183,11 +172,11 @@ describe('Reading a document’s file and text', () => {
     } = await synced([{ name: 'odd "name" é.txt', text: 'short' }]);
     // Quotes, backslashes, controls, accents and characters outside the BMP, over more than two slices, and pages.
     const sample = 'é😀 "quoted" back\\slash\ttab\u0001 line\u2028end\n';
-    await sut.db.query(
+    await stack.sut.db.query(
       `UPDATE connector.documents SET text = $2, "pageStarts" = '{0,7}', "pageEnds" = '{7,40}' WHERE id = $1`,
       [documentId, sample.repeat(Math.ceil((2.2 * TEXT_SLICE_CHARS) / [...sample].length))],
     );
-    const [doc] = await sut.db.query(
+    const [doc] = await stack.sut.db.query(
       `SELECT "dataSourceId", name, path, "extractionStatus", "extractionError", text FROM connector.documents WHERE id = $1`,
       [documentId],
     );
@@ -223,8 +212,11 @@ describe('Reading a document’s file and text', () => {
     } = await synced([{ name: 'changing.txt', text: 'short' }]);
     // More slices than the sockets' buffers hold, so that most are read after the change.
     const length = 16 * TEXT_SLICE_CHARS;
-    await sut.db.query(`UPDATE connector.documents SET text = repeat('a', $2) WHERE id = $1`, [documentId, length]);
-    const socket = net.connect(Number(new URL(sut.url).port), '127.0.0.1');
+    await stack.sut.db.query(`UPDATE connector.documents SET text = repeat('a', $2) WHERE id = $1`, [
+      documentId,
+      length,
+    ]);
+    const socket = net.connect(Number(new URL(stack.sut.url).port), '127.0.0.1');
     clients.push(socket);
     await new Promise((resolve) => socket.once('connect', resolve));
     socket.write(
@@ -240,7 +232,10 @@ describe('Reading a document’s file and text', () => {
     );
     socket.pause(); // with the first slice on its way
     const linesBefore = logLines.length;
-    await sut.db.query(`UPDATE connector.documents SET text = repeat('b', $2) WHERE id = $1`, [documentId, length]);
+    await stack.sut.db.query(`UPDATE connector.documents SET text = repeat('b', $2) WHERE id = $1`, [
+      documentId,
+      length,
+    ]);
     socket.resume();
     await new Promise((resolve) => socket.once('close', resolve));
 
@@ -259,14 +254,14 @@ describe('Reading a document’s file and text', () => {
     const {
       documentIds: [documentId],
     } = await synced([{ name: 'specification.txt', generate: { format: 'text', size: 12 * MiB } }]);
-    const [{ length }] = await sut.db.query(
+    const [{ length }] = await stack.sut.db.query(
       `SELECT octet_length(text) AS length FROM connector.documents WHERE id = $1`,
       [documentId],
     );
     expect(Number(length)).toBeGreaterThan(8 * MiB);
 
     for (let i = 0; i < 10; i++) {
-      const socket = net.connect(Number(new URL(sut.url).port), '127.0.0.1');
+      const socket = net.connect(Number(new URL(stack.sut.url).port), '127.0.0.1');
       clients.push(socket);
       await new Promise((resolve) => socket.once('connect', resolve));
       socket.write(

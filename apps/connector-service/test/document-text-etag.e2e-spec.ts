@@ -1,13 +1,9 @@
-import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { RunningSimulator, testCaller, TestCaller } from '@app/testing';
-import { startSimulator } from '../../document-system-simulator/test/support/start-simulator';
+import { testCaller, TestCaller } from '@app/testing';
 import { SEED_USERS } from '../../document-system-simulator/src/store/seed';
-import { ConnectionTokens } from '../src/document-system/connection-tokens.port';
 import { DocumentTextsRepository } from '../src/documents/document-texts.repository';
-import { ConnectorTestApp, startConnectorApp } from './support/connector-app';
 import { dataSourceSelecting } from './support/data-source-on';
-import { SimulatorConnections } from './support/simulator-connections';
+import { connectorOnSimulator } from './support/connector-on-simulator';
 import { syncToSearchable } from './support/sync-helpers';
 
 interface TextAnswer {
@@ -23,11 +19,10 @@ interface TextAnswer {
  * is being put together.
  */
 describe('The text answer and its ETag', () => {
-  let sim: RunningSimulator;
-  let sut: ConnectorTestApp;
+  const stack = connectorOnSimulator();
   let caller: TestCaller;
   let documentId: string;
-  const api = () => request(sut.app.getHttpServer());
+  const { http: api } = stack;
 
   async function readText(headers: Record<string, string> = {}): Promise<TextAnswer> {
     const res = await api()
@@ -38,7 +33,7 @@ describe('The text answer and its ETag', () => {
 
   /** Runs `write` (as a sync would) once, just before the answer reads the document's text measures. */
   function writeBeforeTheTextIsMeasured(write: () => Promise<unknown>): void {
-    const texts = sut.app.get(DocumentTextsRepository);
+    const texts = stack.sut.app.get(DocumentTextsRepository);
     const measure = texts.stored.bind(texts);
     jest.spyOn(texts, 'stored').mockImplementationOnce(async (...args: Parameters<typeof measure>) => {
       await write();
@@ -47,26 +42,20 @@ describe('The text answer and its ETag', () => {
   }
 
   beforeAll(async () => {
-    sim = await startSimulator();
-    const connections = new SimulatorConnections(sim);
-    sut = await startConnectorApp({ overrides: [[ConnectionTokens, connections]] });
     caller = await testCaller({ roles: ['admin'] });
-    const folder = (await sim.admin.post('/folders', { parentId: await sim.folderId('/Structural'), name: 'Etags' }))
-      .data.id;
-    await sim.admin.post('/files', { parentId: folder, name: 'report-1.txt', text: 'the text of the report' });
-    const dataSourceId = await dataSourceSelecting(sut.app, sim, caller, {
+    const folder = (
+      await stack.sim.admin.post('/folders', { parentId: await stack.sim.folderId('/Structural'), name: 'Etags' })
+    ).data.id;
+    await stack.sim.admin.post('/files', { parentId: folder, name: 'report-1.txt', text: 'the text of the report' });
+    const dataSourceId = await dataSourceSelecting(stack.sut.app, stack.sim, caller, {
       login: SEED_USERS.alice,
-      connectionId: connections.connect(caller),
+      connectionId: stack.connections.connect(caller),
       include: [folder],
     });
-    await syncToSearchable(sut.app, caller, dataSourceId);
+    await syncToSearchable(stack.sut.app, caller, dataSourceId);
     const tree = (await api().get(`/v1/data-sources/${dataSourceId}/tree`).query({ folderId: folder }).set(caller.auth))
       .body as { files: Array<{ documentId: string }> };
     documentId = tree.files[0].documentId;
-  });
-  afterAll(async () => {
-    await sut?.close();
-    await sim?.close();
   });
 
   it('serves the name of the version its ETag names when a sync renames the document meanwhile', async () => {
@@ -74,7 +63,7 @@ describe('The text answer and its ETag', () => {
     expect(before.body.name).toBe('report-1.txt');
     // A rename of the same length keeps the answer's length: only the row version tells the two apart.
     writeBeforeTheTextIsMeasured(() =>
-      sut.app.get(DataSource).query(
+      stack.sut.app.get(DataSource).query(
         `UPDATE connector.documents SET name = 'report-2.txt', path = replace(path, 'report-1.txt', 'report-2.txt'),
              "updatedAt" = now() WHERE id = $1`,
         [documentId],
@@ -96,7 +85,7 @@ describe('The text answer and its ETag', () => {
     expect(before.body.extraction.status).toBe('Succeeded');
     // {"status":"Failed","error":"Stuck"} is as long as {"status":"Succeeded","error":null}: the same answer length.
     writeBeforeTheTextIsMeasured(() =>
-      sut.app.get(DataSource).query(
+      stack.sut.app.get(DataSource).query(
         `UPDATE connector.documents SET "extractionStatus" = 'Failed', "extractionError" = 'Stuck', "updatedAt" = now()
            WHERE id = $1`,
         [documentId],

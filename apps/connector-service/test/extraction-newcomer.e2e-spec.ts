@@ -1,12 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import request from 'supertest';
-import { eventually, RunningSimulator, testCaller, TestCaller } from '@app/testing';
-import { startSimulator } from '../../document-system-simulator/test/support/start-simulator';
+import { eventually, testCaller, TestCaller } from '@app/testing';
 import { SEED_USERS } from '../../document-system-simulator/src/store/seed';
-import { ConnectionTokens } from '../src/document-system/connection-tokens.port';
-import { ConnectorTestApp, startConnectorApp } from './support/connector-app';
 import { dataSourceSelecting } from './support/data-source-on';
-import { SimulatorConnections } from './support/simulator-connections';
+import { connectorOnSimulator } from './support/connector-on-simulator';
 import { syncToEnd } from './support/sync-helpers';
 
 /** A drawing set of about 3,500 pages of text (10 MB): several seconds of pdf.js (about 2 ms a page). */
@@ -18,39 +14,26 @@ const slowPdf = (seed: number) => ({ generate: { format: 'pdf', size: 10_000_000
  * and the extraction process kept for one with none in the processes, so it does not wait for A's PDFs.
  */
 describe("A newcomer's text extraction while another tenant's slow PDFs hold the extraction process", () => {
-  let sim: RunningSimulator;
-  let sut: ConnectorTestApp;
-  let connections: SimulatorConnections;
-  const http = () => request(sut.app.getHttpServer());
-
-  beforeAll(async () => {
-    sim = await startSimulator();
-    connections = new SimulatorConnections(sim);
-    sut = await startConnectorApp({ env: { EXTRACTION_WORKERS: 1 }, overrides: [[ConnectionTokens, connections]] });
-  }, 60_000);
-
-  afterAll(async () => {
-    await sut?.close();
-    await sim?.close();
-  });
+  const stack = connectorOnSimulator({ env: { EXTRACTION_WORKERS: 1 } });
+  const { http } = stack;
 
   const dataSourceOf = async (caller: TestCaller, files: Array<Record<string, unknown>>) => {
     const folderId = (
-      await sim.admin.post('/folders', {
-        parentId: await sim.folderId('/Structural'),
+      await stack.sim.admin.post('/folders', {
+        parentId: await stack.sim.folderId('/Structural'),
         name: `newcomer-${randomUUID()}`,
       })
     ).data.id;
-    for (const file of files) await sim.admin.post('/files', { parentId: folderId, ...file });
-    return dataSourceSelecting(sut.app, sim, caller, {
+    for (const file of files) await stack.sim.admin.post('/files', { parentId: folderId, ...file });
+    return dataSourceSelecting(stack.sut.app, stack.sim, caller, {
       login: SEED_USERS.alice,
-      connectionId: connections.connect(caller),
+      connectionId: stack.connections.connect(caller),
       include: [folderId],
     });
   };
   const statuses = async (dataSourceId: string): Promise<string[]> =>
     (
-      await sut.db.query(`SELECT "extractionStatus" AS s FROM connector.documents WHERE "dataSourceId" = $1`, [
+      await stack.sut.db.query(`SELECT "extractionStatus" AS s FROM connector.documents WHERE "dataSourceId" = $1`, [
         dataSourceId,
       ])
     ).map((r: { s: string }) => r.s);
@@ -67,7 +50,7 @@ describe("A newcomer's text extraction while another tenant's slow PDFs hold the
     );
     const bSource = await dataSourceOf(tenantB, [{ name: 'crane.txt', text: 'Site notes on the crane' }]);
 
-    await syncToEnd(sut.app, tenantA, aSource);
+    await syncToEnd(stack.sut.app, tenantA, aSource);
     // A's first PDF is extracted: its second has just taken the extraction process.
     await eventually(async () => (await statuses(aSource)).some((s) => s !== 'Pending'), 60_000, 50);
 

@@ -2,41 +2,25 @@ import { getQueueToken } from '@nestjs/bull';
 import type { Queue } from 'bull';
 import { FairShare, fairShareToken } from '@app/queue';
 import { randomUUID } from 'node:crypto';
-import { after, eventually, RunningSimulator, testCaller } from '@app/testing';
-import { startSimulator } from '../../document-system-simulator/test/support/start-simulator';
+import { after, eventually, testCaller } from '@app/testing';
 import { SEED_USERS } from '../../document-system-simulator/src/store/seed';
-import { ConnectionTokens } from '../src/document-system/connection-tokens.port';
 import { ExtractionGate } from '../src/indexing/extraction-gate';
 import { INDEXING_QUEUE } from '../src/indexing/indexing.jobs';
 import { SYNC_QUEUE, SyncJobName } from '../src/sync/sync.jobs';
 import { bulkDataSource } from './support/bulk-data-source';
-import { ConnectorTestApp, startConnectorApp } from './support/connector-app';
 import { dataSourceSelecting } from './support/data-source-on';
-import { SimulatorConnections } from './support/simulator-connections';
+import { connectorOnSimulator } from './support/connector-on-simulator';
 import { syncToEnd } from './support/sync-helpers';
 
 const BIG = 60;
 
 /** One tenant's big extraction backlog and another tenant's small data source, on one worker. */
 describe('The order of text extraction between sync runs', () => {
-  let sim: RunningSimulator;
-  let sut: ConnectorTestApp;
-  let connections: SimulatorConnections;
-
-  beforeAll(async () => {
-    sim = await startSimulator();
-    connections = new SimulatorConnections(sim);
-    sut = await startConnectorApp({ overrides: [[ConnectionTokens, connections]] });
-  });
-
-  afterAll(async () => {
-    await sut?.close();
-    await sim?.close();
-  });
+  const stack = connectorOnSimulator();
 
   const pending = async (dataSourceId: string): Promise<number> =>
     (
-      await sut.db.query(
+      await stack.sut.db.query(
         `SELECT count(*)::int AS n FROM connector.documents WHERE "dataSourceId" = $1 AND "extractionStatus" = 'Pending'`,
         [dataSourceId],
       )
@@ -45,13 +29,16 @@ describe('The order of text extraction between sync runs', () => {
   async function smallDataSource() {
     const caller = await testCaller({ roles: ['admin'] });
     const folder = (
-      await sim.admin.post('/folders', { parentId: await sim.folderId('/Structural'), name: `small-${randomUUID()}` })
+      await stack.sim.admin.post('/folders', {
+        parentId: await stack.sim.folderId('/Structural'),
+        name: `small-${randomUUID()}`,
+      })
     ).data;
     for (const name of ['crane.txt', 'scaffold.txt'])
-      await sim.admin.post('/files', { parentId: folder.id, name, text: `Site notes on the ${name}` });
-    const dataSourceId = await dataSourceSelecting(sut.app, sim, caller, {
+      await stack.sim.admin.post('/files', { parentId: folder.id, name, text: `Site notes on the ${name}` });
+    const dataSourceId = await dataSourceSelecting(stack.sut.app, stack.sim, caller, {
       login: SEED_USERS.alice,
-      connectionId: connections.connect(caller),
+      connectionId: stack.connections.connect(caller),
       include: [folder.id],
     });
     return { caller, dataSourceId };
@@ -59,14 +46,21 @@ describe('The order of text extraction between sync runs', () => {
 
   it("extracts a small data source's text ahead of another tenant's backlog", async () => {
     const bigCaller = await testCaller({ roles: ['admin'] });
-    const big = await bulkDataSource(sim, sut, bigCaller, connections.connect(bigCaller), SEED_USERS.alice, BIG);
+    const big = await bulkDataSource(
+      stack.sim,
+      stack.sut,
+      bigCaller,
+      stack.connections.connect(bigCaller),
+      SEED_USERS.alice,
+      BIG,
+    );
     const small = await smallDataSource();
-    const queue = sut.app.get<Queue>(getQueueToken(INDEXING_QUEUE));
+    const queue = stack.sut.app.get<Queue>(getQueueToken(INDEXING_QUEUE));
     // Both runs' extraction jobs wait in Redis, the big one's first, as when the small sync comes during its backlog.
     await queue.pause(true);
     try {
-      await syncToEnd(sut.app, bigCaller, big.dataSourceId);
-      await syncToEnd(sut.app, small.caller, small.dataSourceId);
+      await syncToEnd(stack.sut.app, bigCaller, big.dataSourceId);
+      await syncToEnd(stack.sut.app, small.caller, small.dataSourceId);
       expect(await pending(big.dataSourceId)).toBe(BIG);
     } finally {
       await queue.resume(true);
@@ -80,19 +74,35 @@ describe('The order of text extraction between sync runs', () => {
 
   it("does not let one tenant's extractions, waiting for its own sync, hold the slots another tenant's text needs", async () => {
     const bigCaller = await testCaller({ roles: ['admin'] });
-    const big = await bulkDataSource(sim, sut, bigCaller, connections.connect(bigCaller), SEED_USERS.alice, BIG);
+    const big = await bulkDataSource(
+      stack.sim,
+      stack.sut,
+      bigCaller,
+      stack.connections.connect(bigCaller),
+      SEED_USERS.alice,
+      BIG,
+    );
     const smallCaller = await testCaller({ roles: ['admin'] });
-    const small = await bulkDataSource(sim, sut, smallCaller, connections.connect(smallCaller), SEED_USERS.alice, 20);
-    const queue = sut.app.get<Queue>(getQueueToken(INDEXING_QUEUE));
-    const fairShare = sut.app.get<FairShare>(fairShareToken(INDEXING_QUEUE));
+    const small = await bulkDataSource(
+      stack.sim,
+      stack.sut,
+      smallCaller,
+      stack.connections.connect(smallCaller),
+      SEED_USERS.alice,
+      20,
+    );
+    const queue = stack.sut.app.get<Queue>(getQueueToken(INDEXING_QUEUE));
+    const fairShare = stack.sut.app.get<FairShare>(fairShareToken(INDEXING_QUEUE));
     await queue.pause(true);
     let stepEnds = () => {};
     try {
-      await syncToEnd(sut.app, bigCaller, big.dataSourceId);
+      await syncToEnd(stack.sut.app, bigCaller, big.dataSourceId);
     } finally {
       // A sync step of the big tenant's stays in hand in the process (a long sync of its): its extractions
       // take every slot but the reserved one and wait for it.
-      void sut.app.get(ExtractionGate).first(bigCaller.tenantId, () => new Promise<void>((end) => (stepEnds = end)));
+      void stack.sut.app
+        .get(ExtractionGate)
+        .first(bigCaller.tenantId, () => new Promise<void>((end) => (stepEnds = end)));
       await queue.resume(true);
     }
     try {
@@ -105,7 +115,7 @@ describe('The order of text extraction between sync runs', () => {
         for (; watching; await after(5))
           smallHeld = Math.max(smallHeld, (await fairShare.state()).held[smallCaller.tenantId] ?? 0);
       })();
-      await syncToEnd(sut.app, smallCaller, small.dataSourceId);
+      await syncToEnd(stack.sut.app, smallCaller, small.dataSourceId);
       await eventually(async () => (await pending(small.dataSourceId)) === 0, 30_000, 20);
       watching = false;
       await watch;
@@ -120,14 +130,14 @@ describe('The order of text extraction between sync runs', () => {
   it("holds a tenant's text extraction while a sync step of its own is in hand in the process, not another tenant's", async () => {
     const { caller, dataSourceId } = await smallDataSource();
     const other = await testCaller({ roles: ['admin'] });
-    const syncQueue = sut.app.get<Queue>(getQueueToken(SYNC_QUEUE));
-    const gate = sut.app.get(ExtractionGate);
+    const syncQueue = stack.sut.app.get<Queue>(getQueueToken(SYNC_QUEUE));
+    const gate = stack.sut.app.get(ExtractionGate);
     const folderId = (
-      await sut.db.query(`SELECT selection FROM connector.data_sources WHERE id = $1`, [dataSourceId])
+      await stack.sut.db.query(`SELECT selection FROM connector.data_sources WHERE id = $1`, [dataSourceId])
     )[0].selection[0].folderId as string;
-    await sim.admin.put('/faults', { latencyMs: 3000, slowUnder: [folderId] });
+    await stack.sim.admin.put('/faults', { latencyMs: 3000, slowUnder: [folderId] });
     try {
-      const sync = syncToEnd(sut.app, caller, dataSourceId);
+      const sync = syncToEnd(stack.sut.app, caller, dataSourceId);
       await eventually(async () => (await syncQueue.getActive()).some((job) => job.name === SyncJobName.ListFolder));
       const opensWithin = (tenantId: string, ms: number) =>
         Promise.race([gate.turn(tenantId).then(() => true), after(ms).then(() => false)]);
@@ -135,7 +145,7 @@ describe('The order of text extraction between sync runs', () => {
       expect(await opensWithin(caller.tenantId, 1000)).toBe(false);
       await sync;
     } finally {
-      await sim.admin.put('/faults', { latencyMs: 0, slowUnder: [] });
+      await stack.sim.admin.put('/faults', { latencyMs: 0, slowUnder: [] });
     }
   }, 60_000);
 });

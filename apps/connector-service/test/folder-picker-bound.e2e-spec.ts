@@ -5,6 +5,7 @@ import { startSimulator } from '../../document-system-simulator/test/support/sta
 import { SEED_USERS } from '../../document-system-simulator/src/store/seed';
 import { ConnectionTokens } from '../src/document-system/connection-tokens.port';
 import { ConnectorTestApp, startConnectorApp } from './support/connector-app';
+import { connectorOnSimulator } from './support/connector-on-simulator';
 import { SimulatorConnections } from './support/simulator-connections';
 
 /** A member's data source over the simulator in a fresh app: nothing of it is known to the picker yet. */
@@ -25,28 +26,20 @@ async function freshDataSource(sut: ConnectorTestApp, sim: RunningSimulator, con
 }
 
 describe('The folder picker when its bound runs out while it looks for a folder it has not shown', () => {
-  let sim: RunningSimulator;
-  let sut: ConnectorTestApp;
+  const stack = connectorOnSimulator({ env: { PICKER_MAX_CALLS: 2 } });
   let user: TestCaller;
 
   beforeAll(async () => {
-    sim = await startSimulator();
-    const connections = new SimulatorConnections(sim);
-    sut = await startConnectorApp({ env: { PICKER_MAX_CALLS: 2 }, overrides: [[ConnectionTokens, connections]] });
-    ({ user, dataSourceId } = await freshDataSource(sut, sim, connections));
+    ({ user, dataSourceId } = await freshDataSource(stack.sut, stack.sim, stack.connections));
   });
   let dataSourceId: string;
-
-  afterAll(async () => {
-    await sut?.close();
-    await sim?.close();
-  });
 
   it('says the document system did not answer in time (502), not that the folder does not exist (404)', async () => {
     // Two calls: the session and the workgroups; the walk to a folder under a workgroup needs a third.
     // (This app is fresh: no session or folder is known yet.)
-    const drawings = await sim.folderId('/Architecture/Drawings');
-    const res = await request(sut.app.getHttpServer())
+    const drawings = await stack.sim.folderId('/Architecture/Drawings');
+    const res = await stack
+      .http()
       .get(`/v1/data-sources/${dataSourceId}/folders`)
       .query({ parentId: drawings })
       .set(user.auth);

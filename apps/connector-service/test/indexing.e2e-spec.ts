@@ -1,12 +1,9 @@
 import { getQueueToken } from '@nestjs/bull';
 import type { Queue } from 'bull';
 import { randomUUID } from 'node:crypto';
-import request from 'supertest';
 import { Transactions } from '@app/database';
 import { FairShare, fairShareToken } from '@app/queue';
-import { after, eventually, RunningSimulator, testCaller, TestCaller } from '@app/testing';
-import { startSimulator } from '../../document-system-simulator/test/support/start-simulator';
-import { ConnectionTokens } from '../src/document-system/connection-tokens.port';
+import { after, eventually, testCaller, TestCaller } from '@app/testing';
 import { DocumentsRepository } from '../src/documents/documents.repository';
 import { chunkText, DEEP_CHUNKS_FROM } from '../src/extraction/chunker';
 import { layOut } from '../src/extraction/text-layout';
@@ -14,9 +11,8 @@ import { extractTextJobId, INDEXING_QUEUE } from '../src/indexing/indexing.jobs'
 import { IndexingProducer } from '../src/indexing/indexing.producer';
 import { IndexingService } from '../src/indexing/indexing.service';
 import { SEED_PHRASES, SEED_USERS } from '../../document-system-simulator/src/store/seed';
-import { ConnectorTestApp, startConnectorApp } from './support/connector-app';
 import { dataSourceSelecting } from './support/data-source-on';
-import { SimulatorConnections } from './support/simulator-connections';
+import { connectorOnSimulator } from './support/connector-on-simulator';
 import { syncToEnd, syncToSearchable, waitForExtraction } from './support/sync-helpers';
 
 interface StoredDocument {
@@ -30,19 +26,19 @@ interface StoredDocument {
 
 /** Text extraction runs on the `connector-indexing` queue after a run has stored the files. */
 describe('Text extraction on the indexing queue', () => {
-  let sim: RunningSimulator;
-  let sut: ConnectorTestApp;
+  // One test deletes one of three documents: more than the deletion guard's default 30%, which is not what it tests.
+  const stack = connectorOnSimulator({ env: { DELETE_GUARD_PERCENT: 100 } });
   let user: TestCaller;
   let dataSourceId: string;
   let folderId: string;
   let notesId: string;
   const projectId = randomUUID();
-  const http = () => request(sut.app.getHttpServer());
-  const queue = () => sut.app.get<Queue>(getQueueToken(INDEXING_QUEUE));
-  const indexing = () => sut.app.get(IndexingService);
+  const { http } = stack;
+  const queue = () => stack.sut.app.get<Queue>(getQueueToken(INDEXING_QUEUE));
+  const indexing = () => stack.sut.app.get(IndexingService);
   const doc = async (name: string): Promise<StoredDocument | undefined> =>
     (
-      await sut.db.query(
+      await stack.sut.db.query(
         `SELECT id, "contentSha256", "extractionStatus", "extractionError", text, "updatedAt" FROM connector.documents WHERE "dataSourceId" = $1 AND name = $2`,
         [dataSourceId, name],
       )
@@ -62,40 +58,32 @@ describe('Text extraction on the indexing queue', () => {
   };
 
   beforeAll(async () => {
-    sim = await startSimulator();
-    const connections = new SimulatorConnections(sim);
-    // One test deletes one of three documents: more than the deletion guard's default 30%, which is not what it tests.
-    sut = await startConnectorApp({ env: { DELETE_GUARD_PERCENT: 100 }, overrides: [[ConnectionTokens, connections]] });
     user = await testCaller({ roles: ['admin'] });
     folderId = (
-      await sim.admin.post('/folders', {
-        parentId: await sim.folderId('/Structural'),
+      await stack.sim.admin.post('/folders', {
+        parentId: await stack.sim.folderId('/Structural'),
         name: `indexing-${randomUUID().slice(0, 8)}`,
       })
     ).data.id;
     notesId = (
-      await sim.admin.post('/files', {
+      await stack.sim.admin.post('/files', {
         parentId: folderId,
         name: 'notes.txt',
         text: 'Site notes: the tower crane arrives on Monday.',
       })
     ).data.id;
-    dataSourceId = await dataSourceSelecting(sut.app, sim, user, {
+    dataSourceId = await dataSourceSelecting(stack.sut.app, stack.sim, user, {
       login: SEED_USERS.alice,
-      connectionId: connections.connect(user),
-      include: [folderId, await sim.folderId('/Architecture/Drawings/Sections')],
+      connectionId: stack.connections.connect(user),
+      include: [folderId, await stack.sim.folderId('/Architecture/Drawings/Sections')],
       name: 'Indexing',
       projectId,
     });
   });
-  afterAll(async () => {
-    await sut.close();
-    await sim.close();
-  });
 
   it('ends the run with its documents Pending, then makes their text searchable (Succeeded)', async () => {
     const run = await withIndexingPaused(async () => {
-      const ended = await syncToEnd(sut.app, user, dataSourceId);
+      const ended = await syncToEnd(stack.sut.app, user, dataSourceId);
       expect(ended).toMatchObject({ status: 'Succeeded', counts: { failed: 0 } });
       expect((await http().get(`/v1/data-sources/${dataSourceId}`).set(user.auth).expect(200)).body).toMatchObject({
         ingestionStatus: 'Synced',
@@ -112,7 +100,7 @@ describe('Text extraction on the indexing queue', () => {
     });
     expect(run.counts.added).toBeGreaterThan(1);
 
-    await waitForExtraction(sut.app, user, dataSourceId);
+    await waitForExtraction(stack.sut.app, user, dataSourceId);
     const pdf = (await doc('A-501 Wall Sections.pdf'))!;
     expect((await http().get(`/v1/documents/${pdf.id}`).set(user.auth).expect(200)).body.extraction).toEqual({
       status: 'Succeeded',
@@ -127,9 +115,9 @@ describe('Text extraction on the indexing queue', () => {
 
   it('does nothing with a stale job for the old content after the file changed; the old text stays searchable until the new one lands', async () => {
     const before = (await doc('notes.txt'))!;
-    await sim.admin.patch(`/files/${notesId}`, { text: 'Site notes: the concrete pour moved to Friday.' });
+    await stack.sim.admin.patch(`/files/${notesId}`, { text: 'Site notes: the concrete pour moved to Friday.' });
     await withIndexingPaused(async () => {
-      expect((await syncToEnd(sut.app, user, dataSourceId)).counts).toMatchObject({ updated: 1, failed: 0 });
+      expect((await syncToEnd(stack.sut.app, user, dataSourceId)).counts).toMatchObject({ updated: 1, failed: 0 });
       const changed = (await doc('notes.txt'))!;
       expect(changed).toMatchObject({ id: before.id, extractionStatus: 'Pending', text: before.text });
       expect(changed.contentSha256).not.toBe(before.contentSha256);
@@ -139,10 +127,10 @@ describe('Text extraction on the indexing queue', () => {
         'Superseded',
       );
       // Even a job that got past that check before the change cannot save: the update is conditional on the content.
-      const repository = sut.app.get(DocumentsRepository);
+      const repository = stack.sut.app.get(DocumentsRepository);
       const stale = { status: 'Succeeded' as const, error: null, text: 'stale text' };
       expect(
-        await sut.app
+        await stack.sut.app
           .get(Transactions)
           .run((transaction) =>
             repository.saveExtraction(
@@ -159,7 +147,7 @@ describe('Text extraction on the indexing queue', () => {
         text: before.text,
       });
     });
-    await waitForExtraction(sut.app, user, dataSourceId);
+    await waitForExtraction(stack.sut.app, user, dataSourceId);
     expect(await doc('notes.txt')).toMatchObject({
       extractionStatus: 'Succeeded',
       text: 'Site notes: the concrete pour moved to Friday.',
@@ -180,16 +168,16 @@ describe('Text extraction on the indexing queue', () => {
 
   it('does nothing with a job for a deleted document', async () => {
     const temp = (
-      await sim.admin.post('/files', {
+      await stack.sim.admin.post('/files', {
         parentId: folderId,
         name: 'temporary.txt',
         text: 'scaffolding inspection checklist',
       })
     ).data;
-    await syncToSearchable(sut.app, user, dataSourceId);
+    await syncToSearchable(stack.sut.app, user, dataSourceId);
     const gone = (await doc('temporary.txt'))!;
-    await sim.admin.delete(`/nodes/${temp.id}`);
-    expect((await syncToEnd(sut.app, user, dataSourceId)).counts).toMatchObject({ deleted: 1 });
+    await stack.sim.admin.delete(`/nodes/${temp.id}`);
+    expect((await syncToEnd(stack.sut.app, user, dataSourceId)).counts).toMatchObject({ deleted: 1 });
     expect(await doc('temporary.txt')).toBeUndefined();
 
     expect(await indexing().extractText({ documentId: gone.id, contentSha256: gone.contentSha256 })).toBe('Superseded');
@@ -198,8 +186,8 @@ describe('Text extraction on the indexing queue', () => {
     );
     // The same through the queue: the job completes (and is removed) without bringing the document back.
     const goneJob = { documentId: gone.id, contentSha256: gone.contentSha256 };
-    await sut.app.get(IndexingProducer).extractText([goneJob], user.tenantId);
-    const fairShare = sut.app.get<FairShare>(fairShareToken(INDEXING_QUEUE));
+    await stack.sut.app.get(IndexingProducer).extractText([goneJob], user.tenantId);
+    const fairShare = stack.sut.app.get<FairShare>(fairShareToken(INDEXING_QUEUE));
     await eventually(
       async () =>
         !(await fairShare.has(extractTextJobId(goneJob))) && !(await queue().getJob(extractTextJobId(goneJob))),
@@ -210,9 +198,9 @@ describe('Text extraction on the indexing queue', () => {
 
   it('queues a Pending document whose job was lost again on the sweep, once it has waited a few minutes', async () => {
     expect((await queue().getRepeatableJobs()).map((job) => job.id)).toContain('sweep'); // every minute on its own
-    await sim.admin.post('/files', { parentId: folderId, name: 'lost.txt', text: 'formwork stripping schedule' });
+    await stack.sim.admin.post('/files', { parentId: folderId, name: 'lost.txt', text: 'formwork stripping schedule' });
     const lost = await withIndexingPaused(async () => {
-      await syncToEnd(sut.app, user, dataSourceId);
+      await syncToEnd(stack.sut.app, user, dataSourceId);
       const pending = (await doc('lost.txt'))!;
       expect(pending.extractionStatus).toBe('Pending');
       await queue().empty(); // Redis lost the waiting job
@@ -222,27 +210,27 @@ describe('Text extraction on the indexing queue', () => {
       expect(await indexing().requeuePending()).toBe(0); // too young: its job may just be waiting
       return pending;
     });
-    await sut.db.query(`UPDATE connector.documents SET "updatedAt" = now() - interval '10 minutes' WHERE id = $1`, [
-      lost.id,
-    ]);
+    await stack.sut.db.query(
+      `UPDATE connector.documents SET "updatedAt" = now() - interval '10 minutes' WHERE id = $1`,
+      [lost.id],
+    );
     expect(await indexing().requeuePending()).toBe(1);
-    await waitForExtraction(sut.app, user, dataSourceId);
+    await waitForExtraction(stack.sut.app, user, dataSourceId);
     expect(await doc('lost.txt')).toMatchObject({ extractionStatus: 'Succeeded', text: 'formwork stripping schedule' });
     expect(await hits('formwork stripping')).toEqual(['lost.txt']);
   });
 
   it("looks for lost extractions in every data source, however many of another tenant's documents wait longer", async () => {
-    const connections = sut.app.get(ConnectionTokens) as SimulatorConnections;
     const other = await testCaller({ roles: ['admin'] });
-    const busy = await dataSourceSelecting(sut.app, sim, other, {
+    const busy = await dataSourceSelecting(stack.sut.app, stack.sim, other, {
       login: SEED_USERS.alice,
-      connectionId: connections.connect(other),
+      connectionId: stack.connections.connect(other),
       include: [folderId],
     });
     /** `count` Pending documents, updated `minutesAgo`, that no run or job knows of. */
     const pending = async (caller: TestCaller, sourceId: string, count: number, minutesAgo: number) =>
       (
-        await sut.db.query(
+        await stack.sut.db.query(
           `INSERT INTO connector.documents ("tenantId", "dataSourceId", "externalId", "folderId", name, path, "mimeType",
              size, "extractionStatus", "contentSha256", "lastSeenRunId", "updatedAt")
            SELECT $1, $2, 'pending-' || gen_random_uuid(), 'f', 'p.txt', '/p.txt', 'text/plain', 1, 'Pending',
@@ -254,25 +242,27 @@ describe('Text extraction on the indexing queue', () => {
     const waiting = await pending(other, busy, 3, 20);
     const [lost] = await pending(user, dataSourceId, 1, 10);
     try {
-      const sweep = await sut.app.get(DocumentsRepository).pendingExtractions(new Date(Date.now() - 5 * 60_000), 2);
+      const sweep = await stack.sut.app
+        .get(DocumentsRepository)
+        .pendingExtractions(new Date(Date.now() - 5 * 60_000), 2);
       expect(sweep.map((d) => d.id)).toContain(lost);
     } finally {
-      await sut.db.query('DELETE FROM connector.documents WHERE id = ANY($1)', [[...waiting, lost]]);
+      await stack.sut.db.query('DELETE FROM connector.documents WHERE id = ANY($1)', [[...waiting, lost]]);
     }
   });
 
   it('extracts text holding characters beyond the BMP without a blank, and HTML naming half of one', async () => {
     // 12,000 UTF-16 units without a blank: chunks are cut at a fixed length, which fell inside a pair.
     const emoji = `tilework ${'😀'.repeat(6000)} grout`;
-    await sim.admin.post('/files', { parentId: folderId, name: 'emoji.txt', text: emoji });
-    await sim.admin.post('/files', {
+    await stack.sim.admin.post('/files', { parentId: folderId, name: 'emoji.txt', text: emoji });
+    await stack.sim.admin.post('/files', {
       parentId: folderId,
       name: 'half.html',
       mimeType: 'text/html',
       text: '<p>caulking &#xD800; bead</p>',
     });
-    await syncToEnd(sut.app, user, dataSourceId);
-    await waitForExtraction(sut.app, user, dataSourceId);
+    await syncToEnd(stack.sut.app, user, dataSourceId);
+    await waitForExtraction(stack.sut.app, user, dataSourceId);
     expect(await doc('emoji.txt')).toMatchObject({ extractionStatus: 'Succeeded' });
     expect(await doc('half.html')).toMatchObject({ extractionStatus: 'Succeeded', text: 'caulking \ufffd bead' });
     expect(await hits('grout')).toEqual(['emoji.txt']);
@@ -281,15 +271,15 @@ describe('Text extraction on the indexing queue', () => {
   it("stores a document's text once: chunks only for the part past what the document's own vectors search", async () => {
     const filler = (n: number) => Array.from({ length: n }, (_, i) => `bay ${i} grid line survey`).join(' ');
     const longText = `${filler(1500)} waterstop detail at the podium slab`;
-    await sim.admin.post('/files', { parentId: folderId, name: 'long.txt', text: longText });
-    await sim.admin.post('/files', { parentId: folderId, name: 'short.txt', text: 'handrail bracket spacing' });
-    await syncToSearchable(sut.app, user, dataSourceId);
+    await stack.sim.admin.post('/files', { parentId: folderId, name: 'long.txt', text: longText });
+    await stack.sim.admin.post('/files', { parentId: folderId, name: 'short.txt', text: 'handrail bracket spacing' });
+    await syncToSearchable(stack.sut.app, user, dataSourceId);
 
     expect(await hits('waterstop podium')).toEqual(['long.txt']); // found past the first 10,000 characters
     expect(await hits('handrail bracket')).toEqual(['short.txt']);
     const chunkIndexes = async (name: string): Promise<number[]> =>
       (
-        await sut.db.query(`SELECT index FROM connector.document_chunks WHERE "documentId" = $1 ORDER BY index`, [
+        await stack.sut.db.query(`SELECT index FROM connector.document_chunks WHERE "documentId" = $1 ORDER BY index`, [
           (await doc(name))!.id,
         ])
       ).map((row: { index: number }) => row.index);
@@ -301,17 +291,18 @@ describe('Text extraction on the indexing queue', () => {
   });
 
   it('keeps each deep chunk whole in its row: its vector is not moved out to TOAST, where ranking read it back', async () => {
-    const [{ toast }] = await sut.db.query(
+    const [{ toast }] = await stack.sut.db.query(
       `SELECT reltoastrelid::regclass::text AS toast FROM pg_class WHERE oid = 'connector.document_chunks'::regclass`,
     );
-    const toastRows = async (): Promise<number> => (await sut.db.query(`SELECT count(*)::int AS n FROM ${toast}`))[0].n;
+    const toastRows = async (): Promise<number> =>
+      (await stack.sut.db.query(`SELECT count(*)::int AS n FROM ${toast}`))[0].n;
     const before = await toastRows();
     // 4,000 different words: each chunk of 1,200 characters has a vector of about 2 KB.
     const varied = Array.from({ length: 4000 }, (_, i) => `term${i.toString(36)}q`).join(' ');
-    await sim.admin.post('/files', { parentId: folderId, name: 'varied.txt', text: varied });
-    await syncToSearchable(sut.app, user, dataSourceId);
+    await stack.sim.admin.post('/files', { parentId: folderId, name: 'varied.txt', text: varied });
+    await syncToSearchable(stack.sut.app, user, dataSourceId);
 
-    const [{ chunks }] = await sut.db.query(
+    const [{ chunks }] = await stack.sut.db.query(
       `SELECT count(*)::int AS chunks FROM connector.document_chunks WHERE "documentId" = $1`,
       [(await doc('varied.txt'))!.id],
     );
@@ -321,7 +312,7 @@ describe('Text extraction on the indexing queue', () => {
   });
 
   it('fails a document whose extraction stopped its worker past the stall limit, and does not queue it again', async () => {
-    await sim.admin.post('/files', {
+    await stack.sim.admin.post('/files', {
       parentId: folderId,
       name: 'kills-workers.txt',
       text: 'every worker dies reading this',
@@ -331,7 +322,7 @@ describe('Text extraction on the indexing queue', () => {
     let settled: StoredDocument;
     let jobId: string;
     try {
-      await syncToEnd(sut.app, user, dataSourceId);
+      await syncToEnd(stack.sut.app, user, dataSourceId);
       const pending = (await doc('kills-workers.txt'))!;
       jobId = extractTextJobId({ documentId: pending.id, contentSha256: pending.contentSha256 });
       await eventually(() => queue().getJob(jobId)); // admitted to Bull by the fair share
@@ -359,13 +350,14 @@ describe('Text extraction on the indexing queue', () => {
       extractionStatus: 'Failed',
       extractionError: 'Text extraction did not finish: the worker extracting it stopped, each time it was tried',
     });
-    await waitForExtraction(sut.app, user, dataSourceId); // none left pending: the data source is searchable
+    await waitForExtraction(stack.sut.app, user, dataSourceId); // none left pending: the data source is searchable
     // The fair share admits its lost job again (Bull deleted it); run, it finds the document settled.
-    const fairShare = sut.app.get<FairShare>(fairShareToken(INDEXING_QUEUE));
+    const fairShare = stack.sut.app.get<FairShare>(fairShareToken(INDEXING_QUEUE));
     await eventually(async () => !(await fairShare.has(jobId)) && !(await queue().getJob(jobId)), 30_000);
-    await sut.db.query(`UPDATE connector.documents SET "updatedAt" = now() - interval '10 minutes' WHERE id = $1`, [
-      settled.id,
-    ]);
+    await stack.sut.db.query(
+      `UPDATE connector.documents SET "updatedAt" = now() - interval '10 minutes' WHERE id = $1`,
+      [settled.id],
+    );
     expect(await indexing().requeuePending()).toBe(0);
     expect(await doc('kills-workers.txt')).toMatchObject({ extractionStatus: 'Failed', text: '' });
   }, 90_000);

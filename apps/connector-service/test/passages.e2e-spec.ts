@@ -1,19 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import request from 'supertest';
 import type { Queue } from 'bull';
 import { getQueueToken } from '@nestjs/bull';
-import { after, eventually, RunningSimulator, testCaller, TestCaller } from '@app/testing';
-import { startSimulator } from '../../document-system-simulator/test/support/start-simulator';
+import { after, eventually, testCaller, TestCaller } from '@app/testing';
 import { pdfDocument } from '../../document-system-simulator/src/store/file-formats';
 import { SEED_USERS } from '../../document-system-simulator/src/store/seed';
 import { BlobStore } from '../src/blobs/blob-store';
-import { ConnectionTokens } from '../src/document-system/connection-tokens.port';
 import { INDEXING_QUEUE, layOutTextJobId } from '../src/indexing/indexing.jobs';
 import { TextLayouts } from '../src/indexing/text-layouts';
 import { MAX_WAITING_SEARCHES_PER_TENANT, SEARCH_SLOTS } from '../src/search/search-slots';
-import { ConnectorTestApp, startConnectorApp } from './support/connector-app';
 import { dataSourceSelecting } from './support/data-source-on';
-import { SimulatorConnections } from './support/simulator-connections';
+import { ConnectorTestApp } from './support/connector-app';
+import { connectorOnSimulator } from './support/connector-on-simulator';
 import { syncToSearchable } from './support/sync-helpers';
 
 interface Passage {
@@ -67,12 +64,11 @@ async function withDocumentsLocked<T>(sut: ConnectorTestApp, work: () => Promise
 
 /** The passages endpoint over real extraction: a text file and a PDF synced from the document system. */
 describe('Passages an agent can cite', () => {
-  let sim: RunningSimulator;
-  let sut: ConnectorTestApp;
+  const stack = connectorOnSimulator({ env: { SEARCH_TIMEOUT_MS } });
   let owner: TestCaller;
   let dataSourceId: string;
   const projectId = randomUUID();
-  const http = () => request(sut.app.getHttpServer());
+  const { http } = stack;
   const passages = async (caller: TestCaller, query: Record<string, string | number>) =>
     (await http().get(`/v1/projects/${projectId}/passages`).query(query).set(caller.auth).expect(200)).body as {
       passages: Passage[];
@@ -87,39 +83,29 @@ describe('Passages an agent can cite', () => {
   const slice = (text: string, start: number, end: number) => [...text].slice(start, end).join('');
 
   beforeAll(async () => {
-    sim = await startSimulator();
-    const connections = new SimulatorConnections(sim);
-    sut = await startConnectorApp({
-      env: { SEARCH_TIMEOUT_MS },
-      overrides: [[ConnectionTokens, connections]],
-    });
     owner = await testCaller({ roles: ['admin'] });
     const folderId = (
-      await sim.admin.post('/folders', {
-        parentId: await sim.folderId('/Structural'),
+      await stack.sim.admin.post('/folders', {
+        parentId: await stack.sim.folderId('/Structural'),
         name: `passages-${randomUUID().slice(0, 8)}`,
       })
     ).data.id;
-    await sim.admin.post('/files', { parentId: folderId, name: 'roof-spec.txt', text: SPEC_TEXT });
-    await sim.admin.post('/files', {
+    await stack.sim.admin.post('/files', { parentId: folderId, name: 'roof-spec.txt', text: SPEC_TEXT });
+    await stack.sim.admin.post('/files', {
       parentId: folderId,
       name: 'drawings.pdf',
       mimeType: 'application/pdf',
       base64: pdfDocument(PDF_PAGES).toString('base64'),
     });
-    dataSourceId = await dataSourceSelecting(sut.app, sim, owner, {
+    dataSourceId = await dataSourceSelecting(stack.sut.app, stack.sim, owner, {
       login: SEED_USERS.alice,
-      connectionId: connections.connect(owner),
+      connectionId: stack.connections.connect(owner),
       include: [folderId],
       name: 'Passages',
       projectId,
     });
-    await syncToSearchable(sut.app, owner, dataSourceId);
+    await syncToSearchable(stack.sut.app, owner, dataSourceId);
   }, 120_000);
-  afterAll(async () => {
-    await sut?.close();
-    await sim?.close();
-  });
 
   it("gives a text file's matching chunks with where they lie in its text, in characters, and no page", async () => {
     const { passages: deep, truncated } = await passages(owner, { q: 'firestopping sealant' });
@@ -226,36 +212,38 @@ describe('Passages an agent can cite', () => {
     const [pdfPassage] = (await passages(owner, { q: 'anchor bolt embedment' })).passages;
     const pdfPages = (await textOf(pdfPassage.documentId)).pages;
     // As the migration left documents extracted before it.
-    await sut.db.query(
+    await stack.sut.db.query(
       `UPDATE connector.documents SET "openingChunks" = NULL, "pageStarts" = NULL, "pageEnds" = NULL WHERE "dataSourceId" = $1`,
       [dataSourceId],
     );
-    await sut.db.query(`UPDATE connector.document_chunks SET start = NULL, "end" = NULL WHERE "dataSourceId" = $1`, [
-      dataSourceId,
-    ]);
+    await stack.sut.db.query(
+      `UPDATE connector.document_chunks SET start = NULL, "end" = NULL WHERE "dataSourceId" = $1`,
+      [dataSourceId],
+    );
     expect(await passages(owner, { q: 'firestopping sealant' })).toEqual({ passages: [], truncated: false });
     expect((await textOf(pdfPassage.documentId)).pages).toEqual([]);
 
-    expect(await sut.app.get(TextLayouts).queueMissing()).toBe(2); // what the indexing sweep does once a minute
+    expect(await stack.sut.app.get(TextLayouts).queueMissing()).toBe(2); // what the indexing sweep does once a minute
     await eventually(async () => (await passages(owner, { q: 'anchor bolt embedment' })).passages.length === 1);
     await eventually(async () => (await passages(owner, { q: 'firestopping sealant' })).passages.length === 1);
     expect(await passages(owner, { q: 'firestopping sealant' })).toEqual(before);
     expect((await passages(owner, { q: 'anchor bolt embedment' })).passages).toEqual([pdfPassage]);
     expect((await textOf(pdfPassage.documentId)).pages).toEqual(pdfPages);
-    expect(await sut.app.get(TextLayouts).queueMissing()).toBe(0);
+    expect(await stack.sut.app.get(TextLayouts).queueMissing()).toBe(0);
   });
 
   it('lays out the stored text of a PDF that cannot be read again, without pages, once its job fails for good', async () => {
     const [before] = (await passages(owner, { q: 'anchor bolt embedment' })).passages;
-    const [{ contentSha256 }] = await sut.db.query(`SELECT "contentSha256" FROM connector.documents WHERE id = $1`, [
-      before.documentId,
-    ]);
-    await sut.db.query(
+    const [{ contentSha256 }] = await stack.sut.db.query(
+      `SELECT "contentSha256" FROM connector.documents WHERE id = $1`,
+      [before.documentId],
+    );
+    await stack.sut.db.query(
       `UPDATE connector.documents SET "openingChunks" = NULL, "pageStarts" = NULL, "pageEnds" = NULL WHERE id = $1`,
       [before.documentId],
     );
-    await sut.app.get(BlobStore).delete(contentSha256);
-    expect(await sut.app.get(TextLayouts).queueMissing()).toBe(1);
+    await stack.sut.app.get(BlobStore).delete(contentSha256);
+    expect(await stack.sut.app.get(TextLayouts).queueMissing()).toBe(1);
     // Four attempts, 2 s of backoff doubling between them, then the job gives up.
     await eventually(async () => (await passages(owner, { q: 'anchor bolt embedment' })).passages.length === 1, 60_000);
     const [after] = (await passages(owner, { q: 'anchor bolt embedment' })).passages;
@@ -263,25 +251,26 @@ describe('Passages an agent can cite', () => {
     const { text, pages } = await textOf(before.documentId);
     expect(pages).toEqual([]);
     expect(slice(text, after.start, after.end)).toBe(after.text);
-    expect(await sut.app.get(TextLayouts).queueMissing()).toBe(0);
+    expect(await stack.sut.app.get(TextLayouts).queueMissing()).toBe(0);
   }, 90_000);
 
   it('lays out the stored text of a PDF whose layout stopped every worker that ran it, rather than queue it again', async () => {
     const [before] = (await passages(owner, { q: 'anchor bolt embedment' })).passages;
-    const [{ contentSha256 }] = await sut.db.query(`SELECT "contentSha256" FROM connector.documents WHERE id = $1`, [
-      before.documentId,
-    ]);
-    await sut.db.query(
+    const [{ contentSha256 }] = await stack.sut.db.query(
+      `SELECT "contentSha256" FROM connector.documents WHERE id = $1`,
+      [before.documentId],
+    );
+    await stack.sut.db.query(
       `UPDATE connector.documents SET "openingChunks" = NULL, "pageStarts" = NULL, "pageEnds" = NULL WHERE id = $1`,
       [before.documentId],
     );
-    const queue = sut.app.get<Queue>(getQueueToken(INDEXING_QUEUE));
+    const queue = stack.sut.app.get<Queue>(getQueueToken(INDEXING_QUEUE));
     const jobId = layOutTextJobId({ documentId: before.documentId, contentSha256 });
     // Held with its blocking reads cut short; then what workers killed while laying it out leave: the job active,
     // its lock gone, until Bull's stalled check has handed it back more than MAX_STALLED_COUNT (2) times and fails it.
     await queue.pause(true, true);
     try {
-      expect(await sut.app.get(TextLayouts).queueMissing()).toBe(1);
+      expect(await stack.sut.app.get(TextLayouts).queueMissing()).toBe(1);
       let taken = 0;
       while (await queue.getJob(jobId)) {
         if ((await queue.client.lrem(queue.toKey('wait'), 0, jobId)) > 0) {
@@ -299,11 +288,11 @@ describe('Passages an agent can cite', () => {
       documentId: before.documentId,
       page: null,
     });
-    expect(await sut.app.get(TextLayouts).queueMissing()).toBe(0);
+    expect(await stack.sut.app.get(TextLayouts).queueMissing()).toBe(0);
   }, 60_000);
 
   it("takes turns in search's slots: past a tenant's running and waiting searches it answers 429 TOO_MANY_SEARCHES", async () => {
-    const searches = await withDocumentsLocked(sut, async () => {
+    const searches = await withDocumentsLocked(stack.sut, async () => {
       const burst = Array.from({ length: SEARCH_SLOTS + MAX_WAITING_SEARCHES_PER_TENANT + 1 }, () =>
         http()
           .get(`/v1/projects/${projectId}/search`)
@@ -326,7 +315,7 @@ describe('Passages an agent can cite', () => {
   });
 
   it('ends passages that run past SEARCH_TIMEOUT_MS with 503 SEARCH_TIMEOUT and Retry-After', async () => {
-    const res = await withDocumentsLocked(sut, () =>
+    const res = await withDocumentsLocked(stack.sut, () =>
       http().get(`/v1/projects/${projectId}/passages`).query({ q: 'anchor' }).set(owner.auth),
     );
     expect(res.status).toBe(503);

@@ -1,13 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { Agent, request as httpRequest } from 'node:http';
-import request from 'supertest';
-import { RunningSimulator, testCaller, TestCaller } from '@app/testing';
-import { startSimulator } from '../../document-system-simulator/test/support/start-simulator';
+import { testCaller, TestCaller } from '@app/testing';
 import { SEED_USERS } from '../../document-system-simulator/src/store/seed';
-import { ConnectionTokens } from '../src/document-system/connection-tokens.port';
-import { ConnectorTestApp, startConnectorApp } from './support/connector-app';
 import { dataSourceSelecting } from './support/data-source-on';
-import { SimulatorConnections } from './support/simulator-connections';
+import { connectorOnSimulator } from './support/connector-on-simulator';
 import { syncToSearchable } from './support/sync-helpers';
 
 const FLOOD = 100;
@@ -32,48 +28,41 @@ function headStatus(url: string, caller: TestCaller, agent: Agent): Promise<numb
  * the database (HEAD of a 16 MiB text) must not keep another tenant's small reads waiting behind it.
  */
 describe('Database connections shared between tenants', () => {
-  let sim: RunningSimulator;
-  let sut: ConnectorTestApp;
-  let connections: SimulatorConnections;
+  const stack = connectorOnSimulator({ env: { EXTRACTION_WORKERS: 1 } });
   let flooder: TestCaller;
   let other: TestCaller;
   let large: string;
   let small: { dataSourceId: string; documentId: string };
 
   beforeAll(async () => {
-    sim = await startSimulator();
-    connections = new SimulatorConnections(sim);
-    sut = await startConnectorApp({ overrides: [[ConnectionTokens, connections]], env: { EXTRACTION_WORKERS: 1 } });
     [flooder, other] = await Promise.all([testCaller({ roles: ['admin'] }), testCaller({ roles: ['admin'] })]);
     large = (await synced(flooder)).documentId;
-    await sut.db.query(`UPDATE connector.documents SET text = ${LARGE_TEXT_SQL} WHERE id = $1`, [large]);
+    await stack.sut.db.query(`UPDATE connector.documents SET text = ${LARGE_TEXT_SQL} WHERE id = $1`, [large]);
     small = await synced(other);
   }, 120_000);
-  afterAll(async () => {
-    await sut?.close();
-    await sim?.close();
-  });
 
   /** A data source of `caller`'s tenant holding one short document, synced; its id and the document's. */
   async function synced(caller: TestCaller) {
-    const folder = await sim.admin.post('/folders', {
-      parentId: await sim.folderId('/Structural'),
+    const folder = await stack.sim.admin.post('/folders', {
+      parentId: await stack.sim.folderId('/Structural'),
       name: `f-${randomBytes(4).toString('hex')}`,
     });
-    await sim.admin.post('/files', { parentId: folder.data.id, name: 'notes.txt', text: 'short' });
-    const dataSourceId = await dataSourceSelecting(sut.app, sim, caller, {
+    await stack.sim.admin.post('/files', { parentId: folder.data.id, name: 'notes.txt', text: 'short' });
+    const dataSourceId = await dataSourceSelecting(stack.sut.app, stack.sim, caller, {
       login: SEED_USERS.alice,
-      connectionId: connections.connect(caller),
+      connectionId: stack.connections.connect(caller),
       include: [folder.data.id],
     });
-    await syncToSearchable(sut.app, caller, dataSourceId);
-    const [{ id }] = await sut.db.query(`SELECT id FROM connector.documents WHERE "dataSourceId" = $1`, [dataSourceId]);
+    await syncToSearchable(stack.sut.app, caller, dataSourceId);
+    const [{ id }] = await stack.sut.db.query(`SELECT id FROM connector.documents WHERE "dataSourceId" = $1`, [
+      dataSourceId,
+    ]);
     return { dataSourceId, documentId: id as string };
   }
 
-  const http = () => request(sut.app.getHttpServer());
+  const { http } = stack;
   const call = (caller: TestCaller, path: string, init: RequestInit = {}) =>
-    fetch(`${sut.url}${path}`, { ...init, headers: { ...caller.auth, ...init.headers } });
+    fetch(`${stack.sut.url}${path}`, { ...init, headers: { ...caller.auth, ...init.headers } });
 
   /** How long each of `caller`'s small reads took (ms), one after another while `busy` runs. */
   async function readsDuring(busy: Promise<unknown>): Promise<number[]> {
@@ -103,7 +92,7 @@ describe('Database connections shared between tenants', () => {
       Array.from({ length: FLOOD }, async () => {
         const statuses = [];
         for (let i = 0; i < ROUNDS; i++)
-          statuses.push(await headStatus(`${sut.url}/v1/documents/${large}/text`, flooder, agent));
+          statuses.push(await headStatus(`${stack.sut.url}/v1/documents/${large}/text`, flooder, agent));
         return statuses;
       }),
     );
@@ -118,9 +107,10 @@ describe('Database connections shared between tenants', () => {
   }, 120_000);
 
   it('answers a text written before its measures were kept as it answers one written since', async () => {
-    await sut.db.query(`UPDATE connector.documents SET "textLength" = NULL, "textJsonBytes" = NULL WHERE id = $1`, [
-      large,
-    ]);
+    await stack.sut.db.query(
+      `UPDATE connector.documents SET "textLength" = NULL, "textJsonBytes" = NULL WHERE id = $1`,
+      [large],
+    );
     await expectSameAnswers();
   }, 120_000);
 
@@ -129,9 +119,10 @@ describe('Database connections shared between tenants', () => {
     const textPath = `/v1/documents/${large}/text`;
     const full = await call(flooder, textPath);
     const body = Buffer.from(await full.arrayBuffer());
-    const [{ version }] = await sut.db.query(`SELECT xmin::text AS version FROM connector.documents WHERE id = $1`, [
-      large,
-    ]);
+    const [{ version }] = await stack.sut.db.query(
+      `SELECT xmin::text AS version FROM connector.documents WHERE id = $1`,
+      [large],
+    );
     expect(full.status).toBe(200);
     expect(body.length).toBeGreaterThan(16 * 1024 * 1024);
     expect(Object.fromEntries(full.headers)).toMatchObject({

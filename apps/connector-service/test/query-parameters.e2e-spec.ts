@@ -1,47 +1,36 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
-import { RunningSimulator, testCaller, TestCaller } from '@app/testing';
-import { startSimulator } from '../../document-system-simulator/test/support/start-simulator';
-import { ConnectionTokens } from '../src/document-system/connection-tokens.port';
+import { testCaller, TestCaller } from '@app/testing';
 import { SEED_USERS } from '../../document-system-simulator/src/store/seed';
-import { ConnectorTestApp, startConnectorApp } from './support/connector-app';
-import { SimulatorConnections } from './support/simulator-connections';
+import { connectorOnSimulator } from './support/connector-on-simulator';
 import { syncToEnd } from './support/sync-helpers';
 
 describe('Query parameters: one name per meaning, unknown ones refused', () => {
-  let sim: RunningSimulator;
-  let sut: ConnectorTestApp;
+  const stack = connectorOnSimulator();
   let user: TestCaller;
   let dataSourceId: string;
   const projectId = randomUUID();
-  const http = () => request(sut.app.getHttpServer());
+  const { http } = stack;
 
   beforeAll(async () => {
-    sim = await startSimulator();
-    const connections = new SimulatorConnections(sim);
-    sut = await startConnectorApp({ overrides: [[ConnectionTokens, connections]] });
     user = await testCaller({ roles: ['admin'] });
     const credential = await http()
       .post('/v1/credentials')
       .set(user.auth)
-      .send({ name: 'Sim', type: 'DocumentSystem', instanceUrl: sim.url, ...SEED_USERS.alice, scope: 'Tenant' })
+      .send({ name: 'Sim', type: 'DocumentSystem', instanceUrl: stack.sim.url, ...SEED_USERS.alice, scope: 'Tenant' })
       .expect(201);
     const ds = await http()
       .post(`/v1/projects/${projectId}/data-sources`)
       .set(user.auth)
-      .send({ name: 'Docs', credentialId: credential.body.id, connectionId: connections.connect(user) })
+      .send({ name: 'Docs', credentialId: credential.body.id, connectionId: stack.connections.connect(user) })
       .expect(201);
     dataSourceId = ds.body.id;
     await http()
       .put(`/v1/data-sources/${dataSourceId}/selection`)
       .set(user.auth)
-      .send({ include: [await sim.folderId('/Structural/Specifications')], exclude: [] })
+      .send({ include: [await stack.sim.folderId('/Structural/Specifications')], exclude: [] })
       .expect(200);
-    await syncToEnd(sut.app, user, dataSourceId);
-  });
-  afterAll(async () => {
-    await sut.close();
-    await sim.close();
+    await syncToEnd(stack.sut.app, user, dataSourceId);
   });
 
   const tree = (query: Record<string, string>) =>

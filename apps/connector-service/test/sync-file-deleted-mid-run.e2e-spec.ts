@@ -1,12 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import request from 'supertest';
-import { eventually, RunningSimulator, testCaller, TestCaller } from '@app/testing';
-import { startSimulator } from '../../document-system-simulator/test/support/start-simulator';
+import { eventually, testCaller, TestCaller } from '@app/testing';
 import { SEED_USERS } from '../../document-system-simulator/src/store/seed';
-import { ConnectionTokens } from '../src/document-system/connection-tokens.port';
-import { ConnectorTestApp, startConnectorApp } from './support/connector-app';
 import { dataSourceSelecting } from './support/data-source-on';
-import { SimulatorConnections } from './support/simulator-connections';
+import { connectorOnSimulator } from './support/connector-on-simulator';
 import { syncToSearchable, SyncRunView, waitForExtraction, waitForRun } from './support/sync-helpers';
 
 const DOWNLOADS = 'GET /api/v1/files/:id/content';
@@ -18,24 +14,15 @@ const HELD_MS = 4000;
  * its download was answered. The run treats the file as gone, as the next run would, not as a failure.
  */
 describe('Sync when a listed file is deleted before its download', () => {
-  let sim: RunningSimulator;
-  let sut: ConnectorTestApp;
+  const stack = connectorOnSimulator();
   let caller: TestCaller;
-  let connections: SimulatorConnections;
-  const http = () => request(sut.app.getHttpServer());
+  const { http } = stack;
 
   beforeAll(async () => {
-    sim = await startSimulator();
-    connections = new SimulatorConnections(sim);
-    sut = await startConnectorApp({ overrides: [[ConnectionTokens, connections]] });
     caller = await testCaller({ roles: ['admin'] });
   });
-  afterAll(async () => {
-    await sut?.close();
-    await sim?.close();
-  });
   afterEach(async () => {
-    await sim.admin.put('/faults', { latencyMs: 0, slowUnder: [] });
+    await stack.sim.admin.put('/faults', { latencyMs: 0, slowUnder: [] });
   });
 
   /**
@@ -44,18 +31,20 @@ describe('Sync when a listed file is deleted before its download', () => {
    */
   async function project() {
     const word = () => `w${randomUUID().replaceAll('-', '')}`;
-    const root = await sim.folderId('/Structural');
-    const folder = (await sim.admin.post('/folders', { parentId: root, name: `deleted-${randomUUID().slice(0, 8)}` }))
-      .data;
-    const later = (await sim.admin.post('/folders', { parentId: folder.id, name: 'Later' })).data;
+    const root = await stack.sim.folderId('/Structural');
+    const folder = (
+      await stack.sim.admin.post('/folders', { parentId: root, name: `deleted-${randomUUID().slice(0, 8)}` })
+    ).data;
+    const later = (await stack.sim.admin.post('/folders', { parentId: folder.id, name: 'Later' })).data;
     for (const name of ['a.txt', 'b.txt', 'c.txt', 'd.txt'])
-      await sim.admin.post('/files', { parentId: folder.id, name, text: `kept ${word()}` });
+      await stack.sim.admin.post('/files', { parentId: folder.id, name, text: `kept ${word()}` });
     const doomedWord = word();
-    const doomed = (await sim.admin.post('/files', { parentId: later.id, name: 'doomed.txt', text: doomedWord })).data;
+    const doomed = (await stack.sim.admin.post('/files', { parentId: later.id, name: 'doomed.txt', text: doomedWord }))
+      .data;
     const projectId = randomUUID();
-    const dataSourceId = await dataSourceSelecting(sut.app, sim, caller, {
+    const dataSourceId = await dataSourceSelecting(stack.sut.app, stack.sim, caller, {
       login: SEED_USERS.alice,
-      connectionId: connections.connect(caller),
+      connectionId: stack.connections.connect(caller),
       include: [folder.id],
       projectId,
     });
@@ -73,19 +62,19 @@ describe('Sync when a listed file is deleted before its download', () => {
    * download is answered after the deletion, certainly.
    */
   async function runDeleting(dataSourceId: string, fileId: string, downloads: number): Promise<SyncRunView> {
-    await sim.admin.put('/faults', { latencyMs: HELD_MS, slowUnder: [fileId] });
-    await sim.admin.post('/stats/reset');
+    await stack.sim.admin.put('/faults', { latencyMs: HELD_MS, slowUnder: [fileId] });
+    await stack.sim.admin.post('/stats/reset');
     const started = await http().post(`/v1/data-sources/${dataSourceId}/sync`).set(caller.auth).expect(202);
     const askedAt = await eventually(
-      async () => ((await sim.admin.get('/stats')).data.calls[DOWNLOADS] ?? 0) >= downloads && Date.now(),
+      async () => ((await stack.sim.admin.get('/stats')).data.calls[DOWNLOADS] ?? 0) >= downloads && Date.now(),
       30_000,
       20,
     );
-    await sim.admin.delete(`/nodes/${fileId}`);
+    await stack.sim.admin.delete(`/nodes/${fileId}`);
     // Deleted while the download waited: the window was the test's, not a race it happened to win.
     expect(Date.now() - askedAt).toBeLessThan(HELD_MS);
-    const run = await waitForRun(sut.app, caller, started.body.syncRunId, 60_000);
-    await waitForExtraction(sut.app, caller, dataSourceId);
+    const run = await waitForRun(stack.sut.app, caller, started.body.syncRunId, 60_000);
+    await waitForExtraction(stack.sut.app, caller, dataSourceId);
     return run;
   }
 
@@ -102,7 +91,7 @@ describe('Sync when a listed file is deleted before its download', () => {
     const hits = (
       await http().get(`/v1/projects/${p.projectId}/search`).query({ q: p.doomed.word }).set(caller.auth).expect(200)
     ).body.hits;
-    const documents = await sut.db.query(
+    const documents = await stack.sut.db.query(
       'SELECT id FROM connector.documents WHERE "dataSourceId" = $1 AND "externalId" = $2',
       [p.dataSourceId, p.doomed.id],
     );
@@ -133,12 +122,12 @@ describe('Sync when a listed file is deleted before its download', () => {
 
   it('ends an incremental run Succeeded: the changed file that vanished has its document deleted and counted', async () => {
     const p = await project();
-    const first = await syncToSearchable(sut.app, caller, p.dataSourceId);
+    const first = await syncToSearchable(stack.sut.app, caller, p.dataSourceId);
     expect(first).toMatchObject({ status: 'Succeeded', counts: { added: 5, failed: 0 } });
     const before = await traces(first, p);
     expect(before.hits).toHaveLength(1);
     expect(before.treeFiles).toHaveLength(1);
-    await sim.admin.patch(`/files/${p.doomed.id}`, { text: `${p.doomed.word} second version` });
+    await stack.sim.admin.patch(`/files/${p.doomed.id}`, { text: `${p.doomed.word} second version` });
 
     // Only the changed file is downloaded this time: its download is the run's first.
     const run = await runDeleting(p.dataSourceId, p.doomed.id, 1);
@@ -159,7 +148,7 @@ describe('Sync when a listed file is deleted before its download', () => {
       ingestionStatus: 'Synced',
     });
     // A later run finds nothing more to do.
-    const next = await syncToSearchable(sut.app, caller, p.dataSourceId);
+    const next = await syncToSearchable(stack.sut.app, caller, p.dataSourceId);
     expect(next).toMatchObject({ status: 'Succeeded', counts: { discovered: 4, unchanged: 4, deleted: 0, failed: 0 } });
   }, 120_000);
 });

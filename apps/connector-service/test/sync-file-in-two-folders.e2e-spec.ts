@@ -1,12 +1,8 @@
-import request from 'supertest';
-import { RunningSimulator, testCaller, TestCaller } from '@app/testing';
-import { startSimulator } from '../../document-system-simulator/test/support/start-simulator';
+import { testCaller, TestCaller } from '@app/testing';
 import { SEED_USERS } from '../../document-system-simulator/src/store/seed';
 import { SimulatorStore } from '../../document-system-simulator/src/store/simulator-store';
-import { ConnectionTokens } from '../src/document-system/connection-tokens.port';
-import { ConnectorTestApp, startConnectorApp } from './support/connector-app';
 import { dataSourceSelecting } from './support/data-source-on';
-import { SimulatorConnections } from './support/simulator-connections';
+import { connectorOnSimulator } from './support/connector-on-simulator';
 import { syncToEnd, SyncRunView } from './support/sync-helpers';
 
 interface LedgerRow {
@@ -28,13 +24,12 @@ interface TreeFile {
  * whichever of its two folders is listed first.
  */
 describe('A file listed in two selected folders', () => {
-  let sim: RunningSimulator;
-  let sut: ConnectorTestApp;
+  const stack = connectorOnSimulator();
   let user: TestCaller;
   let dataSourceId: string;
   const folders: Record<'left' | 'right', string> = { left: '', right: '' };
   let sharedId: string;
-  const http = () => request(sut.app.getHttpServer());
+  const { http } = stack;
 
   async function ledger(syncRunId: string): Promise<LedgerRow[]> {
     const page = (await http().get(`/v1/sync-runs/${syncRunId}/files`).query({ limit: 100 }).set(user.auth).expect(200))
@@ -64,50 +59,50 @@ describe('A file listed in two selected folders', () => {
   /** An incremental run whose listing of `first` comes before that of the other folder. */
   async function incrementalListing(first: 'left' | 'right'): Promise<SyncRunView> {
     const later = first === 'left' ? folders.right : folders.left;
-    await sim.admin.put('/faults', { latencyMs: 1500, slowUnder: [later] });
+    await stack.sim.admin.put('/faults', { latencyMs: 1500, slowUnder: [later] });
     try {
-      return await syncToEnd(sut.app, user, dataSourceId);
+      return await syncToEnd(stack.sut.app, user, dataSourceId);
     } finally {
-      await sim.admin.put('/faults', { latencyMs: 0, slowUnder: [] });
+      await stack.sim.admin.put('/faults', { latencyMs: 0, slowUnder: [] });
     }
   }
 
   beforeAll(async () => {
-    sim = await startSimulator();
-    const connections = new SimulatorConnections(sim);
-    sut = await startConnectorApp({ overrides: [[ConnectionTokens, connections]] });
     user = await testCaller({ roles: ['admin'] });
-    const parent = (await sim.admin.post('/folders', { parentId: await sim.folderId('/Structural'), name: 'Twice' }))
-      .data.id;
-    folders.left = (await sim.admin.post('/folders', { parentId: parent, name: 'Left' })).data.id;
-    folders.right = (await sim.admin.post('/folders', { parentId: parent, name: 'Right' })).data.id;
-    await sim.admin.post('/files', { parentId: folders.left, name: 'left-only.txt', text: 'only on the left' });
-    await sim.admin.post('/files', { parentId: folders.right, name: 'right-only.txt', text: 'only on the right' });
-    sharedId = (await sim.admin.post('/files', { parentId: folders.left, name: 'shared.txt', text: 'in both folders' }))
-      .data.id;
+    const parent = (
+      await stack.sim.admin.post('/folders', { parentId: await stack.sim.folderId('/Structural'), name: 'Twice' })
+    ).data.id;
+    folders.left = (await stack.sim.admin.post('/folders', { parentId: parent, name: 'Left' })).data.id;
+    folders.right = (await stack.sim.admin.post('/folders', { parentId: parent, name: 'Right' })).data.id;
+    await stack.sim.admin.post('/files', { parentId: folders.left, name: 'left-only.txt', text: 'only on the left' });
+    await stack.sim.admin.post('/files', {
+      parentId: folders.right,
+      name: 'right-only.txt',
+      text: 'only on the right',
+    });
+    sharedId = (
+      await stack.sim.admin.post('/files', { parentId: folders.left, name: 'shared.txt', text: 'in both folders' })
+    ).data.id;
     // The simulator's listing of Right shows the same file (same id) too.
-    const store = sim.app.get(SimulatorStore);
+    const store = stack.sim.app.get(SimulatorStore);
     store.children.set(folders.right, [...(store.children.get(folders.right) ?? []), sharedId]);
-    dataSourceId = await dataSourceSelecting(sut.app, sim, user, {
+    dataSourceId = await dataSourceSelecting(stack.sut.app, stack.sim, user, {
       login: SEED_USERS.alice,
-      connectionId: connections.connect(user),
+      connectionId: stack.connections.connect(user),
       include: [folders.left, folders.right],
       name: 'Twice',
     });
   });
-  afterAll(async () => {
-    await sut?.close();
-    await sim?.close();
-  });
 
   it('lists the file under both folders in the simulator', async () => {
-    const under = async (id: string) => (await sim.admin.get('/files', { params: { under: id } })).data as TreeFile[];
+    const under = async (id: string) =>
+      (await stack.sim.admin.get('/files', { params: { under: id } })).data as TreeFile[];
     expect((await under(folders.left)).some((f) => f.name === 'shared.txt')).toBe(true);
     expect((await under(folders.right)).some((f) => f.name === 'shared.txt')).toBe(true);
   });
 
   it('a full sync adds it once: one document, one ledger row, counted once', async () => {
-    const run = await syncToEnd(sut.app, user, dataSourceId);
+    const run = await syncToEnd(stack.sut.app, user, dataSourceId);
     expect(run).toMatchObject({ mode: 'Full', status: 'Succeeded' });
     expect(run.counts).toEqual({
       discovered: 3,

@@ -1,87 +1,68 @@
 import { getQueueToken } from '@nestjs/bull';
 import Bull from 'bull';
-import request from 'supertest';
 import { SharedQueue, SyncCompletedEvent } from '@app/contracts/payloads';
 import { Transactions } from '@app/database';
-import { eventually, RunningSimulator, testCaller, TestCaller } from '@app/testing';
-import { startSimulator } from '../../document-system-simulator/test/support/start-simulator';
-import { ConnectionTokens } from '../src/document-system/connection-tokens.port';
+import { eventually, testCaller, TestCaller } from '@app/testing';
 import { SyncCompletion } from '../src/sync/engine/sync-completion';
 import { SyncScheduler } from '../src/sync/engine/sync-scheduler';
 import { SYNC_QUEUE, SyncJobName, SyncTask } from '../src/sync/sync.jobs';
 import { SyncRunsRepository } from '../src/sync/sync-runs.repository';
 import { SyncProducer } from '../src/sync/engine/sync.producer';
-import { ConnectorTestApp, startConnectorApp } from './support/connector-app';
 import { SEED_USERS } from '../../document-system-simulator/src/store/seed';
 import { dataSourceOn } from './support/data-source-on';
-import { SimulatorConnections } from './support/simulator-connections';
+import { connectorOnSimulator } from './support/connector-on-simulator';
 
 /** A run whose last step committed, but whose end was lost with the database (or the process) right after. */
 describe('The end of a sync run', () => {
-  let sim: RunningSimulator;
-  let sut: ConnectorTestApp;
   let events: Bull.Queue<SyncCompletedEvent>;
+  const stack = connectorOnSimulator({ beforeClose: () => events?.close() });
 
   beforeAll(async () => {
-    sim = await startSimulator();
-    const connections = new SimulatorConnections(sim);
-    sut = await startConnectorApp({ overrides: [[ConnectionTokens, connections]] });
-    events = new Bull(SharedQueue.ConnectorEvents, String(sut.env.REDIS_URL), { prefix: String(sut.env.QUEUE_PREFIX) });
-  });
-
-  afterAll(async () => {
-    await events?.close();
-    await sut?.close();
-    await sim?.close();
+    events = new Bull(SharedQueue.ConnectorEvents, String(stack.sut.env.REDIS_URL), {
+      prefix: String(stack.sut.env.QUEUE_PREFIX),
+    });
   });
 
   /** A data source on the simulator's /Structural/Specifications, and a sync of it started. */
   async function startSync() {
     const admin = await testCaller({ roles: ['admin'] });
     const dataSourceId = await dataSource(admin);
-    const { syncRunId } = (
-      await request(sut.app.getHttpServer()).post(`/v1/data-sources/${dataSourceId}/sync`).set(admin.auth).expect(202)
-    ).body;
+    const { syncRunId } = (await stack.http().post(`/v1/data-sources/${dataSourceId}/sync`).set(admin.auth).expect(202))
+      .body;
     return { admin, syncRunId };
   }
 
   const dataSource = (admin: TestCaller) =>
-    dataSourceOn(
-      sut.app,
-      sim,
-      sut.app.get(ConnectionTokens) as SimulatorConnections,
-      admin,
-      SEED_USERS.alice,
-      '/Structural/Specifications',
-    );
+    dataSourceOn(stack.sut.app, stack.sim, stack.connections, admin, SEED_USERS.alice, '/Structural/Specifications');
 
   /** A run moved to Running by hand, with no task yet: as its start leaves it before creating them. */
   async function runningRun() {
     const admin = await testCaller({ roles: ['admin'] });
-    const runs = sut.app.get(SyncRunsRepository);
+    const runs = stack.sut.app.get(SyncRunsRepository);
     const run = (await runs.create(admin.tenantId, await dataSource(admin), 'Full'))!;
-    await sut.app.get(Transactions).run((transaction) => runs.begin(transaction, run.id));
+    await stack.sut.app.get(Transactions).run((transaction) => runs.begin(transaction, run.id));
     return { admin, runs, run };
   }
 
   /** The same, started ten minutes ago: long enough for the sweep to start it again. */
   async function runningRunStartedLongAgo() {
     const started = await runningRun();
-    await sut.db.query(`UPDATE connector.sync_runs SET "startedAt" = now() - interval '10 minutes' WHERE id = $1`, [
-      started.run.id,
-    ]);
+    await stack.sut.db.query(
+      `UPDATE connector.sync_runs SET "startedAt" = now() - interval '10 minutes' WHERE id = $1`,
+      [started.run.id],
+    );
     return started;
   }
 
   /** The run as its caller reads it once it has ended. */
   const ended = (admin: TestCaller, syncRunId: string) =>
     eventually(async () => {
-      const res = await request(sut.app.getHttpServer()).get(`/v1/sync-runs/${syncRunId}`).set(admin.auth);
+      const res = await stack.http().get(`/v1/sync-runs/${syncRunId}`).set(admin.auth);
       return !['Queued', 'Running'].includes(res.body.status) && res.body;
     }, 30000);
 
   it('is not lost when the database goes away between the last step and the end: the retry ends the run', async () => {
-    const completion = sut.app.get(SyncCompletion);
+    const completion = stack.sut.app.get(SyncCompletion);
     const finish = completion.finishIfDone.bind(completion);
     let lost = 0;
     // The first time a step would end the run, the database is gone (the step's commit went through).
@@ -102,7 +83,7 @@ describe('The end of a sync run', () => {
 
   it('ends, on the sweep, a Running run whose tasks are all done (its end lost and no retry left)', async () => {
     const { runs, run } = await runningRun();
-    await sut.app.get(Transactions).run(async (transaction) => {
+    await stack.sut.app.get(Transactions).run(async (transaction) => {
       const task = {
         key: 'list:root',
         name: SyncJobName.ListFolder,
@@ -113,7 +94,7 @@ describe('The end of a sync run', () => {
     });
     expect((await runs.find(run.id))?.status).toBe('Running');
 
-    await sut.app.get(SyncScheduler).sweep();
+    await stack.sut.app.get(SyncScheduler).sweep();
 
     expect((await runs.find(run.id))?.status).toBe('Succeeded');
   });
@@ -121,7 +102,7 @@ describe('The end of a sync run', () => {
   it('starts again, on the sweep, a Running run that has had no tasks for minutes (its start job lost after it moved the run)', async () => {
     const { admin, run } = await runningRunStartedLongAgo();
 
-    await sut.app.get(SyncScheduler).sweep();
+    await stack.sut.app.get(SyncScheduler).sweep();
 
     const endedRun = await ended(admin, run.id);
     expect(endedRun).toMatchObject({ status: 'Succeeded', error: null });
@@ -131,7 +112,7 @@ describe('The end of a sync run', () => {
   it('starts again, on the sweep, a Running run without tasks whose start job failed for good and could not end it', async () => {
     const { admin, run } = await runningRunStartedLongAgo();
     // A start job that failed for good stays in Redis under the run's start job id (here one the worker refuses).
-    const queue = sut.app.get<Bull.Queue>(getQueueToken(SYNC_QUEUE));
+    const queue = stack.sut.app.get<Bull.Queue>(getQueueToken(SYNC_QUEUE));
     const job = await queue.add(
       SyncJobName.StartRun,
       { syncRunId: 'not a run' },
@@ -139,7 +120,7 @@ describe('The end of a sync run', () => {
     );
     await eventually(() => job.isFailed(), 10_000);
 
-    await sut.app.get(SyncScheduler).sweep();
+    await stack.sut.app.get(SyncScheduler).sweep();
 
     expect(await ended(admin, run.id)).toMatchObject({ status: 'Succeeded', error: null });
   });
@@ -147,17 +128,17 @@ describe('The end of a sync run', () => {
   it('leaves a Running run without tasks alone while its start may still be creating them', async () => {
     const { runs, run } = await runningRun();
 
-    await sut.app.get(SyncScheduler).sweep();
+    await stack.sut.app.get(SyncScheduler).sweep();
 
     expect((await runs.find(run.id))?.status).toBe('Running');
-    expect(await sut.app.get<Bull.Queue>(getQueueToken(SYNC_QUEUE)).getJob(`${run.id}:start`)).toBeNull();
+    expect(await stack.sut.app.get<Bull.Queue>(getQueueToken(SYNC_QUEUE)).getJob(`${run.id}:start`)).toBeNull();
   });
 
   it.each([
     ['the start', 1],
     ['a listed page', 2],
   ])('queues again the new tasks of %s that committed but lost their jobs', async (_, lostCall) => {
-    const producer = sut.app.get(SyncProducer);
+    const producer = stack.sut.app.get(SyncProducer);
     const queue = producer.tasks.bind(producer);
     let calls = 0;
     // The run's start queues its root folder's listing, and the root's page its file batches.
@@ -167,7 +148,7 @@ describe('The end of a sync run', () => {
     };
     const { admin, syncRunId } = await startSync();
     const run = await eventually(async () => {
-      const res = await request(sut.app.getHttpServer()).get(`/v1/sync-runs/${syncRunId}`).set(admin.auth);
+      const res = await stack.http().get(`/v1/sync-runs/${syncRunId}`).set(admin.auth);
       return res.body.status === 'Succeeded' && res.body;
     }, 30000);
     expect(calls).toBeGreaterThan(lostCall);

@@ -1,13 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import request from 'supertest';
-import { RunningSimulator, testCaller, TestCaller } from '@app/testing';
-import { startSimulator } from '../../document-system-simulator/test/support/start-simulator';
+import { testCaller, TestCaller } from '@app/testing';
 import { SEED_USERS } from '../../document-system-simulator/src/store/seed';
-import { ConnectionTokens } from '../src/document-system/connection-tokens.port';
 import { bulkDataSource } from './support/bulk-data-source';
-import { ConnectorTestApp, startConnectorApp } from './support/connector-app';
 import { dataSourceSelecting } from './support/data-source-on';
-import { SimulatorConnections } from './support/simulator-connections';
+import { connectorOnSimulator } from './support/connector-on-simulator';
 import { syncToEnd, waitForExtraction } from './support/sync-helpers';
 
 interface RunView {
@@ -42,22 +38,15 @@ function longestClimbMs(seen: Array<{ at: number; view: RunView }>): number {
 
 /** A run's estimate and totals: from the work left and the recent rate, on the runs where it went wrong. */
 describe('Sync run estimate', () => {
-  let sim: RunningSimulator;
-  let sut: ConnectorTestApp;
+  const stack = connectorOnSimulator({
+    env: { SYNC_CONCURRENCY: 2 },
+    beforeClose: (sim) => sim?.admin.put('/faults', { latencyMs: 0, bytesPerSecond: 0 }),
+  });
   let caller: TestCaller;
-  let connections: SimulatorConnections;
-  const api = () => request(sut.app.getHttpServer());
+  const { http: api } = stack;
 
   beforeAll(async () => {
-    sim = await startSimulator();
-    connections = new SimulatorConnections(sim);
-    sut = await startConnectorApp({ env: { SYNC_CONCURRENCY: 2 }, overrides: [[ConnectionTokens, connections]] });
     caller = await testCaller({ roles: ['admin'] });
-  });
-  afterAll(async () => {
-    await sim?.admin.put('/faults', { latencyMs: 0, bytesPerSecond: 0 });
-    await sut?.close();
-    await sim?.close();
   });
 
   /** Starts a sync and reads the run every 100 ms until it ends. */
@@ -75,21 +64,22 @@ describe('Sync run estimate', () => {
   }
 
   it('on an incremental run with most files unchanged: no totals until listed, then exact; the estimate does not climb while a changed file comes in', async () => {
-    await sim.admin.put('/settings', { pageSize: 50 });
+    await stack.sim.admin.put('/settings', { pageSize: 50 });
     const { dataSourceId, files } = await bulkDataSource(
-      sim,
-      sut,
+      stack.sim,
+      stack.sut,
       caller,
-      connections.connect(caller),
+      stack.connections.connect(caller),
       SEED_USERS.alice,
       300,
       100,
     );
-    await syncToEnd(sut.app, caller, dataSourceId, 120000);
-    await waitForExtraction(sut.app, caller, dataSourceId, 120000);
-    for (const file of files.slice(0, 3)) await sim.admin.patch(`/files/${file.id}`, { text: `changed ${file.id}` });
-    await sim.admin.patch(`/files/${files[3].id}`, { generate: { format: 'text', size: 16 * MB, seed: 7 } });
-    await sim.admin.put('/faults', { latencyMs: 20, bytesPerSecond: 2 * MB });
+    await syncToEnd(stack.sut.app, caller, dataSourceId, 120000);
+    await waitForExtraction(stack.sut.app, caller, dataSourceId, 120000);
+    for (const file of files.slice(0, 3))
+      await stack.sim.admin.patch(`/files/${file.id}`, { text: `changed ${file.id}` });
+    await stack.sim.admin.patch(`/files/${files[3].id}`, { generate: { format: 'text', size: 16 * MB, seed: 7 } });
+    await stack.sim.admin.put('/faults', { latencyMs: 20, bytesPerSecond: 2 * MB });
     try {
       const seen = await follow(dataSourceId);
       const last = seen.at(-1)!.view;
@@ -107,27 +97,30 @@ describe('Sync run estimate', () => {
       // While the big file comes in (8 s at 2 MB/s) the estimate stays of its order, never minutes.
       expect(Math.max(...estimates.map((s) => s.view.etaSeconds!))).toBeLessThan(60);
     } finally {
-      await sim.admin.put('/faults', { latencyMs: 0, bytesPerSecond: 0 });
-      await sim.admin.put('/settings', { pageSize: 100 });
+      await stack.sim.admin.put('/faults', { latencyMs: 0, bytesPerSecond: 0 });
+      await stack.sim.admin.put('/settings', { pageSize: 100 });
     }
-    await waitForExtraction(sut.app, caller, dataSourceId, 120000);
+    await waitForExtraction(stack.sut.app, caller, dataSourceId, 120000);
   }, 240000);
 
   it('on a run with one big file: an estimate while it comes in, falling as it does', async () => {
     const folder = (
-      await sim.admin.post('/folders', { parentId: await sim.folderId('/Structural'), name: `big-${randomUUID()}` })
+      await stack.sim.admin.post('/folders', {
+        parentId: await stack.sim.folderId('/Structural'),
+        name: `big-${randomUUID()}`,
+      })
     ).data;
-    await sim.admin.post('/files', {
+    await stack.sim.admin.post('/files', {
       parentId: folder.id,
       name: 'big.txt',
       generate: { format: 'text', size: 12 * MB },
     });
-    const dataSourceId = await dataSourceSelecting(sut.app, sim, caller, {
+    const dataSourceId = await dataSourceSelecting(stack.sut.app, stack.sim, caller, {
       login: SEED_USERS.alice,
-      connectionId: connections.connect(caller),
+      connectionId: stack.connections.connect(caller),
       include: [folder.id],
     });
-    await sim.admin.put('/faults', { bytesPerSecond: 3 * MB });
+    await stack.sim.admin.put('/faults', { bytesPerSecond: 3 * MB });
     try {
       const seen = await follow(dataSourceId);
       expect(seen.at(-1)!.view).toMatchObject({ status: 'Succeeded', totals: { files: 1 }, counts: { added: 1 } });
@@ -137,8 +130,8 @@ describe('Sync run estimate', () => {
       expect(longestClimbMs(seen)).toBeLessThanOrEqual(LONGEST_CLIMB_MS);
       expect(estimates.at(-1)!.view.etaSeconds!).toBeLessThan(estimates[0].view.etaSeconds!);
     } finally {
-      await sim.admin.put('/faults', { bytesPerSecond: 0 });
+      await stack.sim.admin.put('/faults', { bytesPerSecond: 0 });
     }
-    await waitForExtraction(sut.app, caller, dataSourceId, 120000);
+    await waitForExtraction(stack.sut.app, caller, dataSourceId, 120000);
   }, 120000);
 });

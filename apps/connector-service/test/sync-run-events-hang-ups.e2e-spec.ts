@@ -1,14 +1,10 @@
 import http from 'node:http';
 import net from 'node:net';
-import request from 'supertest';
-import { eventually, RunningSimulator, testCaller, TestCaller } from '@app/testing';
-import { startSimulator } from '../../document-system-simulator/test/support/start-simulator';
+import { eventually, testCaller, TestCaller } from '@app/testing';
 import { SEED_USERS } from '../../document-system-simulator/src/store/seed';
-import { ConnectionTokens } from '../src/document-system/connection-tokens.port';
 import { MAX_TENANT_RUN_STREAMS, SyncRunStreams } from '../src/sync/api/sync-run-streams';
-import { ConnectorTestApp, startConnectorApp } from './support/connector-app';
 import { dataSourceOn } from './support/data-source-on';
-import { SimulatorConnections } from './support/simulator-connections';
+import { connectorOnSimulator } from './support/connector-on-simulator';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -29,46 +25,37 @@ async function askForEvents(url: string, runId: string, caller: TestCaller): Pro
  * open. The process runs no workers: the run stays Queued and a stream would otherwise stay 30 minutes.
  */
 describe('Sync-run event streams of clients that hang up', () => {
-  let sim: RunningSimulator;
-  let sut: ConnectorTestApp;
+  const stack = connectorOnSimulator({ role: 'api' });
   let creator: TestCaller;
   let runId: string;
-  const streams = () => sut.app.get(SyncRunStreams);
+  const streams = () => stack.sut.app.get(SyncRunStreams);
 
   beforeAll(async () => {
-    sim = await startSimulator();
-    const connections = new SimulatorConnections(sim);
-    sut = await startConnectorApp({ role: 'api', overrides: [[ConnectionTokens, connections]] });
     creator = await testCaller({ roles: ['oauth-connectors:manage'] });
     const dataSourceId = await dataSourceOn(
-      sut.app,
-      sim,
-      connections,
+      stack.sut.app,
+      stack.sim,
+      stack.connections,
       creator,
       SEED_USERS.alice,
       '/Structural/Specifications',
     );
-    runId = (
-      await request(sut.app.getHttpServer()).post(`/v1/data-sources/${dataSourceId}/sync`).set(creator.auth).expect(202)
-    ).body.syncRunId;
-  });
-  afterAll(async () => {
-    await sut?.close();
-    await sim?.close();
+    runId = (await stack.http().post(`/v1/data-sources/${dataSourceId}/sync`).set(creator.auth).expect(202)).body
+      .syncRunId;
   });
 
   it('leaves no stream open when the client hangs up while its right to the run is being checked', async () => {
     expect(streams().count).toBe(0);
     // The database is slow for a moment: the run's lookup waits behind this lock.
-    const locker = sut.db.createQueryRunner();
+    const locker = stack.sut.db.createQueryRunner();
     await locker.connect();
     await locker.startTransaction();
     await locker.query('LOCK TABLE connector.sync_runs IN ACCESS EXCLUSIVE MODE');
     try {
-      const socket = await askForEvents(sut.url, runId, creator);
+      const socket = await askForEvents(stack.sut.url, runId, creator);
       // The server has the request and waits on the database (a query waits for this lock).
       await eventually(async () => {
-        const [{ waiting }] = await sut.db.query(
+        const [{ waiting }] = await stack.sut.db.query(
           `SELECT count(*)::int AS waiting FROM pg_locks WHERE NOT granted AND relation = 'connector.sync_runs'::regclass`,
         );
         return waiting > 0;
@@ -84,7 +71,7 @@ describe('Sync-run event streams of clients that hang up', () => {
   }, 30_000);
 
   it('closes the stream once its client hangs up mid-stream', async () => {
-    const socket = await askForEvents(sut.url, runId, creator);
+    const socket = await askForEvents(stack.sut.url, runId, creator);
     await new Promise((resolve) => socket.once('data', resolve));
     expect(streams().count).toBe(1);
     socket.destroy();
@@ -92,14 +79,18 @@ describe('Sync-run event streams of clients that hang up', () => {
   }, 30_000);
 
   it('still lets another member follow the run after many clients asked and hung up at once', async () => {
-    for (let i = 0; i < MAX_TENANT_RUN_STREAMS + 10; i++) (await askForEvents(sut.url, runId, creator)).destroy();
+    for (let i = 0; i < MAX_TENANT_RUN_STREAMS + 10; i++) (await askForEvents(stack.sut.url, runId, creator)).destroy();
     await sleep(2_000);
     const other = await testCaller({ tenantId: creator.tenantId, roles: ['admin'] });
     const status = await new Promise<number>((resolve, reject) => {
-      const req = http.get(`${sut.url}/v1/sync-runs/${runId}/events`, { headers: other.auth, agent: false }, (res) => {
-        resolve(res.statusCode ?? 0);
-        req.destroy();
-      });
+      const req = http.get(
+        `${stack.sut.url}/v1/sync-runs/${runId}/events`,
+        { headers: other.auth, agent: false },
+        (res) => {
+          resolve(res.statusCode ?? 0);
+          req.destroy();
+        },
+      );
       req.on('error', reject);
     });
     expect(status).toBe(200);

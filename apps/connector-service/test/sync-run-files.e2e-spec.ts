@@ -1,12 +1,8 @@
-import request from 'supertest';
-import { eventually, RunningSimulator, testCaller, TestCaller } from '@app/testing';
-import { startSimulator } from '../../document-system-simulator/test/support/start-simulator';
+import { eventually, testCaller, TestCaller } from '@app/testing';
 import { pdfDocument } from '../../document-system-simulator/src/store/file-formats';
 import { SEED_USERS } from '../../document-system-simulator/src/store/seed';
-import { ConnectionTokens } from '../src/document-system/connection-tokens.port';
-import { ConnectorTestApp, startConnectorApp } from './support/connector-app';
 import { dataSourceSelecting } from './support/data-source-on';
-import { SimulatorConnections } from './support/simulator-connections';
+import { connectorOnSimulator } from './support/connector-on-simulator';
 import { syncToEnd, syncToSearchable, SyncRunView } from './support/sync-helpers';
 
 interface LedgerRow {
@@ -29,8 +25,7 @@ const MAX_FILE_BYTES = 4000;
 const DOCUMENT_SYSTEM_DEADLINE_MS = 2000;
 
 describe('The per-file ledger of sync runs', () => {
-  let sim: RunningSimulator;
-  let sut: ConnectorTestApp;
+  const stack = connectorOnSimulator({ env: { MAX_FILE_BYTES, LEDGER_KEEP_RUNS: 2, DOCUMENT_SYSTEM_DEADLINE_MS } });
   let user: TestCaller;
   let dataSourceId: string;
   let ledgerFolder: string;
@@ -38,9 +33,9 @@ describe('The per-file ledger of sync runs', () => {
   const files: SimFile[] = [];
   let fullRun: SyncRunView;
   let incremental: SyncRunView;
-  const http = () => request(sut.app.getHttpServer());
+  const { http } = stack;
   const addFile = async (parentId: string, name: string, content: Record<string, unknown>): Promise<SimFile> =>
-    (await sim.admin.post('/files', { parentId, name, ...content })).data;
+    (await stack.sim.admin.post('/files', { parentId, name, ...content })).data;
 
   /** Every row of a run's ledger, following nextCursor; asserts no page repeats a row. */
   async function allRows(syncRunId: string, query: Record<string, unknown> = {}): Promise<LedgerRow[]> {
@@ -68,32 +63,23 @@ describe('The per-file ledger of sync runs', () => {
     Object.fromEntries(rows.map((r) => [r.name, { outcome: r.outcome, reason: r.reason }]));
 
   beforeAll(async () => {
-    sim = await startSimulator();
-    const connections = new SimulatorConnections(sim);
-    sut = await startConnectorApp({
-      env: { MAX_FILE_BYTES, LEDGER_KEEP_RUNS: 2, DOCUMENT_SYSTEM_DEADLINE_MS },
-      overrides: [[ConnectionTokens, connections]],
-    });
     user = await testCaller({ roles: ['admin'] });
-    ledgerFolder = (await sim.admin.post('/folders', { parentId: await sim.folderId('/Structural'), name: 'Ledger' }))
-      .data.id;
-    subFolder = (await sim.admin.post('/folders', { parentId: ledgerFolder, name: 'Sub' })).data.id;
+    ledgerFolder = (
+      await stack.sim.admin.post('/folders', { parentId: await stack.sim.folderId('/Structural'), name: 'Ledger' })
+    ).data.id;
+    subFolder = (await stack.sim.admin.post('/folders', { parentId: ledgerFolder, name: 'Sub' })).data.id;
     for (let i = 1; i <= 5; i++) files.push(await addFile(ledgerFolder, `note-${i}.txt`, { text: `note ${i}` }));
     for (let i = 1; i <= 4; i++) files.push(await addFile(subFolder, `sub-${i}.txt`, { text: `sub note ${i}` }));
-    dataSourceId = await dataSourceSelecting(sut.app, sim, user, {
+    dataSourceId = await dataSourceSelecting(stack.sut.app, stack.sim, user, {
       login: SEED_USERS.alice,
-      connectionId: connections.connect(user),
+      connectionId: stack.connections.connect(user),
       include: [ledgerFolder],
       name: 'Ledger',
     });
   });
-  afterAll(async () => {
-    await sut?.close();
-    await sim?.close();
-  });
 
   it('records every file of a full sync as Added, paged by nextCursor without repeats', async () => {
-    fullRun = await syncToSearchable(sut.app, user, dataSourceId);
+    fullRun = await syncToSearchable(stack.sut.app, user, dataSourceId);
     expect(fullRun.counts).toMatchObject({ added: files.length, failed: 0 });
     const rows = await allRows(fullRun.id, { limit: 2 });
     expect(rows).toHaveLength(files.length);
@@ -112,8 +98,8 @@ describe('The per-file ledger of sync runs', () => {
 
   it('records an incremental run: Updated, Deleted, Added, Unchanged, Skipped, NoText and Failed with reasons', async () => {
     const [changed, deleted] = [files[0], files[5]];
-    await sim.admin.patch(`/files/${changed.id}`, { text: 'note 1, second version' });
-    await sim.admin.delete(`/nodes/${deleted.id}`);
+    await stack.sim.admin.patch(`/files/${changed.id}`, { text: 'note 1, second version' });
+    await stack.sim.admin.delete(`/nodes/${deleted.id}`);
     await addFile(subFolder, 'added.txt', { text: 'added after the first sync' });
     await addFile(ledgerFolder, 'too-large.txt', { generate: { format: 'text', size: MAX_FILE_BYTES * 3 } });
     await addFile(ledgerFolder, 'scan.pdf', {
@@ -122,11 +108,11 @@ describe('The per-file ledger of sync runs', () => {
     });
     await addFile(ledgerFolder, 'drawing.dwg', { base64: Buffer.from('not text').toString('base64') });
     const stuck = await addFile(subFolder, 'stuck.txt', { text: 'never downloaded' });
-    await sim.admin.put('/faults', { latencyMs: 2 * DOCUMENT_SYSTEM_DEADLINE_MS, slowUnder: [stuck.id] });
+    await stack.sim.admin.put('/faults', { latencyMs: 2 * DOCUMENT_SYSTEM_DEADLINE_MS, slowUnder: [stuck.id] });
     try {
-      incremental = await syncToEnd(sut.app, user, dataSourceId, 60000);
+      incremental = await syncToEnd(stack.sut.app, user, dataSourceId, 60000);
     } finally {
-      await sim.admin.put('/faults', { latencyMs: 0, slowUnder: [] });
+      await stack.sim.admin.put('/faults', { latencyMs: 0, slowUnder: [] });
     }
     expect(incremental).toMatchObject({ mode: 'Incremental', status: 'PartiallySucceeded' });
 
@@ -214,7 +200,7 @@ describe('The per-file ledger of sync runs', () => {
   });
   it("keeps the ledgers of the data source's latest LEDGER_KEEP_RUNS (2) runs: a third run forgets the first", async () => {
     expect((await allRows(incremental.id, {})).length).toBeGreaterThan(0);
-    const third = await syncToEnd(sut.app, user, dataSourceId);
+    const third = await syncToEnd(stack.sut.app, user, dataSourceId);
     expect((await allRows(third.id, {})).length).toBeGreaterThan(0);
     expect((await allRows(incremental.id, {})).length).toBeGreaterThan(0);
     const forgotten = await http().get(`/v1/sync-runs/${fullRun.id}/files`).set(user.auth).expect(200);

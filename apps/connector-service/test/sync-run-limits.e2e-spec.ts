@@ -1,12 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { RunningSimulator, testCaller, TestCaller } from '@app/testing';
-import { startSimulator } from '../../document-system-simulator/test/support/start-simulator';
+import { testCaller, TestCaller } from '@app/testing';
 import { SEED_USERS } from '../../document-system-simulator/src/store/seed';
 import { ConnectorEnv } from '../src/connector-env';
-import { ConnectionTokens } from '../src/document-system/connection-tokens.port';
-import { ConnectorTestApp, startConnectorApp } from './support/connector-app';
 import { dataSourceSelecting } from './support/data-source-on';
-import { SimulatorConnections } from './support/simulator-connections';
+import { connectorOnSimulator } from './support/connector-on-simulator';
 import { syncToEnd } from './support/sync-helpers';
 
 /** Every file holds exactly this many bytes, so a bytes limit counts files. */
@@ -21,55 +18,52 @@ type Limit = 'SYNC_MAX_FILES' | 'SYNC_MAX_BYTES' | 'SYNC_MAX_DEPTH';
  * running app (each page reads them), between runs.
  */
 describe('Run limits', () => {
-  let sim: RunningSimulator;
-  let sut: ConnectorTestApp;
+  const stack = connectorOnSimulator();
   let caller: TestCaller;
   let dataSourceId: string;
   const deepFiles: string[] = [];
-  const env = () => sut.app.get(ConnectorEnv);
+  const env = () => stack.sut.app.get(ConnectorEnv);
   const defaults = { SYNC_MAX_FILES: 0, SYNC_MAX_BYTES: 0, SYNC_MAX_DEPTH: 0 };
   const documents = async (): Promise<number> =>
     (
-      await sut.db.query(`SELECT count(*)::int AS n FROM connector.documents WHERE "dataSourceId" = $1`, [dataSourceId])
+      await stack.sut.db.query(`SELECT count(*)::int AS n FROM connector.documents WHERE "dataSourceId" = $1`, [
+        dataSourceId,
+      ])
     )[0].n;
   const syncWith = async (limit: Limit, value: number) => {
     env()[limit] = value;
     try {
-      return await syncToEnd(sut.app, caller, dataSourceId);
+      return await syncToEnd(stack.sut.app, caller, dataSourceId);
     } finally {
       env()[limit] = defaults[limit];
     }
   };
 
   beforeAll(async () => {
-    sim = await startSimulator();
-    const connections = new SimulatorConnections(sim);
-    sut = await startConnectorApp({ overrides: [[ConnectionTokens, connections]] });
     for (const name of Object.keys(defaults) as Limit[]) defaults[name] = env()[name];
     caller = await testCaller({ roles: ['admin'] });
     const root = (
-      await sim.admin.post('/folders', { parentId: await sim.folderId('/Structural'), name: `limits-${randomUUID()}` })
+      await stack.sim.admin.post('/folders', {
+        parentId: await stack.sim.folderId('/Structural'),
+        name: `limits-${randomUUID()}`,
+      })
     ).data.id;
-    const level1 = (await sim.admin.post('/folders', { parentId: root, name: 'level-1' })).data.id;
-    const level2 = (await sim.admin.post('/folders', { parentId: level1, name: 'level-2' })).data.id;
+    const level1 = (await stack.sim.admin.post('/folders', { parentId: root, name: 'level-1' })).data.id;
+    const level2 = (await stack.sim.admin.post('/folders', { parentId: level1, name: 'level-2' })).data.id;
     const put = async (parentId: string, name: string) =>
-      (await sim.admin.post('/files', { parentId, name, text: `${name} `.padEnd(FILE_BYTES, 'x') })).data.id as string;
+      (await stack.sim.admin.post('/files', { parentId, name, text: `${name} `.padEnd(FILE_BYTES, 'x') })).data
+        .id as string;
     for (let i = 0; i < 4; i++) await put(root, `top-${i}.txt`);
     for (let i = 0; i < 2; i++) await put(level1, `middle-${i}.txt`);
     for (let i = 0; i < 2; i++) deepFiles.push(await put(level2, `deep-${i}.txt`));
-    dataSourceId = await dataSourceSelecting(sut.app, sim, caller, {
+    dataSourceId = await dataSourceSelecting(stack.sut.app, stack.sim, caller, {
       login: SEED_USERS.alice,
-      connectionId: connections.connect(caller),
+      connectionId: stack.connections.connect(caller),
       include: [root],
     });
-    const first = await syncToEnd(sut.app, caller, dataSourceId);
+    const first = await syncToEnd(stack.sut.app, caller, dataSourceId);
     expect(first).toMatchObject({ status: 'Succeeded', counts: { discovered: 8, added: 8 } });
   }, 120_000);
-
-  afterAll(async () => {
-    await sut?.close();
-    await sim?.close();
-  });
 
   it('stops at SYNC_MAX_FILES: PartiallySucceeded, 3 files seen, the 5 it did not see kept', async () => {
     const run = await syncWith('SYNC_MAX_FILES', 3);
@@ -92,12 +86,12 @@ describe('Run limits', () => {
     expect(await documents()).toBe(8);
 
     // A file below the limit goes away: a limited run does not see it, so it does not delete it.
-    await sim.admin.delete(`/nodes/${deepFiles[0]}`);
+    await stack.sim.admin.delete(`/nodes/${deepFiles[0]}`);
     const limited = await syncWith('SYNC_MAX_DEPTH', 1);
     expect(limited).toMatchObject({ status: 'PartiallySucceeded', counts: { discovered: 6, deleted: 0 } });
     expect(await documents()).toBe(8);
     // Without the limit the run sees everything again, and deletes what is gone.
-    const whole = await syncToEnd(sut.app, caller, dataSourceId);
+    const whole = await syncToEnd(stack.sut.app, caller, dataSourceId);
     expect(whole).toMatchObject({ status: 'Succeeded', error: null, counts: { discovered: 7, deleted: 1 } });
     expect(await documents()).toBe(7);
   });

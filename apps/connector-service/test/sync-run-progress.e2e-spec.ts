@@ -1,14 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
-import request from 'supertest';
-import { RunningSimulator, testCaller, TestCaller } from '@app/testing';
-import { startSimulator } from '../../document-system-simulator/test/support/start-simulator';
+import { testCaller, TestCaller } from '@app/testing';
 import { SEED_USERS } from '../../document-system-simulator/src/store/seed';
-import { ConnectionTokens } from '../src/document-system/connection-tokens.port';
 import { bulkDataSource } from './support/bulk-data-source';
 import { MAX_TENANT_RUN_STREAMS } from '../src/sync/api/sync-run-streams';
-import { ConnectorTestApp, startConnectorApp } from './support/connector-app';
-import { SimulatorConnections } from './support/simulator-connections';
+import { connectorOnSimulator } from './support/connector-on-simulator';
 import { waitForExtraction, waitForRun } from './support/sync-helpers';
 
 interface RunView {
@@ -58,40 +54,32 @@ function readEvents(
 }
 
 describe('Sync run progress and estimate', () => {
-  let sim: RunningSimulator;
-  let sut: ConnectorTestApp;
+  const stack = connectorOnSimulator({
+    // Two steps at a time (half of 4 slots): the run's bytes come in several steps rather than all at once.
+    env: { SYNC_SLOTS: 4 },
+    beforeClose: (sim) => sim?.admin.put('/faults', { latencyMs: 0 }),
+  });
   let caller: TestCaller;
-  let connections: SimulatorConnections;
-  const api = () => request(sut.app.getHttpServer());
+  const { http: api } = stack;
 
   beforeAll(async () => {
-    sim = await startSimulator();
-    connections = new SimulatorConnections(sim);
-    // Two steps at a time (half of 4 slots): the run's bytes come in several steps rather than all at once.
-    sut = await startConnectorApp({ env: { SYNC_SLOTS: 4 }, overrides: [[ConnectionTokens, connections]] });
     caller = await testCaller({ roles: ['admin'] });
-  });
-
-  afterAll(async () => {
-    await sim?.admin.put('/faults', { latencyMs: 0 });
-    await sut?.close();
-    await sim?.close();
   });
 
   it('shows totals once listed, an estimate while running, and streams progress until the end', async () => {
     const { dataSourceId, files } = await bulkDataSource(
-      sim,
-      sut,
+      stack.sim,
+      stack.sut,
       caller,
-      connections.connect(caller),
+      stack.connections.connect(caller),
       SEED_USERS.alice,
       24,
       3,
     );
-    await sim.admin.put('/faults', { latencyMs: 200 });
+    await stack.sim.admin.put('/faults', { latencyMs: 200 });
     const runId: string = (await api().post(`/v1/data-sources/${dataSourceId}/sync`).set(caller.auth).expect(202)).body
       .syncRunId;
-    const stream = readEvents(`${sut.url}/v1/sync-runs/${runId}/events`, caller.auth);
+    const stream = readEvents(`${stack.sut.url}/v1/sync-runs/${runId}/events`, caller.auth);
 
     const seen: RunView[] = [];
     let run: RunView;
@@ -123,12 +111,19 @@ describe('Sync run progress and estimate', () => {
     expect(events.at(-1)?.data.etaSeconds).toBe(0);
     expect(events.filter((e) => e.event === 'end')).toHaveLength(1);
     expect(progress.at(-1)?.data.counts.discovered).toBe(24);
-    await waitForExtraction(sut.app, caller, dataSourceId); // nothing left running when the app closes
+    await waitForExtraction(stack.sut.app, caller, dataSourceId); // nothing left running when the app closes
   }, 90000);
 
   it('answers 401 without a token and 404 for an unknown run or another tenant’s; an ended run streams its end at once', async () => {
-    await sim.admin.put('/faults', { latencyMs: 0 });
-    const { dataSourceId } = await bulkDataSource(sim, sut, caller, connections.connect(caller), SEED_USERS.alice, 2);
+    await stack.sim.admin.put('/faults', { latencyMs: 0 });
+    const { dataSourceId } = await bulkDataSource(
+      stack.sim,
+      stack.sut,
+      caller,
+      stack.connections.connect(caller),
+      SEED_USERS.alice,
+      2,
+    );
     const runId: string = (await api().post(`/v1/data-sources/${dataSourceId}/sync`).set(caller.auth).expect(202)).body
       .syncRunId;
 
@@ -140,18 +135,25 @@ describe('Sync run progress and estimate', () => {
     await api().get(`/v1/sync-runs/${runId}/events`).set(stranger.auth).expect(404);
 
     // An ended run: its last progress and its end at once, then the stream closes.
-    await waitForRun(sut.app, caller, runId);
-    const { events } = await readEvents(`${sut.url}/v1/sync-runs/${runId}/events`, caller.auth);
+    await waitForRun(stack.sut.app, caller, runId);
+    const { events } = await readEvents(`${stack.sut.url}/v1/sync-runs/${runId}/events`, caller.auth);
     expect(events.map((e) => [e.event, e.data.status, e.data.etaSeconds])).toEqual([
       ['progress', 'Succeeded', 0],
       ['end', 'Succeeded', 0],
     ]);
-    await waitForExtraction(sut.app, caller, dataSourceId);
+    await waitForExtraction(stack.sut.app, caller, dataSourceId);
   }, 60000);
 
   it('keeps one tenant to its share of open streams: the one past it gets 503 TOO_MANY_RUN_STREAMS', async () => {
-    const { dataSourceId } = await bulkDataSource(sim, sut, caller, connections.connect(caller), SEED_USERS.alice, 6);
-    await sim.admin.put('/faults', { latencyMs: 500 });
+    const { dataSourceId } = await bulkDataSource(
+      stack.sim,
+      stack.sut,
+      caller,
+      stack.connections.connect(caller),
+      SEED_USERS.alice,
+      6,
+    );
+    await stack.sim.admin.put('/faults', { latencyMs: 500 });
     const runId: string = (await api().post(`/v1/data-sources/${dataSourceId}/sync`).set(caller.auth).expect(202)).body
       .syncRunId;
     const open: http.ClientRequest[] = [];
@@ -159,7 +161,7 @@ describe('Sync run progress and estimate', () => {
       for (let i = 0; i < MAX_TENANT_RUN_STREAMS; i++) {
         await new Promise<void>((resolve, reject) => {
           const req = http.get(
-            `${sut.url}/v1/sync-runs/${runId}/events`,
+            `${stack.sut.url}/v1/sync-runs/${runId}/events`,
             { headers: caller.auth, agent: false },
             (res) => (res.statusCode === 200 ? resolve() : reject(new Error(`stream ${i}: ${res.statusCode}`))),
           );
@@ -172,9 +174,9 @@ describe('Sync run progress and estimate', () => {
       expect(refused.headers['retry-after']).toBe('10');
     } finally {
       open.forEach((req) => req.destroy());
-      await sim.admin.put('/faults', { latencyMs: 0 });
+      await stack.sim.admin.put('/faults', { latencyMs: 0 });
     }
-    await waitForRun(sut.app, caller, runId);
-    await waitForExtraction(sut.app, caller, dataSourceId);
+    await waitForRun(stack.sut.app, caller, runId);
+    await waitForExtraction(stack.sut.app, caller, dataSourceId);
   }, 60000);
 });

@@ -1,17 +1,13 @@
 import type { Queue } from 'bull';
 import { getQueueToken } from '@nestjs/bull';
-import request from 'supertest';
-import { after, eventually, RunningSimulator, testCaller, TestCaller } from '@app/testing';
-import { startSimulator } from '../../document-system-simulator/test/support/start-simulator';
+import { after, eventually, testCaller, TestCaller } from '@app/testing';
 import { SEED_USERS } from '../../document-system-simulator/src/store/seed';
-import { ConnectionTokens } from '../src/document-system/connection-tokens.port';
 import { ListFolderStep } from '../src/sync/engine/list-folder.step';
 import { StartRunStep } from '../src/sync/engine/start-run.step';
 import { STEP_STALLED_OUT } from '../src/sync/engine/sync.processor';
 import { SYNC_QUEUE, SyncJobName } from '../src/sync/sync.jobs';
-import { ConnectorTestApp, startConnectorApp } from './support/connector-app';
 import { dataSourceOn } from './support/data-source-on';
-import { SimulatorConnections } from './support/simulator-connections';
+import { connectorOnSimulator } from './support/connector-on-simulator';
 import { waitForRun } from './support/sync-helpers';
 
 /**
@@ -33,24 +29,14 @@ async function stallUntilFailed(queue: Queue, jobId: string): Promise<number> {
 }
 
 describe('A sync step that stops every worker that runs it', () => {
-  let sim: RunningSimulator;
-  let sut: ConnectorTestApp;
-  let connections: SimulatorConnections;
+  const stack = connectorOnSimulator();
   let caller: TestCaller;
   let queue: Queue;
-  const http = () => request(sut.app.getHttpServer());
+  const { http } = stack;
 
   beforeAll(async () => {
-    sim = await startSimulator();
-    connections = new SimulatorConnections(sim);
-    sut = await startConnectorApp({ overrides: [[ConnectionTokens, connections]] });
     caller = await testCaller({ roles: ['admin'] });
-    queue = sut.app.get<Queue>(getQueueToken(SYNC_QUEUE));
-  });
-
-  afterAll(async () => {
-    await sut?.close();
-    await sim?.close();
+    queue = stack.sut.app.get<Queue>(getQueueToken(SYNC_QUEUE));
   });
 
   /** The waiting job of `name` of a run (its first, when it has several). */
@@ -64,20 +50,27 @@ describe('A sync step that stops every worker that runs it', () => {
    * step, then stalls the step's job until Bull fails it; returns the run once it has ended.
    */
   async function stallStep(folder: string, step: SyncJobName, before: (syncRunId: string) => Promise<void>) {
-    const dataSourceId = await dataSourceOn(sut.app, sim, connections, caller, SEED_USERS.alice, folder);
+    const dataSourceId = await dataSourceOn(
+      stack.sut.app,
+      stack.sim,
+      stack.connections,
+      caller,
+      SEED_USERS.alice,
+      folder,
+    );
     // Held with its blocking reads cut short: a read already waiting would take the job when it is back.
     await queue.pause(true, true);
     let syncRunId: string;
     try {
       syncRunId = (await http().post(`/v1/data-sources/${dataSourceId}/sync`).set(caller.auth).expect(202)).body
         .syncRunId;
-      await sut.app.get(StartRunStep).start(syncRunId); // what its start job does: the run's first listing is queued
+      await stack.sut.app.get(StartRunStep).start(syncRunId); // what its start job does: the run's first listing is queued
       await before(syncRunId);
       expect(await stallUntilFailed(queue, String((await waiting(syncRunId, step)).id))).toBe(3);
     } finally {
       await queue.resume(true);
     }
-    return waitForRun(sut.app, caller, syncRunId, 15_000);
+    return waitForRun(stack.sut.app, caller, syncRunId, 15_000);
   }
 
   it('counts a listing failed, and its run ends, rather than staying Running while the sweep adds it again', async () => {
@@ -92,7 +85,7 @@ describe('A sync step that stops every worker that runs it', () => {
     const run = await stallStep('/Structural/Calculations', SyncJobName.IngestFiles, async (syncRunId) => {
       const listing = await waiting(syncRunId, SyncJobName.ListFolder);
       // What the listing's job does: the folder's file is queued in a batch.
-      await sut.app.get(ListFolderStep).listFolder(listing.data, String(listing.id).slice(syncRunId.length + 1));
+      await stack.sut.app.get(ListFolderStep).listFolder(listing.data, String(listing.id).slice(syncRunId.length + 1));
     });
     expect({ status: run.status, counts: run.counts }).toMatchObject({
       status: 'Failed', // its only file failed

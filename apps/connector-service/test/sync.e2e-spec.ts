@@ -2,14 +2,10 @@ import { getQueueToken } from '@nestjs/bull';
 import Bull, { Queue } from 'bull';
 import { createHash, randomUUID } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
-import request from 'supertest';
 import { SharedQueue, SyncCompletedEvent } from '@app/contracts/payloads';
-import { eventually, RunningSimulator, testCaller, TestCaller } from '@app/testing';
-import { startSimulator } from '../../document-system-simulator/test/support/start-simulator';
-import { ConnectionTokens } from '../src/document-system/connection-tokens.port';
+import { eventually, testCaller, TestCaller } from '@app/testing';
 import { SEED_PHRASES, SEED_USERS } from '../../document-system-simulator/src/store/seed';
-import { ConnectorTestApp, startConnectorApp } from './support/connector-app';
-import { SimulatorConnections } from './support/simulator-connections';
+import { connectorOnSimulator } from './support/connector-on-simulator';
 import { syncToEnd, syncToSearchable, waitForExtraction, waitForRun } from './support/sync-helpers';
 import { SyncScheduler } from '../src/sync/engine/sync-scheduler';
 import { SYNC_QUEUE } from '../src/sync/sync.jobs';
@@ -23,35 +19,30 @@ interface SimFile {
 }
 
 describe('Sync, tree, search and retrieval', () => {
-  let sim: RunningSimulator;
-  let sut: ConnectorTestApp & { env: Record<string, unknown> };
+  const stack = connectorOnSimulator();
   let user: TestCaller;
   let dataSourceId: string;
   let credentialId: string;
-  let connections: SimulatorConnections;
   let expected: SimFile[];
   const projectId = randomUUID();
-  const http = () => request(sut.app.getHttpServer());
+  const { http } = stack;
   const simFiles = async (path: string): Promise<SimFile[]> =>
-    (await sim.admin.get('/files', { params: { under: await sim.folderId(path) } })).data;
+    (await stack.sim.admin.get('/files', { params: { under: await stack.sim.folderId(path) } })).data;
 
   beforeAll(async () => {
-    sim = await startSimulator();
-    connections = new SimulatorConnections(sim);
-    sut = await startConnectorApp({ overrides: [[ConnectionTokens, connections]] });
     user = await testCaller({ roles: ['admin'] });
     credentialId = (
       await http()
         .post('/v1/credentials')
         .set(user.auth)
-        .send({ name: 'Sim', type: 'DocumentSystem', instanceUrl: sim.url, ...SEED_USERS.alice, scope: 'Tenant' })
+        .send({ name: 'Sim', type: 'DocumentSystem', instanceUrl: stack.sim.url, ...SEED_USERS.alice, scope: 'Tenant' })
         .expect(201)
     ).body.id;
     const member = await testCaller({ tenantId: user.tenantId });
     const ds = await http()
       .post(`/v1/projects/${projectId}/data-sources`)
       .set(member.auth)
-      .send({ name: 'Project docs', credentialId, connectionId: connections.connect(member) })
+      .send({ name: 'Project docs', credentialId, connectionId: stack.connections.connect(member) })
       .expect(201);
     dataSourceId = ds.body.id;
     await http()
@@ -59,8 +50,8 @@ describe('Sync, tree, search and retrieval', () => {
       .set(member.auth)
       .send({ userId: user.userId })
       .expect(201);
-    const include = [await sim.folderId('/Architecture'), await sim.folderId('/Structural/Specifications')];
-    const exclude = [await sim.folderId('/Architecture/Drawings/Details')];
+    const include = [await stack.sim.folderId('/Architecture'), await stack.sim.folderId('/Structural/Specifications')];
+    const exclude = [await stack.sim.folderId('/Architecture/Drawings/Details')];
     await http()
       .put(`/v1/data-sources/${dataSourceId}/selection`)
       .set(user.auth)
@@ -72,29 +63,25 @@ describe('Sync, tree, search and retrieval', () => {
       ...(await simFiles('/Structural/Specifications')),
     ];
   });
-  afterAll(async () => {
-    await sut.close();
-    await sim.close();
-  });
 
   it('answers 409 NOTHING_SELECTED before anything is selected', async () => {
     const other = await http()
       .post(`/v1/projects/${projectId}/data-sources`)
       .set(user.auth)
-      .send({ name: 'Empty', credentialId, connectionId: connections.connect(user) })
+      .send({ name: 'Empty', credentialId, connectionId: stack.connections.connect(user) })
       .expect(201);
     const res = await http().post(`/v1/data-sources/${other.body.id}/sync`).set(user.auth).expect(409);
     expect(res.body.code).toBe('NOTHING_SELECTED');
   });
 
   it('first syncs everything selected: counts and bytes equal the simulator files under the selection', async () => {
-    const events = new Bull<SyncCompletedEvent>(SharedQueue.ConnectorEvents, String(sut.env.REDIS_URL), {
-      prefix: String(sut.env.QUEUE_PREFIX),
+    const events = new Bull<SyncCompletedEvent>(SharedQueue.ConnectorEvents, String(stack.sut.env.REDIS_URL), {
+      prefix: String(stack.sut.env.QUEUE_PREFIX),
     });
     try {
-      const run = await syncToEnd(sut.app, user, dataSourceId);
+      const run = await syncToEnd(stack.sut.app, user, dataSourceId);
       expect(run).toMatchObject({ mode: 'Full', status: 'Succeeded', error: null });
-      await waitForExtraction(sut.app, user, dataSourceId);
+      await waitForExtraction(stack.sut.app, user, dataSourceId);
       expect(run.counts).toEqual({
         discovered: expected.length,
         added: expected.length,
@@ -250,27 +237,28 @@ describe('Sync, tree, search and retrieval', () => {
   });
 
   it('then syncs only what changed: add 3, change 2, delete 1, rename 1', async () => {
-    const level2 = await sim.folderId('/Architecture/Drawings/Level 2');
+    const level2 = await stack.sim.folderId('/Architecture/Drawings/Level 2');
     const rfis = (await simFiles('/Architecture/RFIs')).slice(0, 4);
     const added = [];
     for (const name of ['A-202 Core Plan.txt', 'A-203 Roof Plan.txt', 'notes.md'])
       added.push(
-        (await sim.admin.post('/files', { parentId: level2, name, text: `${name}: added after the first sync` })).data,
+        (await stack.sim.admin.post('/files', { parentId: level2, name, text: `${name}: added after the first sync` }))
+          .data,
       );
     const changed = [];
     for (const rfi of rfis.slice(0, 2))
       changed.push(
         (
-          await sim.admin.patch(`/files/${rfi.id}`, {
+          await stack.sim.admin.patch(`/files/${rfi.id}`, {
             text: `${rfi.name} answered: use detail 5/A-501`,
             mimeType: 'text/markdown',
           })
         ).data,
       );
-    await sim.admin.delete(`/nodes/${rfis[2].id}`);
-    await sim.admin.post(`/nodes/${rfis[3].id}/relocate`, { name: 'RFI-004 (closed).md' });
+    await stack.sim.admin.delete(`/nodes/${rfis[2].id}`);
+    await stack.sim.admin.post(`/nodes/${rfis[3].id}/relocate`, { name: 'RFI-004 (closed).md' });
 
-    const run = await syncToSearchable(sut.app, user, dataSourceId);
+    const run = await syncToSearchable(stack.sut.app, user, dataSourceId);
     expect(run.mode).toBe('Incremental');
     expect(run.counts).toEqual({
       discovered: expected.length + 3 - 1,
@@ -293,13 +281,13 @@ describe('Sync, tree, search and retrieval', () => {
         .set(user.auth)
     ).body.hits;
     expect(gone.map((h: { name: string }) => h.name)).not.toContain(rfis[2].name);
-    const again = await syncToEnd(sut.app, user, dataSourceId);
+    const again = await syncToEnd(stack.sut.app, user, dataSourceId);
     expect(again.counts).toMatchObject({ added: 0, updated: 0, deleted: 0, failed: 0 });
     expect(again.bytesDownloaded).toBe(0);
     // What a run saw listed is kept only while it runs.
     expect(
       (
-        await sut.db.query(
+        await stack.sut.db.query(
           'SELECT count(*)::int AS n FROM connector.sync_sightings WHERE "syncRunId" = ANY($1::uuid[])',
           [[run.id, again.id]],
         )
@@ -310,16 +298,20 @@ describe('Sync, tree, search and retrieval', () => {
   it('shows the new version and time of a file saved again with the same bytes, counted unchanged', async () => {
     const text = 'RFI-090: confirm the slab edge detail.';
     const rfi = (
-      await sim.admin.post('/files', { parentId: await sim.folderId('/Architecture/RFIs'), name: 'RFI-090.md', text })
+      await stack.sim.admin.post('/files', {
+        parentId: await stack.sim.folderId('/Architecture/RFIs'),
+        name: 'RFI-090.md',
+        text,
+      })
     ).data;
-    expect((await syncToEnd(sut.app, user, dataSourceId)).counts).toMatchObject({ added: 1, failed: 0 });
+    expect((await syncToEnd(stack.sut.app, user, dataSourceId)).counts).toMatchObject({ added: 1, failed: 0 });
     await new Promise((resolve) => setTimeout(resolve, 10)); // a later modifiedAt
-    const saved = (await sim.admin.patch(`/files/${rfi.id}`, { text })).data;
+    const saved = (await stack.sim.admin.patch(`/files/${rfi.id}`, { text })).data;
     expect(saved.version).not.toBe(rfi.version);
-    const run = await syncToEnd(sut.app, user, dataSourceId);
+    const run = await syncToEnd(stack.sut.app, user, dataSourceId);
     expect(run.counts).toMatchObject({ added: 0, updated: 0, failed: 0 });
     expect(run.bytesDownloaded).toBe(0);
-    const [{ id }] = await sut.db.query('SELECT id FROM connector.documents WHERE "externalId" = $1', [rfi.id]);
+    const [{ id }] = await stack.sut.db.query('SELECT id FROM connector.documents WHERE "externalId" = $1', [rfi.id]);
     const doc = (await http().get(`/v1/documents/${id}`).set(user.auth).expect(200)).body;
     expect({ version: doc.version, modifiedAt: doc.modifiedAt }).toEqual({
       version: String(saved.version),
@@ -333,13 +325,13 @@ describe('Sync, tree, search and retrieval', () => {
       (_, i) => `Line ${i} of the general conditions, nothing to see here.`,
     ).join('\n');
     const phrase = 'liquidated damages accrue per calendar day';
-    await sim.admin.post('/files', {
-      parentId: await sim.folderId('/Architecture/Specifications'),
+    await stack.sim.admin.post('/files', {
+      parentId: await stack.sim.folderId('/Architecture/Specifications'),
       name: 'General Conditions.txt',
       text: `${filler}\n${phrase}\n`,
     });
     expect(filler.length).toBeGreaterThan(130_000);
-    const run = await syncToSearchable(sut.app, user, dataSourceId);
+    const run = await syncToSearchable(stack.sut.app, user, dataSourceId);
     expect(run.counts).toMatchObject({ added: 1, failed: 0 });
     const hits = (
       await http()
@@ -358,18 +350,18 @@ describe('Sync, tree, search and retrieval', () => {
   it('ranks a document that opens with the words above one that has them a few pages in, and highlights both', async () => {
     const filler = Array.from({ length: 100 }, (_, i) => `Clause ${i} of the supplementary conditions.`).join('\n');
     expect(filler.length).toBeGreaterThan(2_000);
-    const folder = await sim.folderId('/Architecture/Specifications');
-    await sim.admin.post('/files', {
+    const folder = await stack.sim.folderId('/Architecture/Specifications');
+    await stack.sim.admin.post('/files', {
       parentId: folder,
       name: 'Addendum Conditions.txt',
       text: `${filler}\nThe waterproofing warranty lasts ten years.\n`,
     });
-    await sim.admin.post('/files', {
+    await stack.sim.admin.post('/files', {
       parentId: folder,
       name: 'Roofing Scope.txt',
       text: 'Waterproofing warranty: ten years, by the roofer.\n',
     });
-    await syncToSearchable(sut.app, user, dataSourceId);
+    await syncToSearchable(stack.sut.app, user, dataSourceId);
 
     const hits = (
       await http()
@@ -384,7 +376,7 @@ describe('Sync, tree, search and retrieval', () => {
   });
 
   it('answers 409 SYNC_IN_PROGRESS with the running run, and cancels it', async () => {
-    await sim.admin.put('/faults', { latencyMs: 150 });
+    await stack.sim.admin.put('/faults', { latencyMs: 150 });
     try {
       const first = await http().post(`/v1/data-sources/${dataSourceId}/sync`).set(user.auth).expect(202);
       const second = await http().post(`/v1/data-sources/${dataSourceId}/sync`).set(user.auth).expect(409);
@@ -395,12 +387,12 @@ describe('Sync, tree, search and retrieval', () => {
       const history = (await http().get(`/v1/data-sources/${dataSourceId}/sync-runs`).set(user.auth).expect(200)).body;
       expect(history[0]).toMatchObject({ id: first.body.syncRunId, status: 'Cancelled' });
     } finally {
-      await sim.admin.put('/faults', { latencyMs: 0 });
+      await stack.sim.admin.put('/faults', { latencyMs: 0 });
     }
   });
 
   it('changes nothing of a cancelled run: steps in flight at the cancel do not commit', async () => {
-    await sim.admin.put('/faults', { latencyMs: 300 });
+    await stack.sim.admin.put('/faults', { latencyMs: 300 });
     try {
       const run = await http().post(`/v1/data-sources/${dataSourceId}/sync`).set(user.auth).expect(202);
       const runUrl = `/v1/sync-runs/${run.body.syncRunId}`;
@@ -411,7 +403,7 @@ describe('Sync, tree, search and retrieval', () => {
       const after = (await http().get(runUrl).set(user.auth).expect(200)).body;
       expect(after).toMatchObject({ status: 'Cancelled', counts: cancelled.counts });
     } finally {
-      await sim.admin.put('/faults', { latencyMs: 0 });
+      await stack.sim.admin.put('/faults', { latencyMs: 0 });
     }
   });
 
@@ -422,28 +414,30 @@ describe('Sync, tree, search and retrieval', () => {
       .send({
         name: 'Scheduled',
         credentialId,
-        connectionId: connections.connect(user),
+        connectionId: stack.connections.connect(user),
         schedule: { intervalMinutes: 30 },
-        selection: { include: [await sim.folderId('/MEP')], exclude: [] },
+        selection: { include: [await stack.sim.folderId('/MEP')], exclude: [] },
       })
       .expect(201);
     const next = async () =>
       (
-        await sut.db.query(`SELECT "nextScheduledSyncAt" AS at FROM connector.data_sources WHERE id = $1`, [ds.body.id])
+        await stack.sut.db.query(`SELECT "nextScheduledSyncAt" AS at FROM connector.data_sources WHERE id = $1`, [
+          ds.body.id,
+        ])
       )[0].at as Date;
     expect((await next()).getTime()).toBeGreaterThan(Date.now() + 29 * 60_000);
-    const repeatable = await sut.app.get<Queue>(getQueueToken(SYNC_QUEUE)).getRepeatableJobs();
+    const repeatable = await stack.sut.app.get<Queue>(getQueueToken(SYNC_QUEUE)).getRepeatableJobs();
     expect(repeatable.map((job) => job.id)).toContain('sweep'); // the sweep runs every minute on its own
 
-    await sut.db.query(
+    await stack.sut.db.query(
       `UPDATE connector.data_sources SET "nextScheduledSyncAt" = now() - interval '1 second' WHERE id = $1`,
       [ds.body.id],
     );
-    const scheduler = sut.app.get(SyncScheduler);
+    const scheduler = stack.sut.app.get(SyncScheduler);
     await Promise.all([scheduler.sweep(), scheduler.sweep()]); // two workers sweeping at once
     const runs = (await http().get(`/v1/data-sources/${ds.body.id}/sync-runs`).set(user.auth).expect(200)).body;
     expect(runs).toHaveLength(1);
-    expect(await waitForRun(sut.app, user, runs[0].id)).toMatchObject({ mode: 'Full', status: 'Succeeded' });
+    expect(await waitForRun(stack.sut.app, user, runs[0].id)).toMatchObject({ mode: 'Full', status: 'Succeeded' });
     expect((await next()).getTime()).toBeGreaterThan(Date.now() + 29 * 60_000);
     await scheduler.sweep();
     expect((await http().get(`/v1/data-sources/${ds.body.id}/sync-runs`).set(user.auth).expect(200)).body).toHaveLength(
@@ -474,13 +468,15 @@ describe('Sync, tree, search and retrieval', () => {
   it('deletes a data source with its documents, chunks and blobs', async () => {
     const countRows = async () =>
       (
-        await sut.db.query(
+        await stack.sut.db.query(
           `SELECT (SELECT count(*) FROM connector.documents WHERE "dataSourceId" = $1)::int AS docs, (SELECT count(*) FROM connector.document_chunks WHERE "dataSourceId" = $1)::int AS chunks`,
           [dataSourceId],
         )
       )[0];
     const blobFiles = async () =>
-      (await readdir(String(sut.env.BLOB_DIR), { recursive: true })).filter((f) => /[0-9a-f]{64}$/.test(String(f)));
+      (await readdir(String(stack.sut.env.BLOB_DIR), { recursive: true })).filter((f) =>
+        /[0-9a-f]{64}$/.test(String(f)),
+      );
     expect((await countRows()).docs).toBeGreaterThan(0);
     expect((await blobFiles()).length).toBeGreaterThan(0);
     await http().delete(`/v1/data-sources/${dataSourceId}`).set(user.auth).expect(204);

@@ -1,32 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import request from 'supertest';
-import { RunningSimulator, testCaller, TestCaller } from '@app/testing';
-import { startSimulator } from '../../document-system-simulator/test/support/start-simulator';
-import { ConnectionTokens } from '../src/document-system/connection-tokens.port';
+import { testCaller, TestCaller } from '@app/testing';
 import { SEED_USERS } from '../../document-system-simulator/src/store/seed';
-import { ConnectorTestApp, startConnectorApp } from './support/connector-app';
-import { SimulatorConnections } from './support/simulator-connections';
+import { connectorOnSimulator } from './support/connector-on-simulator';
 
 /**
  * A UUID is the same id in capitals or not (RFC 9562; search's dataSourceId and the callbackId already take
  * both). The data-source endpoints compare some ids as strings: the same id in capitals is taken for another.
  */
 describe('Ids in capitals are the same ids', () => {
-  let sim: RunningSimulator;
-  let sut: ConnectorTestApp;
+  const stack = connectorOnSimulator();
   let admin: TestCaller;
-  let connections: SimulatorConnections;
-  const http = () => request(sut.app.getHttpServer());
+  const { http } = stack;
 
   beforeAll(async () => {
-    sim = await startSimulator();
-    connections = new SimulatorConnections(sim);
-    sut = await startConnectorApp({ overrides: [[ConnectionTokens, connections]] });
     admin = await testCaller({ roles: ['admin'] });
-  });
-  afterAll(async () => {
-    await sut.close();
-    await sim.close();
   });
 
   const credential = async (scope: Record<string, unknown>) =>
@@ -34,7 +21,7 @@ describe('Ids in capitals are the same ids', () => {
       await http()
         .post('/v1/credentials')
         .set(admin.auth)
-        .send({ name: 'Sim', type: 'DocumentSystem', instanceUrl: sim.url, ...SEED_USERS.alice, ...scope })
+        .send({ name: 'Sim', type: 'DocumentSystem', instanceUrl: stack.sim.url, ...SEED_USERS.alice, ...scope })
         .expect(201)
     ).body.id as string;
 
@@ -43,9 +30,9 @@ describe('Ids in capitals are the same ids', () => {
     const ds = await http()
       .post(`/v1/projects/${randomUUID()}/data-sources`)
       .set(admin.auth)
-      .send({ name: 'Docs', credentialId, connectionId: connections.connect(admin) })
+      .send({ name: 'Docs', credentialId, connectionId: stack.connections.connect(admin) })
       .expect(201);
-    const folder = await sim.folderId('/Structural/Specifications');
+    const folder = await stack.sim.folderId('/Structural/Specifications');
     await http()
       .put(`/v1/data-sources/${ds.body.id}/selection`)
       .set(admin.auth)
@@ -68,7 +55,7 @@ describe('Ids in capitals are the same ids', () => {
     const res = await http()
       .post(`/v1/projects/${projectId.toUpperCase()}/data-sources`)
       .set(admin.auth)
-      .send({ name: 'Docs', credentialId, connectionId: connections.connect(admin) });
+      .send({ name: 'Docs', credentialId, connectionId: stack.connections.connect(admin) });
     expect({ status: res.status, code: res.body.code }).toEqual({ status: 201, code: undefined });
     expect(res.body.projectId).toBe(projectId);
   });
@@ -83,12 +70,12 @@ describe('Ids in capitals are the same ids', () => {
         credential: {
           name: 'Inline',
           type: 'DocumentSystem',
-          instanceUrl: sim.url,
+          instanceUrl: stack.sim.url,
           ...SEED_USERS.alice,
           scope: 'Project',
           projectId: projectId.toUpperCase(),
         },
-        connectionId: connections.connect(admin),
+        connectionId: stack.connections.connect(admin),
       });
     expect({ status: res.status, code: res.body.code }).toEqual({ status: 201, code: undefined });
   });

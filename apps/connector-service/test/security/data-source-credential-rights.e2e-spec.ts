@@ -1,36 +1,24 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
-import { RunningSimulator, testCaller, TestCaller } from '@app/testing';
-import { startSimulator } from '../../../document-system-simulator/test/support/start-simulator';
+import { testCaller, TestCaller } from '@app/testing';
 import { SEED_USERS } from '../../../document-system-simulator/src/store/seed';
-import { ConnectionTokens } from '../../src/document-system/connection-tokens.port';
-import { ConnectorTestApp, startConnectorApp } from '../support/connector-app';
-import { SimulatorConnections } from '../support/simulator-connections';
+import { connectorOnSimulator } from '../support/connector-on-simulator';
 
 describe("A data source's own credential is changed only by those who may manage the data source", () => {
-  let sim: RunningSimulator;
-  let connections: SimulatorConnections;
-  let sut: ConnectorTestApp;
+  const stack = connectorOnSimulator();
   let admin: TestCaller;
   let creator: TestCaller;
   let member: TestCaller;
   let outsider: TestCaller;
-  const http = () => request(sut.app.getHttpServer());
+  const { http } = stack;
   const credential = { name: 'Mine', type: 'DocumentSystem', ...SEED_USERS.alice, scope: 'Tenant' };
   const asOwner = { username: 'owner', password: 'owner-password' };
 
   beforeAll(async () => {
-    sim = await startSimulator();
-    connections = new SimulatorConnections(sim);
-    sut = await startConnectorApp({ overrides: [[ConnectionTokens, connections]] });
     admin = await testCaller({ roles: ['admin'] });
     creator = await testCaller({ tenantId: admin.tenantId });
     member = await testCaller({ tenantId: admin.tenantId, roles: ['oauth-connectors:manage'] });
     outsider = await testCaller({ tenantId: admin.tenantId, roles: ['oauth-connectors:manage'] });
-  });
-  afterAll(async () => {
-    await sut.close();
-    await sim.close();
   });
 
   /** A plain user's data source with its own (inline) credential, and a member who may manage credentials. */
@@ -41,8 +29,8 @@ describe("A data source's own credential is changed only by those who may manage
         .set(creator.auth)
         .send({
           name: 'Docs',
-          credential: { ...credential, instanceUrl: sim.url },
-          connectionId: connections.connect(creator),
+          credential: { ...credential, instanceUrl: stack.sim.url },
+          connectionId: stack.connections.connect(creator),
         })
         .expect(201)
     ).body;
@@ -77,12 +65,12 @@ describe("A data source's own credential is changed only by those who may manage
       http()
         .put(`/v1/credentials/${ds.credentialId}`)
         .set(member.auth)
-        .send({ ...credential, instanceUrl: sim.url, ...asOwner }),
+        .send({ ...credential, instanceUrl: stack.sim.url, ...asOwner }),
       http().delete(`/v1/credentials/${ds.credentialId}`).set(member.auth),
       http()
         .post(`/v1/credentials/${ds.credentialId}/validate`)
         .set(member.auth)
-        .send({ connectionId: connections.connect(member) }),
+        .send({ connectionId: stack.connections.connect(member) }),
     ];
     expect(await answers(attempts)).toEqual(Array(3).fill({ status: 403, code: 'DATA_SOURCE_MANAGE_FORBIDDEN' }));
 
@@ -113,12 +101,12 @@ describe("A data source's own credential is changed only by those who may manage
       http()
         .put(`/v1/credentials/${ds.credentialId}`)
         .set(outsider.auth)
-        .send({ ...credential, instanceUrl: sim.url, ...asOwner }),
+        .send({ ...credential, instanceUrl: stack.sim.url, ...asOwner }),
       http().delete(`/v1/credentials/${ds.credentialId}`).set(outsider.auth),
       http()
         .post(`/v1/credentials/${ds.credentialId}/validate`)
         .set(outsider.auth)
-        .send({ connectionId: connections.connect(outsider) }),
+        .send({ connectionId: stack.connections.connect(outsider) }),
     ];
     expect(await answers(attempts)).toEqual(Array(3).fill({ status: 404, code: 'CREDENTIAL_NOT_FOUND' }));
     expect(await pickerNames(ds.id)).not.toContain('Owner Confidential');
@@ -129,19 +117,19 @@ describe("A data source's own credential is changed only by those who may manage
     await http()
       .post(`/v1/credentials/${ds.credentialId}/validate`)
       .set(creator.auth)
-      .send({ connectionId: connections.connect(creator) })
+      .send({ connectionId: stack.connections.connect(creator) })
       .expect(200);
     const changed = await http()
       .put(`/v1/credentials/${ds.credentialId}`)
       .set(admin.auth)
-      .send({ ...credential, instanceUrl: sim.url, ...SEED_USERS.bob })
+      .send({ ...credential, instanceUrl: stack.sim.url, ...SEED_USERS.bob })
       .expect(200);
     expect(changed.body).toMatchObject({ scope: 'DataSource', dataSourceId: ds.id, username: 'bob' });
     expect(await pickerNames(ds.id)).toEqual(['Architecture']);
   });
 
   it('a tenant-wide credential keeps its rules: the same member changes it', async () => {
-    const shared = { ...credential, name: 'Shared', instanceUrl: sim.url };
+    const shared = { ...credential, name: 'Shared', instanceUrl: stack.sim.url };
     const id = (await http().post('/v1/credentials').set(admin.auth).send(shared).expect(201)).body.id;
     await http()
       .put(`/v1/credentials/${id}`)

@@ -1,43 +1,30 @@
 import { randomUUID } from 'node:crypto';
-import request from 'supertest';
-import { RunningSimulator, testCaller, TestCaller } from '@app/testing';
-import { startSimulator } from '../../../document-system-simulator/test/support/start-simulator';
-import { ConnectionTokens } from '../../src/document-system/connection-tokens.port';
+import { testCaller, TestCaller } from '@app/testing';
 import { SEED_USERS } from '../../../document-system-simulator/src/store/seed';
-import { ConnectorTestApp, startConnectorApp } from '../support/connector-app';
 import { providerBody } from '../support/oauth-flow';
-import { SimulatorConnections } from '../support/simulator-connections';
+import { connectorOnSimulator } from '../support/connector-on-simulator';
 import { syncToEnd } from '../support/sync-helpers';
 
 describe('Secrets stay with their address; data-source rights; bounded walks and pages', () => {
-  let sim: RunningSimulator;
-  let connections: SimulatorConnections;
-  let sut: ConnectorTestApp;
+  const stack = connectorOnSimulator();
   let admin: TestCaller;
   let creator: TestCaller;
   let member: TestCaller;
   let outsider: TestCaller;
   const projectId = randomUUID();
-  const http = () => request(sut.app.getHttpServer());
+  const { http } = stack;
 
   beforeAll(async () => {
-    sim = await startSimulator();
-    connections = new SimulatorConnections(sim);
-    sut = await startConnectorApp({ overrides: [[ConnectionTokens, connections]] });
     admin = await testCaller({ roles: ['admin'] });
     creator = await testCaller({ tenantId: admin.tenantId });
     member = await testCaller({ tenantId: admin.tenantId });
     outsider = await testCaller({ tenantId: admin.tenantId });
   });
-  afterAll(async () => {
-    await sut.close();
-    await sim.close();
-  });
 
   const credentialBody = (overrides: Record<string, unknown> = {}) => ({
     name: 'Sim',
     type: 'DocumentSystem',
-    instanceUrl: sim.url,
+    instanceUrl: stack.sim.url,
     ...SEED_USERS.alice,
     scope: 'Tenant',
     ...overrides,
@@ -57,7 +44,7 @@ describe('Secrets stay with their address; data-source rights; bounded walks and
       .set(owner.auth)
       .send({
         name: 'Docs',
-        connectionId: connections.connect(owner),
+        connectionId: stack.connections.connect(owner),
         ...(body.credential ? {} : { credentialId: await tenantCredential() }),
         ...body,
       })
@@ -79,7 +66,7 @@ describe('Secrets stay with their address; data-source rights; bounded walks and
       expect(refused.body).toMatchObject({ code: 'SECRET_REQUIRED', details: [{ field: 'password' }] });
       expect(refused.body.message).toContain(field);
       expect((await http().get(`/v1/credentials/${id}`).set(admin.auth).expect(200)).body).toMatchObject({
-        instanceUrl: sim.url,
+        instanceUrl: stack.sim.url,
         username: 'alice',
       });
       await http()
@@ -94,7 +81,7 @@ describe('Secrets stay with their address; data-source rights; bounded walks and
       await http()
         .put(`/v1/credentials/${id}`)
         .set(admin.auth)
-        .send(withoutPassword({ name: 'Renamed', instanceUrl: `${sim.url}/` }))
+        .send(withoutPassword({ name: 'Renamed', instanceUrl: `${stack.sim.url}/` }))
         .expect(200);
     });
 
@@ -102,12 +89,13 @@ describe('Secrets stay with their address; data-source rights; bounded walks and
       ['tokenEndpoint', (url: string) => ({ tokenEndpoint: `${url}/elsewhere/token` })],
       ['revokeEndpoint', (url: string) => ({ revokeEndpoint: `${url}/oauth/revoke` })],
     ])('provider PUT changing %s without clientSecret: 400 SECRET_REQUIRED; with it: 200', async (field, change) => {
-      const created = (await http().post('/v2/OAuth/providers').set(admin.auth).send(providerBody(sim)).expect(201))
-        .body;
+      const created = (
+        await http().post('/v2/OAuth/providers').set(admin.auth).send(providerBody(stack.sim)).expect(201)
+      ).body;
       const refused = await http()
         .put(`/v2/OAuth/providers/${created.id}`)
         .set(admin.auth)
-        .send({ ...providerBody(sim, change(sim.url)), clientSecret: undefined })
+        .send({ ...providerBody(stack.sim, change(stack.sim.url)), clientSecret: undefined })
         .expect(400);
       expect(refused.body).toMatchObject({ code: 'SECRET_REQUIRED', details: [{ field: 'clientSecret' }] });
       expect(refused.body.message).toContain(field);
@@ -118,16 +106,16 @@ describe('Secrets stay with their address; data-source rights; bounded walks and
       const saved = await http()
         .put(`/v2/OAuth/providers/${created.id}`)
         .set(admin.auth)
-        .send(providerBody(sim, { ...change(sim.url), clientSecret: 'entered-for-the-new-endpoint' }))
+        .send(providerBody(stack.sim, { ...change(stack.sim.url), clientSecret: 'entered-for-the-new-endpoint' }))
         .expect(200);
-      expect(saved.body).toMatchObject({ ...change(sim.url), secretVersion: 2 });
+      expect(saved.body).toMatchObject({ ...change(stack.sim.url), secretVersion: 2 });
     });
   });
 
   describe('managing a data source takes its creator or a tenant admin', () => {
     it('a plain member reads, browses, searches and syncs, but gets 403 DATA_SOURCE_MANAGE_FORBIDDEN for every change', async () => {
       const ds = await dataSource();
-      const specs = await sim.folderId('/Architecture/Specifications');
+      const specs = await stack.sim.folderId('/Architecture/Specifications');
       await http()
         .put(`/v1/data-sources/${ds.id}/selection`)
         .set(creator.auth)
@@ -149,7 +137,7 @@ describe('Secrets stay with their address; data-source rights; bounded walks and
         .query({ q: 'gypsum', dataSourceId: ds.id })
         .set(member.auth)
         .expect(200);
-      expect(await syncToEnd(sut.app, member, ds.id)).toMatchObject({ status: 'Succeeded' });
+      expect(await syncToEnd(stack.sut.app, member, ds.id)).toMatchObject({ status: 'Succeeded' });
 
       const forbidden = [
         http().patch(`/v1/data-sources/${ds.id}`).set(member.auth).send({ name: 'Taken over' }),
@@ -177,7 +165,7 @@ describe('Secrets stay with their address; data-source rights; bounded walks and
       await http()
         .put(`/v1/data-sources/${ds.id}/selection`)
         .set(admin.auth)
-        .send({ include: [await sim.folderId('/Structural')], exclude: [] })
+        .send({ include: [await stack.sim.folderId('/Structural')], exclude: [] })
         .expect(200);
       await http()
         .post(`/v1/data-sources/${ds.id}/members`)
@@ -218,7 +206,7 @@ describe('Secrets stay with their address; data-source rights; bounded walks and
         const reuse = await http()
           .post(`/v1/projects/${projectId}/data-sources`)
           .set(caller.auth)
-          .send({ name: 'Reuse', credentialId: ds.credentialId, connectionId: connections.connect(caller) })
+          .send({ name: 'Reuse', credentialId: ds.credentialId, connectionId: stack.connections.connect(caller) })
           .expect(404);
         expect(reuse.body.code).toBe('CREDENTIAL_NOT_FOUND');
       }
@@ -276,14 +264,14 @@ describe('Secrets stay with their address; data-source rights; bounded walks and
 
     it('pages the tree: nextCursor until the last page, the same files as one big page', async () => {
       const ds = await dataSource();
-      const rfis = await sim.folderId('/Architecture/RFIs');
-      const facade = await sim.folderId('/Architecture/Drawings/Details/Détails – Façade');
+      const rfis = await stack.sim.folderId('/Architecture/RFIs');
+      const facade = await stack.sim.folderId('/Architecture/Drawings/Details/Détails – Façade');
       await http()
         .put(`/v1/data-sources/${ds.id}/selection`)
         .set(creator.auth)
         .send({ include: [rfis, facade], exclude: [] })
         .expect(200);
-      expect(await syncToEnd(sut.app, creator, ds.id)).toMatchObject({ status: 'Succeeded' });
+      expect(await syncToEnd(stack.sut.app, creator, ds.id)).toMatchObject({ status: 'Succeeded' });
       const tree = (query: Record<string, unknown>) =>
         http().get(`/v1/data-sources/${ds.id}/tree`).query(query).set(creator.auth);
 
@@ -319,17 +307,17 @@ describe('Secrets stay with their address; data-source rights; bounded walks and
 
     it('answers 404 FOLDER_NOT_FOUND for an unseen parentId after a bounded walk of the document system', async () => {
       const ds = await dataSource();
-      const submittals = await sim.folderId('/Architecture/Submittals');
+      const submittals = await stack.sim.folderId('/Architecture/Submittals');
       for (let i = 0; i < 120; i++)
-        await sim.admin.post('/folders', { parentId: submittals, name: `Package ${String(i).padStart(3, '0')}` });
-      await sim.admin.post('/stats/reset');
+        await stack.sim.admin.post('/folders', { parentId: submittals, name: `Package ${String(i).padStart(3, '0')}` });
+      await stack.sim.admin.post('/stats/reset');
       const res = await http()
         .get(`/v1/data-sources/${ds.id}/folders`)
         .query({ parentId: 'folder-nobody-has-seen' })
         .set(creator.auth)
         .expect(404);
       expect(res.body.code).toBe('FOLDER_NOT_FOUND');
-      const calls: Record<string, number> = (await sim.admin.get('/stats')).data.calls;
+      const calls: Record<string, number> = (await stack.sim.admin.get('/stats')).data.calls;
       expect(calls['GET /api/v1/folders/:id/children'] ?? 0).toBeLessThanOrEqual(50);
     });
   });

@@ -1,13 +1,9 @@
 import http from 'node:http';
 import { SignJWT } from 'jose';
-import request from 'supertest';
-import { RunningSimulator, testCaller, TestCaller, TEST_JWT_SECRET } from '@app/testing';
-import { startSimulator } from '../../../document-system-simulator/test/support/start-simulator';
+import { testCaller, TestCaller, TEST_JWT_SECRET } from '@app/testing';
 import { SEED_USERS } from '../../../document-system-simulator/src/store/seed';
-import { ConnectionTokens } from '../../src/document-system/connection-tokens.port';
-import { ConnectorTestApp, startConnectorApp } from '../support/connector-app';
 import { dataSourceOn } from '../support/data-source-on';
-import { SimulatorConnections } from '../support/simulator-connections';
+import { connectorOnSimulator } from '../support/connector-on-simulator';
 
 /** Opens a run's event stream; resolves with the status, then `ended` once the server closes it. */
 function openStream(url: string, auth: Record<string, string>): Promise<{ status: number; ended: Promise<number> }> {
@@ -28,37 +24,24 @@ function openStream(url: string, auth: Record<string, string>): Promise<{ status
  * the run stays Queued and its stream would otherwise stay open for 30 minutes.
  */
 describe('Sync-run event streams end when their caller may no longer follow them', () => {
-  let sim: RunningSimulator;
-  let sut: ConnectorTestApp;
-  let connections: SimulatorConnections;
+  const stack = connectorOnSimulator({ env: { SYNC_RUN_STREAM_RECHECK_SECONDS: 1 }, role: 'api' });
   let creator: TestCaller;
   let dataSourceId: string;
   let runId: string;
-  const api = () => request(sut.app.getHttpServer());
-  const eventsUrl = () => `${sut.url}/v1/sync-runs/${runId}/events`;
+  const { http: api } = stack;
+  const eventsUrl = () => `${stack.sut.url}/v1/sync-runs/${runId}/events`;
 
   beforeAll(async () => {
-    sim = await startSimulator();
-    connections = new SimulatorConnections(sim);
-    sut = await startConnectorApp({
-      env: { SYNC_RUN_STREAM_RECHECK_SECONDS: 1 },
-      role: 'api',
-      overrides: [[ConnectionTokens, connections]],
-    });
     creator = await testCaller({ roles: ['oauth-connectors:manage'] });
     dataSourceId = await dataSourceOn(
-      sut.app,
-      sim,
-      connections,
+      stack.sut.app,
+      stack.sim,
+      stack.connections,
       creator,
       SEED_USERS.alice,
       '/Structural/Specifications',
     );
     runId = (await api().post(`/v1/data-sources/${dataSourceId}/sync`).set(creator.auth).expect(202)).body.syncRunId;
-  });
-  afterAll(async () => {
-    await sut?.close();
-    await sim?.close();
   });
 
   it('ends a member’s stream within the recheck interval once the member is removed', async () => {

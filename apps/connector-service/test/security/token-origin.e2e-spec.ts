@@ -1,12 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import request from 'supertest';
-import { HttpPeer, RunningSimulator, testCaller, TestCaller } from '@app/testing';
-import { startSimulator } from '../../../document-system-simulator/test/support/start-simulator';
+import { HttpPeer, testCaller, TestCaller } from '@app/testing';
 import { SEED_USERS } from '../../../document-system-simulator/src/store/seed';
 import { DataSourceInstanceOrigin1795300052000 } from '../../src/database/migrations/1795300052000-data-source-instance-origin';
-import { ConnectionTokens } from '../../src/document-system/connection-tokens.port';
-import { ConnectorTestApp, startConnectorApp } from '../support/connector-app';
-import { SimulatorConnections } from '../support/simulator-connections';
+import { connectorOnSimulator } from '../support/connector-on-simulator';
 import { syncToEnd } from '../support/sync-helpers';
 
 /**
@@ -16,15 +12,13 @@ import { syncToEnd } from '../support/sync-helpers';
  * reaches the new origin until their creator (or an admin) PATCHes them.
  */
 describe('A data source’s tokens go only to the instance origin its creator chose', () => {
-  let sim: RunningSimulator;
-  let sut: ConnectorTestApp;
-  let connections: SimulatorConnections;
+  let elsewhere: HttpPeer;
+  const stack = connectorOnSimulator({ beforeClose: () => elsewhere.stop() });
   let manager: TestCaller;
   let admin: TestCaller;
   let creator: TestCaller;
   let member: TestCaller;
-  let elsewhere: HttpPeer;
-  const http = () => request(sut.app.getHttpServer());
+  const { http } = stack;
   const projectId = randomUUID();
   const credentialBody = (instanceUrl: string, password?: string) => ({
     name: 'Docs',
@@ -36,9 +30,6 @@ describe('A data source’s tokens go only to the instance origin its creator ch
   });
 
   beforeAll(async () => {
-    sim = await startSimulator();
-    connections = new SimulatorConnections(sim);
-    sut = await startConnectorApp({ overrides: [[ConnectionTokens, connections]] });
     admin = await testCaller({ roles: ['admin'] });
     manager = await testCaller({ tenantId: admin.tenantId, roles: ['oauth-connectors:manage'] });
     creator = await testCaller({ tenantId: admin.tenantId });
@@ -50,11 +41,6 @@ describe('A data source’s tokens go only to the instance origin its creator ch
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     }).start();
   });
-  afterAll(async () => {
-    await elsewhere.stop();
-    await sut.close();
-    await sim.close();
-  });
 
   const bearerTokensSeen = () => elsewhere.received.filter((r) => r.headers.authorization).length;
   const view = async (id: string, caller = creator) =>
@@ -62,19 +48,19 @@ describe('A data source’s tokens go only to the instance origin its creator ch
 
   async function dataSourceOnSimulator(owner = creator) {
     const credentialId = (
-      await http().post('/v1/credentials').set(manager.auth).send(credentialBody(sim.url)).expect(201)
+      await http().post('/v1/credentials').set(manager.auth).send(credentialBody(stack.sim.url)).expect(201)
     ).body.id;
     const id = (
       await http()
         .post(`/v1/projects/${projectId}/data-sources`)
         .set(owner.auth)
-        .send({ name: 'Docs', credentialId, connectionId: connections.connect(owner) })
+        .send({ name: 'Docs', credentialId, connectionId: stack.connections.connect(owner) })
         .expect(201)
     ).body.id as string;
     await http()
       .put(`/v1/data-sources/${id}/selection`)
       .set(owner.auth)
-      .send({ include: [await sim.folderId('/Structural/Specifications')], exclude: [] })
+      .send({ include: [await stack.sim.folderId('/Structural/Specifications')], exclude: [] })
       .expect(200);
     await http().post(`/v1/data-sources/${id}/members`).set(owner.auth).send({ userId: member.userId }).expect(201);
     return { id, credentialId };
@@ -125,11 +111,11 @@ describe('A data source’s tokens go only to the instance origin its creator ch
   it('a PATCH confirming the move after a run met it puts a synced data source back to Synced, not Pending', async () => {
     const { id, credentialId } = await dataSourceOnSimulator();
     // The credential's password is the simulator's, so the run works.
-    await moveCredential(credentialId, `${sim.url}/`, SEED_USERS.alice.password);
-    expect((await syncToEnd(sut.app, creator, id, 30_000)).status).toBe('Succeeded');
+    await moveCredential(credentialId, `${stack.sim.url}/`, SEED_USERS.alice.password);
+    expect((await syncToEnd(stack.sut.app, creator, id, 30_000)).status).toBe('Succeeded');
     await moveCredential(credentialId, elsewhere.url);
     // What a run that met the move stores (failed-steps: the run ends, its data source NeedsReauth).
-    await sut.db.query(`UPDATE connector.data_sources SET "ingestionStatus" = 'NeedsReauth' WHERE id = $1`, [id]);
+    await stack.sut.db.query(`UPDATE connector.data_sources SET "ingestionStatus" = 'NeedsReauth' WHERE id = $1`, [id]);
 
     const patched = await http().patch(`/v1/data-sources/${id}`).set(creator.auth).send({}).expect(200);
     expect(patched.body).toMatchObject({ ingestionStatus: 'Synced' });
@@ -141,7 +127,7 @@ describe('A data source’s tokens go only to the instance origin its creator ch
     await http().patch(`/v1/data-sources/${id}`).set(admin.auth).send({ name: 'Docs, confirmed' }).expect(200);
     expect(await view(id)).toMatchObject({ name: 'Docs, confirmed', ingestionStatus: 'Pending' });
 
-    await moveCredential(credentialId, sim.url);
+    await moveCredential(credentialId, stack.sim.url);
     expect(await view(id)).toMatchObject({ ingestionStatus: 'NeedsReauth' });
     await moveCredential(credentialId, elsewhere.url);
     expect(await view(id)).toMatchObject({ ingestionStatus: 'Pending' });
@@ -149,7 +135,7 @@ describe('A data source’s tokens go only to the instance origin its creator ch
 
   it('keeps working when the credential changes within its origin (another path, a trailing slash)', async () => {
     const { id, credentialId } = await dataSourceOnSimulator();
-    await moveCredential(credentialId, `${sim.url}/`, SEED_USERS.alice.password);
+    await moveCredential(credentialId, `${stack.sim.url}/`, SEED_USERS.alice.password);
     expect(await view(id)).toMatchObject({ ingestionStatus: 'Pending' });
     await http().get(`/v1/data-sources/${id}/folders`).set(creator.auth).expect(200);
   });
@@ -171,8 +157,8 @@ describe('A data source’s tokens go only to the instance origin its creator ch
       .set(creator.auth)
       .send({
         name: 'Own',
-        credential: credentialBody(sim.url, SEED_USERS.alice.password),
-        connectionId: connections.connect(creator),
+        credential: credentialBody(stack.sim.url, SEED_USERS.alice.password),
+        connectionId: stack.connections.connect(creator),
       })
       .expect(201);
     expect(inline.body.ingestionStatus).toBe('NotConfigured');
@@ -181,22 +167,22 @@ describe('A data source’s tokens go only to the instance origin its creator ch
 
   it('the migration backfills the origin from each data source’s credential as it is (scheme and host lower-cased, path dropped)', async () => {
     const { id, credentialId } = await dataSourceOnSimulator();
-    const port = new URL(sim.url).port;
-    await sut.db.query(`UPDATE connector.credentials SET "instanceUrl" = $2 WHERE id = $1`, [
+    const port = new URL(stack.sim.url).port;
+    await stack.sut.db.query(`UPDATE connector.credentials SET "instanceUrl" = $2 WHERE id = $1`, [
       credentialId,
       `HTTP://LocalHost:${port}/docs`,
     ]);
     const migration = new DataSourceInstanceOrigin1795300052000();
-    const runner = sut.db.createQueryRunner();
+    const runner = stack.sut.db.createQueryRunner();
     try {
       await migration.down(runner);
       await migration.up(runner);
     } finally {
       await runner.release();
     }
-    const [row] = await sut.db.query(`SELECT "instanceOrigin" FROM connector.data_sources WHERE id = $1`, [id]);
+    const [row] = await stack.sut.db.query(`SELECT "instanceOrigin" FROM connector.data_sources WHERE id = $1`, [id]);
     expect(row.instanceOrigin).toBe(`http://localhost:${port}`);
-    const columns = await sut.db.query(
+    const columns = await stack.sut.db.query(
       `SELECT is_nullable FROM information_schema.columns
        WHERE table_schema = 'connector' AND table_name = 'data_sources' AND column_name = 'instanceOrigin'`,
     );
