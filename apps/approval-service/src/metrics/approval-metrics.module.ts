@@ -22,7 +22,11 @@ import {
       labelNames: ['outcome'],
       buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
     }),
-    makeCounterProvider({ name: DECISIONS, help: 'Approval decisions by outcome, counted once published to the runtime (by the process that publishes it)', labelNames: ['outcome'] }),
+    makeCounterProvider({
+      name: DECISIONS,
+      help: 'Approval decisions by outcome, counted once published to the runtime (by the process that publishes it)',
+      labelNames: ['outcome'],
+    }),
     makeHistogramProvider({
       name: CALLBACK_DECISION,
       help: 'From a callback arriving to its decision published to the runtime',

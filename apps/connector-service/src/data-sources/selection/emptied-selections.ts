@@ -25,8 +25,10 @@ export class EmptiedSelections {
    */
   async settle(dataSourceId: string): Promise<void> {
     if (!this.settler) throw new Error('No EmptiedSelectionSettler registered: the sync engine is not loaded');
-    await this.settler.settle(dataSourceId).catch((error: Error) =>
-      this.logger.warn({ dataSourceId, error: error.message }, 'emptied selection left for the sync sweep to settle'),
-    );
+    await this.settler
+      .settle(dataSourceId)
+      .catch((error: Error) =>
+        this.logger.warn({ dataSourceId, error: error.message }, 'emptied selection left for the sync sweep to settle'),
+      );
   }
 }

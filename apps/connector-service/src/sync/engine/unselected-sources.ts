@@ -34,6 +34,8 @@ export class UnselectedSources implements EmptiedSelectionSettler, OnModuleInit 
     // Each step checks again under the data source's lock: a selection saved since keeps its run and its documents.
     const active = await this.runs.findActive(dataSourceId);
     if (active) await this.completion.cancelUnselected(active.id, NOTHING_SELECTED_ANY_MORE);
-    await this.documents.remove(dataSourceId, (transaction) => this.sources.clearingContents(transaction, dataSourceId));
+    await this.documents.remove(dataSourceId, (transaction) =>
+      this.sources.clearingContents(transaction, dataSourceId),
+    );
   }
 }
