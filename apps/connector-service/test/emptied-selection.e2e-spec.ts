@@ -210,6 +210,22 @@ describe('A data source whose selection becomes empty', () => {
     });
   });
 
+  it('settles the others when one data source left selecting nothing cannot be settled', async () => {
+    const sources = [await dataSource('/Structural'), await dataSource('/Structural')];
+    for (const source of sources)
+      await stack.sut.db.query(
+        `UPDATE connector.data_sources SET selection = '[]', "ingestionStatus" = 'NotConfigured' WHERE id = $1`,
+        [source.id],
+      );
+    // The first settled fails for a reason of its own (its blobs, say), not an outage.
+    jest.spyOn(stack.sut.app.get(UnselectedSources), 'settle').mockRejectedValueOnce(new Error('blob store refused'));
+    await stack.sut.app.get(SyncScheduler).sweep();
+    const left = await Promise.all(sources.map((source) => documentCount(source.id)));
+    expect(left.filter((n) => n === 0)).toHaveLength(1);
+    await stack.sut.app.get(SyncScheduler).sweep();
+    expect(await Promise.all(sources.map((source) => documentCount(source.id)))).toEqual([0, 0]);
+  });
+
   it('removes them after a crash between saving the empty selection and removing its documents: the sweep does', async () => {
     const source = await dataSource('/Structural');
     // What a process that died right after committing the empty selection leaves behind.

@@ -1,5 +1,5 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { DomainException } from '@app/errors';
+import { DomainException, isInfrastructureError } from '@app/errors';
 import { RepeatingJob } from '@app/queue';
 import { ConnectorEnv } from '../../connector-env';
 import { LostWorkRepository } from './lost-work.repository';
@@ -62,8 +62,17 @@ export class SyncScheduler implements OnApplicationBootstrap, OnModuleDestroy {
     for (const id of await this.lostWork.unendedRuns()) await this.completion.finishIfDone(id);
   }
 
+  /** One data source that cannot be settled (its blobs, say) keeps no other from it; an outage ends the sweep. */
   private async settleUnselected(): Promise<void> {
-    for (const id of await this.lostWork.unsettledUnselected()) await this.unselected.settle(id);
+    for (const id of await this.lostWork.unsettledUnselected()) {
+      await this.unselected.settle(id).catch((error: Error) => {
+        if (isInfrastructureError(error)) throw error;
+        this.logger.warn(
+          { dataSourceId: id, error: error.message },
+          'emptied selection not settled; the next sweep tries again',
+        );
+      });
+    }
   }
 
   /** Its start job again (a no-op while that job waits or runs): it starts a Queued run, or goes on from Running. */
