@@ -58,6 +58,15 @@ describe('Approval requests and callbacks of odd shapes', () => {
     expect({ status: res.status, code: res.body.code }).toEqual({ status: 400, code: 'VALIDATION_FAILED' });
   });
 
+  it.each([['0x10'], ['1e1'], ['5.0']])(
+    'refuses limit=%s on the approvals list: decimal digits only',
+    async (limit) => {
+      const res = await http().get('/v1/approvals').query({ limit }).set(runtime.auth);
+      expect({ status: res.status, code: res.body.code }).toEqual({ status: 400, code: 'VALIDATION_FAILED' });
+      await http().get('/v1/approvals').query({ limit: '16' }).set(runtime.auth).expect(200);
+    },
+  );
+
   it('answers a callback whose token is nested 5,000 deep with 400, not 500', async () => {
     const res = await http()
       .post(CALLBACK)

@@ -68,6 +68,26 @@ describe('Query parameters: one name per meaning, unknown ones refused', () => {
     );
   });
 
+  it.each([['0x10'], ['1e1'], [' 5'], ['5.0'], ['']])(
+    'refuses limit=%j (a whole number in decimal digits only) on search, passages and the tree with 400',
+    async (limit) => {
+      expectValidationFailed(
+        await http().get(`/v1/projects/${projectId}/search`).query({ q: 'steel', limit }).set(user.auth),
+        'limit',
+      );
+      expectValidationFailed(
+        await http().get(`/v1/projects/${projectId}/passages`).query({ q: 'steel', limit }).set(user.auth),
+        'limit',
+      );
+      expectValidationFailed(await tree({ limit }), 'limit');
+      const plain = await http()
+        .get(`/v1/projects/${projectId}/search`)
+        .query({ q: 'steel', limit: '16' })
+        .set(user.auth);
+      expect(plain.status).toBe(200);
+    },
+  );
+
   it('refuses a query parameter on endpoints that take none, and still accepts the known ones', async () => {
     expectValidationFailed(await http().get(`/v1/data-sources/${dataSourceId}`).query({ _: '1' }).set(user.auth), '_');
     expectValidationFailed(await http().get('/v1/credentials').query({ bogus: '1' }).set(user.auth), 'bogus');

@@ -1,4 +1,5 @@
 import { CanActivate, ExecutionContext, Injectable, SetMetadata } from '@nestjs/common';
+import { Transform } from 'class-transformer';
 import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import { Reflector } from '@nestjs/core';
@@ -48,3 +49,10 @@ export class UndeclaredQueryGuard implements CanActivate {
     return Object.keys(args).some((key) => key.startsWith(`${RouteParamtypes.QUERY}:`));
   }
 }
+
+/**
+ * A whole number in a query string, read as written in decimal digits: `0x10`, `1e1`, ` 5` or `5.0` stay
+ * strings (which `@IsInt()` refuses), where `Number()` would have taken them as 16, 10, 5 and 5.
+ */
+export const FromDecimalDigits = (): PropertyDecorator =>
+  Transform(({ value }) => (typeof value === 'string' && /^[0-9]{1,15}$/.test(value) ? Number(value) : value));

@@ -1,5 +1,5 @@
-import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { FromDecimalDigits } from '@app/errors';
 import { IsApprovalCursor } from './approval-cursor';
 import { APPROVAL_STATUSES, ApprovalStatus } from '../approval-store/approval-state';
 
@@ -18,7 +18,7 @@ export class ListApprovalsQuery {
 
   /** Approvals per page, newest first. */
   @IsOptional()
-  @Type(() => Number)
+  @FromDecimalDigits()
   @IsInt()
   @Min(1)
   @Max(MAX_PAGE_SIZE)

@@ -1,5 +1,5 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
+import { FromDecimalDigits } from '@app/errors';
 import { IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateBy } from 'class-validator';
 
 export const TREE_PAGE_DEFAULT = 500;
@@ -42,7 +42,7 @@ export class TreeQueryDto {
     maximum: TREE_PAGE_MAX,
   })
   @IsOptional()
-  @Type(() => Number)
+  @FromDecimalDigits()
   @IsInt()
   @Min(1)
   @Max(TREE_PAGE_MAX)

@@ -1,7 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
 import { IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min, ValidateBy } from 'class-validator';
-import { IsUuidId } from '@app/errors';
+import { FromDecimalDigits, IsUuidId } from '@app/errors';
 
 /**
  * Hits past this many are not paged to: search ranks the same bounded set of candidates for every page of
@@ -35,7 +34,7 @@ export class SearchQueryDto {
 
   @ApiPropertyOptional({ default: 20, minimum: 1, maximum: MAX_SEARCH_LIMIT })
   @IsOptional()
-  @Type(() => Number)
+  @FromDecimalDigits()
   @IsInt()
   @Min(1)
   @Max(MAX_SEARCH_LIMIT)

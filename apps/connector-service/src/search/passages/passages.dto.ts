@@ -1,7 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
 import { IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
-import { IsUuidId } from '@app/errors';
+import { FromDecimalDigits, IsUuidId } from '@app/errors';
 
 export const PASSAGES_DEFAULT_LIMIT = 10;
 export const PASSAGES_MAX_LIMIT = 50;
@@ -31,7 +30,7 @@ export class PassagesQueryDto {
 
   @ApiPropertyOptional({ default: PASSAGES_DEFAULT_LIMIT, minimum: 1, maximum: PASSAGES_MAX_LIMIT })
   @IsOptional()
-  @Type(() => Number)
+  @FromDecimalDigits()
   @IsInt()
   @Min(1)
   @Max(PASSAGES_MAX_LIMIT)
@@ -44,7 +43,7 @@ export class PassagesQueryDto {
     maximum: PASSAGES_MAX_MAX_CHARS,
   })
   @IsOptional()
-  @Type(() => Number)
+  @FromDecimalDigits()
   @IsInt()
   @Min(PASSAGES_MIN_MAX_CHARS)
   @Max(PASSAGES_MAX_MAX_CHARS)

@@ -1,5 +1,5 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
+import { FromDecimalDigits } from '@app/errors';
 import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { RUN_FILE_OUTCOMES, RunFileOutcome } from '@app/contracts/views';
 
@@ -26,7 +26,7 @@ export class SyncRunFilesQueryDto {
     maximum: RUN_FILES_PAGE_MAX,
   })
   @IsOptional()
-  @Type(() => Number)
+  @FromDecimalDigits()
   @IsInt()
   @Min(1)
   @Max(RUN_FILES_PAGE_MAX)
