@@ -137,8 +137,11 @@ export class DeliveryService {
     // Counted before the hold is asked for: the requests intake takes together reach here together.
     this.inlineAttempts.add(tenantId);
     const holdId = inlineHoldId(view.id);
-    if (!(await this.fairShare.hold(tenantId, holdId))) {
+    const held = await this.fairShare.hold(tenantId, holdId);
+    // A shutdown signal may have come while the hold was asked for: the attempt goes to the queue instead.
+    if (!held || !this.inFlight.mayStart) {
       this.inlineAttempts.remove(tenantId);
+      if (held) void this.fairShare.release(holdId).catch(() => undefined);
       return false;
     }
     this.running++;
