@@ -42,6 +42,12 @@ const ANSWER_PROBLEMS: Record<'NotJson' | 'NotAListing' | 'CursorTooLong' | 'Too
 
 /** The `error` of the document system's answer for an item it does not have. */
 const NOT_FOUND = 'not_found';
+/**
+ * Only the document system's own "not found" says a folder or file is gone; another 404 (a wrong instance URL, a
+ * proxy's page) says nothing of it, and fails the call as any other answer would: a folder taken for gone on such
+ * an answer would have its documents deleted.
+ */
+const strayNotFound = () => DocumentSystemException.unavailable('HTTP 404');
 
 /**
  * Failures that mean "this is not a document system" when opening a session: no such name. A host that
@@ -76,7 +82,7 @@ export class HttpDocumentSystemSession implements DocumentSystemSession {
     const res = await this.call<Uint8Array[]>({
       path: `/api/v1/folders/${pathSegment(folderId, () => DocumentSystemException.folderNotFound(folderId))}/children`,
       params: { cursor },
-      notFound: () => DocumentSystemException.folderNotFound(folderId),
+      notFound: (error) => (error === NOT_FOUND ? DocumentSystemException.folderNotFound(folderId) : strayNotFound()),
     });
     return this.listing<ChildEntry>(res.data, 'children');
   }
@@ -86,12 +92,7 @@ export class HttpDocumentSystemSession implements DocumentSystemSession {
       path: `/api/v1/files/${pathSegment(fileId, () => DocumentSystemException.fileUnaddressable(fileId))}/content`,
       stream: true,
       listedSize,
-      // Only the document system's own "not found" says the file is gone; another 404 (a wrong instance URL, a
-      // proxy) says nothing of the file, and fails the call as any other answer would.
-      notFound: (error) =>
-        error === NOT_FOUND
-          ? DocumentSystemException.fileNotFound(fileId)
-          : DocumentSystemException.unavailable('HTTP 404'),
+      notFound: (error) => (error === NOT_FOUND ? DocumentSystemException.fileNotFound(fileId) : strayNotFound()),
     });
     const length = Number(res.headers['content-length']);
     return {

@@ -352,6 +352,25 @@ describe('A hostile document system', () => {
     }
   });
 
+  it('keeps the documents of a folder whose listing another server answers 404 (HTML): a failed listing, not a vanished folder', async () => {
+    const dataSourceId = await dataSource('numeric');
+    expect(await syncToEnd(sut.app, caller, dataSourceId, 30_000)).toMatchObject({ status: 'Succeeded' });
+    const documents = async () =>
+      Number(
+        (
+          await sut.db.query('SELECT count(*) AS n FROM connector.documents WHERE "dataSourceId" = $1', [dataSourceId])
+        )[0].n,
+      );
+    const before = await documents();
+    expect(before).toBeGreaterThan(0);
+    hostile.strayNotFoundListings.add('numeric');
+    const run = await syncToEnd(sut.app, caller, dataSourceId, 30_000).finally(() =>
+      hostile.strayNotFoundListings.clear(),
+    );
+    expect({ status: run.status, deleted: run.counts.deleted }).toEqual({ status: 'Failed', deleted: 0 });
+    expect(await documents()).toBe(before);
+  });
+
   it('fails a listing page whose nextCursor is over 4,096 characters as a failed listing; the run ends', async () => {
     const dataSourceId = await dataSource('numeric');
     hostile.listings = (what, cursor) =>

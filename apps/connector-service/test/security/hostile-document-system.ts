@@ -49,6 +49,8 @@ export class HostileDocumentSystem {
   workgroupsPadding = 0;
   /** When set, answers the listings it returns a body for. */
   listings?: ListingOverride;
+  /** Folders whose listings another server answers (an HTML 404: a proxy, a wrong path), not the document system. */
+  readonly strayNotFoundListings = new Set<string>();
   /** Each content request: when it came and when its answer ended or was dropped. */
   readonly downloads: Array<{ fileId: string; startedAt: number; endedAt?: number }> = [];
   private server?: Server;
@@ -86,6 +88,8 @@ export class HostileDocumentSystem {
         : children
           ? { folderId: decodeURIComponent(children[1]) }
           : null;
+    if (what && 'folderId' in what && this.strayNotFoundListings.has(what.folderId))
+      return void res.writeHead(404, { 'content-type': 'text/html' }).end('<html><h1>Not Found</h1></html>');
     if (what && this.listings)
       return void Promise.resolve(this.listings(what, cursor)).then((body) =>
         body === undefined ? this.listing(what, res) : json(res, body),
