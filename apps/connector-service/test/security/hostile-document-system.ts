@@ -88,7 +88,7 @@ export class HostileDocumentSystem {
         : children
           ? { folderId: decodeURIComponent(children[1]) }
           : null;
-    if (what && 'folderId' in what && this.strayNotFoundListings.has(what.folderId))
+    if (children && this.strayNotFoundListings.has(decodeURIComponent(children[1])))
       return void res.writeHead(404, { 'content-type': 'text/html' }).end('<html><h1>Not Found</h1></html>');
     if (what && this.listings)
       return void Promise.resolve(this.listings(what, cursor)).then((body) =>
