@@ -75,7 +75,9 @@ export class CredentialsController {
     summary: 'Replace a credential',
     description:
       'Needs role admin or oauth-connectors:manage. The password may be left out, except when instanceUrl or ' +
-      'username change (400 SECRET_REQUIRED), so a stored password never goes where it was not entered for.' +
+      'username change (400 SECRET_REQUIRED), so a stored password never goes where it was not entered for. ' +
+      'Changing username, or instanceUrl within its origin, discards the selection of every data source using it ' +
+      '(NotConfigured; its documents removed), as pointing it at another credential does.' +
       OWN_CREDENTIAL_RULE,
   })
   @ApiOkResponse({ type: CredentialResponse })

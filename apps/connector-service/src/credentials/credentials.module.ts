@@ -7,12 +7,20 @@ import { CredentialEntity } from './credential.entity';
 import { CredentialsController } from './credentials.controller';
 import { CredentialsRepository } from './credentials.repository';
 import { CredentialsService } from './credentials.service';
+import { CredentialUpdates } from './credential-updates';
+import { CredentialUsersRegistry } from './credential-users';
 import { DataSourceManagersRegistry } from './data-source-managers';
 
 @Module({
   imports: [TypeOrmModule.forFeature([CredentialEntity]), CommonModule, ConnectionsModule, DocumentSystemModule],
   controllers: [CredentialsController],
-  providers: [CredentialsRepository, CredentialsService, DataSourceManagersRegistry],
-  exports: [CredentialsService, DataSourceManagersRegistry],
+  providers: [
+    CredentialsRepository,
+    CredentialsService,
+    CredentialUpdates,
+    DataSourceManagersRegistry,
+    CredentialUsersRegistry,
+  ],
+  exports: [CredentialsService, DataSourceManagersRegistry, CredentialUsersRegistry],
 })
 export class CredentialsModule {}

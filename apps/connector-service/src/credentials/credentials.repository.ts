@@ -49,6 +49,15 @@ export class CredentialsRepository {
     return count;
   }
 
+  /** The data sources using the credential, as committed now (no lock: their own are taken before the credential's). */
+  async dataSourcesUsing(transaction: Transaction, credentialId: string): Promise<string[]> {
+    const rows: Array<{ id: string }> = await managerOf(transaction).query(
+      `SELECT id FROM connector.data_sources WHERE "credentialId" = $1`,
+      [credentialId],
+    );
+    return rows.map((row) => row.id);
+  }
+
   /** Keeps a check's outcome, unless the login checked has changed meanwhile (its outcome says nothing of the new one). */
   async recordValidation(
     checked: Pick<CredentialEntity, 'id' | 'instanceUrl' | 'username' | 'passwordEncrypted'>,

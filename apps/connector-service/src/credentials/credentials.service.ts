@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { isTenantAdmin, Principal } from '@app/auth';
 import { SecretCipher } from '@app/crypto';
-import { Transaction, Transactions } from '@app/database';
+import { Transaction } from '@app/database';
 import { DomainException } from '@app/errors';
 import { UrlPolicy } from '../common/url-policy';
 import { ConnectionTokens } from '../document-system/connection-tokens.port';
@@ -9,6 +9,7 @@ import { DocumentSystemAdapter } from '../document-system/document-system.adapte
 import { DocumentSystemErrorCode } from '../document-system/document-system.exception';
 import { CredentialEntity } from './credential.entity';
 import { CredentialException } from './credential.exception';
+import { CredentialUpdates, withoutTrailingSlash } from './credential-updates';
 import { CredentialReach, CredentialsRepository } from './credentials.repository';
 import { DataSourceManagersRegistry } from './data-source-managers';
 import { CreateCredentialDto, UpdateCredentialDto } from './dto/credential-input.dto';
@@ -27,8 +28,8 @@ export class CredentialsService {
     private readonly urlPolicy: UrlPolicy,
     private readonly adapter: DocumentSystemAdapter,
     private readonly connections: ConnectionTokens,
-    private readonly transactions: Transactions,
     private readonly dataSourceManagers: DataSourceManagersRegistry,
+    private readonly updates: CredentialUpdates,
   ) {}
 
   /** 400 when the outbound URL policy refuses the instance URL, naming `field`. */
@@ -73,24 +74,11 @@ export class CredentialsService {
     return credential;
   }
 
-  /**
-   * A data source's own credential keeps its scope and owner; the others take the scope sent. The row is read
-   * under its lock: a PUT that went first is built upon (its password kept, its login the one compared), never
-   * written over with what this one read before it.
-   */
+  /** Replaces it (CredentialUpdates); changed to another account, its data sources' selections go. */
   async update(principal: Principal, id: string, input: UpdateCredentialDto): Promise<CredentialEntity> {
     const visible = await this.changeable(principal, id);
     this.assertInstanceUrl(input.instanceUrl);
-    return this.transactions.run(async (transaction) => {
-      const credential = await this.credentials.lockForChange(transaction, visible.id);
-      if (!credential) throw CredentialException.notFound();
-      this.replace(credential, input);
-      const outside = credential.projectId
-        ? await this.credentials.countDataSourcesOutside(transaction, credential.id, credential.projectId)
-        : 0;
-      if (outside) throw CredentialException.usedByOtherProjects(outside);
-      return this.credentials.save(credential, transaction);
-    });
+    return this.updates.replace(visible, input);
   }
 
   async remove(principal: Principal, id: string): Promise<void> {
@@ -163,20 +151,6 @@ export class CredentialsService {
     return credential;
   }
 
-  /** Applies a PUT's body to the credential as stored; 400 SECRET_REQUIRED when its login changes without a password. */
-  private replace(credential: CredentialEntity, input: UpdateCredentialDto): void {
-    const instanceUrl = withoutTrailingSlash(input.instanceUrl);
-    assertPasswordFollowsLogin(credential, { instanceUrl, username: input.username }, input.password);
-    const loginChanged = credential.instanceUrl !== instanceUrl || credential.username !== input.username;
-    Object.assign(credential, { name: input.name, instanceUrl, username: input.username });
-    if (credential.scope !== 'DataSource')
-      Object.assign(credential, { scope: input.scope, projectId: input.scope === 'Project' ? input.projectId! : null });
-    if (input.password !== undefined) credential.passwordEncrypted = this.cipher.encrypt(input.password);
-    // A new login has not been checked: the last check's outcome no longer says anything about it.
-    if (input.password !== undefined || loginChanged)
-      Object.assign(credential, { validatedAt: null, validationValid: null, validationError: null });
-  }
-
   private draft(principal: Principal, input: CreateCredentialDto): CredentialDraft {
     return {
       tenantId: principal.tenantId,
@@ -196,17 +170,4 @@ function assertReaches(credential: CredentialReach, projectId: string, dataSourc
   if (credential.scope === 'DataSource' && credential.dataSourceId !== dataSourceId)
     throw CredentialException.notFound();
   if (credential.scope === 'Project' && credential.projectId !== projectId) throw CredentialException.projectMismatch();
-}
-
-const withoutTrailingSlash = (url: string) => url.replace(/\/+$/, '');
-
-/** The stored password never goes to another instance or account than the one it was entered for. */
-function assertPasswordFollowsLogin(
-  stored: CredentialEntity,
-  next: { instanceUrl: string; username: string },
-  password: string | undefined,
-): void {
-  if (password !== undefined) return;
-  const changed = (['instanceUrl', 'username'] as const).filter((field) => next[field] !== stored[field]);
-  if (changed.length) throw CredentialException.secretRequired(changed);
 }

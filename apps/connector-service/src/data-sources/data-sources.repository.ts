@@ -59,6 +59,18 @@ export class DataSourcesRepository {
     return locked.length ? manager.findOneBy(DataSourceEntity, { id }) : null;
   }
 
+  /**
+   * Locks the data sources using the credential until the transaction ends (in one order, so two such locks never
+   * wait on each other); their ids. A change of the credential takes these before the credential's own lock.
+   */
+  async lockUsingCredential(transaction: Transaction, credentialId: string): Promise<string[]> {
+    const rows: Array<{ id: string }> = await managerOf(transaction).query(
+      'SELECT id FROM connector.data_sources WHERE "credentialId" = $1 ORDER BY id FOR UPDATE',
+      [credentialId],
+    );
+    return rows.map((row) => row.id);
+  }
+
   findInTenant(tenantId: string, id: string): Promise<DataSourceEntity | null> {
     return this.sources.findOneBy({ tenantId, id });
   }

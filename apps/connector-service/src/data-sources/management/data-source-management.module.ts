@@ -7,11 +7,12 @@ import { DataSourcesModule } from '../data-sources.module';
 import { FoldersModule } from '../folders/folders.module';
 import { SelectionModule } from '../selection/selection.module';
 import { ConnectionChanges } from './connection-changes';
+import { CredentialChanges } from './credential-changes';
 import { DataSourcesController } from './data-sources.controller';
 import { DataSourcesService } from './data-sources.service';
 import { NewDataSources } from './new-data-sources';
 
-/** The data sources API (create, read, change, delete, members), and data sources following their connection. */
+/** The data sources API (create, read, change, delete, members), and data sources following their connection and credential. */
 @Module({
   imports: [
     DataSourcesModule,
@@ -23,6 +24,6 @@ import { NewDataSources } from './new-data-sources';
     OutageModule,
   ],
   controllers: [DataSourcesController],
-  providers: [DataSourcesService, NewDataSources, ConnectionChanges],
+  providers: [DataSourcesService, NewDataSources, ConnectionChanges, CredentialChanges],
 })
 export class DataSourceManagementModule {}
