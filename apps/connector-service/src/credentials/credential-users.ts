@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { PortRegistry } from '../common/port-registry';
 import type { Transaction } from '@app/database';
 
 /** Where a credential logs in, and as whom. */
@@ -27,15 +28,8 @@ export interface CredentialUsers {
  * takes its data sources' selections with it, without credentials depending on data sources (which depend on them).
  */
 @Injectable()
-export class CredentialUsersRegistry {
-  private users?: CredentialUsers;
-
-  register(users: CredentialUsers): void {
-    this.users = users;
-  }
-
-  get registered(): CredentialUsers {
-    if (!this.users) throw new Error('No CredentialUsers registered: the data sources module is not loaded');
-    return this.users;
+export class CredentialUsersRegistry extends PortRegistry<CredentialUsers> {
+  constructor() {
+    super('CredentialUsers: the data sources module is not loaded');
   }
 }

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { PortRegistry } from '../common/port-registry';
 import type { Principal } from '@app/auth';
 
 /** Who may manage a data source, as the data sources feature decides it. */
@@ -13,15 +14,8 @@ export interface DataSourceManagers {
  * (which depend on them).
  */
 @Injectable()
-export class DataSourceManagersRegistry {
-  private managers?: DataSourceManagers;
-
-  register(managers: DataSourceManagers): void {
-    this.managers = managers;
-  }
-
-  get registered(): DataSourceManagers {
-    if (!this.managers) throw new Error('No DataSourceManagers registered: the data sources module is not loaded');
-    return this.managers;
+export class DataSourceManagersRegistry extends PortRegistry<DataSourceManagers> {
+  constructor() {
+    super('DataSourceManagers: the data sources module is not loaded');
   }
 }

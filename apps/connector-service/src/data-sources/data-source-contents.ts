@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-
 import type { ExtractionProgressView } from '@app/contracts/views';
+import { PortRegistry } from '../common/port-registry';
 
 /** What another feature keeps for each data source: its documents, their text and their blobs. */
 export interface DataSourceContents {
@@ -14,15 +14,8 @@ export interface DataSourceContents {
  * documents without depending on the documents feature (which depends on them for access).
  */
 @Injectable()
-export class DataSourceContentsRegistry {
-  private contents?: DataSourceContents;
-
-  register(contents: DataSourceContents): void {
-    this.contents = contents;
-  }
-
-  get registered(): DataSourceContents {
-    if (!this.contents) throw new Error('No DataSourceContents registered: the documents module is not loaded');
-    return this.contents;
+export class DataSourceContentsRegistry extends PortRegistry<DataSourceContents> {
+  constructor() {
+    super('DataSourceContents: the documents module is not loaded');
   }
 }

@@ -1,4 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { PortRegistry } from '../../common/port-registry';
 
 /** What must follow, once committed, a data source's selection left selecting nothing. */
 export interface EmptiedSelectionSettler {
@@ -11,12 +12,11 @@ export interface EmptiedSelectionSettler {
  * documents go), so the selection does not depend on sync, which depends on data sources.
  */
 @Injectable()
-export class EmptiedSelections {
+export class EmptiedSelections extends PortRegistry<EmptiedSelectionSettler> {
   private readonly logger = new Logger(EmptiedSelections.name);
-  private settler?: EmptiedSelectionSettler;
 
-  register(settler: EmptiedSelectionSettler): void {
-    this.settler = settler;
+  constructor() {
+    super('EmptiedSelectionSettler: the sync engine is not loaded');
   }
 
   /**
@@ -24,8 +24,8 @@ export class EmptiedSelections {
    * the sync sweep settles the data source, as it does what a crash left unsettled.
    */
   async settle(dataSourceId: string): Promise<void> {
-    if (!this.settler) throw new Error('No EmptiedSelectionSettler registered: the sync engine is not loaded');
-    await this.settler
+    const settler = this.registered;
+    await settler
       .settle(dataSourceId)
       .catch((error: Error) =>
         this.logger.warn({ dataSourceId, error: error.message }, 'emptied selection left for the sync sweep to settle'),
