@@ -3,7 +3,7 @@ import { Client } from 'pg';
 import { eventually, testCaller, TestCaller } from '@app/testing';
 import { SEED_PHRASES, SEED_USERS } from '../../document-system-simulator/src/store/seed';
 import { connectorOnSimulator } from './support/connector-on-simulator';
-import { syncToSearchable } from './support/sync-helpers';
+import { ingestedRows, syncToSearchable } from './support/sync-helpers';
 
 type Login = { username: string; password: string };
 
@@ -59,15 +59,7 @@ describe('A credential changed in place to log in as another user', () => {
 
   const view = async (id: string) => (await http().get(`/v1/data-sources/${id}`).set(member.auth).expect(200)).body;
 
-  async function documentCount(dataSourceId: string): Promise<number> {
-    const [{ n }] = await stack.sut.db.query(
-      `SELECT (SELECT count(*) FROM connector.documents WHERE "dataSourceId" = $1)
-            + (SELECT count(*) FROM connector.document_chunks WHERE "dataSourceId" = $1)
-            + (SELECT count(*) FROM connector.synced_folders WHERE "dataSourceId" = $1) AS n`,
-      [dataSourceId],
-    );
-    return Number(n);
-  }
+  const documentCount = (dataSourceId: string) => ingestedRows(stack.sut.db, dataSourceId);
 
   /** What a member sees of it: its selection and status, search hits for the DOCX phrase, the tree, its documents. */
   async function seen(source: { id: string; projectId: string }) {

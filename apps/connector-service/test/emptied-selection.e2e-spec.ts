@@ -8,7 +8,7 @@ import { SyncScheduler } from '../src/sync/engine/sync-scheduler';
 import { UnselectedSources } from '../src/sync/engine/unselected-sources';
 import { dataSourceSelecting } from './support/data-source-on';
 import { connectorOnSimulator } from './support/connector-on-simulator';
-import { syncToSearchable, waitForRun } from './support/sync-helpers';
+import { ingestedRows, syncToSearchable, waitForRun } from './support/sync-helpers';
 
 describe('A data source whose selection becomes empty', () => {
   const stack = connectorOnSimulator();
@@ -48,15 +48,11 @@ describe('A data source whose selection becomes empty', () => {
     return { hits: hits.length, workgroups: tree.folders.length, documents: await documentCount(source.id) };
   }
 
-  async function documentCount(dataSourceId: string): Promise<number> {
-    const [{ n }] = await stack.sut.db.query(
-      `SELECT (SELECT count(*) FROM connector.documents WHERE "dataSourceId" = $1)
-            + (SELECT count(*) FROM connector.document_chunks WHERE "dataSourceId" = $1)
-            + (SELECT count(*) FROM connector.synced_folders WHERE "dataSourceId" = $1) AS n`,
-      [dataSourceId],
-    );
-    return Number(n);
-  }
+  const documentCount = (dataSourceId: string) => ingestedRows(stack.sut.db, dataSourceId);
+
+  /** Saves the data source's selection as its admin would. */
+  const select = (dataSourceId: string, include: string[]) =>
+    http().put(`/v1/data-sources/${dataSourceId}/selection`).set(admin.auth).send({ include, exclude: [] }).expect(200);
 
   const blobNames = async () =>
     (await readdir(String(stack.sut.env.BLOB_DIR), { recursive: true }))
@@ -154,8 +150,7 @@ describe('A data source whose selection becomes empty', () => {
   it('keeps the documents of a selection saved again: a late removal (the sweep) leaves them', async () => {
     const source = await dataSource('/Structural');
     const folder = await stack.sim.folderId('/Structural');
-    const put = (include: string[]) =>
-      http().put(`/v1/data-sources/${source.id}/selection`).set(admin.auth).send({ include, exclude: [] }).expect(200);
+    const put = (include: string[]) => select(source.id, include);
     await put([]);
     await put([folder]);
     await syncToSearchable(stack.sut.app, admin, source.id);
@@ -168,8 +163,7 @@ describe('A data source whose selection becomes empty', () => {
   it('leaves the run of a selection saved again while the data source was being settled', async () => {
     const source = await dataSource('/Structural');
     const folder = await stack.sim.folderId('/Structural');
-    const put = (include: string[]) =>
-      http().put(`/v1/data-sources/${source.id}/selection`).set(admin.auth).send({ include, exclude: [] }).expect(200);
+    const put = (include: string[]) => select(source.id, include);
     await put([]);
     // A settle (the sweep's, say) reads the data source selecting nothing; before it goes on, a member selects a
     // folder again and starts a sync.
@@ -191,8 +185,7 @@ describe('A data source whose selection becomes empty', () => {
   it('starts over after the selection was cleared and saved again: a Full run, and Pending when it is cancelled', async () => {
     const source = await dataSource('/Structural');
     const folder = await stack.sim.folderId('/Structural');
-    const put = (include: string[]) =>
-      http().put(`/v1/data-sources/${source.id}/selection`).set(admin.auth).send({ include, exclude: [] }).expect(200);
+    const put = (include: string[]) => select(source.id, include);
     await put([]);
     await put([folder]);
     await stack.sim.admin.put('/faults', { latencyMs: 500 });

@@ -1,5 +1,6 @@
 import request from 'supertest';
 import type { INestApplication } from '@nestjs/common';
+import type { DataSource } from 'typeorm';
 import { eventually, TestCaller } from '@app/testing';
 
 export interface SyncRunView {
@@ -77,4 +78,15 @@ export async function syncToSearchable(
   const run = await syncToEnd(app, caller, dataSourceId, timeoutMs);
   await waitForExtraction(app, caller, dataSourceId, timeoutMs);
   return run;
+}
+
+/** A data source's ingested rows: its documents, their chunks and its tree's folders (0 once all are removed). */
+export async function ingestedRows(db: DataSource, dataSourceId: string): Promise<number> {
+  const [{ n }] = await db.query(
+    `SELECT (SELECT count(*) FROM connector.documents WHERE "dataSourceId" = $1)
+          + (SELECT count(*) FROM connector.document_chunks WHERE "dataSourceId" = $1)
+          + (SELECT count(*) FROM connector.synced_folders WHERE "dataSourceId" = $1) AS n`,
+    [dataSourceId],
+  );
+  return Number(n);
 }
