@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { SELECTS_SOMETHING } from './selects-something';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
 import { managerOf, Transaction } from '@app/database';
@@ -19,9 +20,6 @@ const LATEST_COMPLETED_STATUS = `
   WHERE r."dataSourceId" = ds.id AND r.status IN ('Succeeded', 'PartiallySucceeded')
     AND (ds."contentsClearedAt" IS NULL OR r."createdAt" > ds."contentsClearedAt")
   ORDER BY r."createdAt" DESC LIMIT 1`;
-
-/** Contained in a selection that selects something: one with an include mark (none: cleared, discarded, excludes only). */
-export const SELECTS_SOMETHING = JSON.stringify([{ mode: 'include' }]);
 
 @Injectable()
 export class DataSourcesRepository {

@@ -23,6 +23,7 @@ import { SelectionDto } from '../selection/dto/selection.dto';
 import { sameSelectionBasis, SELECTION_TRIES } from '../selection/selection-basis';
 import { CreateDataSourceDto, UpdateDataSourceDto } from './dto/data-source-input.dto';
 import { NewDataSources } from './new-data-sources';
+import { selectsSomething } from '../selects-something';
 
 /** How long a deletion may keep trying after a deadlock (or a database away) before it answers 503. */
 const DELETE_RETRY_MS = 10_000;
@@ -85,7 +86,7 @@ export class DataSourcesService {
     for (let tries = 1; ; tries++) {
       if (await this.tryUpdate(principal, id, input)) {
         const updated = await this.access.readable(principal, id);
-        if (!hasInclude(updated)) await this.selectionReset.settle(id);
+        if (!selectsSomething(updated.selection)) await this.selectionReset.settle(id);
         return updated;
       }
       if (tries === SELECTION_TRIES) throw DataSourceException.changedMeanwhile();
@@ -139,7 +140,7 @@ export class DataSourcesService {
       if (discard) await this.selectionReset.discard(transaction, source.id);
       // A run that met the credential's move ended NeedsReauth; with the move confirmed, it may sync again.
       else if (now.ingestionStatus === 'NeedsReauth' && active) {
-        if (hasInclude(now)) await this.repository.reauthorized(id, transaction);
+        if (selectsSomething(now.selection)) await this.repository.reauthorized(id, transaction);
         else await this.repository.moveStatus(id, 'NotConfigured', transaction);
       }
       if (resolved) await this.selection.save(transaction, id, resolved.marks, subject);
@@ -268,5 +269,3 @@ function identityChanged(
   const before = selectionSubject ?? previous?.subject ?? null;
   return before !== null && next.subject !== null && before !== next.subject;
 }
-
-const hasInclude = (source: DataSourceEntity) => source.selection.some((mark) => mark.mode === 'include');

@@ -12,6 +12,7 @@ import { SelectionMark } from '@app/contracts/views';
 import { SelectionDto } from './dto/selection.dto';
 import { EmptiedSelections } from './emptied-selections';
 import { sameSelectionBasis, SELECTION_TRIES } from './selection-basis';
+import { selectsSomething } from '../selects-something';
 
 /** What a selection is resolved against: a data source as it is, or as a change will make it. */
 export type SelectionSource = Pick<
@@ -53,7 +54,7 @@ export class SelectionService {
         return { saved: await this.repository.get(source.id, transaction) };
       });
       if (outcome.saved) {
-        if (!selectsSomething(outcome.saved)) await this.emptied.settle(source.id);
+        if (!selectsSomething(outcome.saved.selection)) await this.emptied.settle(source.id);
         return outcome.saved;
       }
       if (tries === SELECTION_TRIES) throw DataSourceException.changedMeanwhile();
@@ -65,11 +66,7 @@ export class SelectionService {
   /** Saves resolved marks; Pending only from NotConfigured or Pending (INGESTION_MOVES): a NeedsReauth one waits for its authorization. */
   async save(transaction: Transaction, id: string, marks: SelectionMark[], subject: string | null): Promise<void> {
     await this.repository.saveSelection(transaction, id, marks, subject);
-    await this.repository.moveStatus(
-      id,
-      marks.some((m) => m.mode === 'include') ? 'Pending' : 'NotConfigured',
-      transaction,
-    );
+    await this.repository.moveStatus(id, selectsSomething(marks) ? 'Pending' : 'NotConfigured', transaction);
   }
 
   /** The selection's folders as the document system shows them to this data source's login (400 for unknown ones). */
@@ -134,5 +131,3 @@ export class SelectionService {
     };
   }
 }
-
-const selectsSomething = (source: DataSourceEntity) => source.selection.some((mark) => mark.mode === 'include');

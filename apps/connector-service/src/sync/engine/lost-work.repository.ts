@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { SELECTS_SOMETHING } from '../../data-sources/data-sources.repository';
+import { SELECTS_SOMETHING } from '../../data-sources/selects-something';
 import { SyncTask } from '../sync.jobs';
 import { ACTIVE_RUN_STATUSES } from '../sync-run-state';
 

@@ -1,4 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { selectsSomething } from '../../data-sources/selects-something';
 import { DomainException, isInfrastructureError } from '@app/errors';
 import { addedWithin } from '@app/queue';
 import { DataSourceEntity } from '../../data-sources/data-source.entity';
@@ -38,7 +39,7 @@ export class SyncStarter {
     if (instanceMoved(source)) throw DataSourceException.instanceMoved();
     if (source.ingestionStatus === 'NeedsReauth' || (await this.sources.connectionLost(source.id)))
       throw DataSourceException.connectionNotActive();
-    if (!source.selection.some((m) => m.mode === 'include')) {
+    if (!selectsSomething(source.selection)) {
       throw new DomainException(
         409,
         SyncErrorCode.NothingSelected,

@@ -1,6 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { DataSourcesRepository } from '../../data-sources/data-sources.repository';
 import { EmptiedSelections, EmptiedSelectionSettler } from '../../data-sources/selection/emptied-selections';
+import { selectsSomething } from '../../data-sources/selects-something';
 import { UnselectedDocuments } from '../../documents/unselected-documents';
 import { SyncRunsRepository } from '../sync-runs.repository';
 import { SyncCompletion } from './sync-completion';
@@ -30,7 +31,7 @@ export class UnselectedSources implements EmptiedSelectionSettler, OnModuleInit 
 
   async settle(dataSourceId: string): Promise<void> {
     const source = await this.sources.find(dataSourceId);
-    if (!source || source.selection.some((mark) => mark.mode === 'include')) return;
+    if (!source || selectsSomething(source.selection)) return;
     // Each step checks again under the data source's lock: a selection saved since keeps its run and its documents.
     const active = await this.runs.findActive(dataSourceId);
     if (active) await this.completion.cancelUnselected(active.id, NOTHING_SELECTED_ANY_MORE);
