@@ -39,8 +39,10 @@ describe('The end of a sync run', () => {
   async function runningRun() {
     const admin = await testCaller({ roles: ['admin'] });
     const runs = stack.sut.app.get(SyncRunsRepository);
-    const run = (await runs.create(admin.tenantId, await dataSource(admin), 'Full'))!;
-    await stack.sut.app.get(Transactions).run((transaction) => runs.begin(transaction, run.id));
+    const source = await dataSource(admin);
+    const transactions = stack.sut.app.get(Transactions);
+    const run = (await transactions.run((transaction) => runs.create(transaction, admin.tenantId, source, 'Full')))!;
+    await transactions.run((transaction) => runs.begin(transaction, run.id));
     return { admin, runs, run };
   }
 

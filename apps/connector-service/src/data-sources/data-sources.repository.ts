@@ -172,17 +172,24 @@ export class DataSourcesRepository {
   }
 
   /**
-   * Syncing → where its latest completed run left it (Synced or PartiallySynced), or Pending when it has never
-   * completed one: a cancelled run's data source goes back to where it was. One whose run was still queued
-   * never left that status (nor does a NeedsReauth one), so nothing moves then.
+   * Share-locks the data source's row until the commit when it selects something: a selection cleared meanwhile
+   * waits, and one cleared before is seen. False when it selects nothing, or is gone.
    */
+  lockSelectingSomething(transaction: Transaction, id: string): Promise<boolean> {
+    return this.lockIfSelection(transaction, id, 'selection @> $2::jsonb');
+  }
+
   /**
    * Share-locks the data source's row until the commit when it selects nothing: a selection saved meanwhile waits,
    * and one saved before is seen. False when it selects something, or is gone.
    */
-  async lockSelectingNothing(transaction: Transaction, id: string): Promise<boolean> {
+  lockSelectingNothing(transaction: Transaction, id: string): Promise<boolean> {
+    return this.lockIfSelection(transaction, id, 'NOT selection @> $2::jsonb');
+  }
+
+  private async lockIfSelection(transaction: Transaction, id: string, condition: string): Promise<boolean> {
     const rows: unknown[] = await managerOf(transaction).query(
-      'SELECT 1 FROM connector.data_sources WHERE id = $1 AND NOT selection @> $2::jsonb FOR SHARE',
+      `SELECT 1 FROM connector.data_sources WHERE id = $1 AND ${condition} FOR SHARE`,
       [id, SELECTS_SOMETHING],
     );
     return rows.length > 0;
@@ -202,6 +209,11 @@ export class DataSourcesRepository {
     return affected > 0;
   }
 
+  /**
+   * Syncing → where its latest completed run left it (Synced or PartiallySynced), or Pending when it has never
+   * completed one: a cancelled run's data source goes back to where it was. One whose run was still queued
+   * never left that status (nor does a NeedsReauth one), so nothing moves then.
+   */
   async backFromCancelledRun(id: string, transaction: Transaction): Promise<void> {
     await managerOf(transaction).query(
       `UPDATE connector.data_sources ds SET "ingestionStatus" = COALESCE((${LATEST_COMPLETED_STATUS}), 'Pending'),

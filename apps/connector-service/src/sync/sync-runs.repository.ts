@@ -7,7 +7,6 @@ import { ACTIVE_RUN_STATUSES, COUNT_NAMES, SYNC_RUN_MOVES, SyncMode, SyncRunStat
 import type { RunPace } from './run-progress';
 import { SyncRunEntity } from './sync-run.entity';
 import type { EndedRunStatus, ListedSoFar, SettledStep, StepEffects, StepState } from './sync-run-steps';
-import { failedWith, SqlState } from '../common/sql-state';
 
 const STEP_COUNTS = [
   ...COUNT_NAMES,
@@ -26,19 +25,25 @@ export class SyncRunsRepository {
     @InjectDataSource() private readonly db: DataSource,
   ) {}
 
-  /** A new Queued run, or null when one is already active (the partial unique index decides) or its data source is gone. */
+  /** A new Queued run, or null when one is already active (the partial unique index decides). */
   async create(
+    transaction: Transaction,
     tenantId: string,
     dataSourceId: string,
     mode: SyncMode,
     createdBy: string | null = null,
   ): Promise<SyncRunEntity | null> {
-    try {
-      return await this.runs.save(this.runs.create({ tenantId, dataSourceId, mode, status: 'Queued', createdBy }));
-    } catch (error) {
-      if (failedWith(error, SqlState.UniqueViolation) || failedWith(error, SqlState.ForeignKeyViolation)) return null;
-      throw error;
-    }
+    const manager = managerOf(transaction);
+    const inserted = await manager
+      .createQueryBuilder()
+      .insert()
+      .into(SyncRunEntity)
+      .values({ tenantId, dataSourceId, mode, status: 'Queued', createdBy })
+      .orIgnore()
+      .returning('id')
+      .execute();
+    const id = (inserted.raw as Array<{ id: string }>)[0]?.id;
+    return id ? manager.findOneByOrFail(SyncRunEntity, { id }) : null;
   }
 
   find(id: string, transaction?: Transaction): Promise<SyncRunEntity | null> {

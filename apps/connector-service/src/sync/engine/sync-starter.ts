@@ -13,7 +13,11 @@ import { HeldDeletionsRepository } from './held-deletions.repository';
 import { SyncProducer } from './sync.producer';
 import { SyncRunsRepository } from '../sync-runs.repository';
 import { SyncRunEntity } from '../sync-run.entity';
+import { SyncMode } from '../sync-run-state';
 import { SyncErrorCode } from '../sync.exception';
+
+const nothingSelected = () =>
+  new DomainException(409, SyncErrorCode.NothingSelected, 'Nothing is selected: choose folders before syncing');
 
 /** Creates a run (one at a time per data source) and queues its start. */
 @Injectable()
@@ -39,29 +43,35 @@ export class SyncStarter {
     if (instanceMoved(source)) throw DataSourceException.instanceMoved();
     if (source.ingestionStatus === 'NeedsReauth' || (await this.sources.connectionLost(source.id)))
       throw DataSourceException.connectionNotActive();
-    if (!selectsSomething(source.selection)) {
-      throw new DomainException(
-        409,
-        SyncErrorCode.NothingSelected,
-        'Nothing is selected: choose folders before syncing',
-      );
-    }
+    if (!selectsSomething(source.selection)) throw nothingSelected();
     const mode = (await this.runs.hasCompletedRun(source.id)) ? 'Incremental' : 'Full';
-    const run = await this.runs.create(source.tenantId, source.id, mode, startedBy);
-    if (!run) {
-      const active = await this.runs.findActive(source.id);
-      if (!active && !(await this.sources.find(source.id))) throw DataSourceException.notFound(); // deleted meanwhile
-      throw new DomainException(
-        409,
-        SyncErrorCode.InProgress,
-        'A sync of this data source is already in progress',
-        [],
-        { syncRunId: active?.id ?? null },
-      );
-    }
+    const run = await this.create(source, mode, startedBy);
+    if (!run) throw await this.notCreated(source.id);
     await this.releaseEarlier(source.id, run.id);
     await this.queueStart(run);
     return run;
+  }
+
+  /**
+   * Under a share lock of the data source's row while it selects something: a selection cleared before is seen (no
+   * run), one cleared after waits for the run's commit, and its settling then cancels the run.
+   */
+  private create(source: DataSourceEntity, mode: SyncMode, startedBy: string | null): Promise<SyncRunEntity | null> {
+    return this.transactions.run(async (transaction) => {
+      if (!(await this.sources.lockSelectingSomething(transaction, source.id))) return null;
+      return this.runs.create(transaction, source.tenantId, source.id, mode, startedBy);
+    });
+  }
+
+  /** Why no run was created: the data source was deleted or cleared meanwhile, or a run of it is active. */
+  private async notCreated(dataSourceId: string): Promise<DomainException> {
+    const now = await this.sources.find(dataSourceId);
+    if (!now) return DataSourceException.notFound();
+    if (!selectsSomething(now.selection)) return nothingSelected();
+    const active = await this.runs.findActive(dataSourceId);
+    return new DomainException(409, SyncErrorCode.InProgress, 'A sync of this data source is already in progress', [], {
+      syncRunId: active?.id ?? null,
+    });
   }
 
   /**
