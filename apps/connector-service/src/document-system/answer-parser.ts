@@ -32,7 +32,7 @@ interface Job {
 /**
  * Reads document-system answers (JSON) off the event loop: a large one is parsed in one of a few processes
  * of its own (ProcessLane), and only the fields the connector uses come back. Waiting answers are taken in turn by lane (one
- * lane per document-system login), so one hostile system's 16 MiB pages wait behind each other, not in
+ * lane per tenant, over all its logins), so one tenant's 16 MiB pages wait behind each other, not in
  * front of another tenant's.
  */
 export class AnswerParser {

@@ -60,8 +60,8 @@ export class HttpDocumentSystemSession implements DocumentSystemSession {
   private accessToken?: string;
 
   /**
-   * `tenantId` names whose share of calls the session's calls are in (CallShares); `key` names the login (the
-   * session cache's key, the parser's lane); `budget` bounds every call made.
+   * `tenantId` names whose share of calls (CallShares) and whose lane at the answer parser the session's work is
+   * in, whatever its login; `key` names the login (the session cache's key); `budget` bounds every call made.
    */
   constructor(
     private readonly http: AxiosInstance,
@@ -243,7 +243,7 @@ export class HttpDocumentSystemSession implements DocumentSystemSession {
   /** An answer read by the parser; one its process could not read (time, memory) is the document system's failure. */
   private async read(chunks: Uint8Array[], shape: AnswerShape, maxItems: number): Promise<ReadAnswer> {
     try {
-      return await this.within(this.kit.parser.read(chunks, shape, maxItems, this.key, this.budget?.signal));
+      return await this.within(this.kit.parser.read(chunks, shape, maxItems, this.tenantId, this.budget?.signal));
     } catch (error) {
       if (error instanceof AnswerUnreadable) throw DocumentSystemException.unavailable(error.message);
       throw error;
