@@ -211,12 +211,15 @@ describe('A data source whose selection becomes empty', () => {
         [source.id],
       );
     // The first settled fails for a reason of its own (its blobs, say), not an outage.
-    jest.spyOn(stack.sut.app.get(UnselectedSources), 'settle').mockRejectedValueOnce(new Error('blob store refused'));
+    const settle = jest
+      .spyOn(stack.sut.app.get(UnselectedSources), 'settle')
+      .mockRejectedValueOnce(new Error('blob store refused'));
+    const left = () => Promise.all(sources.map((source) => documentCount(source.id)));
     await stack.sut.app.get(SyncScheduler).sweep();
-    const left = await Promise.all(sources.map((source) => documentCount(source.id)));
-    expect(left.filter((n) => n === 0)).toHaveLength(1);
+    await eventually(async () => settle.mock.results.length === 2 && (await left()).includes(0), 20_000);
+    expect((await left()).filter((n) => n === 0)).toHaveLength(1);
     await stack.sut.app.get(SyncScheduler).sweep();
-    expect(await Promise.all(sources.map((source) => documentCount(source.id)))).toEqual([0, 0]);
+    await eventually(async () => (await left()).every((n) => n === 0), 20_000);
   });
 
   it('removes them after a crash between saving the empty selection and removing its documents: the sweep does', async () => {
@@ -227,6 +230,7 @@ describe('A data source whose selection becomes empty', () => {
       [source.id],
     );
     await stack.sut.app.get(SyncScheduler).sweep();
+    await eventually(async () => (await documentCount(source.id)) === 0, 20_000);
     expect(await seen(source)).toEqual({ hits: 0, workgroups: 0, documents: 0 });
   });
 });

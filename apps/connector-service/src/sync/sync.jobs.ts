@@ -30,6 +30,7 @@ export enum SyncJobName {
   ListFolder = 'list-folder',
   IngestFiles = 'ingest-files',
   Sweep = 'sweep',
+  SettleUnselected = 'settle-unselected',
 }
 
 export class StartRunJob {
@@ -125,11 +126,21 @@ export class IngestFilesJob {
 /** The sweep carries nothing: it looks for due schedules and lost work itself. */
 export class SweepJob {}
 
+/** A data source the sweep found selecting nothing with a run or documents left: its tenant's job settles it. */
+export class SettleUnselectedJob {
+  @IsUUID()
+  dataSourceId: string;
+
+  @IsString()
+  tenantId: string;
+}
+
 export const SYNC_JOBS = queueContract(SYNC_QUEUE, {
   [SyncJobName.StartRun]: StartRunJob,
   [SyncJobName.ListFolder]: ListFolderJob,
   [SyncJobName.IngestFiles]: IngestFilesJob,
   [SyncJobName.Sweep]: SweepJob,
+  [SyncJobName.SettleUnselected]: SettleUnselectedJob,
 });
 
 export type SyncJobs = typeof SYNC_JOBS.payloads;

@@ -1,5 +1,5 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { DomainException, isInfrastructureError } from '@app/errors';
+import { DomainException } from '@app/errors';
 import { RepeatingJob } from '@app/queue';
 import { ConnectorEnv } from '../../connector-env';
 import { LostWorkRepository } from './lost-work.repository';
@@ -7,14 +7,15 @@ import { SyncCompletion } from './sync-completion';
 import { SyncProducer } from './sync.producer';
 import { SyncScheduleRepository } from './sync-schedule.repository';
 import { SyncStarter } from './sync-starter';
-import { UnselectedSources } from './unselected-sources';
 
 const STRANDED_AFTER_MS = 2 * 60_000;
 
 /**
  * The sweep, every SWEEP_MS (a minute) in worker processes: starts scheduled syncs that are due, starts again runs whose
  * start was lost before they had tasks, re-adds jobs of tasks a crashed process never queued, ends runs
- * whose end was lost, and settles data sources left selecting nothing with a run or documents.
+ * whose end was lost, and queues the settling of data sources left selecting nothing with a run or documents.
+ * It does no tenant's long work itself: a settling is a job of its tenant's under the sync fair share, so one
+ * tenant's slow or blocked removal holds neither the sweep nor another tenant's work.
  */
 @Injectable()
 export class SyncScheduler implements OnApplicationBootstrap, OnModuleDestroy {
@@ -27,7 +28,6 @@ export class SyncScheduler implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly producer: SyncProducer,
     private readonly starter: SyncStarter,
     private readonly completion: SyncCompletion,
-    private readonly unselected: UnselectedSources,
     env: ConnectorEnv,
   ) {
     this.repeating = new RepeatingJob('sync sweep', () => producer.scheduleSweep(env.SWEEP_MS), env.SWEEP_MS);
@@ -62,17 +62,10 @@ export class SyncScheduler implements OnApplicationBootstrap, OnModuleDestroy {
     for (const id of await this.lostWork.unendedRuns()) await this.completion.finishIfDone(id);
   }
 
-  /** One data source that cannot be settled (its blobs, say) keeps no other from it; an outage ends the sweep. */
+  /** A job per data source (a no-op while one waits or runs): the settling never runs in the sweep itself. */
   private async settleUnselected(): Promise<void> {
-    for (const id of await this.lostWork.unsettledUnselected()) {
-      await this.unselected.settle(id).catch((error: Error) => {
-        if (isInfrastructureError(error)) throw error;
-        this.logger.warn(
-          { dataSourceId: id, error: error.message },
-          'emptied selection not settled; the next sweep tries again',
-        );
-      });
-    }
+    for (const { id, tenantId } of await this.lostWork.unsettledUnselected())
+      await this.producer.settleUnselected(id, tenantId);
   }
 
   /** Its start job again (a no-op while that job waits or runs): it starts a Queued run, or goes on from Running. */

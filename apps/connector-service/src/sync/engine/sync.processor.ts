@@ -2,7 +2,7 @@ import { InjectQueue } from '@nestjs/bull';
 import { Injectable, Logger } from '@nestjs/common';
 import type { Queue } from 'bull';
 import { DatabaseOutages } from '@app/database';
-import { DomainException } from '@app/errors';
+import { DomainException, isInfrastructureError } from '@app/errors';
 import { FairShare, InjectFairShare, JobHandlers, onStalledOut, QueueProcessor } from '@app/queue';
 import { ConnectorEnv } from '../../connector-env';
 import { isReauthRequired as isReauth } from '../../document-system/document-system.exception';
@@ -11,6 +11,7 @@ import { FailedSteps } from './failed-steps';
 import { StartRunStep } from './start-run.step';
 import { StepJobs } from './step-jobs';
 import { SyncScheduler } from './sync-scheduler';
+import { UnselectedSources } from './unselected-sources';
 
 /** Why a job Bull failed in its stalled check did not finish: a step's files say it, as its run's error does for a start. */
 export const STEP_STALLED_OUT = 'The sync step did not finish: the worker running it stopped, each time it was tried';
@@ -32,6 +33,7 @@ export class SyncProcessor extends QueueProcessor<SyncJobs> {
     private readonly failedSteps: FailedSteps,
     private readonly steps: StepJobs,
     private readonly scheduler: SyncScheduler,
+    private readonly unselected: UnselectedSources,
   ) {
     super(syncQueue, SYNC_JOBS);
   }
@@ -67,6 +69,27 @@ export class SyncProcessor extends QueueProcessor<SyncJobs> {
       },
       ...this.steps.handlers(),
       [SyncJobName.Sweep]: { concurrency: 1, run: () => this.scheduler.sweep() },
+      [SyncJobName.SettleUnselected]: {
+        // It may fill every slot of this process, as a step may: the fair share admits no more than the slots.
+        concurrency: this.env.SYNC_SLOTS,
+        fairShare: this.fairShare,
+        around: (work) => this.outages.hold(work),
+        run: ({ dataSourceId }) => this.settleUnselected(dataSourceId),
+      },
     };
+  }
+
+  /**
+   * An outage fails the job, which Bull tries again (then the sweep, once it failed for good); a data source that
+   * cannot be settled for a reason of its own (its blobs, say) waits for the next sweep.
+   */
+  private async settleUnselected(dataSourceId: string): Promise<void> {
+    await this.unselected.settle(dataSourceId).catch((error: Error) => {
+      if (isInfrastructureError(error)) throw error;
+      this.logger.warn(
+        { dataSourceId, error: error.message },
+        'emptied selection not settled; the next sweep tries again',
+      );
+    });
   }
 }

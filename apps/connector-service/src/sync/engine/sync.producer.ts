@@ -40,9 +40,19 @@ export class SyncProducer {
    * a no-op, unless it failed for good (kept for inspection): that one would block the id for ever, so it goes.
    */
   async restartRun(syncRunId: string): Promise<void> {
-    const previous = await this.queue.getJob(`${syncRunId}:start`);
-    if (previous && (await previous.isFailed())) await previous.remove();
+    await this.dropFailed(`${syncRunId}:start`);
     await this.startRun(syncRunId);
+  }
+
+  /**
+   * The job that settles a data source left selecting nothing, under its tenant's share: one per data source, so
+   * adding it while it waits or runs is a no-op; one that failed for good would block its id, so it goes.
+   */
+  async settleUnselected(dataSourceId: string, tenantId: string): Promise<void> {
+    const jobId = `${dataSourceId}:settle-unselected`;
+    await this.dropFailed(jobId);
+    const data = { dataSourceId, tenantId };
+    await this.fairShare.add(tenantId, fairJob(SYNC_JOBS, SyncJobName.SettleUnselected, jobId, data, JOB_OPTIONS));
   }
 
   async tasks(syncRunId: string, tasks: SyncTask[]): Promise<void> {
@@ -65,6 +75,11 @@ export class SyncProducer {
       {},
       { repeat: { every: everyMs }, jobId: 'sweep', removeOnComplete: true, removeOnFail: true },
     );
+  }
+
+  private async dropFailed(jobId: string): Promise<void> {
+    const previous = await this.queue.getJob(jobId);
+    if (previous && (await previous.isFailed())) await previous.remove();
   }
 
   private async tenantOf(syncRunId: string): Promise<string> {

@@ -13,7 +13,7 @@ export const NOTHING_SELECTED_ANY_MORE = 'Cancelled: the selection was cleared o
  * A data source that selects nothing (its selection cleared, or discarded with its login) keeps no run under
  * way and no documents. Its run is cancelled first, so a step in flight commits nothing more; then what was
  * ingested goes, documents committed until the cancel included. Right after the commit that emptied the
- * selection, and from the sweep for what a crash left.
+ * selection, and from a job the sweep queues for what a crash left (its tenant's, under the sync fair share).
  */
 @Injectable()
 export class UnselectedSources implements EmptiedSelectionSettler, OnModuleInit {
