@@ -11,6 +11,7 @@ import { DecisionOutput1795400015500 } from './database/migrations/1795400015500
 import { Reminders1795400015600 } from './database/migrations/1795400015600-reminders';
 import { PendingApprovals1795400016000 } from './database/migrations/1795400016000-pending-approvals';
 import { FreeFormFieldsAsSent1795400017000 } from './database/migrations/1795400017000-free-form-fields-as-sent';
+import { RemindersStopped1795400018000 } from './database/migrations/1795400018000-reminders-stopped';
 
 /** The approval-service owns the `approval` schema. Features add their entities and migrations here. */
 export const APPROVAL_SCHEMA = 'approval';
@@ -28,5 +29,6 @@ export const approvalDatabase: ServiceDatabaseOptions = {
     Reminders1795400015600,
     PendingApprovals1795400016000,
     FreeFormFieldsAsSent1795400017000,
+    RemindersStopped1795400018000,
   ],
 };

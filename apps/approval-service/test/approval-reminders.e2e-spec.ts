@@ -2,6 +2,7 @@ import Bull from 'bull';
 import request from 'supertest';
 import { Webhook } from 'standardwebhooks';
 import { HttpPeer, ReceivedRequest, eventually, isolatedDatabase, testCaller, TestCaller } from '@app/testing';
+import { REMINDERS_ENDED } from '../src/approval-store/approvals.repository';
 import { ApprovalTestApp, SIGNING_SECRET, approvalRequest, startApprovalApp } from './support/approval-app';
 
 const CALLBACK = '/v1/AgentExecutionWebhookApproval/callback';
@@ -93,6 +94,11 @@ describe('Approval reminders', () => {
   ) {
     const res = await http().post('/v1/approvals').set(runtime.auth).send(body).expect(201);
     return { approvalId: res.body.approvalId as string };
+  }
+
+  async function restart(): Promise<void> {
+    await sut.close();
+    sut = await startApprovalApp(env);
   }
 
   function verify(hook: ReceivedRequest): unknown {
@@ -212,12 +218,41 @@ describe('Approval reminders', () => {
     await http().post(`/v1/approvals/${a.approvalId}/cancel`).set(runtime.auth).expect(200);
   });
 
+  it('sends no further reminder once the receiver answered 410 Gone to one, across a restart; the approval still awaits its decision', async () => {
+    const body = approvalRequest(receiver.url, { remindAfterSeconds: 1 });
+    receiver.handler = (req, res) => {
+      const hook = JSON.parse(req.body);
+      res.writeHead(hook.executionId === body.executionId && hook.reminder === 1 ? 410 : 200).end();
+    };
+    const a = await requested(1, {}, body);
+    const logsGone = async () =>
+      (await approvalOf(a.approvalId)).log.some((e: LogEntry) => e.reminder === 1 && e.httpStatus === 410);
+    await eventually(logsGone, 10000);
+    // Rounds still waiting then go on in the restarted workers.
+    await restart();
+    await after(3500);
+    expect(bodies(a.approvalId).map((b) => b.reminder ?? 0)).toEqual([0, 1]);
+
+    const approval = await approvalOf(a.approvalId);
+    expect(approval.status).toBe('AwaitingDecision');
+    expect(approval.log.filter((e: LogEntry) => e.type === 'DeliveryAttempt')).toEqual([
+      expect.objectContaining({ attempt: 1, reminder: null, httpStatus: 200 }),
+      expect.objectContaining({ attempt: 2, reminder: 1, httpStatus: 410, error: `HTTP 410: ${REMINDERS_ENDED}` }),
+    ]);
+    // Its callback still decides it.
+    const [first] = bodies(a.approvalId);
+    await http()
+      .post(CALLBACK)
+      .send({ callbackId: first.callbackId, callbackToken: first.callbackToken, status: 'Denied' })
+      .expect(200);
+    expect((await sut.decision(a.approvalId)).outcome).toBe('Denied');
+  }, 30000);
+
   it('keeps its rounds across a restart of the service', async () => {
     const a = await requested(3);
     await eventually(() => sent(a.approvalId).length === 1);
     await eventually(async () => (await approvalOf(a.approvalId)).status === 'AwaitingDecision');
-    await sut.close();
-    sut = await startApprovalApp(env);
+    await restart();
     const reminded = await eventually(() => sent(a.approvalId).find((h) => JSON.parse(h.body).reminder === 1), 15000);
     expect(reminded.at - Date.parse(JSON.parse(reminded.body).requestedAt)).toBeGreaterThanOrEqual(3000 - 20);
     await http().post(`/v1/approvals/${a.approvalId}/cancel`).set(runtime.auth).expect(200);

@@ -53,6 +53,8 @@ export interface DeliveryView {
   createdAt: Date;
   /** Its decision deadline has passed (by the database's clock), though no worker may have timed it out yet. */
   overdue: boolean;
+  /** A 410 Gone answer to an extra attempt ended its reminders: a reminder claimed before is not sent. */
+  remindersStopped: boolean;
   loggedAttempt: { httpStatus: number | null; durationMs: number | null; error: string | null } | null;
 }
 
@@ -97,6 +99,8 @@ export interface ReminderClaim {
   createdAt: Date;
   remindAfterSeconds: number | null;
   decisionDueAt: Date | null;
+  /** A 410 Gone answer to an extra attempt ended the reminders: no round follows. */
+  remindersStopped: boolean;
   /** The reminder's number (1, 2, …) and the attempt number it takes; null when this round sends none. */
   reminder: number | null;
   attempt: number | null;

@@ -99,6 +99,10 @@ export class ApprovalEntity {
   @Column('int', { nullable: true, select: false })
   lastExtraAttempt: number | null;
 
+  /** When the receiver answered 410 Gone to an extra attempt: no reminder follows (ApprovalsRepository.recordAttempts). */
+  @Column('timestamptz', { nullable: true, select: false })
+  remindersStoppedAt: Date | null;
+
   /** When an undecided approval times out; null: no limit. */
   @Column('timestamptz', { nullable: true })
   decisionDueAt: Date | null;

@@ -23,6 +23,16 @@ export const NO_DECISION_IN_TIME = 'No decision before the decision deadline';
  */
 const LATE = `(i."to" IN ('Approved', 'Denied', 'Cancelled') AND a."decisionDueAt" <= statement_timestamp())`;
 
+/** How the log entry of an extra attempt answered 410 Gone goes on after its error (`HTTP 410`). */
+export const REMINDERS_ENDED = "the receiver's endpoint is gone, no further reminders";
+
+/**
+ * Input row `i` is an extra attempt (approval `a` awaits its decision: the first one was delivered) answered
+ * 410 Gone. recordAttempts's two updates see the row as its statement found it: one wants it Pending, this one
+ * AwaitingDecision, so they never update one row twice.
+ */
+const GONE_WHILE_AWAITING = `(i."httpStatus" = 410 AND a.status = 'AwaitingDecision')`;
+
 /** The highest attempt number logged for the approval $1 (0 for none), as `n`. */
 const LAST_LOGGED_ATTEMPT = `SELECT coalesce(max(attempt), 0) AS n FROM approval.approval_log WHERE "approvalId" = $1 AND type = 'DeliveryAttempt'`;
 
@@ -79,7 +89,15 @@ export class ApprovalsRepository {
     return batch.map((a) => {
       const row = byCallback.get(a.callbackId);
       return row
-        ? { ...a, id: row.id, createdAt: row.createdAt, status: 'Pending', overdue: false, loggedAttempt: null }
+        ? {
+            ...a,
+            id: row.id,
+            createdAt: row.createdAt,
+            status: 'Pending',
+            overdue: false,
+            remindersStopped: false,
+            loggedAttempt: null,
+          }
         : null;
     });
   }
@@ -88,7 +106,7 @@ export class ApprovalsRepository {
     const rows: DeliveryView[] = await this.db.query(
       `SELECT a.id, a."tenantId", a."executionId", a."stepId", a."agentName", a.message, a."stepInput", a."previousResults", a."webhookUrl",
          a."authType", a."authEncrypted", a."timeoutSeconds", a."maxRetryAttempts", a."callbackId", a."callbackTokenSealed", a.status, a."createdAt",
-         coalesce(a."decisionDueAt" <= clock_timestamp(), false) AS overdue,
+         coalesce(a."decisionDueAt" <= clock_timestamp(), false) AS overdue, a."remindersStoppedAt" IS NOT NULL AS "remindersStopped",
          CASE WHEN l.id IS NULL THEN NULL ELSE json_build_object('httpStatus', l."httpStatus", 'durationMs', l."durationMs", 'error', l.error) END AS "loggedAttempt"
        FROM approval.approvals a
        LEFT JOIN approval.approval_log l ON l."approvalId" = a.id AND l.type = 'DeliveryAttempt' AND l.attempt = $2
@@ -100,7 +118,9 @@ export class ApprovalsRepository {
 
   /**
    * Logs delivery attempts once each (a retried job finds its attempt logged) and, for those that succeeded,
-   * moves Pending → AwaitingDecision with a Delivered entry. False for an attempt that was logged already.
+   * moves Pending → AwaitingDecision with a Delivered entry. An extra attempt answered 410 Gone (the approval
+   * awaits its decision, so it cannot fail) ends the approval's reminders in the same statement, and its entry
+   * says so. False for an attempt that was logged already.
    */
   async recordAttempts(batch: AttemptToRecord[]): Promise<boolean[]> {
     const rows: Array<{ id: string; attempt: number }> = await this.db.query(
@@ -108,13 +128,19 @@ export class ApprovalsRepository {
          SELECT * FROM unnest($1::uuid[], $2::int[], $3::int[], $4::int[], $5::text[], $6::bool[], $8::int[]) AS i(id, attempt, "httpStatus", "durationMs", error, delivered, reminder)),
        attempt AS (
          INSERT INTO approval.approval_log ("approvalId", at, type, attempt, "httpStatus", "durationMs", error, reminder)
-         SELECT id, clock_timestamp(), 'DeliveryAttempt', attempt, "httpStatus", "durationMs", error, reminder FROM input
+         SELECT i.id, clock_timestamp(), 'DeliveryAttempt', i.attempt, i."httpStatus", i."durationMs",
+           CASE WHEN ${GONE_WHILE_AWAITING} THEN concat_ws(': ', i.error, $9::text) ELSE i.error END, i.reminder
+         FROM input i JOIN approval.approvals a ON a.id = i.id
          ON CONFLICT DO NOTHING RETURNING "approvalId", attempt),
        moved AS (
          UPDATE approval.approvals a SET status = 'AwaitingDecision', "updatedAt" = now()
          FROM input i JOIN attempt t ON t."approvalId" = i.id AND t.attempt = i.attempt
          WHERE a.id = i.id AND i.delivered AND a.status = ANY($7::text[]) RETURNING a.id, i.attempt),
-       delivered AS (INSERT INTO approval.approval_log ("approvalId", at, type, attempt) SELECT id, clock_timestamp() + interval '1 microsecond', 'Delivered', attempt FROM moved)
+       delivered AS (INSERT INTO approval.approval_log ("approvalId", at, type, attempt) SELECT id, clock_timestamp() + interval '1 microsecond', 'Delivered', attempt FROM moved),
+       stopped AS (
+         UPDATE approval.approvals a SET "remindersStoppedAt" = clock_timestamp()
+         FROM input i JOIN attempt t ON t."approvalId" = i.id AND t.attempt = i.attempt
+         WHERE a.id = i.id AND ${GONE_WHILE_AWAITING} AND a."remindersStoppedAt" IS NULL)
        SELECT "approvalId"::text AS id, attempt FROM attempt`,
       [
         batch.map((b) => b.id),
@@ -125,6 +151,7 @@ export class ApprovalsRepository {
         batch.map((b) => b.delivered),
         APPROVAL_MOVES.AwaitingDecision,
         batch.map((b) => b.reminder ?? null),
+        REMINDERS_ENDED,
       ],
     );
     // The same attempt twice in one batch (a redelivered job) is logged once: only its first call owns it.
@@ -263,7 +290,8 @@ export class ApprovalsRepository {
    * Claims the reminder of one round (the round-th interval since the request) of an approval awaiting its
    * decision before its deadline: the next reminder number and an extra attempt number. A round is claimed
    * once; claiming it again (a retried job) answers the same numbers. Null for an unknown approval; a claim
-   * without numbers when this round sends nothing (not awaiting, past its deadline, a later round claimed).
+   * without numbers when this round sends nothing (not awaiting, past its deadline, a later round claimed,
+   * the reminders stopped).
    */
   async claimReminder(approvalId: string, round: number): Promise<ReminderClaim | null> {
     const rows: ReminderClaim[] = await this.db.query(
@@ -276,8 +304,10 @@ export class ApprovalsRepository {
          FROM (${LAST_LOGGED_ATTEMPT}) l
          WHERE a.id = $1 AND a.status = 'AwaitingDecision' AND a."reminderRound" <= $2 AND a."callbackTokenSealed" IS NOT NULL
            AND a."remindAfterSeconds" IS NOT NULL AND (a."decisionDueAt" IS NULL OR a."decisionDueAt" > clock_timestamp())
+           AND a."remindersStoppedAt" IS NULL
          RETURNING a."remindersSent" AS reminder, a."reminderAttempt" AS attempt)
-       SELECT a.status, a."tenantId", a."createdAt", a."remindAfterSeconds", a."decisionDueAt", c.reminder, c.attempt
+       SELECT a.status, a."tenantId", a."createdAt", a."remindAfterSeconds", a."decisionDueAt",
+         a."remindersStoppedAt" IS NOT NULL AS "remindersStopped", c.reminder, c.attempt
        FROM approval.approvals a LEFT JOIN claimed c ON true WHERE a.id = $1`,
       [approvalId, round],
     );

@@ -207,6 +207,7 @@ export class DeliveryService {
     // A decision (even one that arrived while an earlier attempt was in flight) or a cancel stops delivery.
     if (!approval || approval.status !== (redelivery ? 'AwaitingDecision' : 'Pending')) return;
     if (redelivery && approval.overdue) return; // every decision would be refused: it is timed out
+    if (reminder && approval.remindersStopped) return; // claimed before another reminder's 410 Gone ended them
     const result = stalledOut
       ? await this.stalledOutcome(approval, attempt, reminder)
       : await this.outcomeOf(approval, attempt, reminder);

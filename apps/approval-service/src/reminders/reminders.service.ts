@@ -12,7 +12,8 @@ import { ReminderProducer } from './reminder.producer';
  * reminder in the database (once, however often its job runs), hands the delivery to the delivery queue
  * (the same slots and shares as every attempt) and schedules the next round. A round that finds the
  * approval still Pending sends nothing (its first delivery is still being tried) and schedules the next;
- * a decision, a cancel, a failed delivery or the deadline ends the rounds.
+ * a decision, a cancel, a failed delivery, the deadline or a 410 Gone answer to an extra attempt (the receiver
+ * retired its endpoint; the approval still awaits its callback or decision page) ends the rounds.
  */
 @Injectable()
 export class RemindersService {
@@ -25,7 +26,7 @@ export class RemindersService {
 
   async remind(approvalId: string, round: number): Promise<void> {
     const claim = await this.outage.ride(() => this.approvals.claimReminder(approvalId, round));
-    if (!claim?.remindAfterSeconds || !OPEN_STATUSES.includes(claim.status)) return;
+    if (!claim?.remindAfterSeconds || !OPEN_STATUSES.includes(claim.status) || claim.remindersStopped) return;
     const { reminder, attempt } = claim;
     if (reminder !== null && attempt !== null)
       await this.outage.ride(() => this.delivery.redeliver(approvalId, attempt, claim.tenantId, reminder));
