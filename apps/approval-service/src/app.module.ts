@@ -14,7 +14,7 @@ import { ApprovalsModule } from './approvals/approvals.module';
 import { CallbacksModule } from './callbacks/callbacks.module';
 import { OutboxPollerModule } from './outbox/outbox-poller.module';
 import { approvalDatabase } from './approval-database';
-import { withoutPageToken } from './decision-pages/decision-page-links';
+import { withoutPageToken } from './decision-pages/page-token-redaction';
 
 export interface AppOptions {
   role: ProcessRole;

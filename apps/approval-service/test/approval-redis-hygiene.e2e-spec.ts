@@ -77,6 +77,39 @@ describe('What stays in Redis', () => {
     expect(JSON.stringify(failed)).not.toContain('api-secret-0004');
   });
 
+  it.each([
+    ['an array', (secret: string) => [{ type: 'ApiKey', apiKey: secret }]],
+    ['a misspelt field', (secret: string) => ({ type: 'ApiKey', apikey: secret })],
+    ['a nested value', (secret: string) => ({ type: 'BearerToken', token: { value: secret } })],
+    [
+      'an unknown field',
+      (secret: string) => ({ type: 'CustomHeader', headerName: 'X-Key', extra: { deep: [secret] } }),
+    ],
+    ['a string', (secret: string) => secret],
+    ['an unknown type', (secret: string) => ({ type: secret })],
+  ])('keeps no value of a refused request’s authentication of %s', async (_shape, authentication) => {
+    const secret = `odd-secret-${Math.random().toString(36).slice(2)}`;
+    const body = {
+      ...approvalRequest(receiver.url, { authentication: authentication(secret) }),
+      tenantId: 'tenant-redis',
+    };
+    await runtime.request(body as unknown as ApprovalRequestJob);
+    const failedJobHash = await eventually(async () => {
+      const hash = await jobHash(SharedQueue.ApprovalRequests, requestJobId(body));
+      return hash.failedReason && hash;
+    });
+    expect(failedJobHash.failedReason).toMatch(/^Invalid approval request: /);
+    expect(JSON.stringify(failedJobHash)).not.toContain(secret);
+    // Nor the InvalidRequest decision the runtime is told.
+    const refused = await eventually(async () =>
+      (await service.decisions.getJobs(['waiting', 'active', 'completed'])).find(
+        (j) => j.data.executionId === body.executionId,
+      ),
+    );
+    expect(refused.data).toMatchObject({ outcome: 'InvalidRequest' });
+    expect(JSON.stringify(refused.data)).not.toContain(secret);
+  });
+
   it('bounds how long a consumed decision job is kept', async () => {
     receiver.handler = (_req, res) => void res.writeHead(200).end();
     const body = { ...approvalRequest(receiver.url, { maxRetryAttempts: 0 }), tenantId: 'tenant-redis' };

@@ -36,6 +36,14 @@ export async function validJobData<T extends object>(job: Job, payloadClass: new
   return value;
 }
 
+/**
+ * How many bytes a job's data takes in Redis (the JSON its producer stored, as received), asked of Redis: the
+ * data is not serialized again to measure it. 0 when the job is gone.
+ */
+export function storedDataBytes(job: Job): Promise<number> {
+  return job.queue.client.hstrlen(job.queue.toKey(String(job.id)), 'data');
+}
+
 /** A field of a refused payload as it may be echoed into an event or a row: U+0000 and lone surrogates become U+FFFD. */
 export function echoable(value: unknown): string {
   return storableText(String(value ?? ''));

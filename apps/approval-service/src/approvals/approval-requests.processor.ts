@@ -14,9 +14,10 @@ import { DeliveryService } from '../delivery/delivery.service';
 import { DecisionOutboxRepository } from '../outbox/decision-outbox.repository';
 import { DecisionRelay } from '../outbox/decision-relay';
 import { ApprovalsService } from './approvals.service';
-import { withoutAuthValues } from './auth-values-redaction';
+import { withAuthTypeOnly, withoutAuthValues } from './auth-values-redaction';
 import { DrainInstead, FirstAttemptLine } from './first-attempt-line';
 import { IntakeLanes } from './intake-lanes';
+import { oversizeReason, oversizedRemains } from './request-size';
 
 /**
  * First attempts intake sends at a time: enough to keep the database busy. More only add work in front of the
@@ -39,7 +40,8 @@ const MAX_IN_LINE = 2000;
 
 /**
  * The agent runtime's way in. A request that fails validation is final: the job fails with the
- * validation message (no retry) and an `InvalidRequest` decision tells the runtime. A request that
+ * validation message (no retry) and an `InvalidRequest` decision tells the runtime; so does one larger than a REST
+ * body may be, before its data is validated, and its job keeps only its ids. A request that
  * meets an outage of the database is held (the job keeps its lock) until it is back, never failed:
  * the runtime's jobs have one attempt. Taking a request in waits on its receiver for at most a moment
  * (DeliveryService.handOff), except while a backlog waits (IntakeLanes): then the request is only stored and
@@ -85,9 +87,10 @@ export class ApprovalRequestsProcessor extends QueueProcessor<RequestJobs> imple
     return {
       [DEFAULT_JOB_NAME]: {
         concurrency: REQUESTS_IN_HAND,
-        around: async <R>(work: () => Promise<R>) => {
+        around: async <R>(work: () => Promise<R>, job: Job) => {
           await this.gate.turn();
-          return work();
+          const tooLarge = await this.outage.ride(() => oversizeReason(job));
+          return tooLarge ? this.refuse(job, tooLarge, oversizedRemains(job.data)) : work();
         },
         run: (value, job) => this.take(value, job),
         refuse: (problems, job) => this.refuse(job, problems.join(' | ')),
@@ -154,8 +157,12 @@ export class ApprovalRequestsProcessor extends QueueProcessor<RequestJobs> imple
     if (redacted !== job.data) await this.outage.ride(() => job.update(redacted));
   }
 
-  private async refuse(job: Job, reason: string): Promise<never> {
-    const data = (job.data ?? {}) as Partial<ApprovalRequestJob>;
+  /**
+   * `kept`: what the failed job keeps in Redis, and its event echoes; by default the request with, of its
+   * authentication (of whatever shape), only its type.
+   */
+  private async refuse(job: Job, reason: string, kept: unknown = withAuthTypeOnly(job.data)): Promise<never> {
+    const data = (kept ?? {}) as Partial<ApprovalRequestJob>;
     // An event with no approval behind it, written once per id.
     const event = decisionEvent({
       id: invalidRequestId(job),
@@ -163,13 +170,14 @@ export class ApprovalRequestsProcessor extends QueueProcessor<RequestJobs> imple
       executionId: echoable(data.executionId),
       stepId: echoable(data.stepId),
       status: 'InvalidRequest',
-      comment: echoable(reason).slice(0, 2000),
+      comment: echoable(reason.slice(0, 2000)),
       decidedBy: null,
       output: null,
       decidedAt: new Date(),
     });
-    await this.forgetAuthValues(job);
+    // The event first: a job redelivered before its data is replaced is refused for the same reason.
     await this.outage.ride(() => this.outbox.add([event]));
+    if (kept !== job.data) await this.outage.ride(() => job.update(kept));
     await this.relay.publish(event);
     this.logger.warn({ jobId: job.id, reason }, 'invalid approval request');
     await job.discard();

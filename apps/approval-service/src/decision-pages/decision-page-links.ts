@@ -4,13 +4,6 @@ import { ApprovalEnv } from '../approval-env';
 
 export const DECISION_PAGE_PATH = '/v1/decision-pages';
 
-const PAGE_TOKEN = /^(\/v1\/decision-pages\/)([0-9a-f-]{0,36})[^/]*/i;
-
-/** A request path as it may be logged: a decision page's token is the credential to decide, so only its approval id is kept. */
-export function withoutPageToken(path: string): string {
-  return path.replace(PAGE_TOKEN, '$1$2.[redacted]');
-}
-
 /** What the signature is for: a key derived for this purpose signs nothing else. */
 const PURPOSE = 'decision-page-v1';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
