@@ -15,9 +15,12 @@ import { CallShares, TENANTS_AT_FULL_SHARE } from './call-shares';
 import { DocumentSystemException } from './document-system.exception';
 import { HttpDocumentSystemSession } from './http-document-system.session';
 import { DEFAULT_RETRY_POLICY, RetryPolicy } from './retry-policy';
-import { SessionKit, SessionTokenCache } from './session-support';
+import { SessionKit } from './session-support';
+import { SessionTokenCache } from './session-token-cache';
 
 export const DOCUMENT_SYSTEM_TIMEOUT_MS = 30_000;
+/** Session tokens the process keeps, over all tenants (SessionTokenCache). */
+export const SESSIONS_HELD = 1000;
 
 /** The reference adapter: the document system's HTTP API as CONTRACT.md describes it. */
 @Injectable()
@@ -31,9 +34,10 @@ export class HttpDocumentSystemAdapter extends DocumentSystemAdapter implements 
     outbound: OutboundOptions,
     policy: RetryPolicy = DEFAULT_RETRY_POLICY,
     limits: CallLimits = DEFAULT_CALL_LIMITS,
+    sessionsHeld = SESSIONS_HELD,
   ) {
     super();
-    const sessions = new SessionTokenCache(1000);
+    const sessions = new SessionTokenCache(sessionsHeld);
     const shares = new CallShares(limits.callsPerTenant);
     this.kit = { sessions, shares, policy, limits, parser: new AnswerParser(), logger: this.logger };
     // Tenants on one host (a SaaS document system) wait in their own shares, not for each other's sockets.

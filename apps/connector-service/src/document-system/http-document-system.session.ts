@@ -135,7 +135,7 @@ export class HttpDocumentSystemSession implements DocumentSystemSession {
         continue;
       }
       if (res.status === 200 && typeof body?.sessionToken === 'string') {
-        this.kit.sessions.set(this.key, body.sessionToken, Number(body.expiresIn) || 300);
+        this.kit.sessions.set(this.tenantId, this.key, body.sessionToken, Number(body.expiresIn) || 300);
         return body.sessionToken;
       }
       const reason = errorOf(body);

@@ -5,30 +5,7 @@ import { AnswerParser } from './answer-parser';
 import { CallLimits } from './call-limits';
 import { CallShares } from './call-shares';
 import { RetryPolicy } from './retry-policy';
-
-/** Session tokens by login, shared by every session object of a process so syncs reuse one session. */
-export class SessionTokenCache {
-  private readonly entries = new Map<string, { token: string; expiresAt: number }>();
-
-  constructor(private readonly capacity: number) {}
-
-  get(key: string): string | undefined {
-    const entry = this.entries.get(key);
-    if (entry && entry.expiresAt > Date.now()) return entry.token;
-    this.entries.delete(key);
-    return undefined;
-  }
-
-  set(key: string, token: string, expiresInSeconds: number): void {
-    if (this.entries.size >= this.capacity) this.entries.delete(this.entries.keys().next().value!);
-    // Renew a little early so a session does not expire between the check and the call.
-    this.entries.set(key, { token, expiresAt: Date.now() + Math.max(0, expiresInSeconds - 30) * 1000 });
-  }
-
-  forget(key: string, token: string): void {
-    if (this.entries.get(key)?.token === token) this.entries.delete(key);
-  }
-}
+import { SessionTokenCache } from './session-token-cache';
 
 /** What every session of an adapter shares: the session cache, the calls' shares, the retry policy, the limits, the answer parser. */
 export interface SessionKit {
