@@ -42,6 +42,15 @@ export class DataSourceException extends DomainException {
     );
   }
 
+  /** It moved to another login, and what the former login ingested could not be removed yet: no run starts until it is. */
+  static formerLoginLeaving() {
+    return new DataSourceException(
+      409,
+      DataSourceErrorCode.ChangedMeanwhile,
+      'The data source moved to another login; what the former login ingested is still being removed: try again shortly',
+    );
+  }
+
   static unknownFolders(ids: string[]) {
     return new DataSourceException(
       400,

@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { ConnectionsModule } from '../connections/connections.module';
 import { CredentialsModule } from '../credentials/credentials.module';
 import { DocumentSystemModule } from '../document-system/document-system.module';
+import { ContentsClearingRepository } from './contents-clearing.repository';
 import { DataSourceAccess } from './data-source-access';
 import { DataSourceCredentialManagers } from './data-source-credential-managers';
 import { DataSourceContentsRegistry } from './data-source-contents';
@@ -27,6 +28,7 @@ import { InstanceOrigins } from './instance-origins';
   ],
   providers: [
     DataSourcesRepository,
+    ContentsClearingRepository,
     DataSourceMembersRepository,
     DataSourceAccess,
     DataSourceCredentialManagers,
@@ -36,6 +38,7 @@ import { InstanceOrigins } from './instance-origins';
   ],
   exports: [
     DataSourcesRepository,
+    ContentsClearingRepository,
     DataSourceMembersRepository,
     DataSourceAccess,
     DataSourceContentsRegistry,

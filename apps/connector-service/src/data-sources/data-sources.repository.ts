@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { SELECTS_SOMETHING } from './selects-something';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
 import { managerOf, Transaction } from '@app/database';
@@ -169,44 +168,6 @@ export class DataSourcesRepository {
       [id],
     );
     return rows[0]?.lost ?? false;
-  }
-
-  /**
-   * Share-locks the data source's row until the commit when it selects something: a selection cleared meanwhile
-   * waits, and one cleared before is seen. False when it selects nothing, or is gone.
-   */
-  lockSelectingSomething(transaction: Transaction, id: string): Promise<boolean> {
-    return this.lockIfSelection(transaction, id, 'selection @> $2::jsonb');
-  }
-
-  /**
-   * Share-locks the data source's row until the commit when it selects nothing: a selection saved meanwhile waits,
-   * and one saved before is seen. False when it selects something, or is gone.
-   */
-  lockSelectingNothing(transaction: Transaction, id: string): Promise<boolean> {
-    return this.lockIfSelection(transaction, id, 'NOT selection @> $2::jsonb');
-  }
-
-  private async lockIfSelection(transaction: Transaction, id: string, condition: string): Promise<boolean> {
-    const rows: unknown[] = await managerOf(transaction).query(
-      `SELECT 1 FROM connector.data_sources WHERE id = $1 AND ${condition} FOR SHARE`,
-      [id, SELECTS_SOMETHING],
-    );
-    return rows.length > 0;
-  }
-
-  /**
-   * Notes, while it selects nothing, that its documents are being removed (its runs completed before no longer say
-   * what it holds); the row stays locked until the commit, so a selection saved meanwhile waits. False when it
-   * selects something, or is gone: then nothing is to be removed.
-   */
-  async clearingContents(transaction: Transaction, id: string): Promise<boolean> {
-    const [, affected] = await managerOf(transaction).query(
-      `UPDATE connector.data_sources SET "contentsClearedAt" = clock_timestamp()
-       WHERE id = $1 AND NOT selection @> $2::jsonb`,
-      [id, SELECTS_SOMETHING],
-    );
-    return affected > 0;
   }
 
   /**

@@ -39,6 +39,7 @@ import { RunListedPages1795300061000 } from './migrations/1795300061000-run-list
 import { TextMeasures1795300062000 } from './migrations/1795300062000-text-measures';
 import { SightingPriorPlaces1795300063000 } from './migrations/1795300063000-sighting-prior-places';
 import { ContentsClearedAt1795300064000 } from './migrations/1795300064000-contents-cleared-at';
+import { LoginChangedAt1795300065000 } from './migrations/1795300065000-login-changed-at';
 import { SyncRunFiles1795300028000 } from './migrations/1795300028000-sync-run-files';
 import { DeletionGuard1795300030000 } from './migrations/1795300030000-deletion-guard';
 
@@ -92,5 +93,6 @@ export const connectorDatabase: ServiceDatabaseOptions = {
     TextMeasures1795300062000,
     SightingPriorPlaces1795300063000,
     ContentsClearedAt1795300064000,
+    LoginChangedAt1795300065000,
   ],
 };

@@ -80,13 +80,15 @@ export class DataSourcesService {
    * Changing the credential, or authorizing as another document-system identity, discards the
    * selection: folders seen as one user mean nothing for another. Any change by its creator or an admin
    * also records the origin its credential points at now: that is how they confirm a credential moved
-   * to another document system. Left selecting nothing, its run stops and its documents go.
+   * to another document system. Left selecting nothing, or moved to another login (a new selection in the same
+   * request too), its run stops and its documents go before it answers.
    */
   async update(principal: Principal, id: string, input: UpdateDataSourceDto): Promise<DataSourceEntity> {
     for (let tries = 1; ; tries++) {
-      if (await this.tryUpdate(principal, id, input)) {
+      const saved = await this.tryUpdate(principal, id, input);
+      if (saved) {
         const updated = await this.access.readable(principal, id);
-        if (!selectsSomething(updated.selection)) await this.selectionReset.settle(id);
+        if (saved.discarded || !selectsSomething(updated.selection)) await this.selectionReset.settle(id);
         return updated;
       }
       if (tries === SELECTION_TRIES) throw DataSourceException.changedMeanwhile();
@@ -94,10 +96,11 @@ export class DataSourcesService {
   }
 
   /**
-   * One try of `update`, from the data source as read now. False, with nothing saved, when the selection it
-   * resolved no longer fits: another change moved its credential or connection meanwhile (SelectionBasis).
+   * One try of `update`, from the data source as read now: whether it discarded the selection. Null, with nothing
+   * saved, when the selection it resolved no longer fits: another change moved its credential or connection
+   * meanwhile (SelectionBasis).
    */
-  private async tryUpdate(principal: Principal, id: string, input: UpdateDataSourceDto): Promise<boolean> {
+  private async tryUpdate(principal: Principal, id: string, input: UpdateDataSourceDto): Promise<Saved | null> {
     const source = await this.access.manageable(principal, id);
     const connection = input.connectionId ? await this.usableConnection(principal, input.connectionId) : null;
     if (input.credentialId && input.credentialId !== source.credentialId) {
@@ -127,7 +130,7 @@ export class DataSourcesService {
         await this.credentials.holdForUse(transaction, input.credentialId, source.projectId, source.id);
       const now = await this.repository.lockForChange(transaction, id);
       if (!now) throw DataSourceException.notFound();
-      if (resolved && !sameSelectionBasis(source, now)) return false;
+      if (resolved && !sameSelectionBasis(source, now)) return null;
       const changes: DataSourceChanges = {};
       if (input.name !== undefined) changes.name = input.name;
       if (input.credentialId !== undefined) changes.credentialId = input.credentialId;
@@ -144,7 +147,7 @@ export class DataSourcesService {
         else await this.repository.moveStatus(id, 'NotConfigured', transaction);
       }
       if (resolved) await this.selection.save(transaction, id, resolved.marks, subject);
-      return true;
+      return { discarded: discard };
     });
     if (saved && resolved && discard) await this.selection.keep(resolved);
     return saved;
@@ -237,6 +240,9 @@ export class DataSourcesService {
     return { toCreate: input.credential, login: loginOf(input.credential, input.credential.password) };
   }
 }
+
+/** A change saved, and whether it discarded the selection (another login: what the former one ingested goes). */
+type Saved = { discarded: boolean };
 
 /** An existing credential's id or a draft; or an inline credential to create. Its login either way. */
 type ChosenCredential = { login: DocumentSystemLogin } & (

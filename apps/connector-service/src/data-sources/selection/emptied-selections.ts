@@ -1,9 +1,9 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { PortRegistry } from '../../common/port-registry';
 
-/** What must follow, once committed, a data source's selection left selecting nothing. */
+/** What must follow, once committed, a data source's selection left selecting nothing or discarded with its login. */
 export interface EmptiedSelectionSettler {
-  /** Does nothing when the data source selects something again, or is gone. */
+  /** Does nothing when the data source selects something again (and no former login's documents are left), or is gone. */
   settle(dataSourceId: string): Promise<void>;
 }
 
@@ -20,8 +20,8 @@ export class EmptiedSelections extends PortRegistry<EmptiedSelectionSettler> {
   }
 
   /**
-   * After the commit that emptied the selection. The change is saved whatever becomes of this: should it fail,
-   * the sync sweep settles the data source, as it does what a crash left unsettled.
+   * After the commit that emptied the selection or changed the login. The change is saved whatever becomes of this:
+   * should it fail, the sync sweep settles the data source, as it does what a crash left unsettled.
    */
   async settle(dataSourceId: string): Promise<void> {
     const settler = this.registered;

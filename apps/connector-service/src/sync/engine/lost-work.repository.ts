@@ -62,17 +62,18 @@ export class LostWorkRepository {
   }
 
   /**
-   * Data sources that select nothing but still have a run under way, documents or synced folders: the process that
-   * emptied their selection died before it settled them (UnselectedSources). In random order: a hundred whose
-   * settling waits (their jobs already queued) would otherwise keep another tenant's out of every sweep.
+   * Data sources that select nothing but still have a run under way, documents or synced folders, and those moved to
+   * another login whose former login's contents are still marked to go: the process that emptied their selection or
+   * changed their login died before it settled them (UnselectedSources). In random order: a hundred whose settling
+   * waits (their jobs already queued) would otherwise keep another tenant's out of every sweep.
    */
   async unsettledUnselected(limit = 100): Promise<Array<{ id: string; tenantId: string }>> {
     return this.db.query(
       `SELECT ds.id, ds."tenantId" FROM connector.data_sources ds
-       WHERE NOT ds.selection @> $1::jsonb AND (
+       WHERE ds."loginChangedAt" IS NOT NULL OR (NOT ds.selection @> $1::jsonb AND (
          EXISTS (SELECT 1 FROM connector.documents d WHERE d."dataSourceId" = ds.id)
          OR EXISTS (SELECT 1 FROM connector.synced_folders f WHERE f."dataSourceId" = ds.id)
-         OR EXISTS (SELECT 1 FROM connector.sync_runs r WHERE r."dataSourceId" = ds.id AND r.status = ANY($2::text[])))
+         OR EXISTS (SELECT 1 FROM connector.sync_runs r WHERE r."dataSourceId" = ds.id AND r.status = ANY($2::text[]))))
        ORDER BY random() LIMIT $3`,
       [SELECTS_SOMETHING, ACTIVE_RUN_STATUSES, limit],
     );

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EndedSyncRunStatus } from '@app/contracts/views';
 import { Transaction, Transactions } from '@app/database';
+import { ContentsClearingRepository } from '../../data-sources/contents-clearing.repository';
 import { DataSourcesRepository } from '../../data-sources/data-sources.repository';
 import { IngestionStatus } from '../../data-sources/ingestion-status';
 import { SyncedDocumentsRepository } from '../../documents/synced-documents.repository';
@@ -30,6 +31,7 @@ export class SyncCompletion {
     private readonly runs: SyncRunsRepository,
     private readonly transactions: Transactions,
     private readonly sources: DataSourcesRepository,
+    private readonly clearing: ContentsClearingRepository,
     private readonly synced: SyncedDocumentsRepository,
     private readonly guard: DeletionGuard,
     private readonly events: EndedRunEvents,
@@ -90,14 +92,15 @@ export class SyncCompletion {
   }
 
   /**
-   * Cancels a run of a data source that selects nothing any more (`error` says so); leaves one whose data source
-   * selects something again by the time the run is locked: that is a new selection's run.
+   * Cancels a run of a data source whose contents are to go (it selects nothing any more, or it moved to another
+   * login: `error` says so); leaves one whose contents are to stay by the time the run is locked (it selects something
+   * again, and nothing of a former login is left): that is a new selection's run.
    */
   async cancelUnselected(syncRunId: string, error: string): Promise<void> {
     const ended = await this.transactions
       .run((transaction) =>
         this.end(transaction, syncRunId, 'Cancelled', { error }, async (dataSourceId) => {
-          if (!(await this.sources.lockSelectingNothing(transaction, dataSourceId))) throw new SelectedAgain();
+          if (!(await this.clearing.lockContentsToClear(transaction, dataSourceId))) throw new SelectedAgain();
           await this.sources.backFromCancelledRun(dataSourceId, transaction);
         }),
       )

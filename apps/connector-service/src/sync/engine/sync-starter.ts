@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { selectsSomething } from '../../data-sources/selects-something';
 import { DomainException, isInfrastructureError } from '@app/errors';
 import { addedWithin } from '@app/queue';
+import { ContentsClearingRepository } from '../../data-sources/contents-clearing.repository';
 import { DataSourceEntity } from '../../data-sources/data-source.entity';
 import { DataSourceException } from '../../data-sources/data-source.exception';
 import { DataSourcesRepository } from '../../data-sources/data-sources.repository';
@@ -11,6 +12,7 @@ import { FileLedgerRepository } from '../../file-ledger/file-ledger.repository';
 import { DECISION_RELEASED } from './deletion-guard-rule';
 import { HeldDeletionsRepository } from './held-deletions.repository';
 import { SyncProducer } from './sync.producer';
+import { UnselectedSources } from './unselected-sources';
 import { SyncRunsRepository } from '../sync-runs.repository';
 import { SyncRunEntity } from '../sync-run.entity';
 import { SyncMode } from '../sync-run-state';
@@ -27,6 +29,8 @@ export class SyncStarter {
   constructor(
     private readonly runs: SyncRunsRepository,
     private readonly sources: DataSourcesRepository,
+    private readonly clearing: ContentsClearingRepository,
+    private readonly unselected: UnselectedSources,
     private readonly producer: SyncProducer,
     private readonly held: HeldDeletionsRepository,
     private readonly ledger: FileLedgerRepository,
@@ -44,6 +48,7 @@ export class SyncStarter {
     if (source.ingestionStatus === 'NeedsReauth' || (await this.sources.connectionLost(source.id)))
       throw DataSourceException.connectionNotActive();
     if (!selectsSomething(source.selection)) throw nothingSelected();
+    await this.removeFormerLogins(source.id);
     const mode = (await this.runs.hasCompletedRun(source.id)) ? 'Incremental' : 'Full';
     const run = await this.create(source, mode, startedBy);
     if (!run) throw await this.notCreated(source.id);
@@ -53,21 +58,38 @@ export class SyncStarter {
   }
 
   /**
-   * Under a share lock of the data source's row while it selects something: a selection cleared before is seen (no
-   * run), one cleared after waits for the run's commit, and its settling then cancels the run.
+   * What a former login ingested goes before the new login's first run: its removal right after the change failed (or
+   * its process died), and the sweep has not got to it yet. Should it fail again, no run is created (`create`).
+   */
+  private async removeFormerLogins(dataSourceId: string): Promise<void> {
+    if (!(await this.clearing.formerLoginLeft(dataSourceId))) return;
+    await this.unselected.settle(dataSourceId).catch((error: Error) => {
+      if (isInfrastructureError(error)) throw error;
+      this.logger.warn({ dataSourceId, error: error.message }, "former login's documents not removed; no run yet");
+    });
+  }
+
+  /**
+   * Under a share lock of the data source's row while it may sync (it selects something, nothing of a former login
+   * is left): a change before is seen (no run), one after waits for the run's commit, and its settling then cancels
+   * the run.
    */
   private create(source: DataSourceEntity, mode: SyncMode, startedBy: string | null): Promise<SyncRunEntity | null> {
     return this.transactions.run(async (transaction) => {
-      if (!(await this.sources.lockSelectingSomething(transaction, source.id))) return null;
+      if (!(await this.clearing.lockReadyToSync(transaction, source.id))) return null;
       return this.runs.create(transaction, source.tenantId, source.id, mode, startedBy);
     });
   }
 
-  /** Why no run was created: the data source was deleted or cleared meanwhile, or a run of it is active. */
+  /**
+   * Why no run was created: the data source was deleted or cleared meanwhile, what its former login ingested is still
+   * there, or a run of it is active.
+   */
   private async notCreated(dataSourceId: string): Promise<DomainException> {
     const now = await this.sources.find(dataSourceId);
     if (!now) return DataSourceException.notFound();
     if (!selectsSomething(now.selection)) return nothingSelected();
+    if (await this.clearing.formerLoginLeft(dataSourceId)) return DataSourceException.formerLoginLeaving();
     const active = await this.runs.findActive(dataSourceId);
     return new DomainException(409, SyncErrorCode.InProgress, 'A sync of this data source is already in progress', [], {
       syncRunId: active?.id ?? null,
