@@ -1,7 +1,7 @@
 import { MAX_ANSWER_VALUES, readAnswer } from './answer-shapes';
 
 describe('readAnswer', () => {
-  it('keeps the contract fields of each listed item, as plain values only; numbered ids and versions as strings', () => {
+  it('keeps the contract fields of each listed item, as plain values only; numbered ids and versions as strings; counts the items it cannot read', () => {
     const text = JSON.stringify({
       items: [
         { kind: 'folder', id: 'f', name: 'F', parentId: 'p', extra: 'x' },
@@ -32,6 +32,7 @@ describe('readAnswer', () => {
           { kind: 'file', id: 'n\ufffd', name: '\ufffd half' },
         ],
         nextCursor: 'c',
+        unreadable: 3, // not an item, no id, a link (the folder of too long an id is none anything known goes by)
       },
     });
   });
@@ -42,10 +43,12 @@ describe('readAnswer', () => {
     expect(readAnswer(text, 'workgroups', 3)).toMatchObject({ ok: true });
   });
 
-  it('tells an answer that is not JSON or not a listing; a missing list is an empty page', () => {
+  it('tells an answer that is not JSON or not a listing: one without an items list is no empty page', () => {
     expect(readAnswer('<html>', 'children', 10)).toEqual({ ok: false, problem: 'NotJson' });
-    expect(readAnswer('{"items":{}}', 'children', 10)).toEqual({ ok: false, problem: 'NotAListing' });
-    expect(readAnswer('{"nextCursor":""}', 'children', 10)).toEqual({
+    for (const text of ['{"items":{}}', '{"nextCursor":""}', '{"error":"internal_error"}', 'null', '[]', '"items"'])
+      for (const shape of ['children', 'workgroups'] as const)
+        expect(readAnswer(text, shape, 10)).toEqual({ ok: false, problem: 'NotAListing' });
+    expect(readAnswer('{"items":[],"nextCursor":""}', 'children', 10)).toEqual({
       ok: true,
       value: { items: [], nextCursor: null },
     });

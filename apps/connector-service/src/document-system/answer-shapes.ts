@@ -69,26 +69,38 @@ export function readAnswer(text: string, shape: AnswerShape, maxItems: number): 
   const object = isObject(body) ? body : {};
   if (shape === 'session') return { ok: true, value: pick(object, { sessionToken: 'text', expiresIn: 'count' }) };
   if (shape === 'error') return { ok: true, value: pick(object, { error: 'text' }) };
-  const items = object.items ?? [];
+  // A listing is an object with an `items` list (CONTRACT.md): any other answer (an error object, null) is no empty one.
+  const items = object.items;
   if (!Array.isArray(items)) return { ok: false, problem: 'NotAListing' };
   if (items.length > maxItems) return { ok: false, problem: 'TooManyItems', items: items.length };
   const nextCursor = typeof object.nextCursor === 'string' && object.nextCursor !== '' ? object.nextCursor : null;
   if (nextCursor && nextCursor.length > MAX_CURSOR_LENGTH) return { ok: false, problem: 'CursorTooLong' };
-  const kept = items.map((item) => listedItem(isObject(item) ? item : {}, shape));
-  return { ok: true, value: { items: kept.filter((item) => item !== null), nextCursor } };
+  const kept: Array<Record<string, unknown>> = [];
+  let unreadable = 0;
+  for (const item of items) {
+    const entry = listedItem(item, shape);
+    if (entry === 'unreadable') unreadable++;
+    else if (entry !== 'unnamable') kept.push(entry);
+  }
+  return { ok: true, value: { items: kept, nextCursor, ...(unreadable ? { unreadable } : {}) } };
 }
 
-/** A listed item's fields, or null for one without what the connector needs of it; a file or folder without a name goes by its id. */
-function listedItem(item: Record<string, unknown>, shape: 'workgroups' | 'children'): Record<string, unknown> | null {
-  const kept = pick(item, ITEM_FIELDS[shape]);
-  const unusable = (field: string) => {
-    const value = kept[field] as string | undefined;
-    return value === undefined || value === '' || value.length > MAX_ID_LENGTH;
-  };
-  if (ITEM_NEEDS[shape].some(unusable)) return null;
-  if (shape === 'children' && kept.kind !== 'file' && kept.kind !== 'folder') return null;
+/**
+ * A listed item's fields (a file or folder without a name goes by its id), or why it is left out: `unreadable`
+ * when it is not an object, lacks what the connector needs of it, or is of a kind the contract does not name (it
+ * may be a known document: a sync fails its page); `unnamable` when its id is longer than MAX_ID_LENGTH (no such
+ * item is ever taken, so nothing known goes by it).
+ */
+function listedItem(item: unknown, shape: 'workgroups' | 'children'): Record<string, unknown> | ItemLeftOut {
+  const kept = pick(isObject(item) ? item : {}, ITEM_FIELDS[shape]);
+  const missing = (field: string) => kept[field] === undefined || kept[field] === '';
+  if (ITEM_NEEDS[shape].some(missing)) return 'unreadable';
+  if (shape === 'children' && kept.kind !== 'file' && kept.kind !== 'folder') return 'unreadable';
+  if (ITEM_NEEDS[shape].some((field) => (kept[field] as string).length > MAX_ID_LENGTH)) return 'unnamable';
   return { ...kept, name: kept.name ?? kept.id };
 }
+
+type ItemLeftOut = 'unreadable' | 'unnamable';
 
 /** The named fields that hold a value of their kind; nothing nested comes through. */
 function pick(object: Record<string, unknown>, fields: Record<string, FieldKind>): Record<string, unknown> {

@@ -47,6 +47,8 @@ export type ChildEntry = FolderEntry | FileEntry;
 export interface Page<T> {
   items: T[];
   nextCursor: string | null;
+  /** Items left out of `items` as unreadable (no id, a kind the contract does not name): any of them may be a known one. */
+  unreadable?: number;
 }
 
 export interface FileContent {

@@ -62,6 +62,15 @@ export class DocumentSystemException extends DomainException {
     );
   }
 
+  /** A listing page holding items that are not the contract's (no id, another kind): a sync takes no part of it. */
+  static unreadableItems(items: number) {
+    return new DocumentSystemException(
+      502,
+      DocumentSystemErrorCode.Unavailable,
+      `The document system's listing page holds ${items} item(s) without an id or of a kind other than "folder" or "file"`,
+    );
+  }
+
   /** A download past one of its deadlines (its minimum rate, or its listed size at that rate). */
   static downloadTooSlow(reason: string) {
     return new DocumentSystemException(502, DocumentSystemErrorCode.DownloadTooSlow, reason);

@@ -1,10 +1,14 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
+import { Transaction } from '@app/database';
 import { ConnectorEnv } from '../../connector-env';
 import { SyncedDocumentsRepository } from '../../documents/synced-documents.repository';
+import { DocumentSystemException } from '../../document-system/document-system.exception';
+import type { FolderEntry } from '../../document-system/document-system.adapter';
 import { listedSize } from '../run-progress';
 import { ListFolderJob, SyncJobName, SyncTask } from '../sync.jobs';
 import { SyncRunsRepository } from '../sync-runs.repository';
 import { listedOutcomes, returnedOutcomes } from './file-outcomes';
+import { FolderPagesRepository } from './folder-pages.repository';
 import { RunFollowUps } from './run-follow-ups';
 import { RunLimits, withinLimits } from './run-limits';
 import { RunSessions } from './run-sessions';
@@ -19,6 +23,8 @@ import { pageEntries, pageTasks, planFiles } from './sync-plan';
  */
 @Injectable()
 export class ListFolderStep {
+  private readonly logger = new Logger(ListFolderStep.name);
+
   constructor(
     private readonly runs: SyncRunsRepository,
     private readonly sessions: RunSessions,
@@ -26,6 +32,7 @@ export class ListFolderStep {
     private readonly guard: StepGuard,
     private readonly followUps: RunFollowUps,
     private readonly env: ConnectorEnv,
+    private readonly pages: FolderPagesRepository,
   ) {}
 
   async listFolder(job: ListFolderJob, key: string): Promise<void> {
@@ -51,6 +58,8 @@ export class ListFolderStep {
   ): Promise<SyncTask<SyncJobName.ListFolder> | null> {
     const { source, docs } = await this.sessions.forRun(job.syncRunId, dataSourceId);
     const page = listingStopped ? { items: [], nextCursor: null } : await docs.listChildren(job.folderId, job.cursor);
+    // An item left out as unreadable may be a known document: taken without it, the page would have it look deleted.
+    if (page.unreadable) throw DocumentSystemException.unreadableItems(page.unreadable);
     const listed = pageEntries(page, source.selection);
 
     // Row locks on the run are taken last, so concurrent steps of one run wait on each other briefly.
@@ -80,13 +89,10 @@ export class ListFolderStep {
       ]);
       const plan = planFiles(job, files, known);
       const returned = returnedFiles(job, listed.files, seen, known);
-      const { tasks, nextPage } = pageTasks(job, folders, plan.ingest, nextCursor);
-      await this.synced.upsertFolders(
-        transaction,
-        source.id,
-        folders.map((f) => ({ folderId: f.id, parentId: job.folderId, name: f.name, path: `${job.path}/${f.name}` })),
-        job.syncRunId,
-      );
+      const placed = await this.placeFolders(transaction, source.id, job, folders);
+      const { tasks, nextPage } = pageTasks(job, placed, plan.ingest, nextCursor);
+      // A cursor the folder gave before in this run would end its listing short (that page is listed): it fails.
+      const cursorAgain = nextPage !== null && (await this.pages.known(transaction, nextPage));
       // Every file still listed is seen, even one whose new version fails to download: it must not be dropped.
       await this.synced.markSeen(transaction, pageSightings(files, known, plan, returned), job.syncRunId);
       const moves = [...plan.relocated, ...plan.restamped, ...returned.map((r) => r.move)];
@@ -106,20 +112,51 @@ export class ListFolderStep {
           listedBytes: files.reduce((n, f) => n + listedSize(f), 0),
           plannedBytes: plan.ingest.reduce((n, f) => n + listedSize(f), 0),
           listedPages: 1,
+          failedListings: cursorAgain ? 1 : 0,
         },
       });
       if (!settled) throw new TaskAlreadyDone(); // the run was cancelled meanwhile
-      return { ...settled, nextPage };
+      return { ...settled, nextPage, cursorAgain };
     });
     if (step === null) return null;
-    const { nextPage } = step;
+    const { nextPage, cursorAgain } = step;
+    if (cursorAgain)
+      this.logger.warn(
+        { syncRunId: job.syncRunId, folderId: job.folderId },
+        'folder listing failed: the document system gave a cursor of this folder again; the run deletes nothing',
+      );
     // The next page is this job's to list; every other new task gets a job of its own.
     await this.followUps.after(job.syncRunId, {
       jobs: step.added.filter((t) => t.key !== nextPage?.key),
-      folderListed: !nextPage,
+      folderListed: !nextPage || cursorAgain,
       pending: step.pending,
     });
     return step.added.some((t) => t.key === nextPage?.key) ? nextPage : null;
+  }
+
+  /**
+   * Places the page's subfolders below this folder; returns those to list. One the run reached first another
+   * way (a loop, or a second parent) keeps that place and is not listed again: a loop ends there.
+   */
+  private async placeFolders(
+    transaction: Transaction,
+    dataSourceId: string,
+    job: ListFolderJob,
+    folders: FolderEntry[],
+  ): Promise<FolderEntry[]> {
+    const placed = await this.synced.upsertFolders(
+      transaction,
+      dataSourceId,
+      folders.map((f) => ({ folderId: f.id, parentId: job.folderId, name: f.name, path: `${job.path}/${f.name}` })),
+      job.syncRunId,
+    );
+    const again = folders.filter((f) => !placed.has(f.id)).map((f) => f.id);
+    if (again.length)
+      this.logger.warn(
+        { syncRunId: job.syncRunId, dataSourceId, parentId: job.folderId, folderIds: again },
+        'folders reached again in this run keep their first place and are not listed again',
+      );
+    return folders.filter((f) => placed.has(f.id));
   }
 
   /** Read at each page, so a changed limit applies to the runs under way from their next page on. */

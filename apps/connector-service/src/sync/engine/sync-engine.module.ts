@@ -21,6 +21,7 @@ import { EndedRunEvents } from './ended-run-events';
 import { FailedSteps } from './failed-steps';
 import { FileDownloads } from './file-downloads';
 import { RunBytes } from './run-bytes';
+import { FolderPagesRepository } from './folder-pages.repository';
 import { GoneFilesRepository } from './gone-files.repository';
 import { HeldDeletionsRepository } from './held-deletions.repository';
 import { IngestFilesStep } from './ingest-files.step';
@@ -69,6 +70,7 @@ export class SyncEngineModule {
           RunFollowUps,
           FileDownloads,
           GoneFilesRepository,
+          FolderPagesRepository,
           RunBytes,
           RunSessions,
           LostWorkRepository,
