@@ -110,6 +110,30 @@ describe('What stays in Redis', () => {
     expect(JSON.stringify(refused.data)).not.toContain(secret);
   });
 
+  it.each([
+    ['an array', (secret: string) => [{ url: receiver.url, authentication: { type: 'ApiKey', apiKey: secret } }]],
+    ['an array of arrays', (secret: string) => [[{ authentication: { type: 'BearerToken', token: secret } }]]],
+    ['a string', (secret: string) => `http://user:${secret}@127.0.0.1:9/hook`],
+  ])('keeps nothing of a refused request’s webhook that is %s', async (_shape, webhook) => {
+    const secret = `odd-webhook-secret-${Math.random().toString(36).slice(2)}`;
+    const body = { ...approvalRequest(receiver.url), webhook: webhook(secret), tenantId: 'tenant-redis' };
+    await runtime.request(body as unknown as ApprovalRequestJob);
+    const failedJobHash = await eventually(async () => {
+      const hash = await jobHash(SharedQueue.ApprovalRequests, requestJobId(body));
+      return hash.failedReason && hash;
+    });
+    expect(failedJobHash.failedReason).toMatch(/^Invalid approval request: /);
+    expect(JSON.stringify(failedJobHash)).not.toContain(secret);
+    expect(JSON.parse(failedJobHash.data)).toEqual({
+      executionId: body.executionId,
+      stepId: body.stepId,
+      agentName: body.agentName,
+      stepInput: body.stepInput,
+      previousResults: body.previousResults,
+      tenantId: body.tenantId,
+    });
+  });
+
   it('bounds how long a consumed decision job is kept', async () => {
     receiver.handler = (_req, res) => void res.writeHead(200).end();
     const body = { ...approvalRequest(receiver.url, { maxRetryAttempts: 0 }), tenantId: 'tenant-redis' };

@@ -5,24 +5,7 @@ import { after, HttpPeer, isolatedDatabase, testCaller, TestCaller } from '@app/
 import { DELIVERY_QUEUE } from '../src/delivery/delivery.jobs';
 import { DELIVERY_STALLED_OUT } from '../src/delivery/delivery.service';
 import { ApprovalTestApp, approvalRequest, startApprovalApp } from './support/approval-app';
-
-/**
- * What a worker killed while sending an attempt leaves, again and again: the job active, its lock gone. Bull's
- * stalled check hands it back to waiting until it has stalled more than MAX_STALLED_COUNT (2) times, then fails
- * it without our handler. Returns how often the job was taken.
- */
-async function stallUntilFailed(queue: Queue, jobId: string): Promise<number> {
-  let taken = 0;
-  for (;;) {
-    const job = await queue.getJob(jobId);
-    if (job && (await job.isFailed())) return taken;
-    if ((await queue.client.lrem(queue.toKey('wait'), 0, jobId)) > 0) {
-      await queue.client.lpush(queue.toKey('active'), jobId);
-      taken++;
-    }
-    await after(100);
-  }
-}
+import { stallUntilFailed } from './support/stalled-jobs';
 
 describe('A delivery attempt that stops every worker that sends it', () => {
   let sut: ApprovalTestApp;

@@ -96,6 +96,7 @@ export interface DecidedApproval {
 export interface ReminderClaim {
   status: ApprovalStatus;
   tenantId: string;
+  webhookUrl: string;
   createdAt: Date;
   remindAfterSeconds: number | null;
   decisionDueAt: Date | null;
@@ -115,5 +116,6 @@ export type CallbackView = Pick<
 export interface StalledApproval {
   approvalId: string;
   tenantId: string;
+  webhookUrl: string;
   attempt: number;
 }

@@ -253,7 +253,7 @@ export class ApprovalsRepository {
    */
   async stalledPending(quietMs: number, afterId: string | null, limit: number): Promise<StalledApproval[]> {
     return this.db.query(
-      `SELECT a.id::text AS "approvalId", a."tenantId", coalesce(l.attempt, 0) AS attempt
+      `SELECT a.id::text AS "approvalId", a."tenantId", a."webhookUrl", coalesce(l.attempt, 0) AS attempt
        FROM approval.approvals a
        LEFT JOIN LATERAL (
          SELECT attempt, at FROM approval.approval_log
@@ -306,7 +306,7 @@ export class ApprovalsRepository {
            AND a."remindAfterSeconds" IS NOT NULL AND (a."decisionDueAt" IS NULL OR a."decisionDueAt" > clock_timestamp())
            AND a."remindersStoppedAt" IS NULL
          RETURNING a."remindersSent" AS reminder, a."reminderAttempt" AS attempt)
-       SELECT a.status, a."tenantId", a."createdAt", a."remindAfterSeconds", a."decisionDueAt",
+       SELECT a.status, a."tenantId", a."webhookUrl", a."createdAt", a."remindAfterSeconds", a."decisionDueAt",
          a."remindersStoppedAt" IS NOT NULL AS "remindersStopped", c.reminder, c.attempt
        FROM approval.approvals a LEFT JOIN claimed c ON true WHERE a.id = $1`,
       [approvalId, round],

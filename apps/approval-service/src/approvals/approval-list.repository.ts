@@ -74,6 +74,11 @@ export class ApprovalListRepository {
     return logs;
   }
 
+  /** Whether a request step has its approval (a stalled-out request job asks: StalledOutRequests). */
+  hasStep(tenantId: string, executionId: string, stepId: string): Promise<boolean> {
+    return this.approvals.existsBy({ tenantId, executionId, stepId });
+  }
+
   entries(approvalId: string): Promise<ApprovalLogEntity[]> {
     return this.log.find({ where: { approvalId }, order: { at: 'ASC', id: 'ASC' } });
   }

@@ -4,7 +4,7 @@ import type { Job, Queue } from 'bull';
 import { createHash } from 'node:crypto';
 import { ApprovalRequestJob, SharedQueue } from '@app/contracts/payloads';
 import { DomainException } from '@app/errors';
-import { DEFAULT_JOB_NAME, echoable, JobHandlers, QueueProcessor, queueContract } from '@app/queue';
+import { DEFAULT_JOB_NAME, echoable, JobHandlers, onStalledOut, QueueProcessor, queueContract } from '@app/queue';
 import { ApprovalEnv } from '../approval-env';
 import type { AttemptView } from '../delivery/handed-off-attempts';
 import { decisionEvent } from '../approval-store/decision-event';
@@ -13,11 +13,12 @@ import { OutageRider } from '@app/database';
 import { DeliveryService } from '../delivery/delivery.service';
 import { DecisionOutboxRepository } from '../outbox/decision-outbox.repository';
 import { DecisionRelay } from '../outbox/decision-relay';
-import { ApprovalsService } from './approvals.service';
+import { ApprovalsService, RequestedApproval } from './approvals.service';
 import { withAuthTypeOnly, withoutAuthValues } from './auth-values-redaction';
 import { DrainInstead, FirstAttemptLine } from './first-attempt-line';
 import { IntakeLanes } from './intake-lanes';
 import { oversizeReason, oversizedRemains } from './request-size';
+import { StalledOutRequests } from './stalled-out-requests';
 
 /**
  * First attempts intake sends at a time: enough to keep the database busy. More only add work in front of the
@@ -53,7 +54,7 @@ const REQUEST_JOBS = queueContract(SharedQueue.ApprovalRequests, { [DEFAULT_JOB_
 type RequestJobs = typeof REQUEST_JOBS.payloads;
 type TakenRequest = { approvalId: string; created: boolean };
 /** What intake does with a stored Pending approval's first attempt. */
-type FirstAttempt = (approvalId: string, tenantId: string, fresh?: AttemptView) => Promise<void>;
+type FirstAttempt = (approval: RequestedApproval, fresh?: AttemptView) => Promise<void>;
 
 @Injectable()
 export class ApprovalRequestsProcessor extends QueueProcessor<RequestJobs> implements BeforeApplicationShutdown {
@@ -62,20 +63,30 @@ export class ApprovalRequestsProcessor extends QueueProcessor<RequestJobs> imple
   private readonly lanes: IntakeLanes;
 
   constructor(
-    @InjectQueue(SharedQueue.ApprovalRequests) queue: Queue,
+    @InjectQueue(SharedQueue.ApprovalRequests) private readonly requestQueue: Queue,
     private readonly approvals: ApprovalsService,
     private readonly outbox: DecisionOutboxRepository,
     private readonly relay: DecisionRelay,
     private readonly delivery: DeliveryService,
     private readonly gate: CallbacksFirstGate,
     private readonly outage: OutageRider,
+    private readonly stalledOut: StalledOutRequests,
     env: ApprovalEnv,
   ) {
-    super(queue, REQUEST_JOBS);
+    super(requestQueue, REQUEST_JOBS);
     // Half of what the sweeper waits for, at least, even with a webhook timeout of 0.
     const staleAfterMs = env.DELIVERY_STRANDED_AFTER_MS / 2;
     this.line = new FirstAttemptLine({ lanes: LANES, maxWaiting: MAX_IN_LINE, staleAfterMs });
-    this.lanes = new IntakeLanes(queue, { drainFrom: DRAIN_FROM_WAITING, waitingHere: () => this.line.waitingHere });
+    this.lanes = new IntakeLanes(requestQueue, {
+      drainFrom: DRAIN_FROM_WAITING,
+      waitingHere: () => this.line.waitingHere,
+    });
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    // Before taking jobs: a worker runs its first stalled check as it starts.
+    await onStalledOut(this.requestQueue, (jobId) => this.settleStalledOut(jobId));
+    super.onApplicationBootstrap();
   }
 
   /** First attempts still in the line go to the fair share before the queues close. */
@@ -110,25 +121,25 @@ export class ApprovalRequestsProcessor extends QueueProcessor<RequestJobs> imple
    */
   private async take(value: ApprovalRequestJob, job: Job): Promise<TakenRequest> {
     if (!this.lanes.draining) {
-      const inline: FirstAttempt = (id, tenantId, fresh) => this.delivery.handOff(id, tenantId, fresh);
+      const inline: FirstAttempt = (approval, fresh) => this.delivery.handOff(approval, fresh);
       try {
         return await this.line.inLane(value.tenantId, () => this.store(value, job, inline), this.lanes.drainStarts);
       } catch (error) {
         if (!(error instanceof DrainInstead)) throw error;
       }
     }
-    return this.store(value, job, (id, tenantId, fresh) =>
+    return this.store(value, job, (approval, fresh) =>
       // A redelivered job's attempt (no fresh approval) goes to the fair share at once, as handOff does.
       fresh
-        ? this.line.add(tenantId, (queued) => this.sendLined(id, tenantId, fresh, queued))
-        : this.delivery.handOff(id, tenantId),
+        ? this.line.add(approval.tenantId, (queued) => this.sendLined(approval, fresh, queued))
+        : this.delivery.handOff(approval),
     );
   }
 
   /** A first attempt from the line: like a request taken in, it lets the callbacks in hand go first. */
-  private async sendLined(approvalId: string, tenantId: string, fresh: AttemptView, queued: boolean): Promise<void> {
+  private async sendLined(approval: RequestedApproval, fresh: AttemptView, queued: boolean): Promise<void> {
     if (!queued) await this.gate.turn();
-    await this.delivery.handOff(approvalId, tenantId, fresh, { inline: !queued });
+    await this.delivery.handOff(approval, fresh, { inline: !queued });
   }
 
   private async store(value: ApprovalRequestJob, job: Job, firstAttempt: FirstAttempt): Promise<TakenRequest> {
@@ -142,13 +153,31 @@ export class ApprovalRequestsProcessor extends QueueProcessor<RequestJobs> imple
         }),
       );
       await this.forgetAuthValues(job);
-      if (approval.status === 'Pending') await firstAttempt(approval.id, value.tenantId, fresh);
+      if (approval.status === 'Pending') await firstAttempt(approval, fresh);
       return { approvalId: approval.id, created };
     } catch (error) {
       if (error instanceof DomainException && error.statusCode === 400) return this.refuse(job, error.message);
       this.logger.error({ jobId: job.id, error: (error as Error).message }, 'approval request failed');
       throw error;
     }
+  }
+
+  /**
+   * A job Bull failed in its stalled check, without this processor's handler (StalledOutRequests says what it
+   * keeps, and whether it is refused). Every process hears it; each step is idempotent.
+   */
+  private settleStalledOut(jobId: string): void {
+    const settle = async () => {
+      const job = await this.outage.ride(() => this.requestQueue.getJob(jobId));
+      // Gone (removed on failure), or tried again by the runtime: nothing left to settle.
+      if (!job || !(await job.isFailed())) return;
+      const { kept, refusal } = await this.outage.ride(() => this.stalledOut.settle(job));
+      if (refusal) await this.refusal(job, refusal, kept);
+      else if (kept !== job.data) await this.outage.ride(() => job.update(kept));
+    };
+    settle().catch((error: Error) =>
+      this.logger.error({ jobId, error: error.message }, 'stalled-out approval request not settled'),
+    );
   }
 
   /** The approval holds them encrypted now: the job's copy in Redis goes. */
@@ -162,6 +191,13 @@ export class ApprovalRequestsProcessor extends QueueProcessor<RequestJobs> imple
    * authentication (of whatever shape), only its type.
    */
   private async refuse(job: Job, reason: string, kept: unknown = withAuthTypeOnly(job.data)): Promise<never> {
+    await this.refusal(job, reason, kept);
+    await job.discard();
+    throw new Error(`Invalid approval request: ${reason}`);
+  }
+
+  /** The InvalidRequest decision of a refused job, and what its job keeps. */
+  private async refusal(job: Job, reason: string, kept: unknown): Promise<void> {
     const data = (kept ?? {}) as Partial<ApprovalRequestJob>;
     // An event with no approval behind it, written once per id.
     const event = decisionEvent({
@@ -180,8 +216,6 @@ export class ApprovalRequestsProcessor extends QueueProcessor<RequestJobs> imple
     if (kept !== job.data) await this.outage.ride(() => job.update(kept));
     await this.relay.publish(event);
     this.logger.warn({ jobId: job.id, reason }, 'invalid approval request');
-    await job.discard();
-    throw new Error(`Invalid approval request: ${reason}`);
   }
 }
 

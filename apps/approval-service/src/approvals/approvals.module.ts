@@ -17,6 +17,7 @@ import { ApprovalListRepository } from './approval-list.repository';
 import { ApprovalRequestsProcessor } from './approval-requests.processor';
 import { ApprovalsController } from './approvals.controller';
 import { ApprovalsService } from './approvals.service';
+import { StalledOutRequests } from './stalled-out-requests';
 import { WebhookTestSlots } from './webhook-test-slots';
 
 @Module({})
@@ -42,7 +43,7 @@ export class ApprovalsModule {
         ApprovalsService,
         ApprovalListRepository,
         WebhookTestSlots,
-        ...(runsWorkers(role) ? [ApprovalRequestsProcessor] : []),
+        ...(runsWorkers(role) ? [ApprovalRequestsProcessor, StalledOutRequests] : []),
       ],
     };
   }

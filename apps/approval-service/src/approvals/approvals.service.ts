@@ -20,7 +20,7 @@ import { WebhookUrlPolicy } from '../delivery/webhook-url-policy';
 import { DecisionRelay } from '../outbox/decision-relay';
 import { requestIdentity } from './request-fingerprint';
 
-export type RequestedApproval = Pick<ApprovalEntity, 'id' | 'callbackId' | 'status'>;
+export type RequestedApproval = Pick<ApprovalEntity, 'id' | 'callbackId' | 'status' | 'tenantId' | 'webhookUrl'>;
 
 /** A request's approval; `fresh` is set when this request created it, as its first attempt sees it. */
 export interface RequestOutcome {
@@ -123,11 +123,11 @@ export class ApprovalsService {
         if (decisionTimeoutSeconds !== null) await this.deadlines.schedule(created.id, decisionTimeoutSeconds);
         if (remindAfterSeconds !== null)
           await this.reminders.scheduleFirst(created.id, created.createdAt, remindAfterSeconds);
-        if (options.queueFirstAttempt !== false) await this.delivery.attempt(created.id, 1, tenantId);
+        if (options.queueFirstAttempt !== false) await this.delivery.attempt(created.id, 1, created);
       });
       const fresh = { ...created, inHand: { callbackToken: token, authentication: input.webhook.authentication } };
       return {
-        approval: { id: created.id, callbackId: created.callbackId, status: created.status },
+        approval: requested(created),
         created: true,
         fresh,
       };
@@ -135,7 +135,7 @@ export class ApprovalsService {
     const existing = await this.repository.findByStep(tenantId, input.executionId, input.stepId);
     if (!this.sameRequest(existing, identity)) this.conflicting(existing, options.onConflict ?? 'refuse');
     if (OPEN_STATUSES.includes(existing.status)) await this.followUpRepeat(existing, options);
-    return { approval: { id: existing.id, callbackId: existing.callbackId, status: existing.status }, created: false };
+    return { approval: requested(existing), created: false };
   }
 
   async get(tenantId: string, id: string): Promise<ApprovalEntity> {
@@ -166,7 +166,7 @@ export class ApprovalsService {
       if (decisionDueAt && decisionDueAt.getTime() <= Date.now()) throw ApprovalException.notAwaiting('TimedOut');
       throw ApprovalException.notAwaiting(`${status}, its callback token no longer kept`);
     }
-    await this.delivery.redeliver(id, attempt, tenantId);
+    await this.delivery.redeliver(id, attempt, approval);
     return { approvalId: id, attempt };
   }
 
@@ -187,13 +187,13 @@ export class ApprovalsService {
    * attempt asked for again waits for intake's own and then finds it logged).
    */
   private async ensureFollowUps(approval: ApprovalEntity, queueFirstAttempt: boolean): Promise<void> {
-    const { id, tenantId, decisionDueAt, remindAfterSeconds } = approval;
+    const { id, decisionDueAt, remindAfterSeconds } = approval;
     if (decisionDueAt)
       await this.deadlines.schedule(id, Math.max(0, Math.ceil((decisionDueAt.getTime() - Date.now()) / 1000)));
     // The round still ahead, not round 1: an approval that was Pending at round 1 gets no reminder out of turn.
     const round = remindAfterSeconds === null ? null : nextRound(approval, 0, Date.now());
     if (round) await this.reminders.schedule(id, round.round, round.atMs);
-    if (queueFirstAttempt && approval.status === 'Pending') await this.delivery.attempt(id, 1, tenantId, 0, true);
+    if (queueFirstAttempt && approval.status === 'Pending') await this.delivery.attempt(id, 1, approval, 0, true);
   }
 
   /** Rows from before fingerprints, or under a retired key, cannot be compared: the first stands. */
@@ -215,4 +215,9 @@ export class ApprovalsService {
     const { type, ...values } = auth;
     return type === 'None' ? null : this.cipher.encrypt(JSON.stringify(values));
   }
+}
+
+/** A request's approval as its caller sees it, with what its first attempt's delivery slot needs. */
+function requested({ id, callbackId, status, tenantId, webhookUrl }: RequestedApproval): RequestedApproval {
+  return { id, callbackId, status, tenantId, webhookUrl };
 }

@@ -73,8 +73,43 @@ describe(withAuthTypeOnly.name, () => {
       webhook: { authentication: { type: 'BasicAuth', username: 'u', password: 'p' } },
     });
     expect(refused).toEqual({ webhook: { authentication: { type: 'BasicAuth' } } });
-    for (const data of [{ webhook: {} }, { webhook: 'https://x.example.com' }, 'not an object', null]) {
+    for (const data of [{ webhook: {} }, { webhook: null }, { webhook: 5 }, { tenantId: 't' }, 7, null]) {
       expect(withAuthTypeOnly(data)).toBe(data);
     }
+  });
+
+  it.each([
+    ['an array', [{ url: 'https://x.example.com', authentication: { type: 'ApiKey', apiKey: SECRET } }]],
+    ['an array of arrays', [[{ authentication: { type: 'BearerToken', token: SECRET } }]]],
+    ['a string', `https://user:${SECRET}@x.example.com`],
+  ])('keeps nothing of a webhook that is %s', (_shape, webhook) => {
+    const refused = withAuthTypeOnly({ tenantId: 't', executionId: 'e', webhook });
+    expect(refused).toEqual({ tenantId: 't', executionId: 'e' });
+    expect(withAuthTypeOnly(refused)).toBe(refused);
+  });
+
+  it.each([
+    ['a misspelt webhook field', { url: 'https://x.example.com', authentification: { apiKey: SECRET } }],
+    ['a URL with a password', { url: `https://user:${SECRET}@x.example.com/hook` }],
+  ])('keeps of a webhook only the contract’s fields, a URL without its password: %s', (_shape, webhook) => {
+    const refused = withAuthTypeOnly({ tenantId: 't', webhook: { ...webhook, timeoutSeconds: 30 } });
+    expect(JSON.stringify(refused)).not.toContain(SECRET);
+    expect(refused).toEqual({ tenantId: 't', webhook: expect.objectContaining({ timeoutSeconds: 30 }) });
+    expect(withAuthTypeOnly(refused)).toBe(refused);
+  });
+
+  it('keeps only the contract’s fields of a request, so a secret under a misspelt one goes', () => {
+    const data = { tenantId: 't', executionId: 'e', stepInput: { a: 1 }, webhok: { apiKey: SECRET }, apiKey: SECRET };
+    const refused = withAuthTypeOnly(data);
+    expect(refused).toEqual({ tenantId: 't', executionId: 'e', stepInput: { a: 1 } });
+  });
+
+  it.each([
+    ['an array', [{ tenantId: 't', webhook: { authentication: { type: 'ApiKey', apiKey: SECRET } } }]],
+    ['a string', SECRET],
+  ])('keeps nothing of request data that is %s', (_shape, data) => {
+    const refused = withAuthTypeOnly(data);
+    expect(refused).toEqual({});
+    expect(withAuthTypeOnly(refused)).toBe(refused);
   });
 });

@@ -23,12 +23,36 @@ export function withoutAuthValues(data: unknown): unknown {
   return withAuthentication(data, placeholdersOf);
 }
 
+/** The fields of a request and of its webhook the contract names (CONTRACT.md, "Requesting an approval"). */
+const REQUEST_FIELDS = ['tenantId', 'executionId', 'stepId', 'agentName', 'webhook', 'stepInput', 'previousResults'];
+const WEBHOOK_FIELDS = ['url', 'authentication', 'timeoutSeconds', 'maxRetryAttempts', 'message'];
+
 /**
- * A request job's data as it is left failed in Redis without being taken in: of its authentication, whatever
- * its shape, only its type when that is one the contract names. The same object when that is what it holds.
+ * A request job's data as it is left failed in Redis without being taken in: only the contract's fields (a secret
+ * may stand under a misspelt one), a webhook URL without its user and password, and of its authentication, whatever
+ * its shape, only its type when that is one the contract names. A webhook, or data, that is not an object (an
+ * array, a string) may hold an auth value anywhere: nothing of it is kept. The same object when that is what it holds.
  */
 export function withAuthTypeOnly(data: unknown): unknown {
-  return withAuthentication(data, typeOf);
+  if (!isRecord(data)) return mayHoldText(data) ? {} : data;
+  const kept = picked(data, REQUEST_FIELDS);
+  if (isRecord(kept.webhook)) kept.webhook = withUrlWithoutPassword(picked(kept.webhook, WEBHOOK_FIELDS));
+  else if (mayHoldText(kept.webhook)) delete kept.webhook;
+  const refused = withAuthentication(kept, typeOf);
+  return isDeepStrictEqual(refused, data) ? data : refused;
+}
+
+function picked(record: Record<string, unknown>, fields: string[]): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(record).filter(([field]) => fields.includes(field)));
+}
+
+function withUrlWithoutPassword(webhook: Record<string, unknown>): Record<string, unknown> {
+  if (typeof webhook.url !== 'string' || !URL.canParse(webhook.url)) return webhook;
+  const url = new URL(webhook.url);
+  if (!url.username && !url.password) return webhook;
+  url.username = '';
+  url.password = '';
+  return { ...webhook, url: url.href };
 }
 
 function withAuthentication(data: unknown, kept: (authentication: unknown) => Authentication): unknown {
@@ -52,6 +76,11 @@ function placeholdersOf(authentication: unknown): Authentication {
     ...(type === 'CustomHeader' && typeof headerName === 'string' ? { headerName } : {}),
     ...Object.fromEntries(VALUE_FIELDS[type].map((field) => [field, REDACTED_AUTH_VALUE])),
   };
+}
+
+/** Strings, arrays and objects; not null, numbers or booleans. */
+function mayHoldText(value: unknown): boolean {
+  return typeof value === 'string' || (typeof value === 'object' && value !== null);
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -1,13 +1,14 @@
 import { InjectQueue } from '@nestjs/bull';
 import { Injectable } from '@nestjs/common';
 import type { Queue } from 'bull';
-import { DEFAULT_JOB_NAME, FairShare, fairJob, InjectFairShare } from '@app/queue';
+import { DEFAULT_JOB_NAME, FairJob, FairShare, fairJob, InjectFairShare } from '@app/queue';
 import type { StalledApproval } from '../approval-store/approval-rows';
-import { DELIVERY_JOB_OPTIONS, DELIVERY_JOBS, DELIVERY_QUEUE } from './delivery.jobs';
+import { DeliveryAttemptJob, DELIVERY_JOB_OPTIONS, DELIVERY_JOBS, DELIVERY_QUEUE } from './delivery.jobs';
+import { DeliveryTarget, receiverOf } from './receivers';
 
 /**
  * The only place that adds delivery attempts: to the delivery queue's fair share, which hands each to Bull
- * when a slot is its tenant's. The job id makes an attempt's job unique.
+ * when a slot is its tenant's and its receiver's (receivers.ts). The job id makes an attempt's job unique.
  */
 @Injectable()
 export class DeliveryProducer {
@@ -16,15 +17,9 @@ export class DeliveryProducer {
     @InjectQueue(DELIVERY_QUEUE) private readonly queue: Queue,
   ) {}
 
-  async attempt(approvalId: string, attempt: number, tenantId: string, delayMs = 0, again = false): Promise<void> {
-    const job = fairJob(
-      DELIVERY_JOBS,
-      DEFAULT_JOB_NAME,
-      `${approvalId}:${attempt}`,
-      { approvalId, attempt, tenantId, ...(again ? { again } : {}) },
-      DELIVERY_JOB_OPTIONS,
-    );
-    await this.fairShare.add(tenantId, job, delayMs);
+  async attempt(approvalId: string, attempt: number, to: DeliveryTarget, delayMs = 0, again = false): Promise<void> {
+    const data = { approvalId, attempt, tenantId: to.tenantId, ...(again ? { again } : {}) };
+    await this.fairShare.add(to.tenantId, this.job(data, to), delayMs);
   }
 
   /**
@@ -39,13 +34,9 @@ export class DeliveryProducer {
     );
     const items = stalled
       .filter((_, i) => !nextWaits[i])
-      .map(({ approvalId, attempt, tenantId }) => {
-        const number = Math.max(1, attempt);
-        const data = { approvalId, attempt: number, tenantId };
-        return {
-          tenantId,
-          job: fairJob(DELIVERY_JOBS, DEFAULT_JOB_NAME, `${approvalId}:${number}`, data, DELIVERY_JOB_OPTIONS),
-        };
+      .map((approval) => {
+        const { approvalId, attempt, tenantId } = approval;
+        return { tenantId, job: this.job({ approvalId, attempt: Math.max(1, attempt), tenantId }, approval) };
       });
     await Promise.all(items.map(({ job }) => this.dropFailed(job.id)));
     await this.fairShare.addMany(items);
@@ -57,16 +48,25 @@ export class DeliveryProducer {
   }
 
   /** An extra attempt of an approval awaiting its decision; `reminder` when it is one. */
-  async redeliver(approvalId: string, attempt: number, tenantId: string, reminder?: number): Promise<void> {
-    const data = { approvalId, attempt, tenantId, redelivery: true, ...(reminder ? { reminder } : {}) };
-    await this.fairShare.add(
-      tenantId,
-      fairJob(DELIVERY_JOBS, DEFAULT_JOB_NAME, `${approvalId}:${attempt}`, data, DELIVERY_JOB_OPTIONS),
-    );
+  async redeliver(approvalId: string, attempt: number, to: DeliveryTarget, reminder?: number): Promise<void> {
+    const data = { approvalId, attempt, tenantId: to.tenantId, redelivery: true, ...(reminder ? { reminder } : {}) };
+    await this.fairShare.add(to.tenantId, this.job(data, to));
   }
 
   /** Drops an attempt's delayed job that is no longer needed; one already on its way is left to find its attempt logged. */
   async withdraw(approvalId: string, attempt: number): Promise<void> {
     await this.fairShare.withdraw(`${approvalId}:${attempt}`);
+  }
+
+  /** An attempt's job, in its receiver's lane of its tenant's share. */
+  private job(data: DeliveryAttemptJob, to: DeliveryTarget): FairJob {
+    const job = fairJob(
+      DELIVERY_JOBS,
+      DEFAULT_JOB_NAME,
+      `${data.approvalId}:${data.attempt}`,
+      data,
+      DELIVERY_JOB_OPTIONS,
+    );
+    return { ...job, lane: receiverOf(to.webhookUrl) };
   }
 }

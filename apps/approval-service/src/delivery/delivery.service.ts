@@ -17,6 +17,7 @@ import { AttemptsInFlight } from './attempts-in-flight';
 import { AttemptView, HandedOffAttempts, SecretsInHand } from './handed-off-attempts';
 import { delayAfterFailedAttemptMs, hasRetryLeft } from './retry-schedule';
 import { settlesWithin } from '@app/outbound';
+import { DeliveryTarget, receiverOf } from './receivers';
 import { TenantCounts } from './tenant-counts';
 import { AttemptResult, WebhookSender } from './webhook-sender';
 
@@ -87,15 +88,15 @@ export class DeliveryService {
   /**
    * Intake's hand-off of a first attempt. An approval this process has just created is sent from here
    * while its tenant has no slow attempt here (nor, when its receiver lingers, INLINE_PER_LINGERING_TENANT in
-   * flight) and may take a delivery slot now (the fair share's hold):
+   * flight) and may take a delivery slot now, it and its receiver (the fair share's hold):
    * intake stays with it for at most INLINE_WAIT_MS (most receivers answer by then, and the work in flight
    * stays bounded by intake's concurrency), then lets it go on alone. Otherwise the attempt waits for its
    * tenant's turn in the delivery queue's fair share, as it does when `inline` is false, or after a shutdown signal.
    */
-  async handOff(approvalId: string, tenantId: string, fresh?: AttemptView, { inline = true } = {}): Promise<void> {
+  async handOff(approval: DeliveryTarget & { id: string }, fresh?: AttemptView, { inline = true } = {}): Promise<void> {
     if (fresh && inline && (await this.sendHere(fresh))) return;
     if (fresh) this.handOffs.keep(fresh);
-    await this.outage.ride(() => this.producer.attempt(approvalId, 1, tenantId, 0, !fresh));
+    await this.outage.ride(() => this.producer.attempt(approval.id, 1, approval, 0, !fresh));
   }
 
   /**
@@ -137,7 +138,7 @@ export class DeliveryService {
     // Counted before the hold is asked for: the requests intake takes together reach here together.
     this.inlineAttempts.add(tenantId);
     const holdId = inlineHoldId(view.id);
-    const held = await this.fairShare.hold(tenantId, holdId);
+    const held = await this.fairShare.hold(tenantId, holdId, receiverOf(view.webhookUrl));
     // A shutdown signal may have come while the hold was asked for: the attempt goes to the queue instead.
     if (!held || !this.inFlight.mayStart) {
       this.inlineAttempts.remove(tenantId);
@@ -172,7 +173,7 @@ export class DeliveryService {
   private async goOnAlone(view: AttemptView, sent: Promise<void>): Promise<void> {
     this.slowTenants.add(view.tenantId);
     const safetyNet = this.outage
-      .ride(() => this.producer.attempt(view.id, 1, view.tenantId, view.timeoutSeconds * 1000 + this.strandedAfterMs))
+      .ride(() => this.producer.attempt(view.id, 1, view, view.timeoutSeconds * 1000 + this.strandedAfterMs))
       .catch((error: Error) =>
         this.logger.warn(
           { approvalId: view.id, error: error.message },
@@ -216,7 +217,7 @@ export class DeliveryService {
       return this.fail(approvalId, `The receiver answered 410 Gone to attempt ${attempt}: delivery ended`);
     if (hasRetryLeft(attempt, approval.maxRetryAttempts)) {
       return this.outage.ride(() =>
-        this.producer.attempt(approvalId, attempt + 1, approval.tenantId, delayAfterFailedAttemptMs(attempt)),
+        this.producer.attempt(approvalId, attempt + 1, approval, delayAfterFailedAttemptMs(attempt)),
       );
     }
     return this.fail(approvalId, `No attempt succeeded (${approval.maxRetryAttempts + 1} in all)`);

@@ -29,7 +29,7 @@ export class RemindersService {
     if (!claim?.remindAfterSeconds || !OPEN_STATUSES.includes(claim.status) || claim.remindersStopped) return;
     const { reminder, attempt } = claim;
     if (reminder !== null && attempt !== null)
-      await this.outage.ride(() => this.delivery.redeliver(approvalId, attempt, claim.tenantId, reminder));
+      await this.outage.ride(() => this.delivery.redeliver(approvalId, attempt, claim, reminder));
     const next = nextRound(claim, round, Date.now());
     if (next) await this.outage.ride(() => this.rounds.schedule(approvalId, next.round, next.atMs));
   }

@@ -1,3 +1,5 @@
+import { LANES } from './fair-share-lanes.lua';
+
 /**
  * The fair share's Redis scripts. Each runs atomically, so every process sees one consistent state.
  * docs/fair-share.md states the invariants they keep.
@@ -12,6 +14,7 @@
  *   7 workers   ZSET  process → when its registration lapses (ms)
  *   8 capacity  HASH  process → "slots:reserved"
  *   9 resting   ZSET  tenant → until when it takes no slot and is not counted as waiting (ms)
+ *  10, 11        a tenant's lanes (fair-share-lanes.lua.ts)
  * ARGV: 1 prefix of a tenant's waiting list, 2 prefix of a Bull job's key, 3 the share of a lone tenant,
  *   4 the most jobs one call admits, 5 how long an admitted job has to reach Bull before its lease is looked
  *   at (ms), 6 how often the lease of a job in Bull is looked at (ms); then the script's own arguments.
@@ -26,6 +29,8 @@ export const FAIR_SHARE_KEYS = [
   'workers',
   'capacity',
   'resting',
+  'lanes',
+  'leaseLane',
 ] as const;
 
 /** At most this many tenants are visited by one admission (a bound on the script's time). */
@@ -40,6 +45,7 @@ local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
 local pendingPrefix, jobPrefix = ARGV[1], ARGV[2]
 local aloneShare, admitLimit = tonumber(ARGV[3]), tonumber(ARGV[4])
 local handOverMs, recheckMs = tonumber(ARGV[5]), tonumber(ARGV[6])
+${LANES}
 
 local function slotsNow()
   local lapsed = rcall('ZRANGEBYSCORE', KEYS[7], '-inf', now)
@@ -71,7 +77,7 @@ end
 local function restingInRing()
   local count = 0
   for _, tenant in ipairs(rcall('ZRANGEBYSCORE', KEYS[9], '(' .. now, '+inf', 'LIMIT', 0, ${MAX_VISITS})) do
-    if rcall('LLEN', pendingPrefix .. tenant) > 0 then count = count + 1 end
+    if waits(tenant) then count = count + 1 end
   end
   return count
 end
@@ -82,24 +88,30 @@ local function shareOf(slots, reserved, share)
   return math.max(1, math.floor((slots - reserved) * share))
 end
 
+-- How many slots one tenant may hold: half of the slots not reserved while another tenant waits, aloneShare otherwise.
+local function capOf(slots, reserved, othersWait)
+  if othersWait then return shareOf(slots, reserved, 0.5) end
+  return shareOf(slots, reserved, aloneShare)
+end
+
 -- The rule of the fair share: a free slot; the last reserved ones only for a tenant that holds none;
 -- at most half of the slots not reserved while another tenant waits, at most aloneShare of them otherwise.
 local function mayTake(held, inUse, slots, reserved, othersWait)
   if inUse >= slots then return false end
   if held == 0 then return true end
   if inUse >= slots - reserved then return false end
-  local share = aloneShare
-  if othersWait then share = 0.5 end
-  return held < shareOf(slots, reserved, share)
+  return held < capOf(slots, reserved, othersWait)
 end
 
-local function lease(id, kind, tenant, lookAt)
+local function lease(id, kind, tenant, lookAt, field)
   rcall('ZADD', KEYS[4], lookAt, id)
   rcall('HSET', KEYS[5], id, kind .. tenant)
   rcall('HINCRBY', KEYS[6], tenant, 1)
+  leaseInLane(id, field)
 end
 
 local function unlease(id)
+  unleaseInLane(id)
   local info = rcall('HGET', KEYS[5], id)
   rcall('ZREM', KEYS[4], id)
   if not info then return nil end
@@ -109,9 +121,12 @@ local function unlease(id)
   return string.sub(info, 1, 1), tenant
 end
 
-local function enqueue(id, tenant, first)
+-- A job waits in its lane (lane: nil or '' for none), else in its tenant's own list. Its tenant joins the turns
+-- unless it is there: a process of the code before lanes drops a tenant whose work waits only in lanes.
+local function enqueue(id, tenant, lane, first)
+  if not rcall('LPOS', KEYS[2], tenant) then rcall('RPUSH', KEYS[2], tenant) end
+  if enqueueInLane(id, tenant, lane, first) then return end
   local list = pendingPrefix .. tenant
-  if rcall('LLEN', list) == 0 then rcall('RPUSH', KEYS[2], tenant) end
   if first then rcall('LPUSH', list, id) else rcall('RPUSH', list, id) end
 end
 
@@ -126,14 +141,13 @@ local function admit(out)
   while admitted < admitLimit and inUse < slots and active > 0 and idle < waiting and visits < ${MAX_VISITS} do
     visits = visits + 1
     local tenant = rcall('LPOP', KEYS[2])
-    local list = pendingPrefix .. tenant
     local took = false
     local resting = rests(tenant)
     if not resting and mayTake(heldBy(tenant), inUse, slots, reserved, active > 1) then
-      local id = rcall('LPOP', list)
+      local id, field = nextOfTenant(tenant, capOf(slots, reserved, active > 1))
       local entry = id and rcall('HGET', KEYS[1], id)
       if entry then
-        lease(id, 'b', tenant, now + handOverMs)
+        lease(id, 'b', tenant, now + handOverMs, field)
         inUse = inUse + 1
         admitted = admitted + 1
         out[#out + 1] = id
@@ -141,7 +155,7 @@ local function admit(out)
       end
       took = id and true
     end
-    if rcall('LLEN', list) > 0 then
+    if waits(tenant) then
       rcall('RPUSH', KEYS[2], tenant)
     else
       waiting = waiting - 1
@@ -153,12 +167,15 @@ local function admit(out)
 end
 `;
 
-/** ARGV 7.. in fours: job id, tenant, entry, delay (ms). An id already known is ignored. Returns {0, id, entry, …} admitted. */
+/**
+ * ARGV 7.. in fives: job id, tenant, entry, delay (ms), lane ('' for none). An id already known is ignored.
+ * Returns {0, id, entry, …} admitted.
+ */
 export const ADD_SCRIPT = `${COMMON}
-for i = 7, #ARGV, 4 do
+for i = 7, #ARGV, 5 do
   local id, tenant, delay = ARGV[i], ARGV[i + 1], tonumber(ARGV[i + 3])
   if rcall('HSETNX', KEYS[1], id, ARGV[i + 2]) == 1 then
-    if delay > 0 then rcall('ZADD', KEYS[3], now + delay, id) else enqueue(id, tenant, false) end
+    if delay > 0 then rcall('ZADD', KEYS[3], now + delay, id) else enqueue(id, tenant, ARGV[i + 4], false) end
   end
 end
 return admit({0})
@@ -173,11 +190,11 @@ return admit({0})
 `;
 
 /**
- * ARGV 7 hold id, 8 tenant, 9 its lease (ms). A slot for work run outside Bull: 1 taken (or held already), 0 not
- * now (a resting tenant takes none).
+ * ARGV 7 hold id, 8 tenant, 9 its lease (ms), 10 its lane ('' for none). A slot for work run outside Bull: 1 taken
+ * (or held already), 0 not now (a resting tenant takes none).
  */
 export const HOLD_SCRIPT = `${COMMON}
-local id, tenant = ARGV[7], ARGV[8]
+local id, tenant, field = ARGV[7], ARGV[8], laneField(ARGV[8], ARGV[10])
 if rcall('HEXISTS', KEYS[5], id) == 1 then
   rcall('ZADD', KEYS[4], now + tonumber(ARGV[9]), id)
   return 1
@@ -185,9 +202,10 @@ end
 if rests(tenant) then return 0 end
 local slots, reserved = slotsNow()
 local others = rcall('LLEN', KEYS[2]) - restingInRing()
-if rcall('LLEN', pendingPrefix .. tenant) > 0 then others = others - 1 end
+if waits(tenant) then others = others - 1 end
 if not mayTake(heldBy(tenant), rcall('ZCARD', KEYS[4]), slots, reserved, others > 0) then return 0 end
-lease(id, 'h', tenant, now + tonumber(ARGV[9]))
+if not laneMayTake(field, capOf(slots, reserved, others > 0)) then return 0 end
+lease(id, 'h', tenant, now + tonumber(ARGV[9]), field)
 return 1
 `;
 
@@ -263,7 +281,10 @@ local due = rcall('ZRANGEBYSCORE', KEYS[3], '-inf', now, 'LIMIT', 0, 1000)
 for i = #due, 1, -1 do
   rcall('ZREM', KEYS[3], due[i])
   local entry = rcall('HGET', KEYS[1], due[i])
-  if entry then enqueue(due[i], cjson.decode(entry).t, true) end
+  if entry then
+    local job = cjson.decode(entry)
+    enqueue(due[i], job.t, job.r, true)
+  end
 end
 for _, id in ipairs(rcall('ZRANGEBYSCORE', KEYS[4], '-inf', now, 'LIMIT', 0, 200)) do
   local info = rcall('HGET', KEYS[5], id)
@@ -272,7 +293,8 @@ for _, id in ipairs(rcall('ZRANGEBYSCORE', KEYS[4], '-inf', now, 'LIMIT', 0, 200
     unlease(id)
   elseif rcall('EXISTS', job) == 0 then
     local _, tenant = unlease(id)
-    if rcall('HEXISTS', KEYS[1], id) == 1 then enqueue(id, tenant, true) end
+    local entry = rcall('HGET', KEYS[1], id)
+    if entry then enqueue(id, tenant, cjson.decode(entry).r, true) end
   elseif rcall('HEXISTS', job, 'finishedOn') == 1 then
     unlease(id)
     rcall('HDEL', KEYS[1], id)

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { addJobs } from '../add-jobs';
 import { InvalidJobDataError } from '../job-data';
 import { isLastAttempt } from '../queue-processor';
+import { addArgs, waitingOf } from './fair-share-lanes';
 import {
   ADD_SCRIPT,
   FAIR_SHARE_KEYS,
@@ -35,7 +36,8 @@ type Key = (typeof FAIR_SHARE_KEYS)[number];
 /**
  * Slots of one queue shared between tenants across every process (docs/fair-share.md). Work waits here,
  * per tenant, and enters the Bull queue only when a slot is its: round robin between the tenants with work
- * waiting, none holding more than half of the slots not reserved while another waits. A slot is held from admission
+ * waiting, none holding more than half of the slots not reserved while another waits; within a tenant, its lanes in
+ * turn (`FairJob.lane`). A slot is held from admission
  * until the job ends for good (`run`), or by work run outside Bull (`hold`).
  */
 export class FairShare implements OnApplicationShutdown {
@@ -102,13 +104,7 @@ export class FairShare implements OnApplicationShutdown {
 
   async addMany(items: Array<{ tenantId: string; job: FairJob; delayMs?: number }>): Promise<void> {
     if (!items.length) return;
-    const args = items.flatMap(({ tenantId, job, delayMs = 0 }) => [
-      job.id,
-      tenantId,
-      JSON.stringify({ t: tenantId, n: job.name, d: job.data, o: job.opts ?? {} }),
-      String(Math.max(0, Math.round(delayMs))),
-    ]);
-    const [, ...admitted] = (await this.call('fairAdd', args)) as Reply;
+    const [, ...admitted] = (await this.call('fairAdd', addArgs(items))) as Reply;
     const soonest = Math.min(...items.map((item) => item.delayMs ?? 0).filter((delay) => delay > 0));
     if (Number.isFinite(soonest)) this.takeTurnIn(soonest);
     await this.handOver(admitted);
@@ -125,11 +121,11 @@ export class FairShare implements OnApplicationShutdown {
   }
 
   /**
-   * Takes a slot for work this process runs outside Bull, if the tenant may have one now. The process
-   * renews it until `release(holdId)`; should the process die, it lapses (`holdMs`).
+   * Takes a slot for work this process runs outside Bull, if the tenant (and its `lane`, as `FairJob.lane`) may have
+   * one now. The process renews it until `release(holdId)`; should the process die, it lapses (`holdMs`).
    */
-  async hold(tenantId: string, holdId: string): Promise<boolean> {
-    const taken = (await this.call('fairHold', [holdId, tenantId, String(this.leases.holdMs)])) === 1;
+  async hold(tenantId: string, holdId: string, lane = ''): Promise<boolean> {
+    const taken = (await this.call('fairHold', [holdId, tenantId, String(this.leases.holdMs), lane])) === 1;
     if (taken) {
       this.holds.add(holdId);
       this.takeTurnIn(this.leases.turnMs);
@@ -212,7 +208,9 @@ export class FairShare implements OnApplicationShutdown {
       this.redis.hgetall(held),
       this.redis.hvals(capacity),
     ]);
-    const lengths = await Promise.all(tenants.map((tenant) => this.redis.llen(`${this.waitingPrefix}${tenant}`)));
+    const lengths = await Promise.all(
+      tenants.map((tenant) => waitingOf(this.redis, this.waitingPrefix, this.key.lanes, tenant)),
+    );
     const [slots, reserved] = capacities
       .map((value) => value.split(':').map(Number))
       .reduce(([s, r], [a, b]) => [s + a, r + b], [0, 0]);

@@ -6,6 +6,11 @@ export interface FairJob {
   name: string;
   data: object;
   opts?: JobOptions;
+  /**
+   * Its lane within its tenant's share (fair-share-lanes.lua.ts), such as the receiver a delivery goes to: a
+   * tenant's lanes take turns, each holding at most half of the slots the tenant may hold. None: it goes first.
+   */
+  lane?: string;
 }
 
 export interface FairShareOptions {
