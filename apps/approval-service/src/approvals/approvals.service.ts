@@ -9,6 +9,7 @@ import { ApprovalEntity } from '../approval-store/approval.entity';
 import { ApprovalException } from '../approval-store/approval.exception';
 import { OPEN_STATUSES } from '../approval-store/approval-state';
 import { ApprovalsRepository } from '../approval-store/approvals.repository';
+import { ExtraAttemptsRepository } from '../approval-store/extra-attempts.repository';
 import { BatchedApprovals } from '../approval-store/batched-approvals';
 import { RecentCallbackCredentials } from '../callbacks/recent-callback-credentials';
 import { DecisionTimeoutProducer } from '../decision-timeouts/decision-timeout.producer';
@@ -55,6 +56,7 @@ export class ApprovalsService {
     env: ApprovalEnv,
     private readonly repository: ApprovalsRepository,
     private readonly approvals: BatchedApprovals,
+    private readonly extraAttempts: ExtraAttemptsRepository,
     private readonly recentCredentials: RecentCallbackCredentials,
     private readonly policy: WebhookUrlPolicy,
     private readonly cipher: SecretCipher,
@@ -158,7 +160,7 @@ export class ApprovalsService {
   async redeliver(tenantId: string, id: string): Promise<{ approvalId: string; attempt: number }> {
     const approval = await this.get(tenantId, id);
     if (approval.status !== 'AwaitingDecision') throw ApprovalException.notAwaiting(approval.status);
-    const attempt = await this.repository.claimExtraAttempt(id);
+    const attempt = await this.extraAttempts.claimExtraAttempt(id);
     if (attempt === null) {
       const { status, decisionDueAt } = await this.get(tenantId, id);
       if (status !== 'AwaitingDecision') throw ApprovalException.notAwaiting(status);

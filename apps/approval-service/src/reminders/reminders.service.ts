@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { OutageRider } from '@app/database';
 import type { ReminderClaim } from '../approval-store/approval-rows';
 import { OPEN_STATUSES } from '../approval-store/approval-state';
-import { ApprovalsRepository } from '../approval-store/approvals.repository';
+import { ExtraAttemptsRepository } from '../approval-store/extra-attempts.repository';
 import { DeliveryProducer } from '../delivery/delivery.producer';
 import { ReminderProducer } from './reminder.producer';
 
@@ -18,14 +18,14 @@ import { ReminderProducer } from './reminder.producer';
 @Injectable()
 export class RemindersService {
   constructor(
-    private readonly approvals: ApprovalsRepository,
+    private readonly extraAttempts: ExtraAttemptsRepository,
     private readonly delivery: DeliveryProducer,
     private readonly rounds: ReminderProducer,
     private readonly outage: OutageRider,
   ) {}
 
   async remind(approvalId: string, round: number): Promise<void> {
-    const claim = await this.outage.ride(() => this.approvals.claimReminder(approvalId, round));
+    const claim = await this.outage.ride(() => this.extraAttempts.claimReminder(approvalId, round));
     if (!claim?.remindAfterSeconds || !OPEN_STATUSES.includes(claim.status) || claim.remindersStopped) return;
     const { reminder, attempt } = claim;
     if (reminder !== null && attempt !== null)
