@@ -28,13 +28,16 @@ describe('A sync started while its selection is being cleared', () => {
       )
     ).rows[0].count;
 
-  it('starts no run once the clearing commits: 409 NOTHING_SELECTED, and the data source has no run', async () => {
-    const id = await dataSourceSelecting(stack.sut.app, stack.sim, admin, {
+  const dataSource = async () =>
+    dataSourceSelecting(stack.sut.app, stack.sim, admin, {
       login: SEED_USERS.alice,
       connectionId: stack.connections.connect(admin),
       include: [await stack.sim.folderId('/Structural')],
       projectId: randomUUID(),
     });
+
+  it('starts no run once the clearing commits: 409 NOTHING_SELECTED, and the data source has no run', async () => {
+    const id = await dataSource();
     // The selection's save, as a PUT makes it: the data source's row changed, not yet committed.
     await clearing.query('BEGIN');
     await clearing.query(`UPDATE connector.data_sources SET selection = '[]'::jsonb WHERE id = $1`, [id]);
@@ -56,5 +59,37 @@ describe('A sync started while its selection is being cleared', () => {
     expect({ status: response.status, code: response.body.code }).toEqual({ status: 409, code: 'NOTHING_SELECTED' });
     const runs = await http().get(`/v1/data-sources/${id}/sync-runs`).set(admin.auth).expect(200);
     expect(runs.body).toEqual([]);
+  });
+
+  it('starts a run while the run before it is being cancelled: the start waits for the cancel, neither fails', async () => {
+    const id = await dataSource();
+    // A run under way (by hand: no job moves it meanwhile), its data source Syncing.
+    const [{ id: runId }] = (
+      await clearing.query<{ id: string }>(
+        `INSERT INTO connector.sync_runs ("tenantId", "dataSourceId", mode, status, "startedAt")
+         VALUES ($1, $2, 'Full', 'Running', now()) RETURNING id`,
+        [admin.tenantId, id],
+      )
+    ).rows;
+    await clearing.query(`UPDATE connector.data_sources SET "ingestionStatus" = 'Syncing' WHERE id = $1`, [id]);
+    // The cancel's transaction holds the run's row and waits between the run's end and its data source's move.
+    await clearing.query('BEGIN');
+    await clearing.query('LOCK TABLE connector.sync_sightings IN ACCESS EXCLUSIVE MODE');
+    let cancel: Promise<{ status: number }>, start: Promise<{ status: number; body: { code?: string } }>;
+    try {
+      cancel = http()
+        .post(`/v1/sync-runs/${runId}/cancel`)
+        .set(admin.auth)
+        .then((r) => r);
+      await eventually(async () => (await waiting()) >= 1);
+      start = http()
+        .post(`/v1/data-sources/${id}/sync`)
+        .set(admin.auth)
+        .then((r) => r);
+      await eventually(async () => (await waiting()) >= 2);
+    } finally {
+      await clearing.query('ROLLBACK');
+    }
+    expect({ cancel: (await cancel).status, start: (await start).status }).toEqual({ cancel: 200, start: 202 });
   });
 });

@@ -12,7 +12,6 @@ import { FileLedgerRepository } from '../../file-ledger/file-ledger.repository';
 import { DECISION_RELEASED } from './deletion-guard-rule';
 import { HeldDeletionsRepository } from './held-deletions.repository';
 import { SyncProducer } from './sync.producer';
-import { UnselectedSources } from './unselected-sources';
 import { SyncRunsRepository } from '../sync-runs.repository';
 import { SyncRunEntity } from '../sync-run.entity';
 import { SyncMode } from '../sync-run-state';
@@ -30,7 +29,6 @@ export class SyncStarter {
     private readonly runs: SyncRunsRepository,
     private readonly sources: DataSourcesRepository,
     private readonly clearing: ContentsClearingRepository,
-    private readonly unselected: UnselectedSources,
     private readonly producer: SyncProducer,
     private readonly held: HeldDeletionsRepository,
     private readonly ledger: FileLedgerRepository,
@@ -48,7 +46,7 @@ export class SyncStarter {
     if (source.ingestionStatus === 'NeedsReauth' || (await this.sources.connectionLost(source.id)))
       throw DataSourceException.connectionNotActive();
     if (!selectsSomething(source.selection)) throw nothingSelected();
-    await this.removeFormerLogins(source.id);
+    await this.refuseWhileFormerLoginLeaves(source);
     const mode = (await this.runs.hasCompletedRun(source.id)) ? 'Incremental' : 'Full';
     const run = await this.create(source, mode, startedBy);
     if (!run) throw await this.notCreated(source.id);
@@ -59,26 +57,36 @@ export class SyncStarter {
 
   /**
    * What a former login ingested goes before the new login's first run: its removal right after the change failed (or
-   * its process died), and the sweep has not got to it yet. Should it fail again, no run is created (`create`).
+   * its process died). The start queues that removal as its tenant's job (the sweep would) and answers 409: a start,
+   * scheduled ones in the sweep too, does no tenant's removal itself.
    */
-  private async removeFormerLogins(dataSourceId: string): Promise<void> {
-    if (!(await this.clearing.formerLoginLeft(dataSourceId))) return;
-    await this.unselected.settle(dataSourceId).catch((error: Error) => {
-      if (isInfrastructureError(error)) throw error;
-      this.logger.warn({ dataSourceId, error: error.message }, "former login's documents not removed; no run yet");
-    });
+  private async refuseWhileFormerLoginLeaves(source: DataSourceEntity): Promise<void> {
+    if (!(await this.clearing.formerLoginLeft(source.id))) return;
+    await this.producer.settleUnselected(source.id, source.tenantId);
+    throw DataSourceException.formerLoginLeaving();
   }
 
   /**
    * Under a share lock of the data source's row while it may sync (it selects something, nothing of a former login
    * is left): a change before is seen (no run), one after waits for the run's commit, and its settling then cancels
-   * the run.
+   * the run. The run's row comes first, the data source's lock second, as a run's end takes them: the other way
+   * round, a start waiting on the ending run's unique key held the row the end was about to move (a deadlock).
    */
-  private create(source: DataSourceEntity, mode: SyncMode, startedBy: string | null): Promise<SyncRunEntity | null> {
-    return this.transactions.run(async (transaction) => {
-      if (!(await this.clearing.lockReadyToSync(transaction, source.id))) return null;
-      return this.runs.create(transaction, source.tenantId, source.id, mode, startedBy);
-    });
+  private async create(
+    source: DataSourceEntity,
+    mode: SyncMode,
+    startedBy: string | null,
+  ): Promise<SyncRunEntity | null> {
+    return this.transactions
+      .run(async (transaction) => {
+        const run = await this.runs.create(transaction, source.tenantId, source.id, mode, startedBy);
+        if (run && !(await this.clearing.lockReadyToSync(transaction, source.id))) throw new NotReadyToSync();
+        return run;
+      })
+      .catch((error: unknown) => {
+        if (error instanceof NotReadyToSync) return null;
+        throw error;
+      });
   }
 
   /**
@@ -120,3 +128,6 @@ export class SyncStarter {
     });
   }
 }
+
+/** Rolls back a run created for a data source that, once locked, may not sync. */
+class NotReadyToSync extends Error {}
