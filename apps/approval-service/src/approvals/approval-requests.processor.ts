@@ -171,13 +171,32 @@ export class ApprovalRequestsProcessor extends QueueProcessor<RequestJobs> imple
       const job = await this.outage.ride(() => this.requestQueue.getJob(jobId));
       // Gone (removed on failure), or tried again by the runtime: nothing left to settle.
       if (!job || !(await job.isFailed())) return;
-      const { kept, refusal } = await this.outage.ride(() => this.stalledOut.settle(job));
-      if (refusal) await this.refusal(job, refusal, kept);
-      else if (kept !== job.data) await this.outage.ride(() => job.update(kept));
+      const { kept, refusal, take } = await this.outage.ride(() => this.stalledOut.settle(job));
+      if (refusal) return this.refusal(job, refusal, kept);
+      if (take && !(await this.takeStalledOut(job, take))) return;
+      if (kept !== job.data) await this.outage.ride(() => job.update(kept));
     };
     settle().catch((error: Error) =>
       this.logger.error({ jobId, error: error.message }, 'stalled-out approval request not settled'),
     );
+  }
+
+  /** Stores a stalled-out request as intake would, its first attempt queued; false when it is refused instead. */
+  private async takeStalledOut(job: Job, value: ApprovalRequestJob): Promise<boolean> {
+    try {
+      await this.outage.ride(() =>
+        this.approvals.request(value.tenantId, value, {
+          queueFirstAttempt: true,
+          onConflict: 'keepFirst',
+          holdThroughOutage: (write) => this.outage.ride(write),
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (!(error instanceof DomainException && error.statusCode === 400)) throw error;
+      await this.refusal(job, error.message, withAuthTypeOnly(job.data));
+      return false;
+    }
   }
 
   /** The approval holds them encrypted now: the job's copy in Redis goes. */
