@@ -16,6 +16,7 @@ import { SyncRunsRepository } from '../sync-runs.repository';
 import { SyncRunEntity } from '../sync-run.entity';
 import { SyncMode } from '../sync-run-state';
 import { SyncErrorCode } from '../sync.exception';
+import { failedWith, SqlState } from '../../common/sql-state';
 
 const nothingSelected = () =>
   new DomainException(409, SyncErrorCode.NothingSelected, 'Nothing is selected: choose folders before syncing');
@@ -84,7 +85,8 @@ export class SyncStarter {
         return run;
       })
       .catch((error: unknown) => {
-        if (error instanceof NotReadyToSync) return null;
+        // Deleted meanwhile (its row's key checked by the insert): as when it may not sync, notCreated says why.
+        if (error instanceof NotReadyToSync || failedWith(error, SqlState.ForeignKeyViolation)) return null;
         throw error;
       });
   }
