@@ -222,25 +222,19 @@ export class SyncedDocumentsRepository {
     await managerOf(transaction).query('DELETE FROM connector.sync_sightings WHERE "syncRunId" = $1', [runId]);
   }
 
-  /**
-   * Places folders for `runId`; returns the ids placed now. A folder the run placed already keeps its first
-   * place: reached again under another parent (or through a loop), it is not moved.
-   */
+  /** Places folders for `runId`, where they are now; the listing places each folder once a run (its first reach). */
   async upsertFolders(
     transaction: Transaction,
     dataSourceId: string,
     folders: SyncedFolderRow[],
     runId: string,
-  ): Promise<Set<string>> {
-    if (!folders.length) return new Set();
-    const rows: Array<{ folderId: string }> = await managerOf(transaction).query(
-      `INSERT INTO connector.synced_folders AS s ("dataSourceId", "folderId", "parentId", name, path, "lastSeenRunId")
+  ): Promise<void> {
+    if (!folders.length) return;
+    await managerOf(transaction).query(
+      `INSERT INTO connector.synced_folders ("dataSourceId", "folderId", "parentId", name, path, "lastSeenRunId")
        SELECT $1, f."folderId", f."parentId", f.name, f.path, $2 FROM jsonb_to_recordset($3::jsonb) AS f("folderId" text, "parentId" text, name text, path text)
-       ON CONFLICT ("dataSourceId", "folderId") DO UPDATE SET "parentId" = EXCLUDED."parentId", name = EXCLUDED.name, path = EXCLUDED.path, "lastSeenRunId" = EXCLUDED."lastSeenRunId"
-         WHERE s."lastSeenRunId" IS DISTINCT FROM EXCLUDED."lastSeenRunId"
-       RETURNING "folderId"`,
+       ON CONFLICT ("dataSourceId", "folderId") DO UPDATE SET "parentId" = EXCLUDED."parentId", name = EXCLUDED.name, path = EXCLUDED.path, "lastSeenRunId" = EXCLUDED."lastSeenRunId"`,
       [dataSourceId, runId, JSON.stringify(folders)],
     );
-    return new Set(rows.map((r) => r.folderId));
   }
 }

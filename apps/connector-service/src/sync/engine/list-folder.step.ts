@@ -135,8 +135,9 @@ export class ListFolderStep {
   }
 
   /**
-   * Places the page's subfolders below this folder; returns those to list. One the run reached first another
-   * way (a loop, or a second parent) keeps that place and is not listed again: a loop ends there.
+   * Places the page's subfolders below this folder; returns those to list. One the run lists already (a
+   * selected folder, or one a listing reached first another way: a loop, a second parent) keeps its place and
+   * is not listed again: a loop ends there. An ancestor the run's start placed is no such folder: listed here.
    */
   private async placeFolders(
     transaction: Transaction,
@@ -144,19 +145,25 @@ export class ListFolderStep {
     job: ListFolderJob,
     folders: FolderEntry[],
   ): Promise<FolderEntry[]> {
-    const placed = await this.synced.upsertFolders(
+    // Pages of a run commit one at a time (lockListing): a folder's first page task is there once one reached it.
+    const listed = await this.pages.listed(
+      transaction,
+      job.syncRunId,
+      folders.map((f) => f.id),
+    );
+    const reached = folders.filter((f) => !listed.has(f.id));
+    await this.synced.upsertFolders(
       transaction,
       dataSourceId,
-      folders.map((f) => ({ folderId: f.id, parentId: job.folderId, name: f.name, path: `${job.path}/${f.name}` })),
+      reached.map((f) => ({ folderId: f.id, parentId: job.folderId, name: f.name, path: `${job.path}/${f.name}` })),
       job.syncRunId,
     );
-    const again = folders.filter((f) => !placed.has(f.id)).map((f) => f.id);
-    if (again.length)
+    if (listed.size)
       this.logger.warn(
-        { syncRunId: job.syncRunId, dataSourceId, parentId: job.folderId, folderIds: again },
+        { syncRunId: job.syncRunId, dataSourceId, parentId: job.folderId, folderIds: [...listed] },
         'folders reached again in this run keep their first place and are not listed again',
       );
-    return folders.filter((f) => placed.has(f.id));
+    return reached;
   }
 
   /** Read at each page, so a changed limit applies to the runs under way from their next page on. */
