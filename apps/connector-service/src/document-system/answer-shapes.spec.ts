@@ -1,4 +1,4 @@
-import { MAX_ANSWER_VALUES, readAnswer } from './answer-shapes';
+import { MAX_ANSWER_VALUES, MAX_HINT_LENGTH, readAnswer } from './answer-shapes';
 
 describe('readAnswer', () => {
   it('keeps the contract fields of each listed item, as plain values only; numbered ids and versions as strings; counts the items it cannot read', () => {
@@ -33,6 +33,43 @@ describe('readAnswer', () => {
         ],
         nextCursor: 'c',
         unreadable: 3, // not an item, no id, a link (the folder of too long an id is none anything known goes by)
+      },
+    });
+  });
+
+  it("keeps a file's change hints only within their bounds, and the file without the rest: a version or time of at most 256 characters, 64 hex digits of sha256, a `type/subtype` of at most 255", () => {
+    const sha = 'aB'.repeat(32);
+    const long = 'x'.repeat(MAX_HINT_LENGTH + 1);
+    const text = JSON.stringify({
+      items: [
+        { kind: 'file', id: 'ok', version: 'v'.repeat(MAX_HINT_LENGTH), sha256: sha, mimeType: 'text/plain' },
+        { kind: 'file', id: 'long', version: long, modifiedAt: `2024-05-01T10:00:00Z${' '.repeat(MAX_HINT_LENGTH)}` },
+        { kind: 'file', id: 'sha', sha256: `${sha}0` },
+        { kind: 'file', id: 'sha2', sha256: 'g'.repeat(64) },
+        { kind: 'file', id: 'mime', mimeType: `text/${'p'.repeat(128)}` },
+        { kind: 'file', id: 'mime2', mimeType: 'text/plain; charset=utf-8' },
+      ],
+      nextCursor: null,
+    });
+    expect(readAnswer(text, 'children', 10)).toEqual({
+      ok: true,
+      value: {
+        items: [
+          {
+            kind: 'file',
+            id: 'ok',
+            name: 'ok',
+            version: 'v'.repeat(MAX_HINT_LENGTH),
+            sha256: sha,
+            mimeType: 'text/plain',
+          },
+          { kind: 'file', id: 'long', name: 'long' },
+          { kind: 'file', id: 'sha', name: 'sha' },
+          { kind: 'file', id: 'sha2', name: 'sha2' },
+          { kind: 'file', id: 'mime', name: 'mime' },
+          { kind: 'file', id: 'mime2', name: 'mime2' },
+        ],
+        nextCursor: null,
       },
     });
   });

@@ -28,12 +28,19 @@ export const MAX_ANSWER_VALUES = 2_000_000;
 
 /**
  * How each kept field is read: `name` a string (a number is taken as the string it stands for: many systems
- * number their ids and versions), `text` a string only (either with what the database refuses, U+0000 and
- * lone surrogates, as U+FFFD), `count` a number only, `time` a string that reads as
- * a time in years 1–9999 (kept in ISO form: the database takes it), `mediaType` a `type/subtype` a
- * Content-Type header can carry. Anything else is left out.
+ * number their ids and versions), `hint` a name of at most MAX_HINT_LENGTH characters, `text` a string only
+ * (either with what the database refuses, U+0000 and lone surrogates, as U+FFFD), `count` a number only, `time`
+ * a string of at most MAX_HINT_LENGTH characters that reads as a time in years 1–9999 (kept in ISO form: the
+ * database takes it), `mediaType` a `type/subtype` a Content-Type header can carry, `sha256` 64 hex digits.
+ * Anything else is left out: these are optional change hints, and an item without them is still synced (its
+ * content downloaded and hashed by the connector).
  */
-type FieldKind = 'name' | 'text' | 'count' | 'time' | 'mediaType';
+type FieldKind = 'name' | 'hint' | 'text' | 'count' | 'time' | 'mediaType' | 'sha256';
+
+/** The longest version or time taken: each travels in every ingest job and is stored with its document. */
+export const MAX_HINT_LENGTH = 256;
+/** A SHA-256 as a listing may give it (any case); anything else tells nothing. */
+export const SHA256_HEX = /^[0-9a-fA-F]{64}$/;
 
 const ITEM_FIELDS: Record<'workgroups' | 'children', Record<string, FieldKind>> = {
   workgroups: { id: 'name', name: 'name', rootFolderId: 'name' },
@@ -44,9 +51,9 @@ const ITEM_FIELDS: Record<'workgroups' | 'children', Record<string, FieldKind>> 
     parentId: 'name',
     size: 'count',
     mimeType: 'mediaType',
-    version: 'name',
+    version: 'hint',
     modifiedAt: 'time',
-    sha256: 'text',
+    sha256: 'sha256',
   },
 };
 /** The longest id taken: a folder's id is part of its listing task's key (a btree entry: under 2.7 kB). */
@@ -107,23 +114,28 @@ function pick(object: Record<string, unknown>, fields: Record<string, FieldKind>
   const kept: Record<string, unknown> = {};
   for (const [field, kind] of Object.entries(fields)) {
     const value = object[field];
-    if (kind === 'time') {
-      const time = typeof value === 'string' ? isoTime(value) : null;
-      if (time) kept[field] = time;
-    } else if (kind === 'mediaType') {
-      if (typeof value === 'string' && isMediaType(value)) kept[field] = value;
-    } else if (kind !== 'count' && typeof value === 'string') kept[field] = storableText(value);
-    else if (kind === 'name' && typeof value === 'number' && Number.isFinite(value)) kept[field] = String(value);
-    else if (kind === 'count' && typeof value === 'number') kept[field] = value;
+    const taken = fieldValue(kind, value);
+    if (taken !== undefined) kept[field] = taken;
   }
   return kept;
 }
 
-function isoTime(text: string): string | null {
+function fieldValue(kind: FieldKind, value: unknown): unknown {
+  if (kind === 'count') return typeof value === 'number' ? value : undefined;
+  if (kind === 'time') return typeof value === 'string' && value.length <= MAX_HINT_LENGTH ? isoTime(value) : undefined;
+  if (kind === 'mediaType') return typeof value === 'string' && isMediaType(value) ? value : undefined;
+  if (kind === 'sha256') return typeof value === 'string' && SHA256_HEX.test(value) ? value : undefined;
+  const text =
+    typeof value === 'string' ? value : kind !== 'text' && Number.isFinite(value) ? String(value) : undefined;
+  if (text === undefined || (kind === 'hint' && text.length > MAX_HINT_LENGTH)) return undefined;
+  return storableText(text);
+}
+
+function isoTime(text: string): string | undefined {
   const time = new Date(text);
-  if (!Number.isFinite(time.getTime())) return null;
+  if (!Number.isFinite(time.getTime())) return undefined;
   const iso = time.toISOString();
-  return /^\d{4}-/.test(iso) && !iso.startsWith('0000') ? iso : null;
+  return /^\d{4}-/.test(iso) && !iso.startsWith('0000') ? iso : undefined;
 }
 
 /** Whether the JSON text holds more than `limit` values (objects, arrays and commas outside strings), without parsing it. */

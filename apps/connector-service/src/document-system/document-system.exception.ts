@@ -52,6 +52,15 @@ export class DocumentSystemException extends DomainException {
     );
   }
 
+  /** An answer whose headers pass what Node's HTTP client reads (http.maxHeaderSize, 16 KiB by default). */
+  static headersTooLarge(limitBytes: number) {
+    return new DocumentSystemException(
+      502,
+      DocumentSystemErrorCode.AnswerTooLarge,
+      `The document system's answer headers are larger than ${limitBytes / 1024} KiB`,
+    );
+  }
+
   /** A listing page with more items than LISTING_MAX_ITEMS (CONTRACT.md, fair share): that call fails. */
   static listingTooLong(items: number, maxItems: number) {
     return new DocumentSystemException(

@@ -1,4 +1,5 @@
 import { AxiosInstance, AxiosResponse, isAxiosError } from 'axios';
+import { maxHeaderSize } from 'node:http';
 import type { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isOutboundRefusal } from '@app/outbound';
@@ -291,6 +292,7 @@ export class HttpDocumentSystemSession implements DocumentSystemSession {
     const message = (error as Error)?.message;
     if (code === 'ERR_BAD_RESPONSE' && /maxContentLength/.test(message ?? ''))
       throw DocumentSystemException.answerTooLarge(this.kit.limits.maxAnswerBytes);
+    if (code === 'HPE_HEADER_OVERFLOW') throw DocumentSystemException.headersTooLarge(maxHeaderSize);
     if (code === 'ERR_CANCELED' || error instanceof ShareWaitAborted)
       throw DocumentSystemException.unavailable(`no answer within ${this.kit.limits.deadlineMs / 1000} s`);
     if (!isRetryableNetworkError(code, message) || attempt >= this.kit.policy.maxAttempts) {

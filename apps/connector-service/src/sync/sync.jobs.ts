@@ -9,11 +9,13 @@ import {
   IsOptional,
   IsString,
   IsUUID,
+  Matches,
   MaxLength,
   Min,
   ValidateNested,
 } from 'class-validator';
-import { MAX_CURSOR_LENGTH } from '../document-system/answer-shapes';
+import { MAX_MEDIA_TYPE_LENGTH, MEDIA_TYPE } from '../common/media-type';
+import { MAX_CURSOR_LENGTH, MAX_HINT_LENGTH, SHA256_HEX } from '../document-system/answer-shapes';
 
 /**
  * The connector's internal sync queue. WARNING: the queue name and job names are Redis keys that
@@ -80,8 +82,11 @@ export class FileToIngest {
   @IsString()
   path: string;
 
+  // What the listing gives of a file is taken only within these bounds (answer-shapes.ts): no job carries more.
   @IsOptional()
   @IsString()
+  @MaxLength(MAX_MEDIA_TYPE_LENGTH)
+  @Matches(MEDIA_TYPE)
   mimeType?: string;
 
   @IsOptional()
@@ -91,14 +96,17 @@ export class FileToIngest {
 
   @IsOptional()
   @IsString()
+  @MaxLength(MAX_HINT_LENGTH)
   version?: string;
 
   @IsOptional()
   @IsString()
+  @MaxLength(MAX_HINT_LENGTH)
   modifiedAt?: string;
 
   @IsOptional()
   @IsString()
+  @Matches(SHA256_HEX)
   sha256?: string;
 
   @IsIn(['added', 'updated'])

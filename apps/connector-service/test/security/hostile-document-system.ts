@@ -23,6 +23,8 @@ export interface HostileFile {
    * `not_found`, so not "gone") before the content is.
    */
   strayNotFoundFirst?: number;
+  /** The Content-Type its content is answered with (default `application/octet-stream`). */
+  contentType?: string;
   content: HostileContent;
 }
 
@@ -152,11 +154,12 @@ export class HostileDocumentSystem {
     const download: { fileId: string; startedAt: number; endedAt?: number } = { fileId, startedAt: Date.now() };
     this.downloads.push(download);
     res.on('close', () => (download.endedAt = Date.now()));
+    const contentType = file.contentType ?? 'application/octet-stream';
     if (content.kind === 'bytes')
       return void res
-        .writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(content.body.length) })
+        .writeHead(200, { 'content-type': contentType, 'content-length': String(content.body.length) })
         .end(content.body);
-    res.writeHead(200, { 'content-type': 'application/octet-stream' });
+    res.writeHead(200, { 'content-type': contentType });
     res.on('error', () => undefined);
     if (content.kind === 'unannounced') return void res.end(Buffer.alloc(content.bytes, 'x'));
     this.open.add(res);

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ConnectorEnv } from '../../connector-env';
+import { headerMediaType } from '../../common/media-type';
 import { BlobStore, StoredBlob } from '../../blobs/blob-store';
 import { UnreferencedBlobs } from '../../documents/unreferenced-blobs';
 import type { DocumentSystemSession } from '../../document-system/document-system.adapter';
@@ -111,6 +112,7 @@ export class FileDownloads {
     } catch (error) {
       throw passed(error);
     }
-    return { file, blob, mimeType: file.mimeType || content.contentType.split(';')[0] || 'application/octet-stream' };
+    const mimeType = file.mimeType || headerMediaType(content.contentType) || 'application/octet-stream';
+    return { file, blob, mimeType };
   }
 }
