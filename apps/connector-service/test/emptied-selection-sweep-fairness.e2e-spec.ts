@@ -1,8 +1,7 @@
 import { Client } from 'pg';
-import { after, eventually, testCaller, TestCaller } from '@app/testing';
+import { after, eventually, OwnPostgres, startOwnPostgres, testCaller, TestCaller } from '@app/testing';
 import { SEED_USERS } from '../../document-system-simulator/src/store/seed';
 import { SyncScheduler } from '../src/sync/engine/sync-scheduler';
-import { UnselectedSources } from '../src/sync/engine/unselected-sources';
 import { dataSourceOn } from './support/data-source-on';
 import { connectorOnSimulator } from './support/connector-on-simulator';
 import { ingestedRows, syncToSearchable } from './support/sync-helpers';
@@ -93,16 +92,42 @@ describe('The sweep while a data source left selecting nothing cannot be settled
 });
 
 describe('The settling the sweep queues for a data source left selecting nothing', () => {
-  const stack = connectorOnSimulator(); // SWEEP_MS a minute: no other sweep comes within the test
+  let postgres: OwnPostgres;
+  let locker: Client;
+  // SWEEP_MS a minute: no other sweep comes within the test. PostgreSQL of its own, to restart it.
+  const stack = connectorOnSimulator({
+    beforeStart: async () => {
+      postgres = await startOwnPostgres();
+      return { env: { DATABASE_URL: postgres.url } };
+    },
+    afterClose: () => postgres?.destroy(),
+  });
 
-  it('is tried again by its job after an outage fails it, not left for the next sweep', async () => {
+  it('is carried out by its job through a restart of PostgreSQL, not left for the next sweep', async () => {
     const admin = await testCaller({ roles: ['admin'] });
     const source = await sourceOf(stack, admin);
     await emptyInDatabase(stack, source);
-    const outage = Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' });
-    const settle = jest.spyOn(stack.sut.app.get(UnselectedSources), 'settle').mockRejectedValueOnce(outage);
+    locker = new Client({ connectionString: postgres.url });
+    locker.on('error', () => undefined); // the restart ends its connection
+    await locker.connect();
+    await locker.query('BEGIN');
+    // The removal waits for one of its documents, then PostgreSQL goes away under it.
+    await locker.query(`SELECT 1 FROM connector.documents WHERE "dataSourceId" = $1 LIMIT 1 FOR UPDATE`, [source]);
     await stack.sut.app.get(SyncScheduler).sweep();
-    await eventually(async () => (await ingestedRows(stack.sut.db, source)) === 0, 15_000);
-    expect(settle).toHaveBeenCalledTimes(2);
-  });
+    await eventually(
+      async () =>
+        (
+          await locker.query<{ n: number }>(
+            `SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND pid <> pg_backend_pid()`,
+          )
+        ).rows[0].n > 0,
+      15_000,
+    );
+    await postgres.stop();
+    await locker.end().catch(() => undefined);
+    await after(12_000); // longer than the removal rides an outage out itself (10 s): its job must try again
+    await postgres.start();
+
+    await eventually(async () => (await ingestedRows(stack.sut.db, source).catch(() => -1)) === 0, 30_000);
+  }, 90_000);
 });
