@@ -121,10 +121,17 @@ local function unlease(id)
   return string.sub(info, 1, 1), tenant
 end
 
--- A job waits in its lane (lane: nil or '' for none), else in its tenant's own list. Its tenant joins the turns
--- unless it is there: a process of the code before lanes drops a tenant whose work waits only in lanes.
+-- Whether the tenant is in the turns: it is exactly when it has work waiting, but a process of the code before
+-- lanes drops one whose work waits only in lanes, so only that case is looked up (LPOS walks the ring).
+local function inTurns(tenant)
+  if not waits(tenant) then return false end
+  if rcall('LLEN', pendingPrefix .. tenant) > 0 then return true end
+  return rcall('LPOS', KEYS[2], tenant) ~= false
+end
+
+-- A job waits in its lane (lane: nil or '' for none), else in its tenant's own list; its tenant joins the turns.
 local function enqueue(id, tenant, lane, first)
-  if not rcall('LPOS', KEYS[2], tenant) then rcall('RPUSH', KEYS[2], tenant) end
+  if not inTurns(tenant) then rcall('RPUSH', KEYS[2], tenant) end
   if enqueueInLane(id, tenant, lane, first) then return end
   local list = pendingPrefix .. tenant
   if first then rcall('LPUSH', list, id) else rcall('RPUSH', list, id) end
