@@ -10,7 +10,7 @@ import type { AttemptView } from '../delivery/handed-off-attempts';
 import { decisionEvent } from '../approval-store/decision-event';
 import { CallbacksFirstGate } from '../callbacks/callbacks-first.gate';
 import { OutageRider } from '@app/database';
-import { DeliveryService } from '../delivery/delivery.service';
+import { FirstAttemptHandOff } from '../delivery/first-attempt-hand-off';
 import { DecisionOutboxRepository } from '../outbox/decision-outbox.repository';
 import { DecisionRelay } from '../outbox/decision-relay';
 import { ApprovalsService, RequestedApproval } from './approvals.service';
@@ -45,7 +45,7 @@ const MAX_IN_LINE = 2000;
  * body may be, before its data is validated, and its job keeps only its ids. A request that
  * meets an outage of the database is held (the job keeps its lock) until it is back, never failed:
  * the runtime's jobs have one attempt. Taking a request in waits on its receiver for at most a moment
- * (DeliveryService.handOff), except while a backlog waits (IntakeLanes): then the request is only stored and
+ * (FirstAttemptHandOff.handOff), except while a backlog waits (IntakeLanes): then the request is only stored and
  * its first attempt waits in its tenant's line (FirstAttemptLine), so the queue ahead of another tenant's
  * request empties several times faster.
  */
@@ -67,7 +67,7 @@ export class ApprovalRequestsProcessor extends QueueProcessor<RequestJobs> imple
     private readonly approvals: ApprovalsService,
     private readonly outbox: DecisionOutboxRepository,
     private readonly relay: DecisionRelay,
-    private readonly delivery: DeliveryService,
+    private readonly firstAttempts: FirstAttemptHandOff,
     private readonly gate: CallbacksFirstGate,
     private readonly outage: OutageRider,
     private readonly stalledOut: StalledOutRequests,
@@ -116,12 +116,12 @@ export class ApprovalRequestsProcessor extends QueueProcessor<RequestJobs> imple
   }
 
   /**
-   * Without a backlog, in a lane: stored, then its first attempt sent inline (DeliveryService.handOff). While
+   * Without a backlog, in a lane: stored, then its first attempt sent inline (FirstAttemptHandOff.handOff). While
    * intake drains one, stored, its first attempt put in its tenant's line, and the job done.
    */
   private async take(value: ApprovalRequestJob, job: Job): Promise<TakenRequest> {
     if (!this.lanes.draining) {
-      const inline: FirstAttempt = (approval, fresh) => this.delivery.handOff(approval, fresh);
+      const inline: FirstAttempt = (approval, fresh) => this.firstAttempts.handOff(approval, fresh);
       try {
         return await this.line.inLane(value.tenantId, () => this.store(value, job, inline), this.lanes.drainStarts);
       } catch (error) {
@@ -132,14 +132,14 @@ export class ApprovalRequestsProcessor extends QueueProcessor<RequestJobs> imple
       // A redelivered job's attempt (no fresh approval) goes to the fair share at once, as handOff does.
       fresh
         ? this.line.add(approval.tenantId, (queued) => this.sendLined(approval, fresh, queued))
-        : this.delivery.handOff(approval),
+        : this.firstAttempts.handOff(approval),
     );
   }
 
   /** A first attempt from the line: like a request taken in, it lets the callbacks in hand go first. */
   private async sendLined(approval: RequestedApproval, fresh: AttemptView, queued: boolean): Promise<void> {
     if (!queued) await this.gate.turn();
-    await this.delivery.handOff(approval, fresh, { inline: !queued });
+    await this.firstAttempts.handOff(approval, fresh, { inline: !queued });
   }
 
   private async store(value: ApprovalRequestJob, job: Job, firstAttempt: FirstAttempt): Promise<TakenRequest> {

@@ -70,3 +70,8 @@ export const deliverySlots = (slots: number): WorkerSlots => ({
   slots,
   reserved: Math.max(1, Math.round(slots * 0.16)),
 });
+
+/** The fair-share hold of a first attempt intake sends itself, for as long as it is in flight. */
+export function inlineHoldId(approvalId: string): string {
+  return `inline:${approvalId}`;
+}

@@ -12,7 +12,9 @@ import { DELIVERY_FAIR_SHARE, DELIVERY_QUEUE } from './delivery.jobs';
 import { DeliveryProcessor } from './delivery.processor';
 import { DeliveryProducer } from './delivery.producer';
 import { DeliveryService } from './delivery.service';
+import { FirstAttemptHandOff } from './first-attempt-hand-off';
 import { HandedOffAttempts } from './handed-off-attempts';
+import { LingeringReceivers } from './lingering-receivers';
 import { StalledDeliverySweeper } from './stalled-delivery.sweeper';
 import { WebhookSender } from './webhook-sender';
 import { WebhookTester } from './webhook-tester';
@@ -39,10 +41,12 @@ export class DeliveryModule {
         WebhookTester,
         DeliveryProducer,
         DeliveryService,
+        FirstAttemptHandOff,
+        LingeringReceivers,
         HandedOffAttempts,
         ...(runsWorkers(role) ? [DeliveryProcessor, StalledDeliverySweeper] : []),
       ],
-      exports: [WebhookUrlPolicy, WebhookTester, DeliveryProducer, DeliveryService],
+      exports: [WebhookUrlPolicy, WebhookTester, DeliveryProducer, FirstAttemptHandOff],
     };
   }
 }

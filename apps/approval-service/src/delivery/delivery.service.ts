@@ -1,4 +1,4 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { Job } from 'bull';
 import { ApprovalEnv } from '../approval-env';
 import { SecretCipher } from '@app/crypto';
@@ -11,14 +11,11 @@ import { ApprovalMetrics } from '../metrics/approval-metrics';
 import { DecisionPageLinks } from '../decision-pages/decision-page-links';
 import { DecisionRelay } from '../outbox/decision-relay';
 import { FairShare, InjectFairShare } from '@app/queue';
-import { DeliveryAttemptJob, DELIVERY_QUEUE, deliverySlots } from './delivery.jobs';
+import { DeliveryAttemptJob, DELIVERY_QUEUE, inlineHoldId } from './delivery.jobs';
 import { DeliveryProducer } from './delivery.producer';
-import { AttemptsInFlight } from './attempts-in-flight';
 import { AttemptView, HandedOffAttempts, SecretsInHand } from './handed-off-attempts';
 import { delayAfterFailedAttemptMs, hasRetryLeft } from './retry-schedule';
-import { settlesWithin } from '@app/outbound';
-import { DeliveryTarget, receiverOf } from './receivers';
-import { TenantCounts } from './tenant-counts';
+import { LingeringReceivers } from './lingering-receivers';
 import { AttemptResult, WebhookSender } from './webhook-sender';
 
 export const CALLBACK_PATH = '/v1/AgentExecutionWebhookApproval/callback';
@@ -26,16 +23,6 @@ export const CALLBACK_PATH = '/v1/AgentExecutionWebhookApproval/callback';
 /** The error logged for an attempt whose job Bull failed because each worker sending it stopped. */
 export const DELIVERY_STALLED_OUT = 'The attempt was not sent: the worker sending it stopped, each time it was tried';
 
-/** How long intake stays with a first attempt it sends itself before letting it go on alone. */
-const INLINE_WAIT_MS = 200;
-/**
- * A tenant whose receiver took longer than LINGERING_ANSWER_MS to answer its last attempt here has at most
- * INLINE_PER_LINGERING_TENANT first attempts sent by intake at a time here; its next take turns in the fair
- * share. Such a receiver would otherwise hold every lane of intake while other tenants' requests wait; a quick
- * one frees its lane at once, so a lone tenant's first attempts stay inline (docs/approval-performance.md).
- */
-const LINGERING_ANSWER_MS = 50;
-const INLINE_PER_LINGERING_TENANT = 2;
 /** The receiver says the endpoint is gone for good: no retry can succeed. */
 const GONE = 410;
 
@@ -54,15 +41,7 @@ type AttemptOptions = {
 export class DeliveryService {
   private readonly callbackUrl: string;
   private readonly decisionPages: DecisionPageLinks;
-  /** This process's attempts in flight: intake sends none itself past its unreserved slots. */
-  private running = 0;
-  private readonly inlineBound: number;
-  private readonly strandedAfterMs: number;
-  private readonly slowTenants = new TenantCounts();
-  private readonly inlineAttempts = new TenantCounts();
-  /** Tenants whose receiver's last answer here took longer than LINGERING_ANSWER_MS. */
-  private readonly lingeringTenants = new Set<string>();
-  private readonly logger = new Logger(DeliveryService.name);
+  private attemptsRunning = 0;
 
   constructor(
     env: ApprovalEnv,
@@ -75,28 +54,11 @@ export class DeliveryService {
     private readonly handOffs: HandedOffAttempts,
     private readonly outage: OutageRider,
     private readonly metrics: ApprovalMetrics,
+    private readonly lingering: LingeringReceivers,
     @InjectFairShare(DELIVERY_QUEUE) private readonly fairShare: FairShare,
-    private readonly inFlight: AttemptsInFlight,
   ) {
     this.callbackUrl = `${env.PUBLIC_BASE_URL.replace(/\/+$/, '')}${CALLBACK_PATH}`;
-    const { slots, reserved } = deliverySlots(env.DELIVERY_SLOTS);
-    this.inlineBound = slots - reserved;
     this.decisionPages = new DecisionPageLinks(env, cipher);
-    this.strandedAfterMs = env.DELIVERY_STRANDED_AFTER_MS;
-  }
-
-  /**
-   * Intake's hand-off of a first attempt. An approval this process has just created is sent from here
-   * while its tenant has no slow attempt here (nor, when its receiver lingers, INLINE_PER_LINGERING_TENANT in
-   * flight) and may take a delivery slot now, it and its receiver (the fair share's hold):
-   * intake stays with it for at most INLINE_WAIT_MS (most receivers answer by then, and the work in flight
-   * stays bounded by intake's concurrency), then lets it go on alone. Otherwise the attempt waits for its
-   * tenant's turn in the delivery queue's fair share, as it does when `inline` is false, or after a shutdown signal.
-   */
-  async handOff(approval: DeliveryTarget & { id: string }, fresh?: AttemptView, { inline = true } = {}): Promise<void> {
-    if (fresh && inline && (await this.sendHere(fresh))) return;
-    if (fresh) this.handOffs.keep(fresh);
-    await this.outage.ride(() => this.producer.attempt(approval.id, 1, approval, 0, !fresh));
   }
 
   /**
@@ -107,7 +69,7 @@ export class DeliveryService {
   async run(job: DeliveryAttemptJob, queued?: Job): Promise<void> {
     if (queued && job.again && (await this.fairShare.isHeld(inlineHoldId(job.approvalId))))
       return this.fairShare.putBack(queued, AGAIN_RECHECK_MS);
-    this.running++;
+    this.attemptsRunning++;
     try {
       // Intake's copy spares decrypting the secrets, not reading the approval: a Cancel may have come since.
       const inHand = job.attempt === 1 ? this.handOffs.take(job.approvalId)?.inHand : undefined;
@@ -117,7 +79,7 @@ export class DeliveryService {
         reminder: job.reminder,
       });
     } finally {
-      this.running--;
+      this.attemptsRunning--;
     }
   }
 
@@ -130,68 +92,19 @@ export class DeliveryService {
     await this.attempt(approvalId, attempt, { redelivery: redelivery === true, reminder, stalledOut: true });
   }
 
-  /** False when the attempt was not started here, or failed before it was sent or recorded. */
-  private async sendHere(view: AttemptView): Promise<boolean> {
-    const { tenantId } = view;
-    if (!this.inFlight.mayStart || this.slowTenants.has(tenantId) || this.atLingeringBound(tenantId)) return false;
-    if (this.running >= this.inlineBound) return false;
-    // Counted before the hold is asked for: the requests intake takes together reach here together.
-    this.inlineAttempts.add(tenantId);
-    const holdId = inlineHoldId(view.id);
-    const held = await this.fairShare.hold(tenantId, holdId, receiverOf(view.webhookUrl));
-    // A shutdown signal may have come while the hold was asked for: the attempt goes to the queue instead.
-    if (!held || !this.inFlight.mayStart) {
-      this.inlineAttempts.remove(tenantId);
-      if (held) void this.fairShare.release(holdId).catch(() => undefined);
-      return false;
+  /** This process's attempts in flight (queued or intake's): intake sends none itself past its unreserved slots. */
+  get running(): number {
+    return this.attemptsRunning;
+  }
+
+  /** An approval's first attempt as just inserted, sent from intake (FirstAttemptHandOff). */
+  async sendKnown(view: AttemptView): Promise<void> {
+    this.attemptsRunning++;
+    try {
+      await this.attempt(view.id, 1, { known: view });
+    } finally {
+      this.attemptsRunning--;
     }
-    this.running++;
-    const sent = this.inFlight.track(this.attempt(view.id, 1, { known: view })).finally(() => {
-      this.running--;
-      this.inlineAttempts.remove(tenantId);
-      this.fairShare
-        .release(holdId)
-        .catch((error: Error) =>
-          this.logger.warn({ approvalId: view.id, error: error.message }, 'slot not given back'),
-        );
-    });
-    const settled = await settlesWithin(sent, INLINE_WAIT_MS);
-    if (settled === 'pending') await this.goOnAlone(view, sent);
-    return settled !== 'failed';
-  }
-
-  private atLingeringBound(tenantId: string): boolean {
-    return this.lingeringTenants.has(tenantId) && this.inlineAttempts.count(tenantId) >= INLINE_PER_LINGERING_TENANT;
-  }
-
-  /**
-   * A first attempt intake no longer waits for. Until it ends, its tenant's next first attempts go to the
-   * queue; a delayed job sends it after its deadline (and DELIVERY_STRANDED_AFTER_MS) should this process
-   * die first, and is withdrawn once it has ended here. Resolves once that job is written: intake's request
-   * is done only then, since a process that died before would leave the attempt with nothing to send it again.
-   */
-  private async goOnAlone(view: AttemptView, sent: Promise<void>): Promise<void> {
-    this.slowTenants.add(view.tenantId);
-    const safetyNet = this.outage
-      .ride(() => this.producer.attempt(view.id, 1, view, view.timeoutSeconds * 1000 + this.strandedAfterMs))
-      .catch((error: Error) =>
-        this.logger.warn(
-          { approvalId: view.id, error: error.message },
-          'no delayed job for a first attempt: should this worker die, it is not sent again',
-        ),
-      );
-    // Counted in flight until the delayed job is withdrawn: a shutdown waits for that too.
-    void this.inFlight.track(
-      sent
-        .then(
-          () => safetyNet.then(() => this.producer.withdraw(view.id, 1)),
-          (error: Error) =>
-            this.logger.warn({ approvalId: view.id, error: error.message }, 'first attempt left to its delayed job'),
-        )
-        .catch(() => undefined)
-        .finally(() => this.slowTenants.remove(view.tenantId)),
-    );
-    await safetyNet;
   }
 
   /**
@@ -260,8 +173,7 @@ export class DeliveryService {
       },
     });
     this.metrics.deliveryAttempted(result);
-    if (result.durationMs > LINGERING_ANSWER_MS) this.lingeringTenants.add(approval.tenantId);
-    else this.lingeringTenants.delete(approval.tenantId);
+    this.lingering.answered(approval.tenantId, result.durationMs);
     return this.recorded(approval.id, attempt, result, reminder);
   }
 
@@ -318,8 +230,3 @@ function isSuccess(status: number | null): boolean {
 
 /** How long a first attempt asked for again waits before it looks again whether intake's is still in flight. */
 const AGAIN_RECHECK_MS = 1000;
-
-/** The fair-share hold of a first attempt intake sends itself, for as long as it is in flight. */
-function inlineHoldId(approvalId: string): string {
-  return `inline:${approvalId}`;
-}
