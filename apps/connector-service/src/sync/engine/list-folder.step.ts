@@ -89,10 +89,12 @@ export class ListFolderStep {
       ]);
       const plan = planFiles(job, files, known);
       const returned = returnedFiles(job, listed.files, seen, known);
-      const placed = await this.placeFolders(transaction, source.id, job, folders);
+      // Pages of a run commit one at a time (lockListing): a folder's first page task is there once one reached it.
+      const already = await this.pages.listedAlready(transaction, job, folders, nextCursor);
+      const placed = await this.placeFolders(transaction, source.id, job, folders, already.folderIds);
       const { tasks, nextPage } = pageTasks(job, placed, plan.ingest, nextCursor);
       // A cursor the folder gave before in this run would end its listing short (that page is listed): it fails.
-      const cursorAgain = nextPage !== null && (await this.pages.known(transaction, nextPage));
+      const cursorAgain = nextPage !== null && already.cursorAgain;
       // Every file still listed is seen, even one whose new version fails to download: it must not be dropped.
       await this.synced.markSeen(transaction, pageSightings(files, known, plan, returned), job.syncRunId);
       const moves = [...plan.relocated, ...plan.restamped, ...returned.map((r) => r.move)];
@@ -144,13 +146,8 @@ export class ListFolderStep {
     dataSourceId: string,
     job: ListFolderJob,
     folders: FolderEntry[],
+    listed: Set<string>,
   ): Promise<FolderEntry[]> {
-    // Pages of a run commit one at a time (lockListing): a folder's first page task is there once one reached it.
-    const listed = await this.pages.listed(
-      transaction,
-      job.syncRunId,
-      folders.map((f) => f.id),
-    );
     const reached = folders.filter((f) => !listed.has(f.id));
     await this.synced.upsertFolders(
       transaction,
