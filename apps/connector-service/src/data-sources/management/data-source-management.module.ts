@@ -9,6 +9,7 @@ import { SelectionModule } from '../selection/selection.module';
 import { ConnectionChanges } from './connection-changes';
 import { CredentialChanges } from './credential-changes';
 import { DataSourcesController } from './data-sources.controller';
+import { DataSourceMembersService } from './data-source-members.service';
 import { DataSourcesService } from './data-sources.service';
 import { NewDataSources } from './new-data-sources';
 
@@ -24,6 +25,6 @@ import { NewDataSources } from './new-data-sources';
     OutageModule,
   ],
   controllers: [DataSourcesController],
-  providers: [DataSourcesService, NewDataSources, ConnectionChanges, CredentialChanges],
+  providers: [DataSourcesService, DataSourceMembersService, NewDataSources, ConnectionChanges, CredentialChanges],
 })
 export class DataSourceManagementModule {}

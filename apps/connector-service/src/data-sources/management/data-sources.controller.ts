@@ -16,6 +16,7 @@ import {
   MemberResponse,
 } from '@app/contracts/openapi';
 import { DataSourceDetailView, DataSourceView, MemberView } from '@app/contracts/views';
+import { DataSourceMembersService } from './data-source-members.service';
 import { DataSourcesService } from './data-sources.service';
 import { AddMemberDto, CreateDataSourceDto, UpdateDataSourceDto } from './dto/data-source-input.dto';
 import { dataSourceResponse } from '../dto/data-source.response';
@@ -29,7 +30,10 @@ const MANAGE_RULE = 'Only its creator or a tenant admin; other members get 403 D
 @ApiErrorResponses()
 @Controller('v1')
 export class DataSourcesController {
-  constructor(private readonly service: DataSourcesService) {}
+  constructor(
+    private readonly service: DataSourcesService,
+    private readonly memberships: DataSourceMembersService,
+  ) {}
 
   @Post('projects/:projectId/data-sources')
   @ApiOperation({
@@ -107,7 +111,7 @@ export class DataSourcesController {
     @CurrentPrincipal() principal: Principal,
     @Param('id', UuidParamPipe) id: string,
   ): Promise<MemberView[]> {
-    return (await this.service.listMembers(principal, id)).map(memberResponse);
+    return (await this.memberships.list(principal, id)).map(memberResponse);
   }
 
   @Post('data-sources/:id/members')
@@ -118,7 +122,7 @@ export class DataSourcesController {
     @Param('id', UuidParamPipe) id: string,
     @Body() body: AddMemberDto,
   ): Promise<MemberView> {
-    return memberResponse(await this.service.addMember(principal, id, body.userId));
+    return memberResponse(await this.memberships.add(principal, id, body.userId));
   }
 
   @Delete('data-sources/:id/members/:userId')
@@ -130,6 +134,6 @@ export class DataSourcesController {
     @Param('id', UuidParamPipe) id: string,
     @Param('userId') userId: string,
   ): Promise<void> {
-    await this.service.removeMember(principal, id, userId);
+    await this.memberships.remove(principal, id, userId);
   }
 }

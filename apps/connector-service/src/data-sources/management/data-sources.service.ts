@@ -11,8 +11,6 @@ import { ConnectionSummary, ConnectionTokens } from '../../document-system/conne
 import { DocumentSystemLogin } from '../../document-system/document-system.adapter';
 import { DataSourceAccess } from '../data-source-access';
 import { DataSourceContentsRegistry } from '../data-source-contents';
-import { DataSourceMemberEntity } from '../data-source-member.entity';
-import { DataSourceMembersRepository } from '../data-source-members.repository';
 import { DataSourceEntity } from '../data-source.entity';
 import { DataSourceException } from '../data-source.exception';
 import { DataSourceChanges, DataSourcesRepository } from '../data-sources.repository';
@@ -32,7 +30,6 @@ const DELETE_RETRY_MS = 10_000;
 export class DataSourcesService {
   constructor(
     private readonly repository: DataSourcesRepository,
-    private readonly members: DataSourceMembersRepository,
     private readonly transactions: Transactions,
     private readonly access: DataSourceAccess,
     private readonly credentials: CredentialsService,
@@ -182,24 +179,6 @@ export class DataSourcesService {
     // deletion's cascade, so PostgreSQL may end the deletion as a deadlock's victim. It is tried again.
     const drop = () => this.outages.ride(() => this.repository.delete(source.id), DELETE_RETRY_MS);
     await this.contents.registered.removeWith(source.id, drop);
-  }
-
-  async listMembers(principal: Principal, id: string): Promise<DataSourceMemberEntity[]> {
-    await this.access.readable(principal, id);
-    return this.members.list(id);
-  }
-
-  async addMember(principal: Principal, id: string, userId: string): Promise<DataSourceMemberEntity> {
-    await this.access.manageable(principal, id);
-    const member = await this.members.add(id, userId, principal.userId);
-    if (!member) throw DataSourceException.notFound(); // deleted meanwhile
-    return member;
-  }
-
-  async removeMember(principal: Principal, id: string, userId: string): Promise<void> {
-    const source = await this.access.manageable(principal, id);
-    if (userId === source.createdBy) throw DataSourceException.creatorIsMember();
-    await this.members.remove(id, userId);
   }
 
   /** Its connection, or null when that is gone (404). */
