@@ -1,5 +1,6 @@
 import type { ApprovalStatus } from '../approval-store/approval-state';
 import type { PageApproval } from './decision-page.repository';
+import { escapeHtml, hasHiddenCharacters, visibleHtml, visibleText } from './page-text';
 import type { PrettyJson } from './pretty-json';
 
 /** What the form shows: the approval, its step input pretty-printed and cut (null: none asked for). */
@@ -7,17 +8,20 @@ export type ShownApproval = Omit<PageApproval, 'stepInput'> & { stepInput: Prett
 
 /**
  * The decision page's HTML: one inline style sheet, no script, no image, nothing from another origin, so
- * it works without JavaScript under `default-src 'none'`. Every value from a request is escaped.
+ * it works without JavaScript under `default-src 'none'`. Every value from a request is escaped, its hidden
+ * characters shown by their codes, and wrapped anywhere: no value can reorder, hide or push out of sight any text.
  */
 
-const STYLE = `body{font:16px/1.5 system-ui,sans-serif;margin:2rem auto;max-width:44rem;padding:0 1rem;color:#1f2328}
+const STYLE = `body{font:16px/1.5 system-ui,sans-serif;margin:2rem auto;max-width:44rem;padding:0 1rem;color:#1f2328;overflow-wrap:anywhere}
 h1{font-size:1.4rem;margin-bottom:.25rem}h2{font-size:1.05rem;margin:1.5rem 0 .5rem}
 .meta{color:#59636e;font-size:.875rem}.message{white-space:pre-wrap;border-left:3px solid #d0d7de;padding-left:.75rem}
-pre{background:#f6f8fa;border:1px solid #d0d7de;border-radius:6px;padding:.75rem;overflow:auto;max-height:28rem;font-size:.85rem}
+pre{white-space:pre-wrap;background:#f6f8fa;border:1px solid #d0d7de;border-radius:6px;padding:.75rem;overflow:auto;max-height:28rem;font-size:.85rem}
 label{display:block;font-weight:600;margin-top:1rem}textarea,input{width:100%;box-sizing:border-box;font:inherit;padding:.4rem}
 .actions{display:flex;gap:.75rem;margin-top:1.25rem}button{font:inherit;font-weight:600;padding:.5rem 1.5rem;border-radius:6px;border:1px solid;cursor:pointer}
 .approve{background:#1f883d;border-color:#1a7f37;color:#fff}.deny{background:#fff;border-color:#cf222e;color:#cf222e}
-.hint{font-weight:400;color:#59636e}.note{color:#59636e;font-size:.875rem}`;
+.hint{font-weight:400;color:#59636e}.note{color:#59636e;font-size:.875rem}
+.warning{background:#fff8c5;border:1px solid #d4a72c;border-radius:6px;padding:.5rem .75rem}
+.hidden-char{font:600 .75em ui-monospace,monospace;background:#fff8c5;border:1px solid #d4a72c;border-radius:3px;padding:0 .15em}`;
 
 const OUTCOME: Partial<Record<ApprovalStatus, string>> = {
   Approved: 'It was approved.',
@@ -27,6 +31,9 @@ const OUTCOME: Partial<Record<ApprovalStatus, string>> = {
   DeliveryFailed: 'It could not be delivered.',
 };
 
+const HIDDEN_CHARACTERS_WARNING = `<p class="warning">This request contains characters that are invisible or change the direction of text.
+Each is shown by its code, such as <span class="hidden-char">[U+202E]</span>: read the request as it is shown here.</p>`;
+
 /** The form: who asks, what for, the step input (cut at the service's bound), Approve / Deny. */
 export function decisionForm(approval: ShownApproval): string {
   const shown = approval.stepInput;
@@ -34,15 +41,18 @@ export function decisionForm(approval: ShownApproval): string {
   const stepInput =
     shown === null || shown.text === 'null'
       ? '<p class="note">No step input.</p>'
-      : `<pre>${escapeHtml(shown.text)}${cut ? '\n…' : ''}</pre>` +
+      : `<pre>${visibleHtml(shown.text)}${cut ? '\n…' : ''}</pre>` +
         (cut
           ? `<p class="note">Shortened: the first ${count(shown.text.length)} of ${count(shown.length)} characters.</p>`
           : '');
+  const { agentName, executionId, stepId, message } = approval;
+  const hidden = hasHiddenCharacters(agentName, executionId, stepId, message, shown?.text ?? '');
   return layout(
-    `Approval requested by ${approval.agentName}`,
-    `<h1>${escapeHtml(approval.agentName)} asks for your approval</h1>
-<p class="meta">Execution ${escapeHtml(approval.executionId)}, step ${escapeHtml(approval.stepId)}; requested ${new Date(approval.createdAt).toISOString()}</p>
-${approval.message ? `<p class="message">${escapeHtml(approval.message)}</p>` : ''}
+    visibleText(`Approval requested by ${agentName}`),
+    `<h1>${visibleHtml(agentName)} asks for your approval</h1>
+<p class="meta">Execution ${visibleHtml(executionId)}, step ${visibleHtml(stepId)}; requested ${new Date(approval.createdAt).toISOString()}</p>
+${hidden ? HIDDEN_CHARACTERS_WARNING : ''}
+${message ? `<p class="message">${visibleHtml(message)}</p>` : ''}
 <h2>Step input</h2>
 ${stepInput}
 <form method="post">
@@ -69,7 +79,7 @@ export function decisionRecorded(decided: {
   return layout(
     decided.status,
     `<h1>${decided.status}</h1>
-<p>You ${verb} the request. Recorded ${new Date(decided.decidedAt).toISOString()}${decided.decidedBy ? ` as decided by ${escapeHtml(decided.decidedBy)}` : ''}.</p>
+<p>You ${verb} the request. Recorded ${new Date(decided.decidedAt).toISOString()}${decided.decidedBy ? ` as decided by ${visibleHtml(decided.decidedBy)}` : ''}.</p>
 <p>The agent run goes on with your decision. You can close this page.</p>`,
   );
 }
@@ -95,7 +105,7 @@ export function errorPage(statusCode: number, message: string): string {
   if (statusCode >= 400 && statusCode < 500)
     return layout(
       'Not recorded',
-      `<h1>Your decision was not recorded</h1><p>${escapeHtml(message)}</p><p>Go back and try again.</p>`,
+      `<h1>Your decision was not recorded</h1><p>${visibleHtml(message)}</p><p>Go back and try again.</p>`,
     );
   return layout('Not available', `<h1>Something went wrong</h1><p>${escapeHtml(message)}</p>`);
 }
@@ -108,10 +118,6 @@ function layout(title: string, body: string): string {
 ${body}
 </main></body></html>
 `;
-}
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
 
 const count = (n: number) => n.toLocaleString('en-US');
