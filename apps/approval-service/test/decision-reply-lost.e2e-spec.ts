@@ -13,7 +13,7 @@ import { ApprovalTestApp, approvalRequest, startApprovalApp } from './support/ap
 
 const CALLBACK = '/v1/AgentExecutionWebhookApproval/callback';
 const PUBLIC_BASE_URL = 'https://approvals.example.com';
-/** The decision statement (ApprovalsRepository.decide): its move and its outbox row commit together. */
+/** The decision statement (DecisionsRepository.decide): its move and its outbox row commit together. */
 const DECISION_STATEMENT = 'INSERT INTO approval.decision_outbox ("approvalId") SELECT id::text FROM moved';
 const isDecision = (chunk: Buffer) => chunk.includes(DECISION_STATEMENT);
 

@@ -14,6 +14,7 @@ import type {
 } from './approval-rows';
 import type { DecisionStatus } from './approval-state';
 import { ApprovalsRepository } from './approvals.repository';
+import { DecisionsRepository } from './decisions.repository';
 import { decisionEvent } from './decision-event';
 
 /**
@@ -40,6 +41,7 @@ const MAX_BATCH = 100;
 export class BatchedApprovals {
   constructor(
     private readonly approvals: ApprovalsRepository,
+    private readonly decisionStatements: DecisionsRepository,
     private readonly outage: OutageRider,
   ) {}
 
@@ -90,10 +92,10 @@ export class BatchedApprovals {
     const resent = batch.map((move) => this.sent.has(move) && ANSWERED_AGAIN.includes(move.to));
     batch.forEach((move) => this.sent.add(move));
     const moved: Array<DecidedApproval | (DecidedApproval & { published: boolean }) | null> =
-      await this.approvals.decide(batch);
+      await this.decisionStatements.decide(batch);
     const unheard = batch.filter((_, i) => resent[i] && !moved[i]);
     if (unheard.length) {
-      const recorded = await this.approvals.recordedAs(unheard);
+      const recorded = await this.decisionStatements.recordedAs(unheard);
       unheard.forEach((move, j) => (moved[batch.indexOf(move)] = recorded[j]));
     }
     return moved.map((row) => row && { ...row, event: decisionEvent(row) });

@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { ApprovalsRepository, NO_DECISION_IN_TIME } from '../approval-store/approvals.repository';
+import { ApprovalsRepository } from '../approval-store/approvals.repository';
+import { NO_DECISION_IN_TIME } from '../approval-store/decisions.repository';
 import { BatchedApprovals } from '../approval-store/batched-approvals';
 import { OutageRider } from '@app/database';
 import { DecisionRelay } from '../outbox/decision-relay';

@@ -26,7 +26,7 @@ const WITH_DECIDED = `approval.decision_outbox o
 
 /**
  * The decision outbox: one row per approval id, written with its decision and marked once published. The
- * decision statement (ApprovalsRepository.decide) writes an approval's row without a payload.
+ * decision statement (DecisionsRepository.decide) writes an approval's row without a payload.
  */
 @Injectable()
 export class DecisionOutboxRepository implements OutboxTable<OutboxRow> {
