@@ -29,7 +29,7 @@ describe('Connector-service metrics and queue dashboard', () => {
   beforeAll(async () => {
     sim = await startSimulator();
     await sim.admin.put('/oauth/settings', { autoApproveUser: 'alice' });
-    // Access tokens live 6 s and are refreshed within 5 s of their expiry: the sync below refreshes.
+    // Access tokens live 6 s and are refreshed in their last 3 s (half their life, inside the 5 s window): the sync below refreshes.
     admin = await testCaller({ roles: ['admin'] });
     sut = await startConnectorApp({
       env: {
@@ -68,7 +68,7 @@ describe('Connector-service metrics and queue dashboard', () => {
       .set(user.auth)
       .send({ name: 'Tower A', credentialId: credential.body.id, connectionId: connection.id })
       .expect(201);
-    await new Promise((resolve) => setTimeout(resolve, 1200)); // the token is now within its refresh-ahead window
+    await new Promise((resolve) => setTimeout(resolve, 3200)); // past half its life: within its refresh-ahead window
     const workgroups = (await http().get(`/v1/data-sources/${ds.body.id}/folders`).set(user.auth).expect(200)).body
       .items;
     const architecture = workgroups.find((w: { name: string }) => w.name === 'Architecture');

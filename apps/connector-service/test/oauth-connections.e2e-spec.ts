@@ -230,7 +230,8 @@ describe('Per-user OAuth connections against the simulator', () => {
     const before = await connectionRow(connection.id);
     const refreshesBefore = (await tokenCalls()).refresh_token ?? 0;
 
-    await new Promise((resolve) => setTimeout(resolve, 1200)); // now inside the 5 s refresh-ahead window
+    // Inside the 5 s refresh-ahead window, and past half the token's life (shorter-lived tokens wait that long).
+    await new Promise((resolve) => setTimeout(resolve, 3200));
     await http().get(`/v1/data-sources/${dataSourceId}/folders`).set(user.auth).expect(200);
     const after = await connectionRow(connection.id);
     expect((await tokenCalls()).refresh_token).toBe(refreshesBefore + 1);

@@ -3,7 +3,7 @@ import { ConnectorEnv } from '../connector-env';
 import axios, { AxiosInstance, isAxiosError } from 'axios';
 import { GuardedAgents, guardedAgents, isOutboundRefusal, outboundAxiosConfig, OutboundUrlPolicy } from '@app/outbound';
 import type { TokenEndpointAuthMethod } from '../providers/oauth-provider.entity';
-import { storableText } from '@app/errors';
+import { providerWords, tokenSet, unusableToken } from './token-answer';
 
 /** How we authenticate to one provider's token endpoint. */
 export interface OAuthClientAuth {
@@ -96,14 +96,19 @@ export class OAuthTokenClient implements OnModuleDestroy {
       throw new OAuthUnavailable(this.reasonOf(error));
     }
     const data = typeof res.data === 'object' && res.data !== null ? (res.data as Record<string, unknown>) : {};
-    if (res.status >= 200 && res.status < 300 && typeof data.access_token === 'string') return tokenSet(data);
+    const words = providerWords(client.clientSecret, params);
+    if (res.status >= 200 && res.status < 300 && 'access_token' in data) {
+      const unusable = unusableToken(data, words);
+      if (unusable) throw new OAuthUnavailable(`token endpoint answered ${unusable}`);
+      return tokenSet(data);
+    }
     if (typeof data.error !== 'string') {
       // A 401 without an OAuth body is still the client failing to authenticate (RFC 6749 §5.2).
       if (res.status === 401) throw new OAuthErrorResponse('invalid_client', undefined, 401);
       throw new OAuthUnavailable(`token endpoint answered HTTP ${res.status} without a token`);
     }
-    const description = stringOr(data.error_description);
-    const refused = new OAuthErrorResponse(refusal(data.error), description && refusal(description), res.status);
+    const description = typeof data.error_description === 'string' ? data.error_description : '';
+    const refused = new OAuthErrorResponse(words(data.error), description ? words(description) : undefined, res.status);
     if (isOutage(res.status, data.error))
       throw new OAuthUnavailable(`token endpoint answered HTTP ${res.status} (${refused.message})`);
     throw refused;
@@ -128,9 +133,6 @@ function isOutage(status: number, error: string): boolean {
   return status >= 500 || status === 429 || OUTAGE_ERRORS.includes(error);
 }
 
-/** The most of a provider's `error` or `error_description` kept. */
-const MAX_REFUSAL_CHARS = 300;
-
 /** CLIENT_SECRET_BASIC: form-urlencoded id and secret in Basic auth (RFC 6749 §2.3.1); POST: in the body. */
 function authenticated(client: OAuthClientAuth, params: Record<string, string>) {
   const headers: Record<string, string> = {
@@ -146,31 +148,4 @@ function authenticated(client: OAuthClientAuth, params: Record<string, string>) 
     form.set('client_secret', client.clientSecret);
   }
   return { body: form.toString(), headers };
-}
-
-/** An access token said to live longer is taken to live this long (a date past year 275760 is no date). */
-const LONGEST_TOKEN_LIFE_SECONDS = 10 * 365 * 86_400;
-
-function tokenSet(data: Record<string, unknown>): TokenSet {
-  const expiresIn = Math.min(Number(data.expires_in), LONGEST_TOKEN_LIFE_SECONDS);
-  return {
-    accessToken: data.access_token as string,
-    refreshToken: stringOr(data.refresh_token) ?? null,
-    expiresAt: Number.isFinite(expiresIn) && expiresIn > 0 ? new Date(Date.now() + expiresIn * 1000) : null,
-    // Kept in a text[] column: what PostgreSQL refuses there (U+0000) becomes U+FFFD.
-    scopes: typeof data.scope === 'string' ? storableText(data.scope).split(' ').filter(Boolean) : null,
-    idToken: stringOr(data.id_token) ?? null,
-  };
-}
-
-/**
- * A provider's words on a refusal, as the connection's reason and the answers can carry them: at most
- * MAX_REFUSAL_CHARS, with what PostgreSQL refuses (U+0000, lone surrogates) as U+FFFD.
- */
-function refusal(text: string): string {
-  return storableText(text.slice(0, MAX_REFUSAL_CHARS));
-}
-
-function stringOr(value: unknown): string | undefined {
-  return typeof value === 'string' && value.length > 0 ? value : undefined;
 }

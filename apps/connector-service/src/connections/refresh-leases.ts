@@ -37,9 +37,14 @@ export class RefreshLeases {
     this.leaseMs = 2 * env.OAUTH_HTTP_TIMEOUT_MS + 30_000;
   }
 
-  /** Still usable without a refresh (no expiry known, or not within the refresh-ahead window). */
-  isFresh(c: Pick<OAuthConnectionEntity, 'expiresAt'>): boolean {
-    return !c.expiresAt || c.expiresAt.getTime() - Date.now() > this.aheadMs;
+  /**
+   * Still usable without a refresh: no expiry known, or not within the refresh-ahead window. A token that lives
+   * shorter than the window is kept for half its life, else every use of it would refresh it.
+   */
+  isFresh(c: Pick<OAuthConnectionEntity, 'expiresAt' | 'tokensIssuedAt'>): boolean {
+    if (!c.expiresAt) return true;
+    const lifeMs = c.expiresAt.getTime() - c.tokensIssuedAt.getTime();
+    return c.expiresAt.getTime() - Date.now() > Math.min(this.aheadMs, lifeMs / 2);
   }
 
   /** What the connection needs now: nothing (a token newer than `seenIssuedAt`), a new authorization, or a refresh. */
