@@ -66,6 +66,27 @@ describe(HttpDocumentSystemAdapter.name, () => {
     expect(list.headers).toMatchObject({ authorization: 'Bearer at-1', 'x-session-token': 'st-1' });
   });
 
+  it('refuses a sessionToken no header can carry (CR LF, non-ASCII, empty) as the document system failing, and keeps none', async () => {
+    for (const sessionToken of ['st\r\nX-Injected: 1', 'st-é', '']) {
+      route = (req, res) =>
+        req.path === '/api/v1/session'
+          ? json(res, 200, { sessionToken, expiresIn: 600 })
+          : json(res, 200, { items: [], nextCursor: null });
+      const at = login();
+      await expect(sut.openSession(TENANT, at, tokens())).rejects.toMatchObject({
+        code: 'DOCUMENT_SYSTEM_UNAVAILABLE',
+        message: expect.stringContaining('sessionToken'),
+      });
+      // Nothing kept: the next session asks the document system again.
+      const before = peer.received.length;
+      await expect(sut.openSession(TENANT, at, tokens())).rejects.toMatchObject({
+        code: 'DOCUMENT_SYSTEM_UNAVAILABLE',
+      });
+      expect(peer.received.slice(before).some((r) => r.path === '/api/v1/session')).toBe(true);
+    }
+    expect(peer.received.filter((r) => r.path !== '/api/v1/session')).toEqual([]);
+  });
+
   it('reports wrong username or password as CREDENTIALS_INVALID', async () => {
     route = (_req, res) => json(res, 401, { error: 'invalid_credentials' });
     await expect(sut.openSession(TENANT, login(), tokens())).rejects.toMatchObject({

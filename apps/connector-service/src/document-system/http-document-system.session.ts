@@ -1,5 +1,4 @@
 import { AxiosInstance, AxiosResponse, isAxiosError } from 'axios';
-import { maxHeaderSize } from 'node:http';
 import type { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isOutboundRefusal } from '@app/outbound';
@@ -13,14 +12,13 @@ import {
   Workgroup,
 } from './document-system.adapter';
 import { collectAnswer } from './answer-bytes';
-import { AnswerUnreadable } from './answer-parser';
-import { AnswerShape, MAX_ANSWER_VALUES, MAX_CURSOR_LENGTH, ReadAnswer } from './answer-shapes';
 import { apiUrl, pathSegment } from './api-url';
-import { CallBudget, CallBudgetSpent } from './call-budget';
-import { ShareWaitAborted } from './call-shares';
+import { SessionAnswers } from './session-answers';
+import { CallBudget } from './call-budget';
+import { callFailure, HEADER_VALUE, NOT_FOUND, strayNotFound, UNREACHABLE } from './call-failures';
 import { DocumentSystemException } from './document-system.exception';
 import { DownloadDeadline } from './call-limits';
-import { isRetryableNetworkError, isRetryableStatus, retryDelayMs } from './retry-policy';
+import { isRetryableStatus, retryDelayMs } from './retry-policy';
 import { drainJson, errorOf, header, isSuccess, SessionKit } from './session-support';
 
 interface CallOptions {
@@ -33,32 +31,9 @@ interface CallOptions {
   notFound?: (error: string | undefined) => Error;
 }
 
-/** Why an answer that is not a listing fails the call, in the words of its 502. */
-const ANSWER_PROBLEMS: Record<'NotJson' | 'NotAListing' | 'CursorTooLong' | 'TooManyValues', string> = {
-  NotJson: 'the answer is not JSON',
-  NotAListing: 'the answer is not a listing',
-  CursorTooLong: `the answer's nextCursor is longer than ${MAX_CURSOR_LENGTH} characters`,
-  TooManyValues: `the answer holds more than ${MAX_ANSWER_VALUES.toLocaleString('en')} JSON values`,
-};
-
-/** The `error` of the document system's answer for an item it does not have. */
-const NOT_FOUND = 'not_found';
-/**
- * Only the document system's own "not found" says a folder or file is gone; another 404 (a wrong instance URL, a
- * proxy's page) says nothing of it, and fails the call as any other answer would: a folder taken for gone on such
- * an answer would have its documents deleted.
- */
-const strayNotFound = () => DocumentSystemException.unavailable('HTTP 404');
-
-/**
- * Failures that mean "this is not a document system" when opening a session: no such name. A host that
- * refuses is unavailable, as one that stays silent: telling them apart would tell which ports are open.
- */
-const UNREACHABLE = new Set(['ENOTFOUND', 'EAI_AGAIN', 'ERR_INVALID_URL']);
-const TIMED_OUT = new Set(['ETIMEDOUT', 'ECONNABORTED', 'ERR_SOCKET_CONNECTION_TIMEOUT']);
-
 export class HttpDocumentSystemSession implements DocumentSystemSession {
   private accessToken?: string;
+  private readonly answers: SessionAnswers;
 
   /**
    * `tenantId` names whose share of calls (CallShares) and whose lane at the answer parser the session's work is
@@ -72,11 +47,13 @@ export class HttpDocumentSystemSession implements DocumentSystemSession {
     private readonly key: string,
     private readonly kit: SessionKit,
     private readonly budget?: CallBudget,
-  ) {}
+  ) {
+    this.answers = new SessionAnswers(kit, tenantId, budget);
+  }
 
   async listWorkgroups(cursor?: string): Promise<Page<Workgroup>> {
     const res = await this.call<Uint8Array[]>({ path: '/api/v1/workgroups', params: { cursor } });
-    return this.listing<Workgroup>(res.data, 'workgroups');
+    return this.answers.listing<Workgroup>(res.data, 'workgroups');
   }
 
   async listChildren(folderId: string, cursor?: string): Promise<Page<ChildEntry>> {
@@ -85,7 +62,7 @@ export class HttpDocumentSystemSession implements DocumentSystemSession {
       params: { cursor },
       notFound: (error) => (error === NOT_FOUND ? DocumentSystemException.folderNotFound(folderId) : strayNotFound()),
     });
-    return this.listing<ChildEntry>(res.data, 'children');
+    return this.answers.listing<ChildEntry>(res.data, 'children');
   }
 
   async fileContent(fileId: string, listedSize?: number): Promise<FileContent> {
@@ -127,7 +104,7 @@ export class HttpDocumentSystemSession implements DocumentSystemSession {
             { headers: { Authorization: `Bearer ${bearer}` }, responseType: 'stream', signal },
           ),
         );
-        body = (await this.answer(res, 'session', signal)) as typeof body;
+        body = (await this.answers.session(res, signal)) as typeof body;
       } catch (error) {
         const code = isAxiosError(error) ? error.code : undefined;
         if (code && UNREACHABLE.has(code) && !isOutboundRefusal(error))
@@ -136,6 +113,9 @@ export class HttpDocumentSystemSession implements DocumentSystemSession {
         continue;
       }
       if (res.status === 200 && typeof body?.sessionToken === 'string') {
+        // Sent back as X-Session-Token on every call: one no header can carry would fail each as "the connection failed".
+        if (!HEADER_VALUE.test(body.sessionToken))
+          throw DocumentSystemException.unavailable('the session answer holds a sessionToken no header can carry');
         this.kit.sessions.set(this.tenantId, this.key, body.sessionToken, Number(body.expiresIn) || 300);
         return body.sessionToken;
       }
@@ -223,34 +203,6 @@ export class HttpDocumentSystemSession implements DocumentSystemSession {
     return this.kit.shares.exchange(this.tenantId, signal, send);
   }
 
-  /** A listing page, parsed off the event loop; a page over LISTING_MAX_ITEMS fails the call. */
-  private async listing<T>(chunks: Uint8Array[], shape: 'workgroups' | 'children'): Promise<Page<T>> {
-    const { maxListingItems } = this.kit.limits;
-    const answer = await this.read(chunks, shape, maxListingItems);
-    if (answer.ok) return answer.value as Page<T>;
-    if (answer.problem === 'TooManyItems')
-      throw DocumentSystemException.listingTooLong(answer.items ?? 0, maxListingItems);
-    throw DocumentSystemException.unavailable(ANSWER_PROBLEMS[answer.problem]);
-  }
-
-  /** A session answer's fields, or an error answer's `error`; one that is not JSON tells nothing. */
-  private async answer(res: AxiosResponse<Readable>, shape: 'session', signal: AbortSignal): Promise<unknown> {
-    if (!isSuccess(res.status)) return drainJson(res.data, signal);
-    const chunks = await collectAnswer(res.data, this.kit.limits.maxAnswerBytes, signal);
-    const answer = await this.read(chunks, shape, 0);
-    return answer.ok ? answer.value : undefined;
-  }
-
-  /** An answer read by the parser; one its process could not read (time, memory) is the document system's failure. */
-  private async read(chunks: Uint8Array[], shape: AnswerShape, maxItems: number): Promise<ReadAnswer> {
-    try {
-      return await this.within(this.kit.parser.read(chunks, shape, maxItems, this.tenantId, this.budget?.signal));
-    } catch (error) {
-      if (error instanceof AnswerUnreadable) throw DocumentSystemException.unavailable(error.message);
-      throw error;
-    }
-  }
-
   private within<T>(work: Promise<T>): Promise<T> {
     return this.budget ? this.budget.within(work) : work;
   }
@@ -282,25 +234,10 @@ export class HttpDocumentSystemSession implements DocumentSystemSession {
     return this.within(this.tokens.refreshed());
   }
 
-  /** Retries what may pass on another try; the rest ends the call with a message naming no socket code or address. */
+  /** Retries what may pass on another try (callFailure); the rest ends the call. */
   private async backoffOrThrow(attempt: number, error: unknown): Promise<void> {
-    if (error instanceof CallBudgetSpent || error instanceof DocumentSystemException) throw error;
-    if (this.budget?.signal.aborted) throw new CallBudgetSpent(this.budget);
-    // The policy's refusal names its rule (never an address): the admin needs it to mend the instance URL.
-    if (isOutboundRefusal(error)) throw DocumentSystemException.unavailable((error as Error).message);
-    const code = isAxiosError(error) ? error.code : undefined;
-    const message = (error as Error)?.message;
-    if (code === 'ERR_BAD_RESPONSE' && /maxContentLength/.test(message ?? ''))
-      throw DocumentSystemException.answerTooLarge(this.kit.limits.maxAnswerBytes);
-    if (code === 'HPE_HEADER_OVERFLOW') throw DocumentSystemException.headersTooLarge(maxHeaderSize);
-    if (code === 'ERR_CANCELED' || error instanceof ShareWaitAborted)
-      throw DocumentSystemException.unavailable(`no answer within ${this.kit.limits.deadlineMs / 1000} s`);
-    if (!isRetryableNetworkError(code, message) || attempt >= this.kit.policy.maxAttempts) {
-      this.kit.logger.warn({ code, attempt }, 'document system unreachable');
-      throw DocumentSystemException.unavailable(
-        code && TIMED_OUT.has(code) ? 'the connection timed out' : 'the connection failed',
-      );
-    }
+    const failure = callFailure(error, attempt, this.kit, this.budget);
+    if (failure) throw failure;
     await this.pause(retryDelayMs(this.kit.policy, attempt));
   }
 }
