@@ -19,6 +19,9 @@ export interface AuthorizationRequest {
   browserBindingHash: string | null;
 }
 
+/** The most started authorizations one user has at a time: a popup opened again and again costs no more. */
+const REQUESTS_PER_USER = 20;
+
 export type ConsumeOutcome = { request: AuthorizationRequest } | { problem: 'unknown' | 'expired' | 'used' };
 
 @Injectable()
@@ -53,6 +56,13 @@ export class AuthorizationRequestsRepository {
     // Old requests are kept a day so a late callback is told "expired", not "unknown".
     await this.db.query(
       `DELETE FROM connector.oauth_authorization_requests WHERE "expiresAt" < now() - interval '1 day'`,
+    );
+    // A user's requests are bounded, whatever they ask: the oldest past the last REQUESTS_PER_USER go.
+    await this.db.query(
+      `DELETE FROM connector.oauth_authorization_requests WHERE "stateHash" IN (
+         SELECT "stateHash" FROM connector.oauth_authorization_requests WHERE "tenantId" = $1 AND "userId" = $2
+         ORDER BY "expiresAt" DESC OFFSET $3)`,
+      [request.tenantId, request.userId, REQUESTS_PER_USER],
     );
     return true;
   }

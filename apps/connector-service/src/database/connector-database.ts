@@ -40,6 +40,7 @@ import { TextMeasures1795300062000 } from './migrations/1795300062000-text-measu
 import { SightingPriorPlaces1795300063000 } from './migrations/1795300063000-sighting-prior-places';
 import { ContentsClearedAt1795300064000 } from './migrations/1795300064000-contents-cleared-at';
 import { LoginChangedAt1795300065000 } from './migrations/1795300065000-login-changed-at';
+import { AuthorizationRequestsPerUser1795300066000 } from './migrations/1795300066000-authorization-requests-per-user';
 import { SyncRunFiles1795300028000 } from './migrations/1795300028000-sync-run-files';
 import { DeletionGuard1795300030000 } from './migrations/1795300030000-deletion-guard';
 
@@ -94,5 +95,6 @@ export const connectorDatabase: ServiceDatabaseOptions = {
     SightingPriorPlaces1795300063000,
     ContentsClearedAt1795300064000,
     LoginChangedAt1795300065000,
+    AuthorizationRequestsPerUser1795300066000,
   ],
 };

@@ -8,6 +8,7 @@ import {
   callback,
   providerBody,
   registerClient,
+  startAuthorization,
   TEST_PUBLIC_BASE_URL,
 } from '../support/oauth-flow';
 
@@ -168,4 +169,29 @@ describe('OAuth state bound to the browser that began the authorization', () => 
     const calls: Record<string, number> = (await sim.admin.get('/oauth/stats')).data.tokenCalls;
     return Object.values(calls).reduce((sum, n) => sum + n, 0);
   }
+
+  it("keeps at most a user's last 20 started authorizations: starting more drops the oldest, the newest still connects, another user's stay", async () => {
+    const starter = await testCaller({ tenantId: admin.tenantId });
+    const bystander = await testCaller({ tenantId: admin.tenantId });
+    await startAuthorization(sut, bystander, providerId);
+    const stored = async (caller: TestCaller) =>
+      Number(
+        (
+          await sut.db.query(
+            'SELECT count(*) AS n FROM connector.oauth_authorization_requests WHERE "tenantId" = $1 AND "userId" = $2',
+            [caller.tenantId, caller.userId],
+          )
+        )[0].n,
+      );
+    const first = await startAuthorization(sut, starter, providerId);
+    for (let i = 0; i < 40; i++) await startAuthorization(sut, starter, providerId);
+    expect(await stored(starter)).toBe(20);
+    expect(await stored(bystander)).toBe(1);
+    // The first one is gone: its callback is told so, and stores nothing.
+    expect((await callback(sut, { code: 'x', state: first.body.state }).expect(400)).body.code).toBe(
+      'OAUTH_STATE_INVALID',
+    );
+    const { query } = await authorizeAtProvider(sut, starter, providerId);
+    expect((await callback(sut, query).expect(200)).body.status).toBe('Active');
+  });
 });
