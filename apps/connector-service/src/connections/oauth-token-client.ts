@@ -3,7 +3,9 @@ import { ConnectorEnv } from '../connector-env';
 import axios, { AxiosInstance, isAxiosError } from 'axios';
 import { GuardedAgents, guardedAgents, isOutboundRefusal, outboundAxiosConfig, OutboundUrlPolicy } from '@app/outbound';
 import type { TokenEndpointAuthMethod } from '../providers/oauth-provider.entity';
-import { providerWords, tokenSet, unusableToken } from './token-answer';
+import { providerWords, TokenSet, tokenSet, unusableToken } from './token-answer';
+
+export type { TokenSet } from './token-answer';
 
 /** How we authenticate to one provider's token endpoint. */
 export interface OAuthClientAuth {
@@ -11,15 +13,6 @@ export interface OAuthClientAuth {
   clientId: string;
   clientSecret: string;
   method: TokenEndpointAuthMethod;
-}
-
-/** A successful token response (RFC 6749 §5.1). */
-export interface TokenSet {
-  accessToken: string;
-  refreshToken: string | null;
-  expiresAt: Date | null;
-  scopes: string[] | null;
-  idToken: string | null;
 }
 
 /** The provider answered with an OAuth error (RFC 6749 §5.2). */

@@ -1,5 +1,13 @@
 import { storableText } from '@app/errors';
-import type { TokenSet } from './oauth-token-client';
+
+/** A successful token response (RFC 6749 §5.1). */
+export interface TokenSet {
+  accessToken: string;
+  refreshToken: string | null;
+  expiresAt: Date | null;
+  scopes: string[] | null;
+  idToken: string | null;
+}
 
 /** RFC 6749 Appendix A.12: `access_token = 1*VSCHAR`. Anything else cannot go into an Authorization header. */
 const ACCESS_TOKEN = /^[\x20-\x7e]+$/;
