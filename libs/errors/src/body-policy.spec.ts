@@ -63,6 +63,12 @@ describe(bodyPolicyProblems.name, () => {
     expect(fields('plain\u0000')).toEqual(['body']);
   });
 
+  it('refuses a number beyond the double range (Infinity once parsed, null once written), free-form fields included', () => {
+    const body = json('{"title":"t","items":[{"name":"n","data":{"amount":1e309}}],"extra":[-1e400]}');
+    expect(fields(body)).toEqual(['extra[0]', 'items[0].data.amount']);
+    expect(fields(json('{"title":"t","items":[],"extra":{"amount":1.7976931348623157e308}}'))).toEqual([]);
+  });
+
   it('refuses nesting past the limit without exhausting the stack', () => {
     let deep: unknown = 'leaf';
     for (let i = 0; i < 100_000; i++) deep = [deep];

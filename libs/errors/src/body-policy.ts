@@ -46,9 +46,9 @@ function unstorableText(text: string): string | null {
 
 /**
  * What no payload may carry, whatever its DTO: a string or key with U+0000 or a lone surrogate (PostgreSQL
- * refuses them), a prototype key in a declared field, a declared object of more than MAX_DECLARED_KEYS keys,
- * nesting deeper than MAX_NESTING. Iterative, so depth cannot exhaust the stack. Empty means the payload may
- * go on to class validation.
+ * refuses them), a number JSON.parse made Infinity (it would be kept as null), a prototype key in a declared
+ * field, a declared object of more than MAX_DECLARED_KEYS keys, nesting deeper than MAX_NESTING. Iterative, so
+ * depth cannot exhaust the stack. Empty means the payload may go on to class validation.
  */
 export function bodyPolicyProblems(body: unknown, type?: DtoClass): FieldProblem[] {
   const problems: FieldProblem[] = [];
@@ -69,6 +69,9 @@ function visitChildren({ value, type, path, freeForm, depth }: Frame, stack: Fra
     if (typeof child === 'string') {
       const unstorable = unstorableText(child);
       if (unstorable) problems.push(problem(childPath(), unstorable));
+    } else if (typeof child === 'number' && !Number.isFinite(child)) {
+      // JSON.parse reads 1e309 as Infinity, which JSON.stringify writes as null: the value would be lost.
+      problems.push(problem(childPath(), 'must be a number within ±1.7976931348623157e308'));
     } else if (isObject(child) && !ArrayBuffer.isView(child))
       stack.push({ value: child, type: childType, path: childPath, freeForm: free, depth: depth + 1 });
   };
