@@ -89,6 +89,8 @@ function bodyParserBody(error: BodyParserError): ErrorBody | null {
     case 'encoding.unsupported':
     case 'charset.unsupported':
       return bodyFor(415, 'UNSUPPORTED_MEDIA_TYPE', 'Unsupported request encoding');
+    case 'content-type.unsupported':
+      return bodyFor(415, 'UNSUPPORTED_MEDIA_TYPE', 'Request body must be application/json');
     default: {
       const status = error.status ?? error.statusCode;
       return status && status >= 400 && status < 500

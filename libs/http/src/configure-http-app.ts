@@ -13,6 +13,7 @@ import { refuseMalformedRequest } from './malformed-requests';
 import { completeOpenApiDocument } from './openapi-document';
 import { shutDownInOrder } from './shutdown-grace';
 import { trustProxies } from './trust-proxy';
+import { refuseUnreadBody } from './unread-bodies';
 
 export interface HttpAppOptions {
   title: string;
@@ -40,6 +41,7 @@ function configureExpress(express: NestExpressApplication): void {
   readBodiesInRoutes(express, [
     json({ limit: MAX_BODY }),
     urlencoded({ limit: MAX_BODY, extended: false }),
+    refuseUnreadBody,
     bodyParserErrors,
   ]);
   express.disable('x-powered-by');
@@ -97,7 +99,7 @@ function enableCors(app: INestApplication): void {
   });
 }
 
-/** Body-parser failures (too large, malformed JSON, not inflating) answered before Nest flattens them into a plain 400. */
+/** Body-parser refusals (too large, malformed JSON, not inflating, unread) answered before Nest makes them a 400. */
 function bodyParserErrors(error: unknown, _req: Request, res: Response, next: NextFunction): void {
   const body = isBodyReadingError(error) ? toErrorBody(error) : null;
   if (body) res.status(body.statusCode).json(body);

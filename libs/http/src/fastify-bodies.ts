@@ -4,6 +4,7 @@ import { parse as parseForm } from 'node:querystring';
 import { promisify } from 'node:util';
 import { brotliDecompress, gunzip, inflate, InputType, ZlibOptions } from 'node:zlib';
 import { MAX_BODY_BYTES } from './body-limits';
+import { unreadBodyError } from './unread-bodies';
 
 type Done = (error: Error | null, body?: unknown) => void;
 type Inflate = (body: InputType, options: ZlibOptions) => Promise<Buffer>;
@@ -24,7 +25,8 @@ const MAX_FORM_FIELDS = 1_000;
  * The bodies an app accepts, read as Express's body-parser reads them: JSON objects and arrays in UTF-8
  * (a BOM dropped, a byte that is no UTF-8 read as U+FFFD, an empty body `{}`), HTML forms in UTF-8 or
  * ISO-8859-1, gzip, deflate and br inflated to the same 1 MiB, and any other type read to the limit and
- * ignored. A refusal carries body-parser's `type`, so the error filter answers it alike on both adapters.
+ * refused (415) unless empty. A refusal carries body-parser's `type`, so the error filter answers it alike on
+ * both adapters.
  */
 export function acceptFastifyBodies(app: NestFastifyApplication): void {
   const fastify = app.getHttpAdapter().getInstance();
@@ -42,7 +44,9 @@ export function acceptFastifyBodies(app: NestFastifyApplication): void {
     (req: FastifyRequest, raw: Buffer, done: Done) =>
       void settle(done, async () => parseHtmlForm(req, await inflated(req, raw))),
   );
-  fastify.addContentTypeParser('*', options, (_req, _raw, done) => done(null, undefined));
+  fastify.addContentTypeParser('*', options, (_req, raw: Buffer, done) =>
+    done(raw.length ? unreadBodyError() : null, undefined),
+  );
 }
 
 async function settle(done: Done, parse: () => Promise<unknown>): Promise<void> {
