@@ -12,7 +12,6 @@ import { DataSourceMembersRepository } from './data-source-members.repository';
 import { DataSourceEntity } from './data-source.entity';
 import { DataSourcesRepository } from './data-sources.repository';
 import { DocumentSystemSessions } from './document-system-sessions';
-import { InstanceOrigins } from './instance-origins';
 
 /**
  * Data sources as the other features use them: the records, their members, the ingestion-status moves,
@@ -34,7 +33,6 @@ import { InstanceOrigins } from './instance-origins';
     DataSourceCredentialManagers,
     DataSourceContentsRegistry,
     DocumentSystemSessions,
-    InstanceOrigins,
   ],
   exports: [
     DataSourcesRepository,
@@ -43,7 +41,6 @@ import { InstanceOrigins } from './instance-origins';
     DataSourceAccess,
     DataSourceContentsRegistry,
     DocumentSystemSessions,
-    InstanceOrigins,
   ],
 })
 export class DataSourcesModule {}

@@ -21,6 +21,13 @@ export function instanceMoved(source: OriginRecord): boolean {
   );
 }
 
+/** The origin a change by its creator (or an admin) confirms: the one its credential points at now. */
+export function originToConfirm(source: OriginRecord): string {
+  return typeof source.credentialInstanceUrl === 'string'
+    ? originOf(source.credentialInstanceUrl)
+    : source.instanceOrigin;
+}
+
 /** The status a data source shows: NeedsReauth while its credential points at an origin not confirmed. */
 export function shownIngestionStatus(source: OriginRecord & { ingestionStatus: IngestionStatus }): IngestionStatus {
   return instanceMoved(source) ? 'NeedsReauth' : source.ingestionStatus;

@@ -121,6 +121,26 @@ describe('A data source’s tokens go only to the instance origin its creator ch
     expect(patched.body).toMatchObject({ ingestionStatus: 'Synced' });
   });
 
+  it('a selection its creator sends confirms the move only when it is saved: a refused one leaves it NeedsReauth', async () => {
+    const { id, credentialId } = await dataSourceOnSimulator();
+    await moveCredential(credentialId, elsewhere.url);
+    const folder = await stack.sim.folderId('/Structural/Specifications');
+    const refused = await http()
+      .put(`/v1/data-sources/${id}/selection`)
+      .set(creator.auth)
+      .send({ include: [folder], exclude: [folder] });
+    expect({ status: refused.status, code: refused.body.code }).toEqual({ status: 400, code: 'CONFLICTING_SELECTION' });
+    expect(await view(id)).toMatchObject({ ingestionStatus: 'NeedsReauth' });
+    await http().post(`/v1/data-sources/${id}/sync`).set(creator.auth).expect(409);
+
+    const saved = await http()
+      .put(`/v1/data-sources/${id}/selection`)
+      .set(creator.auth)
+      .send({ include: [], exclude: [] })
+      .expect(200);
+    expect(saved.body).toMatchObject({ ingestionStatus: 'NotConfigured' });
+  });
+
   it('a tenant admin’s PATCH records it too; moving back to the recorded origin needs nothing', async () => {
     const { id, credentialId } = await dataSourceOnSimulator();
     await moveCredential(credentialId, elsewhere.url);

@@ -7,7 +7,6 @@ import { DataSourceView } from '@app/contracts/views';
 import { ConnectionTokens } from '../../document-system/connection-tokens.port';
 import { DataSourceAccess } from '../data-source-access';
 import { dataSourceResponse } from '../dto/data-source.response';
-import { InstanceOrigins } from '../instance-origins';
 import { SelectionDto } from './dto/selection.dto';
 import { SelectionService } from './selection.service';
 
@@ -20,7 +19,6 @@ export class SelectionController {
     private readonly access: DataSourceAccess,
     private readonly selection: SelectionService,
     private readonly connections: ConnectionTokens,
-    private readonly origins: InstanceOrigins,
   ) {}
 
   @Put()
@@ -39,7 +37,6 @@ export class SelectionController {
   ): Promise<DataSourceView> {
     const source = await this.access.manageable(principal, id);
     const connection = await this.connections.tenantConnection(source.tenantId, source.connectionId);
-    const confirmed = { ...source, instanceOrigin: await this.origins.record(source.id) };
-    return dataSourceResponse(await this.selection.replace(confirmed, body, connection.subject));
+    return dataSourceResponse(await this.selection.replace(source, body, connection.subject));
   }
 }

@@ -6,6 +6,7 @@ import { DataSourcesRepository } from '../data-sources.repository';
 import { ConnectionTokens } from '../../document-system/connection-tokens.port';
 import type { DocumentSystemSession } from '../../document-system/document-system.adapter';
 import { DocumentSystemSessions } from '../document-system-sessions';
+import { originToConfirm } from '../instance-origin';
 import { FolderLocator } from '../folders/folder-locator';
 import { PickerFolderEntity } from '../folders/picker-folder.entity';
 import { SelectionMark } from '@app/contracts/views';
@@ -39,17 +40,23 @@ export class SelectionService {
   ) {}
 
   /**
-   * Resolves and saves a selection. The data source is read again under its row lock before saving: when another
-   * change moved what the selection was resolved against (SelectionBasis), it is resolved again as the data
-   * source is now, as if it had come second. Saved selecting nothing, its run stops and its documents go.
+   * Resolves and saves a selection, by its creator or an admin: at the origin its credential points at now, which
+   * is recorded with the selection (a refused one confirms nothing). The data source is read again under its row
+   * lock before saving: when another change moved what the selection was resolved against (SelectionBasis), it is
+   * resolved again as the data source is now, as if it had come second. Saved selecting nothing, its run stops and
+   * its documents go.
    */
   async replace(source: DataSourceEntity, input: SelectionDto, subject: string | null): Promise<DataSourceEntity> {
     for (let tries = 1; ; tries++) {
-      const marks = await this.resolve(source, input);
+      const confirmed = { ...source, instanceOrigin: originToConfirm(source) };
+      const marks = await this.resolve(confirmed, input);
       const outcome = await this.transactions.run(async (transaction) => {
         const now = await this.repository.lockForChange(transaction, source.id);
         if (!now) throw DataSourceException.notFound(); // deleted meanwhile
-        if (!sameSelectionBasis(source, now)) return { moved: now };
+        if (!sameSelectionBasis(confirmed, { ...now, instanceOrigin: originToConfirm(now) })) return { moved: now };
+        // The data source's lock keeps its credential from moving until this commits (credential changes take it).
+        if ((await this.repository.recordInstanceOrigin(transaction, source.id)) === null)
+          throw DataSourceException.notFound();
         await this.save(transaction, source.id, marks, subject);
         return { saved: await this.repository.get(source.id, transaction) };
       });
