@@ -14,3 +14,4 @@ export * from './http-app';
 export * from './own-redis';
 export * from './lagging-proxy';
 export * from './reply-dropping-proxy';
+export * from './hostile-requests';
