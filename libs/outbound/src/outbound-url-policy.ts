@@ -1,7 +1,7 @@
-import type { LookupAddress, LookupAllOptions } from 'node:dns';
-import { lookup as dnsLookup } from 'node:dns';
+import type { LookupAddress, LookupAllOptions, LookupOptions } from 'node:dns';
 import { isIP } from 'node:net';
 import { isPublicAddress } from './address-ranges';
+import { AddressFamily, resolveName } from './fair-lookup';
 
 export interface OutboundOptions {
   /** Plain http allowed (local development and tests). */
@@ -70,19 +70,27 @@ export class OutboundUrlPolicy {
     return isIP(name) !== 0 && !isPublicAddress(name);
   }
 
-  /** A dns.lookup for http(s) agents that refuses names resolving to any non-public address. */
+  /**
+   * A dns.lookup for http(s) agents that refuses names resolving to any non-public address. It resolves
+   * without holding libuv's thread pool for a slow DNS server (fair-lookup.ts).
+   */
   readonly lookup = (hostname: string, options: LookupAllOptions | number | object, callback: LookupCallback): void => {
     const wantsAll = typeof options === 'object' && (options as LookupAllOptions).all === true;
-    dnsLookup(
-      hostname,
-      { ...(typeof options === 'object' ? options : { family: options }), all: true },
-      (error, addresses) => {
-        if (error) return callback(error, []);
+    resolveName(hostname, familyOf(options), { searchDomains: this.options.allowPrivate }).then(
+      (addresses) => {
         if (!this.options.allowPrivate && addresses.some((a) => !isPublicAddress(a.address)))
           return callback(new OutboundAddressRefused(), []);
         if (wantsAll) callback(null, addresses);
         else callback(null, addresses[0].address, addresses[0].family);
       },
+      (error: NodeJS.ErrnoException) => callback(error, []),
     );
   };
+}
+
+/** The family a lookup asks for, as dns.lookup reads its options: 4, 6, or 0 for either. */
+function familyOf(options: LookupOptions | number | object): AddressFamily {
+  const family = typeof options === 'number' ? options : (options as LookupOptions).family;
+  if (family === 4 || family === 'IPv4') return 4;
+  return family === 6 || family === 'IPv6' ? 6 : 0;
 }
