@@ -258,7 +258,7 @@ describe('Deletion guard', () => {
     expect((await confirm(later.id, owner).expect(200)).body).toEqual({ deleted: 2 });
   });
 
-  it('holds when most of what stays selected goes in the run after a folder was deselected', async () => {
+  it('holds when most of what stays selected goes in the run after a folder was deselected, and drops the deselected folder at once', async () => {
     const parent = (
       await stack.sim.admin.post('/folders', {
         parentId: await stack.sim.folderId('/Structural'),
@@ -295,8 +295,14 @@ describe('Deletion guard', () => {
       .expect(200);
     for (const file of kept.files.slice(0, 2)) await stack.sim.admin.delete(`/nodes/${file.id}`); // 2 of the 3 still selected
     const run = await syncToEnd(stack.sut.app, owner, id);
-    expect(run).toMatchObject({ status: 'PartiallySucceeded', deletionsHeld: 9, counts: { deleted: 0 } });
-    expect(run.error).toMatch(/2 of 3 documents/);
+    // What its creator deselected is theirs to drop: no member reads it on while the vanished files wait.
+    expect(run).toMatchObject({ status: 'PartiallySucceeded', deletionsHeld: 2, counts: { deleted: 7 } });
+    expect(run.error).toMatch(/^2 documents are no longer in the document system: that is 2 of 3 documents/);
+    const stored: Array<{ folderId: string; n: number }> = await stack.sut.db.query(
+      'SELECT "folderId", count(*)::int AS n FROM connector.documents WHERE "dataSourceId" = $1 GROUP BY "folderId"',
+      [id],
+    );
+    expect(stored).toEqual([{ folderId: kept.id, n: 3 }]); // the 2 held stay until confirmed
   });
 
   it('confirms through a deadlock with a text saved meanwhile: the confirmation is tried again, not a 503', async () => {

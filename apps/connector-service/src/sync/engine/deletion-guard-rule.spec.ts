@@ -37,12 +37,12 @@ describe(holdReason.name, () => {
     });
   });
 
-  it('does not count documents outside the selection, on either side, but holds them with the rest', () => {
+  it('does not count documents outside the selection, on either side, nor names them among those kept (they are dropped)', () => {
     expect(holdReason([tally('a', 4, 0), tally(null, 6, 6)], 30)).toBeNull();
     expect(holdReason([tally('a', 4, 1), tally(null, 6, 6)], 30)).toBeNull();
-    expect(holdReason([tally('a', 4, 2), tally(null, 6, 6)], 30)?.error).toMatch(/^8 documents are .*2 of 4/);
+    expect(holdReason([tally('a', 4, 2), tally(null, 6, 6)], 30)?.error).toMatch(/^2 documents are .*2 of 4/);
     // Deselecting most of a data source does not let most of what stays selected go unheld.
-    expect(holdReason([tally('b', 3, 2), tally(null, 7, 7)], 30)?.error).toMatch(/^9 documents are .*2 of 3/);
+    expect(holdReason([tally('b', 3, 2), tally(null, 7, 7)], 30)?.error).toMatch(/^2 documents are .*2 of 3/);
   });
 
   it('holds any deletion at 0 percent and none by percentage at 100', () => {

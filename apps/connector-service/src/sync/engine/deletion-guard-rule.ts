@@ -21,17 +21,17 @@ export const DECISION_RELEASED = 'They were kept: a later sync decides their del
 
 /**
  * Why a run must hold its deletions, or null when it may apply them. Only documents still under the
- * selection count, on both sides (dropping what a user deselected is that user's decision, and it must not
- * dilute the rest): the run holds when they are more than `percent` percent of the documents under the
+ * selection count, on both sides (dropping what a user deselected is that user's decision, never held, and it
+ * must not dilute the rest): the run holds when they are more than `percent` percent of the documents under the
  * selection, or when every document under a selected folder is gone (the folder was deleted, or lists nothing).
  */
 export function holdReason(tallies: RootTally[], percent: number): HoldReason | null {
   const selected = tallies.filter((t) => t.root !== null);
-  const unseen = tallies.reduce((sum, t) => sum + t.unseen, 0);
   const vanishing = selected.reduce((sum, t) => sum + t.unseen, 0);
   const documents = selected.reduce((sum, t) => sum + t.documents, 0);
   if (vanishing === 0) return null;
-  const kept = `${unseen} ${unseen === 1 ? 'document is' : 'documents are'} no longer in the document system`;
+  // What a user deselected is dropped all the same (DeletionGuard): only what vanished from the selection is kept.
+  const kept = `${vanishing} ${vanishing === 1 ? 'document is' : 'documents are'} no longer in the document system`;
   const ask = CONFIRM_ASKED;
   const vanished = selected.filter((t) => t.documents > 0 && t.unseen === t.documents);
   if (vanished.length) {

@@ -19,7 +19,7 @@ export interface GuardedDeletions {
 
 /**
  * At a run's end: drops what the run did not see (each in the run's file ledger), unless that is too much
- * (see holdReason); then holds it all.
+ * (see holdReason); then drops what its creator deselected and holds the rest.
  */
 @Injectable()
 export class DeletionGuard {
@@ -34,16 +34,17 @@ export class DeletionGuard {
   async dropUnseen(transaction: Transaction, dataSourceId: string, runId: string): Promise<GuardedDeletions> {
     const source = await this.sources.get(dataSourceId, transaction);
     const roots = syncRoots(source.selection).map((m) => m.folderId);
-    const tallies = await this.held.tally(transaction, dataSourceId, runId, roots, [...excludedIds(source.selection)]);
+    const excluded = [...excludedIds(source.selection)];
+    const tallies = await this.held.tally(transaction, dataSourceId, runId, roots, excluded);
     const reason = holdReason(tallies, this.env.DELETE_GUARD_PERCENT);
-    if (!reason) {
-      const dropped = await this.synced.deleteUnseen(transaction, dataSourceId, runId);
-      await this.ledger.record(transaction, dataSourceId, runId, deletedOutcomes(dropped));
-      return { dropped, held: 0, reason: null };
-    }
+    const dropped = reason
+      ? await this.held.dropDeselected(transaction, dataSourceId, runId, roots, excluded)
+      : await this.synced.deleteUnseen(transaction, dataSourceId, runId);
+    await this.ledger.record(transaction, dataSourceId, runId, deletedOutcomes(dropped));
+    if (!reason) return { dropped, held: 0, reason: null };
     // The ledger lists each held file (outcome Held, and why) until the deletions are confirmed.
     const held = await this.held.hold(transaction, dataSourceId, runId);
     await this.ledger.record(transaction, dataSourceId, runId, heldOutcomes(held, reason.fileReason));
-    return { dropped: [], held: held.length, reason: reason.error };
+    return { dropped, held: held.length, reason: reason.error };
   }
 }

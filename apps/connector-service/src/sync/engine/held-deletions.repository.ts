@@ -43,6 +43,37 @@ export class HeldDeletionsRepository {
     );
   }
 
+  /**
+   * Drops what the run did not see outside the selection now (walked as `tally` walks it): documents and folders its
+   * creator deselected. A user's own decision is not held with the rest: members would read it on until a
+   * confirmation. Returns the documents dropped.
+   */
+  async dropDeselected(
+    transaction: Transaction,
+    dataSourceId: string,
+    runId: string,
+    roots: string[],
+    excluded: string[],
+  ): Promise<DroppedDocument[]> {
+    // A DELETE … RETURNING answers [rows, count] through TypeORM; every part of the statement sees `covered` as it was.
+    const [rows]: [DroppedDocument[], number] = await managerOf(transaction).query(
+      `WITH RECURSIVE covered("folderId") AS (
+         SELECT r FROM unnest($3::text[]) AS r
+         UNION
+         SELECT f."folderId" FROM connector.synced_folders f JOIN covered c ON f."parentId" = c."folderId"
+         WHERE f."dataSourceId" = $1 AND NOT f."folderId" = ANY($4::text[])
+       ),
+       folders AS (
+         DELETE FROM connector.synced_folders f WHERE f."dataSourceId" = $1 AND f."lastSeenRunId" <> $2
+           AND NOT EXISTS (SELECT 1 FROM covered c WHERE c."folderId" = f."folderId"))
+       DELETE FROM connector.documents d WHERE d."dataSourceId" = $1 AND ${UNSEEN}
+         AND NOT EXISTS (SELECT 1 FROM covered c WHERE c."folderId" = d."folderId")
+       RETURNING d.id, d."externalId", d.name, d.path, d."contentSha256"`,
+      [dataSourceId, runId, roots, excluded],
+    );
+    return rows;
+  }
+
   /** Holds every document the run did not see, instead of deleting it; returns the documents the run holds. */
   async hold(transaction: Transaction, dataSourceId: string, runId: string): Promise<HeldDocument[]> {
     const manager = managerOf(transaction);
