@@ -6,17 +6,19 @@ import { IsDecisionOutput } from './decision-output';
 
 const CALLBACK_DECISIONS = ['Approved', 'Denied'] as const satisfies readonly ApprovalStatus[];
 
+/**
+ * No length bound on the credentials (the 1 MiB body bounds them): the contract answers an unknown callbackId with
+ * 404 and a token that does not match with 401, however long, and keeps 400 for a missing field or a wrong status.
+ */
 export class ApprovalCallbackDto {
   @ApiProperty()
   @IsString()
   @IsNotEmpty()
-  @MaxLength(100)
   callbackId: string;
 
   @ApiProperty({ writeOnly: true })
   @IsString()
   @IsNotEmpty()
-  @MaxLength(200)
   callbackToken: string;
 
   @ApiProperty({ enum: CALLBACK_DECISIONS, description: 'Exactly Approved or Denied (case-sensitive)' })
