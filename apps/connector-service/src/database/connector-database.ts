@@ -41,6 +41,7 @@ import { SightingPriorPlaces1795300063000 } from './migrations/1795300063000-sig
 import { ContentsClearedAt1795300064000 } from './migrations/1795300064000-contents-cleared-at';
 import { LoginChangedAt1795300065000 } from './migrations/1795300065000-login-changed-at';
 import { AuthorizationRequestsPerUser1795300066000 } from './migrations/1795300066000-authorization-requests-per-user';
+import { TooLargeToExtractFailed1795300067000 } from './migrations/1795300067000-too-large-to-extract-failed';
 import { SyncRunFiles1795300028000 } from './migrations/1795300028000-sync-run-files';
 import { DeletionGuard1795300030000 } from './migrations/1795300030000-deletion-guard';
 
@@ -96,5 +97,6 @@ export const connectorDatabase: ServiceDatabaseOptions = {
     ContentsClearedAt1795300064000,
     LoginChangedAt1795300065000,
     AuthorizationRequestsPerUser1795300066000,
+    TooLargeToExtractFailed1795300067000,
   ],
 };

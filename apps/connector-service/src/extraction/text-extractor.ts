@@ -32,8 +32,14 @@ const noText = (status: ExtractionStatus, error: string): Extraction => ({
   error: storableText(error.slice(0, MAX_ERROR_CHARS)),
 });
 
-/** Files larger than this are kept and retrievable but not extracted. */
+/**
+ * Files larger than this are kept and retrievable but not extracted: the extraction's memory limit, applied before
+ * the bytes are read. Past it the document is `Failed` with the reason, as past the other limits (CONTRACT.md).
+ */
 export const MAX_EXTRACT_BYTES = 50 * 1024 * 1024;
+
+const tooLargeToExtract = () =>
+  noText('Failed', `Larger than ${MAX_EXTRACT_BYTES / 1024 / 1024} MiB: too large to extract its text`);
 
 const KIND_BY_EXTENSION: Record<string, ExtractionKind> = {
   '.pdf': 'pdf',
@@ -84,7 +90,7 @@ export class TextExtractor implements OnModuleDestroy {
     owner?: string,
   ): Promise<Extraction> {
     if (!extractionKind(mimeType, name)) return noText('Unsupported', `No text extractor for ${mimeType || name}`);
-    if (size > MAX_EXTRACT_BYTES) return noText('TooLarge', `Larger than ${MAX_EXTRACT_BYTES} bytes`);
+    if (size > MAX_EXTRACT_BYTES) return tooLargeToExtract();
     return this.extract(await read(), mimeType, name, owner);
   }
 
@@ -95,7 +101,7 @@ export class TextExtractor implements OnModuleDestroy {
   async extract(content: Buffer, mimeType: string, name: string, owner?: string): Promise<Extraction> {
     const kind = extractionKind(mimeType, name);
     if (!kind) return noText('Unsupported', `No text extractor for ${mimeType || name}`);
-    if (content.length > MAX_EXTRACT_BYTES) return noText('TooLarge', `Larger than ${MAX_EXTRACT_BYTES} bytes`);
+    if (content.length > MAX_EXTRACT_BYTES) return tooLargeToExtract();
     try {
       return { status: 'Succeeded', ...(await this.pool.extract(kind, content, owner)), error: null };
     } catch (error) {

@@ -10,14 +10,15 @@ describe('the ledger row an ended text extraction leaves', () => {
     expect(extractionOutcome({ status: 'Succeeded', text: 'Floor plan', error: null })).toBeNull();
   });
 
-  it('is Skipped for a format without extractor or too large to extract, Failed with the reason otherwise', () => {
+  it('is Skipped for a format without extractor, Failed with the reason otherwise (a file too large to extract too)', () => {
     expect(extractionOutcome({ status: 'Unsupported', text: '', error: 'No text extractor' })).toEqual({
       outcome: 'Skipped',
       reason: 'Unsupported',
     });
-    expect(extractionOutcome({ status: 'TooLarge', text: '', error: 'Larger than 1 bytes' })).toEqual({
-      outcome: 'Skipped',
-      reason: 'TooLarge',
+    const tooLarge = 'Larger than 50 MiB: too large to extract its text';
+    expect(extractionOutcome({ status: 'Failed', text: '', error: tooLarge })).toEqual({
+      outcome: 'Failed',
+      reason: tooLarge,
     });
     expect(extractionOutcome({ status: 'Failed', text: '', error: 'Could not read the PDF file: bad xref' })).toEqual({
       outcome: 'Failed',

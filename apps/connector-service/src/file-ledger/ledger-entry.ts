@@ -41,8 +41,6 @@ export function extractionOutcome(extraction: {
       return extraction.text.trim() ? null : { outcome: 'NoText', reason: null };
     case 'Unsupported':
       return { outcome: 'Skipped', reason: 'Unsupported' };
-    case 'TooLarge':
-      return { outcome: 'Skipped', reason: 'TooLarge' };
     case 'Failed':
       return { outcome: 'Failed', reason: firstLine(extraction.error ?? 'Text extraction failed') };
     default:

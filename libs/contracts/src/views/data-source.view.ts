@@ -38,7 +38,7 @@ export interface DataSourceView {
   updatedAt: string;
 }
 
-/** `done`: extraction ended without failure (text extracted, or unsupported, too large, not stored). */
+/** `done`: extraction ended without failure (text extracted, or unsupported, or not stored); `failed`: past a limit or unreadable. */
 export interface ExtractionProgressView {
   done: number;
   pending: number;

@@ -2,16 +2,9 @@ import type { RunFileOutcomeCounts } from './sync-run-file.view';
 
 /**
  * `Pending` from ingestion until its text is extracted; `Skipped` when the content was not stored
- * (larger than MAX_FILE_BYTES, error `TooLarge`).
+ * (larger than MAX_FILE_BYTES, error `TooLarge`); `Failed` past an extraction limit, with the reason.
  */
-export const DOCUMENT_EXTRACTION_STATUSES = [
-  'Pending',
-  'Succeeded',
-  'Unsupported',
-  'Failed',
-  'TooLarge',
-  'Skipped',
-] as const;
+export const DOCUMENT_EXTRACTION_STATUSES = ['Pending', 'Succeeded', 'Unsupported', 'Failed', 'Skipped'] as const;
 export type DocumentExtractionStatus = (typeof DOCUMENT_EXTRACTION_STATUSES)[number];
 
 export interface ExtractionView {
