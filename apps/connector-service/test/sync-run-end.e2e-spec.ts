@@ -6,6 +6,7 @@ import { eventually, testCaller, TestCaller } from '@app/testing';
 import { SyncCompletion } from '../src/sync/engine/sync-completion';
 import { SyncScheduler } from '../src/sync/engine/sync-scheduler';
 import { SYNC_QUEUE, SyncJobName, SyncTask } from '../src/sync/sync.jobs';
+import { RunStepsRepository } from '../src/sync/run-steps.repository';
 import { SyncRunsRepository } from '../src/sync/sync-runs.repository';
 import { SyncProducer } from '../src/sync/engine/sync.producer';
 import { SEED_USERS } from '../../document-system-simulator/src/store/seed';
@@ -85,14 +86,15 @@ describe('The end of a sync run', () => {
 
   it('ends, on the sweep, a Running run whose tasks are all done (its end lost and no retry left)', async () => {
     const { runs, run } = await runningRun();
+    const steps = stack.sut.app.get(RunStepsRepository);
     await stack.sut.app.get(Transactions).run(async (transaction) => {
       const task = {
         key: 'list:root',
         name: SyncJobName.ListFolder,
         data: { syncRunId: run.id, folderId: 'root', path: '/root' },
       } as SyncTask;
-      await runs.settleStep(transaction, run.id, { adds: [task] });
-      await runs.settleStep(transaction, run.id, { completes: task.key });
+      await steps.settleStep(transaction, run.id, { adds: [task] });
+      await steps.settleStep(transaction, run.id, { completes: task.key });
     });
     expect((await runs.find(run.id))?.status).toBe('Running');
 

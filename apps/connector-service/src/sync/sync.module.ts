@@ -4,6 +4,7 @@ import { DataSourcesModule } from '../data-sources/data-sources.module';
 import { RunPaceSampler } from './run-pace';
 import { SyncRunEntity } from './sync-run.entity';
 import { SyncRunAccess } from './sync-run-access';
+import { RunStepsRepository } from './run-steps.repository';
 import { SyncRunsRepository } from './sync-runs.repository';
 
 /**
@@ -13,7 +14,7 @@ import { SyncRunsRepository } from './sync-runs.repository';
  */
 @Module({
   imports: [TypeOrmModule.forFeature([SyncRunEntity]), DataSourcesModule],
-  providers: [SyncRunsRepository, SyncRunAccess, RunPaceSampler],
-  exports: [SyncRunsRepository, SyncRunAccess, RunPaceSampler],
+  providers: [SyncRunsRepository, RunStepsRepository, SyncRunAccess, RunPaceSampler],
+  exports: [SyncRunsRepository, RunStepsRepository, SyncRunAccess, RunPaceSampler],
 })
 export class SyncModule {}

@@ -6,7 +6,7 @@ import { DocumentSystemException } from '../../document-system/document-system.e
 import type { FolderEntry } from '../../document-system/document-system.adapter';
 import { listedSize } from '../run-progress';
 import { ListFolderJob, SyncJobName, SyncTask } from '../sync.jobs';
-import { SyncRunsRepository } from '../sync-runs.repository';
+import { RunStepsRepository } from '../run-steps.repository';
 import { listedOutcomes, returnedOutcomes } from './file-outcomes';
 import { FolderPagesRepository } from './folder-pages.repository';
 import { RunFollowUps } from './run-follow-ups';
@@ -26,7 +26,7 @@ export class ListFolderStep {
   private readonly logger = new Logger(ListFolderStep.name);
 
   constructor(
-    private readonly runs: SyncRunsRepository,
+    private readonly steps: RunStepsRepository,
     private readonly sessions: RunSessions,
     private readonly synced: SyncedDocumentsRepository,
     private readonly guard: StepGuard,
@@ -36,11 +36,11 @@ export class ListFolderStep {
   ) {}
 
   async listFolder(job: ListFolderJob, key: string): Promise<void> {
-    const state = await this.runs.stepState(job.syncRunId, key);
+    const state = await this.steps.stepState(job.syncRunId, key);
     if (state.status !== 'Running') return;
     if (state.done) await this.followUps.repeat(job.syncRunId);
     let page: SyncTask<SyncJobName.ListFolder> | null = state.done
-      ? await this.runs.openPageOf(job.syncRunId, job.folderId)
+      ? await this.steps.openPageOf(job.syncRunId, job.folderId)
       : { key, name: SyncJobName.ListFolder, data: job };
     // Each page's commit finds the run Running and adds the next page's task: no page looks them up again.
     while (page) page = await this.listPage(page.data, page.key, state.dataSourceId!, state.listingStopped);
@@ -65,7 +65,7 @@ export class ListFolderStep {
     // Row locks on the run are taken last, so concurrent steps of one run wait on each other briefly.
     const step = await this.guard.once(async (transaction) => {
       // Pages of one run are weighed against its limits one at a time, each seeing those committed before it.
-      const soFar = await this.runs.lockListing(transaction, job.syncRunId);
+      const soFar = await this.steps.lockListing(transaction, job.syncRunId);
       // A file listed in two folders (or twice) is taken once per run, at its first listing.
       const seen = await this.synced.sightings(
         transaction,

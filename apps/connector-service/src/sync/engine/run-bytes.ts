@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Transaction } from '@app/database';
 import { ConnectorEnv } from '../../connector-env';
-import { SyncRunsRepository } from '../sync-runs.repository';
+import { RunStepsRepository } from '../run-steps.repository';
 import { bytesLimitReached, storedWithinLimit, StoredWithinLimit } from './run-limits';
 import type { LimitReached } from '../sync-run-steps';
 
@@ -12,7 +12,7 @@ import type { LimitReached } from '../sync-run-steps';
 @Injectable()
 export class RunBytes {
   constructor(
-    private readonly runs: SyncRunsRepository,
+    private readonly steps: RunStepsRepository,
     private readonly env: ConnectorEnv,
   ) {}
 
@@ -33,7 +33,7 @@ export class RunBytes {
   ): Promise<StoredWithinLimit<F>> {
     if (!downloads.some((download) => beyondListed(download) > 0))
       return { kept: downloads, dropped: [], addedBytes: 0, limit: null };
-    const { listedBytes } = await this.runs.lockListing(transaction, runId);
+    const { listedBytes } = await this.steps.lockListing(transaction, runId);
     return storedWithinLimit(downloads, beyondListed, listedBytes, this.env.SYNC_MAX_BYTES);
   }
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { SyncTask } from '../sync.jobs';
-import { SyncRunsRepository } from '../sync-runs.repository';
+import { RunStepsRepository } from '../run-steps.repository';
 import { SyncCompletion } from './sync-completion';
 import { SyncProducer } from './sync.producer';
 
@@ -16,7 +16,7 @@ const OPEN_TASKS_AT_ONCE = 1000;
 @Injectable()
 export class RunFollowUps {
   constructor(
-    private readonly runs: SyncRunsRepository,
+    private readonly steps: RunStepsRepository,
     private readonly producer: SyncProducer,
     private readonly completion: SyncCompletion,
   ) {}
@@ -24,12 +24,12 @@ export class RunFollowUps {
   async after(syncRunId: string, step: { jobs?: SyncTask[]; folderListed?: boolean; pending: number }): Promise<void> {
     if (step.jobs?.length) await this.producer.tasks(syncRunId, step.jobs);
     // After the jobs: a failure here leaves the stamp to the run's end, not the new tasks to the sweep.
-    if (step.folderListed) await this.runs.stampIfListed(syncRunId);
+    if (step.folderListed) await this.steps.stampIfListed(syncRunId);
     if (step.pending === 0) await this.completion.finishIfDone(syncRunId);
   }
 
   async repeat(syncRunId: string): Promise<void> {
-    await this.producer.tasks(syncRunId, await this.runs.openTasks(syncRunId, OPEN_TASKS_AT_ONCE));
+    await this.producer.tasks(syncRunId, await this.steps.openTasks(syncRunId, OPEN_TASKS_AT_ONCE));
     await this.completion.finishIfDone(syncRunId);
   }
 }

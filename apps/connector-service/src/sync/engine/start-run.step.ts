@@ -6,6 +6,7 @@ import { SyncedDocumentsRepository } from '../../documents/synced-documents.repo
 import { LedgerRetention } from '../../file-ledger/ledger-retention';
 import { SyncRunEntity } from '../sync-run.entity';
 import { SyncTask } from '../sync.jobs';
+import { RunStepsRepository } from '../run-steps.repository';
 import { SyncRunsRepository } from '../sync-runs.repository';
 import { RunFollowUps } from './run-follow-ups';
 import { SelectedFolderPlaces } from './selected-folder-places';
@@ -16,6 +17,7 @@ import { listTask } from './sync-plan';
 export class StartRunStep {
   constructor(
     private readonly runs: SyncRunsRepository,
+    private readonly steps: RunStepsRepository,
     private readonly sources: DataSourcesRepository,
     private readonly synced: SyncedDocumentsRepository,
     private readonly places: SelectedFolderPlaces,
@@ -45,7 +47,7 @@ export class StartRunStep {
         places.map((p) => ({ folderId: p.folderId, parentId: p.parentId, name: p.name, path: p.path })),
         syncRunId,
       );
-      return this.runs.settleStep(transaction, syncRunId, { adds: tasks });
+      return this.steps.settleStep(transaction, syncRunId, { adds: tasks });
     });
     // Nothing selected to list ends the run at once; a run cancelled meanwhile has nothing to queue.
     if (typeof settled === 'object')

@@ -5,7 +5,7 @@ import type { DocumentSystemSession } from '../../document-system/document-syste
 import { FileLedgerRepository } from '../../file-ledger/file-ledger.repository';
 import { LedgerEntry } from '../../file-ledger/ledger-entry';
 import { SyncTask } from '../sync.jobs';
-import { SyncRunsRepository } from '../sync-runs.repository';
+import { RunStepsRepository } from '../run-steps.repository';
 import type { StepEffects } from '../sync-run-steps';
 import { GoneFilesRepository } from './gone-files.repository';
 import { RunFollowUps } from './run-follow-ups';
@@ -28,7 +28,7 @@ export interface StepCommit extends StepEffects {
 @Injectable()
 export class StepGuard {
   constructor(
-    private readonly runs: SyncRunsRepository,
+    private readonly steps: RunStepsRepository,
     private readonly transactions: Transactions,
     private readonly sessions: RunSessions,
     private readonly followUps: RunFollowUps,
@@ -41,7 +41,7 @@ export class StepGuard {
     syncRunId: string,
     key: string,
   ): Promise<{ source: DataSourceEntity; docs: DocumentSystemSession; listedBytes: number } | null> {
-    const state = await this.runs.stepState(syncRunId, key);
+    const state = await this.steps.stepState(syncRunId, key);
     if (state.status === 'Running' && state.done) await this.followUps.repeat(syncRunId);
     if (state.status !== 'Running' || state.done) return null;
     return { ...(await this.sessions.forRun(syncRunId, state.dataSourceId!)), listedBytes: state.listedBytes };
@@ -59,7 +59,7 @@ export class StepGuard {
 
   /** Locks the step's task until the commit, or rolls the step back (`once`) when it is done already. */
   async lockOpenTask(transaction: Transaction, syncRunId: string, key: string): Promise<void> {
-    if (!(await this.runs.lockOpenTask(transaction, syncRunId, key))) throw new TaskAlreadyDone();
+    if (!(await this.steps.lockOpenTask(transaction, syncRunId, key))) throw new TaskAlreadyDone();
   }
 
   /**
@@ -74,7 +74,7 @@ export class StepGuard {
   ): Promise<{ added: SyncTask[]; pending: number } | null> {
     if (step.ledger) await this.ledger.record(transaction, step.ledger.dataSourceId, syncRunId, step.ledger.entries);
     if (step.gone) await this.goneFiles.unsee(transaction, syncRunId, step.gone);
-    const settled = await this.runs.settleStep(transaction, syncRunId, step);
+    const settled = await this.steps.settleStep(transaction, syncRunId, step);
     if (settled === 'taskDone') throw new TaskAlreadyDone();
     return settled === 'notRunning' ? null : settled;
   }

@@ -7,6 +7,7 @@ import { IngestionStatus } from '../../data-sources/ingestion-status';
 import { SyncedDocumentsRepository } from '../../documents/synced-documents.repository';
 import { UnreferencedBlobs } from '../../documents/unreferenced-blobs';
 import { outcomeOf, SyncRunStatus } from '../sync-run-state';
+import { RunStepsRepository } from '../run-steps.repository';
 import { SyncRunsRepository } from '../sync-runs.repository';
 import type { EndedRunStatus } from '../sync-run-steps';
 import { DeletionGuard, GuardedDeletions } from './deletion-guard';
@@ -29,6 +30,7 @@ const INGESTION_AFTER: Record<Exclude<EndedSyncRunStatus, 'Cancelled'>, Ingestio
 export class SyncCompletion {
   constructor(
     private readonly runs: SyncRunsRepository,
+    private readonly steps: RunStepsRepository,
     private readonly transactions: Transactions,
     private readonly sources: DataSourcesRepository,
     private readonly clearing: ContentsClearingRepository,
@@ -39,9 +41,9 @@ export class SyncCompletion {
   ) {}
 
   async finishIfDone(syncRunId: string): Promise<void> {
-    if ((await this.runs.pendingTasks(syncRunId)) > 0) return;
+    if ((await this.steps.pendingTasks(syncRunId)) > 0) return;
     // Every listing is done: stamped here too should its own stamp have been lost with its process.
-    await this.runs.stampIfListed(syncRunId);
+    await this.steps.stampIfListed(syncRunId);
     const ended = await this.transactions.run(async (transaction) => {
       const run = await this.runs.lock(transaction, syncRunId);
       if (!run || run.status !== 'Running' || run.pendingTasks > 0) return null;
