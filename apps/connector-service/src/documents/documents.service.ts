@@ -37,9 +37,7 @@ export class DocumentsService {
   async get(principal: Principal, id: string): Promise<DocumentEntity> {
     const doc = await this.repository.findInTenant(principal.tenantId, id);
     if (!doc) throw documentNotFound();
-    await this.access.readable(principal, doc.dataSourceId).catch(() => {
-      throw documentNotFound();
-    });
+    await this.access.readable(principal, doc.dataSourceId).catch(asDocumentNotFound);
     return doc;
   }
 
@@ -68,9 +66,7 @@ export class DocumentsService {
     // The document's fields and its text's version in one read: the answer and its ETag describe one version.
     const text = await this.texts.stored(principal.tenantId, id);
     if (!text) throw documentNotFound();
-    await this.access.readable(principal, text.dataSourceId).catch(() => {
-      throw documentNotFound();
-    });
+    await this.access.readable(principal, text.dataSourceId).catch(asDocumentNotFound);
     return documentTextResponse(text, this.slices(id, text));
   }
 
@@ -82,4 +78,13 @@ export class DocumentsService {
       yield slice;
     }
   }
+}
+
+/**
+ * A data source the caller may not read is a document not found; any other failure (the database away) stays what it
+ * is: a 404 for it would tell a client the document is gone.
+ */
+function asDocumentNotFound(error: unknown): never {
+  if (error instanceof DomainException && error.statusCode === 404) throw documentNotFound();
+  throw error;
 }

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { Client } from 'pg';
 import { testCaller, TestCaller } from '@app/testing';
 import { SEED_USERS } from '../../../document-system-simulator/src/store/seed';
 import { dataSourceSelecting } from '../support/data-source-on';
 import { connectorOnSimulator } from '../support/connector-on-simulator';
-import { syncToEnd } from '../support/sync-helpers';
+import { syncToSearchable } from '../support/sync-helpers';
 
 type Method = 'get' | 'head' | 'post' | 'put' | 'patch' | 'delete';
 /** A request of one path, and the same request of a missing id in its place. */
@@ -40,7 +41,7 @@ describe('A caller who may not read a data source is answered as if it did not e
       include: [await stack.sim.folderId('/Structural/Specifications')],
       projectId,
     });
-    const run = (await syncToEnd(stack.sut.app, creator, dataSource)).id;
+    const run = (await syncToSearchable(stack.sut.app, creator, dataSource)).id;
     for (const user of [member, removed])
       await http().post(`/v1/data-sources/${dataSource}/members`).set(creator.auth).send({ userId: user.userId });
     await http().delete(`/v1/data-sources/${dataSource}/members/${removed.userId}`).set(creator.auth).expect(204);
@@ -156,5 +157,40 @@ describe('A caller who may not read a data source is answered as if it did not e
     expect(after.selection.include).toHaveLength(1);
     const runs = (await http().get(`/v1/data-sources/${ds}/sync-runs`).set(member.auth).expect(200)).body;
     expect(runs.map((r: { id: string }) => r.id)).toEqual([run]);
+  });
+
+  it('answers 503 NOT_READY, not 404, when the database ends the rights check of a document: "not found" would tell a client to forget it', async () => {
+    const locker = new Client({ connectionString: stack.sut.env.DATABASE_URL as string });
+    const observer = new Client({ connectionString: stack.sut.env.DATABASE_URL as string });
+    await Promise.all([locker.connect(), observer.connect()]);
+    try {
+      await locker.query('BEGIN');
+      await locker.query('LOCK TABLE connector.data_source_members IN ACCESS EXCLUSIVE MODE');
+      for (const path of [`/v1/documents/${ids.document}`, `/v1/documents/${ids.document}/text`]) {
+        const answer = http()
+          .get(path)
+          .set(member.auth)
+          .then((res) => res);
+        // The member check waits on the lock: the database ends that statement (a restart, a failover would too).
+        let waiting: Array<{ pid: number }> = [];
+        for (let i = 0; i < 100 && !waiting.length; i++) {
+          waiting = (
+            await observer.query(
+              `SELECT pid FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%data_source_members%'
+                 AND pid <> pg_backend_pid()`,
+            )
+          ).rows;
+          if (!waiting.length) await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        expect(waiting.length).toBeGreaterThan(0);
+        for (const { pid } of waiting) await observer.query('SELECT pg_terminate_backend($1)', [pid]);
+        const res = await answer;
+        expect({ path, status: res.status, code: res.body?.code }).toEqual({ path, status: 503, code: 'NOT_READY' });
+      }
+    } finally {
+      await locker.query('ROLLBACK').catch(() => undefined);
+      await Promise.all([locker.end(), observer.end()]);
+    }
+    await http().get(`/v1/documents/${ids.document}`).set(member.auth).expect(200);
   });
 });
