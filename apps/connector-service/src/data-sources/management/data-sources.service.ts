@@ -103,9 +103,8 @@ export class DataSourcesService {
     if (input.credentialId && input.credentialId !== source.credentialId) {
       await this.credentials.usableLogin(principal, input.credentialId, source.projectId, source.id);
     }
-    const previous = connection
-      ? await this.connections.tenantConnection(source.tenantId, source.connectionId).catch(() => null)
-      : null;
+    // Only a connection that is gone counts as none: a database away must not make another person's look like none.
+    const previous = connection ? await this.connectionOf(source) : null;
     const discard =
       (input.credentialId !== undefined && input.credentialId !== source.credentialId) ||
       (connection !== null && identityChanged(previous, connection, source.selectionSubject));
