@@ -1,5 +1,5 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { DomainException } from '@app/errors';
+import { DomainException, isInfrastructureError } from '@app/errors';
 import { RepeatingJob } from '@app/queue';
 import { ConnectorEnv } from '../../connector-env';
 import { LostWorkRepository } from './lost-work.repository';
@@ -49,13 +49,23 @@ export class SyncScheduler implements OnApplicationBootstrap, OnModuleDestroy {
     await this.settleUnselected();
   }
 
+  /**
+   * Each due schedule moves to its next time once its run is created, or refused: an outage before leaves it due,
+   * and the next sweep starts it (a run created just before the outage answers that one 409, and is kept).
+   */
   async startDueSyncs(): Promise<void> {
-    for (const id of await this.schedules.claimDue()) {
-      await this.starter.startFor(id).catch((error) => {
-        if (!(error instanceof DomainException)) throw error;
-        this.logger.log({ dataSourceId: id, code: error.code }, 'scheduled sync skipped');
-      });
+    for (const id of await this.schedules.due()) {
+      await this.starter.startFor(id).catch((error: unknown) => this.notStarted(id, error));
+      await this.schedules.advance(id);
     }
+  }
+
+  /** A refused start waits for the schedule's next time; an outage fails the sweep, the schedule still due. */
+  private notStarted(dataSourceId: string, error: unknown): void {
+    if (isInfrastructureError(error)) throw error;
+    if (error instanceof DomainException)
+      return this.logger.log({ dataSourceId, code: error.code }, 'scheduled sync skipped');
+    this.logger.error({ dataSourceId, error: (error as Error).message }, 'scheduled sync failed to start');
   }
 
   private async endUnended(): Promise<void> {
