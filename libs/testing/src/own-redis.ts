@@ -6,16 +6,19 @@ import { join } from 'node:path';
 import Redis from 'ioredis';
 import { eventually } from './eventually';
 
-/** A Redis server of the test's own, with an append-only file, so it can be restarted mid-run without touching the shared one. */
+/**
+ * A Redis server of the test's own, so it can be restarted mid-run without touching the shared one: with an
+ * append-only file (a restart keeps every key), or, with `keepsData: false`, nothing on disk (a restart loses them all).
+ */
 export interface OwnRedis {
   url: string;
-  /** Stops it as an outage would (SIGKILL): what it acknowledged is on disk already. */
+  /** Stops it as an outage would (SIGKILL): what it acknowledged is on disk already, when it keeps data. */
   stop(): Promise<void>;
   start(): Promise<void>;
   destroy(): Promise<void>;
 }
 
-export async function startOwnRedis(): Promise<OwnRedis> {
+export async function startOwnRedis({ keepsData = true }: { keepsData?: boolean } = {}): Promise<OwnRedis> {
   const dir = mkdtempSync(join(tmpdir(), 'own-redis-'));
   const port = await freePort();
   const url = `redis://127.0.0.1:${port}`;
@@ -33,7 +36,7 @@ export async function startOwnRedis(): Promise<OwnRedis> {
   };
   const start = async () => {
     const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--loglevel', 'warning'];
-    args.push('--appendonly', 'yes', '--appendfsync', 'always', '--daemonize', 'no');
+    args.push('--appendonly', keepsData ? 'yes' : 'no', '--appendfsync', 'always', '--daemonize', 'no');
     server = spawn('redis-server', args, { stdio: 'ignore' });
     await eventually(async () => {
       const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });

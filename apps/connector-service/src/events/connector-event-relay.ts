@@ -3,7 +3,7 @@ import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import type { Queue } from 'bull';
 import { SharedQueue } from '@app/contracts/payloads';
 import { OutboxLeftovers, Transactions } from '@app/database';
-import { addJobs } from '@app/queue';
+import { addedWithin, addJobs } from '@app/queue';
 import { ConnectorEvent } from './connector-event';
 import { ConnectorEventsRepository } from './connector-events.repository';
 
@@ -38,10 +38,14 @@ export class ConnectorEventRelay implements OnModuleDestroy {
     });
   }
 
-  /** Publishes committed events now; on failure they stay in the outbox for the poller. */
+  /**
+   * Publishes committed events now; on failure they stay in the outbox for the poller. Redis is waited for at most
+   * JOB_ADD_DEADLINE_MS: a run's cancel or a selection's emptying answers through a Redis outage (the add may
+   * still land once Redis is back; the poller's is then a no-op).
+   */
   async publish(...events: ConnectorEvent[]): Promise<void> {
     try {
-      await this.add(events);
+      await addedWithin(this.add(events));
       await this.outbox.markPublished(events.map((e) => e.eventId));
     } catch (error) {
       this.logger.warn(

@@ -59,11 +59,14 @@ export class SyncStarter {
   /**
    * What a former login ingested goes before the new login's first run: its removal right after the change failed (or
    * its process died). The start queues that removal as its tenant's job (the sweep would) and answers 409: a start,
-   * scheduled ones in the sweep too, does no tenant's removal itself.
+   * scheduled ones in the sweep too, does no tenant's removal itself, and answers through a Redis outage.
    */
   private async refuseWhileFormerLoginLeaves(source: DataSourceEntity): Promise<void> {
     if (!(await this.clearing.formerLoginLeft(source.id))) return;
-    await this.producer.settleUnselected(source.id, source.tenantId);
+    // Redis is waited for only so long: the sweep queues the removal should this add not land.
+    await addedWithin(this.producer.settleUnselected(source.id, source.tenantId)).catch((error: unknown) => {
+      if (!isInfrastructureError(error)) throw error;
+    });
     throw DataSourceException.formerLoginLeaving();
   }
 
