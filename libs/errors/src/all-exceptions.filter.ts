@@ -4,6 +4,7 @@ import { RetryLaterException } from './domain.exception';
 import { bodyFor, toErrorBody } from './error-body';
 import { answerBegun, endAnswer, HttpReply, sendJson } from './http-reply';
 import { isInfrastructureError } from './infrastructure-error';
+import { loggedError } from './logged-error';
 
 /** The one place that turns any error into the contract's error body. Nothing internal leaks. */
 @Catch()
@@ -23,7 +24,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
     }
     if (!body) {
       const errorId = randomUUID();
-      this.logger.error({ errorId, err: exception }, 'Unexpected error');
+      this.logger.error({ errorId, err: loggedError(exception) }, 'Unexpected error');
       body = { ...bodyFor(500, 'INTERNAL_ERROR', `Unexpected error; quote error id ${errorId}`), errorId };
     }
     if (answerBegun(response)) {

@@ -8,3 +8,4 @@ export * from './infrastructure-error';
 export * from './query-parameters';
 export * from './http-reply';
 export * from './uuid-ids';
+export * from './logged-error';

@@ -89,7 +89,7 @@ export class OAuthTokenClient implements OnModuleDestroy {
       throw new OAuthUnavailable(this.reasonOf(error));
     }
     const data = typeof res.data === 'object' && res.data !== null ? (res.data as Record<string, unknown>) : {};
-    const words = providerWords(client.clientSecret, params);
+    const words = providerWords(client.clientSecret, params, headers.Authorization);
     if (res.status >= 200 && res.status < 300 && 'access_token' in data) {
       const unusable = unusableToken(data, words);
       if (unusable) throw new OAuthUnavailable(`token endpoint answered ${unusable}`);

@@ -10,6 +10,14 @@ describe('token-answer', () => {
       );
     });
 
+    it('takes out the Basic credentials sent (CLIENT_SECRET_BASIC): base64 of the id and secret is the secret', () => {
+      const basic = Buffer.from('client:s3cret').toString('base64');
+      const words = providerWords('s3cret', { grant_type: 'refresh_token' }, `Basic ${basic}`);
+      expect(words(`no client for Authorization: Basic ${basic}`)).toBe(
+        'no client for Authorization: Basic [redacted]',
+      );
+    });
+
     it('keeps at most 300 characters, without U+0000', () => {
       expect(sut(`bad\u0000${'x'.repeat(1000)}`)).toBe(`bad\uFFFD${'x'.repeat(296)}`);
     });

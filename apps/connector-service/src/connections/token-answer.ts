@@ -49,11 +49,19 @@ export function tokenSet(data: Record<string, unknown>): TokenSet {
 
 /**
  * A provider's words on a refusal, as the connection's reason, the answers and the logs can carry them: without
- * the secrets we sent it (a provider may quote the request back: "client_secret 'x' is wrong"), then at most
- * MAX_REFUSAL_CHARS, with what PostgreSQL refuses (U+0000, lone surrogates) as U+FFFD.
+ * the secrets we sent it (a provider may quote the request back: "client_secret 'x' is wrong", its Authorization
+ * header too, whose Basic credentials are the secret in base64), then at most MAX_REFUSAL_CHARS, with what
+ * PostgreSQL refuses (U+0000, lone surrogates) as U+FFFD.
  */
-export function providerWords(clientSecret: string, params: Record<string, string>): (text: string) => string {
-  const sent = [clientSecret, params.refresh_token, params.code, params.code_verifier].filter(Boolean);
+export function providerWords(
+  clientSecret: string,
+  params: Record<string, string>,
+  authorization?: string,
+): (text: string) => string {
+  const basic = authorization?.replace(/^Basic\s+/i, '');
+  const sent = [clientSecret, basic, params.refresh_token, params.code, params.code_verifier].filter(
+    (value): value is string => Boolean(value),
+  );
   // As sent, and as the form encoded them; the longest first, so no part of one is left of another.
   const secrets = [...new Set(sent.flatMap((value) => [value, new URLSearchParams({ v: value }).toString().slice(2)]))];
   secrets.sort((a, b) => b.length - a.length);
