@@ -15,3 +15,5 @@ export * from './own-redis';
 export * from './lagging-proxy';
 export * from './reply-dropping-proxy';
 export * from './hostile-requests';
+export * from './secret-places';
+export * from './fresh-deployment';
