@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { managerOf, Transaction } from '@app/database';
 
 /** Due schedules looked at by one sweep; the rest wait for the next. */
 const DUE_AT_ONCE = 500;
@@ -22,14 +23,17 @@ export class SyncScheduleRepository {
   }
 
   /**
-   * Moves a due schedule to its next time, once its sync has started (or may not start): a schedule moved before
-   * would lose its sync for a whole interval should the start fail (the database away). A no-op once moved.
+   * Moves a due schedule to its next time; false when it is not due (another sweep moved it). In the transaction that
+   * stores its run, so that the run and the move commit together: moved before, an outage between the two would lose
+   * the sync for a whole interval; moved after, a sweep that read the schedule as due before another moved it would
+   * start it again once that run ended. Alone, it moves the schedule of a start that was refused.
    */
-  async advance(dataSourceId: string): Promise<void> {
-    await this.db.query(
+  async advance(dataSourceId: string, transaction?: Transaction): Promise<boolean> {
+    const [, moved]: [unknown, number] = await (transaction ? managerOf(transaction) : this.db.manager).query(
       `UPDATE connector.data_sources SET "nextScheduledSyncAt" = now() + make_interval(mins => "scheduleIntervalMinutes")
        WHERE id = $1 AND "nextScheduledSyncAt" <= now() AND "scheduleIntervalMinutes" IS NOT NULL`,
       [dataSourceId],
     );
+    return moved > 0;
   }
 }

@@ -1,5 +1,6 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { DomainException, isInfrastructureError } from '@app/errors';
+import type { Transaction } from '@app/database';
 import { RepeatingJob } from '@app/queue';
 import { ConnectorEnv } from '../../connector-env';
 import { LostWorkRepository } from './lost-work.repository';
@@ -50,12 +51,14 @@ export class SyncScheduler implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   /**
-   * Each due schedule moves to its next time once its run is created, or refused: an outage before leaves it due,
-   * and the next sweep starts it (a run created just before the outage answers that one 409, and is kept).
+   * Each due schedule moves to its next time in the transaction that creates its run, or after a refused start: an
+   * outage before leaves it due, and the next sweep starts it. A sweep that comes to a schedule another sweep moved
+   * meanwhile (sweeps overlap when one outlasts SWEEP_MS) starts nothing.
    */
   async startDueSyncs(): Promise<void> {
     for (const id of await this.schedules.due()) {
-      await this.starter.startFor(id).catch((error: unknown) => this.notStarted(id, error));
+      const claim = (transaction: Transaction) => this.schedules.advance(id, transaction);
+      await this.starter.startFor(id, claim).catch((error: unknown) => this.notStarted(id, error));
       await this.schedules.advance(id);
     }
   }

@@ -7,7 +7,7 @@ import { DataSourceEntity } from '../../data-sources/data-source.entity';
 import { DataSourceException } from '../../data-sources/data-source.exception';
 import { DataSourcesRepository } from '../../data-sources/data-sources.repository';
 import { instanceMoved } from '../../data-sources/instance-origin';
-import { Transactions } from '@app/database';
+import { Transaction, Transactions } from '@app/database';
 import { FileLedgerRepository } from '../../file-ledger/file-ledger.repository';
 import { DECISION_RELEASED } from './deletion-guard-rule';
 import { HeldDeletionsRepository } from './held-deletions.repository';
@@ -36,12 +36,23 @@ export class SyncStarter {
     private readonly transactions: Transactions,
   ) {}
 
-  async startFor(dataSourceId: string): Promise<SyncRunEntity> {
-    return this.start(await this.sources.get(dataSourceId));
+  /**
+   * A scheduled start: `claim` moves the schedule in the transaction that stores the run. Null when it finds the
+   * schedule moved already (another sweep started it): no run is stored.
+   */
+  async startFor(dataSourceId: string, claim: ScheduleClaim): Promise<SyncRunEntity | null> {
+    return this.start(await this.sources.get(dataSourceId), null, claim).catch((error: unknown) => {
+      if (error instanceof ScheduleTaken) return null;
+      throw error;
+    });
   }
 
   /** The first run that succeeds is Full; every later one is Incremental. `startedBy`: the user, none when scheduled. */
-  async start(source: DataSourceEntity, startedBy: string | null = null): Promise<SyncRunEntity> {
+  async start(
+    source: DataSourceEntity,
+    startedBy: string | null = null,
+    claim?: ScheduleClaim,
+  ): Promise<SyncRunEntity> {
     // CONTRACT.md: no run while the data source needs a new authorization, or its creator's confirmation of a moved credential.
     if (instanceMoved(source)) throw DataSourceException.instanceMoved();
     if (source.ingestionStatus === 'NeedsReauth' || (await this.sources.connectionLost(source.id)))
@@ -49,7 +60,7 @@ export class SyncStarter {
     if (!selectsSomething(source.selection)) throw nothingSelected();
     await this.refuseWhileFormerLoginLeaves(source);
     const mode = (await this.runs.hasCompletedRun(source.id)) ? 'Incremental' : 'Full';
-    const run = await this.create(source, mode, startedBy);
+    const run = await this.create(source, mode, startedBy, claim);
     if (!run) throw await this.notCreated(source.id);
     await this.releaseEarlier(source.id, run.id);
     await this.queueStart(run);
@@ -80,10 +91,12 @@ export class SyncStarter {
     source: DataSourceEntity,
     mode: SyncMode,
     startedBy: string | null,
+    claim?: ScheduleClaim,
   ): Promise<SyncRunEntity | null> {
     return this.transactions
       .run(async (transaction) => {
         const run = await this.runs.create(transaction, source.tenantId, source.id, mode, startedBy);
+        if (run && claim && !(await claim(transaction))) throw new ScheduleTaken();
         if (run && !(await this.clearing.lockReadyToSync(transaction, source.id))) throw new NotReadyToSync();
         return run;
       })
@@ -134,5 +147,11 @@ export class SyncStarter {
   }
 }
 
+/** Moves a data source's due schedule in `transaction`; false when it is not due any more. */
+export type ScheduleClaim = (transaction: Transaction) => Promise<boolean>;
+
 /** Rolls back a run created for a data source that, once locked, may not sync. */
 class NotReadyToSync extends Error {}
+
+/** Rolls back a scheduled run whose schedule another sweep moved (and started) meanwhile. */
+class ScheduleTaken extends Error {}
