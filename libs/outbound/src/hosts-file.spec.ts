@@ -42,4 +42,27 @@ describe(HostsFile.name, () => {
     expect(await sut.addressesOf('comment', 0)).toEqual([]);
     expect(await new HostsFile(join(dir, 'missing')).addressesOf('localhost', 0)).toEqual([]);
   });
+
+  it('keeps the names it read while the file cannot be read again (a moment of its rewrite), and takes a new one once it can', async () => {
+    const path = join(dir, 'rewritten');
+    writeFileSync(path, '10.0.0.9 docs.internal\n');
+    let now = Date.now();
+    const clock = jest.spyOn(Date, 'now').mockImplementation(() => now);
+    try {
+      const sut = new HostsFile(path);
+      expect(await sut.addressesOf('docs.internal', 0)).toEqual([{ address: '10.0.0.9', family: 4 }]);
+      rmSync(path);
+      now += 6000;
+      await sut.addressesOf('docs.internal', 0); // starts the re-read, which fails
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(await sut.addressesOf('docs.internal', 0)).toEqual([{ address: '10.0.0.9', family: 4 }]);
+      writeFileSync(path, '10.0.0.10 docs.internal\n');
+      now += 6000;
+      await sut.addressesOf('docs.internal', 0);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(await sut.addressesOf('docs.internal', 0)).toEqual([{ address: '10.0.0.10', family: 4 }]);
+    } finally {
+      clock.mockRestore();
+    }
+  });
 });

@@ -22,17 +22,20 @@ export class HostsFile {
     if (!this.names || Date.now() - this.readAt > REREAD_MS) {
       this.readAt = Date.now();
       const reading = readHostAddresses(this.path);
-      // A re-read replaces the names once done; until then lookups use the names read before.
-      if (this.names) void reading.then((names) => (this.names = Promise.resolve(names)));
-      else this.names = reading;
+      // A re-read replaces the names once done, and only if the file could be read (it may be caught mid-rewrite);
+      // until then lookups use the names read before.
+      if (this.names) void reading.then((names) => names && (this.names = Promise.resolve(names)));
+      else this.names = reading.then((names) => names ?? new Map());
     }
     const listed = (await this.names).get(name.replace(/\.$/, '').toLowerCase()) ?? [];
     return family ? listed.filter((address) => address.family === family) : listed;
   }
 }
 
-async function readHostAddresses(path: string): Promise<HostAddresses> {
-  const text = await readFile(path, 'utf8').catch(() => '');
+/** The file's names; null when it cannot be read. */
+async function readHostAddresses(path: string): Promise<HostAddresses | null> {
+  const text = await readFile(path, 'utf8').catch(() => null);
+  if (text === null) return null;
   const names: HostAddresses = new Map();
   for (const line of text.split('\n')) {
     const [address, ...aliases] = line.replace(/#.*/, '').trim().split(/\s+/);
