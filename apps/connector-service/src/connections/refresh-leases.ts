@@ -43,7 +43,8 @@ export class RefreshLeases {
    */
   isFresh(c: Pick<OAuthConnectionEntity, 'expiresAt' | 'tokensIssuedAt'>): boolean {
     if (!c.expiresAt) return true;
-    const lifeMs = c.expiresAt.getTime() - c.tokensIssuedAt.getTime();
+    // Its issue time is the database's clock, its expiry ours: a life read as negative (the clocks apart) keeps none.
+    const lifeMs = Math.max(0, c.expiresAt.getTime() - c.tokensIssuedAt.getTime());
     return c.expiresAt.getTime() - Date.now() > Math.min(this.aheadMs, lifeMs / 2);
   }
 
