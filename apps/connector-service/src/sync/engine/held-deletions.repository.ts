@@ -68,6 +68,8 @@ export class HeldDeletionsRepository {
            AND NOT EXISTS (SELECT 1 FROM covered c WHERE c."folderId" = f."folderId"))
        DELETE FROM connector.documents d WHERE d."dataSourceId" = $1 AND ${UNSEEN}
          AND NOT EXISTS (SELECT 1 FROM covered c WHERE c."folderId" = d."folderId")
+         -- In a folder the tree knows, outside the selection: one whose folder it lost is held, not taken for deselected.
+         AND EXISTS (SELECT 1 FROM connector.synced_folders f WHERE f."dataSourceId" = $1 AND f."folderId" = d."folderId")
        RETURNING d.id, d."externalId", d.name, d.path, d."contentSha256"`,
       [dataSourceId, runId, roots, excluded],
     );
