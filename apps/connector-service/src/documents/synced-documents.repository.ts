@@ -3,6 +3,13 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { managerOf, Transaction } from '@app/database';
 
+/**
+ * Documents (`d`) run `$2` did not see: a run has seen a document it saved, or one whose listing it recorded as a
+ * sighting.
+ */
+export const UNSEEN_BY_RUN = `d."lastSeenRunId" <> $2 AND NOT EXISTS (
+  SELECT 1 FROM connector.sync_sightings s WHERE s."syncRunId" = $2 AND s."externalId" = d."externalId")`;
+
 export interface KnownDocument {
   id: string;
   externalId: string;
@@ -205,8 +212,7 @@ export class SyncedDocumentsRepository {
     const manager = managerOf(transaction);
     // A DELETE … RETURNING answers [rows, count] through TypeORM.
     const [rows]: [DroppedDocument[], number] = await manager.query(
-      `DELETE FROM connector.documents d WHERE d."dataSourceId" = $1 AND d."lastSeenRunId" <> $2
-         AND NOT EXISTS (SELECT 1 FROM connector.sync_sightings s WHERE s."syncRunId" = $2 AND s."externalId" = d."externalId")
+      `DELETE FROM connector.documents d WHERE d."dataSourceId" = $1 AND ${UNSEEN_BY_RUN}
        RETURNING id, "externalId", name, path, "contentSha256"`,
       [dataSourceId, runId],
     );

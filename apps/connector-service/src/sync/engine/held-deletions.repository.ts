@@ -2,16 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { managerOf, Transaction } from '@app/database';
-import type { DroppedDocument } from '../../documents/synced-documents.repository';
+import { DroppedDocument, UNSEEN_BY_RUN } from '../../documents/synced-documents.repository';
 import type { SyncRunStatus } from '../sync-run-state';
 import { CONFIRM_ASKED, DECISION_RELEASED, RootTally } from './deletion-guard-rule';
 
 /** A document whose deletion a run holds. */
 export type HeldDocument = Pick<DroppedDocument, 'id' | 'externalId' | 'name' | 'path'>;
-
-/** Documents a run did not see: a run has seen a document it saved, or one whose listing it recorded as a sighting. */
-const UNSEEN = `d."lastSeenRunId" <> $2 AND NOT EXISTS (
-  SELECT 1 FROM connector.sync_sightings s WHERE s."syncRunId" = $2 AND s."externalId" = d."externalId")`;
 
 /** The deletion guard's queries: what a run would delete, per selection root, and the deletions it holds. */
 @Injectable()
@@ -33,7 +29,7 @@ export class HeldDeletionsRepository {
          SELECT c.root, f."folderId" FROM connector.synced_folders f JOIN covered c ON f."parentId" = c."folderId"
          WHERE f."dataSourceId" = $1 AND NOT f."folderId" = ANY($4::text[])
        )
-       SELECT c.root, rf.path, count(*)::int AS documents, count(*) FILTER (WHERE ${UNSEEN})::int AS unseen
+       SELECT c.root, rf.path, count(*)::int AS documents, count(*) FILTER (WHERE ${UNSEEN_BY_RUN})::int AS unseen
        FROM connector.documents d
        LEFT JOIN covered c ON c."folderId" = d."folderId"
        LEFT JOIN connector.synced_folders rf ON rf."dataSourceId" = $1 AND rf."folderId" = c.root
@@ -66,7 +62,7 @@ export class HeldDeletionsRepository {
        folders AS (
          DELETE FROM connector.synced_folders f WHERE f."dataSourceId" = $1 AND f."lastSeenRunId" <> $2
            AND NOT EXISTS (SELECT 1 FROM covered c WHERE c."folderId" = f."folderId"))
-       DELETE FROM connector.documents d WHERE d."dataSourceId" = $1 AND ${UNSEEN}
+       DELETE FROM connector.documents d WHERE d."dataSourceId" = $1 AND ${UNSEEN_BY_RUN}
          AND NOT EXISTS (SELECT 1 FROM covered c WHERE c."folderId" = d."folderId")
          -- In a folder the tree knows, outside the selection: one whose folder it lost is held, not taken for deselected.
          AND EXISTS (SELECT 1 FROM connector.synced_folders f WHERE f."dataSourceId" = $1 AND f."folderId" = d."folderId")
@@ -81,7 +77,7 @@ export class HeldDeletionsRepository {
     const manager = managerOf(transaction);
     await manager.query(
       `INSERT INTO connector.held_deletions ("syncRunId", "documentId")
-       SELECT $2, d.id FROM connector.documents d WHERE d."dataSourceId" = $1 AND ${UNSEEN} ON CONFLICT DO NOTHING`,
+       SELECT $2, d.id FROM connector.documents d WHERE d."dataSourceId" = $1 AND ${UNSEEN_BY_RUN} ON CONFLICT DO NOTHING`,
       [dataSourceId, runId],
     );
     // Counted from the rows, not from this insert: a hold made again after a retry keeps the whole count.
