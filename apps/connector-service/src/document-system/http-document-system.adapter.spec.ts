@@ -333,14 +333,15 @@ describe(HttpDocumentSystemAdapter.name, () => {
         const timer = setInterval(() => res.write(' '), 20);
         res.on('close', () => clearInterval(timer));
       };
-      const docs = await limited({ deadlineMs: 300 }).openSession(TENANT, login(), tokens());
+      // 1 s: the session's own call must pass within it on a loaded machine (at 0.3 s it once did not, under CI).
+      const docs = await limited({ deadlineMs: 1000 }).openSession(TENANT, login(), tokens());
       const started = Date.now();
       await expect(docs.listChildren('f1')).rejects.toMatchObject({
         statusCode: 502,
         code: 'DOCUMENT_SYSTEM_UNAVAILABLE',
-        message: expect.stringContaining('no answer within 0.3 s'),
+        message: expect.stringContaining('no answer within 1 s'),
       });
-      expect(Date.now() - started).toBeLessThan(2000);
+      expect(Date.now() - started).toBeLessThan(3000);
     });
 
     it('ends a download by its listed size at the minimum rate, even one that keeps ahead of the rate by bursts', async () => {
