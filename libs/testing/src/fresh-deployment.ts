@@ -87,3 +87,26 @@ export async function refusableTokens(claims: { tenant: string; roles: string[] 
       .sign(key),
   };
 }
+
+/** The CORS headers the app sends a foreign origin: a preflight of `preflightPath` and a GET of its liveness probe. */
+export async function corsHeadersToForeignOrigin(app: INestApplication, preflightPath: string): Promise<string[]> {
+  const origin = 'https://console.example.com';
+  const preflight = await request(app.getHttpServer())
+    .options(preflightPath)
+    .set('Origin', origin)
+    .set('Access-Control-Request-Method', 'POST');
+  const get = await request(app.getHttpServer()).get('/health/live').set('Origin', origin);
+  return [preflight.headers, get.headers].flatMap((h) => Object.keys(h).filter((k) => /^access-control/.test(k)));
+}
+
+/** Of `refusableTokens`, those a GET of `path` did not answer 401, with what it answered. */
+export async function tokensNotRefused(
+  app: INestApplication,
+  path: string,
+  claims: { tenant: string; roles: string[] },
+): Promise<Array<[string, number]>> {
+  const answers: Array<[string, number]> = [];
+  for (const [name, token] of Object.entries(await refusableTokens(claims)))
+    answers.push([name, (await request(app.getHttpServer()).get(path).set('Authorization', `Bearer ${token}`)).status]);
+  return answers.filter(([, status]) => status !== 401);
+}
