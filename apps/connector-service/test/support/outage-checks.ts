@@ -93,6 +93,9 @@ export async function lostWorkLooksOld(sut: ConnectorTestApp, syncRunId: string,
   );
 }
 
+/** `filesAsSeen` when each of `files` files is stored once and its text extracted. */
+export const eachFileOnce = (files: number) => ({ missing: 0, doubled: 0, unknown: 0, statuses: { Succeeded: files } });
+
 /** The counts of a Full run that ingested every one of `files` new files, and failed none. */
 export const allAdded = (files: number) => ({
   discovered: files,
