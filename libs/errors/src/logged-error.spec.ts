@@ -25,6 +25,15 @@ describe(loggedError.name, () => {
     expect(JSON.stringify(sut)).not.toContain('statement-secret');
   });
 
+  it('keeps no value a data exception quotes in its message (invalid input syntax for a uuid, a number, a time)', () => {
+    const driverError = Object.assign(new Error('invalid input syntax for type uuid: "message-secret"'), {
+      code: '22P02',
+    });
+    const sut = loggedError(new QueryFailedError('SELECT 1 WHERE id = $1', ['message-secret'], driverError));
+    expect(sut).toMatchObject({ code: '22P02', message: 'invalid input syntax for type uuid: "…"' });
+    expect(JSON.stringify(sut)).not.toContain('message-secret');
+  });
+
   it("keeps nothing of an HTTP client error's request: its headers, body and URL query", () => {
     const config = {
       url: 'https://idp.example.com/token?key=query-secret',

@@ -15,7 +15,15 @@ export function loggedError(error: unknown, depth = 0): Loggable {
   if (!(error instanceof Error)) return { type: typeof error, message: String(error).slice(0, MAX_TEXT) };
   const fields = error as unknown as Record<string, unknown>;
   const driver = (fields.driverError ?? {}) as Record<string, unknown>;
-  const logged: Loggable = { type: error.constructor?.name || error.name, message: error.message, stack: error.stack };
+  // A data exception (SQLSTATE class 22) quotes the value it refused in its message, and the stack repeats it.
+  const code = fields.code ?? driver.code;
+  const told = (text: string | undefined) =>
+    typeof code === 'string' && code.startsWith('22') ? text?.replace(/"[^"]*"/g, '"…"') : text;
+  const logged: Loggable = {
+    type: error.constructor?.name || error.name,
+    message: told(error.message),
+    stack: told(error.stack),
+  };
   for (const field of KEPT_FIELDS) {
     const value = fields[field] ?? driver[field];
     if (typeof value === 'string' || typeof value === 'number') logged[field] = value;
