@@ -58,8 +58,9 @@ export class SyncScheduler implements OnApplicationBootstrap, OnModuleDestroy {
   async startDueSyncs(): Promise<void> {
     for (const id of await this.schedules.due()) {
       const claim = (transaction: Transaction) => this.schedules.advance(id, transaction);
-      await this.starter.startFor(id, claim).catch((error: unknown) => this.notStarted(id, error));
-      await this.schedules.advance(id);
+      const started = await this.starter.startFor(id, claim).catch((error: unknown) => this.notStarted(id, error));
+      // A run started moved its schedule with it; a refused start (or one another sweep took) moves it here.
+      if (!started) await this.schedules.advance(id);
     }
   }
 
