@@ -126,12 +126,20 @@ for i = #due, 1, -1 do
     enqueue(due[i], job.t, job.r, true)
   end
 end
+local function dropHusk(id, job)
+  rcall('DEL', job, job .. ':lock')
+  for _, list in ipairs({'wait', 'active', 'paused'}) do rcall('LREM', jobPrefix .. list, 0, id) end
+  for _, set in ipairs({'delayed', 'failed', 'completed', 'priority'}) do rcall('ZREM', jobPrefix .. set, id) end
+end
 for _, id in ipairs(rcall('ZRANGEBYSCORE', KEYS[4], '-inf', now, 'LIMIT', 0, 200)) do
   local info = rcall('HGET', KEYS[5], id)
   local job = jobPrefix .. id
   if not info or string.sub(info, 1, 1) == 'h' then
     unlease(id)
-  elseif rcall('EXISTS', job) == 0 then
+  elseif rcall('HEXISTS', job, 'data') == 0 then
+    -- Gone from Bull, or a husk of it: a take sent before Redis lost the job and resent after writes
+    -- processedOn (and then its failure) under the id, which would make Bull ignore the job added again.
+    if rcall('EXISTS', job) == 1 then dropHusk(id, job) end
     local _, tenant = unlease(id)
     local entry = rcall('HGET', KEYS[1], id)
     if entry then enqueue(id, tenant, cjson.decode(entry).r, true) end

@@ -276,6 +276,20 @@ describe(FairShare.name, () => {
     await eventually(async () => (await fair.state()).inUse === 0);
   });
 
+  it('runs a job whose id Bull holds only as a husk (a take resent to a Redis that lost the job), and runs it once', async () => {
+    const { fair, redis } = await worker(2, { leases: { handOverMs: 500, recheckMs: 200 } });
+    // What Bull's moveToActive writes for an id it no longer has: no name, data or options; never finished.
+    const husk = `${prefix}:${QUEUE}:a-0`;
+    await redis.hset(husk, 'processedOn', Date.now(), 'attemptsMade', 1, 'failedReason', 'Missing process handler');
+    await redis.rpush(`${prefix}:${QUEUE}:active`, 'a-0');
+    await add(fair, 'a', 'a-0', { ms: 10 });
+    await eventually(() => starts.length === 1, 5000);
+    await eventually(async () => (await fair.state()).inUse === 0);
+    await settle();
+    expect(starts.map((s) => s.id)).toEqual(['a-0']);
+    expect(await redis.lrange(`${prefix}:${QUEUE}:active`, 0, -1)).toEqual([]);
+  });
+
   it('runs a delayed job when it is due, not before, and never one that was withdrawn', async () => {
     const { fair } = await worker(2);
     const added = Date.now();
