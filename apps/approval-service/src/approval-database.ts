@@ -12,6 +12,7 @@ import { Reminders1795400015600 } from './database/migrations/1795400015600-remi
 import { PendingApprovals1795400016000 } from './database/migrations/1795400016000-pending-approvals';
 import { FreeFormFieldsAsSent1795400017000 } from './database/migrations/1795400017000-free-form-fields-as-sent';
 import { RemindersStopped1795400018000 } from './database/migrations/1795400018000-reminders-stopped';
+import { ReminderNextRound1795400019000 } from './database/migrations/1795400019000-reminder-next-round';
 
 /** The approval-service owns the `approval` schema. Features add their entities and migrations here. */
 export const APPROVAL_SCHEMA = 'approval';
@@ -30,5 +31,6 @@ export const approvalDatabase: ServiceDatabaseOptions = {
     PendingApprovals1795400016000,
     FreeFormFieldsAsSent1795400017000,
     RemindersStopped1795400018000,
+    ReminderNextRound1795400019000,
   ],
 };

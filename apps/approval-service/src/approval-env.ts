@@ -75,6 +75,15 @@ export class ApprovalEnv extends BaseEnv {
   DECISION_TIMEOUT_SWEEP_MS: number = 2000;
 
   /**
+   * How often workers look for reminder rounds whose job was lost (Redis restarted without its data) and add
+   * them again, once a round is a few seconds overdue.
+   */
+  @IsInt()
+  @Min(100)
+  @Max(3_600_000)
+  REMINDER_SWEEP_MS: number = 60_000;
+
+  /**
    * Delivery slots of one worker process. The slots of every worker are shared between the tenants with
    * attempts waiting: one tenant's attempts hold at most half of them (docs/fair-share.md).
    */

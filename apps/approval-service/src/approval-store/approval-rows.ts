@@ -107,6 +107,12 @@ export interface ReminderClaim {
   attempt: number | null;
 }
 
+/** A reminder round to add again: its job id is `approvalId:reminder-round`. */
+export interface ReminderRound {
+  approvalId: string;
+  round: number;
+}
+
 export type CallbackView = Pick<
   ApprovalEntity,
   'id' | 'callbackTokenHash' | 'status' | 'callbackId' | 'executionId' | 'decidedAt'

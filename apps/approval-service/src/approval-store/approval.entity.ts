@@ -103,6 +103,14 @@ export class ApprovalEntity {
   @Column('timestamptz', { nullable: true, select: false })
   remindersStoppedAt: Date | null;
 
+  /** The round the reminders wait for: every round before it has run (RemindersService.remind sets it). */
+  @Column('int', { default: 1, select: false })
+  reminderNextRound: number;
+
+  /** When that round is due; null without reminders. Past it by a margin, the workers' sweep adds its job again. */
+  @Column('timestamptz', { nullable: true, select: false })
+  reminderNextAt: Date | null;
+
   /** When an undecided approval times out; null: no limit. */
   @Column('timestamptz', { nullable: true })
   decisionDueAt: Date | null;

@@ -1,7 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
-import type { AttemptToRecord, CallbackView, DeliveryView, NewApproval, StalledApproval } from './approval-rows';
+import type {
+  AttemptToRecord,
+  CallbackView,
+  DeliveryView,
+  NewApproval,
+  ReminderRound,
+  StalledApproval,
+} from './approval-rows';
 import { APPROVAL_MOVES } from './approval-state';
 import { ApprovalEntity } from './approval.entity';
 
@@ -36,8 +43,9 @@ export class ApprovalsRepository {
     const rows: Array<{ id: string; callbackId: string; createdAt: Date }> = await this.db.query(
       `WITH inserted AS (
          INSERT INTO approval.approvals ("tenantId", "executionId", "stepId", "agentName", message, "stepInput", "previousResults", "webhookUrl",
-           "authType", "authEncrypted", "timeoutSeconds", "maxRetryAttempts", "callbackId", "callbackTokenHash", "callbackTokenSealed", "requestFingerprint", status, "decisionDueAt", "remindAfterSeconds")
-         SELECT t, e, s, n, m, si::json, pr::json, u, at, ae, ts, mr, c, h, cs, f, 'Pending', clock_timestamp() + make_interval(secs => dt), ra
+           "authType", "authEncrypted", "timeoutSeconds", "maxRetryAttempts", "callbackId", "callbackTokenHash", "callbackTokenSealed", "requestFingerprint", status, "decisionDueAt", "remindAfterSeconds", "reminderNextAt")
+         SELECT t, e, s, n, m, si::json, pr::json, u, at, ae, ts, mr, c, h, cs, f, 'Pending', clock_timestamp() + make_interval(secs => dt), ra,
+           now() + make_interval(secs => ra)
          FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
            $9::text[], $10::text[], $11::int[], $12::int[], $13::uuid[], $14::text[], $15::text[], $16::text[], $17::int[], $18::int[]) AS i(t, e, s, n, m, si, pr, u, at, ae, ts, mr, c, h, cs, f, dt, ra)
          ON CONFLICT ("tenantId", "executionId", "stepId") DO NOTHING RETURNING id, "callbackId", "createdAt"),
@@ -158,6 +166,25 @@ export class ApprovalsRepository {
       [limit, ids ?? null],
     );
     return rows.map((r) => r.id);
+  }
+
+  /**
+   * Rounds whose job did not run though due `lostAfterMs` ago (Redis lost it): of approvals awaiting their decision
+   * before its deadline, reminders not stopped. At most `limit`, each tenant's longest overdue first, taking the
+   * tenants in turn, so one tenant's many cannot hold another's back.
+   */
+  async overdueReminderRounds(lostAfterMs: number, limit: number): Promise<ReminderRound[]> {
+    return this.db.query(
+      `SELECT id::text AS "approvalId", "reminderNextRound" AS round FROM (
+         SELECT id, "reminderNextRound", "reminderNextAt",
+           row_number() OVER (PARTITION BY "tenantId" ORDER BY "reminderNextAt") AS turn
+         FROM approval.approvals
+         WHERE status = 'AwaitingDecision' AND "remindersStoppedAt" IS NULL
+           AND "reminderNextAt" < now() - $1 * interval '1 millisecond' AND "reminderRound" < "reminderNextRound"
+           AND ("decisionDueAt" IS NULL OR "decisionDueAt" > now())) overdue
+       ORDER BY turn, "reminderNextAt" LIMIT $2`,
+      [lostAfterMs, limit],
+    );
   }
 
   /**

@@ -61,4 +61,17 @@ export class ExtraAttemptsRepository {
     );
     return rows[0] ?? null;
   }
+
+  /**
+   * Records that the approval's reminders wait for `round` (the rounds before it have run), before its job is
+   * added: the workers' sweep adds it again should Redis lose it. Never back to an earlier round (a round's job run again).
+   */
+  async awaitReminderRound(approvalId: string, round: number): Promise<void> {
+    await this.db.query(
+      `UPDATE approval.approvals
+       SET "reminderNextRound" = $2, "reminderNextAt" = "createdAt" + $2 * "remindAfterSeconds" * interval '1 second'
+       WHERE id = $1 AND "reminderNextRound" < $2 AND "remindAfterSeconds" IS NOT NULL`,
+      [approvalId, round],
+    );
+  }
 }

@@ -27,3 +27,12 @@ export const REMINDER_JOB_OPTIONS = {
   removeOnComplete: true,
   removeOnFail: 1000,
 } as const;
+
+/**
+ * A round whose job has not run this long after it was due counts as lost (Redis restarted without its data), and
+ * the workers' sweep adds it again; should its job still be there after all, the add is a no-op.
+ */
+export const LOST_ROUND_AFTER_MS = 3000;
+
+/** Rounds one sweep adds again at most; the next sweep takes the rest. */
+export const REMINDER_SWEEP_BATCH = 500;

@@ -7,10 +7,12 @@ import { REMINDER_QUEUE } from './reminder.jobs';
 import { ReminderProcessor } from './reminder.processor';
 import { ReminderProducer } from './reminder.producer';
 import { RemindersService } from './reminders.service';
+import { ReminderSweeper } from './reminder.sweeper';
 
 /**
- * Reminder rounds: a delayed job per round, which hands its delivery to the delivery queue. `delivery` is
- * the application's one DeliveryModule (the same object its other importers get, so it is built once).
+ * Reminder rounds: a delayed job per round, which hands its delivery to the delivery queue, and in workers a sweep
+ * for rounds whose job was lost. `delivery` is the application's one DeliveryModule (the same object its other
+ * importers get, so it is built once).
  */
 @Module({})
 export class RemindersModule {
@@ -18,7 +20,10 @@ export class RemindersModule {
     return {
       module: RemindersModule,
       imports: [ApprovalStoreModule, OutageModule, delivery, BullModule.registerQueue({ name: REMINDER_QUEUE })],
-      providers: [ReminderProducer, ...(runsWorkers(role) ? [RemindersService, ReminderProcessor] : [])],
+      providers: [
+        ReminderProducer,
+        ...(runsWorkers(role) ? [RemindersService, ReminderProcessor, ReminderSweeper] : []),
+      ],
       exports: [ReminderProducer],
     };
   }

@@ -31,6 +31,9 @@ export class RemindersService {
     if (reminder !== null && attempt !== null)
       await this.outage.ride(() => this.delivery.redeliver(approvalId, attempt, claim, reminder));
     const next = nextRound(claim, round, Date.now());
+    // Recorded before its job is added, so the sweep finds the round should Redis lose the job. With none (the
+    // deadline comes first), the round after this one is recorded: due at or after the deadline, never swept.
+    await this.outage.ride(() => this.extraAttempts.awaitReminderRound(approvalId, next?.round ?? round + 1));
     if (next) await this.outage.ride(() => this.rounds.schedule(approvalId, next.round, next.atMs));
   }
 }

@@ -51,6 +51,7 @@ export async function startApprovalApp(
     OUTBOX_POLL_MS: 200,
     // The run's apps share one database: a sweep would send on other test files' approvals.
     DELIVERY_SWEEP_MS: 3_600_000,
+    REMINDER_SWEEP_MS: 3_600_000,
     ...overrides,
   });
   const logDestination = logLines ? lineSink(logLines) : undefined;
