@@ -231,8 +231,7 @@ describe(FairShare.name, () => {
     expect(await doomed.fair.hold('a', 'inline-1')).toBe(true);
     await eventually(async () => (await survivor.fair.state()).slots === 4);
     // The process dies: it renews nothing any more.
-    Object.assign(doomed.fair, { stopped: true });
-    clearTimeout((doomed.fair as unknown as { timer: NodeJS.Timeout }).timer);
+    (doomed.fair as unknown as { turns: { stop(): void } }).turns.stop();
     doomed.redis.disconnect();
     await doomed.queue.close(true);
     workers = workers.filter((w) => w !== doomed);
@@ -250,8 +249,7 @@ describe(FairShare.name, () => {
     await add(doomed.fair, 'a', 'a-0');
     await eventually(() => running.has('a-0'));
     const firstFinish = finishers.get('a-0');
-    Object.assign(doomed.fair, { stopped: true });
-    clearTimeout((doomed.fair as unknown as { timer: NodeJS.Timeout }).timer);
+    (doomed.fair as unknown as { turns: { stop(): void } }).turns.stop();
     doomed.redis.disconnect();
     void doomed.queue.close(true);
     workers = workers.filter((w) => w !== doomed);

@@ -1,22 +1,11 @@
 import { Logger, OnApplicationShutdown } from '@nestjs/common';
-import type { Job, JobOptions, Queue } from 'bull';
+import type { Job, Queue } from 'bull';
 import type { Cluster, Redis } from 'ioredis';
-import { hostname } from 'node:os';
-import { randomBytes } from 'node:crypto';
-import { addJobs } from '../add-jobs';
 import { InvalidJobDataError } from '../job-data';
 import { isLastAttempt } from '../queue-processor';
 import { addArgs, waitingOf } from './fair-share-lanes';
-import {
-  ADD_SCRIPT,
-  FAIR_SHARE_KEYS,
-  HOLD_SCRIPT,
-  PUT_BACK_SCRIPT,
-  RELEASE_SCRIPT,
-  TICK_SCRIPT,
-  WANTED_SCRIPT,
-  WITHDRAW_SCRIPT,
-} from './fair-share.lua';
+import { FairShareScripts, Reply } from './fair-share-scripts';
+import { FairShareTurns } from './fair-share-turns';
 import {
   DEFAULT_LEASES,
   FairJob,
@@ -25,13 +14,6 @@ import {
   FairShareState,
   WorkerSlots,
 } from './fair-share.types';
-
-const ADMIT_PER_CALL = 200;
-
-type Reply = Array<string | number>;
-type ScriptName = 'fairAdd' | 'fairRelease' | 'fairTick' | 'fairHold' | 'fairWithdraw' | 'fairPutBack' | 'fairWanted';
-type Scripts = Record<ScriptName, (...args: string[]) => Promise<Reply | number>>;
-type Key = (typeof FAIR_SHARE_KEYS)[number];
 
 /**
  * Slots of one queue shared between tenants across every process (docs/fair-share.md). Work waits here,
@@ -42,22 +24,11 @@ type Key = (typeof FAIR_SHARE_KEYS)[number];
  */
 export class FairShare implements OnApplicationShutdown {
   private readonly logger = new Logger(FairShare.name);
-  private readonly key: Record<Key, string>;
-  private readonly keys: string[];
-  private readonly args: string[];
-  private readonly waitingPrefix: string;
-  private readonly process = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
-  private readonly holds = new Set<string>();
+  private readonly scripts: FairShareScripts;
+  private readonly turns: FairShareTurns;
   /** Jobs running here that were put back: their Bull job ends without giving a slot back. */
   private readonly putBackIds = new Set<string>();
   private readonly leases: FairShareLeases;
-  private worker: WorkerSlots = { slots: 0, reserved: 0 };
-  private timer?: NodeJS.Timeout;
-  private nextTurnAt = Infinity;
-  private turn?: Promise<void>;
-  /** A turn was asked for while one ran: another follows at once. */
-  private again = false;
-  private stopped = false;
   private leaving?: Promise<void>;
 
   constructor(
@@ -66,31 +37,10 @@ export class FairShare implements OnApplicationShutdown {
     keyPrefix: string,
     options: FairShareOptions,
   ) {
-    const base = `${keyPrefix}:fair:${queue.name}`;
-    this.waitingPrefix = `${base}:waiting:`;
-    this.key = Object.fromEntries(FAIR_SHARE_KEYS.map((key) => [key, `${base}:${key}`])) as Record<Key, string>;
-    this.keys = FAIR_SHARE_KEYS.map((key) => this.key[key]);
     this.leases = { ...DEFAULT_LEASES, ...options.leases };
-    const { handOverMs, recheckMs } = this.leases;
-    this.args = [
-      this.waitingPrefix,
-      `${keyPrefix}:${queue.name}:`,
-      options.aloneShare,
-      ADMIT_PER_CALL,
-      handOverMs,
-      recheckMs,
-    ].map(String);
-    const scripts: Record<ScriptName, string> = {
-      fairAdd: ADD_SCRIPT,
-      fairRelease: RELEASE_SCRIPT,
-      fairTick: TICK_SCRIPT,
-      fairHold: HOLD_SCRIPT,
-      fairWithdraw: WITHDRAW_SCRIPT,
-      fairPutBack: PUT_BACK_SCRIPT,
-      fairWanted: WANTED_SCRIPT,
-    };
-    for (const [name, lua] of Object.entries(scripts))
-      redis.defineCommand(name, { numberOfKeys: this.keys.length, lua });
+    const { aloneShare } = options;
+    this.scripts = new FairShareScripts(queue, redis, keyPrefix, { aloneShare, leases: this.leases }, this.logger);
+    this.turns = new FairShareTurns(this.scripts, redis, this.leases, this.logger, queue.name);
   }
 
   get queueName(): string {
@@ -104,20 +54,20 @@ export class FairShare implements OnApplicationShutdown {
 
   async addMany(items: Array<{ tenantId: string; job: FairJob; delayMs?: number }>): Promise<void> {
     if (!items.length) return;
-    const [, ...admitted] = (await this.call('fairAdd', addArgs(items))) as Reply;
+    const [, ...admitted] = (await this.scripts.call('fairAdd', addArgs(items))) as Reply;
     const soonest = Math.min(...items.map((item) => item.delayMs ?? 0).filter((delay) => delay > 0));
-    if (Number.isFinite(soonest)) this.takeTurnIn(soonest);
-    await this.handOver(admitted);
+    if (Number.isFinite(soonest)) this.turns.takeTurnIn(soonest);
+    await this.scripts.handOver(admitted);
   }
 
   /** Drops a delayed job that is no longer needed. False when it is not delayed (any more). */
   async withdraw(jobId: string): Promise<boolean> {
-    return (await this.call('fairWithdraw', [jobId])) === 1;
+    return (await this.scripts.call('fairWithdraw', [jobId])) === 1;
   }
 
   /** Whether a job is still here: waiting, delayed, or admitted and not yet ended. */
   async has(jobId: string): Promise<boolean> {
-    return (await this.redis.hexists(this.key.entries, jobId)) === 1;
+    return (await this.redis.hexists(this.scripts.key.entries, jobId)) === 1;
   }
 
   /**
@@ -125,24 +75,21 @@ export class FairShare implements OnApplicationShutdown {
    * one now. The process renews it until `release(holdId)`; should the process die, it lapses (`holdMs`).
    */
   async hold(tenantId: string, holdId: string, lane = ''): Promise<boolean> {
-    const taken = (await this.call('fairHold', [holdId, tenantId, String(this.leases.holdMs), lane])) === 1;
-    if (taken) {
-      this.holds.add(holdId);
-      this.takeTurnIn(this.leases.turnMs);
-    }
+    const taken = (await this.scripts.call('fairHold', [holdId, tenantId, String(this.leases.holdMs), lane])) === 1;
+    if (taken) this.turns.renewHold(holdId);
     return taken;
   }
 
   /** Whether a hold is taken now, by any process (until it is released, or lapses with its process). */
   async isHeld(holdId: string): Promise<boolean> {
-    return (await this.redis.hexists(this.key.lease, holdId)) === 1;
+    return (await this.redis.hexists(this.scripts.key.lease, holdId)) === 1;
   }
 
   /** Gives a slot back (a hold, or a job that ended) and hands what it admits in its place to Bull. */
   async release(id: string): Promise<void> {
-    this.holds.delete(id);
-    const [, ...admitted] = (await this.call('fairRelease', [id])) as Reply;
-    void this.handOver(admitted);
+    this.turns.stopRenewing(id);
+    const [, ...admitted] = (await this.scripts.call('fairRelease', [id])) as Reply;
+    void this.scripts.handOver(admitted);
   }
 
   /**
@@ -158,10 +105,10 @@ export class FairShare implements OnApplicationShutdown {
       throw new Error(`${this.queue.name} job ${job.id}: only a job removed on completion can be put back`);
     const id = String(job.id);
     const args = [id, String(Math.max(1, Math.round(delayMs))), rest ? '1' : '0'];
-    const [, ...admitted] = (await this.call('fairPutBack', args)) as Reply;
+    const [, ...admitted] = (await this.scripts.call('fairPutBack', args)) as Reply;
     this.putBackIds.add(id);
-    this.takeTurnIn(delayMs);
-    void this.handOver(admitted);
+    this.turns.takeTurnIn(delayMs);
+    void this.scripts.handOver(admitted);
   }
 
   /**
@@ -186,8 +133,7 @@ export class FairShare implements OnApplicationShutdown {
 
   /** Gives this process's slots to the fair share, and takes its turns until shutdown; resolves after the first. */
   async serve(slots: WorkerSlots): Promise<void> {
-    this.worker = slots;
-    await this.takeTurn();
+    await this.turns.serve(slots);
   }
 
   /**
@@ -196,11 +142,11 @@ export class FairShare implements OnApplicationShutdown {
    * (`putBack`) goes to it, now or after the next.
    */
   async wantedByAnother(tenantId: string): Promise<boolean> {
-    return (await this.call('fairWanted', [tenantId])) === 1;
+    return (await this.scripts.call('fairWanted', [tenantId])) === 1;
   }
 
   async state(): Promise<FairShareState> {
-    const { ring, leases, delayed, held, capacity } = this.key;
+    const { ring, leases, delayed, held, capacity, lanes } = this.scripts.key;
     const [tenants, inUse, delayedCount, heldBy, capacities] = await Promise.all([
       this.redis.lrange(ring, 0, -1),
       this.redis.zcard(leases),
@@ -209,7 +155,7 @@ export class FairShare implements OnApplicationShutdown {
       this.redis.hvals(capacity),
     ]);
     const lengths = await Promise.all(
-      tenants.map((tenant) => waitingOf(this.redis, this.waitingPrefix, this.key.lanes, tenant)),
+      tenants.map((tenant) => waitingOf(this.redis, this.scripts.waitingPrefix, lanes, tenant)),
     );
     const [slots, reserved] = capacities
       .map((value) => value.split(':').map(Number))
@@ -229,9 +175,8 @@ export class FairShare implements OnApplicationShutdown {
    * its slots leave the fair share, so none is admitted for them. Jobs running here go on; holds are renewed.
    */
   leave(): Promise<void> {
-    const { slots } = this.worker;
-    this.worker = { slots: 0, reserved: 0 };
-    this.leaving ??= Promise.all([this.queue.pause(true, true), slots ? this.unregister() : undefined]).then(
+    const slots = this.turns.stopServing();
+    this.leaving ??= Promise.all([this.queue.pause(true, true), slots ? this.turns.unregister() : undefined]).then(
       () => undefined,
       (error: Error) => this.logger.warn({ queue: this.queue.name, error: error.message }, 'fair share not left'),
     );
@@ -239,70 +184,11 @@ export class FairShare implements OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
+    this.turns.stop();
     await this.leaving;
-    if (this.worker.slots) await this.unregister();
+    if (this.turns.serving) await this.turns.unregister();
     // Jobs still running give their slots back as they end; Bull's close (memoized) waits for them.
     await this.queue.close();
     this.redis.disconnect();
-  }
-
-  /** Takes this process's slots out of the fair share; a Redis that is away holds it a second at most. */
-  private async unregister(): Promise<void> {
-    await this.turn; // a turn in flight may register the slots again
-    const { workers, capacity } = this.key;
-    const leaving = this.redis.multi().zrem(workers, this.process).hdel(capacity, this.process).exec();
-    let waited: NodeJS.Timeout | undefined;
-    await Promise.race([leaving, new Promise((resolve) => (waited = setTimeout(resolve, 1000)))]);
-    clearTimeout(waited); // a pending timer would hold the process up to a second after its close
-  }
-
-  private takeTurnIn(ms: number): void {
-    const at = Date.now() + ms;
-    if (this.stopped || at >= this.nextTurnAt) return;
-    clearTimeout(this.timer);
-    this.nextTurnAt = at;
-    this.timer = setTimeout(() => void this.takeTurn(), ms);
-  }
-
-  private async takeTurn(): Promise<void> {
-    this.nextTurnAt = Infinity;
-    if (this.turn) {
-      this.again = true;
-      return;
-    }
-    let nextIn = this.leases.turnMs;
-    this.turn = (async () => {
-      const { slots, reserved } = this.worker;
-      const { registrationMs, holdMs } = this.leases;
-      const args = [this.process, slots, reserved, registrationMs, holdMs, ...this.holds].map(String);
-      const [dueIn, ...admitted] = (await this.call('fairTick', args)) as Reply;
-      if (Number(dueIn) >= 0) nextIn = Math.min(nextIn, Number(dueIn));
-      await this.handOver(admitted);
-    })()
-      .catch((error: Error) => this.logger.warn({ queue: this.queue.name, error: error.message }, 'fair share turn'))
-      .finally(() => (this.turn = undefined));
-    await this.turn;
-    if (this.again) nextIn = 0;
-    this.again = false;
-    if (this.worker.slots || this.holds.size || nextIn === 0) this.takeTurnIn(nextIn);
-  }
-
-  /** Admitted jobs into Bull. Should this fail or the process die first, the lease's check puts them back. */
-  private async handOver(admitted: Reply): Promise<void> {
-    if (!admitted.length) return;
-    const jobs = [];
-    for (let i = 0; i < admitted.length; i += 2) {
-      const entry = JSON.parse(String(admitted[i + 1])) as { n: string; d: object; o: JobOptions };
-      jobs.push({ name: entry.n, data: entry.d, opts: { ...entry.o, jobId: String(admitted[i]) } });
-    }
-    await addJobs(this.queue, jobs).catch((error: Error) =>
-      this.logger.warn({ queue: this.queue.name, error: error.message }, 'admitted jobs not yet in the queue'),
-    );
-  }
-
-  private call(name: ScriptName, args: string[]): Promise<Reply | number> {
-    return (this.redis as unknown as Scripts)[name](...this.keys, ...this.args, ...args);
   }
 }
