@@ -22,7 +22,7 @@ describe('RedisConnection', () => {
     expect(new QueueConnection(single).options('bull', { enableReadyCheck: false })).toEqual({
       url: single.url,
       prefix: 'bull',
-      redis: { enableReadyCheck: false },
+      redis: { enableReadyCheck: false, retryStrategy: expect.any(Function) },
     });
     expect(new QueueConnection(cluster).options('bull')).toMatchObject({ prefix: '{bull}' });
   });
