@@ -1,6 +1,7 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { ApprovalEnv } from '../approval-env';
 import { ApprovalsRepository } from '../approval-store/approvals.repository';
+import { PeriodicSweep } from '../common/periodic-sweep';
 import { DeliveryProducer } from './delivery.producer';
 
 const PAGE = 200;
@@ -16,9 +17,9 @@ const PAGE = 200;
  */
 @Injectable()
 export class StalledDeliverySweeper implements OnApplicationBootstrap, OnModuleDestroy {
-  private readonly logger = new Logger(StalledDeliverySweeper.name);
-  private timer?: NodeJS.Timeout;
-  private sweeping?: Promise<void>;
+  private readonly sweep = new PeriodicSweep('stalled delivery sweep', new Logger(StalledDeliverySweeper.name), () =>
+    this.resumeStalled(),
+  );
   private stopped = false;
 
   constructor(
@@ -28,22 +29,12 @@ export class StalledDeliverySweeper implements OnApplicationBootstrap, OnModuleD
   ) {}
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => this.sweep(), this.env.DELIVERY_SWEEP_MS);
-    this.timer.unref();
+    this.sweep.start(this.env.DELIVERY_SWEEP_MS);
   }
 
-  async onModuleDestroy(): Promise<void> {
+  onModuleDestroy(): Promise<void> {
     this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
-    await this.sweeping;
-  }
-
-  private sweep(): void {
-    this.sweeping ??= this.resumeStalled()
-      .catch((error: Error) =>
-        this.logger.warn({ error: error.message }, 'stalled delivery sweep failed; the next one tries again'),
-      )
-      .finally(() => (this.sweeping = undefined));
+    return this.sweep.stop();
   }
 
   private async resumeStalled(): Promise<void> {

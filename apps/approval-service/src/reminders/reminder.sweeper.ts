@@ -1,6 +1,7 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { ApprovalEnv } from '../approval-env';
 import { ApprovalsRepository } from '../approval-store/approvals.repository';
+import { PeriodicSweep } from '../common/periodic-sweep';
 import { LOST_ROUND_AFTER_MS, REMINDER_SWEEP_BATCH } from './reminder.jobs';
 import { ReminderProducer } from './reminder.producer';
 
@@ -13,8 +14,7 @@ import { ReminderProducer } from './reminder.producer';
 @Injectable()
 export class ReminderSweeper implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(ReminderSweeper.name);
-  private timer?: NodeJS.Timeout;
-  private sweeping?: Promise<void>;
+  private readonly sweep = new PeriodicSweep('reminder round sweep', this.logger, () => this.addLostRounds());
 
   constructor(
     private readonly repository: ApprovalsRepository,
@@ -23,21 +23,11 @@ export class ReminderSweeper implements OnApplicationBootstrap, OnModuleDestroy 
   ) {}
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => this.sweep(), this.env.REMINDER_SWEEP_MS);
-    this.timer.unref();
+    this.sweep.start(this.env.REMINDER_SWEEP_MS);
   }
 
-  async onModuleDestroy(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    await this.sweeping;
-  }
-
-  private sweep(): void {
-    this.sweeping ??= this.addLostRounds()
-      .catch((error: Error) =>
-        this.logger.warn({ error: error.message }, 'reminder round sweep failed; the next one tries again'),
-      )
-      .finally(() => (this.sweeping = undefined));
+  onModuleDestroy(): Promise<void> {
+    return this.sweep.stop();
   }
 
   private async addLostRounds(): Promise<void> {
