@@ -1,18 +1,10 @@
 import type { ServerResponse } from 'node:http';
 import Redis from 'ioredis';
 import request from 'supertest';
-import {
-  eventually,
-  HttpPeer,
-  isolatedDatabase,
-  OwnRedis,
-  ReceivedRequest,
-  startOwnRedis,
-  testCaller,
-  TestCaller,
-} from '@app/testing';
+import { eventually, HttpPeer, OwnRedis, ReceivedRequest, testCaller, TestCaller } from '@app/testing';
 import { DECISION_TIMEOUT_QUEUE } from '../src/decision-timeouts/decision-timeout.jobs';
-import { ApprovalTestApp, approvalRequest, startApprovalApp } from './support/approval-app';
+import { ApprovalTestApp, approvalRequest } from './support/approval-app';
+import { OnOwnRedis, onOwnRedis } from './support/on-own-redis';
 
 const SWEEP_MS = 500;
 const STRANDED_AFTER_MS = 1000;
@@ -37,6 +29,7 @@ type Webhook = { callbackId: string; callbackToken: string };
  * never loses or fails it; the workers' sweeps send on what Redis lost (docs/operating.md).
  */
 describe('Approvals through a Redis restart without its data', () => {
+  let stack: OnOwnRedis;
   let redis: OwnRedis;
   let sut: ApprovalTestApp;
   let runtime: TestCaller;
@@ -58,25 +51,20 @@ describe('Approvals through a Redis restart without its data', () => {
   }
 
   beforeAll(async () => {
-    redis = await startOwnRedis({ keepsData: false });
-    sut = await startApprovalApp({
-      REDIS_URL: redis.url,
-      // A database of its own: the sweeps send on and time out every approval they find.
-      DATABASE_URL: await isolatedDatabase(),
-      DELIVERY_SWEEP_MS: SWEEP_MS,
-      DELIVERY_STRANDED_AFTER_MS: STRANDED_AFTER_MS,
-      REMINDER_SWEEP_MS: SWEEP_MS,
-      DECISION_TIMEOUT_SWEEP_MS: SWEEP_MS,
-      DECISION_TIMEOUT_MIN_SECONDS: 1,
-    });
+    stack = await onOwnRedis(
+      {
+        DELIVERY_SWEEP_MS: SWEEP_MS,
+        DELIVERY_STRANDED_AFTER_MS: STRANDED_AFTER_MS,
+        REMINDER_SWEEP_MS: SWEEP_MS,
+        DECISION_TIMEOUT_SWEEP_MS: SWEEP_MS,
+        DECISION_TIMEOUT_MIN_SECONDS: 1,
+      },
+      { keepsData: false, answer },
+    );
+    ({ redis, sut, receiver } = stack);
     runtime = await testCaller({ roles: ['agent-runtime'] });
-    receiver = await new HttpPeer(answer).start();
   }, 60_000);
-  afterAll(async () => {
-    await receiver?.stop();
-    await sut?.close().catch(() => undefined);
-    await redis?.destroy();
-  });
+  afterAll(() => stack?.close());
 
   async function requested(path: string, extra: Record<string, unknown> = {}): Promise<string> {
     const body = approvalRequest(`${receiver.url}${path}`, { timeoutSeconds: TIMEOUT_SECONDS }, extra);

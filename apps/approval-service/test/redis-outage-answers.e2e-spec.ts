@@ -1,16 +1,8 @@
 import axios from 'axios';
 import request from 'supertest';
-import {
-  after,
-  eventually,
-  HttpPeer,
-  isolatedDatabase,
-  OwnRedis,
-  startOwnRedis,
-  testCaller,
-  TestCaller,
-} from '@app/testing';
-import { ApprovalTestApp, approvalRequest, startApprovalApp } from './support/approval-app';
+import { after, eventually, HttpPeer, OwnRedis, testCaller, TestCaller } from '@app/testing';
+import { ApprovalTestApp, approvalRequest } from './support/approval-app';
+import { OnOwnRedis, onOwnRedis } from './support/on-own-redis';
 
 /**
  * While Redis does not answer, a request waits for its job adds at most 2 s. A decision (a callback, a cancel)
@@ -18,6 +10,7 @@ import { ApprovalTestApp, approvalRequest, startApprovalApp } from './support/ap
  * is answered 503 NOT_READY, and the client's retry adds what is missing.
  */
 describe('The approval API while Redis is down', () => {
+  let stack: OnOwnRedis;
   let redis: OwnRedis;
   let sut: ApprovalTestApp;
   let runtime: TestCaller;
@@ -27,16 +20,11 @@ describe('The approval API while Redis is down', () => {
   const ANSWER_WITHIN_MS = 5_000;
 
   beforeAll(async () => {
-    redis = await startOwnRedis();
-    sut = await startApprovalApp({ REDIS_URL: redis.url, DATABASE_URL: await isolatedDatabase() });
+    stack = await onOwnRedis();
+    ({ redis, sut, receiver } = stack);
     runtime = await testCaller({ roles: ['agent-runtime'] });
-    receiver = await new HttpPeer().start();
   }, 60_000);
-  afterAll(async () => {
-    await receiver?.stop();
-    await sut?.close().catch(() => undefined);
-    await redis?.destroy();
-  });
+  afterAll(() => stack?.close());
 
   /** Sends `call` with Redis down (for OUTAGE_MS at most), runs `whileDown` once it is answered, then starts Redis. */
   async function duringOutage<T, W = undefined>(call: () => Promise<T>, whileDown?: () => Promise<W>) {

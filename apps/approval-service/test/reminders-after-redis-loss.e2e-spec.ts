@@ -1,7 +1,8 @@
 import Redis from 'ioredis';
 import request from 'supertest';
-import { eventually, HttpPeer, isolatedDatabase, OwnRedis, startOwnRedis, testCaller, TestCaller } from '@app/testing';
-import { ApprovalTestApp, approvalRequest, startApprovalApp } from './support/approval-app';
+import { eventually, HttpPeer, OwnRedis, testCaller, TestCaller } from '@app/testing';
+import { ApprovalTestApp, approvalRequest } from './support/approval-app';
+import { OnOwnRedis, onOwnRedis } from './support/on-own-redis';
 
 const INTERVAL_MS = 2000;
 const SWEEP_MS = 500;
@@ -13,6 +14,7 @@ const REMINDED_WITHIN_MS = 4 * INTERVAL_MS + SWEEP_MS;
  * finds the approvals whose next round is overdue and adds it again, so the reminders go on, each sent once.
  */
 describe('Reminders after Redis restarted without its data', () => {
+  let stack: OnOwnRedis;
   let redis: OwnRedis;
   let sut: ApprovalTestApp;
   let runtime: TestCaller;
@@ -26,22 +28,11 @@ describe('Reminders after Redis restarted without its data', () => {
     receiver.received.find((r) => r.headers['webhook-id'] === approvalId && JSON.parse(r.body).reminder === n)?.at;
 
   beforeAll(async () => {
-    redis = await startOwnRedis({ keepsData: false });
-    sut = await startApprovalApp({
-      REDIS_URL: redis.url,
-      // A database of its own: the sweep re-adds the overdue rounds of every approval it finds.
-      DATABASE_URL: await isolatedDatabase(),
-      WEBHOOK_REMIND_MIN_SECONDS: 1,
-      REMINDER_SWEEP_MS: SWEEP_MS,
-    });
+    stack = await onOwnRedis({ WEBHOOK_REMIND_MIN_SECONDS: 1, REMINDER_SWEEP_MS: SWEEP_MS }, { keepsData: false });
+    ({ redis, sut, receiver } = stack);
     runtime = await testCaller({ roles: ['agent-runtime'] });
-    receiver = await new HttpPeer().start();
   }, 60_000);
-  afterAll(async () => {
-    await receiver?.stop();
-    await sut?.close().catch(() => undefined);
-    await redis?.destroy();
-  });
+  afterAll(() => stack?.close());
 
   /** An approval delivered and reminded once: its round 2 waits in Redis. */
   async function remindedOnce(): Promise<string> {

@@ -1,7 +1,8 @@
 import axios from 'axios';
 import request from 'supertest';
-import { eventually, HttpPeer, isolatedDatabase, OwnRedis, startOwnRedis, testCaller } from '@app/testing';
-import { ApprovalTestApp, approvalRequest, startApprovalApp } from './support/approval-app';
+import { eventually, HttpPeer, OwnRedis, testCaller } from '@app/testing';
+import { ApprovalTestApp, approvalRequest } from './support/approval-app';
+import { OnOwnRedis, onOwnRedis } from './support/on-own-redis';
 
 /**
  * CONTRACT.md: "(executionId, stepId) is idempotent: a repeat returns the existing approval (200)". Before
@@ -10,20 +11,16 @@ import { ApprovalTestApp, approvalRequest, startApprovalApp } from './support/ap
  * deadline, and answers 503 NOT_READY while Redis is down, even for an approval that was decided long ago.
  */
 describe('A REST repeat of an existing approval while Redis is down', () => {
+  let stack: OnOwnRedis;
   let redis: OwnRedis;
   let sut: ApprovalTestApp;
   let receiver: HttpPeer;
 
   beforeAll(async () => {
-    redis = await startOwnRedis();
-    sut = await startApprovalApp({ REDIS_URL: redis.url, DATABASE_URL: await isolatedDatabase() });
-    receiver = await new HttpPeer().start();
+    stack = await onOwnRedis();
+    ({ redis, sut, receiver } = stack);
   }, 60_000);
-  afterAll(async () => {
-    await receiver?.stop();
-    await sut?.close().catch(() => undefined);
-    await redis?.destroy();
-  });
+  afterAll(() => stack?.close());
 
   it('still answers 200 with the existing (decided) approval: the answer needs nothing from Redis', async () => {
     const runtime = await testCaller({ roles: ['agent-runtime'] });
