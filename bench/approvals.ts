@@ -5,7 +5,6 @@
  * Bull jobs and bare HTTP posts and no database. Prints the ratio.
  */
 import Redis from 'ioredis';
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createServer, IncomingMessage, request as httpRequest, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -17,9 +16,9 @@ import { Client } from 'pg';
 import { ApprovalRuntimeClient } from '@app/agent-runtime';
 import { newestProfile, nowUs, printCpuSplit } from './cpu-split';
 import { countStatements, statementsSoFar } from './database-cpu-split';
+import { freePort, ROOT, Service, spawnService, Syscalls, waitFor } from './built-service';
 const { startEmbeddedPostgres } = require('../scripts/embedded-postgres');
 
-const ROOT = join(__dirname, '..');
 const N = Number(process.env.BENCH_N ?? 2000);
 /** Approvals run through each side before the measured N, as a service that has been up a while has seen. */
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 500);
@@ -253,9 +252,6 @@ function machineCpuMs(): number {
   }
 }
 
-type Service = { cpuMs: () => number; syscalls: () => Syscalls; stop: () => Promise<void> };
-type Syscalls = { reads: number; writes: number };
-
 /**
  * The baseline's service half as plain JavaScript, like the built approval-service: both run without
  * ts-node, whose require hook (and the `repl` and `domain` modules it loads) would slow either down.
@@ -269,70 +265,6 @@ function compiledBaseline(): string {
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, outputText);
   return file;
-}
-
-/** Starts a built service (a .js file) in its own process, as it runs in production, and waits until it answers. */
-async function spawnService(main: string, env: Record<string, string>, ready: { port: number }): Promise<Service> {
-  const profile = process.env.BENCH_PROFILE_DIR
-    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`]
-    : [];
-  const flags = (process.env.BENCH_SERVICE_NODE_FLAGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...profile, ...flags, main], {
-    cwd: ROOT,
-    env: { ...process.env, ...env, NODE_ENV: 'production' },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  process.once('exit', () => child.kill('SIGKILL'));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  await waitFor(
-    () => child.exitCode === null && healthy.has(ready.port),
-    60_000,
-    () => probe(ready.port),
-  );
-  return {
-    cpuMs: () => cpuMsOf(child.pid!),
-    syscalls: () => syscallsOf(child.pid!),
-    stop: async () => {
-      child.kill('SIGTERM');
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
-      child.kill('SIGKILL');
-    },
-  };
-}
-
-/** User + system CPU of a process so far (Linux /proc; 0 elsewhere). */
-function cpuMsOf(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-  } catch {
-    return 0;
-  }
-}
-
-/** Read and write system calls of a process so far, all its threads (Linux /proc; 0 elsewhere). */
-function syscallsOf(pid: number): Syscalls {
-  try {
-    const io = readFileSync(`/proc/${pid}/io`, 'utf8');
-    const count = (name: string) => Number(new RegExp(`^${name}: (\\d+)$`, 'm').exec(io)?.[1] ?? 0);
-    return { reads: count('syscr'), writes: count('syscw') };
-  } catch {
-    return { reads: 0, writes: 0 };
-  }
-}
-
-const healthy = new Set<number>();
-const probing = new Set<number>();
-function probe(port: number): void {
-  if (probing.has(port)) return;
-  probing.add(port);
-  const req = httpRequest({ host: '127.0.0.1', port, path: '/health/ready', timeout: 1000 }, (res) => {
-    res.resume();
-    if (res.statusCode === 200) healthy.add(port);
-  });
-  req.on('error', () => undefined);
-  req.on('close', () => probing.delete(port));
-  req.end();
 }
 
 function report(title: string, t: Timings): void {
@@ -414,19 +346,6 @@ function post(url: string, body: unknown): Promise<void> {
   });
 }
 
-function waitFor(condition: () => boolean, timeoutMs: number, onTick?: () => void): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  return new Promise((resolve, reject) => {
-    const tick = () => {
-      if (condition()) return resolve();
-      if (Date.now() > deadline) return reject(new Error('timed out'));
-      onTick?.();
-      setTimeout(tick, 20);
-    };
-    tick();
-  });
-}
-
 async function database(): Promise<{ url: string; stop: () => Promise<void> }> {
   if (process.env.DATABASE_URL) return { url: process.env.DATABASE_URL, stop: async () => undefined };
   const adminUrl = process.env.BENCH_ADMIN_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -453,16 +372,6 @@ async function database(): Promise<{ url: string; stop: () => Promise<void> }> {
       await pg?.stop();
     },
   };
-}
-
-function freePort(): Promise<number> {
-  const probe = createServer();
-  return new Promise((resolve) =>
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    }),
-  );
 }
 
 main().catch((error) => {

@@ -10,19 +10,18 @@
  * as the user who may read 1 of the 50. Then the same 20 searchers send a mix of query kinds in turn (many
  * terms, OR, negation, a phrase, `pathPrefix`, `dataSourceId`, a deep page, as the user who may read 1 of
  * the 50), and each kind's CPU per query is measured alone: the machine's (every process: API, PostgreSQL,
- * this client) and this process's (the API and the client). `BENCH_ONLY_MIX=1` runs only the mix. Words are chosen by
+ * this client), the API process's and this process's (the client). The connector runs built, in a process of its
+ * own, as deployed (`npm run bench:search` builds it first). `BENCH_ONLY_MIX=1` runs only the mix. Words are chosen by
  * their measured document frequency. `BENCH_KEEP_DB=1` keeps the database (`bench_search_<docs>`) and
  * reuses it next time, so the corpus is seeded once; `BENCH_CASE_SECONDS` (30) bounds each case.
  */
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:http';
+import { Agent, request } from 'node:http';
 import { loadavg } from 'node:os';
-import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { Client } from 'pg';
-import { Test } from '@nestjs/testing';
-import { configureHttpApp } from '@app/http';
 import { testCaller, testEnv } from '@app/testing';
-import { AppModule } from '../apps/connector-service/src/app.module';
+import { freePort, ROOT, Service, spawnService } from './built-service';
 import { benchDatabase, failBench } from './bench-database';
 import {
   BENCH_ADMIN,
@@ -51,17 +50,20 @@ const found = (body: unknown) =>
 async function main(): Promise<void> {
   const db = await benchDatabase(process.env.BENCH_KEEP_DB ? { name: `bench_search_${DOCS}`, keep: true } : {});
   const port = await freePort();
-  const env = testEnv({ DATABASE_URL: db.url, PORT: port, LOG_LEVEL: 'silent' });
-  const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRoot({ role: 'api', env })] }).compile();
-  const api = moduleRef.createNestApplication({ bodyParser: false, logger: false });
-  configureHttpApp(api, { title: 'bench', description: 'bench' });
-  await api.listen(port, '127.0.0.1'); // runs the migrations
+  // The connector as deployed: built, in a process of its own, so that the searchers' work here does not
+  // share its event loop. Starting it runs the migrations.
+  const env = Object.entries(testEnv({ DATABASE_URL: db.url, PORT: port, LOG_LEVEL: 'warn', PROCESS_ROLE: 'api' }));
+  const api = await spawnService(
+    join(ROOT, 'dist/apps/connector-service/apps/connector-service/src/main.js'),
+    Object.fromEntries(env.map(([name, value]) => [name, String(value)])),
+    { port, timeoutMs: 180_000 },
+  );
 
   const sql = new Client({ connectionString: db.url });
   await sql.connect();
   await seedOnce(sql);
   await printSizes(sql);
-  if (process.env.BENCH_SEED_ONLY) return void (await sql.end(), await api.close(), await db.stop(), process.exit(0));
+  if (process.env.BENCH_SEED_ONLY) return void (await sql.end(), await api.stop(), await db.stop(), process.exit(0));
   const queries = await chooseQueries(sql);
   await sql.end();
 
@@ -72,10 +74,9 @@ async function main(): Promise<void> {
     async (query, auth) => {
       const limit = endpoint === 'search' ? '20' : '10';
       const url = `http://127.0.0.1:${port}/v1/projects/${BENCH_PROJECT}/${endpoint}`;
-      const res = await fetch(`${url}?${new URLSearchParams({ limit, ...query })}`, { headers: auth });
-      if (res.status !== 200)
-        throw new Error(`${endpoint} ${JSON.stringify(query)} answered ${res.status}: ${await res.text()}`);
-      return res.json();
+      const { status, body } = await get(`${url}?${new URLSearchParams({ limit, ...query })}`, auth);
+      if (status !== 200) throw new Error(`${endpoint} ${JSON.stringify(query)} answered ${status}: ${body}`);
+      return JSON.parse(body);
     };
   const search = ask('search');
   for (const q of Object.values(queries))
@@ -115,16 +116,16 @@ async function main(): Promise<void> {
     `\n${CONCURRENCY} concurrent searchers sending the mix in turn: ${m.rate.toFixed(0)} req/s, p50/p95/p99 ${fmt(m.times)} ms; load average ${loadAverage()}`,
   );
   console.log(
-    '  kind                                   p50     p95     p99   CPU per query alone: machine / API + client',
+    '  kind                                   p50     p95     p99   CPU per query alone: machine / API / client',
   );
   for (const item of mix) {
-    const cpu = await cpuPerQuery(search, item);
+    const cpu = await cpuPerQuery(search, item, api);
     console.log(
-      `  ${item.kind.padEnd(36)} ${fmt(m.byKind.get(item.kind)!)}   ${cpu.machine.toFixed(1)} / ${cpu.node.toFixed(1)} ms`,
+      `  ${item.kind.padEnd(36)} ${fmt(m.byKind.get(item.kind)!)}   ${cpu.machine.toFixed(1)} / ${cpu.api.toFixed(1)} / ${cpu.client.toFixed(1)} ms`,
     );
   }
 
-  await api.close();
+  await api.stop();
   await db.stop();
   process.exit(0);
 }
@@ -288,17 +289,26 @@ async function concurrentMix(search: Search, mix: MixedQuery[]) {
   return { times, byKind, rate: times.length / ((performance.now() - started) / 1000) };
 }
 
-/** CPU per query of one kind sent alone, one after another (ms): the machine's in all, and this process's. */
+/**
+ * CPU per query of one kind sent alone, one after another (ms): the machine's in all (API, PostgreSQL, this
+ * client), the API process's, and this process's (the client).
+ */
 async function cpuPerQuery(
   search: Search,
   item: MixedQuery,
+  api: Service,
   requests = 100,
-): Promise<{ machine: number; node: number }> {
+): Promise<{ machine: number; api: number; client: number }> {
   const machineBefore = machineBusyMs();
-  const nodeBefore = process.cpuUsage();
+  const apiBefore = api.cpuMs();
+  const clientBefore = process.cpuUsage();
   for (let i = 0; i < requests; i++) await search(item.query, item.auth);
-  const node = process.cpuUsage(nodeBefore);
-  return { machine: (machineBusyMs() - machineBefore) / requests, node: (node.user + node.system) / 1000 / requests };
+  const client = process.cpuUsage(clientBefore);
+  return {
+    machine: (machineBusyMs() - machineBefore) / requests,
+    api: (api.cpuMs() - apiBefore) / requests,
+    client: (client.user + client.system) / 1000 / requests,
+  };
 }
 
 /** CPU time every core of the machine has spent busy (ms; /proc/stat, USER_HZ 100). */
@@ -324,14 +334,21 @@ const loadAverage = () =>
     .map((n) => n.toFixed(1))
     .join(' ');
 
-function freePort(): Promise<number> {
-  const probe = createServer();
-  return new Promise((resolve) =>
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    }),
-  );
+/** The searchers' connections: kept open, one per searcher, as a client of the API would keep them. */
+const searchers = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+
+/** A GET and its whole answer, through node:http (fetch's streams cost this process more than the request). */
+function get(url: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { agent: searchers, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
 }
 
 main().catch(failBench);
