@@ -58,8 +58,8 @@ export class ConnectorEnv extends BaseEnv {
   /**
    * Sync slots one worker process brings to the sync fair share (docs/fair-share.md): the slots of every
    * live worker are one pool, shared between the tenants with sync work waiting, none holding more than
-   * half while another waits, nor, since a step may last long, more than half when alone (so 16 lets a lone
-   * tenant run 8 steps per process). One of each process's slots is kept for a tenant that holds none.
+   * half while another waits, nor, since a step may last long, more than half when alone (of the slots not
+   * reserved: so 16 lets a lone tenant run 7 steps per process). One of each process's slots is kept for a tenant that holds none.
    */
   @IsInt()
   @Min(1)
