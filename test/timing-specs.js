@@ -7,6 +7,11 @@ module.exports = [
   'apps/approval-service/test/approval-pool-turns.e2e-spec.ts',
   'apps/approval-service/test/callback-rejection-flood.e2e-spec.ts',
   'apps/connector-service/test/pool-tenant-fairness.e2e-spec.ts',
+  // The event loop's delay and tenant B's latency while A's folder picker reads costly pages: 1.9x from its bound
+  // on a quiet machine.
+  'apps/connector-service/test/security/picker-event-loop.e2e-spec.ts',
+  // How long a run's estimate climbs, against 4.5 s: a full run on two busy cores once measured 3.3 s.
+  'apps/connector-service/test/sync-run-estimate.e2e-spec.ts',
   // A repeat answered within 2 s while its own Redis is stopped, then started again: under a full run's load its
   // app's close once hung for over a minute after the restart (2026-11-30; not reproduced alone or under 3 busy loops).
   'apps/approval-service/test/repeat-during-redis-outage.e2e-spec.ts',

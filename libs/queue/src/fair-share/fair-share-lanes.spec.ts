@@ -95,7 +95,8 @@ describe('FairShare lanes', () => {
     await add('a', 'retry', 'https://retries.example', { ms: 10 }, 1000);
     const started = await eventually(() => starts.find((s) => s.id === 'retry'), 5000, 10);
     expect(started.at - added).toBeGreaterThanOrEqual(950);
-    expect(started.at - added).toBeLessThan(1600);
+    // The hanging lane's backlog never ends: a bound of seconds is room for a loaded machine.
+    expect(started.at - added).toBeLessThan(1000 + 2000);
   });
 
   it('counts a hold in its lane', async () => {

@@ -126,7 +126,9 @@ describe(FairShare.name, () => {
     const added = Date.now();
     await add(fair, 'b', 'b-1', { ms: 10 });
     const started = await eventually(() => starts.find((s) => s.tenant === 'b'), 5000, 10);
-    expect(started.at - added).toBeLessThan(200 + 400); // one of a's jobs ends first (200 ms), then b's is next
+    // One of a's jobs ends first (200 ms), then b's is next; behind a's backlog it would wait 1,000 s. The bound
+    // leaves a loaded machine room.
+    expect(started.at - added).toBeLessThan(3000);
     expect(await queue.getWaitingCount()).toBeLessThanOrEqual(4);
     expect((await fair.state()).waiting).toEqual({ a: expect.any(Number) });
   }, 60_000);
@@ -297,7 +299,7 @@ describe(FairShare.name, () => {
     expect([await fair.has('a-late'), await fair.has('a-withdrawn')]).toEqual([true, false]);
     const start = await eventually(() => starts.find((s) => s.id === 'a-late'), 5000, 10);
     expect(start.at - added).toBeGreaterThanOrEqual(590);
-    expect(start.at - added).toBeLessThan(1200);
+    expect(start.at - added).toBeLessThan(600 + 2000); // due at 600 ms; the rest is room for a loaded machine
     await settle();
     expect(starts.map((s) => s.id)).toEqual(['a-late']);
   });
@@ -311,7 +313,7 @@ describe(FairShare.name, () => {
     ]);
     await eventually(() => starts.length === 3, 5000, 10);
     expect(starts.map((s) => s.id)).toEqual(['a-0', 'b-0', 'a-0']);
-    expect(starts[1].at - starts[0].at).toBeLessThan(300);
+    expect(starts[1].at - starts[0].at).toBeLessThan(490); // b's ran while a's rested, not once it was due
     expect(starts[2].at - starts[0].at).toBeGreaterThanOrEqual(490);
     await eventually(async () => (await fair.state()).inUse === 0);
     expect(await fair.has('a-0')).toBe(false);
