@@ -140,11 +140,12 @@ describe('Approval delivery', () => {
       const hooks = await eventually(() => sent(approvalId).length >= 4 && sent(approvalId), 25000);
       const gaps = hooks.slice(1).map((h, i) => h.at - hooks[i].at);
       expect(gaps[0]).toBeGreaterThanOrEqual(1950);
-      expect(gaps[0]).toBeLessThan(2700);
+      // Up to a second late under a loaded machine: still no mistaking them for the next retry's gap.
+      expect(gaps[0]).toBeLessThan(3000);
       expect(gaps[1]).toBeGreaterThanOrEqual(3950);
-      expect(gaps[1]).toBeLessThan(4700);
+      expect(gaps[1]).toBeLessThan(5000);
       expect(gaps[2]).toBeGreaterThanOrEqual(7950);
-      expect(gaps[2]).toBeLessThan(8700);
+      expect(gaps[2]).toBeLessThan(9000);
       expect(new Set(hooks.map((h) => h.headers['webhook-id']))).toEqual(new Set([approvalId]));
       expect(new Set(hooks.map((h) => JSON.parse(h.body).callbackToken)).size).toBe(1);
       await eventually(async () => (await approvalOf(approvalId)).status === 'AwaitingDecision');

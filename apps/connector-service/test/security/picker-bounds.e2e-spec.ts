@@ -135,7 +135,7 @@ describe('Bounded work per document system', () => {
       .set(caller.auth);
     const took = Date.now() - started;
     expect(res.status).toBe(200);
-    expect(took).toBeLessThan(11_500);
+    expect(took).toBeLessThan(13_000); // PICKER_MAX_SECONDS (10), and room for a loaded machine
     expect(hostile.requests.length - before).toBeLessThanOrEqual(50);
     expect(res.body).toMatchObject({ partial: true });
     expect(res.body.items).toHaveLength(40);
