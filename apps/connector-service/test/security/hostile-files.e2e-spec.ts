@@ -143,7 +143,10 @@ describe('Hostile files', () => {
       }
 
       expect(lateness.length).toBeGreaterThan(3);
-      expect(Math.max(...lateness)).toBeLessThan(1_000);
+      // Extracted on the event loop, these files froze it for 18 s or more. Off it, a probe is late by about a
+      // tenth of a second on a machine not otherwise busy; but this process also runs the test, beside its
+      // neighbours' load (CI once saw 1.5 s): 5 s tells the two apart on any machine.
+      expect(Math.max(...lateness)).toBeLessThan(5_000);
       expect(await hits(h, 'tower crane')).toEqual(['site-notes.txt']);
       expect(await extraction(h, 'carriage-returns.txt')).toEqual({ status: 'Succeeded', error: null });
       expect(await extraction(h, 'angle-brackets.html')).toEqual({ status: 'Succeeded', error: null });
