@@ -395,7 +395,11 @@ describe('A hostile document system', () => {
     // An API process whose calls may take 8 s, not this file's 1.5 s: the answer must end at its size bound
     // (16 MiB), not at a deadline that a loaded machine reaches first; read whole, 100 MB takes well under 8 s.
     const api = await startConnectorApp({
-      env: { DATABASE_URL: sut.env.DATABASE_URL, QUEUE_PREFIX: sut.env.QUEUE_PREFIX, DOCUMENT_SYSTEM_DEADLINE_MS: 8000 },
+      env: {
+        DATABASE_URL: sut.env.DATABASE_URL,
+        QUEUE_PREFIX: sut.env.QUEUE_PREFIX,
+        DOCUMENT_SYSTEM_DEADLINE_MS: 8000,
+      },
       role: 'api',
       overrides: [[ConnectionTokens, connections]],
     });
