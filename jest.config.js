@@ -1,3 +1,5 @@
+const { availableParallelism } = require('node:os');
+
 // Two projects: `unit` (specs beside the code: pure logic, one class, seconds a file) and `e2e` (apps/<app>/test
 // and libs/http: apps on real ports against real PostgreSQL, Redis and HTTP peers). `npm test` runs both.
 const shared = {
@@ -26,7 +28,9 @@ module.exports = {
       testPathIgnorePatterns: ['/node_modules/', ...timingSpecs.map((path) => `<rootDir>/${path}`)],
     },
   ],
-  // e2e files mostly wait on sockets and timers, so more workers than cores pays off (test:unit, CPU-bound, uses 2).
-  maxWorkers: 4,
+  // One worker per core. Each e2e file runs apps, simulators, extraction processes and PostgreSQL backends of its own:
+  // four workers on two cores kept 8-11 threads runnable (CPU pressure 90 %), and on a slower machine bounds that
+  // are about time (outages, retries, scrapes) broke in 6-8 files of 257.
+  maxWorkers: Math.max(2, availableParallelism()),
   testTimeout: 60000,
 };
