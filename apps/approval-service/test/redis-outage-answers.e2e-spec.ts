@@ -36,7 +36,9 @@ describe('The approval API while Redis is down', () => {
     const seenWhileDown = answer && whileDown ? await whileDown() : undefined;
     await redis.start();
     await answering;
-    return { ...answer!, withinLimit: answer!.ms <= ANSWER_WITHIN_MS, seenWhileDown };
+    // Past the limit it shows how long the answer took.
+    const withinLimit = answer!.ms <= ANSWER_WITHIN_MS || `answered after ${answer!.ms} ms`;
+    return { ...answer!, withinLimit, seenWhileDown };
   }
 
   const outboxRow = async (approvalId: string) =>
