@@ -4,6 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { Echo, EchoRequest, echoLane } from '../../test/support/echo-lane.options';
+import { eventually } from '@app/testing';
 import { childrenOf, isRunning } from '../../test/support/processes';
 import { ProcessLane } from './process-lane';
 
@@ -31,6 +32,29 @@ describe(ProcessLane.name, () => {
     const next = await sut.run({ echo: 'next' });
     expect(next).toEqual({ echo: 'next', pid: expect.any(Number) });
     expect(next.pid).not.toBe(pid);
+  }, 60_000);
+
+  it('starts its process ahead of a request when asked to warm up, and the next request goes to that process', async () => {
+    sut = lane();
+    sut.warm();
+    const [started] = await eventually(() => {
+      const children = childrenOf(process.pid, 'echo-lane');
+      return children.length > 0 && children;
+    }, 30_000);
+    sut.warm(); // already started: no second process
+    expect((await sut.run({ echo: 'door D-12' })).pid).toBe(started);
+    expect(childrenOf(process.pid, 'echo-lane')).toEqual([started]);
+  }, 60_000);
+
+  it('ends a process started ahead that got no request once it has been idle for its idle time', async () => {
+    sut = lane(500);
+    sut.warm();
+    const [started] = await eventually(() => {
+      const children = childrenOf(process.pid, 'echo-lane');
+      return children.length > 0 && children;
+    }, 30_000);
+    await eventually(() => !isRunning(started), 10_000);
+    expect(childrenOf(process.pid, 'echo-lane')).toEqual([]);
   }, 60_000);
 
   it('ends a busy process whose parent was killed, within seconds, not when its work is done', async () => {

@@ -30,10 +30,10 @@ describe(`${ExtractionPool.name}'s processes`, () => {
     await expect(big).resolves.toBe('door D-12');
     await expect(Promise.all(waiting)).resolves.toEqual(['door D-13', 'door D-14']);
     await expect(textOf(sut.extract('text', Buffer.from('door D-15')))).resolves.toBe('door D-15');
-    const [serving, ...more] = extractionProcesses();
-    expect(more).toEqual([]);
-    expect(residentMb(serving)).toBeLessThan(2 * freshMb);
-    expect(serving).not.toBe(fresh);
+    // The swollen process is gone; what is left (the fresh one, and the newcomer's, started while it was busy) is small.
+    const left = extractionProcesses();
+    expect(left).not.toContain(fresh);
+    expect(left.filter((pid) => !(residentMb(pid)! < 2 * freshMb))).toEqual([]);
   }, 60_000);
 
   it('closes within seconds though a process it ended is never seen to go (stuck in the kernel)', async () => {

@@ -103,7 +103,7 @@ export class ExtractionPool {
     for (let index = 0; index < this.processes.length; index++) {
       if (this.processes[index].busy) continue;
       const job = this.takeNext(index === this.processes.length - 1);
-      if (!job) return;
+      if (!job) break;
       this.running.set(job.owner, (this.running.get(job.owner) ?? 0) + 1);
       this.lastStarted.set(job.owner, ++this.started);
       void this.serve(index, job).finally(() => {
@@ -111,6 +111,17 @@ export class ExtractionPool {
         this.dispatch();
       });
     }
+    this.warmForNewcomer();
+  }
+
+  /**
+   * While every regular process is busy, the newcomer's is kept started: a newcomer's file then starts at
+   * once rather than after a process loads (seconds on a busy machine, in which one tenant's quick files
+   * went on being read in the warm processes). Idle, it ends after its idle time, as any process does.
+   */
+  private warmForNewcomer(): void {
+    const newcomers = this.processes[this.processes.length - 1];
+    if (!this.closed && this.processes.slice(0, -1).every((lane) => lane.busy)) newcomers.warm();
   }
 
   /** Reads the job's file in the process at `index`; then, if that process lives on, looks at what it kept. */
