@@ -4,10 +4,10 @@ import { heard, holdUp, isAlive, MAX_REPORTED_CHARS, startChild, stopLimits, tai
 
 /**
  * A Node process of its own that does one request at a time for us (an extraction, an answer's parse),
- * started on first use (or ahead of it: `warm`) and again after it was ended. A process, not a worker thread: V8 ends the whole
- * process when a heap limit is reached inside its native code (JSON.parse of an object with a million keys,
- * a regular expression's matches), so a thread's limit took the connector down with it; a process's takes
- * only itself. It is not handed our environment (no database URL, no key); it runs as our user, though, so
+ * started on first use (or ahead of it: `warm`) and again after it was ended. A process, not a worker
+ * thread: V8 ends the whole process when a heap limit is reached inside its native code (JSON.parse of an
+ * object with a million keys, a regular expression's matches), so a thread's limit took the connector down
+ * with it; a process's takes only itself. It is not handed our environment (no database URL, no key); it runs as our user, though, so
  * this is less exposure, not a wall.
  */
 export interface ProcessLaneOptions {
