@@ -12,8 +12,9 @@ module.exports = [
   'apps/connector-service/test/security/picker-event-loop.e2e-spec.ts',
   // How long a run's estimate climbs, against 4.5 s: a full run on two busy cores once measured 3.3 s.
   'apps/connector-service/test/sync-run-estimate.e2e-spec.ts',
-  // A repeat answered within 2 s while its own Redis is stopped, then started again: under a full run's load its
-  // app's close once hung for over a minute after the restart (2026-11-30; not reproduced alone or under 3 busy loops).
+  // A repeat answered within 2 s while its own Redis is stopped, then started again. Its app's close hung for over a
+  // minute twice (2026-11-30, 2026-12-02): closed within about 2 s of the restart, Bull's close resends the blocking
+  // reads it had queued, which Redis serves 5 s each; onOwnRedis now closes once the queues are connected again.
   'apps/approval-service/test/repeat-during-redis-outage.e2e-spec.ts',
   // A callback, a cancel and a new approval answered within 5 s while Redis is stopped (each waits 2 s for its job
   // add): a fresh clone's full run on a busy two-core machine once took longer for the cancel (2026-12-02).
