@@ -67,11 +67,11 @@ describe('The order of text extraction between sync runs', () => {
     }
 
     await eventually(async () => (await pending(small.dataSourceId)) === 0, 30_000, 20);
-    // Ahead of the backlog, not behind it (first come, first served would extract all 60 of the big tenant's first):
-    // 0-3 of the big tenant's go first, 4 of the 5 slots' jobs being in Bull before the resume. With the process kept
-    // for a newcomer started only for the small tenant's second file, 25-31 of them went first in 1 run of 10
-    // (ExtractionPool now keeps it started while the others are busy).
-    expect(await pending(big.dataSourceId)).toBeGreaterThanOrEqual(BIG - 15);
+    // Round robin between the two tenants (the extraction fair share): the big backlog moved by a few jobs only
+    // (0-3 under load, 4 of the 5 slots' jobs being in Bull before the resume). With the process kept for a newcomer
+    // started only for the small tenant's second file, 25-31 went first in 1 run of 10 (ExtractionPool now keeps
+    // it started while the others are busy).
+    expect(await pending(big.dataSourceId)).toBeGreaterThanOrEqual(BIG - 10);
     await eventually(async () => (await pending(big.dataSourceId)) === 0, 60_000);
   }, 120_000);
 

@@ -7,8 +7,8 @@ import { heard, holdUp, isAlive, MAX_REPORTED_CHARS, startChild, stopLimits, tai
  * started on first use (or ahead of it: `warm`) and again after it was ended. A process, not a worker
  * thread: V8 ends the whole process when a heap limit is reached inside its native code (JSON.parse of an
  * object with a million keys, a regular expression's matches), so a thread's limit took the connector down
- * with it; a process's takes only itself. It is not handed our environment (no database URL, no key); it runs as our user, though, so
- * this is less exposure, not a wall.
+ * with it; a process's takes only itself. It is not handed our environment (no database URL, no key); it
+ * runs as our user, though, so this is less exposure, not a wall.
  */
 export interface ProcessLaneOptions {
   /** The module the process runs (`serveRequests`): compiled, or TypeScript under ts-jest and ts-node. */
